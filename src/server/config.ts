@@ -1,0 +1,184 @@
+import { isValidClassicAddress } from "xrpl";
+
+/** Network the product talks to: the embedded sandbox or a real XRP Ledger. */
+export type Network = "sandbox" | "testnet" | "mainnet";
+
+/** Links shown in the footer; each is hidden when unset. */
+export interface FooterLinks {
+  buyToken?: string;
+  whitepaper?: string;
+  ledgerDocs?: string;
+  walletSite?: string;
+  terms?: string;
+  privacy?: string;
+  twitter?: string;
+  discord?: string;
+  telegram?: string;
+  medium?: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  network: Network;
+  xrplUrl: string;
+  xummApiKey?: string;
+  xummApiSecret?: string;
+  platformSeed?: string;
+  vvxIssuer?: string;
+  vvxCurrency: string;
+  adminWallets: string[];
+  explorerUrl: string;
+  sandboxSeed: string;
+  sandboxLedgerMs: number;
+  supportEmail?: string;
+  maintenanceNotice: boolean;
+  links: FooterLinks;
+  logRequests: boolean;
+}
+
+/** A configuration value that cannot be used; names the variable. */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, reason: string) {
+    super(`${variable}: ${reason}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const PUBLIC_XRPL: Record<Exclude<Network, "sandbox">, string> = {
+  testnet: "wss://s.altnet.rippletest.net:51233",
+  mainnet: "wss://xrplcluster.com",
+};
+const PUBLIC_EXPLORER: Record<Exclude<Network, "sandbox">, string> = {
+  testnet: "https://testnet.xrpl.org",
+  mainnet: "https://livenet.xrpl.org",
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must start with ${protocols.map((p) => p + "//").join(" or ")}, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, "");
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return false;
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  if (["0", "false", "no", "off"].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${env[name]}"`);
+}
+
+/** Reads and validates the whole configuration; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, "PORT", 3000, 0, 65535);
+  const host = env.HOST?.trim() || "0.0.0.0";
+
+  const xrplUrl = url(env, "XRPL_URL", ["ws:", "wss:"]);
+  const rawNetwork = env.NETWORK?.trim().toLowerCase() || (xrplUrl ? "testnet" : "sandbox");
+  if (!["sandbox", "testnet", "mainnet"].includes(rawNetwork)) {
+    throw new ConfigError("NETWORK", `must be sandbox, testnet or mainnet, got "${env.NETWORK}"`);
+  }
+  const network = rawNetwork as Network;
+  if (network === "sandbox" && xrplUrl) {
+    throw new ConfigError("XRPL_URL", "is set, so NETWORK must be testnet or mainnet, not sandbox");
+  }
+
+  const shownHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+  const publicUrl = url(env, "PUBLIC_URL", ["http:", "https:"]) ?? `http://${shownHost}:${port}`;
+  const sandboxLedgerMs = int(env, "SANDBOX_LEDGER_MS", 1000, 50, 60_000);
+
+  const xummApiKey = env.XUMM_API_KEY?.trim().toLowerCase() || undefined;
+  const xummApiSecret = env.XUMM_API_SECRET?.trim().toLowerCase() || undefined;
+  if (xummApiKey && !UUID.test(xummApiKey)) throw new ConfigError("XUMM_API_KEY", "must be the UUID from the Xaman developer console");
+  if (xummApiSecret && !UUID.test(xummApiSecret)) throw new ConfigError("XUMM_API_SECRET", "must be the UUID from the Xaman developer console");
+  if (network !== "sandbox") {
+    if (!xummApiKey) throw new ConfigError("XUMM_API_KEY", `is required when NETWORK=${network}`);
+    if (!xummApiSecret) throw new ConfigError("XUMM_API_SECRET", `is required when NETWORK=${network}`);
+    if (!env.PLATFORM_SEED?.trim()) throw new ConfigError("PLATFORM_SEED", `is required when NETWORK=${network}`);
+    if (!env.VVX_ISSUER?.trim()) throw new ConfigError("VVX_ISSUER", `is required when NETWORK=${network}`);
+  }
+
+  const vvxIssuer = env.VVX_ISSUER?.trim() || undefined;
+  if (vvxIssuer && !isValidClassicAddress(vvxIssuer)) throw new ConfigError("VVX_ISSUER", `is not an XRPL address: "${vvxIssuer}"`);
+  const vvxCurrency = env.VVX_CURRENCY?.trim() || "VVX";
+  if (!/^[A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}$/.test(vvxCurrency) && !/^[0-9A-Fa-f]{40}$/.test(vvxCurrency)) {
+    throw new ConfigError("VVX_CURRENCY", `must be a 3-character code or 40 hex digits, got "${vvxCurrency}"`);
+  }
+
+  const adminWallets = (env.ADMIN_WALLETS ?? "").split(",").map((w) => w.trim()).filter(Boolean);
+  for (const wallet of adminWallets) {
+    if (!isValidClassicAddress(wallet)) throw new ConfigError("ADMIN_WALLETS", `"${wallet}" is not an XRPL address`);
+  }
+
+  const supportEmail = env.SUPPORT_EMAIL?.trim() || undefined;
+  if (supportEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(supportEmail)) {
+    throw new ConfigError("SUPPORT_EMAIL", `is not an email address: "${supportEmail}"`);
+  }
+
+  const explorerUrl =
+    url(env, "EXPLORER_URL", ["http:", "https:"]) ??
+    (network === "sandbox" ? `${publicUrl}/sandbox/explorer` : PUBLIC_EXPLORER[network]);
+
+  const linkVars: Record<keyof FooterLinks, string> = {
+    buyToken: "LINK_BUY_TOKEN",
+    whitepaper: "LINK_WHITEPAPER",
+    ledgerDocs: "LINK_LEDGER_DOCS",
+    walletSite: "LINK_WALLET_SITE",
+    terms: "LINK_TERMS",
+    privacy: "LINK_PRIVACY",
+    twitter: "LINK_TWITTER",
+    discord: "LINK_DISCORD",
+    telegram: "LINK_TELEGRAM",
+    medium: "LINK_MEDIUM",
+  };
+  const links: FooterLinks = {};
+  for (const [key, variable] of Object.entries(linkVars) as [keyof FooterLinks, string][]) {
+    const value = url(env, variable, ["http:", "https:"]);
+    if (value) links[key] = value;
+  }
+
+  return {
+    port,
+    host,
+    dataDir: env.DATA_DIR?.trim() || "./data",
+    publicUrl,
+    network,
+    xrplUrl: xrplUrl ?? (network === "sandbox" ? `ws://127.0.0.1:${port}/sandbox/ledger` : PUBLIC_XRPL[network]),
+    xummApiKey,
+    xummApiSecret,
+    platformSeed: env.PLATFORM_SEED?.trim() || undefined,
+    vvxIssuer,
+    vvxCurrency,
+    adminWallets,
+    explorerUrl,
+    sandboxSeed: env.SANDBOX_SEED?.trim() || "vvx-sandbox",
+    sandboxLedgerMs,
+    supportEmail,
+    maintenanceNotice: flag(env, "MAINTENANCE_NOTICE"),
+    links,
+    logRequests: !flag(env, "QUIET"),
+  };
+}

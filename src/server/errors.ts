@@ -1,0 +1,76 @@
+/**
+ * One error type for the whole server: a machine `code`, an HTTP `status` and a
+ * message for people. Routes throw these; the global handler turns them into
+ * DESIGN.md's JSON shape. The same codes travel on WebSocket `error` messages.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: input that fails validation; the message names the field. */
+export class ValidationError extends AppError {
+  constructor(readonly field: string, message: string) {
+    super(400, "VALIDATION_ERROR", message, { field });
+  }
+}
+
+/** 401: the caller needs a wallet session. */
+export class UnauthorizedError extends AppError {
+  constructor(message = "Connect your wallet first") {
+    super(401, "UNAUTHORIZED", message);
+  }
+}
+
+/** 403: a session exists but may not act for this wallet or resource. */
+export class ForbiddenError extends AppError {
+  constructor(message = "You may only act for your own connected wallet", code = "FORBIDDEN") {
+    super(403, code, message);
+  }
+}
+
+/** 404: the named thing does not exist. */
+export class NotFoundError extends AppError {
+  constructor(message = "Not found", code = "NOT_FOUND") {
+    super(404, code, message);
+  }
+}
+
+/** 409: the request conflicts with current state (sold out, already claimed, ...). */
+export class ConflictError extends AppError {
+  constructor(code: string, message: string) {
+    super(409, code, message);
+  }
+}
+
+/** 429: too many requests from one client. */
+export class RateLimitError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, "RATE_LIMITED", `Too many requests. Try again in ${retryAfterSeconds} s.`);
+  }
+}
+
+/** 502/503: a dependency (ledger, Xaman) failed or is unreachable. */
+export class UpstreamError extends AppError {
+  constructor(message: string, code = "UPSTREAM_UNAVAILABLE", status = 503) {
+    super(status, code, message);
+  }
+}
+
+/** The JSON body every error response carries. */
+export function errorBody(err: AppError) {
+  return {
+    success: false as const,
+    error: err.message,
+    message: err.message,
+    code: err.code,
+    ...(err.details ?? {}),
+  };
+}

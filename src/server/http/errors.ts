@@ -1,0 +1,47 @@
+import { Elysia, ValidationError as ElysiaValidationError } from "elysia";
+import { AppError, ValidationError, errorBody } from "../errors";
+import type { Logger } from "../log";
+import { isApiPath } from "../../web/routePaths";
+import { spaNotFound } from "../web";
+import { logRequest } from "./requestLog";
+
+/** Turns an Elysia schema failure into a message that names the field. */
+export function describeValidation(error: ElysiaValidationError): ValidationError {
+  const where = error.type === "query" ? "query" : error.type === "params" ? "path" : error.type === "body" ? "body" : error.type;
+  const first = (error.all ?? [])[0] as { path?: string; summary?: string; message?: string; schema?: { description?: string } } | undefined;
+  const field = first?.path ? first.path.replace(/^\//, "").replace(/\//g, ".") : "";
+  if (!field) {
+    return new ValidationError(where, `Invalid request ${where}: ${first?.summary ?? first?.message ?? "does not match the expected shape"}`);
+  }
+  const reason = (first?.summary ?? first?.message ?? "is invalid").replace(/^Property '[^']*' /, "").replace(/^Expected /, "expected ");
+  return new ValidationError(field, `Invalid ${where} field '${field}': ${reason}`);
+}
+
+/**
+ * The one global error handler: typed AppErrors keep their status and code,
+ * schema and parse failures become 400s naming the field, anything else is
+ * logged and answered as a 500 without internal details.
+ */
+export function errorHandler(log: Logger) {
+  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request }) => {
+    let appError: AppError;
+    if (error instanceof AppError) appError = error;
+    else if (code === "VALIDATION") appError = describeValidation(error as ElysiaValidationError);
+    else if (code === "PARSE") appError = new ValidationError("body", "Request body is not valid JSON");
+    else if (code === "NOT_FOUND") {
+      const path = new URL(request.url).pathname;
+      logRequest(log, request.method, path, 404);
+      if (request.method === "GET" && !isApiPath(path)) return spaNotFound(request.url);
+      appError = new AppError(404, "NOT_FOUND", `No API route for ${request.method} ${new URL(request.url).pathname}`);
+    } else if (code === "INVALID_COOKIE_SIGNATURE") appError = new AppError(401, "INVALID_SESSION", "Session cookie is invalid");
+    else if (typeof code === "number") appError = new AppError(code, "HTTP_" + code, String((error as { response?: unknown }).response ?? error));
+    else {
+      log.error("unhandled error", { path: new URL(request.url).pathname, error: error instanceof Error ? error.stack ?? error.message : String(error) });
+      appError = new AppError(500, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
+    }
+    set.status = appError.status;
+    if (appError.status === 429 && "retryAfterSeconds" in appError) set.headers["retry-after"] = String(appError.retryAfterSeconds);
+    set.headers["content-type"] = "application/json; charset=utf-8";
+    return errorBody(appError);
+  });
+}

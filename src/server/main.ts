@@ -1,0 +1,53 @@
+import { createApp } from "./app";
+import { ConfigError, loadConfig, type Config } from "./config";
+import type { AppContext } from "./context";
+import { openStore } from "./db";
+import { createLogger } from "./log";
+import { VERSION } from "./version";
+import { Hub } from "./ws/hub";
+
+/** Builds every long-lived piece from the configuration (shared by main and tests). */
+export function createContext(config: Config, log = createLogger(!config.logRequests)): AppContext {
+  const store = openStore(config.dataDir);
+  const hub = new Hub();
+  return { config, store, log, hub, version: VERSION };
+}
+
+/** Starts the server and wires graceful shutdown; returns a stop function. */
+export async function startServer(config: Config) {
+  const ctx = createContext(config);
+  const app = createApp(ctx);
+  app.listen({ port: config.port, hostname: config.host });
+  ctx.hub.start();
+  const port = app.server!.port;
+  ctx.log.info("listening", { url: config.publicUrl, port, network: config.network, data: ctx.store.path });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      ctx.log.info("shutting down");
+      ctx.hub.closeAll();
+      await app.stop(false); // let requests in flight finish
+      ctx.store.close();
+      ctx.log.info("stopped");
+    })());
+  return { app, ctx, port, stop };
+}
+
+if (import.meta.main) {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { stop } = await startServer(config);
+  console.log(`VVX is running at ${config.publicUrl} (network: ${config.network})`);
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => void stop().then(() => process.exit(0)));
+  }
+}

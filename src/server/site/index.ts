@@ -1,0 +1,26 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../context";
+
+/** Public settings the SPA needs: network, explorer, footer links, maintenance notice. */
+export function siteRoutes(ctx: AppContext) {
+  const { config } = ctx;
+  const body = {
+    network: config.network,
+    version: ctx.version,
+    explorerUrl: config.explorerUrl,
+    supportEmail: config.supportEmail ?? null,
+    maintenanceNotice: config.maintenanceNotice,
+    links: config.links,
+  };
+  return new Elysia({ name: "site" }).get("/api/site-config", () => body, {
+    response: t.Object({
+      network: t.String(),
+      version: t.String(),
+      explorerUrl: t.String(),
+      supportEmail: t.Nullable(t.String()),
+      maintenanceNotice: t.Boolean(),
+      links: t.Record(t.String(), t.String()),
+    }),
+    detail: { summary: "Public site settings (links, notices)", tags: ["system"] },
+  });
+}

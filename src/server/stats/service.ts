@@ -1,0 +1,29 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../db";
+import { nftTiers, nfts, rewardPayouts } from "../db/schema";
+
+/** Landing-page figures, all read from the database (never literals). */
+export function platformStats(db: Db) {
+  const pool = db
+    .select({
+      supply: sql<number>`coalesce(sum(${nftTiers.maxSupply}), 0)`,
+      // price x monthly ROI x months x supply, in micro-VVX
+      rewardsPool: sql<number>`coalesce(sum(${nftTiers.priceMicroVvx} * ${nftTiers.roiMonthlyBp} * ${nftTiers.durationMonths} * ${nftTiers.maxSupply} / 10000), 0)`,
+    })
+    .from(nftTiers)
+    .where(sql`${nftTiers.isActive} = 1`)
+    .get()!;
+  const minted = db.select({ count: sql<number>`count(*)`, holders: sql<number>`count(distinct ${nfts.owner})` }).from(nfts).get()!;
+  const paid = db
+    .select({ total: sql<number>`coalesce(sum(${rewardPayouts.amountMicroVvx}), 0)` })
+    .from(rewardPayouts)
+    .where(sql`${rewardPayouts.status} = 'paid'`)
+    .get()!;
+  return {
+    totalRewardsPoolVvx: Math.round(pool.rewardsPool / 1_000_000),
+    totalRewardsPaidVvx: paid.total / 1_000_000,
+    nftSupply: pool.supply,
+    nftsMinted: minted.count,
+    holders: minted.holders,
+  };
+}

@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../config";
+import { startServer } from "../main";
+
+/** A free TCP port on loopback (Elysia's reusePort would let two servers share one silently). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  ctx: Awaited<ReturnType<typeof startServer>>["ctx"];
+  app: Awaited<ReturnType<typeof startServer>>["app"];
+  /** Stops the server; the data directory is kept unless `removeData` is true. */
+  stop(removeData?: boolean): Promise<void>;
+}
+
+/**
+ * Starts the real server on a free loopback port with its own temporary
+ * DATA_DIR (a real SQLite file). Pass `dataDir` to restart on the same data.
+ */
+export async function startTestServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
+  const port = await freePort();
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), "vvx-test-"));
+  const config = loadConfig({ HOST: "127.0.0.1", QUIET: "1", SANDBOX_LEDGER_MS: "200", ...env, PORT: String(port), DATA_DIR: dir });
+  const server = await startServer(config);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir: dir,
+    ctx: server.ctx,
+    app: server.app,
+    async stop(removeData = false) {
+      await server.stop();
+      if (removeData) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { Elysia } from "elysia";
+import index from "../../web/index.html";
+import { CLIENT_PATHS } from "../../web/routePaths";
+
+/**
+ * The SPA: Bun bundles index.html (embedded in the binary). Routes are
+ * registered one by one, without hooks, so Bun serves them natively; an
+ * unknown path is answered by `spaNotFound` from the error handler.
+ */
+export function webRoutes() {
+  const app = new Elysia({ name: "web" });
+  for (const path of CLIENT_PATHS) app.get(path, index);
+  return app;
+}
+
+let cachedShell: string | undefined;
+
+/** The SPA shell with status 404, so unknown client paths show the '404 Page Not Found' page. */
+export async function spaNotFound(requestUrl: string): Promise<Response> {
+  if (!cachedShell) {
+    const res = await fetch(new URL("/", requestUrl));
+    cachedShell = await res.text();
+  }
+  return new Response(cachedShell, { status: 404, headers: { "content-type": "text/html; charset=utf-8" } });
+}
