@@ -17,7 +17,8 @@ export function createContext(config: Config, log = createLogger(!config.logRequ
 export async function startServer(config: Config) {
   const ctx = createContext(config);
   const app = createApp(ctx);
-  app.listen({ port: config.port, hostname: config.host });
+  // Production bundling unless explicitly developing (`bun run dev`): no HMR client in the page.
+  app.listen({ port: config.port, hostname: config.host, development: process.env.NODE_ENV === "development" });
   ctx.hub.start();
   const port = app.server!.port;
   ctx.log.info("listening", { url: config.publicUrl, port, network: config.network, data: ctx.store.path });
@@ -33,6 +34,19 @@ export async function startServer(config: Config) {
     })());
   return { app, ctx, port, stop };
 }
+
+/** `vvx healthcheck`: exit 0 when this machine's server answers /api/health (used by Docker's HEALTHCHECK). */
+async function healthcheck(): Promise<never> {
+  const port = process.env.PORT || "3000";
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(3000) });
+    process.exit(res.ok ? 0 : 1);
+  } catch {
+    process.exit(1);
+  }
+}
+
+if (import.meta.main && process.argv[2] === "healthcheck") await healthcheck();
 
 if (import.meta.main) {
   let config: Config;

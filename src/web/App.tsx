@@ -1,3 +1,49 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from "react";
+import { createBrowserRouter, RouterProvider, type RouteObject } from "react-router-dom";
+import { SWRConfig } from "swr";
+import { AppLayout, AuthenticatedLayout } from "./layout/AppLayout";
+import LandingPage from "./pages/landing/LandingPage";
+import NotFoundPage from "./pages/NotFoundPage";
+import { CLIENT_ROUTES } from "./routePaths";
+
+/** Pages other than the landing page load on demand, so the first visit downloads only what it shows. */
+export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
+  "/games": lazy(() => import("./pages/games/GamesPage")),
+};
+
+/** The spec's data cache: never stale, no refetch on focus, no polling, no retries. */
+export const SWR_OPTIONS = {
+  revalidateIfStale: false,
+  revalidateOnFocus: false,
+  revalidateOnReconnect: false,
+  shouldRetryOnError: false,
+  dedupingInterval: 2000,
+} as const;
+
+export function buildRoutes(): RouteObject[] {
+  const page = (path: string) => {
+    if (path === "/") return { index: true, element: <LandingPage /> };
+    const Page = PAGES[path];
+    if (!Page) throw new Error(`No page component for route ${path}`);
+    return { path: path.slice(1), element: <Page /> };
+  };
+  return [
+    {
+      path: "/",
+      element: <AppLayout />,
+      children: [
+        ...CLIENT_ROUTES.filter((r) => !r.authenticated).map((r) => page(r.path)),
+        { element: <AuthenticatedLayout />, children: CLIENT_ROUTES.filter((r) => r.authenticated).map((r) => page(r.path)) },
+        { path: "*", element: <NotFoundPage /> },
+      ],
+    },
+  ];
+}
+
 export function App() {
-  return <h1>VVX</h1>;
+  return (
+    <SWRConfig value={SWR_OPTIONS}>
+      <RouterProvider router={createBrowserRouter(buildRoutes())} />
+    </SWRConfig>
+  );
 }

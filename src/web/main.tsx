@@ -1,4 +1,11 @@
+import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { initTheme } from "./state/theme";
 
-createRoot(document.getElementById("root")!).render(<App />);
+initTheme();
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,14 +1,25 @@
+/** A client-side route: the server serves the SPA for it, the router renders it. */
+export interface ClientRoute {
+  path: string;
+  /** Shown in the header's dropdown menu when set. */
+  menuLabel?: string;
+  /** Inside the spec's authenticated layout (wallet context) rather than public. */
+  authenticated: boolean;
+}
+
 /**
  * Every client-side path the SPA renders, shared by the router and the server
  * (which serves the SPA for each of them; anything else gets the 404 page).
+ * Routes are added here as their pages are built.
  */
-export const CLIENT_PATHS = [
-  "/",
-  "/games",
-  "/fair",
-] as const;
+export const CLIENT_ROUTES: ClientRoute[] = [
+  { path: "/", authenticated: false },
+  { path: "/games", menuLabel: "Games", authenticated: true },
+];
 
-/** Paths the SPA answers with its 404 page rather than the server's JSON 404. */
+export const CLIENT_PATHS = CLIENT_ROUTES.map((r) => r.path);
+
+/** Paths the server answers with JSON, never with the SPA. */
 export function isApiPath(path: string): boolean {
   return path.startsWith("/api/") || path === "/api" || path.startsWith("/sandbox/api") || path.startsWith("/ws");
 }

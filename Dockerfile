@@ -1,0 +1,19 @@
+# Stage 1: build the single binary (SPA, assets and migrations embedded).
+FROM oven/bun:1.4.5 AS build
+WORKDIR /src
+COPY package.json bun.lock ./
+RUN bun install --frozen-lockfile
+COPY . .
+RUN bun run build
+
+# Stage 2: the binary alone on a slim base, as a non-root user.
+FROM debian:bookworm-slim
+RUN useradd --system --uid 10001 --user-group --home-dir /nonexistent --shell /usr/sbin/nologin vvx \
+ && mkdir -p /data && chown vvx:vvx /data
+COPY --from=build /src/dist/vvx /usr/local/bin/vvx
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+VOLUME ["/data"]
+EXPOSE 3000
+USER vvx
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 CMD ["/usr/local/bin/vvx", "healthcheck"]
+ENTRYPOINT ["/usr/local/bin/vvx"]

@@ -1,0 +1,47 @@
+# Shared set-up steps for scripts/start.sh and scripts/test.sh: install only what is missing.
+# A fresh machine has Node and npm; Bun comes from the npm registry into .tools/ (no root needed).
+
+BUN_VERSION="1.4.5"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+ensure_bun() {
+  if command -v bun >/dev/null 2>&1; then return; fi
+  if [ -x "$ROOT/.tools/node_modules/.bin/bun" ]; then
+    export PATH="$ROOT/.tools/node_modules/.bin:$PATH"
+    return
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "error: neither bun nor npm is installed; install Node.js (with npm) first" >&2
+    exit 1
+  fi
+  echo "==> Installing Bun $BUN_VERSION from the npm registry into .tools/"
+  npm install --no-save --no-audit --no-fund --loglevel=error --prefix "$ROOT/.tools" "bun@$BUN_VERSION" >/dev/null
+  export PATH="$ROOT/.tools/node_modules/.bin:$PATH"
+  bun --version >/dev/null
+}
+
+ensure_packages() {
+  local stamp="$ROOT/node_modules/.vvx-installed"
+  if [ -f "$stamp" ] && [ "$stamp" -nt "$ROOT/bun.lock" ] && [ "$stamp" -nt "$ROOT/package.json" ]; then return; fi
+  echo "==> Installing packages (bun install)"
+  (cd "$ROOT" && bun install --frozen-lockfile)
+  touch "$stamp"
+}
+
+ensure_chromium() {
+  if [ -n "${CHROMIUM_PATH:-}" ] && [ -x "$CHROMIUM_PATH" ]; then return; fi
+  for candidate in /usr/bin/chromium /usr/bin/chromium-browser; do
+    if [ -x "$candidate" ]; then export CHROMIUM_PATH="$candidate"; return; fi
+  done
+  echo "==> Installing Chromium from Debian packages (for the browser tests)"
+  local sudo=""
+  if [ "$(id -u)" != "0" ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+      echo "error: Chromium is missing and installing it needs root (apt-get install chromium)" >&2
+      exit 1
+    fi
+  fi
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+  export CHROMIUM_PATH=/usr/bin/chromium
+}

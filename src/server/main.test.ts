@@ -1,0 +1,66 @@
+import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore } from "./db";
+import { migrations } from "./db/migrations";
+import { freePort } from "./testing/testServer";
+
+const MAIN = join(import.meta.dir, "main.ts");
+
+describe("start-up and shutdown", () => {
+  test("a bad configuration value prints the variable and exits 1", () => {
+    const run = Bun.spawnSync(["bun", MAIN], { env: { ...process.env, PORT: "eighty" }, stderr: "pipe", stdout: "pipe" });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr.toString()).toContain('Configuration error: PORT: must be a whole number, got "eighty"');
+  });
+
+  test("serves, logs one line per request without the query, and stops cleanly on SIGTERM", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vvx-main-"));
+    const port = await freePort();
+    const proc = Bun.spawn(["bun", MAIN], { env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir }, stdout: "pipe", stderr: "pipe" });
+    try {
+      let res: Response | undefined;
+      for (let i = 0; i < 100 && !res; i++) {
+        res = await fetch(`http://127.0.0.1:${port}/api/health?walletAddress=rSecretish`).catch(() => undefined);
+        if (!res) await Bun.sleep(50);
+      }
+      expect(res?.status).toBe(200);
+      proc.kill("SIGTERM");
+      expect(await proc.exited).toBe(0);
+      const out = await new Response(proc.stdout).text();
+      expect(out).toContain(`VVX is running at http://127.0.0.1:${port}`);
+      const line = out.split("\n").find((l) => l.includes("INFO request"));
+      expect(line).toMatch(/method=GET path=\/api\/health status=200 ms=[\d.]+/);
+      expect(out).not.toContain("rSecretish");
+      expect(out).toContain("INFO stopped");
+    } finally {
+      proc.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("database", () => {
+  test("opens in WAL mode under DATA_DIR and applies each migration once", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vvx-db-"));
+    try {
+      const first = openStore(dir);
+      expect(first.path).toBe(join(dir, "vvx.db"));
+      expect(first.sqlite.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()?.journal_mode).toBe("wal");
+      first.close();
+      const second = openStore(dir);
+      const applied = second.sqlite.query<{ tag: string }, []>("SELECT tag FROM _migrations ORDER BY tag").all().map((r) => r.tag);
+      expect(applied).toEqual(migrations.map((m) => m.tag));
+      const tiers = second.sqlite.query<{ name: string; max_supply: number }, []>("SELECT name, max_supply FROM nft_tiers ORDER BY id").all();
+      expect(tiers).toEqual([{ name: "Genesis", max_supply: 20 }, { name: "Oasis", max_supply: 40 }]);
+      second.close();
+      const raw = new Database(join(dir, "vvx.db"));
+      expect(raw.query<{ n: number }, []>("SELECT count(*) AS n FROM _migrations").get()?.n).toBe(migrations.length);
+      raw.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

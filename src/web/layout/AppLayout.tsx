@@ -1,0 +1,40 @@
+import { Suspense } from "react";
+import { Outlet, ScrollRestoration } from "react-router-dom";
+import { Toaster } from "../components/Toaster";
+import { Footer } from "./Footer";
+import { Header } from "./Header";
+import { MaintenanceDialog } from "./MaintenanceDialog";
+
+/** Shared chrome around every page. */
+export function AppLayout() {
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" className="main">
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <Toaster />
+      <MaintenanceDialog />
+      <ScrollRestoration />
+    </div>
+  );
+}
+
+/** The spec's authenticated layout: pages that act for a connected wallet sit inside it. */
+export function AuthenticatedLayout() {
+  return <Outlet />;
+}
+
+export function PageLoading() {
+  return (
+    <div className="container page-loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" /> Loading…
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { GlobalRegistrator } from "@happy-dom/global-registrator";
+import { afterAll, beforeAll } from "bun:test";
+
+const KEEP = ["fetch", "Request", "Response", "Headers", "WebSocket", "URL", "AbortController", "AbortSignal"] as const;
+
+/**
+ * Registers happy-dom for the component tests of one file and removes it
+ * afterwards. Bun's own fetch/Request/Response/WebSocket are restored so that
+ * server tests in the same `bun test` process keep working.
+ */
+export function useDom(url = "http://localhost:3000/") {
+  const saved: Record<string, unknown> = {};
+  beforeAll(() => {
+    for (const k of KEEP) saved[k] = (globalThis as Record<string, unknown>)[k];
+    GlobalRegistrator.register({ url, width: 1280, height: 800 });
+    (globalThis as Record<string, unknown>).IS_REACT_ACT_ENVIRONMENT = true;
+  });
+  afterAll(async () => {
+    await GlobalRegistrator.unregister();
+    for (const k of KEEP) (globalThis as Record<string, unknown>)[k] = saved[k];
+  });
+}
+
+/** Replaces fetch for one test with a handler of JSON routes; returns the calls made. */
+export function stubFetch(routes: Record<string, unknown | ((init?: RequestInit) => Response)>) {
+  const calls: string[] = [];
+  const original = globalThis.fetch;
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const path = new URL(url, "http://localhost").pathname;
+    calls.push(path);
+    const route = routes[path];
+    if (route === undefined) return new Response(JSON.stringify({ error: "not found" }), { status: 404 });
+    if (typeof route === "function") return (route as (init?: RequestInit) => Response)(init);
+    return new Response(JSON.stringify(route), { status: 200, headers: { "content-type": "application/json" } });
+  }) as typeof fetch;
+  return { calls, restore: () => (globalThis.fetch = original) };
+}
