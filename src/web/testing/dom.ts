@@ -6,7 +6,8 @@ const KEEP = ["fetch", "Request", "Response", "Headers", "WebSocket", "URL", "Ab
 /**
  * Registers happy-dom for the component tests of one file and removes it
  * afterwards. Bun's own fetch/Request/Response/WebSocket are restored so that
- * server tests in the same `bun test` process keep working.
+ * server tests in the same `bun test` process keep working. Query through
+ * render()'s result, not testing-library's `screen` (bound at import time).
  */
 export function useDom(url = "http://localhost:3000/") {
   const saved: Record<string, unknown> = {};
@@ -16,6 +17,7 @@ export function useDom(url = "http://localhost:3000/") {
     (globalThis as Record<string, unknown>).IS_REACT_ACT_ENVIRONMENT = true;
   });
   afterAll(async () => {
+    await Bun.sleep(50); // let React's scheduler finish before the window goes away
     await GlobalRegistrator.unregister();
     for (const k of KEEP) (globalThis as Record<string, unknown>)[k] = saved[k];
   });

@@ -1,4 +1,5 @@
 import { Link } from "react-router-dom";
+import { GameIcon } from "../../components/GameIcon";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { GAMES } from "./gameList";
 
@@ -13,8 +14,8 @@ export default function GamesPage() {
       <div className="grid grid-3">
         {GAMES.map((g) => (
           <article key={g.path} className="card game-card" style={{ ["--accent" as string]: g.accent }}>
-            <div className="game-icon" aria-hidden="true">
-              {g.icon}
+            <div className="game-icon">
+              <GameIcon game={g.icon} />
             </div>
             <h2>{g.title}</h2>
             <p className="muted">{g.blurb}</p>

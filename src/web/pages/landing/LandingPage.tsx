@@ -1,4 +1,5 @@
 import { Link } from "react-router-dom";
+import { GameIcon } from "../../components/GameIcon";
 import { formatCompact, formatWhole } from "../../lib/format";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { usePlatformStats } from "../../state/site";
@@ -62,8 +63,8 @@ export default function LandingPage() {
         <div className="grid grid-3">
           {GAMES.map((g) => (
             <Link key={g.path} to={g.path} className="card game-card game-card-link" style={{ ["--accent" as string]: g.accent }}>
-              <div className="game-icon" aria-hidden="true">
-                {g.icon}
+              <div className="game-icon">
+                <GameIcon game={g.icon} />
               </div>
               <h3>{g.title}</h3>
               <p className="muted">{g.blurb}</p>

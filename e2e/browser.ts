@@ -1,0 +1,46 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+/** Where browser tests save screenshots (git-ignored). */
+export const SCREENSHOTS = join(import.meta.dir, "screenshots");
+
+export const DESKTOP = { width: 1366, height: 900 };
+export const PHONE = { width: 375, height: 740 };
+
+/** Debian's Chromium, headless, with no background networking (these machines have no internet); playwright gives it a fresh profile. */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+/** A page that records console errors and uncaught exceptions; tests assert the list stays empty. */
+export async function openPage(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(`console: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
+  return { page, errors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { act, cleanup, render } from "@testing-library/react";
+import { MemoryRouter, createMemoryRouter, RouterProvider } from "react-router-dom";
+import { SWRConfig } from "swr";
+import { useDom, stubFetch } from "./testing/dom";
+
+useDom();
+afterEach(() => cleanup());
+
+const SITE = {
+  network: "sandbox",
+  version: "0.1.0",
+  explorerUrl: "http://localhost:3000/sandbox/explorer",
+  supportEmail: null,
+  maintenanceNotice: false,
+  links: { whitepaper: "https://vvx.example/whitepaper.pdf", discord: "https://discord.gg/vvx" },
+};
+
+/** Fresh swr cache per render so tests don't share data. */
+const fresh = (ui: React.ReactNode) => <SWRConfig value={{ provider: () => new Map(), shouldRetryOnError: false, dedupingInterval: 0 }}>{ui}</SWRConfig>;
+
+describe("toasts", () => {
+  test("one toast is visible; a new one replaces it; it hides after 3 s", async () => {
+    const { Toaster } = await import("./components/Toaster");
+    const { toast, toastState, TOAST_DURATION_MS } = await import("./state/toast");
+    expect(TOAST_DURATION_MS).toBe(3000);
+    const screen = render(<Toaster />);
+    act(() => void toast({ title: "Address Copied" }));
+    expect((await screen.findByTestId("toast")).textContent).toContain("Address Copied");
+    act(() => void toast({ title: "Payment received!", variant: "success", durationMs: 60 }));
+    await screen.findByText("Payment received!");
+    expect(screen.getAllByTestId("toast")).toHaveLength(1);
+    expect(screen.queryByText("Address Copied")).toBeNull();
+    await act(() => Bun.sleep(120));
+    expect(screen.queryByTestId("toast")).toBeNull();
+    expect(toastState.current?.open).toBe(false);
+  });
+});
+
+describe("footer", () => {
+  test("shows configured links only, the current year and the platform text", async () => {
+    const fetchStub = stubFetch({ "/api/site-config": SITE });
+    try {
+      const { Footer } = await import("./layout/Footer");
+      const screen = render(fresh(<MemoryRouter><Footer /></MemoryRouter>));
+      await screen.findByText("Whitepaper");
+      expect(screen.getByText("Discord").getAttribute("href")).toBe("https://discord.gg/vvx");
+      expect(screen.queryByText("Twitter")).toBeNull();
+      expect(screen.queryByText("Terms of Service")).toBeNull();
+      expect(screen.queryByText("Contact")).toBeNull();
+      expect(document.body.textContent).toContain(`© ${new Date().getFullYear()}`);
+      expect(document.body.textContent).toContain("rewards platform built on the XRP Ledger");
+    } finally {
+      fetchStub.restore();
+    }
+  });
+});
+
+describe("routing", () => {
+  test("an unknown path renders the '404 Page Not Found' page and sets the title", async () => {
+    const fetchStub = stubFetch({ "/api/site-config": SITE, "/api/stats": { totalRewardsPoolVvx: 1, totalRewardsPaidVvx: 0, nftSupply: 1, nftsMinted: 0, holders: 0 } });
+    try {
+      const { buildRoutes } = await import("./App");
+      const router = createMemoryRouter(buildRoutes(), { initialEntries: ["/definitely/not/here"] });
+      const screen = render(fresh(<RouterProvider router={router} />));
+      await screen.findByRole("heading", { name: "404 Page Not Found" });
+      expect(document.title).toStartWith("404 Page Not Found");
+    } finally {
+      fetchStub.restore();
+    }
+  });
+
+  test("every client route the server serves has a page component", async () => {
+    const { PAGES } = await import("./App");
+    const { CLIENT_ROUTES } = await import("./routePaths");
+    for (const r of CLIENT_ROUTES) if (r.path !== "/") expect(PAGES[r.path]).toBeDefined();
+  });
+
+  test("the landing page shows the server's figures, not literals", async () => {
+    const fetchStub = stubFetch({ "/api/site-config": SITE, "/api/stats": { totalRewardsPoolVvx: 3_500_000, totalRewardsPaidVvx: 1234, nftSupply: 77, nftsMinted: 5, holders: 4 } });
+    try {
+      const { buildRoutes } = await import("./App");
+      const router = createMemoryRouter(buildRoutes(), { initialEntries: ["/"] });
+      const screen = render(fresh(<RouterProvider router={router} />));
+      await screen.findByText("3.5M VVX");
+      const stats = screen.getByTestId("landing-stats").textContent!;
+      expect(stats).toContain("77");
+      expect(stats).toContain("5 minted");
+      expect(stats).toContain("4");
+      expect(stats).toContain("1,234 VVX paid so far");
+    } finally {
+      fetchStub.restore();
+    }
+  });
+});
+
+describe("theme preference", () => {
+  test("is stored under 'theme' and the app stays dark", async () => {
+    const { initTheme, THEME_KEY } = await import("./state/theme");
+    localStorage.removeItem(THEME_KEY);
+    expect(initTheme()).toBe("dark");
+    expect(localStorage.getItem("theme")).toBe("dark");
+    localStorage.setItem("theme", "light");
+    expect(initTheme()).toBe("light");
+    expect(document.documentElement.classList.contains("dark")).toBe(true);
+  });
+});
