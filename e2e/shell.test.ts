@@ -83,7 +83,7 @@ describe("product shell in Chromium", () => {
     await screenshot(page, "menu-phone");
     await mobileNav.getByRole("link", { name: "Games", exact: true }).click();
     await page.waitForURL(server.url + "/games");
-    expect(await mobileNav.isVisible()).toBe(false);
+    await mobileNav.waitFor({ state: "hidden", timeout: 3000 });
     await screenshot(page, "games-phone");
     expect(errors).toEqual([]);
     await context.close();

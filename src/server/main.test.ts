@@ -27,6 +27,7 @@ describe("start-up and shutdown", () => {
         if (!res) await Bun.sleep(50);
       }
       expect(res?.status).toBe(200);
+      await Bun.sleep(200); // the request line is written after the response is sent
       proc.kill("SIGTERM");
       expect(await proc.exited).toBe(0);
       const out = await new Response(proc.stdout).text();
