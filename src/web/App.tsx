@@ -2,13 +2,13 @@ import { lazy, type ComponentType, type LazyExoticComponent } from "react";
 import { createBrowserRouter, RouterProvider, type RouteObject } from "react-router-dom";
 import { SWRConfig } from "swr";
 import { AppLayout, AuthenticatedLayout } from "./layout/AppLayout";
-import LandingPage from "./pages/landing/LandingPage";
-import NotFoundPage from "./pages/NotFoundPage";
+import LandingPage from "./features/landing/LandingPage";
+import NotFoundPage from "./features/NotFoundPage";
 import { CLIENT_ROUTES } from "./routePaths";
 
 /** Pages other than the landing page load on demand, so the first visit downloads only what it shows. */
 export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
-  "/games": lazy(() => import("./pages/games/GamesPage")),
+  "/games": lazy(() => import("./features/games/GamesPage")),
 };
 
 /** The spec's data cache: never stale, no refetch on focus, no polling, no retries. */

@@ -10,7 +10,7 @@ export function siteRoutes(ctx: AppContext) {
     explorerUrl: config.explorerUrl,
     supportEmail: config.supportEmail ?? null,
     maintenanceNotice: config.maintenanceNotice,
-    links: config.links,
+    links: config.links as Record<string, string>,
   };
   return new Elysia({ name: "site" }).get("/api/site-config", () => body, {
     response: t.Object({
