@@ -9,6 +9,8 @@ import { CLIENT_ROUTES } from "./routePaths";
 /** Pages other than the landing page load on demand, so the first visit downloads only what it shows. */
 export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   "/games": lazy(() => import("./features/games/GamesPage")),
+  "/oauth/callback": lazy(() => import("./features/wallet/OAuthCallbackPage")),
+  "/test-wallet-connect": lazy(() => import("./features/wallet/TestWalletConnectPage")),
 };
 
 /** The spec's data cache: never stale, no refetch on focus, no polling, no retries. */

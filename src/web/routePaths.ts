@@ -15,6 +15,8 @@ export interface ClientRoute {
 export const CLIENT_ROUTES: ClientRoute[] = [
   { path: "/", authenticated: false },
   { path: "/games", menuLabel: "Games", authenticated: true },
+  { path: "/oauth/callback", authenticated: true },
+  { path: "/test-wallet-connect", menuLabel: "Wallet Test", authenticated: true },
 ];
 
 export const CLIENT_PATHS = CLIENT_ROUTES.map((r) => r.path);

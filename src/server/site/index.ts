@@ -4,10 +4,14 @@ import type { AppContext } from "../context";
 /** Public settings the SPA needs: network, explorer, footer links, maintenance notice. */
 export function siteRoutes(ctx: AppContext) {
   const { config } = ctx;
+  // Public explorers (xrpl.org) use /accounts and /transactions; the sandbox explorer /account and /tx.
+  const [accountPath, txPath] = config.network === "sandbox" ? ["account", "tx"] : ["accounts", "transactions"];
   const body = {
     network: config.network,
     version: ctx.version,
     explorerUrl: config.explorerUrl,
+    explorerAccountUrl: `${config.explorerUrl}/${accountPath}/{address}`,
+    explorerTxUrl: `${config.explorerUrl}/${txPath}/{hash}`,
     supportEmail: config.supportEmail ?? null,
     maintenanceNotice: config.maintenanceNotice,
     links: config.links as Record<string, string>,
@@ -17,6 +21,8 @@ export function siteRoutes(ctx: AppContext) {
       network: t.String(),
       version: t.String(),
       explorerUrl: t.String(),
+      explorerAccountUrl: t.String({ description: "Account page; {address} is replaced" }),
+      explorerTxUrl: t.String({ description: "Transaction page; {hash} is replaced" }),
       supportEmail: t.Nullable(t.String()),
       maintenanceNotice: t.Boolean(),
       links: t.Record(t.String(), t.String()),

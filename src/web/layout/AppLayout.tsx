@@ -1,6 +1,8 @@
 import { Suspense } from "react";
 import { Outlet, ScrollRestoration } from "react-router-dom";
 import { Toaster } from "../components/Toaster";
+import { WalletConnect } from "../features/wallet/WalletConnect";
+import { WalletSigning } from "../features/wallet/WalletSigning";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
 import { MaintenanceDialog } from "./MaintenanceDialog";
@@ -12,7 +14,7 @@ export function AppLayout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <Header />
+      <Header walletSlot={<WalletConnect />} />
       <main id="main" className="main">
         <Suspense fallback={<PageLoading />}>
           <Outlet />
@@ -21,6 +23,7 @@ export function AppLayout() {
       <Footer />
       <Toaster />
       <MaintenanceDialog />
+      <WalletSigning />
       <ScrollRestoration />
     </div>
   );

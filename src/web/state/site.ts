@@ -5,6 +5,8 @@ export interface SiteConfig {
   network: "sandbox" | "testnet" | "mainnet";
   version: string;
   explorerUrl: string;
+  explorerAccountUrl: string;
+  explorerTxUrl: string;
   supportEmail: string | null;
   maintenanceNotice: boolean;
   links: Partial<Record<"buyToken" | "whitepaper" | "ledgerDocs" | "walletSite" | "terms" | "privacy" | "twitter" | "discord" | "telegram" | "medium", string>>;
@@ -26,3 +28,11 @@ export interface PlatformStats {
 export function usePlatformStats() {
   return useSWR<PlatformStats>("/api/stats", getJson);
 }
+
+/** Explorer page of an account, from the server's URL template. */
+export const explorerAccountLink = (site: SiteConfig | undefined, address: string) =>
+  site ? site.explorerAccountUrl.replace("{address}", encodeURIComponent(address)) : undefined;
+
+/** Explorer page of a transaction. */
+export const explorerTxLink = (site: SiteConfig | undefined, hash: string) =>
+  site ? site.explorerTxUrl.replace("{hash}", encodeURIComponent(hash)) : undefined;

@@ -1,0 +1,88 @@
+import { useEffect, useRef, useState } from "react";
+import { useSnapshot } from "valtio";
+import { shortAddress } from "../../lib/format";
+import { explorerAccountLink, useSiteConfig } from "../../state/site";
+import { toast } from "../../state/toast";
+import { connectWallet, disconnectWallet, walletState } from "./walletStore";
+
+export type WalletConnectStyle = "default" | "landing-page" | "connect-xumm";
+
+/** The wallet connect widget: a connect button, or the shortened address with an 'Active' badge and a menu. */
+export function WalletConnect({ variant = "default" }: { variant?: WalletConnectStyle }) {
+  const { isConnected, walletAddress, connecting, checking } = useSnapshot(walletState);
+  const { data: site } = useSiteConfig();
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => !root.current?.contains(e.target as Node) && setOpen(false);
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+
+  if (!isConnected || !walletAddress) {
+    const label = connecting ? "Connecting..." : variant === "connect-xumm" ? "Connect XUMM" : "Connect Wallet";
+    return (
+      <button
+        className={`btn ${variant === "landing-page" ? "btn-primary btn-lg" : "btn-primary"} wallet-connect wallet-${variant}`}
+        onClick={() => void connectWallet()}
+        disabled={connecting || checking}
+        aria-busy={connecting}
+        data-testid="wallet-connect"
+      >
+        {connecting && <span className="spinner" aria-hidden="true" />}
+        {label}
+      </button>
+    );
+  }
+
+  const explorer = explorerAccountLink(site, walletAddress);
+  const copy = async () => {
+    setOpen(false);
+    try {
+      await navigator.clipboard.writeText(walletAddress);
+      toast({ title: "Address Copied", description: walletAddress });
+    } catch {
+      toast({ title: "Copy failed", description: "Your browser did not allow copying. Select the address instead.", variant: "destructive" });
+    }
+  };
+  return (
+    <div className={`dropdown wallet-menu wallet-${variant}`} ref={root}>
+      <button className="btn btn-outline wallet-button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="wallet-button">
+        <span className="wallet-address">{shortAddress(walletAddress)}</span>
+        <span className="badge badge-active">Active</span>
+      </button>
+      {open && (
+        <div className="dropdown-menu dropdown-right" role="menu">
+          <div className="dropdown-label mono small" title={walletAddress}>
+            {walletAddress}
+          </div>
+          <button role="menuitem" className="dropdown-item" onClick={() => void copy()}>
+            Copy Address
+          </button>
+          {explorer && (
+            <a role="menuitem" className="dropdown-item" href={explorer} target="_blank" rel="noopener noreferrer" onClick={() => setOpen(false)}>
+              View on XRPL Explorer
+            </a>
+          )}
+          <button
+            role="menuitem"
+            className="dropdown-item danger"
+            onClick={() => {
+              setOpen(false);
+              void disconnectWallet();
+            }}
+          >
+            Disconnect
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

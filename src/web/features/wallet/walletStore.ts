@@ -1,0 +1,178 @@
+import { proxy } from "valtio";
+import { errorMessage, getJson, HttpError, sendJson } from "../../lib/api";
+import { toast } from "../../state/toast";
+
+/** Local storage key of the connected address (the spec's). */
+export const WALLET_KEY = "walletAddress";
+/** The spec's delays after a successful connection: store the address, then ask for push-to-sign. */
+export const STORE_ADDRESS_DELAY_MS = 500;
+export const PUSH_TO_SIGN_DELAY_MS = 3000;
+
+export type SigningPurpose = "wallet_connect" | "bet" | "slot" | "payment";
+
+/** A sign request shown in the QR modal. */
+export interface SigningRequest {
+  uuid: string;
+  qrUrl: string;
+  xummUrl: string;
+  purpose: SigningPurpose;
+  betId?: string;
+  isPaymentRequest?: boolean;
+  title?: string;
+}
+
+export interface SignRequestResponse {
+  success: boolean;
+  uuid: string;
+  qrUrl?: string;
+  xummUrl?: string;
+  refs?: { qr_png?: string };
+  next?: { always?: string };
+  message?: string;
+}
+
+interface AuthStatus {
+  success: boolean;
+  authenticated: boolean;
+  user?: { walletAddress: string } | null;
+}
+
+export interface EnvironmentInfo {
+  isInXumm: boolean;
+  isMobile: boolean;
+  canUseAutoDelivery: boolean;
+  userAgent: string;
+  hasXummHeaders: boolean;
+}
+
+export const walletState = proxy({
+  isConnected: false,
+  walletAddress: null as string | null,
+  user: null as { walletAddress: string } | null,
+  /** True while the session is being checked on load. */
+  checking: true,
+  connecting: false,
+  /** The wallet-connect sign request shown in the QR modal, if any. */
+  signing: null as SigningRequest | null,
+  environment: null as EnvironmentInfo | null,
+});
+
+const storage = () => (typeof localStorage === "undefined" ? null : localStorage);
+
+/** The spec's fallback: mobile from the user agent when environment detection fails. */
+export function mobileFromUserAgent(ua: string): boolean {
+  return /Android|iPhone|iPad|iPod|Mobile|Opera Mini|IEMobile/i.test(ua);
+}
+
+export const isMobile = () => walletState.environment?.isMobile ?? mobileFromUserAgent(navigator.userAgent);
+
+/** Reads the session from the server; on failure falls back to the stored address (as the spec does). */
+export async function refreshAuthStatus(): Promise<void> {
+  walletState.checking = true;
+  try {
+    const status = await getJson<AuthStatus>("/api/auth/status");
+    if (status.authenticated && status.user?.walletAddress) {
+      setConnected(status.user.walletAddress);
+    } else {
+      // The server's session is the truth: a stored address without a session is stale.
+      clearWallet();
+    }
+  } catch (err) {
+    console.warn("auth status check failed; using the stored wallet address", err);
+    const stored = storage()?.getItem(WALLET_KEY);
+    if (stored) setConnected(stored);
+  } finally {
+    walletState.checking = false;
+  }
+}
+
+export async function detectEnvironment(): Promise<void> {
+  try {
+    walletState.environment = await getJson<EnvironmentInfo>("/api/xumm/environment");
+  } catch {
+    const ua = navigator.userAgent;
+    const mobile = mobileFromUserAgent(ua);
+    walletState.environment = { isInXumm: /xumm|xaman/i.test(ua), isMobile: mobile, canUseAutoDelivery: false, userAgent: ua, hasXummHeaders: false };
+  }
+}
+
+function setConnected(address: string) {
+  walletState.isConnected = true;
+  walletState.walletAddress = address;
+  walletState.user = { walletAddress: address };
+  storage()?.setItem(WALLET_KEY, address);
+}
+
+function clearWallet() {
+  walletState.isConnected = false;
+  walletState.walletAddress = null;
+  walletState.user = null;
+  storage()?.removeItem(WALLET_KEY);
+}
+
+/** Turns a sign-request response into what the QR modal needs, or throws the spec's errors. */
+export function toSigningRequest(res: SignRequestResponse, purpose: SigningPurpose, extra: Partial<SigningRequest> = {}): SigningRequest {
+  const qrUrl = res.qrUrl ?? res.refs?.qr_png;
+  if (!qrUrl) throw new Error("No QR code URL found in XUMM response");
+  return { uuid: res.uuid, qrUrl, xummUrl: res.xummUrl ?? res.next?.always ?? "", purpose, ...extra };
+}
+
+/** Starts a wallet connection: creates a SignIn request and opens the QR modal. */
+export async function connectWallet(): Promise<void> {
+  if (walletState.connecting) return;
+  walletState.connecting = true;
+  try {
+    let res: SignRequestResponse;
+    try {
+      res = await sendJson<SignRequestResponse>("POST", "/api/xumm/sign-request", { type: "wallet_connect" });
+    } catch (err) {
+      const statusText = err instanceof HttpError ? err.serverMessage ?? err.message : errorMessage(err);
+      throw new Error(`Error generating XUMM sign request: ${statusText}`);
+    }
+    walletState.signing = toSigningRequest(res, "wallet_connect", { title: "Connect your wallet" });
+  } catch (err) {
+    console.error(err);
+    walletState.connecting = false;
+    toast({ title: "Connection Failed", description: "Unable to connect to your wallet. Please try again.", variant: "destructive" });
+  }
+}
+
+/** Called by the QR modal when the SignIn was signed (the status call has set the session cookie). */
+export function onWalletSigned(account: string): void {
+  walletState.connecting = false;
+  setTimeout(() => {
+    setConnected(account);
+    setTimeout(() => void requestPushToSign(account), PUSH_TO_SIGN_DELAY_MS);
+  }, STORE_ADDRESS_DELAY_MS);
+}
+
+export function onWalletSigningEnded(): void {
+  walletState.connecting = false;
+  walletState.signing = null;
+}
+
+/** The spec's automatic push-to-sign request after connecting; a returned deep link opens in a new tab; failure is ignored. */
+async function requestPushToSign(walletAddress: string): Promise<void> {
+  if (walletState.walletAddress !== walletAddress) return;
+  try {
+    const res = await sendJson<{ deepLink?: string }>("POST", "/api/auth/oauth-request", { walletAddress });
+    if (res.deepLink) window.open(res.deepLink, "_blank", "noopener");
+  } catch (err) {
+    console.warn("push-to-sign request failed (ignored)", err);
+  }
+}
+
+/** Ends the session on the server and forgets the address here. */
+export async function disconnectWallet(): Promise<void> {
+  try {
+    await sendJson("POST", "/api/auth/logout");
+  } catch (err) {
+    console.warn("logout failed; clearing the wallet locally", err);
+  }
+  clearWallet();
+}
+
+/** Sets the connected wallet after an OAuth sign-in (the server has set the session cookie). */
+export function connectedViaOAuth(address: string): void {
+  setConnected(address);
+}
