@@ -15,6 +15,7 @@ export interface ClientRoute {
 export const CLIENT_ROUTES: ClientRoute[] = [
   { path: "/", authenticated: false },
   { path: "/games", menuLabel: "Games", authenticated: true },
+  { path: "/fair", menuLabel: "Provably Fair", authenticated: false },
   { path: "/oauth/callback", authenticated: true },
   { path: "/test-wallet-connect", menuLabel: "Wallet Test", authenticated: true },
 ];

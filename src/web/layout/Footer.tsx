@@ -56,6 +56,9 @@ export function Footer() {
             <li>
               <Link to="/rewards">Rewards</Link>
             </li>
+            <li>
+              <Link to="/fair">Provably Fair</Link>
+            </li>
           </ul>
         </nav>
         {(resources.length > 0 || legal.length > 0) && (

@@ -9,7 +9,9 @@ export default function GamesPage() {
     <section className="container">
       <header className="page-header">
         <h1>Games</h1>
-        <p className="muted">Three provably fair games on the XRP Ledger. Every round can be checked from its seeds.</p>
+        <p className="muted">
+          Three provably fair games on the XRP Ledger. Every round can be checked from its seeds on the <Link to="/fair">Provably Fair</Link> page.
+        </p>
       </header>
       <div className="grid grid-3">
         {GAMES.map((g) => (

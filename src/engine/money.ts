@@ -1,0 +1,23 @@
+import { EngineInputError } from "./errors";
+
+/** Micro-VVX in one VVX: VVX amounts are whole numbers of micro-VVX (10^-6), never floats. */
+export const MICRO_PER_VVX = 1_000_000n;
+/** Drops in one XRP. */
+export const DROPS_PER_XRP = 1_000_000n;
+
+/** Whole VVX (a safe integer or bigint) to micro-VVX. */
+export function vvxToMicro(vvx: number | bigint): bigint {
+  if (typeof vvx === "number" && !Number.isSafeInteger(vvx)) {
+    throw new EngineInputError("vvx", `must be a whole number of VVX, got ${vvx}`);
+  }
+  return BigInt(vvx) * MICRO_PER_VVX;
+}
+
+/** Micro-VVX as VVX text with up to 6 decimals, trailing zeros dropped: 1120000000n -> "1120". */
+export function formatMicroVvx(micro: bigint): string {
+  const sign = micro < 0n ? "-" : "";
+  const abs = micro < 0n ? -micro : micro;
+  const whole = abs / MICRO_PER_VVX;
+  const fraction = (abs % MICRO_PER_VVX).toString().padStart(6, "0").replace(/0+$/, "");
+  return `${sign}${whole}${fraction ? "." + fraction : ""}`;
+}

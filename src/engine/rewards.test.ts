@@ -1,0 +1,183 @@
+import { describe, expect, test } from "bun:test";
+import {
+  ClaimUnavailableError,
+  DEFAULT_NFT_TIERS,
+  DEFAULT_TOTAL_NFTS,
+  accruedTotalMicro,
+  claimPayout,
+  claimRewards,
+  dailyRewardMicro,
+  daysInMonth,
+  daysToFullClaim,
+  defaultTierById,
+  formatMicroVvx,
+  isLastDayOfMonthUtc,
+  nftDisplayName,
+  rewardCapMicro,
+  rewardStatus,
+  rewardsProgressPercent,
+  roiProgressPercent,
+  taxonFor,
+  tierFromTaxon,
+  totalRoiBps,
+  utcDateFromMs,
+  vvxToMicro,
+  type RewardPosition,
+} from "./index";
+
+const DAY = 86_400_000;
+const GENESIS = defaultTierById(1);
+const OASIS = defaultTierById(2);
+
+describe("tiers and taxons", () => {
+  test("the spec's default tiers", () => {
+    expect(DEFAULT_NFT_TIERS.map((t) => [t.id, t.name, t.priceVvx, t.monthlyRoiBps / 100, t.durationMonths, t.maxSupply, t.fullClaimTargetVvx, t.taxonBase, t.isPopular])).toEqual([
+      [1, "Genesis", 500_000, 10, 12, 20, 50_000, 1000, true],
+      [2, "Oasis", 250_000, 5, 24, 40, 12_500, 20000, false],
+    ]);
+    expect(DEFAULT_TOTAL_NFTS).toBe(60);
+    expect(totalRoiBps(GENESIS)).toBe(12_000);
+    expect(totalRoiBps(OASIS)).toBe(12_000);
+    expect(() => defaultTierById(3)).toThrow("tierId");
+  });
+
+  test("the taxon rule and the display names", () => {
+    expect(tierFromTaxon(999)).toEqual({ tier: "UNKNOWN", number: null });
+    expect(tierFromTaxon(1000)).toEqual({ tier: "GENESIS", number: 0 });
+    expect(tierFromTaxon(1007)).toEqual({ tier: "GENESIS", number: 7 });
+    expect(tierFromTaxon(19_999)).toEqual({ tier: "GENESIS", number: 18_999 });
+    expect(tierFromTaxon(20_000)).toEqual({ tier: "OASIS", number: 0 });
+    expect(tierFromTaxon(20_040)).toEqual({ tier: "OASIS", number: 40 });
+    expect(nftDisplayName(taxonFor("GENESIS", 20))).toBe("Genesis NFT #20");
+    expect(nftDisplayName(taxonFor("OASIS", 40))).toBe("Oasis NFT #40");
+    expect(nftDisplayName(0)).toBe("Unknown NFT");
+    expect(taxonFor("GENESIS", 1)).toBe(1001);
+    expect(() => taxonFor("GENESIS", 0)).toThrow("number");
+  });
+
+  test("pinned token ids override the taxon rule", () => {
+    const pinned = new Map([["000800AB", "Genesis NFT #20"], ["000800CD", "Oasis NFT #40"]]);
+    expect(nftDisplayName(0, "000800ab", pinned)).toBe("Genesis NFT #20");
+    expect(nftDisplayName(5, "000800CD", pinned)).toBe("Oasis NFT #40");
+    expect(nftDisplayName(1003, "000800EE", pinned)).toBe("Genesis NFT #3");
+  });
+});
+
+describe("calendar", () => {
+  test("UTC dates by integer arithmetic agree with the platform's dates", () => {
+    for (let day = -800_000; day < 800_000; day += 997) {
+      const ms = day * DAY + 12_345_678;
+      const d = new Date(ms);
+      expect(utcDateFromMs(ms)).toEqual({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() });
+    }
+    expect(daysInMonth(2024, 2)).toBe(29);
+    expect(daysInMonth(2100, 2)).toBe(28);
+    expect(daysInMonth(2000, 2)).toBe(29);
+    expect(isLastDayOfMonthUtc(Date.UTC(2026, 1, 28, 23, 59))).toBe(true);
+    expect(isLastDayOfMonthUtc(Date.UTC(2028, 1, 28, 12))).toBe(false);
+    expect(isLastDayOfMonthUtc(Date.UTC(2026, 11, 31))).toBe(true);
+  });
+});
+
+describe("accrual", () => {
+  const bought = Date.UTC(2026, 0, 1);
+
+  test("daily = price x monthly ROI / 30, accrued per whole day, capped at price x ROI x months", () => {
+    expect(formatMicroVvx(dailyRewardMicro(GENESIS))).toBe("1666.666666");
+    expect(formatMicroVvx(dailyRewardMicro(OASIS))).toBe("416.666666");
+    expect(accruedTotalMicro(GENESIS, bought, bought + DAY - 1)).toBe(0n);
+    expect(accruedTotalMicro(GENESIS, bought, bought + DAY)).toBe(1_666_666_666n);
+    expect(accruedTotalMicro(GENESIS, bought, bought + 30 * DAY)).toBe(vvxToMicro(50_000));
+    expect(accruedTotalMicro(GENESIS, bought, bought + 360 * DAY)).toBe(vvxToMicro(600_000));
+    expect(accruedTotalMicro(GENESIS, bought, bought + 5000 * DAY)).toBe(vvxToMicro(600_000));
+    expect(rewardCapMicro(GENESIS)).toBe(vvxToMicro(600_000));
+    expect(rewardCapMicro(OASIS)).toBe(vvxToMicro(300_000));
+    expect(accruedTotalMicro(OASIS, bought, bought + 720 * DAY)).toBe(vvxToMicro(300_000));
+    expect(accruedTotalMicro(GENESIS, bought, bought - DAY)).toBe(0n);
+  });
+
+  test("days to full claim = target / daily rounded up", () => {
+    expect(daysToFullClaim(GENESIS)).toBe(30);
+    expect(daysToFullClaim(OASIS)).toBe(30);
+    expect(daysToFullClaim({ ...GENESIS, fullClaimTargetVvx: 50_001 })).toBe(31);
+  });
+});
+
+describe("claims", () => {
+  const bought = Date.UTC(2026, 0, 15, 10);
+  const fresh: RewardPosition = { terms: GENESIS, purchasedAtMs: bought, lastClaimAtMs: null, settledMicro: 0n };
+
+  test("an early claim pays 50% and forfeits the rest; the next claim waits 24 h", () => {
+    expect(claimPayout("early", 1_001n)).toEqual({ payoutMicro: 500n, forfeitedMicro: 501n });
+    const at = bought + 10 * DAY;
+    const first = claimRewards(fresh, "early", at);
+    expect(first.payoutMicro).toBe(8_333_333_333n);
+    expect(first.forfeitedMicro).toBe(8_333_333_333n);
+    expect(first.position.settledMicro).toBe(16_666_666_666n);
+    expect(() => claimRewards(first.position, "early", at + DAY - 1)).toThrow(ClaimUnavailableError);
+    const status = rewardStatus(first.position, at + DAY - 1);
+    expect([status.canClaimEarly, status.canClaimFull, status.nextClaimAtMs]).toEqual([false, false, at + DAY]);
+    expect(claimRewards(first.position, "early", at + DAY).payoutMicro).toBe(833_333_333n);
+  });
+
+  test("a full claim opens at the target or on the last day of the month, and pays 100%", () => {
+    const day10 = bought + 10 * DAY; // 25 January
+    expect(rewardStatus(fresh, day10).canClaimFull).toBe(false);
+    try {
+      claimRewards(fresh, "full", day10);
+      throw new Error("claim should be refused");
+    } catch (error) {
+      expect((error as ClaimUnavailableError).reason).toBe("FULL_CLAIM_NOT_AVAILABLE");
+    }
+    const lastDay = Date.UTC(2026, 0, 31, 12); // day 16: below target, but the last day of January
+    expect(rewardStatus(fresh, lastDay).canClaimFull).toBe(true);
+    expect(claimRewards(fresh, "full", lastDay).payoutMicro).toBe(26_666_666_666n);
+    const day30 = bought + 30 * DAY; // 14 February: target reached
+    const status = rewardStatus(fresh, day30);
+    expect([status.canClaimFull, status.accruedSinceLastClaimMicro]).toEqual([true, vvxToMicro(50_000)]);
+    expect(claimRewards(fresh, "full", day30)).toMatchObject({ payoutMicro: vvxToMicro(50_000), forfeitedMicro: 0n });
+  });
+
+  test("nothing accrued means no claim; the status gives the estimate of the full claim", () => {
+    try {
+      claimRewards(fresh, "early", bought + 1000);
+      throw new Error("claim should be refused");
+    } catch (error) {
+      expect((error as ClaimUnavailableError).reason).toBe("NOTHING_ACCRUED");
+    }
+    const status = rewardStatus(fresh, bought + 3 * DAY);
+    expect(status.estimatedFullClaimAtMs).toBe(bought + 30 * DAY);
+    expect(status.daysToFullClaim).toBe(30);
+    expect(status.fullClaimTargetMicro).toBe(vvxToMicro(50_000));
+    const nearlyDone = { ...fresh, settledMicro: vvxToMicro(560_000) };
+    expect(rewardStatus(nearlyDone, bought).estimatedFullClaimAtMs).toBeNull();
+  });
+
+  test("the whole term pays exactly the cap through full claims", () => {
+    let position = fresh;
+    let paid = 0n;
+    for (let day = 30; day <= 360; day += 30) {
+      const claim = claimRewards(position, "full", bought + day * DAY);
+      paid += claim.payoutMicro;
+      position = claim.position;
+    }
+    expect(paid).toBe(vvxToMicro(600_000));
+  });
+});
+
+describe("progress", () => {
+  const minted = Date.UTC(2026, 0, 1);
+
+  test("ROI progress from mint time and duration, clamped to 0..100", () => {
+    expect(roiProgressPercent(minted, 12, minted - DAY)).toBe(0);
+    expect(roiProgressPercent(minted, 12, minted + 180 * DAY)).toBe(50);
+    expect(roiProgressPercent(minted, 12, minted + 720 * DAY)).toBe(100);
+    expect(roiProgressPercent(minted, 24, minted + 180 * DAY)).toBe(25);
+  });
+
+  test("rewards progress = total earned / (price + price x ROI x months)", () => {
+    expect(rewardsProgressPercent(vvxToMicro(600_000), GENESIS)).toBe(54.54);
+    expect(rewardsProgressPercent(vvxToMicro(110_000), GENESIS)).toBe(10);
+    expect(rewardsProgressPercent(0n, OASIS)).toBe(0);
+  });
+});
