@@ -7,7 +7,6 @@ import {
   findGameNumber,
   floatsFromSeeds,
   formatHundredths,
-  formatMicroVvx,
   raceFromSeeds,
   rtpTable,
   serverSeedCommitment,
@@ -22,6 +21,7 @@ const MAX_CRASH_GAMES = 100;
 const MAX_CHAIN_SEARCH = 1_000_000;
 
 const percent = (x: number) => `${(x * 100).toFixed(4)}%`;
+const vvx = (micro: bigint) => `${(Number(micro) / 1e6).toLocaleString("en-US", { maximumFractionDigits: 6 })} VVX`;
 
 /** /fair: the schemes in plain words, verifiers that run the same engine as the server, and the RTP table. */
 export default function FairPage() {
@@ -240,8 +240,8 @@ function SeedVerifier() {
           <div className="stack">
             <p className="reels-line">{spin.symbols.join(" · ")}</p>
             <p>
-              {spin.winType === "none" ? "No win" : spin.winType.replace(/_/g, " ")}: pays <strong>{formatMicroVvx(spin.totalPayoutMicro)} VVX</strong> (
-              {(spin.multipleHundredths / 100).toFixed(2)}x of {formatMicroVvx(spin.spinCostMicro)} VVX)
+              {spin.winType === "none" ? "No win" : spin.winType.replace(/_/g, " ")}: pays <strong>{vvx(spin.totalPayoutMicro)}</strong> (
+              {(spin.multipleHundredths / 100).toFixed(2)}x of {vvx(spin.spinCostMicro)})
             </p>
             <p className="muted small">Dice mystery multiple drawn: {spin.mysteryMultiple}x (paid only on three Dice).</p>
           </div>
