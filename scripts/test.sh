@@ -12,7 +12,7 @@ ensure_chromium
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 set +e
-bun test "$@" 2>&1 | tee "$log"
+bun test --timeout 120000 "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 pass=$(grep -Eo '^ *[0-9]+ pass' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)

@@ -32,6 +32,8 @@ describe("system routes", () => {
       { tokenId: "A".repeat(64), tierId: 1, number: 1, taxon: 1001, owner: "rOwnerOne", mintedAt },
       { tokenId: "B".repeat(64), tierId: 2, number: 1, taxon: 20001, owner: "rOwnerOne", mintedAt },
       { tokenId: "C".repeat(64), tierId: 2, number: 2, taxon: 20002, owner: "rOwnerTwo", mintedAt },
+      // Minted, offered, not yet accepted: still the platform's, so not a holder.
+      { tokenId: "D".repeat(64), tierId: 2, number: 3, taxon: 20003, owner: server.ctx.ledger.platformAddress, mintedAt },
     ]).run();
     db.insert(rewardPayouts).values([
       { tokenId: "A".repeat(64), wallet: "rOwnerOne", claimType: "full", amountMicroVvx: 1_500_000_000, status: "paid" },
@@ -39,7 +41,7 @@ describe("system routes", () => {
       { tokenId: "C".repeat(64), wallet: "rOwnerTwo", claimType: "early", amountMicroVvx: 9_000_000, status: "failed" },
     ]).run();
     const after = await (await get("/api/stats")).json();
-    expect(after).toEqual({ totalRewardsPoolVvx: 24_000_000, totalRewardsPaidVvx: 1750.5, nftSupply: 60, nftsMinted: 3, holders: 2 });
+    expect(after).toEqual({ totalRewardsPoolVvx: 24_000_000, totalRewardsPaidVvx: 1750.5, nftSupply: 60, nftsMinted: 4, holders: 2 });
   });
 
   test("GET /api/site-config exposes only configured links", async () => {

@@ -33,6 +33,7 @@ describe("loadConfig", () => {
   test("a bad value names its variable and the reason", () => {
     expect(error({ PORT: "abc" }).message).toBe('PORT: must be a whole number, got "abc"');
     expect(error({ PORT: "70000" }).variable).toBe("PORT");
+    expect(error({ PORT: "0" }).message).toBe("PORT: must be between 1 and 65535, got 0");
     expect(error({ NETWORK: "devnet" }).message).toContain("NETWORK: must be sandbox, testnet or mainnet");
     expect(error({ PUBLIC_URL: "localhost:3000" }).variable).toBe("PUBLIC_URL");
     expect(error({ XRPL_URL: "http://example.com" }).message).toContain("XRPL_URL: must start with ws:// or wss://");

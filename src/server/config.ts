@@ -93,7 +93,8 @@ function flag(env: Env, name: string): boolean {
 
 /** Reads and validates the whole configuration; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
-  const port = int(env, "PORT", 3000, 0, 65535);
+  // Not 0: QR codes, deep links and the sandbox ledger URL need the real port before listening.
+  const port = int(env, "PORT", 3000, 1, 65535);
   const host = env.HOST?.trim() || "0.0.0.0";
 
   const xrplUrl = url(env, "XRPL_URL", ["ws:", "wss:"]);

@@ -2,8 +2,11 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { nftTiers, nfts, rewardPayouts } from "../db/schema";
 
-/** Landing-page figures, all read from the database (never literals). */
-export function platformStats(db: Db) {
+/**
+ * Landing-page figures, all read from the database (never literals). Holders
+ * are owners other than the platform, which holds an NFT between mint and accept.
+ */
+export function platformStats(db: Db, platformAddress: string) {
   const pool = db
     .select({
       supply: sql<number>`coalesce(sum(${nftTiers.maxSupply}), 0)`,
@@ -13,7 +16,10 @@ export function platformStats(db: Db) {
     .from(nftTiers)
     .where(sql`${nftTiers.isActive} = 1`)
     .get()!;
-  const minted = db.select({ count: sql<number>`count(*)`, holders: sql<number>`count(distinct ${nfts.owner})` }).from(nfts).get()!;
+  const minted = db
+    .select({ count: sql<number>`count(*)`, holders: sql<number>`count(distinct case when ${nfts.owner} <> ${platformAddress} then ${nfts.owner} end)` })
+    .from(nfts)
+    .get()!;
   const paid = db
     .select({ total: sql<number>`coalesce(sum(${rewardPayouts.amountMicroVvx}), 0)` })
     .from(rewardPayouts)

@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../config";
+import type { Logger } from "../log";
 import { startServer } from "../main";
 
 /** A free TCP port on loopback (Elysia's reusePort would let two servers share one silently). */
@@ -31,11 +32,11 @@ export interface TestServer {
  * Starts the real server on a free loopback port with its own temporary
  * DATA_DIR (a real SQLite file). Pass `dataDir` to restart on the same data.
  */
-export async function startTestServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, log?: Logger): Promise<TestServer> {
   const port = await freePort();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "vvx-test-"));
   const config = loadConfig({ HOST: "127.0.0.1", QUIET: "1", SANDBOX_LEDGER_MS: "200", ...env, PORT: String(port), DATA_DIR: dir });
-  const server = await startServer(config);
+  const server = await startServer(config, log);
   return {
     url: `http://127.0.0.1:${port}`,
     port,

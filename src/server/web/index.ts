@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import logo from "../../../assets/logo.svg" with { type: "file" };
 import index from "../../web/index.html";
 import { CLIENT_PATHS } from "../../web/routePaths";
 
@@ -10,6 +11,8 @@ import { CLIENT_PATHS } from "../../web/routePaths";
 export function webRoutes() {
   const app = new Elysia({ name: "web" });
   for (const path of CLIENT_PATHS) app.get(path, index);
+  // Pages outside the SPA (API reference, sandbox wallet and explorer) get the logo as their icon too.
+  app.get("/favicon.ico", () => new Response(Bun.file(logo), { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" } }));
   return app;
 }
 

@@ -1,0 +1,128 @@
+// Sandbox ledger throughput: how many signed transactions per second the sandbox
+// XRP Ledger takes in and validates. Runs the real server in-process, funds
+// accounts from the faucet, pre-signs payments (so client-side signing is not
+// measured) and fires them from several accounts at once, each over its own
+// xrpl.js connection, while ledgers close on their normal timer.
+//
+//   bun scripts/bench/ledger.ts [--accounts 8] [--payments 250] [--inflight 4] [--ledger-ms 1000]
+//
+// --inflight is how many submits each account keeps outstanding (sequence order is
+// kept: one connection per account, and rippled-style held transactions cover gaps).
+//
+// Prints: submit throughput, validated transactions per second (first submit to
+// last validation seen on the transactions stream), ledgers used, and how long a
+// ledger close takes (hashing, SQLite write, publishing).
+import { parseArgs } from "node:util";
+import { Client, Wallet, type Payment } from "xrpl";
+import { startTestServer } from "../../src/server/testing/testServer";
+
+const { values } = parseArgs({
+  options: {
+    accounts: { type: "string", default: "8" },
+    payments: { type: "string", default: "250" },
+    "ledger-ms": { type: "string", default: "1000" },
+    inflight: { type: "string", default: "4" },
+  },
+});
+const accounts = Number(values.accounts);
+const perAccount = Number(values.payments);
+const ledgerMs = Number(values["ledger-ms"]);
+const inflight = Number(values.inflight);
+if (!(accounts > 0 && perAccount > 0 && inflight > 0 && ledgerMs >= 50)) throw new Error("--accounts, --payments and --inflight must be positive, --ledger-ms at least 50");
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+}
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+const server = await startTestServer({ SANDBOX_LEDGER_MS: String(ledgerMs) });
+const ledger = server.ctx.sandboxLedger!;
+const url = `ws://127.0.0.1:${server.port}${ledger.wsPath}`;
+
+// Time every ledger close (timer-driven) from inside the process.
+const closeTimes: { ms: number; txs: number }[] = [];
+const close = ledger.close.bind(ledger);
+ledger.close = () => {
+  const txs = ledger.openTransactions.length;
+  const t0 = performance.now();
+  const index = close();
+  closeTimes.push({ ms: performance.now() - t0, txs });
+  return index;
+};
+
+const clients: Client[] = [];
+try {
+  const wallets: Wallet[] = [];
+  for (let i = 0; i < accounts; i++) wallets.push(Wallet.fromSeed((await ledger.createAccount({ xrp: 100_000 })).seed));
+  const sink = Wallet.fromSeed((await ledger.createAccount({ xrp: 10 })).seed).address;
+
+  // Pre-sign every payment with explicit sequences.
+  const lastLedger = ledger.openIndex + 10_000;
+  const blobs: { hash: string; blob: string }[][] = wallets.map((w) => {
+    const first = ledger.accountRoot(w.address, "current")!.Sequence as number;
+    return Array.from({ length: perAccount }, (_, i) => {
+      const tx: Payment = { TransactionType: "Payment", Account: w.address, Destination: sink, Amount: String(1000 + i), Fee: "10", Sequence: first + i, LastLedgerSequence: lastLedger, Flags: 0 };
+      const signed = w.sign(tx);
+      return { hash: signed.hash, blob: signed.tx_blob };
+    });
+  });
+  const total = accounts * perAccount;
+  const wanted = new Set(blobs.flat().map((b) => b.hash));
+
+  const watcher = new Client(url);
+  await watcher.connect();
+  clients.push(watcher);
+  let validated = 0;
+  let failed = 0;
+  let lastValidatedAt = 0;
+  const ledgersUsed = new Set<number>();
+  const allValidated = new Promise<void>((resolve) => {
+    watcher.on("transaction", (t) => {
+      if (!t.hash || !wanted.has(t.hash)) return;
+      validated++;
+      if (t.engine_result !== "tesSUCCESS") failed++;
+      ledgersUsed.add(t.ledger_index!);
+      lastValidatedAt = performance.now();
+      if (validated === total) resolve();
+    });
+  });
+  await watcher.request({ command: "subscribe", streams: ["transactions"] });
+
+  for (let i = 0; i < accounts; i++) {
+    const c = new Client(url, { timeout: 120_000 });
+    await c.connect();
+    clients.push(c);
+  }
+
+  const t0 = performance.now();
+  // Each account keeps `inflight` submits outstanding on its own connection; all accounts run at once.
+  const results = await Promise.all(
+    wallets.map(async (_, i) => {
+      const mine = blobs[i]!;
+      const out: string[] = [];
+      for (let start = 0; start < mine.length; start += inflight) {
+        const wave = mine.slice(start, start + inflight).map((b) => clients[i + 1]!.request({ command: "submit", tx_blob: b.blob }));
+        for (const r of await Promise.all(wave)) out.push(r.result.engine_result);
+      }
+      return out;
+    }),
+  );
+  const submittedAt = performance.now();
+  const notAccepted = results.flat().filter((r) => r !== "tesSUCCESS");
+  await Promise.race([allValidated, Bun.sleep(Math.max(30_000, ledgerMs * 20))]);
+
+  const seconds = (lastValidatedAt - t0) / 1000;
+  const during = closeTimes.filter((c) => c.txs > 0);
+  const closeMs = during.map((c) => c.ms).sort((a, b) => a - b);
+  console.log(`Sandbox ledger throughput (${accounts} accounts x ${perAccount} payments = ${total} signed transactions, ${inflight} in flight per account, SANDBOX_LEDGER_MS=${ledgerMs})`);
+  console.log(`  submitted in           ${ms(submittedAt - t0)}  (${Math.round(total / ((submittedAt - t0) / 1000))} tx/s into the open ledger)`);
+  console.log(`  preliminary failures   ${notAccepted.length}`);
+  console.log(`  validated              ${validated}/${total} (${failed} not tesSUCCESS) in ${ledgersUsed.size} ledgers`);
+  console.log(`  validated throughput   ${Math.round(validated / seconds)} tx/s  (first submit to last validation: ${ms(seconds * 1000)})`);
+  console.log(`  largest ledger         ${Math.max(0, ...during.map((c) => c.txs))} transactions`);
+  console.log(`  ledger close time      median ${ms(quantile(closeMs, 0.5))}, p99 ${ms(quantile(closeMs, 0.99))}, max ${ms(closeMs.at(-1) ?? NaN)} (closes with transactions: ${closeMs.length})`);
+  if (validated !== total) process.exitCode = 1;
+} finally {
+  for (const c of clients) if (c.isConnected()) await c.disconnect();
+  await server.stop(true);
+}

@@ -1,0 +1,36 @@
+import { Elysia } from "elysia";
+import { isValidClassicAddress } from "xrpl";
+import { ForbiddenError, UnauthorizedError, ValidationError } from "../errors";
+import { SESSION_COOKIE } from "./cookies";
+import type { AuthService, WalletSession } from "./service";
+
+/** The session's wallet; 401 when there is no session. */
+export function requireWallet(session: WalletSession | null | undefined): string {
+  if (!session) throw new UnauthorizedError("Connect your wallet first");
+  return session.wallet;
+}
+
+/**
+ * The wallet a request may act for: the session's. A `walletAddress` in the
+ * request that names another wallet gets 403 (DESIGN.md); a malformed one 400
+ * naming `field`; no session 401.
+ */
+export function actingWallet(session: WalletSession | null | undefined, walletAddress?: unknown, field = "walletAddress"): string {
+  const wallet = requireWallet(session);
+  if (walletAddress === undefined || walletAddress === null || walletAddress === "") return wallet;
+  if (typeof walletAddress !== "string" || !isValidClassicAddress(walletAddress.trim())) {
+    throw new ValidationError(field, `Field '${field}' is not an XRPL address`);
+  }
+  if (walletAddress.trim() !== wallet) throw new ForbiddenError("You may only act for your own connected wallet");
+  return wallet;
+}
+
+/**
+ * Adds `session` (the signed-in wallet or null) to every route of the
+ * instance that uses it. Features then call `actingWallet(session, body.walletAddress)`.
+ */
+export function walletSession(auth: AuthService) {
+  return new Elysia().resolve({ as: "scoped" }, ({ cookie }) => ({
+    session: auth.session(cookie[SESSION_COOKIE]?.value),
+  }));
+}

@@ -1,0 +1,99 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../context";
+import { ValidationError } from "../errors";
+import { clientIp, type SignRequestLimits } from "../signing";
+import { parseAddress } from "../wallet/service";
+import { clientToken, cookieAttributes, ensureClientToken, SESSION_COOKIE, SESSION_DAYS, type CookieJar } from "./cookies";
+import { actingWallet, requireWallet, walletSession } from "./guard";
+
+const UserShape = t.Nullable(t.Object({ walletAddress: t.String() }));
+
+/** `/api/auth/*`: session status, the OAuth2 callback, push-to-sign, logout. */
+export function authRoutes(ctx: AppContext, limits: SignRequestLimits) {
+  const { auth, config } = ctx;
+  const clearSession = (jar: CookieJar) => jar[SESSION_COOKIE]!.set({ value: "", ...cookieAttributes(config, 0), expires: new Date(0) });
+
+  return new Elysia({ name: "auth" })
+    .use(walletSession(auth))
+    .get(
+      "/api/auth/status",
+      ({ session }) => {
+        return {
+          success: true as const,
+          authenticated: session !== null,
+          user: session ? { walletAddress: session.wallet } : null,
+          expiresAt: session ? session.expiresAt.toISOString() : null,
+        };
+      },
+      {
+        response: t.Object({ success: t.Literal(true), authenticated: t.Boolean(), user: UserShape, expiresAt: t.Nullable(t.String()) }),
+        detail: { summary: "The wallet this browser is signed in with", tags: ["auth"] },
+      },
+    )
+    .post(
+      "/api/auth/callback",
+      async ({ body, cookie }) => {
+        const jar = cookie as CookieJar;
+        const issued = await auth.completeOauth(body.code, body.state, clientToken(jar));
+        jar[SESSION_COOKIE]!.set({ value: issued.token, ...cookieAttributes(config, SESSION_DAYS * 86_400) });
+        return { success: true as const, user: { walletAddress: issued.session.wallet }, message: "Signed in with Xaman" };
+      },
+      {
+        body: t.Object({ code: t.String({ minLength: 1, maxLength: 512 }), state: t.String({ minLength: 1, maxLength: 512 }) }),
+        detail: { summary: "OAuth2 return: exchanges the code (once, for the browser that started it) and starts the session", tags: ["auth"] },
+      },
+    )
+    .post(
+      "/api/auth/oauth-request",
+      async ({ body, cookie, request, server, session }) => {
+        const wallet = actingWallet(session, body?.walletAddress);
+        const newClient = !clientToken(cookie as CookieJar);
+        const token = ensureClientToken(cookie as CookieJar, config);
+        limits.hit(clientIp(server, request), token, newClient);
+        return auth.pushAuthRequest(wallet, token);
+      },
+      {
+        body: t.Optional(t.Object({ walletAddress: t.Optional(t.String()) })),
+        detail: { summary: "Push-to-sign authentication request for the session's wallet", tags: ["auth"] },
+      },
+    )
+    .get(
+      "/api/auth/push-to-sign/status",
+      ({ query, session }) => {
+        const wallet = query.walletAddress !== undefined ? parseAddress(query.walletAddress, "walletAddress") : session?.wallet;
+        if (!wallet) throw new ValidationError("walletAddress", "Field 'walletAddress' is required when no wallet is connected");
+        return { success: true as const, walletAddress: wallet, pushToSignEnabled: auth.pushToSignEnabled(wallet) };
+      },
+      {
+        query: t.Object({ walletAddress: t.Optional(t.String()) }),
+        detail: { summary: "Whether push-to-sign is on for a wallet", tags: ["auth"] },
+      },
+    )
+    .post(
+      "/api/auth/push-to-sign",
+      ({ body, session }) => {
+        const wallet = actingWallet(session, body.walletAddress);
+        auth.setPushToSign(wallet, body.enabled);
+        return { success: true as const, walletAddress: wallet, pushToSignEnabled: body.enabled };
+      },
+      {
+        body: t.Object({ enabled: t.Boolean(), walletAddress: t.Optional(t.String()) }),
+        detail: { summary: "Turn push-to-sign on or off for the session's wallet", tags: ["auth"] },
+      },
+    )
+    .post(
+      "/api/auth/logout",
+      ({ cookie }) => {
+        const jar = cookie as CookieJar;
+        const ended = auth.logout(jar[SESSION_COOKIE]?.value);
+        clearSession(jar);
+        return { success: true as const, loggedOut: ended, message: ended ? "Wallet disconnected" : "No wallet was connected" };
+      },
+      { detail: { summary: "End this browser's session", tags: ["auth"] } },
+    )
+    .get(
+      "/api/auth/me",
+      ({ session }) => ({ success: true as const, walletAddress: requireWallet(session) }),
+      { detail: { summary: "The session's wallet, 401 without a session", tags: ["auth"] } },
+    );
+}

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { Client, Wallet } from "xrpl";
+import { startTestServer, type TestServer } from "../testing/testServer";
+import { OutboxConflictError } from "./errors";
+import type { OutboxEntry } from "./outbox";
+import { closeLedger, faucet, outsideClient, startStack } from "./testing/sandbox";
+
+// Real servers and ledgers: allow more than Bun's 5 s default.
+setDefaultTimeout(60_000);
+
+let server: TestServer;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await server.ctx.ledger.waitConnected(15_000);
+  client = await outsideClient(server.url);
+});
+
+afterAll(async () => {
+  await client.disconnect();
+  await server.stop(true);
+});
+
+/** Validated payments from `from` that reached `to`, as the ledger's own history shows them. */
+async function paymentsReceived(to: string, from: string): Promise<{ hash: string; delivered: unknown }[]> {
+  const res = await client.request({ command: "account_tx", account: to, ledger_index_min: -1, ledger_index_max: -1, forward: true });
+  return res.result.transactions
+    .filter((t) => t.validated && t.tx_json?.TransactionType === "Payment" && t.tx_json.Account === from && (t.tx_json as { Destination?: string }).Destination === to)
+    .filter((t) => typeof t.meta === "object" && t.meta.TransactionResult === "tesSUCCESS")
+    .map((t) => ({ hash: t.hash!, delivered: typeof t.meta === "object" ? (t.meta as { delivered_amount?: unknown }).delivered_amount : undefined }));
+}
+
+function payout(key: string, to: Wallet, drops: string) {
+  return { key, purpose: "payout", tx: { TransactionType: "Payment" as const, Destination: to.classicAddress, Amount: drops } };
+}
+
+describe("outbox", () => {
+  test("an entry is recorded, signed with LastLedgerSequence, submitted and settled with its result", async () => {
+    const dest = await faucet(server.url, { xrp: 20 });
+    const { outbox, ledger } = server.ctx;
+    const queued = outbox.enqueue(payout("test:one", dest, "1234567"));
+    expect(queued.status).toBe("queued");
+    expect(queued.tx.Account).toBe(ledger.platformAddress);
+    const done = await outbox.waitFor("test:one", 20_000);
+    expect(done.status).toBe("validated");
+    expect(done.result).toBe("tesSUCCESS");
+    expect(done.meta?.TransactionResult).toBe("tesSUCCESS");
+    const [attempt] = outbox.attemptsOf("test:one");
+    expect(attempt.hash).toBe(done.hash!);
+    expect(attempt.lastLedgerSequence).toBeGreaterThan(attempt.firstLedger);
+    const received = await paymentsReceived(dest.classicAddress, ledger.platformAddress);
+    expect(received).toEqual([{ hash: done.hash!, delivered: "1234567" }]);
+  });
+
+  test("one key is one transaction: re-enqueueing returns the same entry, a different transaction is refused", async () => {
+    const dest = await faucet(server.url, { xrp: 20 });
+    const { outbox, ledger } = server.ctx;
+    const a = outbox.enqueue(payout("test:idem", dest, "1000"));
+    const b = outbox.enqueue(payout("test:idem", dest, "1000"));
+    expect(b.id).toBe(a.id);
+    expect(() => outbox.enqueue(payout("test:idem", dest, "2000"))).toThrow(OutboxConflictError);
+    await outbox.waitFor("test:idem", 20_000);
+    const again = outbox.enqueue(payout("test:idem", dest, "1000"));
+    expect(again.status).toBe("validated");
+    await closeLedger(server.url);
+    expect(await paymentsReceived(dest.classicAddress, ledger.platformAddress)).toHaveLength(1);
+  });
+
+  test("many entries at once are serialized onto distinct sequences and all validate", async () => {
+    const dest = await faucet(server.url, { xrp: 20 });
+    const { outbox, ledger } = server.ctx;
+    const keys = Array.from({ length: 8 }, (_, i) => `test:batch:${i}`);
+    keys.forEach((key, i) => outbox.enqueue(payout(key, dest, String(1000 + i))));
+    const settled = await Promise.all(keys.map((k) => outbox.waitFor(k, 30_000)));
+    expect(settled.map((e) => e.status)).toEqual(keys.map(() => "validated"));
+    const sequences = keys.flatMap((k) => outbox.attemptsOf(k).map((a) => a.sequence));
+    expect(new Set(sequences).size).toBe(sequences.length);
+    expect(await paymentsReceived(dest.classicAddress, ledger.platformAddress)).toHaveLength(8);
+  });
+
+  test("a transaction the ledger can never apply fails with its code and is not retried", async () => {
+    const { outbox } = server.ctx;
+    // A payment to oneself is malformed (temREDUNDANT).
+    outbox.enqueue({ key: "test:self", purpose: "payout", tx: { TransactionType: "Payment", Destination: server.ctx.ledger.platformAddress, Amount: "1000" } });
+    const done = await outbox.waitFor("test:self", 20_000);
+    expect(done.status).toBe("failed");
+    expect(done.result).toStartWith("tem");
+    expect(outbox.attemptsOf("test:self")).toHaveLength(1);
+  });
+
+  test("a tec result is final: failed with the ledger's code, never re-sent", async () => {
+    const { outbox } = server.ctx;
+    const dest = await faucet(server.url, { xrp: 20 });
+    // VVX to an account without a VVX trust line: tecPATH_DRY (or tecNO_LINE) in a validated ledger.
+    outbox.enqueue({
+      key: "test:tec",
+      purpose: "payout",
+      tx: { TransactionType: "Payment", Destination: dest.classicAddress, Amount: { currency: "VVX", issuer: server.ctx.ledger.vvx.issuer, value: "1" } },
+    });
+    const done = await outbox.waitFor("test:tec", 20_000);
+    expect(done.status).toBe("failed");
+    expect(done.result).toStartWith("tec");
+    expect(done.ledgerIndex).toBeGreaterThan(0);
+    expect(outbox.attemptsOf("test:tec")).toHaveLength(1);
+  });
+});
+
+describe("outbox across restarts", () => {
+  async function restartCase(hook: "afterRecord" | "afterSubmit") {
+    const first = await startTestServer();
+    await first.ctx.ledger.waitConnected(15_000);
+    const dest = await faucet(first.url, { xrp: 20 });
+    const platform = first.ctx.ledger.platformAddress;
+    let reached!: (e: OutboxEntry) => void;
+    const frozen = new Promise<OutboxEntry>((r) => (reached = r));
+    first.ctx.outbox.faults[hook] = (entry) => {
+      reached(entry);
+      return new Promise<void>(() => {}); // the process "dies" here
+    };
+    first.ctx.outbox.enqueue(payout("restart:" + hook, dest, "7654321"));
+    const atCrash = await frozen;
+    expect(atCrash.status).toBe("pending");
+    expect(atCrash.hash).toMatch(/^[0-9A-F]{64}$/);
+    await first.stop();
+
+    const second = await startTestServer({}, first.dataDir);
+    try {
+      const done = await second.ctx.outbox.waitFor("restart:" + hook, 30_000);
+      expect(done.status).toBe("validated");
+      const c = await outsideClient(second.url);
+      const res = await c.request({ command: "account_tx", account: dest.classicAddress, ledger_index_min: -1, ledger_index_max: -1 });
+      const fromPlatform = res.result.transactions.filter((t) => t.tx_json?.Account === platform && typeof t.meta === "object" && t.meta.TransactionResult === "tesSUCCESS");
+      expect(fromPlatform).toHaveLength(1);
+      expect(fromPlatform[0].hash).toBe(done.hash!);
+      await c.disconnect();
+      return { atCrash, done, attempts: second.ctx.outbox.attemptsOf("restart:" + hook) };
+    } finally {
+      await second.stop(true);
+    }
+  }
+
+  test("restart between record and submit: the recorded blob is sent, exactly one validated transaction", async () => {
+    const { atCrash, done, attempts } = await restartCase("afterRecord");
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0].status).toBe("validated");
+    expect(done.hash).toBe(atCrash.hash!); // same signed bytes, no second transaction
+  });
+
+  test("restart between submit and validation: settled from the ledger, exactly one validated transaction", async () => {
+    const { atCrash, done, attempts } = await restartCase("afterSubmit");
+    expect(done.hash).toBe(atCrash.hash!);
+    expect(attempts).toHaveLength(1);
+  });
+
+  test("an attempt that never reached the ledger is proven dead after its LastLedgerSequence and re-created once", async () => {
+    const platform = await faucet(server.url, { xrp: 200 });
+    const dest = await faucet(server.url, { xrp: 20 });
+    const url = server.ctx.ledger.url;
+    const first = await startStack({ url, platformSeed: platform.seed!, vvx: server.ctx.ledger.vvx });
+    let reached!: () => void;
+    const frozen = new Promise<void>((r) => (reached = r));
+    first.outbox.faults.afterRecord = () => {
+      reached();
+      return new Promise<void>(() => {});
+    };
+    first.outbox.enqueue(payout("expire:1", dest, "5555"));
+    await frozen;
+    const [dead] = first.outbox.attemptsOf("expire:1");
+    await first.stop();
+    // Let its whole window pass without it ever being submitted.
+    const { result } = await client.request({ command: "ledger", ledger_index: "validated" });
+    while ((await client.request({ command: "ledger", ledger_index: "validated" })).result.ledger_index <= dead.lastLedgerSequence) {
+      await closeLedger(server.url);
+    }
+    expect(result.ledger_index).toBeLessThanOrEqual(dead.lastLedgerSequence);
+
+    const second = await startStack({ url, platformSeed: platform.seed!, vvx: server.ctx.ledger.vvx, dataDir: first.dataDir });
+    try {
+      const done = await second.outbox.waitFor("expire:1", 30_000);
+      expect(done.status).toBe("validated");
+      const attempts = second.outbox.attemptsOf("expire:1");
+      expect(attempts.map((a) => a.status)).toEqual(["expired", "validated"]);
+      expect(attempts[1].hash).not.toBe(dead.hash);
+      expect(done.attempts).toBe(2);
+      const received = await paymentsReceived(dest.classicAddress, platform.classicAddress);
+      expect(received).toEqual([{ hash: done.hash!, delivered: "5555" }]);
+      const lookup = await client.request({ command: "tx", transaction: dead.hash }).catch((e) => e);
+      expect(lookup).toBeInstanceOf(Error); // the dead attempt is in no ledger
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -1,0 +1,482 @@
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { ValidationError as XrplValidationError, type SubmittableTransaction, type TransactionMetadata } from "xrpl";
+import type { Db } from "../db";
+import { ledgerOutbox, ledgerOutboxAttempts } from "../db/schema";
+import { NotFoundError, UpstreamError } from "../errors";
+import type { Logger } from "../log";
+import { TypedEmitter } from "./emitter";
+import { LedgerRequestError, OutboxConflictError } from "./errors";
+import type { LedgerGateway } from "./gateway";
+
+/** Ledgers an attempt may wait for inclusion (xrpl.js autofill uses the same 20). */
+export const OUTBOX_LEDGER_WINDOW = 20;
+/** Signed versions of one entry before it is given up as failed (each a provably dead predecessor). */
+export const OUTBOX_MAX_ATTEMPTS = 10;
+/** Safety-net poll when no ledgerClosed event arrives. */
+export const OUTBOX_POLL_MS = 1_000;
+
+type Row = typeof ledgerOutbox.$inferSelect;
+type AttemptRow = typeof ledgerOutboxAttempts.$inferSelect;
+/** The database or an open drizzle transaction on it (record() joins the caller's transaction). */
+export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** queued: waiting to be signed; pending: an attempt is signed (maybe submitted); validated: tesSUCCESS; failed: final other result. */
+export type OutboxStatus = "queued" | "pending" | "validated" | "failed";
+
+/** One platform transaction under an idempotency key. */
+export interface OutboxEntry {
+  id: number;
+  key: string;
+  purpose: string;
+  tx: Record<string, unknown>;
+  status: OutboxStatus;
+  attempts: number;
+  /** Hash of the live or final attempt. */
+  hash: string | null;
+  /** TransactionResult once validated (tesSUCCESS, tec...), or the tem code that rejected it. */
+  result: string | null;
+  ledgerIndex: number | null;
+  meta: TransactionMetadata | null;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface OutboxInput {
+  /** Idempotency key: one key is one transaction, however often it is enqueued (e.g. "refund:<txhash>"). */
+  key: string;
+  /** What it is for (refund, payout, reward, nft-mint ...), for records and filters. */
+  purpose: string;
+  /** The transaction without Account/Sequence/Fee/LastLedgerSequence (the outbox fills them; Account is the platform). */
+  tx: Omit<SubmittableTransaction, "Account"> & { Account?: string };
+}
+
+export interface OutboxEvents {
+  validated: OutboxEntry;
+  failed: OutboxEntry;
+  /** Either of the above. */
+  settled: OutboxEntry;
+}
+
+/** Fault-injection points for crash tests: a hook that never resolves freezes the outbox there. */
+export interface OutboxFaults {
+  /** After an attempt is recorded (hash and blob stored), before it is submitted. */
+  afterRecord?: (entry: OutboxEntry) => Promise<void> | void;
+  /** After an attempt was submitted, before its result is known. */
+  afterSubmit?: (entry: OutboxEntry) => Promise<void> | void;
+}
+
+function toEntry(row: Row): OutboxEntry {
+  return {
+    id: row.id,
+    key: row.key,
+    purpose: row.purpose,
+    tx: JSON.parse(row.txJson),
+    status: row.status as OutboxStatus,
+    attempts: row.attempts,
+    hash: row.hash,
+    result: row.result,
+    ledgerIndex: row.ledgerIndex,
+    meta: row.metaJson ? JSON.parse(row.metaJson) : null,
+    error: row.error,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** JSON with object keys sorted, so the same transaction always compares equal. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+}
+
+/** Engine results after which a submitted attempt may still take its sequence number. */
+function mayConsumeSequence(engineResult: string | null): boolean {
+  return engineResult === null || engineResult === "tesSUCCESS" || engineResult === "terQUEUED" || engineResult.startsWith("tec");
+}
+
+/**
+ * The platform's outgoing transactions, exactly once per key. Each entry is
+ * recorded before anything is signed; each signed attempt (hash + blob) is
+ * stored before it is submitted; a new attempt is made only when the last one
+ * is provably dead (its LastLedgerSequence passed and it is in no validated
+ * ledger). Signing and submitting are serialized so sequences never collide.
+ */
+export class Outbox {
+  /** Crash-test hooks; empty in production. */
+  faults: OutboxFaults = {};
+  private readonly events: TypedEmitter<OutboxEvents>;
+  /** Live attempts already sent on the current connection (re-sent once after each reconnect or restart). */
+  private readonly submittedThisRun = new Set<string>();
+  private running = false;
+  private again = false;
+  private started = false;
+  private stopped = false;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private offs: (() => void)[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly ledger: LedgerGateway,
+    private readonly log: Logger,
+  ) {
+    this.events = new TypedEmitter((event, err) => log.error("outbox listener failed", { event, error: String(err) }));
+  }
+
+  on<K extends keyof OutboxEvents & string>(event: K, listener: (entry: OutboxEvents[K]) => void): () => void {
+    return this.events.on(event, listener);
+  }
+
+  /** Begins working through queued and pending entries (also those left by a previous run). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.offs.push(
+      this.ledger.on("connected", () => {
+        // A new connection may be to a server that never saw our blobs (or lost its open ledger): send them again.
+        this.submittedThisRun.clear();
+        this.kick();
+      }),
+    );
+    this.offs.push(this.ledger.on("ledgerClosed", () => this.kick()));
+    this.timer = setInterval(() => this.kick(), OUTBOX_POLL_MS);
+    this.kick();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    for (const off of this.offs) off();
+    this.offs = [];
+  }
+
+  /**
+   * Records an entry inside the caller's transaction (so it commits with the caller's own rows).
+   * Returns the existing entry when the key is known; throws OutboxConflictError if that entry is a different transaction.
+   * Call kick() after the commit.
+   */
+  record(db: DbOrTx, input: OutboxInput): OutboxEntry {
+    const tx = { ...input.tx, Account: this.ledger.platformAddress };
+    const txJson = canonicalJson(tx);
+    const existing = db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, input.key)).get();
+    if (existing) {
+      if (existing.txJson !== txJson || existing.purpose !== input.purpose) throw new OutboxConflictError(input.key);
+      return toEntry(existing);
+    }
+    const now = new Date();
+    const row = db
+      .insert(ledgerOutbox)
+      .values({ key: input.key, purpose: input.purpose, txJson, status: "queued", createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    return toEntry(row);
+  }
+
+  /** Records (idempotently) and starts sending; returns the entry as now stored. */
+  enqueue(input: OutboxInput): OutboxEntry {
+    const entry = this.db.transaction((tx) => this.record(tx, input));
+    this.kick();
+    return entry;
+  }
+
+  get(key: string): OutboxEntry | undefined {
+    const row = this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, key)).get();
+    return row && toEntry(row);
+  }
+
+  list(filter: { purpose?: string; status?: OutboxStatus } = {}): OutboxEntry[] {
+    const conds = [];
+    if (filter.purpose) conds.push(eq(ledgerOutbox.purpose, filter.purpose));
+    if (filter.status) conds.push(eq(ledgerOutbox.status, filter.status));
+    return this.db
+      .select()
+      .from(ledgerOutbox)
+      .where(conds.length ? and(...conds) : undefined)
+      .orderBy(asc(ledgerOutbox.id))
+      .all()
+      .map(toEntry);
+  }
+
+  /** Every signed version of an entry, oldest first (for audits and tests). */
+  attemptsOf(key: string): AttemptRow[] {
+    const row = this.db.select({ id: ledgerOutbox.id }).from(ledgerOutbox).where(eq(ledgerOutbox.key, key)).get();
+    if (!row) return [];
+    return this.db.select().from(ledgerOutboxAttempts).where(eq(ledgerOutboxAttempts.outboxId, row.id)).orderBy(asc(ledgerOutboxAttempts.id)).all();
+  }
+
+  /** Resolves when the entry is validated or failed; rejects with NotFoundError for an unknown key, a 504 UpstreamError after timeoutMs. */
+  async waitFor(key: string, timeoutMs = 120_000): Promise<OutboxEntry> {
+    const settled = (e: OutboxEntry | undefined) => e && (e.status === "validated" || e.status === "failed");
+    const now = this.get(key);
+    if (!now) throw new NotFoundError(`No outbox entry "${key}"`, "OUTBOX_NOT_FOUND");
+    if (settled(now)) return now;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(new UpstreamError(`Transaction "${key}" was not settled within ${timeoutMs} ms`, "LEDGER_TIMEOUT", 504));
+      }, timeoutMs);
+      const off = this.events.on("settled", (entry) => {
+        if (entry.key !== key) return;
+        clearTimeout(timer);
+        off();
+        resolve(entry);
+      });
+      // It may have settled between the read above and the subscription.
+      const again = this.get(key);
+      if (settled(again)) {
+        clearTimeout(timer);
+        off();
+        resolve(again!);
+      }
+    });
+  }
+
+  /** Asks the worker to run (after an enqueue, a ledger close, a reconnect). */
+  kick(): void {
+    if (!this.started || this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      do {
+        this.again = false;
+        if (this.stopped || !this.ledger.isConnected()) break;
+        const open = this.db.select({ id: ledgerOutbox.id }).from(ledgerOutbox).where(inArray(ledgerOutbox.status, ["queued", "pending"])).limit(1).get();
+        if (!open) break;
+        await this.checkPending();
+        await this.sendQueued();
+      } while (this.again && !this.stopped);
+    } catch (err) {
+      // Ledger trouble: the next ledger close, reconnect or poll retries.
+      if (!this.stopped) this.log.warn("outbox paused", { error: err instanceof Error ? err.message : String(err) });
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private liveAttempt(outboxId: number): AttemptRow | undefined {
+    return this.db
+      .select()
+      .from(ledgerOutboxAttempts)
+      .where(and(eq(ledgerOutboxAttempts.outboxId, outboxId), inArray(ledgerOutboxAttempts.status, ["signed", "submitted"])))
+      .orderBy(desc(ledgerOutboxAttempts.id))
+      .get();
+  }
+
+  private async validatedLedgerIndex(): Promise<number> {
+    const res = await this.ledger.request({ command: "ledger", ledger_index: "validated" });
+    return res.result.ledger_index;
+  }
+
+  private async checkPending(): Promise<void> {
+    const rows = this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.status, "pending")).orderBy(asc(ledgerOutbox.id)).all();
+    if (!rows.length) return;
+    let validated = await this.validatedLedgerIndex();
+    for (const row of rows) {
+      if (this.stopped) return;
+      const attempt = this.liveAttempt(row.id);
+      if (!attempt) {
+        // A pending entry always has a live attempt; repair by re-queueing (nothing was signed that could still apply).
+        this.update(row.id, { status: "queued" });
+        continue;
+      }
+      const found = await this.lookup(attempt.hash);
+      if (found) {
+        this.settle(row, attempt, found);
+        continue;
+      }
+      if (validated <= attempt.lastLedgerSequence) validated = await this.validatedLedgerIndex();
+      if (validated > attempt.lastLedgerSequence) {
+        if (await this.provablyNotApplied(attempt)) this.expire(row, attempt);
+        else this.log.warn("outbox cannot yet prove an attempt dead", { key: row.key, hash: attempt.hash });
+        continue;
+      }
+      // Still inside its window: (re)submit the same blob once per run (identical bytes, so never a second transaction).
+      if (attempt.status === "signed" || !this.submittedThisRun.has(attempt.hash)) await this.submit(row, attempt);
+    }
+  }
+
+  /** The validated outcome of a hash, or undefined when it is in no validated ledger (yet). */
+  private async lookup(hash: string): Promise<{ result: string; ledgerIndex: number; meta: TransactionMetadata } | undefined> {
+    try {
+      const res = await this.ledger.request({ command: "tx", transaction: hash });
+      const r = res.result as { validated?: boolean; meta?: TransactionMetadata | string; ledger_index?: number };
+      if (!r.validated || !r.meta || typeof r.meta === "string") return undefined;
+      return { result: r.meta.TransactionResult, ledgerIndex: r.ledger_index!, meta: r.meta };
+    } catch (err) {
+      if (err instanceof LedgerRequestError && err.ledgerError === "txnNotFound") return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * Whether an attempt whose LastLedgerSequence is behind the validated ledger is in none of them:
+   * its sequence is still unused in the validated state, or the platform's history over its window lacks it.
+   */
+  private async provablyNotApplied(attempt: AttemptRow): Promise<boolean> {
+    try {
+      const info = await this.ledger.request({ command: "account_info", account: this.ledger.platformAddress, ledger_index: "validated" });
+      if (info.result.account_data.Sequence <= attempt.sequence) return true;
+    } catch (err) {
+      if (!(err instanceof LedgerRequestError && err.ledgerError === "actNotFound")) throw err;
+      return true;
+    }
+    let marker: unknown;
+    do {
+      const res = await this.ledger.request({
+        command: "account_tx",
+        account: this.ledger.platformAddress,
+        ledger_index_min: attempt.firstLedger,
+        ledger_index_max: attempt.lastLedgerSequence,
+        forward: true,
+        limit: 200,
+        ...(marker ? { marker } : {}),
+      });
+      if (res.result.ledger_index_min > attempt.firstLedger || res.result.ledger_index_max < attempt.lastLedgerSequence) return false;
+      if (res.result.transactions.some((t) => (t as { hash?: string }).hash === attempt.hash)) return false;
+      marker = res.result.marker;
+    } while (marker);
+    return true;
+  }
+
+  private update(id: number, values: Partial<typeof ledgerOutbox.$inferInsert>): Row {
+    return this.db
+      .update(ledgerOutbox)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(ledgerOutbox.id, id))
+      .returning()
+      .get()!;
+  }
+
+  private settle(row: Row, attempt: AttemptRow, found: { result: string; ledgerIndex: number; meta: TransactionMetadata }): void {
+    const ok = found.result === "tesSUCCESS";
+    const updated = this.db.transaction((tx) => {
+      tx.update(ledgerOutboxAttempts).set({ status: "validated", result: found.result }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
+      return tx
+        .update(ledgerOutbox)
+        .set({
+          status: ok ? "validated" : "failed",
+          hash: attempt.hash,
+          result: found.result,
+          ledgerIndex: found.ledgerIndex,
+          metaJson: JSON.stringify(found.meta),
+          error: ok ? null : `The ledger applied it with ${found.result}`,
+          updatedAt: new Date(),
+        })
+        .where(eq(ledgerOutbox.id, row.id))
+        .returning()
+        .get()!;
+    });
+    const entry = toEntry(updated);
+    this.log.info("outbox settled", { key: row.key, purpose: row.purpose, hash: attempt.hash, result: found.result, ledger: found.ledgerIndex });
+    this.events.emit(ok ? "validated" : "failed", entry);
+    this.events.emit("settled", entry);
+  }
+
+  private expire(row: Row, attempt: AttemptRow): void {
+    const giveUp = row.attempts >= OUTBOX_MAX_ATTEMPTS;
+    const updated = this.db.transaction((tx) => {
+      tx.update(ledgerOutboxAttempts).set({ status: "expired" }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
+      return tx
+        .update(ledgerOutbox)
+        .set({
+          status: giveUp ? "failed" : "queued",
+          error: giveUp ? `Not included after ${row.attempts} attempts` : `Attempt ${row.attempts} expired unapplied (last engine result ${attempt.engineResult ?? "none"})`,
+          updatedAt: new Date(),
+        })
+        .where(eq(ledgerOutbox.id, row.id))
+        .returning()
+        .get()!;
+    });
+    this.log.warn("outbox attempt expired", { key: row.key, hash: attempt.hash, lastLedger: attempt.lastLedgerSequence, retry: !giveUp });
+    if (giveUp) {
+      const entry = toEntry(updated);
+      this.events.emit("failed", entry);
+      this.events.emit("settled", entry);
+    }
+    this.again = true;
+  }
+
+  private async sendQueued(): Promise<void> {
+    const rows = this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.status, "queued")).orderBy(asc(ledgerOutbox.id)).all();
+    for (const row of rows) {
+      if (this.stopped) return;
+      const attempt = await this.sign(row);
+      if (!attempt) continue;
+      await this.faults.afterRecord?.(toEntry(this.update(row.id, {})));
+      if (this.stopped) return;
+      await this.submit(this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.id, row.id)).get()!, attempt);
+      await this.faults.afterSubmit?.(toEntry(this.update(row.id, {})));
+    }
+  }
+
+  /** Autofills and signs a new attempt, and records it (hash + blob) before anything is sent. */
+  private async sign(row: Row): Promise<AttemptRow | undefined> {
+    const validated = await this.validatedLedgerIndex();
+    const tx = { ...JSON.parse(row.txJson), LastLedgerSequence: validated + OUTBOX_LEDGER_WINDOW } as SubmittableTransaction;
+    let filled: SubmittableTransaction;
+    let signed: { tx_blob: string; hash: string };
+    try {
+      filled = await this.ledger.autofill(tx);
+      // Our own attempts still in flight may already hold the next sequence numbers.
+      const live = this.db
+        .select({ sequence: ledgerOutboxAttempts.sequence, engineResult: ledgerOutboxAttempts.engineResult })
+        .from(ledgerOutboxAttempts)
+        .where(inArray(ledgerOutboxAttempts.status, ["signed", "submitted"]))
+        .all()
+        .filter((a) => mayConsumeSequence(a.engineResult));
+      filled.Sequence = Math.max(filled.Sequence ?? 0, ...live.map((a) => a.sequence + 1));
+      signed = this.ledger.platform.sign(filled);
+    } catch (err) {
+      const invalid = err instanceof XrplValidationError || (err instanceof LedgerRequestError && err.ledgerError === "ValidationError");
+      if (!invalid) throw err;
+      // xrpl.js refused the transaction itself (a bad field): it can never be sent.
+      this.fail(row, `Invalid transaction: ${err.message}`);
+      return undefined;
+    }
+    const { tx_blob, hash } = signed;
+    const next = filled.Sequence!;
+    return this.db.transaction((t) => {
+      // Claim the entry only if it is still queued with no newer attempt (guards against a second worker on the same database).
+      const claimed = t
+        .update(ledgerOutbox)
+        .set({ status: "pending", hash, attempts: row.attempts + 1, updatedAt: new Date() })
+        .where(and(eq(ledgerOutbox.id, row.id), eq(ledgerOutbox.status, "queued"), eq(ledgerOutbox.attempts, row.attempts)))
+        .returning({ id: ledgerOutbox.id })
+        .all();
+      if (!claimed.length) return undefined;
+      return t
+        .insert(ledgerOutboxAttempts)
+        .values({ outboxId: row.id, hash, txBlob: tx_blob, sequence: next, firstLedger: validated, lastLedgerSequence: filled.LastLedgerSequence!, status: "signed", createdAt: new Date() })
+        .returning()
+        .get();
+    });
+  }
+
+  private fail(row: Row, error: string, result: string | null = null): void {
+    const entry = toEntry(this.update(row.id, { status: "failed", error, result }));
+    this.log.warn("outbox entry failed", { key: row.key, error });
+    this.events.emit("failed", entry);
+    this.events.emit("settled", entry);
+  }
+
+  private async submit(row: Row, attempt: AttemptRow): Promise<void> {
+    const res = await this.ledger.request({ command: "submit", tx_blob: attempt.txBlob });
+    const engineResult = res.result.engine_result;
+    this.submittedThisRun.add(attempt.hash);
+    if (engineResult.startsWith("tem")) {
+      // Malformed: no ledger will ever include it.
+      this.db.update(ledgerOutboxAttempts).set({ status: "rejected", engineResult, submittedAt: new Date() }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
+      this.fail(row, `The ledger rejected it: ${engineResult} ${res.result.engine_result_message ?? ""}`.trim(), engineResult);
+      return;
+    }
+    this.db.update(ledgerOutboxAttempts).set({ status: "submitted", engineResult, submittedAt: new Date() }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
+  }
+}

@@ -1,0 +1,71 @@
+import type { Client, Wallet } from "xrpl";
+import { SESSION_COOKIE } from "../auth/cookies";
+import { TestBrowser } from "../auth/testBrowser";
+import { eventually, faucet } from "../ledger/testing/sandbox";
+import type { TestServer } from "../testing/testServer";
+
+/** Test helpers for the NFT flow against a real server and its sandbox ledger. */
+
+/** A browser holding a session for `address` (issued by the auth service itself, as after a sign-in). */
+export function sessionBrowser(server: TestServer, address: string): TestBrowser {
+  const browser = new TestBrowser(server.url);
+  const { token } = server.ctx.auth.createSession(address, "wallet_connect");
+  browser.cookies.set(SESSION_COOKIE, token);
+  return browser;
+}
+
+/** A browser that connected `wallet` through the real wallet_connect flow (sign request signed in the sandbox Xaman). */
+export async function connectedBrowser(server: TestServer, wallet: Wallet): Promise<TestBrowser> {
+  const browser = new TestBrowser(server.url);
+  const created = await browser.json("/api/xumm/sign-request", { method: "POST", json: { type: "wallet_connect" } });
+  if (created.status !== 200) throw new Error(`sign-request answered ${created.status}`);
+  await signPayload(server, created.body.uuid, { seed: wallet.seed! });
+  const status = await browser.json(`/api/xumm/status/${created.body.uuid}`);
+  if (!status.body.authenticated) throw new Error("wallet connect did not authenticate");
+  return browser;
+}
+
+/** Signs a pending sandbox Xaman payload as the phone app would (faucet account or seed). */
+export async function signPayload(server: TestServer, uuid: string, by: { account?: string; seed?: string }) {
+  const res = await fetch(`${server.url}/sandbox/api/payloads/${uuid}/sign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(by) });
+  const body = (await res.json()) as { signed?: boolean; txid?: string; dispatchedResult?: string; error?: string };
+  if (!res.ok) throw new Error(`sandbox sign answered ${res.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** A funded sandbox (faucet) account with a VVX trust line holding `vvx`. */
+export async function buyer(server: TestServer, vvx: number, xrp = 100): Promise<Wallet> {
+  return faucet(server.url, { xrp, vvx });
+}
+
+/** An account's VVX balance (validated ledger) in micro-VVX. */
+export async function vvxMicro(client: Client, address: string, server: TestServer): Promise<bigint> {
+  const res = await client.request({ command: "account_lines", account: address, peer: server.ctx.ledger.vvx.issuer, ledger_index: "validated" });
+  const line = res.result.lines.find((l) => l.currency === server.ctx.ledger.vvx.currency);
+  if (!line) return 0n;
+  const [w, f = ""] = line.balance.replace("-", "").split(".");
+  const micro = BigInt(w!) * 1_000_000n + BigInt((f + "000000").slice(0, 6));
+  return line.balance.startsWith("-") ? -micro : micro;
+}
+
+/** The platform's NFTs an account holds (validated ledger). */
+export async function nftsOf(client: Client, address: string, issuer: string) {
+  const res = await client.request({ command: "account_nfts", account: address, ledger_index: "validated", limit: 400 });
+  return res.result.account_nfts.filter((n) => n.Issuer === issuer);
+}
+
+/** Polls a purchase (through the API) until its status is one of `statuses`. */
+export async function purchaseReaches(browser: TestBrowser, requestId: string, statuses: string[], timeoutMs = 20_000) {
+  return eventually(
+    async () => {
+      const res = await browser.json(`/api/nfts/purchase-status/${requestId}`);
+      return statuses.includes(res.body.status) ? res.body : undefined;
+    },
+    `purchase ${requestId} to reach ${statuses.join("|")}`,
+    timeoutMs,
+    100,
+  );
+}
+
+export const GENESIS_PRICE_MICRO = 500_000n * 1_000_000n;
+export const OASIS_PRICE_MICRO = 250_000n * 1_000_000n;

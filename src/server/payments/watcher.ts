@@ -1,0 +1,454 @@
+import { asc, eq } from "drizzle-orm";
+import { convertStringToHex, type Amount, type TransactionMetadata } from "xrpl";
+import type { Db } from "../db";
+import { incomingPayments, ledgerCursors } from "../db/schema";
+import type { Logger } from "../log";
+import { classifyAmount, sameCurrency, subtractMicro, vvxAmount, xrpAmount, type LedgerAmount } from "../ledger/amounts";
+import { TypedEmitter } from "../ledger/emitter";
+import { LedgerRequestError } from "../ledger/errors";
+import type { LedgerGateway } from "../ledger/gateway";
+import type { DbOrTx, Outbox, OutboxInput } from "../ledger/outbox";
+import {
+  REFUND_REASON,
+  type CreatePaymentRequestInput,
+  type IncomingOutcome,
+  type IncomingPayment,
+  type PaymentEvents,
+  type PaymentHandler,
+  type PaymentInstructions,
+  type PaymentRequest,
+} from "./model";
+import { cancelRequest, expireRequests, insertPaymentRequest, requestById, requestByTag, requestsByRef, setRequestStatus } from "./requests";
+
+/** Seconds between the Unix and the Ripple epoch. */
+const RIPPLE_EPOCH_OFFSET_S = 946_684_800;
+/** account_tx page size during catch-up. */
+export const CATCH_UP_PAGE = 200;
+
+/** A transaction from the stream or from account_tx, in one shape (rippled API v2). */
+export interface LedgerTx {
+  hash: string;
+  ledgerIndex: number;
+  closedAt: Date | null;
+  validated: boolean;
+  tx: Record<string, unknown>;
+  meta: TransactionMetadata | undefined;
+}
+
+/** Fault-injection points for crash tests: a hook that never resolves freezes processing there. */
+export interface WatcherFaults {
+  /** After a relevant transaction was received (stream or catch-up), before its credit is written. */
+  beforeCredit?: (tx: LedgerTx) => Promise<void> | void;
+}
+
+type IncomingRow = typeof incomingPayments.$inferSelect;
+
+/** Reads a stream message or an account_tx entry (v2 tx_json, v1 tx/transaction). */
+export function normalizeLedgerTx(raw: Record<string, unknown>): LedgerTx | undefined {
+  const tx = (raw.tx_json ?? raw.tx ?? raw.transaction) as Record<string, unknown> | undefined;
+  const hash = (raw.hash ?? tx?.hash) as string | undefined;
+  const ledgerIndex = (raw.ledger_index ?? tx?.ledger_index) as number | undefined;
+  if (!tx || !hash || typeof ledgerIndex !== "number") return undefined;
+  const iso = raw.close_time_iso as string | undefined;
+  const date = tx.date as number | undefined;
+  const closedAt = iso ? new Date(iso) : typeof date === "number" ? new Date((date + RIPPLE_EPOCH_OFFSET_S) * 1000) : null;
+  const meta = typeof raw.meta === "object" ? (raw.meta as TransactionMetadata) : undefined;
+  return { hash, ledgerIndex, closedAt, validated: raw.validated === true, tx, meta };
+}
+
+function hex(text: string): string {
+  return convertStringToHex(text).toUpperCase();
+}
+
+interface Decision {
+  outcome: IncomingOutcome;
+  reason: string | null;
+  request?: PaymentRequest;
+  /** Full refund, or the excess after crediting. */
+  refund?: Amount;
+}
+
+/**
+ * Watches the platform account and turns validated incoming payments into
+ * credits of payment requests, exactly once per transaction hash. The stream
+ * gives speed; catch-up with account_tx from the stored cursor (on start, after
+ * every reconnect and each ledger close) gives completeness. Whatever cannot be
+ * honoured is refunded through the outbox in the same SQLite transaction that
+ * records the payment.
+ */
+export class PaymentWatcher {
+  /** Crash-test hooks; empty in production. */
+  faults: WatcherFaults = {};
+  private readonly events: TypedEmitter<PaymentEvents>;
+  private readonly handlers = new Map<string, PaymentHandler>();
+  private offs: (() => void)[] = [];
+  private started = false;
+  private stopped = false;
+  private catching: Promise<void> | undefined;
+  private catchAgain = false;
+
+  private readonly pageSize: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly ledger: LedgerGateway,
+    private readonly outbox: Outbox,
+    private readonly log: Logger,
+    options: { pageSize?: number } = {},
+  ) {
+    this.pageSize = options.pageSize ?? CATCH_UP_PAGE;
+    this.events = new TypedEmitter((event, err) => log.error("payment listener failed", { event, error: String(err) }));
+  }
+
+  /** The platform account payments go to. */
+  get destination(): string {
+    return this.ledger.platformAddress;
+  }
+
+  on<K extends keyof PaymentEvents & string>(event: K, listener: (payload: PaymentEvents[K]) => void): () => void {
+    return this.events.on(event, listener);
+  }
+
+  /** Registers the decision for one purpose (e.g. NFT purchases refuse when sold out). One handler per purpose. */
+  handle(purpose: string, handler: PaymentHandler): void {
+    if (this.handlers.has(purpose)) throw new Error(`a payment handler for "${purpose}" is already registered`);
+    this.handlers.set(purpose, handler);
+  }
+
+  /** Creates an open request with a unique DestinationTag; returns it with the address and ledger amount to pay. */
+  createPaymentRequest(input: CreatePaymentRequestInput): PaymentInstructions {
+    const request = this.db.transaction((tx) => insertPaymentRequest(tx, input));
+    return this.instructions(request);
+  }
+
+  /** The payment (unsigned Payment transaction) that pays a request, for a sign request. */
+  paymentTx(request: PaymentRequest): { TransactionType: "Payment"; Destination: string; DestinationTag: number; Amount: Amount; Account?: string } {
+    return {
+      TransactionType: "Payment",
+      Destination: this.destination,
+      DestinationTag: request.destinationTag,
+      Amount: this.ledgerAmount(request),
+      ...(request.wallet ? { Account: request.wallet } : {}),
+    };
+  }
+
+  getRequest(id: number): PaymentRequest | undefined {
+    return requestById(this.db, id);
+  }
+
+  findRequests(purpose: string, refId: string): PaymentRequest[] {
+    return requestsByRef(this.db, purpose, refId);
+  }
+
+  /** Withdraws an open request; a payment arriving later is refunded. */
+  cancelPaymentRequest(id: number): boolean {
+    return this.db.transaction((tx) => cancelRequest(tx, id));
+  }
+
+  /** What the watcher recorded for a transaction hash, if it was an incoming payment. */
+  incoming(txHash: string): IncomingRow | undefined {
+    return this.db.select().from(incomingPayments).where(eq(incomingPayments.txHash, txHash)).get();
+  }
+
+  /** Incoming payments recorded against a request, oldest first. */
+  incomingFor(requestId: number): IncomingRow[] {
+    return this.db.select().from(incomingPayments).where(eq(incomingPayments.requestId, requestId)).orderBy(asc(incomingPayments.id)).all();
+  }
+
+  /** The last ledger index up to which everything is processed (undefined before the first catch-up). */
+  cursor(): { ledgerIndex: number; closedAt: Date } | undefined {
+    const row = this.db.select().from(ledgerCursors).where(eq(ledgerCursors.account, this.destination)).get();
+    return row && { ledgerIndex: row.ledgerIndex, closedAt: row.closedAt };
+  }
+
+  /** Subscribes (through the gateway) and catches up on every connection and ledger close. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.offs.push(this.ledger.on("connected", () => void this.catchUp()));
+    this.offs.push(this.ledger.on("ledgerClosed", () => void this.catchUp()));
+    this.offs.push(this.ledger.on("transaction", (msg) => void this.onStream(msg as unknown as Record<string, unknown>)));
+    void this.ledger.watchAccount(this.destination);
+    if (this.ledger.isConnected()) void this.catchUp();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const off of this.offs) off();
+    this.offs = [];
+  }
+
+  /**
+   * Processes every platform transaction in validated ledgers after the cursor, page by page, then
+   * moves the cursor and expires requests whose time passed. Concurrent calls share one run (plus one re-run).
+   */
+  catchUp(): Promise<void> {
+    if (this.catching) {
+      this.catchAgain = true;
+      return this.catching;
+    }
+    this.catching = (async () => {
+      try {
+        do {
+          this.catchAgain = false;
+          await this.catchUpOnce();
+        } while (this.catchAgain && !this.stopped);
+      } catch (err) {
+        if (!this.stopped) this.log.warn("payment catch-up paused", { error: err instanceof Error ? err.message : String(err) });
+      } finally {
+        this.catching = undefined;
+      }
+    })();
+    return this.catching;
+  }
+
+  private async catchUpOnce(): Promise<void> {
+    if (this.stopped || !this.ledger.isConnected()) return;
+    const res = await this.ledger.request({ command: "ledger", ledger_index: "validated" });
+    const validated = { ledgerIndex: res.result.ledger_index, closedAt: new Date((res.result.ledger.close_time + RIPPLE_EPOCH_OFFSET_S) * 1000) };
+    const cursor = this.cursor();
+    if (!cursor) {
+      // First start for this account: its history before now is not ours to judge.
+      this.saveCursor(validated.ledgerIndex, validated.closedAt);
+      this.log.info("payment watcher starts", { account: this.destination, ledger: validated.ledgerIndex });
+      return;
+    }
+    if (validated.ledgerIndex <= cursor.ledgerIndex) return;
+    let marker: unknown;
+    do {
+      let page;
+      try {
+        page = await this.ledger.request({
+          command: "account_tx",
+          account: this.destination,
+          ledger_index_min: cursor.ledgerIndex + 1,
+          ledger_index_max: validated.ledgerIndex,
+          forward: true,
+          limit: this.pageSize,
+          ...(marker ? { marker } : {}),
+        });
+      } catch (err) {
+        if (err instanceof LedgerRequestError && err.ledgerError === "actNotFound") break; // not funded yet: nothing arrived
+        throw err;
+      }
+      const searched = page.result;
+      if (searched.ledger_index_min > cursor.ledgerIndex + 1 || searched.ledger_index_max < validated.ledgerIndex) {
+        // The server lacks part of that history: stop rather than skip ledgers (another server or a later try may have them).
+        throw new Error(`the ledger server searched only ledgers ${searched.ledger_index_min}-${searched.ledger_index_max} of ${cursor.ledgerIndex + 1}-${validated.ledgerIndex}`);
+      }
+      for (const raw of page.result.transactions) {
+        if (this.stopped) return;
+        const tx = normalizeLedgerTx(raw as unknown as Record<string, unknown>);
+        if (tx) await this.process(tx);
+      }
+      marker = page.result.marker;
+    } while (marker && !this.stopped);
+    if (this.stopped) return;
+    const expired = this.db.transaction((t) => {
+      this.saveCursor(validated.ledgerIndex, validated.closedAt, t);
+      return expireRequests(t, validated.closedAt);
+    });
+    for (const r of expired) this.events.emit("request.expired", { requestId: r.id, purpose: r.purpose, refId: r.refId });
+    this.events.emit("watcher.caughtUp", { ledgerIndex: validated.ledgerIndex });
+  }
+
+  private saveCursor(ledgerIndex: number, closedAt: Date, db: DbOrTx = this.db): void {
+    const now = new Date();
+    db.insert(ledgerCursors)
+      .values({ account: this.destination, ledgerIndex, closedAt, updatedAt: now })
+      .onConflictDoUpdate({ target: ledgerCursors.account, set: { ledgerIndex, closedAt, updatedAt: now } })
+      .run();
+  }
+
+  private async onStream(raw: Record<string, unknown>): Promise<void> {
+    const tx = normalizeLedgerTx(raw);
+    if (!tx) return;
+    try {
+      await this.process(tx);
+    } catch (err) {
+      // Catch-up will meet it again.
+      if (!this.stopped) this.log.warn("payment from stream not processed", { hash: tx.hash, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  /** Whether a transaction is a successful, validated payment into the platform account. */
+  private isIncoming(t: LedgerTx): boolean {
+    return (
+      t.validated &&
+      t.tx.TransactionType === "Payment" &&
+      t.tx.Destination === this.destination &&
+      t.tx.Account !== this.destination &&
+      t.meta?.TransactionResult === "tesSUCCESS"
+    );
+  }
+
+  /** Credits or refunds one transaction, once: the hash's row and every effect commit together. */
+  async process(t: LedgerTx): Promise<void> {
+    if (!this.isIncoming(t)) return;
+    if (this.incoming(t.hash)) return;
+    await this.faults.beforeCredit?.(t);
+    if (this.stopped) return;
+    const emits: (() => void)[] = [];
+    this.db.transaction((db) => {
+      if (db.select({ id: incomingPayments.id }).from(incomingPayments).where(eq(incomingPayments.txHash, t.hash)).get()) return;
+      this.record(db, t, emits);
+    });
+    if (emits.length) this.outbox.kick();
+    for (const emit of emits) emit();
+  }
+
+  private record(db: DbOrTx, t: LedgerTx, emits: (() => void)[]): void {
+    const meta = t.meta as TransactionMetadata & { delivered_amount?: Amount | "unavailable"; DeliveredAmount?: Amount };
+    const deliveredRaw = meta.delivered_amount ?? meta.DeliveredAmount;
+    const sender = t.tx.Account as string;
+    const tag = typeof t.tx.DestinationTag === "number" ? t.tx.DestinationTag : null;
+    const base = { txHash: t.hash, ledgerIndex: t.ledgerIndex, sender, destinationTag: tag, closedAt: t.closedAt, processedAt: new Date() };
+
+    if (deliveredRaw === undefined || deliveredRaw === "unavailable") {
+      db.insert(incomingPayments).values({ ...base, currency: "unknown", deliveredValue: "unavailable", outcome: "held", reason: "delivered_amount_unavailable" }).run();
+      this.log.error("incoming payment without delivered_amount held", { hash: t.hash });
+      return;
+    }
+    const delivered = deliveredRaw as Amount;
+    const amount = classifyAmount(delivered, this.ledger.vvx);
+    const payment: IncomingPayment = {
+      txHash: t.hash,
+      ledgerIndex: t.ledgerIndex,
+      sender,
+      destinationTag: tag,
+      delivered,
+      kind: amount.kind,
+      deliveredUnits: amount.kind === "XRP" ? amount.drops : amount.kind === "VVX" ? amount.microVvx : null,
+      closedAt: t.closedAt,
+    };
+    const decision = this.decide(db, payment, amount);
+    const request = decision.request;
+
+    let refundKey: string | null = null;
+    if (decision.refund) {
+      refundKey = `${decision.outcome === "credited" ? "refund-excess" : "refund"}:${t.hash}`;
+      this.outbox.record(db, { key: refundKey, purpose: "refund", tx: this.refundTx(t, decision.refund, decision.reason!) });
+    }
+    if (decision.outcome === "credited" && request) {
+      setRequestStatus(db, request.id, "credited", { creditedAt: new Date(), creditTxHash: t.hash, payer: sender });
+    }
+    db.insert(incomingPayments)
+      .values({
+        ...base,
+        currency: amount.kind === "XRP" ? "XRP" : amount.currency,
+        issuer: amount.kind === "XRP" ? null : amount.issuer,
+        deliveredValue: amount.kind === "XRP" ? amount.drops.toString() : amount.value,
+        deliveredAmount: payment.deliveredUnits,
+        requestId: request?.id ?? null,
+        outcome: decision.outcome,
+        reason: decision.reason,
+        refundKey,
+      })
+      .run();
+
+    const fields = { hash: t.hash, tag, outcome: decision.outcome, reason: decision.reason, request: request?.id };
+    this.log.info("incoming payment", fields);
+    if (decision.outcome === "credited" && request) {
+      emits.push(() =>
+        this.events.emit("payment.credited", {
+          requestId: request.id,
+          purpose: request.purpose,
+          refId: request.refId,
+          wallet: request.wallet,
+          payer: sender,
+          currency: request.currency,
+          amount: request.amount,
+          delivered: payment.deliveredUnits!,
+          txHash: t.hash,
+          ledgerIndex: t.ledgerIndex,
+        }),
+      );
+    }
+    if (decision.outcome === "deposit") {
+      emits.push(() => this.events.emit("payment.deposit", { txHash: t.hash, sender, delivered, ledgerIndex: t.ledgerIndex }));
+    }
+    if (decision.refund && refundKey) {
+      const refund = decision.refund;
+      const key = refundKey;
+      emits.push(() =>
+        this.events.emit("payment.refunding", {
+          txHash: t.hash,
+          requestId: request?.id ?? null,
+          purpose: request?.purpose ?? null,
+          refId: request?.refId ?? null,
+          sender,
+          reason: decision.reason!,
+          refund,
+          refundKey: key,
+        }),
+      );
+    }
+  }
+
+  /** DESIGN.md's rule: tag -> open, unexpired request; delivered currency and issuer; delivered covers the price; then the feature's handler. */
+  private decide(db: DbOrTx, payment: IncomingPayment, amount: LedgerAmount): Decision {
+    const refundAll = (reason: string, request?: PaymentRequest): Decision => ({ outcome: "refunded", reason, request, refund: payment.delivered });
+    if (payment.destinationTag === null) return { outcome: "deposit", reason: "no_tag" };
+    const request = requestByTag(db, payment.destinationTag);
+    if (!request) return refundAll(REFUND_REASON.unknownTag);
+    if (request.status === "credited") return refundAll(REFUND_REASON.alreadyCredited, request);
+    if (request.status === "refunded" || request.status === "cancelled") return refundAll(REFUND_REASON.requestClosed, request);
+    const paidAt = payment.closedAt ?? new Date();
+    if (paidAt > request.expiresAt) return refundAll(REFUND_REASON.expired, request);
+    if (request.wallet && request.wallet !== payment.sender) return refundAll(REFUND_REASON.wrongSender, request);
+    if (request.currency === "XRP" && amount.kind !== "XRP") return refundAll(REFUND_REASON.wrongCurrency, request);
+    if (request.currency === "VVX" && amount.kind !== "VVX") {
+      const sameCode = amount.kind === "other" && sameCurrency(amount.currency, this.ledger.vvx.currency);
+      return refundAll(sameCode ? REFUND_REASON.wrongIssuer : REFUND_REASON.wrongCurrency, request);
+    }
+    const units = payment.deliveredUnits!;
+    if (units < request.amount) return refundAll(REFUND_REASON.short, request);
+
+    const handler = this.handlers.get(request.purpose);
+    if (handler) {
+      let verdict;
+      try {
+        verdict = db.transaction((sp) =>
+          handler({ db: sp, request, payment, enqueue: (input: OutboxInput) => this.outbox.record(sp, input) }),
+        );
+      } catch (err) {
+        this.log.error("payment handler failed; refunding", { purpose: request.purpose, request: request.id, error: err instanceof Error ? err.message : String(err) });
+        verdict = { accept: false as const, reason: REFUND_REASON.handlerError };
+      }
+      if (!verdict.accept) {
+        setRequestStatus(db, request.id, "refunded", { payer: payment.sender });
+        return refundAll(verdict.reason, request);
+      }
+    }
+    const excess: Amount | undefined =
+      amount.kind === "XRP"
+        ? amount.drops > request.amount
+          ? xrpAmount(amount.drops - request.amount)
+          : undefined
+        : amount.kind === "VVX" && subtractMicro(amount.value, request.amount) !== "0"
+          ? { currency: amount.currency, issuer: amount.issuer, value: subtractMicro(amount.value, request.amount) }
+          : undefined;
+    if (!excess) return { outcome: "credited", reason: null, request };
+    return { outcome: "credited", reason: REFUND_REASON.overpaid, request, refund: excess };
+  }
+
+  /** The refund: what was delivered (or the excess) back to the sender, tagged with their SourceTag, with a memo saying why. */
+  private refundTx(t: LedgerTx, amount: Amount, reason: string): OutboxInput["tx"] {
+    const sourceTag = typeof t.tx.SourceTag === "number" ? t.tx.SourceTag : undefined;
+    return {
+      TransactionType: "Payment",
+      Destination: t.tx.Account as string,
+      Amount: amount,
+      ...(sourceTag !== undefined ? { DestinationTag: sourceTag } : {}),
+      Memos: [{ Memo: { MemoType: hex("vvx/refund"), MemoData: hex(`${reason} ${t.hash}`) } }],
+    } as OutboxInput["tx"];
+  }
+
+  private ledgerAmount(request: PaymentRequest): Amount {
+    return request.currency === "XRP" ? xrpAmount(request.amount) : vvxAmount(request.amount, this.ledger.vvx);
+  }
+
+  private instructions(request: PaymentRequest): PaymentInstructions {
+    return { ...request, destination: this.destination, ledgerAmount: this.ledgerAmount(request) };
+  }
+}

@@ -1,0 +1,98 @@
+import { deriveAddress } from "xrpl";
+import { isApplied, type TerCode } from "../codes";
+import { accountKey } from "../keys";
+import { ApplyView, type Entry, type StateReader } from "../view";
+import { FEES, LSF, balanceOf } from "./common";
+import type { TxContext, TxHandler } from "./context";
+import { accountSet } from "./accountSet";
+import { ammCreate } from "./amm";
+import { nftokenAcceptOffer } from "./nftokenAcceptOffer";
+import { nftokenBurn } from "./nftokenBurn";
+import { nftokenCancelOffer } from "./nftokenCancelOffer";
+import { nftokenCreateOffer } from "./nftokenCreateOffer";
+import { nftokenMint } from "./nftokenMint";
+import { payment } from "./payment";
+import { trustSet } from "./trustSet";
+
+/** The transaction types the sandbox applies; anything else is answered temDISABLED. */
+export const HANDLERS: Record<string, TxHandler> = {
+  Payment: payment,
+  TrustSet: trustSet,
+  AccountSet: accountSet,
+  NFTokenMint: nftokenMint,
+  NFTokenCreateOffer: nftokenCreateOffer,
+  NFTokenAcceptOffer: nftokenAcceptOffer,
+  NFTokenCancelOffer: nftokenCancelOffer,
+  NFTokenBurn: nftokenBurn,
+  AMMCreate: ammCreate,
+};
+
+export interface LedgerInfo {
+  ledgerIndex: number;
+  parentHash: string;
+  parentCloseTime: number;
+}
+
+export interface ApplyOutcome {
+  result: TerCode;
+  /** Present when the transaction was applied (tes or tec): the metadata and the state writes. */
+  applied?: {
+    affectedNodes: Record<string, unknown>[];
+    writes: [string, Entry | null][];
+    extraMeta: Record<string, unknown>;
+  };
+}
+
+/**
+ * Runs one signature-checked transaction against the current state the way
+ * rippled's Transactor does: preflight (tem), preclaim (ter/tef/tel, nothing
+ * charged), then fee and sequence, then the type's changes; a tec result
+ * keeps only the fee and sequence.
+ */
+export function applyTransaction(
+  state: StateReader,
+  tx: Record<string, any>,
+  hash: string,
+  ledger: LedgerInfo,
+  offersFor: (nftokenId: string) => string[],
+): ApplyOutcome {
+  const handler = HANDLERS[tx.TransactionType];
+  if (!handler) return { result: "temDISABLED" };
+  if (typeof tx.Fee !== "string" || !/^\d+$/.test(tx.Fee)) return { result: "temBAD_FEE" };
+  if (tx.TicketSequence !== undefined) return { result: "temDISABLED" };
+  const pre = handler.preflight(tx);
+  if (pre) return { result: pre };
+
+  const view = new ApplyView(state);
+  const account: string = tx.Account;
+  const root = view.read(accountKey(account));
+  if (!root) return { result: "terNO_ACCOUNT" };
+  if (tx.Signers) return { result: "tefNOT_MULTI_SIGNING" };
+  const signer = deriveAddress(tx.SigningPubKey);
+  const masterAllowed = signer === account && ((root.Flags ?? 0) & LSF.disableMaster) === 0;
+  if (!masterAllowed && signer !== root.RegularKey) return { result: "tefBAD_AUTH" };
+  if (tx.Sequence < root.Sequence) return { result: "tefPAST_SEQ" };
+  if (tx.Sequence > root.Sequence) return { result: "terPRE_SEQ" };
+  if (tx.LastLedgerSequence !== undefined && tx.LastLedgerSequence < ledger.ledgerIndex) return { result: "tefMAX_LEDGER" };
+  const fee = BigInt(tx.Fee);
+  if (fee < (handler.minimumFee ?? FEES.baseFee)) return { result: "telINSUF_FEE_P" };
+  const priorBalance = balanceOf(root);
+  if (priorBalance < fee) return { result: "terINSUF_FEE_B" };
+
+  const ctx: TxContext = { view, tx, account, hash, ...ledger, priorBalance, meta: {}, offersFor };
+  const claim = handler.preclaim?.(ctx);
+  if (claim) return { result: claim };
+
+  root.Balance = (priorBalance - fee).toString();
+  root.Sequence = root.Sequence + 1;
+  view.update(root);
+  const afterFee = view.checkpoint();
+  const result = handler.apply(ctx);
+  if (!isApplied(result)) throw new Error(`${tx.TransactionType} apply returned ${result}; only tes/tec may come from apply`);
+  if (result !== "tesSUCCESS") {
+    view.rollback(afterFee);
+    ctx.meta = {};
+  }
+  const { affectedNodes, writes } = view.finish(hash, ledger.ledgerIndex);
+  return { result, applied: { affectedNodes, writes, extraMeta: ctx.meta } };
+}

@@ -1,0 +1,43 @@
+import { nftokenId } from "../keys";
+import type { TxHandler } from "./context";
+import { hasOnlyFlags } from "./context";
+import { readAccount, reserveFor } from "./common";
+import { NFT_FLAGS, ownerTokens, writeOwnerTokens } from "./nft";
+
+const MAX_TRANSFER_FEE = 50_000;
+
+export const nftokenMint: TxHandler = {
+  preflight(tx) {
+    if (!hasOnlyFlags(tx, NFT_FLAGS.burnable | NFT_FLAGS.onlyXRP | NFT_FLAGS.transferable)) return "temINVALID_FLAG";
+    if (!Number.isInteger(tx.NFTokenTaxon) || tx.NFTokenTaxon < 0) return "temMALFORMED";
+    const fee = tx.TransferFee ?? 0;
+    if (fee > MAX_TRANSFER_FEE) return "temBAD_NFTOKEN_TRANSFER_FEE";
+    if (fee > 0 && !((tx.Flags ?? 0) & NFT_FLAGS.transferable)) return "temMALFORMED";
+    if (tx.Issuer === tx.Account) return "temMALFORMED";
+    if (tx.URI !== undefined && (typeof tx.URI !== "string" || tx.URI.length === 0 || tx.URI.length > 512)) return "temMALFORMED";
+    if (tx.Amount !== undefined || tx.Destination !== undefined || tx.Expiration !== undefined) return "temDISABLED"; // mint-with-offer is not modelled
+    return undefined;
+  },
+  apply(ctx) {
+    const { view, tx, account } = ctx;
+    const issuerAddress: string = tx.Issuer ?? account;
+    const issuer = readAccount(view, issuerAddress);
+    if (!issuer) return "tecNO_ISSUER";
+    if (issuerAddress !== account && issuer.NFTokenMinter !== account) return "tecNO_PERMISSION";
+    // fixNFTokenRemint: token sequences start at the issuer's account sequence when it first mints.
+    const first: number = issuer.FirstNFTokenSequence ?? (issuerAddress === account ? tx.Sequence : issuer.Sequence);
+    const minted: number = issuer.MintedNFTokens ?? 0;
+    const sequence = first + minted;
+    if (sequence > 0xffffffff) return "tecMAX_SEQUENCE_REACHED";
+    issuer.FirstNFTokenSequence = first;
+    issuer.MintedNFTokens = minted + 1;
+    view.update(issuer);
+
+    const id = nftokenId((tx.Flags ?? 0) & 0xffff, tx.TransferFee ?? 0, issuerAddress, tx.NFTokenTaxon, sequence);
+    const token = tx.URI ? { NFTokenID: id, URI: tx.URI } : { NFTokenID: id };
+    const added = writeOwnerTokens(view, account, [...ownerTokens(view, account), token]);
+    if (added > 0 && ctx.priorBalance < reserveFor(readAccount(view, account)!.OwnerCount)) return "tecINSUFFICIENT_RESERVE";
+    ctx.meta.nftoken_id = id;
+    return "tesSUCCESS";
+  },
+};
