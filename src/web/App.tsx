@@ -12,6 +12,12 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   "/fair": lazy(() => import("./features/fair/FairPage")),
   "/oauth/callback": lazy(() => import("./features/wallet/OAuthCallbackPage")),
   "/test-wallet-connect": lazy(() => import("./features/wallet/TestWalletConnectPage")),
+  "/marketplace": lazy(() => import("./features/nfts/MarketplacePage")),
+  "/nft-minting-status": lazy(() => import("./features/nfts/NftMintingStatusPage")),
+  "/nft-status": lazy(() => import("./features/nfts/NftStatusPage")),
+  "/admin": lazy(() => import("./features/nfts/AdminPage")),
+  "/direct-nft-offer": lazy(() => import("./features/nfts/DirectNftOfferPage")),
+  "/test-nft-offers": lazy(() => import("./features/nfts/TestNftOffersPage")),
 };
 
 /** The spec's data cache: never stale, no refetch on focus, no polling, no retries. */

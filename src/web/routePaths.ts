@@ -18,6 +18,13 @@ export const CLIENT_ROUTES: ClientRoute[] = [
   { path: "/fair", menuLabel: "Provably Fair", authenticated: false },
   { path: "/oauth/callback", authenticated: true },
   { path: "/test-wallet-connect", menuLabel: "Wallet Test", authenticated: true },
+  // NFTs: the marketplace is in the main navigation; the sandbox test page and the admin page stay out of menus.
+  { path: "/marketplace", authenticated: true },
+  { path: "/nft-minting-status", menuLabel: "NFT Status", authenticated: true },
+  { path: "/nft-status", authenticated: true },
+  { path: "/admin", authenticated: true },
+  { path: "/direct-nft-offer", authenticated: true },
+  { path: "/test-nft-offers", authenticated: true },
 ];
 
 export const CLIENT_PATHS = CLIENT_ROUTES.map((r) => r.path);

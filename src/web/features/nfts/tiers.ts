@@ -1,0 +1,141 @@
+import { formatVvx } from "../../lib/format";
+
+/** A marketplace tier as `GET /api/nft-tiers` returns it (the spec's "NFT tier (marketplace)"). */
+export interface NftTier {
+  id: number;
+  name: string;
+  description: string;
+  /** GENESIS or OASIS. */
+  tier: string;
+  /** Text such as "500,000 VVX". */
+  price: string;
+  /** Monthly ROI text such as "10%". */
+  roiPercentage: string;
+  durationMonths: number;
+  payoutFrequency: string;
+  /** Units still available (DESIGN.md: the spec's "current supply"). */
+  currentSupply: number;
+  maxSupply: number;
+  imageUrl: string | null;
+  isActive: boolean;
+  isPopular: boolean;
+}
+
+/** `GET /api/nft-availability`: per tier, units still available and the maximum supply. */
+export interface SupplyFigures {
+  currentSupply: number;
+  maxSupply: number;
+}
+export interface NftAvailability {
+  genesis?: SupplyFigures;
+  oasis?: SupplyFigures;
+}
+
+/**
+ * The spec's built-in tiers, kept when the tier fetch fails: they are the
+ * product's configuration (price, ROI, duration, supply), not sample data.
+ */
+export const DEFAULT_TIERS: readonly NftTier[] = [
+  {
+    id: 1,
+    name: "Genesis",
+    description: "The premium tier: 10% of the price in VVX every month for 12 months.",
+    tier: "GENESIS",
+    price: "500,000 VVX",
+    roiPercentage: "10%",
+    durationMonths: 12,
+    payoutFrequency: "Monthly",
+    currentSupply: 20,
+    maxSupply: 20,
+    imageUrl: null,
+    isActive: true,
+    isPopular: true,
+  },
+  {
+    id: 2,
+    name: "Oasis",
+    description: "5% of the price in VVX every month for 24 months.",
+    tier: "OASIS",
+    price: "250,000 VVX",
+    roiPercentage: "5%",
+    durationMonths: 24,
+    payoutFrequency: "Monthly",
+    currentSupply: 40,
+    maxSupply: 40,
+    imageUrl: null,
+    isActive: true,
+    isPopular: false,
+  },
+];
+
+/** Simulated payment amounts of the test page: 500,000 VVX for tier 1, 250,000 otherwise. */
+export const simulatedPaymentAmount = (tierId: number) => (tierId === 1 ? 500_000 : 250_000);
+
+const num = (v: unknown, fallback: number) => {
+  const n = typeof v === "string" ? Number(v.replace(/[^\d.-]/g, "")) : Number(v);
+  return Number.isFinite(n) ? n : fallback;
+};
+
+/** Accepts a tier as the server sends it (price as text or number) and fills what is missing from the defaults. */
+export function normalizeTier(raw: Partial<Record<keyof NftTier, unknown>>): NftTier {
+  const code = String(raw.tier ?? raw.name ?? "").toUpperCase();
+  const base = DEFAULT_TIERS.find((t) => t.id === Number(raw.id) || t.tier === code);
+  const price = typeof raw.price === "number" ? formatVvx(raw.price) : typeof raw.price === "string" && raw.price ? raw.price : (base?.price ?? "");
+  const roi = raw.roiPercentage ?? base?.roiPercentage ?? "";
+  return {
+    id: num(raw.id, base?.id ?? 0),
+    name: String(raw.name ?? base?.name ?? "NFT"),
+    description: String(raw.description ?? base?.description ?? ""),
+    tier: code || (base?.tier ?? ""),
+    price: /vvx/i.test(price) ? price : `${price} VVX`,
+    roiPercentage: typeof roi === "number" ? `${roi}%` : String(roi),
+    durationMonths: num(raw.durationMonths, base?.durationMonths ?? 0),
+    payoutFrequency: String(raw.payoutFrequency ?? "Monthly"),
+    currentSupply: num(raw.currentSupply, base?.currentSupply ?? 0),
+    maxSupply: num(raw.maxSupply, base?.maxSupply ?? 0),
+    imageUrl: typeof raw.imageUrl === "string" && raw.imageUrl ? raw.imageUrl : null,
+    isActive: raw.isActive === undefined ? true : Boolean(raw.isActive),
+    isPopular: raw.isPopular === undefined ? code === "GENESIS" : Boolean(raw.isPopular),
+  };
+}
+
+/** The tier list from `GET /api/nft-tiers` (an array, or wrapped in `tiers`/`data`). */
+export function parseTiers(body: unknown): NftTier[] {
+  const list = Array.isArray(body) ? body : ((body as { tiers?: unknown; data?: unknown })?.tiers ?? (body as { data?: unknown })?.data);
+  if (!Array.isArray(list) || list.length === 0) throw new Error("Failed to fetch NFT tiers");
+  return list.map((t) => normalizeTier(t as Partial<Record<keyof NftTier, unknown>>));
+}
+
+/** Overlays live availability on the tiers (matched by tier code). */
+export function withAvailability(tiers: readonly NftTier[], availability: NftAvailability | undefined): NftTier[] {
+  return tiers.map((t) => {
+    const live = t.tier === "GENESIS" ? availability?.genesis : t.tier === "OASIS" ? availability?.oasis : undefined;
+    return live ? { ...t, currentSupply: num(live.currentSupply, t.currentSupply), maxSupply: num(live.maxSupply, t.maxSupply) } : t;
+  });
+}
+
+/** The spec: the price text loses its " VVX" suffix before being sent ("500,000"). */
+export const priceWithoutSuffix = (price: string) => price.replace(/\s*VVX\s*$/i, "").trim();
+/** The spec: the on-chain check keeps only the digits ("500000"). */
+export const priceDigits = (price: string) => price.replace(/\D/g, "");
+/** The price as a number of VVX (500000). */
+export const priceVvx = (price: string) => Number(priceDigits(priceWithoutSuffix(price).split(".")[0] ?? "")) || 0;
+
+/** "10%" -> 10 */
+export const roiNumber = (roi: string) => Number(roi.replace(/[^\d.]/g, "")) || 0;
+/** "10%" -> "10% monthly" */
+export const roiLabel = (roi: string) => {
+  const text = /%/.test(roi) ? roi.trim() : `${roi.trim()}%`;
+  return /month/i.test(text) ? text : `${text} monthly`;
+};
+/** Total return over the whole duration, in percent (10% x 12 = 120). */
+export const totalReturnPercent = (t: Pick<NftTier, "roiPercentage" | "durationMonths">) => Math.round(roiNumber(t.roiPercentage) * t.durationMonths);
+export const isSoldOut = (t: Pick<NftTier, "currentSupply">) => t.currentSupply <= 0;
+export const capitalize = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1).toLowerCase() : s);
+
+/** The spec's taxon rule: 1000..19999 Genesis #(taxon-1000), 20000+ Oasis #(taxon-20000), else Unknown. */
+export function tierFromTaxon(taxon: number): { tier: "Genesis" | "Oasis" | "Unknown"; number: number | null } {
+  if (taxon >= 20000) return { tier: "Oasis", number: taxon - 20000 };
+  if (taxon >= 1000) return { tier: "Genesis", number: taxon - 1000 };
+  return { tier: "Unknown", number: null };
+}
