@@ -42,7 +42,8 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.ledger.start();
   ctx.sandboxXumm?.start();
   const port = app.server!.port;
-  ctx.log.info("listening", { url: config.publicUrl, port, network: config.network, data: ctx.store.path });
+  // performance.now() counts from process start: the operator sees the real start-up time.
+  ctx.log.info("listening", { url: config.publicUrl, port, network: config.network, data: ctx.store.path, startupMs: Math.round(performance.now()) });
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
