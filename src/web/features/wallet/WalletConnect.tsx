@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
+import { useDismiss } from "../../lib/useDismiss";
 import { useSnapshot } from "valtio";
 import { shortAddress } from "../../lib/format";
 import { explorerAccountLink, useSiteConfig } from "../../state/site";
@@ -14,17 +15,8 @@ export function WalletConnect({ variant = "default" }: { variant?: WalletConnect
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => !root.current?.contains(e.target as Node) && setOpen(false);
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", onDown);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onDown);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(root, open, close);
 
   if (!isConnected || !walletAddress) {
     const label = connecting ? "Connecting..." : variant === "connect-xumm" ? "Connect XUMM" : "Connect Wallet";
