@@ -6,7 +6,7 @@ import { formatVvx, shortTokenId } from "../../lib/format";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { walletState } from "../wallet/walletStore";
 import { statusText, type PayloadStatusResponse, type PurchaseStatusResponse } from "./api";
-import { ConnectBanner } from "./MarketplacePage";
+import { ConnectBanner } from "./TierGrid";
 import { QrRequest } from "./QrRequest";
 import { type NftTier } from "./tiers";
 import { useTiers } from "./useTiers";
@@ -262,7 +262,7 @@ export default function DirectNftOfferPage({ pollMs = DIRECT_OFFER_POLL_MS }: { 
         </p>
       </header>
       {!checking && !walletAddress && <ConnectBanner text="Please connect your wallet first." />}
-      <form className="card stack" onSubmit={submit} noValidate>
+      <form className="card stack" onSubmit={submit} noValidate data-testid="direct-offer-form">
         <label className="field">
           NFT tier
           <select className="input" value={tierId} onChange={(e) => setTierId(e.target.value)} disabled={loading} aria-describedby={validation ? "direct-offer-error" : undefined}>

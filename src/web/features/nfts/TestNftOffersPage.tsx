@@ -8,7 +8,7 @@ import { useSiteConfig } from "../../state/site";
 import { toast } from "../../state/toast";
 import { walletState } from "../wallet/walletStore";
 import { statusText } from "./api";
-import { ConnectBanner, TierGrid } from "./MarketplacePage";
+import { ConnectBanner, TierGrid } from "./TierGrid";
 import { activeOffersKey, PendingOffersCard } from "./PendingOffersCard";
 import { simulatedPaymentAmount, type NftTier } from "./tiers";
 import { useTiers } from "./useTiers";
