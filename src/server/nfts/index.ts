@@ -69,9 +69,11 @@ export function nftRoutes(ctx: AppContext & { nfts: NftService }) {
         let purchase = nfts.purchaseByRequestId(params.requestId);
         if (purchase.status === "offer_created") purchase = await nfts.checkAccepted(purchase);
         if (purchase.status === "offer_created") purchase = await nfts.acceptSignRequest(purchase, bound(cookie));
+        const shown = await nfts.shownStatus(purchase);
+        purchase = shown.purchase;
         return {
           success: true as const,
-          status: await nfts.shownStatus(purchase),
+          status: shown.status,
           requestId: purchase.requestId,
           offerId: purchase.offerId,
           tokenId: purchase.tokenId,

@@ -208,4 +208,35 @@ describe("NFT purchase end to end", () => {
     const row = server.ctx.store.db.select().from(nftsTable).all().find((n) => n.tokenId === offered.tokenId);
     expect(row!.owner).toBe(address);
   }, 60_000);
+
+  test("a payment that fails on the ledger, or a rejected one, releases the reserved unit at once", async () => {
+    const avail = async () => (await (await fetch(`${server.url}/api/nft-availability`)).json()).oasis.currentSupply as number;
+    const start = await avail();
+
+    // Holds no VVX: the signed payment is submitted and fails with a tec code.
+    const broke = await buyer(server, 0);
+    const browser = sessionBrowser(server, broke.classicAddress);
+    const req = await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250000", walletAddress: broke.classicAddress, tierId: 2 } });
+    expect(req.status).toBe(200);
+    expect(await avail()).toBe(start - 1);
+    const paid = await signPayload(server, req.body.uuid, { account: broke.classicAddress });
+    expect(paid.dispatchedResult).toMatch(/^tec/);
+    const status = await browser.json(`/api/nfts/purchase-status/${req.body.requestId}`);
+    expect(status.body).toMatchObject({ status: "expired", reason: `payment_failed: ${paid.dispatchedResult}` });
+    expect(await avail()).toBe(start);
+    const check = await browser.json(`/api/check-vvx-payment?walletAddress=${broke.classicAddress}&tierId=2&amount=250000&requestId=${req.body.requestId}`);
+    expect(check.body.status).toBe("no_payment");
+
+    // Rejected in the wallet: released the same way; a new attempt reserves a fresh unit.
+    const rich = await buyer(server, 250_000);
+    const other = sessionBrowser(server, rich.classicAddress);
+    const first = await other.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: rich.classicAddress, tierId: 2 } });
+    expect((await fetch(`${server.url}/sandbox/api/payloads/${first.body.uuid}/reject`, { method: "POST" })).status).toBe(200);
+    expect((await other.json(`/api/nfts/purchase-status/${first.body.requestId}`)).body).toMatchObject({ status: "expired", reason: "payment_rejected" });
+    expect(await avail()).toBe(start);
+    const second = await other.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: rich.classicAddress, tierId: 2 } });
+    expect(second.body.reused).toBe(false);
+    expect(second.body.requestId).not.toBe(first.body.requestId);
+    expect(await avail()).toBe(start - 1);
+  });
 });

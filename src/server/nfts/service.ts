@@ -724,28 +724,48 @@ export class NftService {
     return p;
   }
 
-  /** Whether the payment's sign request was signed (the payment is on its way) though not yet credited. */
-  private async paymentSigned(purchase: PurchaseRow): Promise<boolean> {
-    if (!purchase.paymentUuid) return false;
+  /**
+   * Where a pending purchase's payment stands in Xaman. A payment the buyer rejected, or one
+   * that failed on the ledger (tec/tef/tem), can never arrive: its unit is released at once
+   * (the payment request is cancelled first, so a credit racing this wins and nothing is freed).
+   * Returns the purchase as it now stands and whether its payment was signed.
+   */
+  private async refreshPending(purchase: PurchaseRow): Promise<{ purchase: PurchaseRow; signed: boolean }> {
+    if (purchase.status !== "pending" || !purchase.paymentUuid) return { purchase, signed: false };
+    let s: Awaited<ReturnType<SigningService["status"]>>;
     try {
-      return (await this.deps.signing.status(purchase.paymentUuid)).signed;
+      s = await this.deps.signing.status(purchase.paymentUuid);
     } catch {
-      return false;
+      return { purchase, signed: false };
     }
+    const failedOnLedger = s.signed && s.dispatchedResult !== null && s.dispatchedResult !== "tesSUCCESS" && s.dispatchedResult !== "terQUEUED";
+    const rejected = s.resolved && !s.signed;
+    if (!failedOnLedger && !rejected) return { purchase, signed: s.signed };
+    if (!this.deps.payments.cancelPaymentRequest(purchase.paymentRequestId)) return { purchase: this.repo.purchase(purchase.id)!, signed: true }; // credited meanwhile
+    const reason = failedOnLedger ? `payment_failed: ${s.dispatchedResult}` : "payment_rejected";
+    const moved = this.repo.transition(purchase.id, "pending", { status: "expired", reason });
+    if (moved) {
+      this.deps.log.info("nft purchase released", { purchase: purchase.id, reason });
+      this.emit(moved);
+    }
+    return { purchase: moved ?? this.repo.purchase(purchase.id)!, signed: s.signed };
   }
 
-  /** The status the client shows: stored status, with pending split into pending / payment_detected. */
-  async shownStatus(purchase: PurchaseRow): Promise<string> {
-    if (purchase.status === "pending") return (await this.paymentSigned(purchase)) ? "payment_detected" : "pending";
-    return purchase.status;
+  /** The purchase as it now stands and the status the client shows (pending split into pending / payment_detected). */
+  async shownStatus(purchase: PurchaseRow): Promise<{ purchase: PurchaseRow; status: string }> {
+    const current = await this.refreshPending(purchase);
+    const status = current.purchase.status === "pending" ? (current.signed ? "payment_detected" : "pending") : current.purchase.status;
+    return { purchase: current.purchase, status };
   }
 
   /** The on-chain check's status (spec's list): closed purchases are no_payment. */
   async paymentCheckStatus(purchase: PurchaseRow | undefined): Promise<PaymentCheckStatus> {
     if (!purchase) return "no_payment";
     switch (purchase.status) {
-      case "pending":
-        return (await this.paymentSigned(purchase)) ? "payment_detected" : "pending";
+      case "pending": {
+        const { status } = await this.shownStatus(purchase);
+        return status === "pending" || status === "payment_detected" ? status : "no_payment";
+      }
       case "processing":
       case "creating_offer":
       case "offer_created":
