@@ -32,7 +32,7 @@ describe("start-up and shutdown", () => {
       expect(await proc.exited).toBe(0);
       const out = await new Response(proc.stdout).text();
       expect(out).toContain(`VVX is running at http://127.0.0.1:${port}`);
-      const line = out.split("\n").find((l) => l.includes("INFO request"));
+      const line = out.split("\n").find((l) => l.includes("INFO request") && l.includes("path=/api/health"));
       expect(line).toMatch(/method=GET path=\/api\/health status=200 ms=[\d.]+/);
       expect(out).not.toContain("rSecretish");
       expect(out).toContain("INFO stopped");
