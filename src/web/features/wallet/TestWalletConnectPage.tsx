@@ -3,7 +3,15 @@ import { useSnapshot } from "valtio";
 import { errorMessage, getJson, sendJson } from "../../lib/api";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { WalletConnect } from "./WalletConnect";
-import { connectWallet, disconnectWallet, toSigningRequest, walletState, type SignRequestResponse, type SigningRequest } from "./walletStore";
+import {
+  connectWallet,
+  disconnectWallet,
+  signInWithOAuth,
+  toSigningRequest,
+  walletState,
+  type SignRequestResponse,
+  type SigningRequest,
+} from "./walletStore";
 
 /** The spec's test-page polling: every 3 s, stopping after 60 s. */
 export const TEST_POLL_MS = 3000;
@@ -23,6 +31,7 @@ export default function TestWalletConnectPage() {
   const [log, setLog] = useState<string[]>([]);
   const [direct, setDirect] = useState<SigningRequest | null>(null);
   const [polling, setPolling] = useState(false);
+  const [oauthBusy, setOauthBusy] = useState(false);
   const timer = useRef<ReturnType<typeof setInterval>>(undefined);
   const add = (line: string) => setLog((l) => [`${new Date().toLocaleTimeString()}  ${line}`, ...l].slice(0, 200));
 
@@ -65,6 +74,19 @@ export default function TestWalletConnectPage() {
     }
   };
 
+  const oauthTest = async () => {
+    setOauthBusy(true);
+    add("POST /api/xumm/oauth/initiate; polling the callback every 5 s (up to 60 times)");
+    try {
+      const wallet = await signInWithOAuth();
+      add(`oauth: signed in as ${wallet}`);
+    } catch (err) {
+      add(`oauth: ${errorMessage(err)}`);
+    } finally {
+      setOauthBusy(false);
+    }
+  };
+
   return (
     <section className="container">
       <header className="page-header">
@@ -87,6 +109,10 @@ export default function TestWalletConnectPage() {
             <WalletConnect variant="connect-xumm" />
             <button className="btn btn-outline" onClick={() => void connectWallet().then(() => add("hook: connect() called"))} disabled={wallet.connecting}>
               Call connect()
+            </button>
+            <button className="btn btn-outline" onClick={() => void oauthTest()} disabled={oauthBusy || wallet.isConnected} aria-busy={oauthBusy}>
+              {oauthBusy && <span className="spinner" aria-hidden="true" />}
+              OAuth sign-in
             </button>
             <button
               className="btn btn-outline"

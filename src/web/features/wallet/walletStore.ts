@@ -176,3 +176,59 @@ export async function disconnectWallet(): Promise<void> {
 export function connectedViaOAuth(address: string): void {
   setConnected(address);
 }
+
+/** The spec's OAuth sign-in polling: every 5 s, at most 60 times (5 minutes). */
+export const OAUTH_POLL_MS = 5000;
+export const OAUTH_POLL_TRIES = 60;
+
+interface OAuthInitiated {
+  success: boolean;
+  uuid: string;
+  signInUrl: string;
+  deepLink?: string;
+  message?: string;
+}
+
+interface OAuthProgress {
+  success: boolean;
+  signed: boolean;
+  walletAddress: string | null;
+  message?: string;
+}
+
+/**
+ * Signs in through Xaman's OAuth2 page instead of a QR code: on a phone or inside the
+ * Xaman app the page navigates to the sign-in link, elsewhere it opens in a new tab; this
+ * page then polls until the sign-in completes. Resolves with the wallet or rejects with the
+ * spec's message ('Failed to initiate OAuth', 'OAuth initiation failed', 'OAuth sign-in timed out').
+ */
+export async function signInWithOAuth(pollMs = OAUTH_POLL_MS, tries = OAUTH_POLL_TRIES): Promise<string> {
+  let started: OAuthInitiated;
+  try {
+    started = await sendJson<OAuthInitiated>("POST", "/api/xumm/oauth/initiate");
+  } catch (err) {
+    throw new Error(err instanceof HttpError ? err.serverMessage ?? "Failed to initiate OAuth" : "Failed to initiate OAuth");
+  }
+  if (!started.success || !started.signInUrl) throw new Error(started.message ?? "OAuth initiation failed");
+  const env = walletState.environment;
+  if (env?.isInXumm || isMobile()) window.location.href = started.deepLink ?? started.signInUrl;
+  else window.open(started.signInUrl, "_blank", "noopener");
+
+  for (let i = 0; i < tries; i++) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    let progress: OAuthProgress;
+    try {
+      progress = await getJson<OAuthProgress>(`/api/xumm/oauth/callback/${encodeURIComponent(started.uuid)}`);
+    } catch (err) {
+      throw new Error(errorMessage(err, "OAuth initiation failed"));
+    }
+    if (progress.signed && progress.walletAddress) {
+      // The callback page has set the session cookie (same browser); confirm it with the server.
+      await refreshAuthStatus();
+      if (!walletState.isConnected) connectedViaOAuth(progress.walletAddress);
+      return progress.walletAddress;
+    }
+    if (!progress.success) throw new Error(progress.message ?? "OAuth initiation failed");
+  }
+  throw new Error("OAuth sign-in timed out");
+}
