@@ -24,11 +24,14 @@ async function decodeQr(page: Page): Promise<string> {
     return Boolean(el && el.complete && el.naturalWidth > 0);
   });
   const { width, height, data } = await img.evaluate((el: HTMLImageElement) => {
+    // At most 320 px: enough pixels per module to decode, few enough to move out of the page quickly.
+    const scale = Math.min(1, 320 / el.naturalWidth);
     const canvas = document.createElement("canvas");
-    canvas.width = el.naturalWidth;
-    canvas.height = el.naturalHeight;
+    canvas.width = Math.round(el.naturalWidth * scale);
+    canvas.height = Math.round(el.naturalHeight * scale);
     const g = canvas.getContext("2d")!;
-    g.drawImage(el, 0, 0);
+    g.imageSmoothingEnabled = false;
+    g.drawImage(el, 0, 0, canvas.width, canvas.height);
     const pixels = g.getImageData(0, 0, canvas.width, canvas.height);
     return { width: pixels.width, height: pixels.height, data: Array.from(pixels.data) };
   });
