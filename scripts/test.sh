@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Runs every test (unit, integration against the sandbox ledger and Xaman, and
-# browser tests in Chromium): installs what is missing first. Exits non-zero on
-# any failure. Extra arguments go to `bun test` (e.g. a path filter).
+# Type-checks, then runs every test (unit, integration against the sandbox ledger
+# and Xaman, and browser tests in Chromium): installs what is missing first. Exits
+# non-zero on any failure. Extra arguments go to `bun test` (e.g. a path filter).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ensure.sh"
 cd "$ROOT"
 ensure_bun
 ensure_packages
 ensure_chromium
+
+echo "==> Type-checking (tsc --noEmit)"
+bun run --silent typecheck
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
