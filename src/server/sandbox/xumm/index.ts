@@ -62,7 +62,7 @@ export function sandboxXummRoutes(xumm: SandboxXumm) {
       const m = params.file.match(/^([0-9a-f-]{36})_q\.(png|json)$/);
       if (!m || !UUID.test(m[1]!) || !xumm.repo.payload(m[1]!)) return xummError(set, 404, "No such QR code");
       const link = xumm.createdResponse(m[1]!, false).next.always;
-      if (m[2] === "json") return { matrix: qrMatrix(link), link };
+      if (m[2] === "json") return { matrix: await qrMatrix(link), link };
       return new Response(new Uint8Array(await qrPng(link)), { headers: { "content-type": "image/png", "cache-control": "public, max-age=300" } });
     })
     .ws("/sandbox/xumm/sign/:uuid", {
