@@ -1,6 +1,8 @@
+import { afterAll, beforeAll } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../src/server/testing/testServer";
 
 /** Where browser tests save screenshots (git-ignored). */
 export const SCREENSHOTS = join(import.meta.dir, "screenshots");
@@ -43,4 +45,18 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** A real server (its own DATA_DIR) and Chromium for one test file: started before its tests, stopped after. */
+export function useServerAndBrowser(env: Record<string, string> = {}): { server: TestServer; browser: Browser } {
+  const live = {} as { server: TestServer; browser: Browser };
+  beforeAll(async () => {
+    live.server = await startTestServer(env);
+    live.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await live.browser?.close();
+    await live.server?.stop(true);
+  });
+  return live;
 }

@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
+import { describe, expect, test } from "bun:test";
 import { crashGamesFrom, formatHundredths, generateCrashChain, raceFromSeeds, spinSlots } from "../src/engine";
-import { startTestServer, type TestServer } from "../src/server/testing/testServer";
-import { DESKTOP, PHONE, launchBrowser, openPage, screenshot } from "./browser";
+import { DESKTOP, PHONE, openPage, useServerAndBrowser, screenshot } from "./browser";
 
-let server: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop(true);
-});
+const live = useServerAndBrowser();
 
 describe("/fair in Chromium", () => {
   test("computes crash points, the game number, and seeded outcomes with the same engine as the server", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await live.browser.newContext({ viewport: DESKTOP });
     const { page, errors } = await openPage(context);
-    await page.goto(server.url + "/fair");
+    await page.goto(live.server.url + "/fair");
     await page.getByRole("heading", { name: "Provably Fair", level: 1 }).waitFor();
     const rtpText = await page.getByTestId("rtp-table").innerText();
     expect(rtpText).toContain("99.0000%");
@@ -67,9 +56,9 @@ describe("/fair in Chromium", () => {
   });
 
   test("reads well on a phone", async () => {
-    const context = await browser.newContext({ viewport: PHONE, isMobile: true });
+    const context = await live.browser.newContext({ viewport: PHONE, isMobile: true });
     const { page, errors } = await openPage(context);
-    await page.goto(server.url + "/fair");
+    await page.goto(live.server.url + "/fair");
     await page.getByTestId("rtp-table").waitFor();
     await screenshot(page, "fair-phone");
     expect(errors).toEqual([]);

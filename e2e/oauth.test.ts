@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
-import { startTestServer, type TestServer } from "../src/server/testing/testServer";
-import { DESKTOP, launchBrowser, openPage, screenshot } from "./browser";
+import { describe, expect, test } from "bun:test";
+import { DESKTOP, openPage, useServerAndBrowser, screenshot } from "./browser";
 
-let server: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop(true);
-});
+const live = useServerAndBrowser();
 
 describe("OAuth sign-in in Chromium", () => {
   test("the sign-in page opens in a new tab, returns to /oauth/callback, redirects home, and the first tab is connected", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, baseURL: server.url });
+    const context = await live.browser.newContext({ viewport: DESKTOP, baseURL: live.server.url });
     const { page, errors } = await openPage(context);
     await page.goto("/test-wallet-connect");
     const popupOpened = context.waitForEvent("page");
@@ -34,7 +23,7 @@ describe("OAuth sign-in in Chromium", () => {
     await wallet.waitForURL(/\/oauth\/callback\?/);
     await wallet.getByText("Redirecting in 2 seconds...").waitFor();
     await screenshot(wallet, "oauth-callback-success");
-    await wallet.waitForURL(server.url + "/", { timeout: 5000 });
+    await wallet.waitForURL(live.server.url + "/", { timeout: 5000 });
     await wallet.getByTestId("wallet-button").waitFor();
 
     // The first tab's 5 s poll sees the sign-in and shows the wallet as connected.
@@ -46,7 +35,7 @@ describe("OAuth sign-in in Chromium", () => {
   });
 
   test("an error from Xaman, a missing code and a forged code each end on the error state with 'Return to Home'", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, baseURL: server.url });
+    const context = await live.browser.newContext({ viewport: DESKTOP, baseURL: live.server.url });
     const { page } = await openPage(context);
     await page.goto("/oauth/callback?error=access_denied");
     await page.getByText("Authentication failed: access_denied").waitFor();
@@ -56,7 +45,7 @@ describe("OAuth sign-in in Chromium", () => {
     await page.goto("/oauth/callback?code=forged&state=forged");
     await page.getByRole("heading", { name: "Sign-in failed" }).waitFor();
     await page.getByRole("link", { name: "Return to Home" }).click();
-    await page.waitForURL(server.url + "/");
+    await page.waitForURL(live.server.url + "/");
     await page.getByTestId("wallet-connect").waitFor();
     await context.close();
   });

@@ -1,18 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
-import { startTestServer, type TestServer } from "../src/server/testing/testServer";
-import { DESKTOP, PHONE, launchBrowser, openPage, screenshot } from "./browser";
+import { describe, expect, test } from "bun:test";
+import { startTestServer } from "../src/server/testing/testServer";
+import { DESKTOP, PHONE, openPage, useServerAndBrowser, screenshot } from "./browser";
 
-let server: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startTestServer({ LINK_TWITTER: "https://twitter.com/vvx", SUPPORT_EMAIL: "support@vvx.example" });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop(true);
-});
+const live = useServerAndBrowser({ LINK_TWITTER: "https://twitter.com/vvx", SUPPORT_EMAIL: "support@vvx.example" });
 
 const HEADER_LINKS = [
   { name: "Home", path: "/" },
@@ -24,9 +14,9 @@ const HEADER_LINKS = [
 
 describe("product shell in Chromium", () => {
   test("landing page shows the figures from /api/stats, follows every header link, and has no console errors", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await live.browser.newContext({ viewport: DESKTOP });
     const { page, errors } = await openPage(context);
-    await page.goto(server.url + "/");
+    await page.goto(live.server.url + "/");
     await page.getByRole("heading", { name: /Earn VVX every day/ }).waitFor();
     const stats = page.getByTestId("landing-stats");
     await stats.getByText("24M VVX").waitFor();
@@ -37,7 +27,7 @@ describe("product shell in Chromium", () => {
     const nav = page.getByRole("navigation", { name: "Main" });
     for (const link of HEADER_LINKS) {
       await nav.getByRole("link", { name: link.name, exact: true }).click();
-      await page.waitForURL(server.url + link.path);
+      await page.waitForURL(live.server.url + link.path);
       await page.locator("main h1").first().waitFor();
     }
     // Games page lists the three games.
@@ -56,22 +46,22 @@ describe("product shell in Chromium", () => {
   });
 
   test("an unknown path shows '404 Page Not Found', also when loaded directly", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await live.browser.newContext({ viewport: DESKTOP });
     const { page, errors } = await openPage(context);
-    const res = await page.goto(server.url + "/no/such/page");
+    const res = await page.goto(live.server.url + "/no/such/page");
     expect(res?.status()).toBe(404);
     await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
     await page.getByRole("link", { name: "Back to Home" }).click();
-    await page.waitForURL(server.url + "/");
+    await page.waitForURL(live.server.url + "/");
     await screenshot(page, "landing-after-404");
     expect(errors.filter((e) => !e.includes("404"))).toEqual([]);
     await context.close();
   });
 
   test("on a phone the menu toggle opens the navigation and the page fits the screen", async () => {
-    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+    const context = await live.browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
     const { page, errors } = await openPage(context);
-    await page.goto(server.url + "/");
+    await page.goto(live.server.url + "/");
     await page.getByTestId("landing-stats").getByText("24M VVX").waitFor();
     expect(await page.getByRole("navigation", { name: "Main" }).isVisible()).toBe(false);
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -82,7 +72,7 @@ describe("product shell in Chromium", () => {
     await mobileNav.waitFor();
     await screenshot(page, "menu-phone");
     await mobileNav.getByRole("link", { name: "Games", exact: true }).click();
-    await page.waitForURL(server.url + "/games");
+    await page.waitForURL(live.server.url + "/games");
     await mobileNav.waitFor({ state: "hidden", timeout: 3000 });
     await screenshot(page, "games-phone");
     expect(errors).toEqual([]);
@@ -92,7 +82,7 @@ describe("product shell in Chromium", () => {
   test("the maintenance notice appears only when the operator turns it on", async () => {
     const noticed = await startTestServer({ MAINTENANCE_NOTICE: "true", SUPPORT_EMAIL: "support@vvx.example" });
     try {
-      const context = await browser.newContext({ viewport: DESKTOP });
+      const context = await live.browser.newContext({ viewport: DESKTOP });
       const { page, errors } = await openPage(context);
       await page.goto(noticed.url + "/");
       const dialog = page.getByRole("dialog");
@@ -110,9 +100,9 @@ describe("product shell in Chromium", () => {
       await noticed.stop(true);
     }
     // The default server (notice off) shows no dialog.
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await live.browser.newContext({ viewport: DESKTOP });
     const { page } = await openPage(context);
-    await page.goto(server.url + "/");
+    await page.goto(live.server.url + "/");
     await page.getByTestId("landing-stats").getByText("24M VVX").waitFor();
     expect(await page.getByRole("dialog").count()).toBe(0);
     await context.close();

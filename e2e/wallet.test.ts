@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import jsQR from "jsqr";
-import type { Browser, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../src/server/testing/testServer";
-import { DESKTOP, PHONE, launchBrowser, openPage, screenshot } from "./browser";
+import type { Page } from "playwright-core";
+import { DESKTOP, PHONE, openPage, useServerAndBrowser, screenshot } from "./browser";
 
-let server: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop(true);
-});
+const live = useServerAndBrowser();
 
 /** Reads the link a QR image encodes, from the pixels the page shows. */
 async function decodeQr(page: Page): Promise<string> {
@@ -42,7 +32,7 @@ async function decodeQr(page: Page): Promise<string> {
 
 /** Plays the phone: opens the QR's link in a second page and signs (or rejects) with a new funded account. */
 async function actInWallet(link: string, action: "sign" | "reject", viewport = PHONE): Promise<string> {
-  const context = await browser.newContext({ viewport, isMobile: viewport === PHONE });
+  const context = await live.browser.newContext({ viewport, isMobile: viewport === PHONE });
   const { page, errors } = await openPage(context);
   await page.goto(link);
   await page.locator("#create").click();
@@ -61,16 +51,16 @@ const short = (a: string) => `${a.slice(0, 6)}...${a.slice(-4)}`;
 
 describe("wallet connection in Chromium", () => {
   test("Connect Wallet -> QR -> sign on the 'phone' -> connected; reload keeps it; Disconnect clears it", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await live.browser.newContext({ viewport: DESKTOP });
     const { page, errors } = await openPage(context);
-    await page.goto(server.url + "/");
+    await page.goto(live.server.url + "/");
     await page.getByTestId("wallet-connect").click();
     const modal = page.getByTestId("signing-modal");
     await modal.waitFor();
     expect(await modal.innerText()).toContain("The QR code expires in 5 minutes.");
     const link = await decodeQr(page);
     const uuid = await modal.getAttribute("data-uuid");
-    expect(link).toBe(`${server.url.replace("127.0.0.1", "localhost")}/sandbox/wallet/sign/${uuid}`.replace("localhost", new URL(link).hostname));
+    expect(link).toBe(`${live.server.ctx.config.publicUrl}/sandbox/wallet/sign/${uuid}`);
     await screenshot(page, "connect-qr-desktop");
 
     const account = await actInWallet(link, "sign");
@@ -103,9 +93,9 @@ describe("wallet connection in Chromium", () => {
   });
 
   test("a rejected request takes the cancel path and leaves the wallet disconnected", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await live.browser.newContext({ viewport: DESKTOP });
     const { page, errors } = await openPage(context);
-    await page.goto(server.url + "/");
+    await page.goto(live.server.url + "/");
     await page.getByTestId("wallet-connect").click();
     const link = await decodeQr(page);
     await actInWallet(link, "reject");
@@ -117,14 +107,14 @@ describe("wallet connection in Chromium", () => {
   });
 
   test("an expired request shows the expiry text and stays open", async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await live.browser.newContext({ viewport: DESKTOP });
     const { page, errors } = await openPage(context);
-    await page.goto(server.url + "/");
+    await page.goto(live.server.url + "/");
     await page.getByTestId("wallet-connect").click();
     const modal = page.getByTestId("signing-modal");
     await modal.waitFor();
     const uuid = await modal.getAttribute("data-uuid");
-    const res = await fetch(`${server.url}/sandbox/api/payloads/${uuid}/expire`, { method: "POST" });
+    const res = await fetch(`${live.server.url}/sandbox/api/payloads/${uuid}/expire`, { method: "POST" });
     expect(res.status).toBe(200);
     await page.getByText("Request expired. Please close and try again.").waitFor();
     await page.waitForTimeout(1600);
@@ -138,9 +128,9 @@ describe("wallet connection in Chromium", () => {
   });
 
   test("on a phone: the modal offers the deep link and the QR is 200 px", async () => {
-    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148" });
+    const context = await live.browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148" });
     const { page, errors } = await openPage(context);
-    await page.goto(server.url + "/");
+    await page.goto(live.server.url + "/");
     await page.getByTestId("wallet-connect").click();
     const deepLink = page.getByTestId("signing-deeplink");
     await deepLink.waitFor();
