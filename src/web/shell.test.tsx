@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, render } from "@testing-library/react";
-import { MemoryRouter, createMemoryRouter, RouterProvider } from "react-router-dom";
-import { SWRConfig } from "swr";
-import { useDom, stubFetch } from "./testing/dom";
+import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import { stubFetch, useDom, withProviders } from "./testing/dom";
 
 useDom();
 afterEach(() => cleanup());
@@ -16,8 +15,6 @@ const SITE = {
   links: { whitepaper: "https://vvx.example/whitepaper.pdf", discord: "https://discord.gg/vvx" },
 };
 
-/** Fresh swr cache per render so tests don't share data. */
-const fresh = (ui: React.ReactNode) => <SWRConfig value={{ provider: () => new Map(), shouldRetryOnError: false, dedupingInterval: 0 }}>{ui}</SWRConfig>;
 
 describe("toasts", () => {
   test("one toast is visible; a new one replaces it; it hides after 3 s", async () => {
@@ -42,7 +39,7 @@ describe("footer", () => {
     const fetchStub = stubFetch({ "/api/site-config": SITE });
     try {
       const { Footer } = await import("./layout/Footer");
-      const screen = render(fresh(<MemoryRouter><Footer /></MemoryRouter>));
+      const screen = render(withProviders(<Footer />));
       await screen.findByText("Whitepaper");
       expect(screen.getByText("Discord").getAttribute("href")).toBe("https://discord.gg/vvx");
       expect(screen.queryByText("Twitter")).toBeNull();
@@ -62,7 +59,7 @@ describe("routing", () => {
     try {
       const { buildRoutes } = await import("./App");
       const router = createMemoryRouter(buildRoutes(), { initialEntries: ["/definitely/not/here"] });
-      const screen = render(fresh(<RouterProvider router={router} />));
+      const screen = render(withProviders(<RouterProvider router={router} />, { router: false }));
       await screen.findByRole("heading", { name: "404 Page Not Found" });
       expect(document.title).toStartWith("404 Page Not Found");
     } finally {
@@ -81,7 +78,7 @@ describe("routing", () => {
     try {
       const { buildRoutes } = await import("./App");
       const router = createMemoryRouter(buildRoutes(), { initialEntries: ["/"] });
-      const screen = render(fresh(<RouterProvider router={router} />));
+      const screen = render(withProviders(<RouterProvider router={router} />, { router: false }));
       await screen.findByText("3.5M VVX");
       const stats = screen.getByTestId("landing-stats").textContent!;
       expect(stats).toContain("77");

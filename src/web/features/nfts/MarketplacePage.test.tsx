@@ -1,30 +1,15 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor, within } from "@testing-library/react";
-import { MemoryRouter } from "react-router-dom";
-import { SWRConfig } from "swr";
-import { stubFetch, useDom } from "../../testing/dom";
+import { jsonResponse, setWallet, stubFetch, useDom, withProviders } from "../../testing/dom";
 
 useDom();
 afterEach(() => cleanup());
 
-const fresh = (ui: React.ReactNode) => (
-  <SWRConfig value={{ provider: () => new Map(), shouldRetryOnError: false, dedupingInterval: 0 }}>
-    <MemoryRouter>{ui}</MemoryRouter>
-  </SWRConfig>
-);
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 const SERVER_TIERS = [
   { id: 1, name: "Genesis", description: "Premium tier", tier: "GENESIS", price: "500,000 VVX", roiPercentage: "10%", durationMonths: 12, payoutFrequency: "Monthly", currentSupply: 20, maxSupply: 20, imageUrl: "/assets/genesis.png", isActive: true, isPopular: true },
   { id: 2, name: "Oasis", description: "Steady tier", tier: "OASIS", price: "250,000 VVX", roiPercentage: "5%", durationMonths: 24, payoutFrequency: "Monthly", currentSupply: 40, maxSupply: 40, imageUrl: "/assets/oasis.png", isActive: true, isPopular: false },
 ];
-
-async function setWallet(address: string | null) {
-  const { walletState } = await import("../wallet/walletStore");
-  walletState.checking = false;
-  walletState.isConnected = Boolean(address);
-  walletState.walletAddress = address;
-}
 
 describe("tier card", () => {
   test("shows price, ROI, duration, 'Monthly', availability and the 'Popular' badge", async () => {
@@ -78,7 +63,7 @@ describe("marketplace page", () => {
     }) as typeof fetch;
     try {
       const { default: MarketplacePage } = await import("./MarketplacePage");
-      const screen = render(fresh(<MarketplacePage />));
+      const screen = render(withProviders(<MarketplacePage />));
       screen.getByText("Loading NFT tiers...");
       screen.getByTestId("no-wallet-banner");
       await act(async () => release());
@@ -99,12 +84,12 @@ describe("marketplace page", () => {
 
   test("keeps the built-in tiers when the tier fetch fails", async () => {
     await setWallet(null);
-    const s = stubFetch({ "/api/nft-tiers": () => json({ success: false, error: "boom" }, 500), "/api/nft-availability": () => json({}, 500) });
+    const s = stubFetch({ "/api/nft-tiers": () => jsonResponse({ success: false, error: "boom" }, 500), "/api/nft-availability": () => jsonResponse({}, 500) });
     const warn = console.warn;
     console.warn = () => {};
     try {
       const { default: MarketplacePage } = await import("./MarketplacePage");
-      const screen = render(fresh(<MarketplacePage />));
+      const screen = render(withProviders(<MarketplacePage />));
       await waitFor(() => screen.getByTestId("tier-card-2"));
       expect(within(screen.getByTestId("tier-card-1")).getByTestId("tier-price").textContent).toBe("500,000 VVX");
       expect(within(screen.getByTestId("tier-card-2")).getByTestId("tier-price").textContent).toBe("250,000 VVX");
@@ -127,7 +112,7 @@ describe("pending offers card", () => {
     try {
       const { PendingOffersCard } = await import("./PendingOffersCard");
       const { toastState } = await import("../../state/toast");
-      const screen = render(fresh(<PendingOffersCard walletAddress={WALLET} />));
+      const screen = render(withProviders(<PendingOffersCard walletAddress={WALLET} />));
       await waitFor(() => screen.getByText("Genesis NFT #3"));
       expect(screen.getByText("00080000").getAttribute("title")).toBe("00080000AABBCCDDEEFF");
       expect(toastState.current?.title).toBe("Pending NFT offers");
@@ -142,10 +127,10 @@ describe("pending offers card", () => {
 
   test("an error shows the message and 'Try Again', which asks again", async () => {
     let fail = true;
-    const s = stubFetch({ [`/api/nfts/active-offers/${WALLET}`]: () => (fail ? json({ success: false, error: "ledger unavailable" }, 503) : json({ success: true, offers: [] })) });
+    const s = stubFetch({ [`/api/nfts/active-offers/${WALLET}`]: () => (fail ? jsonResponse({ success: false, error: "ledger unavailable" }, 503) : jsonResponse({ success: true, offers: [] })) });
     try {
       const { PendingOffersCard } = await import("./PendingOffersCard");
-      const screen = render(fresh(<PendingOffersCard walletAddress={WALLET} refreshMs={0} />));
+      const screen = render(withProviders(<PendingOffersCard walletAddress={WALLET} refreshMs={0} />));
       await waitFor(() => screen.getByText("Failed to fetch active NFT offers: ledger unavailable"));
       fail = false;
       await act(async () => fireEvent.click(screen.getByRole("button", { name: "Try Again" })));

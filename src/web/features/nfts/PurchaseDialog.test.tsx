@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import { stubFetch, useDom } from "../../testing/dom";
+import { jsonResponse, stubFetch, useDom } from "../../testing/dom";
 
 useDom();
 afterEach(() => cleanup());
@@ -14,7 +14,6 @@ const OFFER = "ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789"
 /** Short timings so the spec's 3 s / 5 s polls run in milliseconds here. */
 const FAST = { purchaseStatusPollMs: 40, signingPollMs: 15, onChainRetryMs: 15, acceptPollMs: 15, mobileDeepLinkDelayMs: 5, autoCloseMs: 60, confettiMs: 50 };
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /** stubFetch, plus the full URLs and bodies the dialog sent. */
 function stub(routes: Parameters<typeof stubFetch>[0]) {
@@ -73,11 +72,11 @@ describe("purchase dialog", () => {
     let accepted = false;
     const s = stub({
       "/api/payments/vvx-payment-qr": { success: true, uuid: PAY_UUID, requestId: "REQ-1", qrUrl: "/qr/pay.png", xummUrl: "http://localhost:3000/sandbox/wallet/sign/" + PAY_UUID },
-      [`/api/xumm/status/${PAY_UUID}`]: () => json({ success: true, accepted: signed, signed, expired: false, cancelled: false }),
-      [`/api/xumm/status/${ACCEPT_UUID}`]: () => json({ success: true, accepted: false, signed: false, expired: false }),
-      "/api/check-vvx-payment": () => json({ status: signed ? "payment_detected" : "no_payment", requestId: "REQ-1" }),
-      "/api/nfts/purchase-status/REQ-1": () => json(purchase),
-      "/api/check-offer-acceptance": () => json({ accepted }),
+      [`/api/xumm/status/${PAY_UUID}`]: () => jsonResponse({ success: true, accepted: signed, signed, expired: false, cancelled: false }),
+      [`/api/xumm/status/${ACCEPT_UUID}`]: () => jsonResponse({ success: true, accepted: false, signed: false, expired: false }),
+      "/api/check-vvx-payment": () => jsonResponse({ status: signed ? "payment_detected" : "no_payment", requestId: "REQ-1" }),
+      "/api/nfts/purchase-status/REQ-1": () => jsonResponse(purchase),
+      "/api/check-offer-acceptance": () => jsonResponse({ accepted }),
     });
     let completed = 0;
     let closed = 0;
@@ -154,7 +153,7 @@ describe("purchase dialog", () => {
 
   test("a failed payment request shows 'Payment initiation failed' with the server's reason and stays on initiate", async () => {
     const s = stub({
-      "/api/payments/vvx-payment-qr": () => json({ success: false, error: "Genesis NFTs are sold out", message: "Genesis NFTs are sold out", code: "SOLD_OUT" }, 409),
+      "/api/payments/vvx-payment-qr": () => jsonResponse({ success: false, error: "Genesis NFTs are sold out", message: "Genesis NFTs are sold out", code: "SOLD_OUT" }, 409),
     });
     try {
       const screen = await renderDialog();

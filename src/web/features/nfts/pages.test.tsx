@@ -1,18 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import { MemoryRouter } from "react-router-dom";
-import { SWRConfig } from "swr";
-import { stubFetch, useDom } from "../../testing/dom";
+import { jsonResponse, setWallet, stubFetch, useDom, withProviders } from "../../testing/dom";
 
 useDom();
 afterEach(() => cleanup());
 
-const fresh = (ui: React.ReactNode) => (
-  <SWRConfig value={{ provider: () => new Map(), shouldRetryOnError: false, dedupingInterval: 0 }}>
-    <MemoryRouter>{ui}</MemoryRouter>
-  </SWRConfig>
-);
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const MINTING = {
   success: true,
   genesis: { minted: 5, remaining: 15, total: 20 },
@@ -22,19 +14,12 @@ const MINTING = {
   timestamp: "2026-01-01T10:00:00.000Z",
 };
 
-async function setWallet(address: string | null) {
-  const { walletState } = await import("../wallet/walletStore");
-  walletState.checking = false;
-  walletState.isConnected = Boolean(address);
-  walletState.walletAddress = address;
-}
-
 describe("minting status pages", () => {
   test("/nft-status shows genesis, oasis and total progress", async () => {
     const s = stubFetch({ "/api/nft-minting-status": MINTING });
     try {
       const { default: NftStatusPage } = await import("./NftStatusPage");
-      const screen = render(fresh(<NftStatusPage />));
+      const screen = render(withProviders(<NftStatusPage />));
       await waitFor(() => screen.getByTestId("minting-total"));
       expect(screen.getByTestId("minting-genesis").textContent).toContain("5 / 20 minted");
       expect(screen.getByTestId("minting-genesis").textContent).toContain("15 remaining");
@@ -47,12 +32,12 @@ describe("minting status pages", () => {
   });
 
   test("a failed status call shows the spec's error", async () => {
-    const s = stubFetch({ "/api/nft-minting-status": () => json({ success: false, error: "down" }, 503), "/api/nft-tiers": () => json([], 503), "/api/nft-availability": () => json({}, 503) });
+    const s = stubFetch({ "/api/nft-minting-status": () => jsonResponse({ success: false, error: "down" }, 503), "/api/nft-tiers": () => jsonResponse([], 503), "/api/nft-availability": () => jsonResponse({}, 503) });
     const warn = console.warn;
     console.warn = () => {};
     try {
       const { default: NftMintingStatusPage } = await import("./NftMintingStatusPage");
-      const screen = render(fresh(<NftMintingStatusPage />));
+      const screen = render(withProviders(<NftMintingStatusPage />));
       await waitFor(() => screen.getByText("Error Loading Minting Status"));
       screen.getByText("Unable to load NFT minting status. Please try again later.");
     } finally {
@@ -66,12 +51,12 @@ describe("admin page", () => {
   test("a non-admin sees a refusal, not an error dump", async () => {
     await setWallet("rNotAdmin11111111111111111111111111");
     const s = stubFetch({
-      "/api/admin/nft-vault-summary": () => json({ success: false, error: "This page is for administrators only", code: "ADMIN_ONLY" }, 403),
+      "/api/admin/nft-vault-summary": () => jsonResponse({ success: false, error: "This page is for administrators only", code: "ADMIN_ONLY" }, 403),
       "/api/nft-minting-status": MINTING,
     });
     try {
       const { default: AdminPage } = await import("./AdminPage");
-      const screen = render(fresh(<AdminPage />));
+      const screen = render(withProviders(<AdminPage />));
       await waitFor(() => screen.getByTestId("admin-refused"));
       expect(screen.getByRole("heading").textContent).toBe("Access denied");
       expect(screen.getByTestId("admin-refused").textContent).not.toContain("403");
@@ -91,7 +76,7 @@ describe("admin page", () => {
     });
     try {
       const { default: AdminPage } = await import("./AdminPage");
-      const screen = render(fresh(<AdminPage />));
+      const screen = render(withProviders(<AdminPage />));
       await waitFor(() => screen.getByTestId("vault-table"));
       const rows = [...screen.getByTestId("vault-table").querySelectorAll("tbody tr")].map((r) => [...r.querySelectorAll("td")].map((c) => c.textContent));
       expect(rows).toEqual([
@@ -112,7 +97,7 @@ describe("direct NFT offer page", () => {
     const s = stubFetch({ "/api/nft-tiers": [{ id: 1, name: "Genesis", tier: "GENESIS", price: "500,000 VVX" }], "/api/nft-availability": {} });
     try {
       const { default: DirectNftOfferPage } = await import("./DirectNftOfferPage");
-      const screen = render(fresh(<DirectNftOfferPage />));
+      const screen = render(withProviders(<DirectNftOfferPage />));
       await waitFor(() => screen.getByRole("option", { name: "Genesis - 500,000 VVX" }));
       await act(async () => fireEvent.click(screen.getByRole("button", { name: "Create NFT Offer" })));
       screen.getByText("Please select an NFT tier.");
@@ -132,12 +117,12 @@ describe("direct NFT offer page", () => {
     const s = stubFetch({
       "/api/nft-tiers": [{ id: 2, name: "Oasis", tier: "OASIS", price: "250,000 VVX" }],
       "/api/nft-availability": {},
-      "/api/nfts/direct-offer": () => (creates++, json({ success: true, result: { step: "payment", uuid: UUID, qrCode: "/qr/d.png", deepLink: "xumm://d", nftTier: "Oasis", price: "250,000 VVX" } })),
+      "/api/nfts/direct-offer": () => (creates++, jsonResponse({ success: true, result: { step: "payment", uuid: UUID, qrCode: "/qr/d.png", deepLink: "xumm://d", nftTier: "Oasis", price: "250,000 VVX" } })),
       [`/api/xumm/payload-status/${UUID}`]: { success: true, accepted: false, expired: true },
     });
     try {
       const { default: DirectNftOfferPage } = await import("./DirectNftOfferPage");
-      const screen = render(fresh(<DirectNftOfferPage pollMs={10} />));
+      const screen = render(withProviders(<DirectNftOfferPage pollMs={10} />));
       await waitFor(() => screen.getByRole("option", { name: "Oasis - 250,000 VVX" }));
       await act(async () => fireEvent.change(screen.getByLabelText("NFT tier"), { target: { value: "2" } }));
       await act(async () => fireEvent.click(screen.getByRole("button", { name: "Create NFT Offer" })));
@@ -158,7 +143,7 @@ describe("test NFT offers page", () => {
     console.warn = () => {};
     try {
       const { default: TestNftOffersPage } = await import("./TestNftOffersPage");
-      const screen = render(fresh(<TestNftOffersPage />));
+      const screen = render(withProviders(<TestNftOffersPage />));
       await waitFor(() => screen.getByTestId("sandbox-only"));
       expect(screen.getByTestId("sandbox-only").textContent).toContain("only in sandbox mode");
       expect(screen.queryByText(/Simulate Payment/)).toBeNull();
@@ -180,12 +165,12 @@ describe("test NFT offers page", () => {
       ],
       "/api/nft-availability": {},
       [`/api/nfts/active-offers/${WALLET}`]: { success: true, offers: [] },
-      "/api/test/simulate-payment": (init?: RequestInit) => (bodies.push(JSON.parse(String(init?.body))), json({ success: false, error: "Not enough VVX", message: "Not enough VVX" }, 409)),
+      "/api/test/simulate-payment": (init?: RequestInit) => (bodies.push(JSON.parse(String(init?.body))), jsonResponse({ success: false, error: "Not enough VVX", message: "Not enough VVX" }, 409)),
     });
     try {
       const { default: TestNftOffersPage } = await import("./TestNftOffersPage");
       const { toastState } = await import("../../state/toast");
-      const screen = render(fresh(<TestNftOffersPage />));
+      const screen = render(withProviders(<TestNftOffersPage />));
       await waitFor(() => screen.getByRole("button", { name: "Simulate Payment (250,000 VVX)" }));
       await act(async () => fireEvent.click(screen.getByRole("button", { name: "Simulate Payment (500,000 VVX)" })));
       await waitFor(() => expect(toastState.current?.title).toBe("Simulation failed"));

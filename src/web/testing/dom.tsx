@@ -1,5 +1,8 @@
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { afterAll, beforeAll } from "bun:test";
+import type { ReactNode } from "react";
+import { MemoryRouter } from "react-router-dom";
+import { SWRConfig } from "swr";
 
 const KEEP = ["fetch", "Request", "Response", "Headers", "WebSocket", "URL", "AbortController", "AbortSignal"] as const;
 
@@ -37,4 +40,26 @@ export function stubFetch(routes: Record<string, unknown | ((init?: RequestInit)
     return new Response(JSON.stringify(route), { status: 200, headers: { "content-type": "application/json" } });
   }) as typeof fetch;
   return { calls, restore: () => (globalThis.fetch = original) };
+}
+
+/** A JSON response for stubbed routes. */
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}
+
+/** Wraps a component in a fresh swr cache (no data shared between tests) and, unless it brings its own, a router. */
+export function withProviders(ui: ReactNode, { router = true } = {}) {
+  return (
+    <SWRConfig value={{ provider: () => new Map(), shouldRetryOnError: false, dedupingInterval: 0 }}>
+      {router ? <MemoryRouter>{ui}</MemoryRouter> : ui}
+    </SWRConfig>
+  );
+}
+
+/** Sets the connected wallet directly, as a finished sign-in would. */
+export async function setWallet(address: string | null) {
+  const { walletState } = await import("../features/wallet/walletStore");
+  walletState.checking = false;
+  walletState.isConnected = Boolean(address);
+  walletState.walletAddress = address;
 }
