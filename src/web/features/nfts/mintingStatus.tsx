@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import useSWR from "swr";
 import { getJson } from "../../lib/api";
 import { formatWhole } from "../../lib/format";
@@ -58,4 +59,18 @@ export function UpdatedAt({ status }: { status: MintingStatus }) {
       {status.trackedInDatabase === undefined ? null : status.trackedInDatabase ? " · counted from platform records" : " · counted from the ledger"}
     </p>
   );
+}
+
+/** The minting pages' shared states: the spec's error (with retry), a loading line, then `children` with the status. */
+export function MintingStatusGate({ children }: { children: (status: MintingStatus) => ReactNode }) {
+  const { data, error, mutate } = useMintingStatus();
+  if (error && !data) return <MintingError onRetry={() => void mutate()} />;
+  if (!data) {
+    return (
+      <p className="page-loading" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading minting status...
+      </p>
+    );
+  }
+  return <>{children(data)}</>;
 }
