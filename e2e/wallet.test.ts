@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import jsQR from "jsqr";
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { DESKTOP, PHONE, openPage, useServerAndBrowser, screenshot } from "./browser";
 
 const live = useServerAndBrowser();
@@ -49,12 +49,18 @@ async function actInWallet(link: string, action: "sign" | "reject", viewport = P
 
 const short = (a: string) => `${a.slice(0, 6)}...${a.slice(-4)}`;
 
+/** A fresh browser context on the landing page with Connect Wallet pressed. */
+async function pressConnect(options: Parameters<Browser["newContext"]>[0] = { viewport: DESKTOP }) {
+  const context = await live.browser.newContext(options);
+  const { page, errors } = await openPage(context);
+  await page.goto(live.server.url + "/");
+  await page.getByTestId("wallet-connect").click();
+  return { context, page, errors };
+}
+
 describe("wallet connection in Chromium", () => {
   test("Connect Wallet -> QR -> sign on the 'phone' -> connected; reload keeps it; Disconnect clears it", async () => {
-    const context = await live.browser.newContext({ viewport: DESKTOP });
-    const { page, errors } = await openPage(context);
-    await page.goto(live.server.url + "/");
-    await page.getByTestId("wallet-connect").click();
+    const { context, page, errors } = await pressConnect();
     const modal = page.getByTestId("signing-modal");
     await modal.waitFor();
     expect(await modal.innerText()).toContain("The QR code expires in 5 minutes.");
@@ -93,10 +99,7 @@ describe("wallet connection in Chromium", () => {
   });
 
   test("a rejected request takes the cancel path and leaves the wallet disconnected", async () => {
-    const context = await live.browser.newContext({ viewport: DESKTOP });
-    const { page, errors } = await openPage(context);
-    await page.goto(live.server.url + "/");
-    await page.getByTestId("wallet-connect").click();
+    const { context, page, errors } = await pressConnect();
     const link = await decodeQr(page);
     await actInWallet(link, "reject");
     await page.getByTestId("signing-modal").waitFor({ state: "detached", timeout: 5000 });
@@ -107,10 +110,7 @@ describe("wallet connection in Chromium", () => {
   });
 
   test("an expired request shows the expiry text and stays open", async () => {
-    const context = await live.browser.newContext({ viewport: DESKTOP });
-    const { page, errors } = await openPage(context);
-    await page.goto(live.server.url + "/");
-    await page.getByTestId("wallet-connect").click();
+    const { context, page, errors } = await pressConnect();
     const modal = page.getByTestId("signing-modal");
     await modal.waitFor();
     const uuid = await modal.getAttribute("data-uuid");
@@ -128,10 +128,7 @@ describe("wallet connection in Chromium", () => {
   });
 
   test("on a phone: the modal offers the deep link and the QR is 200 px", async () => {
-    const context = await live.browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148" });
-    const { page, errors } = await openPage(context);
-    await page.goto(live.server.url + "/");
-    await page.getByTestId("wallet-connect").click();
+    const { context, page, errors } = await pressConnect({ viewport: PHONE, isMobile: true, hasTouch: true, userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148" });
     const deepLink = page.getByTestId("signing-deeplink");
     await deepLink.waitFor();
     const href = (await deepLink.getAttribute("href"))!;
