@@ -8,7 +8,7 @@ const outfile = join(root, "dist", "vvx");
 mkdirSync(join(root, "dist"), { recursive: true });
 const t0 = performance.now();
 const result = Bun.spawnSync(
-  ["bun", "build", "--compile", "--production", "--minify", "--splitting", "--sourcemap=none", "src/server/main.ts", "--outfile", outfile],
+  ["bun", "build", "--compile", "--production", "--minify", "--splitting", "--sourcemap=none", "src/server/app/main.ts", "--outfile", outfile],
   { cwd: root, stdout: "inherit", stderr: "inherit", env: { ...process.env, NODE_ENV: "production" } },
 );
 if (result.exitCode !== 0) process.exit(result.exitCode ?? 1);

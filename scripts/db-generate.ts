@@ -1,9 +1,9 @@
-// Generates a drizzle migration from src/server/db/schema.ts, then rewrites the
+// Generates a drizzle migration from src/server/platform/db/schema.ts, then rewrites the
 // manifest that embeds every migration's SQL in the server (and so the binary).
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const dir = join(import.meta.dir, "../src/server/db/migrations");
+const dir = join(import.meta.dir, "../src/server/platform/db/migrations");
 const args = process.argv.slice(2);
 const gen = Bun.spawnSync(["bunx", "drizzle-kit", "generate", ...args], { stdout: "inherit", stderr: "inherit" });
 if (gen.exitCode !== 0) process.exit(gen.exitCode ?? 1);

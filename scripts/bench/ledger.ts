@@ -36,7 +36,7 @@ function quantile(sorted: number[], q: number): number {
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
 const server = await startTestServer({ SANDBOX_LEDGER_MS: String(ledgerMs) });
-const ledger = server.ctx.sandboxLedger!;
+const ledger = server.ctx.sandbox?.ledger!;
 const url = `ws://127.0.0.1:${server.port}${ledger.wsPath}`;
 
 // Time every ledger close (timer-driven) from inside the process.

@@ -16,10 +16,10 @@
 import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import type { Wallet } from "xrpl";
-import { nftTiers } from "../../src/server/db/schema";
-import { faucet } from "../../src/server/ledger/testing/sandbox";
+import { nftTiers } from "../../src/server/nfts/schema";
+import { faucet } from "../../src/server/testing/ledgerKit";
 import { outboxKeys } from "../../src/server/nfts/model";
-import { sessionBrowser, signPayload } from "../../src/server/nfts/testkit";
+import { sessionBrowser, signPayload } from "../../src/server/testing/nftKit";
 import { startTestServer } from "../../src/server/testing/testServer";
 
 const { values } = parseArgs({

@@ -12,7 +12,7 @@
 // xrpl.js Client receives it, the watcher credits in SQLite and emits the event.
 import { parseArgs } from "node:util";
 import { Client, type Payment, type Wallet } from "xrpl";
-import { faucet, ledgerUrl } from "../../src/server/ledger/testing/sandbox";
+import { faucet, ledgerUrl } from "../../src/server/testing/ledgerKit";
 import { startTestServer } from "../../src/server/testing/testServer";
 
 const { values } = parseArgs({
@@ -31,7 +31,7 @@ const server = await startTestServer({ SANDBOX_LEDGER_MS: "60000" });
 try {
   await server.ctx.ledger.waitConnected(15_000);
   const { payments } = server.ctx;
-  const sandbox = server.ctx.sandboxLedger;
+  const sandbox = server.ctx.sandbox?.ledger;
   if (!sandbox) throw new Error("the bench needs NETWORK=sandbox");
   const close = () => sandbox.closeLedger();
   // Let the watcher take its first cursor.

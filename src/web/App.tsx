@@ -4,7 +4,7 @@ import { SWRConfig } from "swr";
 import { AppLayout, AuthenticatedLayout } from "./layout/AppLayout";
 import LandingPage from "./features/landing/LandingPage";
 import NotFoundPage from "./features/NotFoundPage";
-import { CLIENT_ROUTES } from "./routePaths";
+import { CLIENT_ROUTES } from "../shared/routes";
 
 /** Pages other than the landing page load on demand, so the first visit downloads only what it shows. */
 export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {

@@ -69,7 +69,7 @@ describe("routing", () => {
 
   test("every client route the server serves has a page component", async () => {
     const { PAGES } = await import("./App");
-    const { CLIENT_ROUTES } = await import("./routePaths");
+    const { CLIENT_ROUTES } = await import("../shared/routes");
     for (const r of CLIENT_ROUTES) if (r.path !== "/") expect(PAGES[r.path]).toBeDefined();
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Wallet } from "xrpl";
 import { XummSdk } from "xumm-sdk";
-import { ForbiddenError, UnauthorizedError, ValidationError } from "../errors";
+import { ForbiddenError, UnauthorizedError, ValidationError } from "../platform/errors";
 import { sandboxXummCredentials } from "../signing/credentials";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { CLIENT_COOKIE, SESSION_COOKIE } from "./cookies";

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Config } from "../config";
+import type { Config } from "../platform/config";
 
 /** The wallet session cookie (HttpOnly; its SHA-256 is the session's key in SQLite). */
 export const SESSION_COOKIE = "vvx_session";

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { isValidClassicAddress } from "xrpl";
-import { ForbiddenError, UnauthorizedError, ValidationError } from "../errors";
+import { ForbiddenError, UnauthorizedError, ValidationError } from "../platform/errors";
 import { SESSION_COOKIE } from "./cookies";
 import type { AuthService, WalletSession } from "./service";
 

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../context";
-import { ValidationError } from "../errors";
+import type { AppContext } from "../app/context";
+import { ValidationError } from "../platform/errors";
 import { clientIp, type SignRequestLimits } from "../signing";
 import { parseAddress } from "../wallet/service";
 import { clientToken, cookieAttributes, ensureClientToken, SESSION_COOKIE, SESSION_DAYS, type CookieJar } from "./cookies";

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { isValidClassicAddress } from "xrpl";
-import { UpstreamError } from "../errors";
+import { UpstreamError } from "../platform/errors";
 
 /** Where the OAuth2 provider is and who the product is to it. */
 export interface OauthClientOptions {

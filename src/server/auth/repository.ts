@@ -1,6 +1,6 @@
 import { and, eq, isNull, lte } from "drizzle-orm";
-import type { Db } from "../db";
-import { oauthSignIns, walletSessions, walletSettings } from "../db/schema";
+import type { Db } from "../platform/db";
+import { oauthSignIns, walletSessions, walletSettings } from "./schema";
 
 export type SessionRow = typeof walletSessions.$inferSelect;
 export type OauthSignInRow = typeof oauthSignIns.$inferSelect;

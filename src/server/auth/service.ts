@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "../db";
-import { AppError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import type { Logger } from "../log";
+import type { Db } from "../platform/db";
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import type { Logger } from "../platform/log";
 import type { SigningService, SignStatus } from "../signing/service";
 import { hashToken, newToken, SESSION_DAYS, validToken } from "./cookies";
 import { OauthClient, pkcePair } from "./oauth";

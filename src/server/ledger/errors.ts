@@ -1,5 +1,5 @@
 import { ConnectionError, RippledError, XrplError } from "xrpl";
-import { ConflictError, UpstreamError } from "../errors";
+import { ConflictError, UpstreamError } from "../platform/errors";
 
 /** 503: the ledger cannot be reached right now (not connected, dropped, timed out). */
 export class LedgerUnavailableError extends UpstreamError {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Wallet } from "xrpl";
-import { loadConfig } from "../config";
-import { memoryLogger } from "../log";
+import { loadConfig } from "../platform/config";
+import { memoryLogger } from "../platform/log";
 import { sandboxWallets } from "../sandbox/wallets";
 import { freePort, startTestServer, type TestServer } from "../testing/testServer";
 import { LedgerRequestError, LedgerUnavailableError } from "./errors";
 import { LedgerGateway, gatewayFromConfig, type LedgerEvents } from "./gateway";
-import { startTcpProxy, type TcpProxy } from "./testing/tcpProxy";
-import { eventually, faucet, ledgerUrl, outsideClient, pay } from "./testing/sandbox";
+import { startTcpProxy, type TcpProxy } from "../testing/tcpProxy";
+import { eventually, faucet, ledgerUrl, outsideClient, pay } from "../testing/ledgerKit";
 
 // Real servers and ledgers: allow more than Bun's 5 s default.
 setDefaultTimeout(60_000);

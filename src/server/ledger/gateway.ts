@@ -1,9 +1,8 @@
 import { Client, Wallet, type LedgerStream, type Request, type RequestResponseMap, type SubmittableTransaction, type TransactionStream } from "xrpl";
-import type { Config, Network } from "../config";
-import type { Logger } from "../log";
-import { sandboxWallets } from "../sandbox/wallets";
+import type { Config, Network } from "../platform/config";
+import type { Logger } from "../platform/log";
 import type { Token } from "./amounts";
-import { TypedEmitter } from "./emitter";
+import { TypedEmitter } from "../platform/emitter";
 import { LedgerUnavailableError, toLedgerError } from "./errors";
 
 /** Where the gateway stands: idle before start, connecting the first time, reconnecting after a loss. */
@@ -257,11 +256,16 @@ async function retire(client: Client): Promise<void> {
   await client.disconnect().catch(() => {});
 }
 
-/** The gateway for this configuration: sandbox wallets in sandbox mode, PLATFORM_SEED and VVX_ISSUER otherwise. */
-export function gatewayFromConfig(config: Config, log: Logger, url = config.xrplUrl): LedgerGateway {
-  const sandbox = config.network === "sandbox" ? sandboxWallets(config.sandboxSeed) : undefined;
-  const platform = config.platformSeed ? Wallet.fromSeed(config.platformSeed) : sandbox?.treasury;
-  const issuer = config.vvxIssuer ?? sandbox?.issuer.classicAddress;
+/** The platform and issuer the sandbox provides when PLATFORM_SEED / VVX_ISSUER are not set. */
+export interface DefaultAccounts {
+  treasury: Wallet;
+  issuer: { classicAddress: string };
+}
+
+/** The gateway for this configuration: PLATFORM_SEED and VVX_ISSUER, else the sandbox's own accounts. */
+export function gatewayFromConfig(config: Config, log: Logger, defaults?: DefaultAccounts, url = config.xrplUrl): LedgerGateway {
+  const platform = config.platformSeed ? Wallet.fromSeed(config.platformSeed) : defaults?.treasury;
+  const issuer = config.vvxIssuer ?? defaults?.issuer.classicAddress;
   if (!platform || !issuer) throw new Error(`PLATFORM_SEED and VVX_ISSUER are required when NETWORK=${config.network}`);
   return new LedgerGateway({ url, network: config.network, platform, vvx: { currency: config.vvxCurrency, issuer }, log });
 }

@@ -3,7 +3,7 @@ import type { Client, Wallet } from "xrpl";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { OutboxConflictError } from "./errors";
 import type { OutboxEntry } from "./outbox";
-import { closeLedger, faucet, outsideClient, startStack } from "./testing/sandbox";
+import { closeLedger, faucet, outsideClient, startStack } from "../testing/ledgerKit";
 
 // Real servers and ledgers: allow more than Bun's 5 s default.
 setDefaultTimeout(60_000);

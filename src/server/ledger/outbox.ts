@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { ValidationError as XrplValidationError, type SubmittableTransaction, type TransactionMetadata } from "xrpl";
-import type { Db } from "../db";
-import { ledgerOutbox, ledgerOutboxAttempts } from "../db/schema";
-import { NotFoundError, UpstreamError } from "../errors";
-import type { Logger } from "../log";
-import { TypedEmitter } from "./emitter";
+import type { Db } from "../platform/db";
+import { ledgerOutbox, ledgerOutboxAttempts } from "./schema";
+import { NotFoundError, UpstreamError } from "../platform/errors";
+import type { Logger } from "../platform/log";
+import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError, OutboxConflictError } from "./errors";
 import type { LedgerGateway } from "./gateway";
 

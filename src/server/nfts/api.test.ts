@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Wallet } from "xrpl";
 import { TestBrowser } from "../auth/testBrowser";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { buyer, sessionBrowser } from "./testkit";
+import { buyer, sessionBrowser } from "../testing/nftKit";
 
 let server: TestServer;
 const admin = Wallet.generate();

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Client, Wallet } from "xrpl";
-import { incomingPayments, nftTiers, nfts as nftsTable } from "../db/schema";
-import { eventually, outsideClient, pay } from "../ledger/testing/sandbox";
+import { incomingPayments } from "../payments/schema";
+import { nftTiers, nfts as nftsTable } from "./schema";
+import { eventually, outsideClient, pay } from "../testing/ledgerKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import type { TestBrowser } from "../auth/testBrowser";
-import { buyer, GENESIS_PRICE_MICRO, nftsOf, OASIS_PRICE_MICRO, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "./testkit";
+import { buyer, GENESIS_PRICE_MICRO, nftsOf, OASIS_PRICE_MICRO, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
 
 let server: TestServer;
 let client: Client;

@@ -3,8 +3,8 @@ import genesisArt from "../../../assets/nfts/genesis.svg" with { type: "file" };
 import oasisArt from "../../../assets/nfts/oasis.svg" with { type: "file" };
 import { clientToken, type CookieJar } from "../auth/cookies";
 import { actingWallet, walletSession } from "../auth/guard";
-import type { AppContext } from "../context";
-import { AppError, ConflictError, NotFoundError, ValidationError } from "../errors";
+import type { AppContext } from "../app/context";
+import { AppError, ConflictError, NotFoundError, ValidationError } from "../platform/errors";
 import { parseAddress } from "../wallet/service";
 import {
   AcceptOfferBody,

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { convertHexToString, type Client } from "xrpl";
 import { tierFromTaxon } from "../../engine";
-import { nfts as nftsTable } from "../db/schema";
-import { eventually, outsideClient } from "../ledger/testing/sandbox";
+import { nfts as nftsTable } from "./schema";
+import { eventually, outsideClient } from "../testing/ledgerKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { buyer, connectedBrowser, nftsOf, OASIS_PRICE_MICRO, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "./testkit";
+import { buyer, connectedBrowser, nftsOf, OASIS_PRICE_MICRO, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
 
 let server: TestServer;
 let client: Client;

@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, max, sql } from "drizzle-orm";
-import type { Db } from "../db";
-import { nftPurchases, nftTiers, nfts, paymentRequests, rewardPayouts } from "../db/schema";
+import type { Db } from "../platform/db";
+import { nftPurchases, nftTiers, nfts } from "./schema";
+import { paymentRequests } from "../payments/schema";
+import { rewardPayouts } from "../rewards/schema";
 import type { DbOrTx } from "../ledger/outbox";
 import { HOLDING_STATUSES, type PurchaseStatus } from "./model";
 

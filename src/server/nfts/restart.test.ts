@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import type { Client } from "xrpl";
-import { nfts as nftsTable } from "../db/schema";
-import { outsideClient } from "../ledger/testing/sandbox";
+import { nfts as nftsTable } from "./schema";
+import { outsideClient } from "../testing/ledgerKit";
 import type { OutboxEntry } from "../ledger/outbox";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { buyer, nftsOf, purchaseReaches, sessionBrowser, signPayload } from "./testkit";
+import { buyer, nftsOf, purchaseReaches, sessionBrowser, signPayload } from "../testing/nftKit";
 
 /** Every transaction of a type the platform sent for one NFT (validated history). */
 async function platformTxs(client: Client, platform: string, type: string, tokenId: string) {

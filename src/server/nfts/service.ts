@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { convertStringToHex, type TransactionMetadata } from "xrpl";
-import type { Config } from "../config";
-import type { Db } from "../db";
+import type { Config } from "../platform/config";
+import type { Db } from "../platform/db";
 import {
   accruedTotalMicro,
   daysSincePurchase,
@@ -14,17 +14,17 @@ import {
   tierFromTaxon,
   type RewardTerms,
 } from "../../engine";
-import { AppError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
+import { AppError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../platform/errors";
 import { vvxAmount } from "../ledger/amounts";
-import { TypedEmitter } from "../ledger/emitter";
+import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError } from "../ledger/errors";
 import type { LedgerGateway } from "../ledger/gateway";
 import type { Outbox, OutboxEntry } from "../ledger/outbox";
-import type { Logger } from "../log";
+import type { Logger } from "../platform/log";
 import type { PaymentDecision, PaymentHandlerContext } from "../payments/model";
 import { insertPaymentRequest } from "../payments/requests";
 import { normalizeLedgerTx, type PaymentWatcher } from "../payments/watcher";
-import type { SandboxXumm } from "../sandbox/xumm/service";
+import type { SandboxXumm } from "../sandbox";
 import type { SignRequestCreated, SigningService } from "../signing/service";
 import {
   IN_FLIGHT_STATUSES,
@@ -38,6 +38,7 @@ import {
   type PurchaseStatus,
 } from "./model";
 import { NftRepository, type PurchaseRow, type TierRow } from "./repository";
+import { seedDefaults } from "./seed";
 
 const MICRO = 1_000_000;
 /** Re-use an accept-offer sign request only while it has at least this long to live. */
@@ -161,6 +162,7 @@ export class NftService {
   paymentGraceSeconds = PAYMENT_GRACE_SECONDS;
 
   constructor(private readonly deps: NftServiceDeps) {
+    seedDefaults(deps.db);
     this.repo = new NftRepository(deps.db);
     this.events = new TypedEmitter((event, err) => deps.log.error("nft listener failed", { event, error: String(err) }));
     // Registered at construction so the watcher never credits a purchase without its handler.

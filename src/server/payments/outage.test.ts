@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client, Wallet } from "xrpl";
-import { eventually, faucet, outsideClient, pay, startStack, type Stack } from "../ledger/testing/sandbox";
-import { startTcpProxy, type TcpProxy } from "../ledger/testing/tcpProxy";
+import { eventually, faucet, outsideClient, pay, startStack, type Stack } from "../testing/ledgerKit";
+import { startTcpProxy, type TcpProxy } from "../testing/tcpProxy";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { openStore } from "../db";
-import { ledgerCursors } from "../db/schema";
+import { openStore } from "../platform/db";
+import { ledgerCursors } from "./schema";
 import type { PaymentCredited } from "./model";
 
 // Real servers and ledgers: allow more than Bun's 5 s default.

@@ -1,8 +1,8 @@
 import { and, asc, eq, lt } from "drizzle-orm";
 import { isValidClassicAddress } from "xrpl";
-import type { Db } from "../db";
-import { paymentRequests } from "../db/schema";
-import { ValidationError } from "../errors";
+import type { Db } from "../platform/db";
+import { paymentRequests } from "./schema";
+import { ValidationError } from "../platform/errors";
 import { MAX_STORED_AMOUNT } from "../ledger/amounts";
 import type { DbOrTx } from "../ledger/outbox";
 import { PAYMENT_CURRENCIES, type CreatePaymentRequestInput, type PaymentCurrency, type PaymentRequest, type PaymentRequestStatus } from "./model";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { PaymentFlags, type Client, type Wallet } from "xrpl";
-import { ledgerCursors } from "../db/schema";
-import { ValidationError } from "../errors";
-import { eventually, faucet, outsideClient, pay, submitValidated } from "../ledger/testing/sandbox";
+import { ledgerCursors } from "./schema";
+import { ValidationError } from "../platform/errors";
+import { eventually, faucet, outsideClient, pay, submitValidated } from "../testing/ledgerKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import type { PaymentEvents } from "./model";
 import { requestByTag } from "./requests";

@@ -1,10 +1,10 @@
 import { asc, eq } from "drizzle-orm";
 import { convertStringToHex, type Amount, type TransactionMetadata } from "xrpl";
-import type { Db } from "../db";
-import { incomingPayments, ledgerCursors } from "../db/schema";
-import type { Logger } from "../log";
+import type { Db } from "../platform/db";
+import { incomingPayments, ledgerCursors } from "./schema";
+import type { Logger } from "../platform/log";
 import { classifyAmount, sameCurrency, subtractMicro, vvxAmount, xrpAmount, type LedgerAmount } from "../ledger/amounts";
-import { TypedEmitter } from "../ledger/emitter";
+import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError } from "../ledger/errors";
 import type { LedgerGateway } from "../ledger/gateway";
 import type { DbOrTx, Outbox, OutboxInput } from "../ledger/outbox";

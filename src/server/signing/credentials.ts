@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Config } from "../config";
+import type { Config } from "../platform/config";
 
 /** The Xaman API key and secret pair (both lowercase UUIDs, as xumm-sdk requires). */
 export interface XummCredentials {

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../context";
-import { ValidationError } from "../errors";
+import type { AppContext } from "../app/context";
+import { ValidationError } from "../platform/errors";
 import { ensureClientToken, clientToken, cookieAttributes, SESSION_COOKIE, SESSION_DAYS, type CookieJar } from "../auth/cookies";
 import { EnvironmentResponse, SignRequestBody, SignRequestResponse, SignStatusResponse, UuidParams } from "./model";
 import { RateLimiter, SIGN_REQUESTS_PER_CLIENT, SIGN_REQUESTS_PER_IP } from "./rateLimit";

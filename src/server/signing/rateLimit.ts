@@ -1,4 +1,4 @@
-import { RateLimitError } from "../errors";
+import { RateLimitError } from "../platform/errors";
 
 /**
  * Fixed-window request counter per key (in memory: limits protect this

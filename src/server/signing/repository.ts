@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { Db } from "../db";
-import { signRequests } from "../db/schema";
+import type { Db } from "../platform/db";
+import { signRequests } from "./schema";
 
 export type SignRequestRow = typeof signRequests.$inferSelect;
 

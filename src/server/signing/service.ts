@@ -1,8 +1,8 @@
 import { isValidClassicAddress } from "xrpl";
-import type { Config } from "../config";
-import type { Db } from "../db";
-import { NotFoundError, ValidationError } from "../errors";
-import type { Logger } from "../log";
+import type { Config } from "../platform/config";
+import type { Db } from "../platform/db";
+import { NotFoundError, ValidationError } from "../platform/errors";
+import type { Logger } from "../platform/log";
 import { hashToken } from "../auth/cookies";
 import { SigningRepository, type SignRequestRow } from "./repository";
 import type { XummClient, XummPayload } from "./xumm";

@@ -3,9 +3,9 @@ import { Wallet } from "xrpl";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../app";
-import { loadConfig } from "../config";
-import { createContext } from "../main";
+import { createApp } from "../app/app";
+import { loadConfig } from "../platform/config";
+import { createContext } from "../app/main";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { loopbackOrigin, sandboxXummCredentials, xummApiEndpoint, xummCredentials } from "./credentials";
 import { microToValue } from "./service";
@@ -119,7 +119,7 @@ describe("payments through the sandbox Xaman onto the sandbox ledger", () => {
 
   // Payments go to a second faucet account: the platform account's payment watcher refunds payments with unknown tags.
   test("an XRP Payment is signed with a faucet account, submitted, validated, and read back", async () => {
-    const { signing, sandboxLedger } = server.ctx;
+    const { signing, sandbox } = server.ctx;
     const account = (await post("/sandbox/api/accounts", { xrp: 50 })).json as { address: string };
     const payee = (await post("/sandbox/api/accounts", { xrp: 10 })).json as { address: string };
     const before = (await get(`/api/wallet/balance?address=${account.address}`)).json;
@@ -141,7 +141,7 @@ describe("payments through the sandbox Xaman onto the sandbox ledger", () => {
     expect(status.json).toMatchObject({ signed: true, account: account.address, txid: signed.json.txid, type: "crash_bet", authenticated: false });
     expect((await get(`/api/xumm/payload-status/${created.uuid}`)).json).toMatchObject({ accepted: true, txid: signed.json.txid });
 
-    await sandboxLedger!.closeLedger();
+    await sandbox!.ledger.closeLedger();
     const tx = await get(`/api/xumm/transaction/${signed.json.txid}`);
     expect(tx.status).toBe(200);
     expect(tx.json).toMatchObject({
@@ -160,7 +160,7 @@ describe("payments through the sandbox Xaman onto the sandbox ledger", () => {
   });
 
   test("a VVX Payment delivers the token amount", async () => {
-    const { signing, ledger, sandboxLedger } = server.ctx;
+    const { signing, ledger, sandbox } = server.ctx;
     const account = (await post("/sandbox/api/accounts", { xrp: 20, vvx: 1000 })).json as { address: string };
     const payee = (await post("/sandbox/api/accounts", { xrp: 10, vvx: 0 })).json as { address: string };
     const before = (await get(`/api/wallet/balance?address=${account.address}`)).json;
@@ -174,7 +174,7 @@ describe("payments through the sandbox Xaman onto the sandbox ledger", () => {
     });
     const signed = await post(`/sandbox/api/payloads/${created.uuid}/sign`, { account: account.address });
     expect(signed.json.dispatchedResult).toBe("tesSUCCESS");
-    await sandboxLedger!.closeLedger();
+    await sandbox!.ledger.closeLedger();
     const tx = (await get(`/api/xumm/transaction/${signed.json.txid}`)).json;
     expect(tx.deliveredAmount).toEqual({ currency: ledger.vvx.currency, issuer: ledger.vvx.issuer, value: "12.5" });
     const after = (await get(`/api/wallet/balance?address=${account.address}`)).json;
@@ -183,14 +183,14 @@ describe("payments through the sandbox Xaman onto the sandbox ledger", () => {
   });
 
   test("signed is not paid: an unfunded payment is signed with a tec result; an unknown signer cannot even prepare", async () => {
-    const { signing, sandboxLedger } = server.ctx;
+    const { signing, sandbox } = server.ctx;
     const account = (await post("/sandbox/api/accounts", { xrp: 20 })).json as { address: string };
     const payee = (await post("/sandbox/api/accounts", { xrp: 10 })).json as { address: string };
     const tooMuch = await signing.createPaymentRequest({ kind: "crash_bet", wallet: account.address, destination: payee.address, amount: { drops: 100_000_000n } });
     const signed = await post(`/sandbox/api/payloads/${tooMuch.uuid}/sign`, { account: account.address });
     expect(signed.json.signed).toBe(true);
     expect(signed.json.dispatchedResult).toMatch(/^tec/);
-    await sandboxLedger!.closeLedger();
+    await sandbox!.ledger.closeLedger();
     const tx = (await get(`/api/xumm/transaction/${signed.json.txid}`)).json;
     expect(tx).toMatchObject({ validated: true, result: signed.json.dispatchedResult, deliveredAmount: null });
 
@@ -221,9 +221,9 @@ describe("on a real network", () => {
       DATA_DIR: dir,
       QUIET: "1",
     });
-    const ctx = createContext(config);
+    const ctx = await createContext(config);
     try {
-      expect(ctx.sandboxXumm).toBeUndefined();
+      expect(ctx.sandbox).toBeUndefined();
       expect(ctx.signing.xumm.endpoint).toBe("https://xumm.app");
       expect(ctx.auth.oauth.authorizeUrl("s", "c")).toStartWith("https://oauth2.xumm.app/auth?");
       const app = createApp(ctx);

@@ -1,5 +1,5 @@
 import type { TxRequest } from "xrpl";
-import { NotFoundError, ValidationError } from "../errors";
+import { NotFoundError, ValidationError } from "../platform/errors";
 import { xrpFromDrops } from "../ledger/amounts";
 import { LedgerRequestError } from "../ledger/errors";
 import type { LedgerGateway } from "../ledger/gateway";

@@ -1,6 +1,6 @@
 import type { XummSdk, XummTypes } from "xumm-sdk";
-import type { Config } from "../config";
-import { UpstreamError } from "../errors";
+import type { Config } from "../platform/config";
+import { UpstreamError } from "../platform/errors";
 import { xummApiEndpoint, xummCredentials } from "./credentials";
 
 export type XummPayload = XummTypes.XummGetPayloadResponse;

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../context";
+import type { AppContext } from "../app/context";
 
 /** Public settings the SPA needs: network, explorer, footer links, maintenance notice. */
 export function siteRoutes(ctx: AppContext) {

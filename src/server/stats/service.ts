@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../db";
-import { nftTiers, nfts, rewardPayouts } from "../db/schema";
+import type { Db } from "../platform/db";
+import { nftTiers, nfts } from "../nfts/schema";
+import { rewardPayouts } from "../rewards/schema";
 
 /**
  * Landing-page figures, all read from the database (never literals). Holders

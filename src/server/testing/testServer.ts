@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../config";
-import type { Logger } from "../log";
-import { startServer } from "../main";
+import { loadConfig } from "../platform/config";
+import type { Logger } from "../platform/log";
+import { startServer } from "../app/main";
 
 /** A free TCP port on loopback (Elysia's reusePort would let two servers share one silently). */
 export async function freePort(): Promise<number> {

@@ -1,6 +1,6 @@
 import type { AccountInfoRequest, AccountLinesRequest } from "xrpl";
 import { isValidClassicAddress } from "xrpl";
-import { ValidationError } from "../errors";
+import { ValidationError } from "../platform/errors";
 import { microFromValue } from "../ledger/amounts";
 import type { LedgerGateway } from "../ledger/gateway";
 import { LedgerRequestError } from "../ledger/errors";

@@ -18,7 +18,7 @@ describe("GET /api/wallet/balance", () => {
   test("a faucet account's XRP (drops) and VVX, without a session", async () => {
     const res = await fetch(`${server.url}/sandbox/api/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ xrp: 25, vvx: 300 }) });
     const { address } = (await res.json()) as { address: string };
-    const listed = server.ctx.sandboxLedger!.listAccounts().find((a) => a.address === address)!;
+    const listed = server.ctx.sandbox?.ledger!.listAccounts().find((a) => a.address === address)!;
     const balance = await get(`/api/wallet/balance?address=${address}`);
     expect(balance.status).toBe(200);
     expect(balance.json).toMatchObject({ success: true, address, funded: true, hasVvxTrustline: true, vvxBalance: "300", microVvx: "300000000", xrpBalance: listed.xrp });

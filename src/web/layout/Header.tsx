@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from "react"
 import { useDismiss } from "../lib/useDismiss";
 import { Link, NavLink, useLocation } from "react-router-dom";
 import logo from "../../../assets/logo.svg";
-import { CLIENT_ROUTES } from "../routePaths";
+import { CLIENT_ROUTES } from "../../shared/routes";
 
 const NAV = [
   { to: "/", label: "Home" },

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { ServerWebSocket } from "bun";
-import { ValidationError } from "../../errors";
-import type { Logger } from "../../log";
+import { ValidationError } from "../../platform/errors";
+import type { Logger } from "../../platform/log";
 import type { SandboxLedger, Subscriber } from "./ledger";
 import { LedgerRpc, type Connection } from "./rpc";
 

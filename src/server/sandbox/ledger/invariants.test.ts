@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Wallet, type SubmittableTransaction } from "xrpl";
-import { memoryLogger } from "../../log";
+import { memoryLogger } from "../../platform/log";
 import { LSF } from "./apply/common";
 import { isApplied } from "./codes";
 import { SandboxLedger } from "./ledger";

@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, verify as nodeVerify, type KeyObject } from "node:crypto";
 import { Wallet, decode, dropsToXrp, encode, encodeForSigning, hashes, verifyKeypairSignature, type SubmittableTransaction } from "xrpl";
-import type { Logger } from "../../log";
+import type { Logger } from "../../platform/log";
 import { sandboxWallets, type SandboxWallets } from "../wallets";
 import { applyTransaction } from "./apply";
 import { FEES, lineBalance } from "./apply/common";
@@ -76,10 +76,12 @@ export interface SandboxLedgerOptions {
   ledgerMs: number;
   currency: string;
   log: Logger;
+  /** The product's clock (ms since the Unix epoch): close times follow it, so advancing it moves the ledger's time too. */
+  now?: () => number;
 }
 
-export function rippleTimeNow(): number {
-  return Math.floor(Date.now() / 1000) - RIPPLE_EPOCH_OFFSET;
+export function rippleTimeNow(nowMs = Date.now()): number {
+  return Math.floor(nowMs / 1000) - RIPPLE_EPOCH_OFFSET;
 }
 
 export function rippleTimeIso(rippleTime: number): string {
@@ -161,6 +163,7 @@ export class SandboxLedger {
   private readonly genesisWallet = Wallet.fromSeed(GENESIS_SEED);
   private readonly log: Logger;
   private readonly ledgerMs: number;
+  private readonly now: () => number;
   private readonly entries = new Map<string, Entry>();
   /** For every object changed in the open ledger, its value at the last close (undefined: it did not exist). */
   private readonly openOriginals = new Map<string, Entry | undefined>();
@@ -182,6 +185,7 @@ export class SandboxLedger {
   constructor(options: SandboxLedgerOptions) {
     this.log = options.log;
     this.ledgerMs = options.ledgerMs;
+    this.now = options.now ?? Date.now;
     this.currency = options.currency;
     this.wallets = sandboxWallets(options.seed);
     this.store = new SandboxStore(options.dataDir);
@@ -476,7 +480,7 @@ export class SandboxLedger {
     const writes: [string, Entry | null][] = [...this.openOriginals.keys()].map((k) => [k, this.entries.get(k) ?? null]);
     const feesBurnt = txs.reduce((sum, t) => sum + BigInt(t.tx_json.Fee), 0n);
     // Close times never go backwards; several ledgers may share a second when SANDBOX_LEDGER_MS < 1000.
-    const closeTime = Math.max(rippleTimeNow(), this.last.close_time);
+    const closeTime = Math.max(rippleTimeNow(this.now()), this.last.close_time);
     const header: Omit<LedgerHeader, "ledger_hash"> = {
       ledger_index: index,
       parent_hash: this.last.ledger_hash,

@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 test("on a real network there is no sandbox ledger and every /sandbox/* path is 404", async () => {
-  expect(server.ctx.sandboxLedger).toBeUndefined();
+  expect(server.ctx.sandbox?.ledger).toBeUndefined();
   const paths: [string, string][] = [
     ["GET", "/sandbox/explorer"],
     ["GET", "/sandbox/explorer/account/rPwPUPAsPmSETpDxsYmQRBoUP48dqsuXxV"],

@@ -8,7 +8,7 @@ import { Wallet, hashes, parseNFTokenID } from "xrpl";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { memoryLogger } from "../../log";
+import { memoryLogger } from "../../platform/log";
 import { SandboxLedger } from "./ledger";
 import { transactionId } from "./shamap";
 

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { ValidationError } from "../../errors";
+import { ValidationError } from "../../platform/errors";
 import { parseUuid } from "../../signing/service";
 import type { SandboxXumm } from "../xumm/service";
 import { walletPage } from "./page";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Elysia } from "elysia";
-import { AppError } from "../../errors";
+import { AppError } from "../../platform/errors";
 import { SandboxOauth, OauthError } from "./oauth";
 import { qrMatrix, qrPng } from "./qr";
 import type { CreateBody, SandboxXumm } from "./service";

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { ValidationError } from "../../errors";
+import { ValidationError } from "../../platform/errors";
 import type { SandboxXumm } from "./service";
 
 /** Lifetime of an authorization code and of an access token. */

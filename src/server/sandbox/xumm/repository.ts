@@ -1,6 +1,6 @@
 import { and, eq, isNull, lte } from "drizzle-orm";
-import type { Db } from "../../db";
-import { sandboxXummOauthCodes, sandboxXummPayloads, sandboxXummUserTokens } from "../../db/schema";
+import type { Db } from "../../platform/db";
+import { sandboxXummOauthCodes, sandboxXummPayloads, sandboxXummUserTokens } from "./schema";
 
 export type PayloadRow = typeof sandboxXummPayloads.$inferSelect;
 export type OauthCodeRow = typeof sandboxXummOauthCodes.$inferSelect;

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { Client, Wallet, type SubmittableTransaction } from "xrpl";
-import type { Db } from "../../db";
-import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../../errors";
-import type { Logger } from "../../log";
+import type { Db } from "../../platform/db";
+import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../../platform/errors";
+import type { Logger } from "../../platform/log";
 import type { XummCredentials } from "../../signing/credentials";
 import { describeTransaction, type PayloadLine } from "./describe";
 import { SandboxXummRepository, type PayloadRow } from "./repository";

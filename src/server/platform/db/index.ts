@@ -3,10 +3,9 @@ import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { migrations } from "./migrations";
-import * as schema from "./schema";
-import { seedDefaults } from "./seed";
 
-export type Db = BunSQLiteDatabase<typeof schema>;
+/** The product database (tables are declared by each feature's schema.ts). */
+export type Db = BunSQLiteDatabase;
 
 export interface Store {
   db: Db;
@@ -25,8 +24,7 @@ export function openStore(dataDir: string, file = "vvx.db"): Store {
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA busy_timeout = 5000");
   applyMigrations(sqlite);
-  const db = drizzle(sqlite, { schema });
-  seedDefaults(db);
+  const db = drizzle(sqlite);
   return { db, sqlite, path, close: () => sqlite.close() };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestBrowser } from "./auth/testBrowser";
-import { memoryLogger } from "./log";
-import { startTestServer, type TestServer } from "./testing/testServer";
+import { TestBrowser } from "../auth/testBrowser";
+import { memoryLogger } from "../platform/log";
+import { startTestServer, type TestServer } from "../testing/testServer";
 
 // Every API route, fed junk: nothing may answer 5xx or log an unhandled exception.
 let server: TestServer;

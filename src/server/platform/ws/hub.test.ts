@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestServer, type TestServer } from "../testing/testServer";
+import { startTestServer, type TestServer } from "../../testing/testServer";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -40,16 +40,17 @@ describe("/ws", () => {
     a.ws.send(JSON.stringify({ type: "ping" }));
     expect(await a.next("pong")).toHaveProperty("timestamp");
 
-    a.ws.send(JSON.stringify({ type: "subscribe", topic: "crash" }));
-    expect(await a.next("subscribed")).toEqual({ type: "subscribed", topic: "crash" });
-    expect(server.ctx.hub.publish("crash", { type: "gameState", status: "waiting" })).toBe(1);
-    expect(await a.next("gameState")).toEqual({ type: "gameState", status: "waiting" });
+    a.ws.send(JSON.stringify({ type: "subscribe", topic: "site" }));
+    expect(await a.next("subscribed")).toEqual({ type: "subscribed", topic: "site" });
+    expect(server.ctx.hub.subscribers("site")).toBe(1);
+    expect(server.ctx.hub.emit("site", undefined, { type: "stats", holders: 3 })).toBeGreaterThan(0);
+    expect(await a.next("stats")).toEqual({ type: "stats", holders: 3 });
     await Bun.sleep(30);
-    expect(b.messages.some((m) => m.type === "gameState")).toBe(false);
+    expect(b.messages.some((m) => m.type === "stats")).toBe(false);
 
-    a.ws.send(JSON.stringify({ type: "unsubscribe", topic: "crash" }));
+    a.ws.send(JSON.stringify({ type: "unsubscribe", topic: "site" }));
     await a.next("unsubscribed");
-    expect(server.ctx.hub.publish("crash", { type: "gameState" })).toBe(0);
+    expect(server.ctx.hub.publish("site", { type: "stats" })).toBe(0);
     a.ws.close();
     b.ws.close();
   });
@@ -66,6 +67,17 @@ describe("/ws", () => {
     await c.next("pong");
     expect(c.ws.readyState).toBe(WebSocket.OPEN);
     c.ws.close();
+  });
+
+  test("only known channels can be followed and a wallet's channel only with that wallet's session", async () => {
+    const e = await connect();
+    await e.next("welcome");
+    e.ws.send(JSON.stringify({ type: "subscribe", topic: "anything-else" }));
+    expect(await e.next("error")).toMatchObject({ code: "VALIDATION_ERROR" });
+    e.ws.send(JSON.stringify({ type: "subscribe", topic: "wallet:rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY" }));
+    expect(await e.next("error")).toMatchObject({ code: "FORBIDDEN" });
+    expect(server.ctx.hub.subscribers("wallet:rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY")).toBe(0);
+    e.ws.close();
   });
 
   test("closed sockets leave the hub", async () => {

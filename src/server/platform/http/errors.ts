@@ -1,8 +1,8 @@
 import { Elysia, ValidationError as ElysiaValidationError } from "elysia";
 import { AppError, ValidationError, errorBody } from "../errors";
 import type { Logger } from "../log";
-import { isApiPath } from "../../web/routePaths";
-import { spaNotFound } from "../web";
+import { isApiPath } from "../../../shared/routes";
+import { spaNotFound } from "./spa";
 import { logRequest } from "./requestLog";
 
 /** Turns an Elysia schema failure into a message that names the field. */

@@ -1,5 +1,5 @@
 import { nftTiers } from "./schema";
-import type { Db } from "./index";
+import type { Db } from "../platform/db";
 
 const MICRO = 1_000_000;
 

@@ -3,9 +3,10 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore } from "./db";
-import { migrations } from "./db/migrations";
-import { freePort } from "./testing/testServer";
+import { seedDefaults } from "../nfts/seed";
+import { openStore } from "../platform/db";
+import { migrations } from "../platform/db/migrations";
+import { freePort } from "../testing/testServer";
 
 const MAIN = join(import.meta.dir, "main.ts");
 
@@ -54,8 +55,12 @@ describe("database", () => {
       const second = openStore(dir);
       const applied = second.sqlite.query<{ tag: string }, []>("SELECT tag FROM _migrations ORDER BY tag").all().map((r) => r.tag);
       expect(applied).toEqual(migrations.map((m) => m.tag));
+      // The marketplace seeds the spec's tiers once, keeping any an operator changed.
+      seedDefaults(second.db);
+      second.sqlite.query("UPDATE nft_tiers SET max_supply = 25 WHERE id = 1").run();
+      seedDefaults(second.db);
       const tiers = second.sqlite.query<{ name: string; max_supply: number }, []>("SELECT name, max_supply FROM nft_tiers ORDER BY id").all();
-      expect(tiers).toEqual([{ name: "Genesis", max_supply: 20 }, { name: "Oasis", max_supply: 40 }]);
+      expect(tiers).toEqual([{ name: "Genesis", max_supply: 25 }, { name: "Oasis", max_supply: 40 }]);
       second.close();
       const raw = new Database(join(dir, "vvx.db"));
       expect(raw.query<{ n: number }, []>("SELECT count(*) AS n FROM _migrations").get()?.n).toBe(migrations.length);

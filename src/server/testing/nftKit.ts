@@ -1,8 +1,8 @@
 import type { Client, Wallet } from "xrpl";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { TestBrowser } from "../auth/testBrowser";
-import { eventually, faucet } from "../ledger/testing/sandbox";
-import type { TestServer } from "../testing/testServer";
+import { eventually, faucet } from "./ledgerKit";
+import type { TestServer } from "./testServer";
 
 /** Test helpers for the NFT flow against a real server and its sandbox ledger. */
 

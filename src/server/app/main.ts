@@ -1,46 +1,45 @@
 import { createApp } from "./app";
-import { ConfigError, loadConfig, type Config } from "./config";
+import { ConfigError, loadConfig, type Config } from "../platform/config";
 import type { AppContext } from "./context";
-import { openStore } from "./db";
-import { gatewayFromConfig } from "./ledger/gateway";
-import { Outbox } from "./ledger/outbox";
-import { createLogger, type Logger } from "./log";
-import { NftService } from "./nfts/service";
-import { PaymentWatcher } from "./payments/watcher";
-import { SandboxLedger } from "./sandbox/ledger/ledger";
-import { createSigningServices } from "./signing/setup";
-import { VERSION } from "./version";
-import { Hub } from "./ws/hub";
+import { openStore } from "../platform/db";
+import { gatewayFromConfig } from "../ledger/gateway";
+import { Outbox } from "../ledger/outbox";
+import { createLogger, type Logger } from "../platform/log";
+import { NftService } from "../nfts/service";
+import { PaymentWatcher } from "../payments/watcher";
+import { systemClock } from "../platform/clock";
+import { createSigningServices } from "./identity";
+import { VERSION } from "../platform/version";
+import { Hub } from "../platform/ws/hub";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
-export function createContext(config: Config, log = createLogger(!config.logRequests)): AppContext {
+export async function createContext(config: Config, log = createLogger(!config.logRequests)): Promise<AppContext> {
   const store = openStore(config.dataDir);
   const hub = new Hub();
-  const sandboxLedger =
-    config.network === "sandbox"
-      ? new SandboxLedger({ dataDir: config.dataDir, seed: config.sandboxSeed, ledgerMs: config.sandboxLedgerMs, currency: config.vvxCurrency, log })
-      : undefined;
-  const ledger = gatewayFromConfig(config, log);
+  // The sandbox is loaded only in sandbox mode: on real networks none of its code runs.
+  const sandbox = config.network === "sandbox" ? (await import("../sandbox")).createSandbox(config, log, store.db) : undefined;
+  const clock = sandbox?.clock ?? systemClock;
+  const ledger = gatewayFromConfig(config, log, sandbox?.wallets);
   const outbox = new Outbox(store.db, ledger, log);
   const payments = new PaymentWatcher(store.db, ledger, outbox, log);
-  const signing = createSigningServices(config, store.db, log, sandboxLedger && (() => sandboxLedger.listAccounts()));
-  const nfts = new NftService({ db: store.db, config, log, ledger, outbox, payments, signing: signing.signing, sandboxXumm: signing.sandboxXumm });
-  return { config, store, log, hub, ledger, outbox, payments, ...signing, nfts, sandboxLedger, version: VERSION };
+  const signing = createSigningServices(config, store.db, log);
+  const nfts = new NftService({ db: store.db, config, log, ledger, outbox, payments, signing: signing.signing, sandboxXumm: sandbox?.xumm });
+  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, sandbox, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
 export async function startServer(config: Config, log?: Logger) {
-  const ctx = createContext(config, log);
+  const ctx = await createContext(config, log);
   const app = createApp(ctx);
   // Production bundling unless explicitly developing (`bun run dev`): no HMR client in the page.
   app.listen({ port: config.port, hostname: config.host, development: process.env.NODE_ENV === "development" });
+  ctx.hub.attach(app.server!);
   ctx.hub.start();
-  ctx.sandboxLedger?.start();
+  ctx.sandbox?.start();
   ctx.outbox.start();
   ctx.payments.start();
   ctx.nfts.start();
   ctx.ledger.start();
-  ctx.sandboxXumm?.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
   ctx.log.info("listening", { url: config.publicUrl, port, network: config.network, data: ctx.store.path, startupMs: Math.round(performance.now()) });
@@ -53,11 +52,10 @@ export async function startServer(config: Config, log?: Logger) {
       ctx.payments.stop();
       ctx.outbox.stop();
       await ctx.ledger.stop();
-      await ctx.sandboxXumm?.stop();
-      ctx.sandboxLedger?.stopTimerAndSockets();
+      await ctx.sandbox?.stop();
       ctx.hub.closeAll();
       await app.stop(false); // let requests in flight finish
-      ctx.sandboxLedger?.shutdown();
+      ctx.sandbox?.shutdown();
       ctx.store.close();
       ctx.log.info("stopped");
     })());

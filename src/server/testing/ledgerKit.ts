@@ -2,12 +2,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, Wallet, type Payment, type SubmittableTransaction, type TxResponse } from "xrpl";
-import { openStore, type Store } from "../../db";
-import { memoryLogger } from "../../log";
-import { PaymentWatcher } from "../../payments/watcher";
-import type { Token } from "../amounts";
-import { LedgerGateway, type Backoff } from "../gateway";
-import { Outbox } from "../outbox";
+import { openStore, type Store } from "../platform/db";
+import { memoryLogger } from "../platform/log";
+import { PaymentWatcher } from "../payments/watcher";
+import type { Token } from "../ledger/amounts";
+import { LedgerGateway, type Backoff } from "../ledger/gateway";
+import { Outbox } from "../ledger/outbox";
 
 /** Test helpers against a running sandbox (a server started by startTestServer). */
 

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
-import { nfts, rewardPayouts } from "./db/schema";
-import { ConflictError } from "./errors";
-import { errorHandler } from "./http/errors";
-import { memoryLogger } from "./log";
-import { startTestServer, type TestServer } from "./testing/testServer";
+import { nfts } from "../nfts/schema";
+import { rewardPayouts } from "../rewards/schema";
+import { ConflictError } from "../platform/errors";
+import { errorHandler } from "../platform/http/errors";
+import { memoryLogger } from "../platform/log";
+import { startTestServer, type TestServer } from "../testing/testServer";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
-import logo from "../../../assets/logo.svg" with { type: "file" };
-import index from "../../web/index.html";
-import { CLIENT_PATHS } from "../../web/routePaths";
+import logo from "../../../../assets/logo.svg" with { type: "file" };
+import index from "../../../web/index.html";
+import { CLIENT_PATHS } from "../../../shared/routes";
 
 /**
  * The SPA: Bun bundles index.html (embedded in the binary). Routes are

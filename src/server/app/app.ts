@@ -1,0 +1,40 @@
+import { Elysia } from "elysia";
+import { authRoutes } from "../auth";
+import { SESSION_COOKIE } from "../auth/cookies";
+import { docsRoutes } from "../docs";
+import { healthRoutes } from "../health";
+import { nftRoutes } from "../nfts";
+import { errorHandler } from "../platform/http/errors";
+import { requestLog } from "../platform/http/requestLog";
+import { webRoutes } from "../platform/http/spa";
+import { wsRoutes } from "../platform/ws";
+import { SignRequestLimits, signingRoutes } from "../signing";
+import { siteRoutes } from "../site";
+import { statsRoutes } from "../stats";
+import { walletRoutes } from "../wallet";
+import type { AppContext } from "./context";
+
+/**
+ * Composes the whole server from feature plugins. API routes sit in one
+ * instance with the request log; the SPA routes in another without hooks
+ * (a hook on them would stop Bun serving the bundled HTML natively).
+ */
+export function createApp(ctx: AppContext) {
+  const signLimits = new SignRequestLimits();
+  const api = new Elysia({ name: "api" })
+    .use(requestLog(ctx.log))
+    .use(wsRoutes(ctx.hub, (cookies) => ctx.auth.session(cookies[SESSION_COOKIE]?.value)?.wallet ?? null))
+    .use(healthRoutes(ctx))
+    .use(statsRoutes(ctx))
+    .use(siteRoutes(ctx))
+    .use(docsRoutes(ctx.version))
+    .use(signingRoutes(ctx, signLimits))
+    .use(authRoutes(ctx, signLimits))
+    .use(walletRoutes(ctx.ledger))
+    .use(nftRoutes(ctx));
+  if (ctx.sandbox) api.use(ctx.sandbox.routes());
+
+  return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log)).use(api).use(webRoutes());
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,38 @@
+import type { AuthService } from "../auth/service";
+import type { LedgerGateway } from "../ledger/gateway";
+import type { Outbox } from "../ledger/outbox";
+import type { NftService } from "../nfts/service";
+import type { PaymentWatcher } from "../payments/watcher";
+import type { Clock } from "../platform/clock";
+import type { Config } from "../platform/config";
+import type { Store } from "../platform/db";
+import type { Logger } from "../platform/log";
+import type { Hub } from "../platform/ws/hub";
+import type { Sandbox } from "../sandbox";
+import type { SigningService } from "../signing/service";
+
+/** Everything the feature modules are built from; made once by createContext (or a test) and injected. */
+export interface AppContext {
+  config: Config;
+  store: Store;
+  log: Logger;
+  /** The one source of "now" for every time rule (the sandbox's advancing clock in sandbox mode). */
+  clock: Clock;
+  /** Typed push channels over Bun's native pub/sub (server.publish). */
+  hub: Hub;
+  /** The XRP Ledger connection (sandbox or real network) and the platform wallet. */
+  ledger: LedgerGateway;
+  /** The platform's own outgoing transactions, exactly once per key. */
+  outbox: Outbox;
+  /** Payment requests and the watcher that credits or refunds incoming payments. */
+  payments: PaymentWatcher;
+  /** The NFT marketplace: tiers, purchases, mint -> offer -> accept. */
+  nfts: NftService;
+  /** Xaman sign requests for every feature (the one xumm-sdk wrapper). */
+  signing: SigningService;
+  /** Wallet sessions; the guard (auth/guard.ts) reads them. */
+  auth: AuthService;
+  /** The in-process XRP Ledger and Xaman stand-ins (NETWORK=sandbox only). */
+  sandbox?: Sandbox;
+  version: string;
+}

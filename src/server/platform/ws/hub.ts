@@ -1,0 +1,125 @@
+import type { Server } from "bun";
+import { MAX_TOPICS_PER_SOCKET, parseTopic, topicOf, type ChannelMessages, type ChannelName } from "../../../shared/channels";
+
+/** A JSON message on any product socket: always has a `type`. */
+export interface WsMessage {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** What the hub needs from a socket: Elysia's ws wrapper and Bun's ServerWebSocket both fit. */
+export interface HubSocket {
+  id: string;
+  send(data: string): unknown;
+  close(code?: number, reason?: string): unknown;
+  subscribe(topic: string): void;
+  unsubscribe(topic: string): void;
+}
+
+/** Milliseconds between server keepalives; the spec's clients ping every 20 s. */
+export const KEEPALIVE_MS = 20_000;
+
+/** Why a subscription was refused (sent to the client as an error code). */
+export type SubscribeRefusal = "UNKNOWN_TOPIC" | "FORBIDDEN" | "TOO_MANY_TOPICS";
+
+/**
+ * Fan-out of JSON messages through Bun's native pub/sub: a message is serialised once and
+ * `server.publish` copies it to every subscriber in native code. The hub only validates
+ * subscriptions (known channels, private ones for their owner, a cap per socket) and keeps the
+ * open sockets for shutdown. Nothing is kept per topic, so topics without subscribers cost nothing.
+ */
+export class Hub {
+  private server: Server<unknown> | undefined;
+  private readonly sockets = new Map<string, { socket: HubSocket; topics: Set<string> }>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly keepaliveMs = KEEPALIVE_MS) {}
+
+  /** Connects the hub to the listening server (publish before this is a no-op). */
+  attach(server: Server<unknown>): void {
+    this.server = server;
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => this.publish("keepalive", { type: "keepalive", timestamp: Date.now() }), this.keepaliveMs);
+  }
+
+  add(socket: HubSocket): void {
+    this.sockets.set(socket.id, { socket, topics: new Set() });
+  }
+
+  remove(socket: HubSocket): void {
+    this.sockets.delete(socket.id);
+  }
+
+  /**
+   * Subscribes a socket to a topic of a known channel. Private channels need `wallet` (the
+   * socket's session wallet) to be the topic's key. Returns the refusal, or undefined when done.
+   */
+  subscribe(socket: HubSocket, topic: string, wallet?: string | null): SubscribeRefusal | undefined {
+    const parsed = parseTopic(topic);
+    if (!parsed) return "UNKNOWN_TOPIC";
+    const entry = this.sockets.get(socket.id);
+    if (!entry) return "FORBIDDEN";
+    if (entry.topics.has(topic)) return undefined;
+    if (parsed.channel === "wallet" && parsed.key !== wallet) return "FORBIDDEN";
+    if (entry.topics.size >= MAX_TOPICS_PER_SOCKET) return "TOO_MANY_TOPICS";
+    entry.topics.add(topic);
+    socket.subscribe(topic);
+    return undefined;
+  }
+
+  unsubscribe(socket: HubSocket, topic: string): void {
+    const entry = this.sockets.get(socket.id);
+    if (!entry?.topics.delete(topic)) return;
+    socket.unsubscribe(topic);
+  }
+
+  /** Publishes a typed message on a channel (keyed channels need the key); returns Bun's count of bytes sent (0: nobody listening). */
+  emit<C extends ChannelName>(channel: C, key: string | undefined, message: ChannelMessages[C]): number {
+    return this.publish(topicOf(channel, key), message);
+  }
+
+  /** Publishes one message to every subscriber of a topic. */
+  publish(topic: string, message: WsMessage | object): number {
+    if (!this.server) return 0;
+    return this.server.publish(topic, JSON.stringify(message));
+  }
+
+  /** How many sockets subscribe to a topic right now (Bun's own count). */
+  subscribers(topic: string): number {
+    return this.server?.subscriberCount(topic) ?? 0;
+  }
+
+  send(socket: HubSocket, message: WsMessage): void {
+    socket.send(JSON.stringify(message));
+  }
+
+  get size(): number {
+    return this.sockets.size;
+  }
+
+  /** Closes every socket (1001 going away) and stops the keepalive. */
+  closeAll(reason = "server shutting down"): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    for (const { socket } of this.sockets.values()) socket.close(1001, reason);
+    this.sockets.clear();
+  }
+}
+
+/** Parses one client frame; null when it is not a JSON object with a string `type`. */
+export function parseMessage(raw: unknown): WsMessage | null {
+  let value = raw;
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return null;
+    }
+  } else if (raw instanceof Uint8Array || raw instanceof ArrayBuffer) {
+    return parseMessage(new TextDecoder().decode(raw));
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value) || typeof (value as WsMessage).type !== "string") return null;
+  return value as WsMessage;
+}

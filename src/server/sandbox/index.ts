@@ -1,0 +1,93 @@
+import { Elysia, type AnyElysia } from "elysia";
+import type { AdvancingClock } from "../platform/clock";
+import type { Config } from "../platform/config";
+import type { Db } from "../platform/db";
+import type { Logger } from "../platform/log";
+import { sandboxXummCredentials } from "../signing/credentials";
+import { sandboxClock, sandboxClockRoutes } from "./clock";
+import { explorerRoutes } from "./explorer";
+import { sandboxLedgerRoutes } from "./ledger";
+import { SandboxLedger } from "./ledger/ledger";
+import { sandboxWalletRoutes } from "./wallet";
+import { sandboxWallets, type SandboxWallets } from "./wallets";
+import { sandboxXummRoutes } from "./xumm";
+import { SandboxXumm } from "./xumm/service";
+
+export type { SandboxWallets } from "./wallets";
+export type { SandboxXumm } from "./xumm/service";
+
+/**
+ * Everything NETWORK=sandbox adds, behind one entry point: the embedded XRP Ledger, the Xaman
+ * stand-in, the wallet page, the explorer and the advancing clock. Only the composition root
+ * (src/server/app) imports this module, and only in sandbox mode.
+ */
+export interface Sandbox {
+  ledger: SandboxLedger;
+  xumm: SandboxXumm;
+  /** The product's clock in sandbox mode: real time plus an offset that only grows. */
+  clock: AdvancingClock;
+  /** The fixed issuer, treasury and AMM provider derived from SANDBOX_SEED. */
+  wallets: SandboxWallets;
+  /** Every /sandbox/* route (ledger WebSocket, faucet, clock, Xaman API, wallet page, explorer). */
+  routes(): AnyElysia;
+  /** Starts ledger closes and Xaman expiry sweeps. */
+  start(): void;
+  /** Stops timers and closes sockets (before the HTTP server stops). */
+  stop(): Promise<void>;
+  /** Closes the sandbox database (after the HTTP server stopped). */
+  shutdown(): void;
+}
+
+/** The sandbox's wallets for a seed, without opening anything (the gateway needs the treasury and issuer). */
+export function sandboxRoles(config: Pick<Config, "sandboxSeed">): SandboxWallets {
+  return sandboxWallets(config.sandboxSeed);
+}
+
+/** Opens the sandbox (its ledger state lives in DATA_DIR/sandbox.db). */
+export function createSandbox(config: Config, log: Logger, productDb: Db): Sandbox {
+  let clock: AdvancingClock | undefined;
+  const ledger = new SandboxLedger({
+    dataDir: config.dataDir,
+    seed: config.sandboxSeed,
+    ledgerMs: config.sandboxLedgerMs,
+    currency: config.vvxCurrency,
+    log,
+    // Genesis closes inside the constructor, before the clock (kept in the same store) exists: real time then.
+    now: () => (clock ? clock.now() : Date.now()),
+  });
+  clock = sandboxClock(ledger);
+  const xumm = new SandboxXumm({
+    db: productDb,
+    log,
+    credentials: sandboxXummCredentials(config.sandboxSeed),
+    publicUrl: config.publicUrl,
+    xrplUrl: config.xrplUrl,
+    accounts: () => ledger.listAccounts(),
+    sandboxSeed: config.sandboxSeed,
+  });
+  const sandbox: Sandbox = {
+    ledger,
+    xumm,
+    clock,
+    wallets: ledger.wallets,
+    routes: () =>
+      new Elysia({ name: "sandbox" })
+        .use(sandboxLedgerRoutes(ledger, log))
+        .use(sandboxClockRoutes(sandbox.clock, ledger))
+        .use(explorerRoutes(ledger))
+        .use(sandboxXummRoutes(xumm))
+        .use(sandboxWalletRoutes(xumm)),
+    start() {
+      ledger.start();
+      xumm.start();
+    },
+    async stop() {
+      await xumm.stop();
+      ledger.stopTimerAndSockets();
+    },
+    shutdown() {
+      ledger.shutdown();
+    },
+  };
+  return sandbox;
+}

@@ -1,0 +1,70 @@
+/**
+ * Push channels: what the server publishes over WebSockets (Bun's native pub/sub) and who may
+ * listen. A topic is a channel name, or `<channel>:<key>` for channels with keys. Only topics of
+ * these channels exist; anything else is refused, so a client cannot make the server keep topics.
+ * Shared by the server (publish, subscribe checks) and the browser (useChannel).
+ */
+export const CHANNELS = {
+  /** Keepalives for every socket of the general /ws endpoint. */
+  keepalive: { keyed: false, private: false },
+  /** One wallet's own news (purchase steps, payments, claims, bets): `wallet:<address>`; only that wallet's session may listen. */
+  wallet: { keyed: true, private: true },
+  /** Public site figures (landing stats, burns). */
+  site: { keyed: false, private: false },
+} as const;
+
+export type ChannelName = keyof typeof CHANNELS;
+
+/** Most topics one socket may hold at once. */
+export const MAX_TOPICS_PER_SOCKET = 16;
+
+const CLASSIC_ADDRESS = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
+
+/** The topic string of a channel (and key, for keyed channels). */
+export function topicOf(channel: ChannelName, key?: string): string {
+  return CHANNELS[channel].keyed ? `${channel}:${key}` : channel;
+}
+
+/** Splits a topic into its channel and key; undefined when it is not a topic of a known channel. */
+export function parseTopic(topic: unknown): { channel: ChannelName; key?: string } | undefined {
+  if (typeof topic !== "string" || topic.length > 80) return undefined;
+  const at = topic.indexOf(":");
+  const name = at < 0 ? topic : topic.slice(0, at);
+  if (!Object.hasOwn(CHANNELS, name)) return undefined;
+  const channel = name as ChannelName;
+  const key = at < 0 ? undefined : topic.slice(at + 1);
+  if (CHANNELS[channel].keyed !== (key !== undefined)) return undefined;
+  if (channel === "wallet" && !CLASSIC_ADDRESS.test(key!)) return undefined;
+  return { channel, key };
+}
+
+/** A purchase moved to a new step (the dialog follows these instead of polling while its socket is up). */
+export interface PurchaseUpdatedMessage {
+  type: "purchase";
+  requestId: string;
+  /** The spec's purchase status (pending, payment_detected, processing, creating_offer, offer_created, completed, ...). */
+  status: string;
+  offerId: string | null;
+  tokenId: string | null;
+  tierId: number;
+  reason: string | null;
+}
+
+/** Every message of the wallet channel (features add theirs to this union). */
+export type WalletMessage = PurchaseUpdatedMessage;
+
+/** Messages of the general /ws endpoint that are not channel payloads. */
+export type ControlMessage =
+  | { type: "welcome"; keepaliveMs: number }
+  | { type: "keepalive"; timestamp: number }
+  | { type: "pong"; timestamp: number }
+  | { type: "subscribed"; topic: string }
+  | { type: "unsubscribed"; topic: string }
+  | { type: "error"; code: string; message: string };
+
+/** What each channel carries. */
+export interface ChannelMessages {
+  keepalive: { type: "keepalive"; timestamp: number };
+  wallet: WalletMessage;
+  site: { type: "stats"; [key: string]: unknown };
+}
