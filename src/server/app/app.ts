@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { authRoutes } from "../auth";
+import { authRoutes, SignRequestLimits, xummRoutes } from "../auth";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { docsRoutes } from "../docs";
 import { healthRoutes } from "../health";
@@ -8,7 +8,6 @@ import { errorHandler } from "../platform/http/errors";
 import { requestLog } from "../platform/http/requestLog";
 import { webRoutes } from "../platform/http/spa";
 import { wsRoutes } from "../platform/ws";
-import { SignRequestLimits, signingRoutes } from "../signing";
 import { siteRoutes } from "../site";
 import { statsRoutes } from "../stats";
 import { walletRoutes } from "../wallet";
@@ -25,10 +24,10 @@ export function createApp(ctx: AppContext) {
     .use(requestLog(ctx.log))
     .use(wsRoutes(ctx.hub, (cookies) => ctx.auth.session(cookies[SESSION_COOKIE]?.value)?.wallet ?? null))
     .use(healthRoutes(ctx))
-    .use(statsRoutes(ctx))
+    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress }))
     .use(siteRoutes(ctx))
     .use(docsRoutes(ctx.version))
-    .use(signingRoutes(ctx, signLimits))
+    .use(xummRoutes(ctx, signLimits))
     .use(authRoutes(ctx, signLimits))
     .use(walletRoutes(ctx.ledger))
     .use(nftRoutes(ctx));

@@ -22,7 +22,7 @@ export async function createContext(config: Config, log = createLogger(!config.l
   const ledger = gatewayFromConfig(config, log, sandbox?.wallets);
   const outbox = new Outbox(store.db, ledger, log);
   const payments = new PaymentWatcher(store.db, ledger, outbox, log);
-  const signing = createSigningServices(config, store.db, log);
+  const signing = createSigningServices(config, store.db, log, clock);
   const nfts = new NftService({ db: store.db, config, log, ledger, outbox, payments, signing: signing.signing, sandboxXumm: sandbox?.xumm });
   return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, sandbox, version: VERSION };
 }

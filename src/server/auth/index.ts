@@ -1,16 +1,21 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../app/context";
+import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
-import { clientIp, type SignRequestLimits } from "../signing";
-import { parseAddress } from "../wallet/service";
+import { clientIp } from "../platform/http/rateLimit";
+import { parseAddress } from "../ledger/address";
 import { clientToken, cookieAttributes, ensureClientToken, SESSION_COOKIE, SESSION_DAYS, type CookieJar } from "./cookies";
 import { actingWallet, requireWallet, walletSession } from "./guard";
+import type { SignRequestLimits } from "./limits";
+import type { AuthService } from "./service";
+
+export { SignRequestLimits } from "./limits";
+export { xummRoutes, type XummRouteDeps } from "./xummRoutes";
 
 const UserShape = t.Nullable(t.Object({ walletAddress: t.String() }));
 
 /** `/api/auth/*`: session status, the OAuth2 callback, push-to-sign, logout. */
-export function authRoutes(ctx: AppContext, limits: SignRequestLimits) {
-  const { auth, config } = ctx;
+export function authRoutes(deps: { auth: AuthService; config: Config }, limits: SignRequestLimits) {
+  const { auth, config } = deps;
   const clearSession = (jar: CookieJar) => jar[SESSION_COOKIE]!.set({ value: "", ...cookieAttributes(config, 0), expires: new Date(0) });
 
   return new Elysia({ name: "auth" })

@@ -1,9 +1,10 @@
+import { createHash } from "node:crypto";
 import { isValidClassicAddress } from "xrpl";
+import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
 import type { Db } from "../platform/db";
 import { NotFoundError, ValidationError } from "../platform/errors";
 import type { Logger } from "../platform/log";
-import { hashToken } from "../auth/cookies";
 import { SigningRepository, type SignRequestRow } from "./repository";
 import type { XummClient, XummPayload } from "./xumm";
 
@@ -95,6 +96,14 @@ export function parseUuid(value: string, field = "uuid"): string {
   return uuid;
 }
 
+/**
+ * What a sign request keeps of the creating browser's binding token: its SHA-256 (the token is
+ * never stored). Only a browser presenting the same token may turn the signed request into a session.
+ */
+export function bindingHash(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
 /** Micro-units as the decimal value string of an issued-currency amount ("500000", "0.000001"). */
 export function microToValue(micro: bigint): string {
   if (micro <= 0n) throw new ValidationError("amount", "Field 'amount' must be above 0");
@@ -118,6 +127,7 @@ export class SigningService {
     readonly xumm: XummClient,
     private readonly config: Config,
     private readonly log: Logger,
+    private readonly clock: Clock,
   ) {
     this.repo = new SigningRepository(db);
   }
@@ -144,12 +154,12 @@ export class SigningService {
       },
       ...(req.userToken ? { user_token: req.userToken } : {}),
     });
-    const now = Date.now();
+    const now = this.clock.now();
     const expiresAt = new Date(now + expireSeconds * 1000);
     this.repo.insert({
       uuid: created.uuid,
       kind: req.kind,
-      clientHash: req.clientToken ? hashToken(req.clientToken) : null,
+      clientHash: req.clientToken ? bindingHash(req.clientToken) : null,
       wallet: req.wallet ?? null,
       reference: req.reference ?? null,
       createdAt: new Date(now),
@@ -223,6 +233,14 @@ export class SigningService {
     const res = await this.xumm.cancelPayload(uuid);
     if (!res) throw new NotFoundError(`Xaman does not know sign request ${uuid}`, "SIGN_REQUEST_NOT_FOUND");
     return res;
+  }
+
+  /**
+   * Claims the one session a signed wallet_connect may yield, for the browser whose binding
+   * token created it; false when claimed before, another browser asks, or it is no wallet_connect.
+   */
+  claimSession(uuid: string, clientToken: string, account: string): boolean {
+    return this.repo.claimSession(uuid, bindingHash(clientToken), account, this.clock.date());
   }
 
   /** Lets a game module answer betConfirmed for its bets. */
