@@ -1,3 +1,5 @@
+import type { ErrorCode } from "./errorCodes";
+
 /**
  * Push channels: what the server publishes over WebSockets (Bun's native pub/sub) and who may
  * listen. A topic is a channel name, or `<channel>:<key>` for channels with keys. Only topics of
@@ -60,7 +62,7 @@ export type ControlMessage =
   | { type: "pong"; timestamp: number }
   | { type: "subscribed"; topic: string }
   | { type: "unsubscribed"; topic: string }
-  | { type: "error"; code: string; message: string };
+  | { type: "error"; code: ErrorCode; message: string; topic?: string };
 
 /** What each channel carries. */
 export interface ChannelMessages {

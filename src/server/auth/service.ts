@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../platform/clock";
 import type { Db } from "../platform/db";
-import { AppError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import { AppError, type ErrorCode, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import type { SigningService, SignStatus } from "../signing/service";
 import { hashToken, newToken, SESSION_DAYS, validToken } from "./cookies";
@@ -27,7 +27,7 @@ export const OAUTH_SIGN_IN_SECONDS = 300;
 
 /** 400/401: an OAuth2 callback that does not belong to a sign-in this browser started (forged, replayed or stale). */
 export class OauthCallbackError extends AppError {
-  constructor(code: string, message: string, status = 400) {
+  constructor(code: ErrorCode, message: string, status = 400) {
     super(status, code, message);
   }
 }

@@ -14,6 +14,7 @@ import {
   tierFromTaxon,
   type RewardTerms,
 } from "../../engine";
+import { failedOnLedger } from "../../shared/ledgerResult";
 import { AppError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../platform/errors";
 import { vvxAmount } from "../ledger/amounts";
 import { TypedEmitter } from "../platform/emitter";
@@ -704,8 +705,7 @@ export class NftService {
     if (!purchase.acceptUuid) return true;
     try {
       const s = await this.deps.signing.status(purchase.acceptUuid);
-      const failedOnLedger = s.signed && s.dispatchedResult !== null && s.dispatchedResult !== "tesSUCCESS" && s.dispatchedResult !== "terQUEUED";
-      return s.expired || s.cancelled || (s.resolved && !s.signed) || failedOnLedger;
+      return s.expired || s.cancelled || (s.resolved && !s.signed) || failedOnLedger(s) !== null;
     } catch {
       return true;
     }
@@ -740,11 +740,11 @@ export class NftService {
     } catch {
       return { purchase, signed: false };
     }
-    const failedOnLedger = s.signed && s.dispatchedResult !== null && s.dispatchedResult !== "tesSUCCESS" && s.dispatchedResult !== "terQUEUED";
+    const failure = failedOnLedger(s);
     const rejected = s.resolved && !s.signed;
-    if (!failedOnLedger && !rejected) return { purchase, signed: s.signed };
+    if (!failure && !rejected) return { purchase, signed: s.signed };
     if (!this.deps.payments.cancelPaymentRequest(purchase.paymentRequestId)) return { purchase: this.repo.purchase(purchase.id)!, signed: true }; // credited meanwhile
-    const reason = failedOnLedger ? `payment_failed: ${s.dispatchedResult}` : "payment_rejected";
+    const reason = failure ? `payment_failed: ${failure}` : "payment_rejected";
     const moved = this.repo.transition(purchase.id, "pending", { status: "expired", reason });
     if (moved) {
       this.deps.log.info("nft purchase released", { purchase: purchase.id, reason });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { isValidClassicAddress } from "xrpl";
+import { formatMicroVvx } from "../../engine/money";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
 import type { Db } from "../platform/db";
@@ -107,9 +108,7 @@ export function bindingHash(token: string): string {
 /** Micro-units as the decimal value string of an issued-currency amount ("500000", "0.000001"). */
 export function microToValue(micro: bigint): string {
   if (micro <= 0n) throw new ValidationError("amount", "Field 'amount' must be above 0");
-  const whole = micro / 1_000_000n;
-  const frac = (micro % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
-  return frac ? `${whole}.${frac}` : whole.toString();
+  return formatMicroVvx(micro);
 }
 
 /**

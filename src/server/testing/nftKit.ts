@@ -1,4 +1,6 @@
 import type { Client, Wallet } from "xrpl";
+import { defaultTierById, vvxToMicro } from "../../engine";
+import { scaleDecimal } from "../ledger/amounts";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { TestBrowser } from "../auth/testBrowser";
 import { eventually, faucet } from "./ledgerKit";
@@ -43,9 +45,7 @@ export async function vvxMicro(client: Client, address: string, server: TestServ
   const res = await client.request({ command: "account_lines", account: address, peer: server.ctx.ledger.vvx.issuer, ledger_index: "validated" });
   const line = res.result.lines.find((l) => l.currency === server.ctx.ledger.vvx.currency);
   if (!line) return 0n;
-  const [w, f = ""] = line.balance.replace("-", "").split(".");
-  const micro = BigInt(w!) * 1_000_000n + BigInt((f + "000000").slice(0, 6));
-  return line.balance.startsWith("-") ? -micro : micro;
+  return scaleDecimal(line.balance, 6).scaled;
 }
 
 /** The platform's NFTs an account holds (validated ledger). */
@@ -67,5 +67,5 @@ export async function purchaseReaches(browser: TestBrowser, requestId: string, s
   );
 }
 
-export const GENESIS_PRICE_MICRO = 500_000n * 1_000_000n;
-export const OASIS_PRICE_MICRO = 250_000n * 1_000_000n;
+export const GENESIS_PRICE_MICRO = vvxToMicro(defaultTierById(1).priceVvx);
+export const OASIS_PRICE_MICRO = vvxToMicro(defaultTierById(2).priceVvx);

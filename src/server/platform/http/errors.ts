@@ -34,7 +34,7 @@ export function errorHandler(log: Logger) {
       if (request.method === "GET" && !isApiPath(path)) return spaNotFound(request.url);
       appError = new AppError(404, "NOT_FOUND", `No API route for ${request.method} ${new URL(request.url).pathname}`);
     } else if (code === "INVALID_COOKIE_SIGNATURE") appError = new AppError(401, "INVALID_SESSION", "Session cookie is invalid");
-    else if (typeof code === "number") appError = new AppError(code, "HTTP_" + code, String((error as { response?: unknown }).response ?? error));
+    else if (typeof code === "number") appError = new AppError(code, `HTTP_${code}` as const, String((error as { response?: unknown }).response ?? error));
     else {
       log.error("unhandled error", { path: new URL(request.url).pathname, error: error instanceof Error ? error.stack ?? error.message : String(error) });
       appError = new AppError(500, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");

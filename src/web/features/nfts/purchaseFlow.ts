@@ -1,3 +1,4 @@
+import { failedOnLedger } from "../../../shared/ledgerResult";
 import { getJson, sendJson } from "../../lib/api";
 import { toast as showToast } from "../../state/toast";
 import {
@@ -103,8 +104,8 @@ export interface PurchaseDeps {
 
 const INITIAL: PurchaseState = { step: "initiate", busy: false, payment: null, paymentStatus: null, statusText: null, offer: null, verifying: false, error: null };
 
-/** A submitted transaction's final failure (tec/tef/tem codes), if the wallet reported one. */
-const ledgerFailure = (s: SignStatusResponse) => (s.signed && s.dispatchedResult && /^te[cfm]/.test(s.dispatchedResult) ? s.dispatchedResult : null);
+/** A submitted transaction's final failure, if the wallet reported one (the rule the server applies too). */
+const ledgerFailure = (s: SignStatusResponse) => failedOnLedger(s);
 
 const str = (v: unknown) => (v === null || v === undefined || v === "" ? null : String(v));
 
