@@ -40,6 +40,13 @@ export function parseTopic(topic: unknown): { channel: ChannelName; key?: string
   return { channel, key };
 }
 
+/** How the buyer's accept-offer sign request ended when the NFT did not change hands (the offer stays open). */
+export interface AcceptIssue {
+  state: "rejected" | "expired" | "failed";
+  /** The ledger's result when it failed there (tecINSUFFICIENT_RESERVE ...). */
+  result: string | null;
+}
+
 /** A purchase moved to a new step (the dialog follows these instead of polling while its socket is up). */
 export interface PurchaseUpdatedMessage {
   type: "purchase";
@@ -49,7 +56,9 @@ export interface PurchaseUpdatedMessage {
   offerId: string | null;
   tokenId: string | null;
   tierId: number;
+  /** Why it ended without an NFT (payment_rejected, payment_failed: tec..., sign_request_expired, no_payment_in_time, sold_out ...). */
   reason: string | null;
+  acceptIssue?: AcceptIssue | null;
 }
 
 /** Every message of the wallet channel (features add theirs to this union). */

@@ -3,7 +3,8 @@ import { authRoutes, SignRequestLimits, xummRoutes } from "../auth";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { docsRoutes } from "../docs";
 import { healthRoutes } from "../health";
-import { nftRoutes } from "../nfts";
+import { nftRoutes, parseTierId, parseVvxText } from "../nfts";
+import { formatVvx } from "../nfts/catalog";
 import { errorHandler } from "../platform/http/errors";
 import { requestLog } from "../platform/http/requestLog";
 import { webRoutes } from "../platform/http/spa";
@@ -11,6 +12,7 @@ import { wsRoutes } from "../platform/ws";
 import { siteRoutes } from "../site";
 import { statsRoutes } from "../stats";
 import { walletRoutes } from "../wallet";
+import type { SandboxProductHooks } from "../sandbox";
 import type { AppContext } from "./context";
 
 /**
@@ -30,10 +32,24 @@ export function createApp(ctx: AppContext) {
     .use(xummRoutes(ctx, signLimits))
     .use(authRoutes(ctx, signLimits))
     .use(walletRoutes(ctx.ledger))
-    .use(nftRoutes(ctx));
-  if (ctx.sandbox) api.use(ctx.sandbox.routes());
+    .use(nftRoutes({ nfts: ctx.nfts, auth: ctx.auth, config: ctx.config, platformAddress: () => ctx.ledger.platformAddress }));
+  if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
 
   return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log)).use(api).use(webRoutes());
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/** The product pieces the sandbox's test endpoint may use (the sandbox imports no feature itself). */
+function sandboxHooks(ctx: AppContext): SandboxProductHooks {
+  const { purchases } = ctx.nfts;
+  return {
+    auth: ctx.auth,
+    async startNftPurchase(actor, tierId, amount) {
+      const tier = parseTierId(tierId);
+      const created = await purchases.create(actor, tier, "simulate", amount === undefined || amount === "" ? undefined : parseVvxText(amount, "amount"));
+      return { requestId: created.purchase.requestId, paymentUuid: created.sign.uuid, price: `${formatVvx(created.purchase.priceMicroVvx)} VVX`, tierName: created.tier.name };
+    },
+    nftPurchaseStatus: async (requestId) => purchases.byRequestId(requestId).status,
+  };
+}

@@ -20,10 +20,10 @@ export async function createContext(config: Config, log = createLogger(!config.l
   const sandbox = config.network === "sandbox" ? (await import("../sandbox")).createSandbox(config, log, store.db) : undefined;
   const clock = sandbox?.clock ?? systemClock;
   const ledger = gatewayFromConfig(config, log, sandbox?.wallets);
-  const outbox = new Outbox(store.db, ledger, log);
-  const payments = new PaymentWatcher(store.db, ledger, outbox, log);
+  const outbox = new Outbox(store.db, ledger, log, clock);
+  const payments = new PaymentWatcher(store.db, ledger, outbox, log, { clock });
   const signing = createSigningServices(config, store.db, log, clock);
-  const nfts = new NftService({ db: store.db, config, log, ledger, outbox, payments, signing: signing.signing, sandboxXumm: sandbox?.xumm });
+  const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
   return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, sandbox, version: VERSION };
 }
 

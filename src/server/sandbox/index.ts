@@ -8,13 +8,14 @@ import { sandboxClock, sandboxClockRoutes } from "./clock";
 import { explorerRoutes } from "./explorer";
 import { sandboxLedgerRoutes } from "./ledger";
 import { SandboxLedger } from "./ledger/ledger";
+import { simulatePaymentRoutes, type SandboxProductHooks } from "./simulate";
 import { sandboxWalletRoutes } from "./wallet";
 import { sandboxWallets, type SandboxWallets } from "./wallets";
 import { sandboxXummRoutes } from "./xumm";
 import { SandboxXumm } from "./xumm/service";
 
 export type { SandboxWallets } from "./wallets";
-export type { SandboxXumm } from "./xumm/service";
+export type { SandboxProductHooks } from "./simulate";
 
 /**
  * Everything NETWORK=sandbox adds, behind one entry point: the embedded XRP Ledger, the Xaman
@@ -23,13 +24,15 @@ export type { SandboxXumm } from "./xumm/service";
  */
 export interface Sandbox {
   ledger: SandboxLedger;
-  xumm: SandboxXumm;
   /** The product's clock in sandbox mode: real time plus an offset that only grows. */
   clock: AdvancingClock;
   /** The fixed issuer, treasury and AMM provider derived from SANDBOX_SEED. */
   wallets: SandboxWallets;
-  /** Every /sandbox/* route (ledger WebSocket, faucet, clock, Xaman API, wallet page, explorer). */
-  routes(): AnyElysia;
+  /**
+   * Every /sandbox/* route (ledger WebSocket, faucet, clock, Xaman API, wallet page, explorer), and
+   * the product's test endpoint (/api/test/simulate-payment) built on the hooks the product lends.
+   */
+  routes(hooks: SandboxProductHooks): AnyElysia;
   /** Starts ledger closes and Xaman expiry sweeps. */
   start(): void;
   /** Stops timers and closes sockets (before the HTTP server stops). */
@@ -67,16 +70,16 @@ export function createSandbox(config: Config, log: Logger, productDb: Db): Sandb
   });
   const sandbox: Sandbox = {
     ledger,
-    xumm,
     clock,
     wallets: ledger.wallets,
-    routes: () =>
+    routes: (hooks) =>
       new Elysia({ name: "sandbox" })
         .use(sandboxLedgerRoutes(ledger, log))
         .use(sandboxClockRoutes(sandbox.clock, ledger))
         .use(explorerRoutes(ledger))
         .use(sandboxXummRoutes(xumm))
-        .use(sandboxWalletRoutes(xumm)),
+        .use(sandboxWalletRoutes(xumm))
+        .use(simulatePaymentRoutes(xumm, hooks)),
     start() {
       ledger.start();
       xumm.start();

@@ -11,6 +11,8 @@ import type { XummClient, XummPayload } from "./xumm";
 
 /** Sign requests expire after 5 minutes (the QR modal says so). */
 export const SIGN_REQUEST_EXPIRY_SECONDS = 300;
+/** How long `watch` waits for a signed request's ledger result before reporting it without one. */
+const SETTLE_WAIT_MS = 10_000;
 
 /** What a feature asks Xaman to have signed. */
 export interface CreateSignRequest {
@@ -240,6 +242,52 @@ export class SigningService {
    */
   claimSession(uuid: string, clientToken: string, account: string): boolean {
     return this.repo.claimSession(uuid, bindingHash(clientToken), account, this.clock.date());
+  }
+
+  /**
+   * Follows a sign request until it ends (signed, rejected, cancelled or expired) and calls `onEnd`
+   * once with its status as Xaman reports it; a signed request is reported once the ledger's
+   * preliminary result is known (or after SETTLE_WAIT_MS). Returns a function that stops following.
+   */
+  watch(uuid: string, onEnd: (status: SignStatus) => void): () => void {
+    let done = false;
+    let checking = false;
+    let again = false;
+    const started = this.clock.now();
+    const stop = () => {
+      done = true;
+      unsubscribe();
+      clearTimeout(retry);
+    };
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const check = async (): Promise<void> => {
+      if (done) return;
+      if (checking) return void (again = true);
+      checking = true;
+      try {
+        const s = await this.status(uuid);
+        const ended = s.expired || s.cancelled || (s.resolved && !s.signed) || (s.signed && s.dispatchedResult !== null);
+        const waitedOut = s.signed && this.clock.now() - started > SETTLE_WAIT_MS;
+        if (ended || waitedOut) {
+          stop();
+          onEnd(s);
+        } else if (s.signed) retry = setTimeout(() => void check(), 250);
+      } catch (err) {
+        this.log.warn("sign request status unavailable", { uuid, error: err instanceof Error ? err.message : String(err) });
+      } finally {
+        checking = false;
+        if (again && !done) {
+          again = false;
+          void check();
+        }
+      }
+    };
+    const unsubscribe = this.xumm.subscribe(uuid, (m) => {
+      if (m.signed !== undefined || m.expired !== undefined || m.cancelled !== undefined) void check();
+    });
+    // It may have ended before the socket opened (or while this process was down).
+    void check();
+    return stop;
   }
 
   /** Lets a game module answer betConfirmed for its bets. */

@@ -67,5 +67,22 @@ export async function purchaseReaches(browser: TestBrowser, requestId: string, s
   );
 }
 
+/** The dialog's POST for the accept-offer sign request (status polls never make one). */
+export async function acceptRequest(browser: TestBrowser, offerId: string, walletAddress: string): Promise<{ uuid: string; qrCodeUrl: string; xummLink: string }> {
+  const res = await browser.json("/api/nfts/accept-offer", { method: "POST", json: { offerId, walletAddress } });
+  if (res.status !== 200) throw new Error(`accept-offer answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as { uuid: string; qrCodeUrl: string; xummLink: string };
+}
+
+/**
+ * The platform's validated NFT mints and the sell offers made for them: an offer is its own
+ * NFTokenCreateOffer, or part of the mint where the ledger has NFTokenMintOffer.
+ */
+export function mintsAndOffers(server: TestServer): { mints: number; offers: number } {
+  const mints = server.ctx.outbox.list({ purpose: "nft-mint", status: "validated" });
+  const offers = server.ctx.outbox.list({ purpose: "nft-offer", status: "validated" }).length + mints.filter((m) => (m.meta as { offer_id?: string } | null)?.offer_id).length;
+  return { mints: mints.length, offers };
+}
+
 export const GENESIS_PRICE_MICRO = vvxToMicro(defaultTierById(1).priceVvx);
 export const OASIS_PRICE_MICRO = vvxToMicro(defaultTierById(2).priceVvx);

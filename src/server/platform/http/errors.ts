@@ -25,8 +25,10 @@ export function describeValidation(error: ElysiaValidationError): ValidationErro
 export function errorHandler(log: Logger) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request }) => {
     let appError: AppError;
+    // A response that breaks its own schema is the server's bug, not the client's: logged, answered 500.
+    const badResponse = code === "VALIDATION" && (error as ElysiaValidationError).type === "response";
     if (error instanceof AppError) appError = error;
-    else if (code === "VALIDATION") appError = describeValidation(error as ElysiaValidationError);
+    else if (code === "VALIDATION" && !badResponse) appError = describeValidation(error as ElysiaValidationError);
     else if (code === "PARSE") appError = new ValidationError("body", "Request body is not valid JSON");
     else if (code === "NOT_FOUND") {
       const path = new URL(request.url).pathname;
