@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { XummRefs } from "./compat";
+import { XummRefs } from "./links";
 
 // Wallet sessions and Xaman sign requests (/api/auth/*, /api/xumm/*): request and response schemas.
 

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { AcceptLinks, XummRefs } from "./compat";
+import { AcceptLinks, XummRefs } from "./links";
 
 // The NFT marketplace API (spec part 1 "NFT purchase", part 2 minting, admin and direct offer):
 // request and response schemas, written once. The server validates with them and documents them

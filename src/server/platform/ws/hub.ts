@@ -79,9 +79,13 @@ export class Hub {
     socket.unsubscribe(topic);
   }
 
-  /** Publishes a typed message on a channel (keyed channels need the key); returns Bun's count of bytes sent (0: nobody listening). */
+  /**
+   * Publishes a typed message on a channel (keyed channels need the key), with its `topic` so one
+   * socket's listeners can tell their topics apart; returns Bun's count of bytes sent (0: nobody listening).
+   */
   emit<C extends ChannelName>(channel: C, key: string | undefined, message: ChannelMessages[C]): number {
-    return this.publish(topicOf(channel, key), message);
+    const topic = topicOf(channel, key);
+    return this.publish(topic, { ...message, topic });
   }
 
   /** Publishes one message to every subscriber of a topic. */

@@ -1,3 +1,4 @@
+import { linkOf, qrOf } from "../../../shared/compat";
 import { useEffect, useRef, useState } from "react";
 import useSWR from "swr";
 import { getJson, sendJson } from "../../lib/api";
@@ -62,9 +63,9 @@ export function PendingOffersCard({ walletAddress, announce = true, refreshMs = 
       } catch (err) {
         throw new Error(`Failed to create NFT offer acceptance: ${statusText(err)}`);
       }
-      const qrUrl = res.qrCodeUrl ?? res.qrUrl;
-      if (!res.success || !res.uuid || !qrUrl) throw new Error(res.error ?? res.message ?? "Failed to create acceptance request");
-      setSigning({ uuid: res.uuid, qrUrl, xummUrl: res.xummLink ?? res.xummUrl ?? "", purpose: "payment", title: `Accept ${offerLabel(offer)}` });
+      const qrUrl = qrOf(res);
+      if (!res.success || !res.uuid || !qrUrl) throw new Error("Failed to create acceptance request");
+      setSigning({ uuid: res.uuid, qrUrl, xummUrl: linkOf(res) ?? "", purpose: "payment", title: `Accept ${offerLabel(offer)}` });
     } catch (err) {
       toast({ title: "Error accepting offer", description: err instanceof Error ? err.message : "Failed to create acceptance request", variant: "destructive" });
     } finally {

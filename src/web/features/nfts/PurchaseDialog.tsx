@@ -6,6 +6,8 @@ import { toast } from "../../state/toast";
 import { connectWallet, isMobile, walletState } from "../wallet/walletStore";
 import { openWalletApp } from "./api";
 import { launchConfetti } from "./confetti";
+import { topicOf, type PurchaseUpdatedMessage } from "../../../shared/channels";
+import { useChannel } from "../../lib/useChannel";
 import { PurchaseFlow, stepTitle, type PurchaseTiming } from "./purchaseFlow";
 import { QrRequest } from "./QrRequest";
 import { priceVvx } from "./tiers";
@@ -45,6 +47,9 @@ export function PurchaseDialog({ open, tierId, tierName, price, walletAddress, o
       ),
   );
   const state = useSyncExternalStore(flow.subscribe, flow.getState, flow.getState);
+  // Each step arrives by push on the wallet's private channel; the spec's polls run only while it is down.
+  const { connected } = useChannel<PurchaseUpdatedMessage>(open && walletAddress ? topicOf("wallet", walletAddress) : null, (message) => flow.onPush(message));
+  useEffect(() => flow.setPush(connected), [flow, connected]);
   const { signing, environment } = useSnapshot(walletState);
   const scan = (environment?.isMobile ?? isMobile()) ? "Open Xaman" : "Scan with Xaman";
 
