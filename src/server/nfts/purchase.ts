@@ -72,8 +72,9 @@ export class PurchaseService {
    * second and validated a few ledgers later still counts; the unit stays reserved meanwhile.
    */
   paymentGraceSeconds = PAYMENT_GRACE_SECONDS;
-  readonly perWallet: RateLimiter;
-  readonly perIp: RateLimiter;
+  /** Purchase creations per wallet and per IP (replaceable: tests tighten them). */
+  perWallet: RateLimiter;
+  perIp: RateLimiter;
   /** Payment sign requests being made, per purchase (a parallel request waits for the same one). */
   private readonly signingNow = new Map<number, Promise<PaymentSign>>();
   /** Payment sign requests followed in Xaman, per purchase. */
