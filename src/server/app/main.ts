@@ -17,7 +17,7 @@ export async function createContext(config: Config, log = createLogger(!config.l
   const store = openStore(config.dataDir);
   const hub = new Hub();
   // The sandbox is loaded only in sandbox mode: on real networks none of its code runs.
-  const sandbox = config.network === "sandbox" ? (await import("../sandbox")).createSandbox(config, log, store.db) : undefined;
+  const sandbox = config.network === "sandbox" ? (await import("../sandbox")).createSandbox(config, log) : undefined;
   const clock = sandbox?.clock ?? systemClock;
   const ledger = gatewayFromConfig(config, log, sandbox?.wallets);
   const outbox = new Outbox(store.db, ledger, log, clock);

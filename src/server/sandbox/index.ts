@@ -1,7 +1,6 @@
 import { Elysia, type AnyElysia } from "elysia";
 import type { AdvancingClock } from "../platform/clock";
 import type { Config } from "../platform/config";
-import type { Db } from "../platform/db";
 import type { Logger } from "../platform/log";
 import { sandboxXummCredentials } from "../signing/credentials";
 import { sandboxClock, sandboxClockRoutes } from "./clock";
@@ -13,6 +12,7 @@ import { sandboxWalletRoutes } from "./wallet";
 import { sandboxWallets, type SandboxWallets } from "./wallets";
 import { sandboxXummRoutes } from "./xumm";
 import { SandboxXumm } from "./xumm/service";
+import { sandboxXummDb } from "./xumm/tables";
 
 export type { SandboxWallets } from "./wallets";
 export type { SandboxProductHooks } from "./simulate";
@@ -46,8 +46,8 @@ export function sandboxRoles(config: Pick<Config, "sandboxSeed">): SandboxWallet
   return sandboxWallets(config.sandboxSeed);
 }
 
-/** Opens the sandbox (its ledger state lives in DATA_DIR/sandbox.db). */
-export function createSandbox(config: Config, log: Logger, productDb: Db): Sandbox {
+/** Opens the sandbox: its ledger and Xaman keep their state in DATA_DIR/sandbox.db, never in the product's database. */
+export function createSandbox(config: Config, log: Logger): Sandbox {
   let clock: AdvancingClock | undefined;
   const ledger = new SandboxLedger({
     dataDir: config.dataDir,
@@ -60,7 +60,7 @@ export function createSandbox(config: Config, log: Logger, productDb: Db): Sandb
   });
   clock = sandboxClock(ledger);
   const xumm = new SandboxXumm({
-    db: productDb,
+    db: sandboxXummDb(ledger.store.db),
     log,
     credentials: sandboxXummCredentials(config.sandboxSeed),
     publicUrl: config.publicUrl,
