@@ -133,7 +133,7 @@ function serverLayer(file: string): number | undefined {
 const gameOf = (file: string) => /^src\/server\/games\/([^/]+)\//.exec(file)?.[1];
 
 /** Boundary rules broken by one import (empty when it is fine). */
-function boundaryProblems(edge: ImportEdge): string[] {
+export function boundaryProblems(edge: ImportEdge): string[] {
   const { from, to } = edge;
   // Tests reach the app through the test kits (src/server/testing), wherever they sit.
   if (isTest(from) && to.startsWith("src/server/testing/")) return [];
@@ -157,7 +157,7 @@ function boundaryProblems(edge: ImportEdge): string[] {
   return problems;
 }
 
-function isUpward(edge: ImportEdge): boolean {
+export function isUpward(edge: ImportEdge): boolean {
   if (isTest(edge.from)) return false;
   const [a, b] = [serverLayer(edge.from), serverLayer(edge.to)];
   if (a === undefined || b === undefined || b <= a) return false;
@@ -165,7 +165,7 @@ function isUpward(edge: ImportEdge): boolean {
 }
 
 /** Strongly connected components of more than one file (or a file importing itself): the import cycles. */
-function findCycles(files: string[], edges: ImportEdge[]): string[][] {
+export function findCycles(files: string[], edges: ImportEdge[]): string[][] {
   const next = new Map<string, string[]>(files.map((f) => [f, []]));
   for (const e of edges) next.get(e.from)?.push(e.to);
   let index = 0;

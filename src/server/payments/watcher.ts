@@ -301,6 +301,7 @@ export class PaymentWatcher {
     for (const emit of emits) emit();
   }
 
+  // Long because it is the watcher's one decision table for a payment (credit, partial refund, full refund, deposit, hold), in one transaction.
   private record(db: DbOrTx, t: LedgerTx, emits: (() => void)[]): void {
     const meta = t.meta as TransactionMetadata & { delivered_amount?: Amount | "unavailable"; DeliveredAmount?: Amount };
     const deliveredRaw = meta.delivered_amount ?? meta.DeliveredAmount;

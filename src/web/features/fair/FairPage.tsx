@@ -102,6 +102,7 @@ function describeError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** The crash chain check. Long because it is one form: its inputs, validation, and the results table, read top to bottom. */
 function CrashVerifier() {
   const [hash, setHash] = useState("");
   const [salt, setSalt] = useState("");
@@ -198,6 +199,7 @@ function CrashVerifier() {
 
 type SeedGame = "race" | "slots" | "wheel";
 
+/** The seed-based games' check. Long because it is one form for three games: inputs, validation, and each game's result view. */
 function SeedVerifier() {
   const [serverSeed, setServerSeed] = useState("");
   const [clientSeed, setClientSeed] = useState("");

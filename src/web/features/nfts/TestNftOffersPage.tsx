@@ -7,6 +7,7 @@ import { usePageTitle } from "../../lib/usePageTitle";
 import { useSiteConfig } from "../../state/site";
 import { toast } from "../../state/toast";
 import { walletState } from "../wallet/walletStore";
+import type { SimulatePaymentResponse } from "../../../shared/api/nfts";
 import { statusText } from "./api";
 import { ConnectBanner, TierGrid } from "./TierGrid";
 import { activeOffersKey, PendingOffersCard } from "./PendingOffersCard";
@@ -17,12 +18,6 @@ import { useTiers } from "./useTiers";
 export default function TestNftOffersPage() {
   usePageTitle("Test NFT offers");
   const { data: site, error: siteError } = useSiteConfig();
-  const { walletAddress, checking } = useSnapshot(walletState);
-  const { tiers, loading, refresh } = useTiers();
-  const { mutate } = useSWRConfig();
-  const [simulating, setSimulating] = useState<number | null>(null);
-  const [purchasing, setPurchasing] = useState(false);
-
   if (!site && !siteError)
     return (
       <p className="container page-loading" role="status">
@@ -38,6 +33,16 @@ export default function TestNftOffersPage() {
         </div>
       </section>
     );
+  return <TestOffers />;
+}
+
+/** The sandbox test page itself: the tiers with a "Simulate Payment" button each, and the pending offers. */
+function TestOffers() {
+  const { walletAddress, checking } = useSnapshot(walletState);
+  const { tiers, loading, refresh } = useTiers();
+  const { mutate } = useSWRConfig();
+  const [simulating, setSimulating] = useState<number | null>(null);
+  const [purchasing, setPurchasing] = useState(false);
 
   const simulate = async (tier: NftTier) => {
     if (!walletAddress) {
@@ -47,8 +52,8 @@ export default function TestNftOffersPage() {
     setSimulating(tier.id);
     const amount = simulatedPaymentAmount(tier.id);
     try {
-      const res = await sendJson<{ success?: boolean; message?: string; error?: string }>("POST", "/api/test/simulate-payment", { walletAddress, tierId: tier.id, amount });
-      if (res.success === false) throw new Error(res.message ?? res.error ?? "Simulation failed");
+      const res = await sendJson<SimulatePaymentResponse>("POST", "/api/test/simulate-payment", { walletAddress, tierId: tier.id, amount });
+      if (!res.success) throw new Error("Simulation failed");
       toast({ title: "Payment simulated", description: res.message ?? `A ${formatVvx(amount)} payment for ${tier.name} was recorded; the NFT offer will appear below.`, variant: "success" });
       void refresh();
       void mutate(activeOffersKey(walletAddress));
