@@ -27,7 +27,7 @@ const MAX_CACHED = 10_000;
 type Gateway = Pick<LedgerGateway, "request" | "on" | "platformAddress" | "vvx">;
 
 function offerOf(entry: Record<string, unknown>, id?: string): NftOffer {
-  const amount = entry.Amount;
+  const amount = entry.Amount ?? entry.amount;
   return {
     offerId: String(id ?? entry.index ?? entry.nft_offer_index ?? "").toUpperCase(),
     tokenId: String(entry.NFTokenID ?? "").toUpperCase(),
