@@ -99,7 +99,10 @@ describe("reward claims when money or the process fails", () => {
       const server = second;
       const entry = await server.ctx.outbox.waitFor(`reward:${tokenId}:1`, 30_000);
       expect(entry.status).toBe("failed");
-      const claim = await eventually(() => server.ctx.rewards.repo.claim(pending.body.claimId)!.status === "failed" && server.ctx.rewards.repo.claim(pending.body.claimId), "the claim void");
+      const claim = await eventually(() => {
+        const row = server.ctx.rewards.repo.claim(pending.body.claimId)!;
+        return row.status === "failed" ? row : undefined;
+      }, "the claim void");
       expect(claim.error).toMatch(/^tec/);
       const view = (await sessionBrowser(server, wallet.classicAddress).json(`/api/rewards/wallet/${wallet.classicAddress}`)).body;
       expect(view).toMatchObject({ totalAccruedVVX: "50000", canClaimFull: true, rewards: [], rewardsTotal: 0 });
@@ -140,7 +143,10 @@ describe("reward claims when money or the process fails", () => {
         await server.ctx.ledger.waitConnected(15_000);
         const settled = await server.ctx.outbox.waitFor(entry.key, 30_000);
         expect([settled.status, settled.attempts]).toEqual(["validated", 1]);
-        const claim = await eventually(() => server.ctx.rewards.repo.claim(pending.body.claimId)!.status === "paid" && server.ctx.rewards.repo.claim(pending.body.claimId), "the claim paid");
+        const claim = await eventually(() => {
+          const row = server.ctx.rewards.repo.claim(pending.body.claimId)!;
+          return row.status === "paid" ? row : undefined;
+        }, "the claim paid");
         expect(claim.txid).toBe(settled.hash);
         const client = await outsideClient(server.url);
         try {
