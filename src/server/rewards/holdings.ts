@@ -9,7 +9,7 @@ import {
   type RewardTerms,
 } from "../../engine";
 import type { HeldToken } from "./ledgerReads";
-import type { ClaimTotals, NftRecord, RewardRepository, TierRow } from "./repository";
+import type { ClaimTotals, HoldingRow, RewardRepository, TierRow } from "./repository";
 
 const MICRO = 1_000_000;
 
@@ -20,7 +20,7 @@ export interface Holding {
   owner: string;
   number: number | null;
   tier: TierRow;
-  record: NftRecord;
+  record: HoldingRow;
   mintedAtMs: number;
   /** When the purchase payment was validated: accrual starts here. */
   purchasedAtMs: number;
@@ -54,19 +54,16 @@ export function nextRewardAtMs(h: Pick<Holding, "purchasedAtMs" | "termEndMs">, 
  */
 export function buildHoldings(repo: RewardRepository, owner: string, held: HeldToken[], nowMs: number): Holding[] {
   if (!held.length) return [];
-  const ids = held.map((t) => t.tokenId);
-  const records = new Map(repo.nftRecords(ids).map((r) => [r.tokenId, r]));
-  const paidAt = repo.paidAt(ids);
-  const totals = repo.totals(ids);
+  const rows = new Map(repo.holdingRows(held.map((t) => t.tokenId)).map((r) => [r.tokenId, r]));
   const tiers = new Map(repo.tiers().map((t) => [t.id, t]));
   const out: Holding[] = [];
   for (const token of held) {
-    const record = records.get(token.tokenId);
+    const record = rows.get(token.tokenId);
     const tier = record && tiers.get(record.tierId);
     if (!record || !tier) continue;
-    const purchasedAtMs = (paidAt.get(token.tokenId) ?? record.mintedAt).getTime();
+    const purchasedAtMs = (record.paidAt ?? record.mintedAt).getTime();
     const terms = termsOf(tier);
-    const t = totals.get(token.tokenId) ?? { lastClaimAt: null, settledMicro: 0n, paidMicro: 0n, forfeitedMicro: 0n, pendingCount: 0, maxSeq: 0 };
+    const t = record.totals;
     const position: RewardPosition = { terms, purchasedAtMs, lastClaimAtMs: t.lastClaimAt, settledMicro: t.settledMicro };
     out.push({
       tokenId: token.tokenId,

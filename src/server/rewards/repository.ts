@@ -1,9 +1,10 @@
+import type { Database, Statement } from "bun:sqlite";
 import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../platform/db";
 import type { DbOrTx } from "../ledger/outbox";
 import { microFromValue, sameCurrency, type Token } from "../ledger/amounts";
 import { ledgerOutbox } from "../ledger/schema";
-import { nftPurchases, nftTiers, nfts } from "../nfts/schema";
+import { nftTiers, nfts } from "../nfts/schema";
 import { nftTransfers, rewardClaims } from "./schema";
 
 export type ClaimRow = typeof rewardClaims.$inferSelect;
@@ -21,15 +22,75 @@ export interface ClaimTotals {
   maxSeq: number;
 }
 
-const EMPTY_TOTALS: ClaimTotals = { lastClaimAt: null, settledMicro: 0n, paidMicro: 0n, forfeitedMicro: 0n, pendingCount: 0, maxSeq: 0 };
 const LISTED = ["pending", "paid"];
+
+/** One row of HOLDINGS_SQL. */
+interface RawHoldingRow {
+  tokenId: string;
+  tierId: number;
+  number: number;
+  taxon: number;
+  mintedAt: number;
+  paidAt: number | null;
+  lastClaimAt: number | null;
+  settled: number | null;
+  paid: number | null;
+  forfeited: number | null;
+  pending: number | null;
+  maxSeq: number | null;
+}
+
+/** A recorded NFT with its accrual start and claim totals. */
+export interface HoldingRow {
+  tokenId: string;
+  tierId: number;
+  number: number;
+  taxon: number;
+  mintedAt: Date;
+  paidAt: Date | null;
+  totals: ClaimTotals;
+}
+
+// ?1 is a JSON array of token ids (one prepared statement for any number of them).
+const HOLDINGS_SQL = `
+SELECT n.token_id AS tokenId, n.tier_id AS tierId, n.number AS number, n.taxon AS taxon, n.minted_at AS mintedAt,
+  (SELECT max(p.paid_at) FROM nft_purchases p WHERE p.token_id = n.token_id) AS paidAt,
+  c.lastClaimAt, c.settled, c.paid, c.forfeited, c.pending, c.maxSeq
+FROM nfts n
+LEFT JOIN (
+  SELECT token_id,
+    max(CASE WHEN status <> 'failed' THEN claimed_at END) AS lastClaimAt,
+    sum(CASE WHEN status <> 'failed' THEN base_micro_vvx ELSE 0 END) AS settled,
+    sum(CASE WHEN status = 'paid' THEN amount_micro_vvx ELSE 0 END) AS paid,
+    sum(CASE WHEN status <> 'failed' THEN forfeited_micro_vvx ELSE 0 END) AS forfeited,
+    sum(CASE WHEN status = 'pending' THEN 1 ELSE 0 END) AS pending,
+    max(seq) AS maxSeq
+  FROM reward_claims WHERE token_id IN (SELECT value FROM json_each(?1)) GROUP BY token_id
+) c ON c.token_id = n.token_id
+WHERE n.token_id IN (SELECT value FROM json_each(?1))`;
 
 /** Every query of the rewards feature, in one place (the NFT tables are only read). */
 export class RewardRepository {
-  constructor(readonly db: Db) {}
+  private holdingsQuery: Statement<RawHoldingRow, [string]> | undefined;
+  private recordsQuery: Statement<Omit<NftRecord, "mintedAt"> & { mintedAt: number }, [string]> | undefined;
+  private readonly tiersQuery;
+  private readonly claimsQuery;
+  private readonly claimTotalsQuery;
+
+  constructor(readonly db: Db) {
+    // Prepared once: the rewards page reads these on every request.
+    this.tiersQuery = db.select().from(nftTiers).orderBy(asc(nftTiers.id)).prepare();
+    const mine = and(eq(rewardClaims.wallet, sql.placeholder("wallet")), inArray(rewardClaims.status, LISTED), gte(rewardClaims.claimedAt, sql.placeholder("since")));
+    this.claimsQuery = db.select().from(rewardClaims).where(mine).orderBy(desc(rewardClaims.claimedAt), desc(rewardClaims.id)).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare();
+    this.claimTotalsQuery = db
+      .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
+      .from(rewardClaims)
+      .where(mine)
+      .prepare();
+  }
 
   tiers(): TierRow[] {
-    return this.db.select().from(nftTiers).orderBy(asc(nftTiers.id)).all();
+    return this.tiersQuery.all();
   }
 
   nftRecord(tokenId: string): NftRecord | undefined {
@@ -38,55 +99,41 @@ export class RewardRepository {
 
   nftRecords(tokenIds: string[]): NftRecord[] {
     if (!tokenIds.length) return [];
-    return this.db.select().from(nfts).where(inArray(nfts.tokenId, tokenIds)).all();
-  }
-
-  /** When each token's purchase payment was validated (accrual starts there). */
-  paidAt(tokenIds: string[]): Map<string, Date> {
-    if (!tokenIds.length) return new Map();
-    const rows = this.db
-      .select({ tokenId: nftPurchases.tokenId, paidAt: nftPurchases.paidAt })
-      .from(nftPurchases)
-      .where(inArray(nftPurchases.tokenId, tokenIds))
-      .all();
-    return new Map(rows.filter((r) => r.tokenId && r.paidAt).map((r) => [r.tokenId!, r.paidAt!]));
-  }
-
-  /** Claim totals per token (tokens without claims are absent). */
-  totals(tokenIds: string[], db: DbOrTx = this.db): Map<string, ClaimTotals> {
-    if (!tokenIds.length) return new Map();
-    const live = sql`${rewardClaims.status} <> 'failed'`;
-    const rows = db
-      .select({
-        tokenId: rewardClaims.tokenId,
-        lastClaimAt: sql<number | null>`max(case when ${live} then ${rewardClaims.claimedAt} end)`,
-        settled: sql<number>`coalesce(sum(case when ${live} then ${rewardClaims.baseMicroVvx} end), 0)`,
-        paid: sql<number>`coalesce(sum(case when ${rewardClaims.status} = 'paid' then ${rewardClaims.amountMicroVvx} end), 0)`,
-        forfeited: sql<number>`coalesce(sum(case when ${live} then ${rewardClaims.forfeitedMicroVvx} end), 0)`,
-        pending: sql<number>`coalesce(sum(case when ${rewardClaims.status} = 'pending' then 1 else 0 end), 0)`,
-        maxSeq: sql<number>`max(${rewardClaims.seq})`,
-      })
-      .from(rewardClaims)
-      .where(inArray(rewardClaims.tokenId, tokenIds))
-      .groupBy(rewardClaims.tokenId)
-      .all();
-    return new Map(
-      rows.map((r) => [
-        r.tokenId,
-        {
-          lastClaimAt: r.lastClaimAt === null ? null : Number(r.lastClaimAt),
-          settledMicro: BigInt(r.settled),
-          paidMicro: BigInt(r.paid),
-          forfeitedMicro: BigInt(r.forfeited),
-          pendingCount: Number(r.pending),
-          maxSeq: Number(r.maxSeq ?? 0),
-        },
-      ]),
+    this.recordsQuery ??= this.client().query<Omit<NftRecord, "mintedAt"> & { mintedAt: number }, [string]>(
+      "SELECT id, token_id AS tokenId, tier_id AS tierId, number, taxon, owner, minted_at AS mintedAt FROM nfts WHERE token_id IN (SELECT value FROM json_each(?1))",
     );
+    return this.recordsQuery.all(JSON.stringify(tokenIds)).map((r) => ({ ...r, mintedAt: new Date(r.mintedAt) }));
   }
 
-  totalsOf(tokenId: string, db: DbOrTx = this.db): ClaimTotals {
-    return this.totals([tokenId], db).get(tokenId) ?? EMPTY_TOTALS;
+  /** The driver's own prepared statements, for lists of any length (drizzle's builder prepares fixed shapes only). */
+  private client(): Database {
+    return (this.db as unknown as { $client: Database }).$client;
+  }
+
+  /**
+   * Everything reward math needs about some tokens, in one prepared query: the NFT record, when its
+   * purchase payment was validated (accrual starts there) and its claim totals (failed claims settle
+   * nothing). Tokens the platform did not record are absent.
+   */
+  holdingRows(tokenIds: string[]): HoldingRow[] {
+    if (!tokenIds.length) return [];
+    this.holdingsQuery ??= this.client().query<RawHoldingRow, [string]>(HOLDINGS_SQL);
+    return this.holdingsQuery.all(JSON.stringify(tokenIds)).map((r) => ({
+      tokenId: r.tokenId,
+      tierId: r.tierId,
+      number: r.number,
+      taxon: r.taxon,
+      mintedAt: new Date(r.mintedAt),
+      paidAt: r.paidAt === null ? null : new Date(r.paidAt),
+      totals: {
+        lastClaimAt: r.lastClaimAt,
+        settledMicro: BigInt(r.settled ?? 0),
+        paidMicro: BigInt(r.paid ?? 0),
+        forfeitedMicro: BigInt(r.forfeited ?? 0),
+        pendingCount: r.pending ?? 0,
+        maxSeq: r.maxSeq ?? 0,
+      },
+    }));
   }
 
   insertClaim(db: DbOrTx, values: typeof rewardClaims.$inferInsert): ClaimRow {
@@ -111,31 +158,14 @@ export class RewardRepository {
     return this.db.select().from(rewardClaims).where(eq(rewardClaims.status, "pending")).orderBy(asc(rewardClaims.id)).all();
   }
 
-  private walletFilter(wallet: string, sinceMs: number | null) {
-    const conds = [eq(rewardClaims.wallet, wallet), inArray(rewardClaims.status, LISTED)];
-    if (sinceMs !== null) conds.push(gte(rewardClaims.claimedAt, new Date(sinceMs)));
-    return and(...conds);
-  }
-
   /** A wallet's claims (pending or paid) since `sinceMs`, newest first. */
   walletClaims(wallet: string, sinceMs: number | null, limit: number, offset = 0): ClaimRow[] {
-    return this.db
-      .select()
-      .from(rewardClaims)
-      .where(this.walletFilter(wallet, sinceMs))
-      .orderBy(desc(rewardClaims.claimedAt), desc(rewardClaims.id))
-      .limit(limit)
-      .offset(offset)
-      .all();
+    return this.claimsQuery.all({ wallet, since: sinceMs ?? 0, limit, offset });
   }
 
   /** How many claims and how much VVX a wallet claimed (pending or paid) since `sinceMs`. */
   walletClaimTotals(wallet: string, sinceMs: number | null): { count: number; amountMicro: bigint } {
-    const row = this.db
-      .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
-      .from(rewardClaims)
-      .where(this.walletFilter(wallet, sinceMs))
-      .get();
+    const row = this.claimTotalsQuery.get({ wallet, since: sinceMs ?? 0 });
     return { count: Number(row?.n ?? 0), amountMicro: BigInt(row?.total ?? 0) };
   }
 

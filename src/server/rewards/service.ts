@@ -15,7 +15,7 @@ import { ClaimRefusedError, NftNotFoundError, NotNftOwnerError, PayoutFailedErro
 import { buildHoldings, nextRewardAtMs, type Holding } from "./holdings";
 import { LedgerReads } from "./ledgerReads";
 import { CLAIM_OUTBOX_KEY, CLAIM_WAIT_MS, REWARD_ERROR, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
-import { RewardRepository, type ClaimRow } from "./repository";
+import { RewardRepository, type ClaimRow, type NftRecord } from "./repository";
 import { nftRewardsView, ownedNftView, rewardRowView, vvxText } from "./views";
 
 export interface RewardServiceDeps {
@@ -49,6 +49,8 @@ export class RewardService {
   /** How long a claim request waits for the payment's validation (tests and the benchmark change it). */
   claimWaitMs = CLAIM_WAIT_MS;
   private offs: (() => void)[] = [];
+  /** Claim requests waiting for their payment's validation, by outbox key. */
+  private readonly waiters = new Map<string, Set<() => void>>();
 
   constructor(private readonly deps: RewardServiceDeps) {
     this.repo = new RewardRepository(deps.db);
@@ -141,7 +143,7 @@ export class RewardService {
    * waits a little for the payment to validate.
    */
   async claim(wallet: string, input: ClaimInput) {
-    const { ledger, outbox, clock, db, log } = this.deps;
+    const { outbox, log } = this.deps;
     const record = this.repo.nftRecord(input.tokenId);
     if (!record) throw new NftNotFoundError(input.tokenId);
     const name = nftDisplayName(record.taxon, record.tokenId);
@@ -149,50 +151,7 @@ export class RewardService {
     if (!(await this.reads.holds(wallet, input.tokenId))) throw new NotNftOwnerError(wallet, name);
     const treasury = await this.reads.treasuryVvxMicro();
 
-    const row = db.transaction(
-      (tx) => {
-        const nowMs = clock.now();
-        // Inside the immediate transaction (one SQLite connection): sees every claim recorded before it.
-        const [h] = buildHoldings(this.repo, wallet, [{ tokenId: record.tokenId, taxon: record.taxon, issuer: ledger.platformAddress }], nowMs);
-        if (!h) throw new NftNotFoundError(input.tokenId);
-        let claim;
-        try {
-          claim = claimRewards(h.position, input.kind, nowMs);
-        } catch (err) {
-          if (!(err instanceof ClaimUnavailableError)) throw err;
-          throw ClaimRefusedError.from(err, { nextClaimAtMs: h.status.nextClaimableAtMs, targetMicro: h.status.fullClaimTargetMicro, openMicro: h.status.accruedSinceLastClaimMicro });
-        }
-        if (claim.payoutMicro <= 0n) throw new ClaimRefusedError(REWARD_ERROR.nothingToClaim, "Nothing to claim yet");
-        if (treasury !== null && treasury - this.repo.vvxInFlight(ledger.vvx, tx) < claim.payoutMicro) throw new TreasuryShortError();
-        const seq = h.totals.maxSeq + 1;
-        const key = claimOutboxKey(record.tokenId, seq);
-        const inserted = this.repo.insertClaim(tx, {
-          tokenId: record.tokenId,
-          seq,
-          wallet,
-          tierId: h.tier.id,
-          claimType: input.kind,
-          baseMicroVvx: claim.payoutMicro + claim.forfeitedMicro,
-          amountMicroVvx: claim.payoutMicro,
-          forfeitedMicroVvx: claim.forfeitedMicro,
-          status: "pending",
-          outboxKey: key,
-          claimedAt: new Date(nowMs),
-        });
-        outbox.record(tx, {
-          key,
-          purpose: REWARD_PURPOSE,
-          tx: {
-            TransactionType: "Payment",
-            Destination: wallet,
-            Amount: vvxAmount(claim.payoutMicro, ledger.vvx),
-            Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`${input.kind} claim ${seq} of ${name} ${record.tokenId}`) } }],
-          } as never,
-        });
-        return inserted;
-      },
-      { behavior: "immediate" },
-    );
+    const row = this.record(wallet, record, name, input.kind, treasury);
     outbox.kick();
     log.info("reward claimed", { claim: row.id, tokenId: row.tokenId, kind: row.claimType, wallet, micro: String(row.amountMicroVvx) });
     this.push(row);
@@ -215,14 +174,78 @@ export class RewardService {
     };
   }
 
+  /**
+   * Records a claim and its payment in one immediate SQLite transaction: the rules are checked against
+   * every claim recorded before (a simultaneous second claim sees the first: 409), the treasury must
+   * cover the payout on top of every VVX payment still in flight (else 503 and nothing is recorded).
+   */
+  private record(wallet: string, record: NftRecord, name: string, kind: ClaimKind, treasury: bigint | null): ClaimRow {
+    const { ledger, outbox, clock, db } = this.deps;
+    return db.transaction(
+      (tx) => {
+        const nowMs = clock.now();
+        // One SQLite connection: these reads run inside the transaction.
+        const [h] = buildHoldings(this.repo, wallet, [{ tokenId: record.tokenId, taxon: record.taxon, issuer: ledger.platformAddress }], nowMs);
+        if (!h) throw new NftNotFoundError(record.tokenId);
+        let claim;
+        try {
+          claim = claimRewards(h.position, kind, nowMs);
+        } catch (err) {
+          if (!(err instanceof ClaimUnavailableError)) throw err;
+          throw ClaimRefusedError.from(err, { nextClaimAtMs: h.status.nextClaimableAtMs, targetMicro: h.status.fullClaimTargetMicro, openMicro: h.status.accruedSinceLastClaimMicro });
+        }
+        if (claim.payoutMicro <= 0n) throw new ClaimRefusedError(REWARD_ERROR.nothingToClaim, "Nothing to claim yet");
+        if (treasury !== null && treasury - this.repo.vvxInFlight(ledger.vvx, tx) < claim.payoutMicro) throw new TreasuryShortError();
+        const seq = h.totals.maxSeq + 1;
+        const key = claimOutboxKey(record.tokenId, seq);
+        const row = this.repo.insertClaim(tx, {
+          tokenId: record.tokenId,
+          seq,
+          wallet,
+          tierId: h.tier.id,
+          claimType: kind,
+          baseMicroVvx: claim.payoutMicro + claim.forfeitedMicro,
+          amountMicroVvx: claim.payoutMicro,
+          forfeitedMicroVvx: claim.forfeitedMicro,
+          status: "pending",
+          outboxKey: key,
+          claimedAt: new Date(nowMs),
+        });
+        outbox.record(tx, {
+          key,
+          purpose: REWARD_PURPOSE,
+          tx: {
+            TransactionType: "Payment",
+            Destination: wallet,
+            Amount: vvxAmount(claim.payoutMicro, ledger.vvx),
+            Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`${kind} claim ${seq} of ${name} ${record.tokenId}`) } }],
+          } as never,
+        });
+        return row;
+      },
+      { behavior: "immediate" },
+    );
+  }
+
   /** The claim once its payment settled, or as it stands after `claimWaitMs`. */
   private async waitSettled(row: ClaimRow): Promise<ClaimRow> {
-    try {
-      const entry = await this.deps.outbox.waitFor(row.outboxKey, this.claimWaitMs);
-      this.onSettled(entry);
-    } catch {
-      // Not settled in time: the answer says Pending and the page follows up.
-    }
+    const key = row.outboxKey;
+    await new Promise<void>((resolve) => {
+      // One outbox listener serves every waiting claim (onSettled wakes them), not one listener each.
+      const waiting = this.waiters.get(key) ?? new Set<() => void>();
+      this.waiters.set(key, waiting);
+      const done = () => {
+        clearTimeout(timer);
+        waiting.delete(done);
+        if (!waiting.size) this.waiters.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(done, this.claimWaitMs);
+      waiting.add(done);
+      // It may have settled before this wait began.
+      const entry = this.deps.outbox.get(key);
+      if (entry && (entry.status === "validated" || entry.status === "failed")) this.onSettled(entry);
+    });
     return this.repo.claim(row.id)!;
   }
 
@@ -236,6 +259,7 @@ export class RewardService {
       error: paid ? null : (entry.result ?? entry.error ?? "failed"),
       settledAt: new Date(this.deps.clock.now()),
     });
+    for (const wake of [...(this.waiters.get(entry.key) ?? [])]) wake();
     if (!row) return;
     if (paid) this.deps.log.info("reward paid", { claim: row.id, tokenId: row.tokenId, hash: entry.hash });
     else this.deps.log.error("reward payment failed; the claim is void", { claim: row.id, tokenId: row.tokenId, result: entry.result, error: entry.error });

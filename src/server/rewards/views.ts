@@ -13,10 +13,10 @@ export function nftExplorerUrl(config: Pick<Config, "network" | "explorerUrl">, 
 /** Micro-VVX as exact decimal text ("1666.666666"). */
 export const vvxText = (micro: bigint) => formatMicroVvx(micro);
 
-/** Whole VVX with thousands separators, as tier prices are shown ("500,000 VVX"). */
+/** VVX with thousands separators, as tier prices are shown ("500,000 VVX"). */
 export function priceText(micro: number): string {
   const [whole, frac] = formatMicroVvx(BigInt(Math.trunc(micro))).split(".");
-  return `${BigInt(whole!).toLocaleString("en-US")}${frac ? "." + frac : ""} VVX`;
+  return `${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${frac ? "." + frac : ""} VVX`;
 }
 
 export function tierSummary(tier: TierRow) {
@@ -65,11 +65,12 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /** One entry of the Rewards response's nfts list. */
 export function nftRewardsView(h: Holding, nowMs: number, config: Pick<Config, "network" | "explorerUrl">): NftRewardsView {
   const s = h.status;
+  const nft = ownedNftView(h, nowMs, config);
   return {
-    nft: ownedNftView(h, nowMs, config),
-    tier: { id: h.tier.id, ...tierSummary(h.tier) },
+    nft,
+    tier: { id: h.tier.id, ...nft.tier },
     totalRewards: vvxText(s.totalAccruedMicro),
-    maxRewards: vvxText(rewardCapMicro(h.terms)),
+    maxRewards: nft.maxRewards,
     dailyVVX: vvxText(s.dailyMicro),
     accruedRewardsSinceLastClaim: vvxText(s.accruedSinceLastClaimMicro),
     earlyClaimAmount: vvxText(s.accruedSinceLastClaimMicro / 2n),
