@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { ValidationError } from "../platform/errors";
 import { parseAddress } from "../wallet/service";
 import { DEFAULT_PAGE_SIZE, HistoryQueryShape, HistoryResponse, MAX_PAGE_SIZE, parseHistoryType, parsePeriod, parsePositive } from "./model";
-import type { HistoryService } from "./service";
+import { MAX_HISTORY_ROWS, type HistoryService } from "./service";
 
 /** GET /api/history?wallet=&period=&type=&page=: a wallet's transactions (public ledger facts, no session needed). */
 export function historyRoutes(ctx: { history: HistoryService }) {
@@ -16,6 +16,7 @@ export function historyRoutes(ctx: { history: HistoryService }) {
       const type = parseHistoryType(query.type);
       const page = parsePositive(query.page, "page", 1);
       const pageSize = parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+      if (page * pageSize > MAX_HISTORY_ROWS) throw new ValidationError("page", `Field 'page' goes past the ${MAX_HISTORY_ROWS.toLocaleString("en-US")} newest transactions; choose a shorter period`);
       return { success: true as const, walletAddress: wallet, period, type, page, pageSize, ...ctx.history.query(wallet, period, type, page, pageSize) };
     },
     {

@@ -36,7 +36,7 @@ export class HistoryService {
   /** One page of a wallet's history in a period, newest first, with the statistics of the period. */
   query(wallet: string, period: Period, type: HistoryType, page: number, pageSize: number) {
     const q = { wallet, sinceMs: periodStartMs(period, this.deps.clock.now()) };
-    const want = Math.min(page * pageSize, MAX_HISTORY_ROWS);
+    const want = page * pageSize;
     const merged = this.of(type)
       .flatMap((s) => s.list(q, want))
       .sort((a, b) => b.date.getTime() - a.date.getTime() || b.id.localeCompare(a.id))

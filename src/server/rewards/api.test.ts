@@ -52,6 +52,7 @@ describe("bad input on every rewards, holdings, transfer and history endpoint", 
     await expectError(null, { path: `/api/history?wallet=${me}&period=yesterday` }, 400, "period");
     await expectError(null, { path: `/api/history?wallet=${me}&type=bets` }, 400, "type");
     await expectError(null, { path: `/api/history?wallet=${me}&page=abc` }, 400, "page");
+    await expectError(null, { path: `/api/history?wallet=${me}&page=101&pageSize=100` }, 400, "page");
   });
 
   test("claims: session, wallet, token, claim type and tier are checked, in that order of need", async () => {

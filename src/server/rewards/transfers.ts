@@ -116,11 +116,11 @@ export class TransferService {
     const incoming: TransferOfferView[] = [];
     const seen = new Set<string>();
     for (const row of repo.openTransfersTo(wallet)) {
-      const offers = (await reads.sellOffers(row.tokenId)).filter((o) => isTransfer({ ...o, tokenId: row.tokenId }) && o.destination === wallet && o.owner === row.fromWallet);
+      const offers = (await reads.sellOffers(row.tokenId)).filter((o) => isTransfer(o) && o.destination === wallet && o.owner === row.fromWallet);
       for (const o of offers) {
         if (seen.has(o.offerId)) continue;
         seen.add(o.offerId);
-        incoming.push(this.view({ ...o, tokenId: row.tokenId }, o.owner, wallet));
+        incoming.push(this.view(o, o.owner, wallet));
       }
       if (!offers.length && (await this.finished(row))) repo.closeTransfer(row.id, new Date(this.deps.clock.now()));
     }
