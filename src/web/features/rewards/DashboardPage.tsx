@@ -1,8 +1,8 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useNavigate } from "react-router-dom";
 import useSWR, { type SWRResponse } from "swr";
 import { useSnapshot } from "valtio";
-import { errorMessage, getJson } from "../../lib/api";
+import { getJson } from "../../lib/api";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { PendingOffersCard } from "../nfts/PendingOffersCard";
 import { WalletConnect } from "../wallet/WalletConnect";
@@ -10,7 +10,7 @@ import { walletState } from "../wallet/walletStore";
 import { fetchRewards, rewardsKey, summaryKey, type OwnedNft, type Period, type RewardsResponse, type WalletSummary } from "./api";
 import { formatDate, toMicro, vvx } from "./format";
 import { NftDetailsDialog } from "./NftDetailsDialog";
-import { NftCard, NoNfts, Pagination, PeriodSelect, StatusBadge, TxLink } from "./parts";
+import { LoadError, Loading, NftCard, NoNfts, Pagination, PeriodSelect, StatusBadge, TxLink } from "./parts";
 
 const PAGE_SIZE = 10;
 
@@ -48,7 +48,7 @@ export default function DashboardPage() {
         {!wallet ? (
           <p className="card muted">Connect your wallet to view your NFT investments</p>
         ) : rewards.error && !rewards.data ? (
-          <LoadError error={rewards.error} retry={() => void rewards.mutate()} />
+          <LoadError error={rewards.error} fallback="Failed to load rewards data" retry={() => void rewards.mutate()} />
         ) : !rewards.data ? (
           <Loading text="Loading your NFTs..." />
         ) : rewards.data.nfts.length === 0 ? (
@@ -79,24 +79,7 @@ export default function DashboardPage() {
   );
 }
 
-function Loading({ text }: { text: string }) {
-  return (
-    <p className="page-loading" role="status" aria-live="polite">
-      <span className="spinner" aria-hidden="true" /> {text}
-    </p>
-  );
-}
 
-function LoadError({ error, retry }: { error: unknown; retry: () => void }) {
-  return (
-    <div className="card" role="alert">
-      <p className="error-text">{errorMessage(error, "Failed to load rewards data")}</p>
-      <button className="btn btn-outline" onClick={retry}>
-        Try Again
-      </button>
-    </div>
-  );
-}
 
 function SummaryCards({ wallet, summary }: { wallet: string | null; summary: SWRResponse<WalletSummary> }) {
   const navigate = useNavigate();
@@ -106,29 +89,27 @@ function SummaryCards({ wallet, summary }: { wallet: string | null; summary: SWR
   const pending = s ? toMicro(s.pendingRewards) : 0n;
   return (
     <div className="grid grid-3 summary-cards" data-testid="summary-cards">
-      <div className="card stat-card">
-        <h2 className="stat-label">VVX Balance</h2>
-        <p className="stat-value" data-testid="vvx-balance">
-          {value(s && vvx(s.vvexBalance))}
-        </p>
-      </div>
-      <div className="card stat-card">
-        <h2 className="stat-label">NFTs Owned</h2>
-        <p className="stat-value" data-testid="nfts-owned">
-          {value(s && String(s.nftsOwned))}
-        </p>
-      </div>
-      <div className="card stat-card">
-        <h2 className="stat-label">Pending Rewards</h2>
-        <p className="stat-value" data-testid="pending-rewards">
-          {value(s && vvx(s.pendingRewards))}
-        </p>
+      <StatCard label="VVX Balance" testId="vvx-balance" value={value(s && vvx(s.vvexBalance))} />
+      <StatCard label="NFTs Owned" testId="nfts-owned" value={value(s && String(s.nftsOwned))} />
+      <StatCard label="Pending Rewards" testId="pending-rewards" value={value(s && vvx(s.pendingRewards))}>
         {wallet && (
           <button className="btn btn-primary" disabled={pending <= 0n} onClick={() => navigate("/rewards")}>
             Claim Rewards
           </button>
         )}
-      </div>
+      </StatCard>
+    </div>
+  );
+}
+
+function StatCard({ label, testId, value, children }: { label: string; testId: string; value: ReactNode; children?: ReactNode }) {
+  return (
+    <div className="card stat-card">
+      <h2 className="stat-label">{label}</h2>
+      <p className="stat-value" data-testid={testId}>
+        {value}
+      </p>
+      {children}
     </div>
   );
 }

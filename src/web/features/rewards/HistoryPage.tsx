@@ -1,12 +1,12 @@
 import { useState } from "react";
 import useSWR from "swr";
 import { useSnapshot } from "valtio";
-import { errorMessage, getJson } from "../../lib/api";
+import { getJson } from "../../lib/api";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { walletState } from "../wallet/walletStore";
 import { historyKey, type HistoryResponse, type Period, type Transaction } from "./api";
 import { formatDate, groupDecimal } from "./format";
-import { Pagination, PeriodSelect, StatusBadge, TxLink } from "./parts";
+import { LoadError, Loading, Pagination, PeriodSelect, StatusBadge, TxLink } from "./parts";
 import { Tabs } from "./Tabs";
 
 const TABS = [
@@ -56,7 +56,7 @@ export default function HistoryPage() {
       </header>
 
       {checking && !wallet ? (
-        <Loading />
+        <Loading text="Loading transactions..." />
       ) : !wallet ? (
         <div className="card center-card" data-testid="connect-prompt">
           <p className="muted">Connect your wallet with the button at the top of the page to view your transaction history.</p>
@@ -77,14 +77,9 @@ export default function HistoryPage() {
             />
             <div id="history-panel" role="tabpanel" aria-labelledby={`history-tab-${tab}`} className="tab-panel" data-testid="history-panel">
               {error && !data ? (
-                <div role="alert">
-                  <p className="error-text">{errorMessage(error, "Failed to load the history")}</p>
-                  <button className="btn btn-outline" onClick={() => void mutate()}>
-                    Try Again
-                  </button>
-                </div>
+                <LoadError error={error} fallback="Failed to load the history" retry={() => void mutate()} />
               ) : !data ? (
-                <Loading />
+                <Loading text="Loading transactions..." />
               ) : data.transactions.length === 0 ? (
                 <p className="muted">{EMPTY[tab]}</p>
               ) : (
@@ -102,13 +97,6 @@ export default function HistoryPage() {
   );
 }
 
-function Loading() {
-  return (
-    <p className="page-loading" role="status" aria-live="polite">
-      <span className="spinner" aria-hidden="true" /> Loading transactions...
-    </p>
-  );
-}
 
 function Statistics({ data }: { data: HistoryResponse }) {
   const s = data.statistics;

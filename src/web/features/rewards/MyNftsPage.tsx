@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import { useSnapshot } from "valtio";
-import { errorMessage, getJson } from "../../lib/api";
+import { getJson } from "../../lib/api";
 import { shortAddress } from "../../lib/format";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { useTiers } from "../nfts/useTiers";
@@ -10,7 +10,7 @@ import { fetchOwnedNfts, ownedNftsKey, transfersKey, type OwnedNft, type Transfe
 import { sumDecimal, vvx } from "./format";
 import { IncomingTransfers } from "./IncomingTransfers";
 import { NftDetailsDialog } from "./NftDetailsDialog";
-import { ConnectPrompt, NftCard, NoNfts } from "./parts";
+import { ConnectPrompt, LoadError, Loading, NftCard, NoNfts } from "./parts";
 import { Tabs } from "./Tabs";
 import { TransferDialog } from "./TransferDialog";
 
@@ -56,12 +56,7 @@ export default function MyNftsPage() {
           <Tabs tabs={tabs} value={tab} onChange={setTab} label="NFT tiers" idPrefix="my-nfts" />
           <div id="my-nfts-panel" role="tabpanel" aria-labelledby={`my-nfts-tab-${tab}`} className="tab-panel">
             {owned.error && !owned.data ? (
-              <div className="card" role="alert">
-                <p className="error-text">{errorMessage(owned.error, "Failed to load your NFTs")}</p>
-                <button className="btn btn-outline" onClick={() => void owned.mutate()}>
-                  Try Again
-                </button>
-              </div>
+              <LoadError error={owned.error} fallback="Failed to load your NFTs" retry={() => void owned.mutate()} />
             ) : !owned.data ? (
               <Loading text="Loading your NFTs..." />
             ) : nfts.length === 0 ? (
@@ -98,13 +93,6 @@ export default function MyNftsPage() {
   );
 }
 
-function Loading({ text }: { text: string }) {
-  return (
-    <p className="page-loading" role="status" aria-live="polite">
-      <span className="spinner" aria-hidden="true" /> {text}
-    </p>
-  );
-}
 
 function InvestmentSummary({ nfts }: { nfts: OwnedNft[] }) {
   return (

@@ -9,7 +9,7 @@ import { toast } from "../../state/toast";
 import { walletState } from "../wallet/walletStore";
 import { claimRewards, fetchRewards, rewardsKey, type NftRewards, type RewardsResponse } from "./api";
 import { formatDate, groupDecimal, nextClaimText, percentOf, vvx } from "./format";
-import { ConnectPrompt, NftArt } from "./parts";
+import { ConnectPrompt, LoadError, Loading, NftArt } from "./parts";
 
 /** The spec: rewards reload 1 s after a claim. */
 export const RELOAD_AFTER_CLAIM_MS = 1000;
@@ -69,12 +69,7 @@ export default function RewardsPage() {
       ) : isLoading && !data ? (
         <Loading text="Loading rewards..." />
       ) : !data ? (
-        <div className="card" role="alert">
-          <p className="error-text">{errorMessage(error, "Failed to load rewards data")}</p>
-          <button className="btn btn-outline" onClick={() => void mutate()}>
-            Try Again
-          </button>
-        </div>
+        <LoadError error={error} fallback="Failed to load rewards data" retry={() => void mutate()} />
       ) : data.nfts.length === 0 ? (
         <div className="card center-card" data-testid="no-nfts">
           <h2>No NFTs Found</h2>
@@ -120,13 +115,6 @@ export default function RewardsPage() {
   );
 }
 
-function Loading({ text }: { text: string }) {
-  return (
-    <p className="page-loading" role="status" aria-live="polite">
-      <span className="spinner" aria-hidden="true" /> {text}
-    </p>
-  );
-}
 
 function Summary({ data }: { data: RewardsResponse }) {
   return (

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { useSnapshot } from "valtio";
+import { errorMessage } from "../../lib/api";
 import { shortTokenId } from "../../lib/format";
 import { connectWallet, walletState } from "../wallet/walletStore";
 import { PERIODS, type OwnedNft, type Period } from "./api";
@@ -165,6 +166,27 @@ export function NoNfts({ title = "You don't own any NFTs yet" }: { title?: strin
       <Link className="btn btn-primary" to="/marketplace">
         Explore Marketplace
       </Link>
+    </div>
+  );
+}
+
+/** A page section's loading line. */
+export function Loading({ text }: { text: string }) {
+  return (
+    <p className="page-loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" /> {text}
+    </p>
+  );
+}
+
+/** A failed load: the message and 'Try Again'. */
+export function LoadError({ error, fallback, retry }: { error: unknown; fallback: string; retry: () => void }) {
+  return (
+    <div className="card" role="alert">
+      <p className="error-text">{errorMessage(error, fallback)}</p>
+      <button className="btn btn-outline" onClick={retry}>
+        Try Again
+      </button>
     </div>
   );
 }
