@@ -52,6 +52,16 @@ export const ERROR_CODES = {
   OFFER_NOT_ACCEPTED: "The NFT offer waits for the buyer's acceptance",
   OFFER_ALREADY_ACCEPTED: "The NFT offer was accepted already",
 
+  // Rewards and NFT transfers
+  NOT_NFT_OWNER: "The wallet does not hold the NFT on the ledger",
+  NOTHING_TO_CLAIM: "No reward has accrued since the last claim",
+  CLAIM_TOO_SOON: "24 hours must pass between two claims of an NFT",
+  FULL_CLAIM_NOT_AVAILABLE: "A full claim is not open yet (an early claim is)",
+  TREASURY_SHORT: "The treasury cannot pay the claim right now",
+  REWARD_PAYOUT_FAILED: "The reward payment failed on the ledger; nothing was deducted",
+  TRANSFER_PENDING: "A transfer of this NFT is already waiting",
+  TRANSFER_OFFER_NOT_FOUND: "No such NFT transfer offer on the ledger",
+
   // WebSocket control messages
   BAD_MESSAGE: "A socket frame that is not a JSON object with a type",
   UNKNOWN_TYPE: "A socket message type the server does not know",

@@ -3,8 +3,10 @@ import { authRoutes, SignRequestLimits, xummRoutes } from "../auth";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { docsRoutes } from "../docs";
 import { healthRoutes } from "../health";
+import { historyRoutes } from "../history";
 import { nftRoutes, parseTierId, parseVvxText } from "../nfts";
 import { formatVvx } from "../nfts/catalog";
+import { rewardRoutes } from "../rewards";
 import { errorHandler } from "../platform/http/errors";
 import { requestLog } from "../platform/http/requestLog";
 import { webRoutes } from "../platform/http/spa";
@@ -32,7 +34,9 @@ export function createApp(ctx: AppContext) {
     .use(xummRoutes(ctx, signLimits))
     .use(authRoutes(ctx, signLimits))
     .use(walletRoutes(ctx.ledger))
-    .use(nftRoutes({ nfts: ctx.nfts, auth: ctx.auth, config: ctx.config, platformAddress: () => ctx.ledger.platformAddress }));
+    .use(nftRoutes({ nfts: ctx.nfts, auth: ctx.auth, config: ctx.config, platformAddress: () => ctx.ledger.platformAddress }))
+    .use(rewardRoutes(ctx))
+    .use(historyRoutes(ctx));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
 
   return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log)).use(api).use(webRoutes());

@@ -11,6 +11,11 @@ import { systemClock } from "../platform/clock";
 import { createSigningServices } from "./identity";
 import { VERSION } from "../platform/version";
 import { Hub } from "../platform/ws/hub";
+import { HistoryService } from "../history/service";
+import { nftPurchaseHistory, refundHistory } from "../history/sources";
+import { rewardHistory } from "../rewards/history";
+import { RewardService } from "../rewards/service";
+import { TransferService } from "../rewards/transfers";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
 export async function createContext(config: Config, log = createLogger(!config.logRequests)): Promise<AppContext> {
@@ -24,7 +29,15 @@ export async function createContext(config: Config, log = createLogger(!config.l
   const payments = new PaymentWatcher(store.db, ledger, outbox, log, { clock });
   const signing = createSigningServices(config, store.db, log, clock);
   const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
-  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, sandbox, version: VERSION };
+  const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
+  const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress });
+  // Every feature's rows in the transaction history: one line per source.
+  const history = new HistoryService({ config, clock }, [
+    nftPurchaseHistory(store.db),
+    rewardHistory(rewards.repo),
+    refundHistory(store.db, ledger.vvx),
+  ]);
+  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, sandbox, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -39,6 +52,7 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.outbox.start();
   ctx.payments.start();
   ctx.nfts.start();
+  ctx.rewards.start();
   ctx.ledger.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
@@ -49,6 +63,7 @@ export async function startServer(config: Config, log?: Logger) {
     (stopping ??= (async () => {
       ctx.log.info("shutting down");
       ctx.nfts.stop();
+      ctx.rewards.stop();
       ctx.payments.stop();
       ctx.outbox.stop();
       await ctx.ledger.stop();

@@ -1,9 +1,8 @@
 import { Elysia, t } from "elysia";
 import genesisArt from "../../../assets/nfts/genesis.svg" with { type: "file" };
 import oasisArt from "../../../assets/nfts/oasis.svg" with { type: "file" };
-import { AvailabilityResponse, MintingStatusResponse, NftMetadata, TiersResponse, VaultResponse, WalletNftsResponse } from "../../shared/api/nfts";
+import { AvailabilityResponse, MintingStatusResponse, NftMetadata, TiersResponse, VaultResponse } from "../../shared/api/nfts";
 import { requireAdmin, walletSession } from "../auth/guard";
-import { parseAddress } from "../ledger/address";
 import { NotFoundError } from "../platform/errors";
 import { parseNftNumber, parseTierId } from "./input";
 import { offerRoutes } from "./offerRoutes";
@@ -22,9 +21,9 @@ export function nftRoutes(deps: NftRouteDeps) {
   return new Elysia({ name: "nfts" }).use(catalogRoutes(deps)).use(purchaseRoutes(deps)).use(offerRoutes(deps));
 }
 
-/** Tiers, supply and minting figures, the admin vault, metadata, holdings and the tier art: reads only. */
+/** Tiers, supply and minting figures, the admin vault, metadata and the tier art: reads only. */
 function catalogRoutes({ nfts, auth, config }: NftRouteDeps) {
-  const { catalog, holdings } = nfts;
+  const { catalog } = nfts;
   return new Elysia({ name: "nft-catalog" })
     .use(walletSession(auth))
     .get("/api/nft-tiers", () => catalog.tiers(), {
@@ -46,14 +45,6 @@ function catalogRoutes({ nfts, auth, config }: NftRouteDeps) {
         return catalog.vaultSummary();
       },
       { response: VaultResponse, detail: { summary: "Admins: minted, sold and max supply per tier", tags: ["admin"] } },
-    )
-    .get(
-      "/api/nfts/wallet/:wallet",
-      async ({ params }) => {
-        const wallet = parseAddress(params.wallet, "walletAddress");
-        return { success: true as const, walletAddress: wallet, nfts: await holdings.walletNfts(wallet) };
-      },
-      { params: t.Object({ wallet: t.String() }), response: WalletNftsResponse, detail: { summary: "The platform's NFTs a wallet holds on the ledger", tags: ["nfts"] } },
     )
     .get("/api/nfts/metadata/:tierId/:number", ({ params }) => catalog.metadata(parseTierId(params.tierId, "tierId"), parseNftNumber(params.number)), {
       params: t.Object({ tierId: t.String(), number: t.String() }),

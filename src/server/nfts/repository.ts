@@ -3,7 +3,6 @@ import type { Clock } from "../platform/clock";
 import type { Db, DbOrTx } from "../platform/db";
 import { nftPurchases, nftTiers, nfts } from "./schema";
 import { paymentRequests } from "../payments/schema";
-import { rewardPayouts } from "../rewards/schema";
 import { HOLDING_STATUSES, type PurchaseStatus } from "./model";
 
 export type TierRow = typeof nftTiers.$inferSelect;
@@ -170,11 +169,6 @@ export class NftRepository {
       .all();
   }
 
-  byTokenIds(tokenIds: string[]): PurchaseRow[] {
-    if (!tokenIds.length) return [];
-    return this.db.select().from(nftPurchases).where(inArray(nftPurchases.tokenId, tokenIds)).all();
-  }
-
   /** Records a minted NFT (held by `owner`, the platform, until the buyer accepts); once per token. */
   insertNft(db: DbOrTx, values: typeof nfts.$inferInsert): void {
     db.insert(nfts).values(values).onConflictDoNothing().run();
@@ -184,28 +178,11 @@ export class NftRepository {
     db.update(nfts).set({ owner }).where(eq(nfts.tokenId, tokenId)).run();
   }
 
-  nftsByTokenIds(tokenIds: string[]): NftRow[] {
-    if (!tokenIds.length) return [];
-    return this.db.select().from(nfts).where(inArray(nfts.tokenId, tokenIds)).all();
-  }
-
   nftByNumber(tierId: number, number: number): NftRow | undefined {
     return this.db.select().from(nfts).where(and(eq(nfts.tierId, tierId), eq(nfts.number, number))).get();
   }
 
   purchaseByNumber(tierId: number, number: number): PurchaseRow | undefined {
     return this.db.select().from(nftPurchases).where(and(eq(nftPurchases.tierId, tierId), eq(nftPurchases.number, number))).get();
-  }
-
-  /** Paid reward payouts per token, in micro-VVX. */
-  rewardsPaid(tokenIds: string[]): Map<string, number> {
-    if (!tokenIds.length) return new Map();
-    const rows = this.db
-      .select({ tokenId: rewardPayouts.tokenId, total: sql<number>`coalesce(sum(${rewardPayouts.amountMicroVvx}), 0)` })
-      .from(rewardPayouts)
-      .where(and(inArray(rewardPayouts.tokenId, tokenIds), eq(rewardPayouts.status, "paid")))
-      .groupBy(rewardPayouts.tokenId)
-      .all();
-    return new Map(rows.map((r) => [r.tokenId, r.total]));
   }
 }

@@ -76,7 +76,7 @@ export class NftService {
     const progress = this.progress;
     this.purchases = new PurchaseService({ db, repo, catalog: this.catalog, progress, payments, signing, log, clock });
     this.fulfilment = new Fulfilment({ db, repo, catalog: this.catalog, progress, outbox, payments, ledger, log, clock });
-    this.holdings = new Holdings(repo, this.catalog, ledger, clock);
+    this.holdings = new Holdings(ledger);
     this.acceptance = new Acceptance({ db, repo, progress, signing, ledger, holdings: this.holdings, outbox, config, log, clock });
   }
 

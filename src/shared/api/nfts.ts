@@ -158,25 +158,6 @@ export const PendingOffer = t.Object({
 export type PendingOffer = typeof PendingOffer.static;
 export const ActiveOffersResponse = t.Object({ success: t.Literal(true), offers: t.Array(PendingOffer) });
 
-export const OwnedNft = t.Object({
-  id: Id,
-  tokenId: Id,
-  name: t.String(),
-  number: t.Nullable(t.Number()),
-  taxon: t.Number(),
-  tier: t.Object({ name: t.String(), tier: t.String(), roiPercentage: t.String(), durationMonths: t.Number(), price: t.String() }),
-  tierId: t.Number(),
-  mintedAt: t.Nullable(t.String()),
-  purchasedAt: t.Nullable(t.String()),
-  rewardsEarned: t.Number(),
-  totalRewardsEarned: t.Number(),
-  rewardsPaid: t.Number(),
-  nextRewardDate: t.Nullable(t.String()),
-  imageUrl: t.String(),
-});
-export type OwnedNft = typeof OwnedNft.static;
-export const WalletNftsResponse = t.Object({ success: t.Literal(true), walletAddress: t.String(), nfts: t.Array(OwnedNft) });
-
 export const DirectOfferBody = t.Object({
   walletAddress: t.Optional(t.String()),
   tierId: t.Union([t.Number(), t.String()]),
