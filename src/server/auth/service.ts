@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Clock } from "../platform/clock";
+import { systemClock, type Clock } from "../platform/clock";
 import type { Db } from "../platform/db";
 import { AppError, type ErrorCode, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import type { Logger } from "../platform/log";
@@ -47,6 +47,11 @@ export class AuthService {
     private readonly log: Logger,
     oauth: OauthClient,
     private readonly clock: Clock,
+    /**
+     * Session lifetimes run on the machine's clock, not the product's: the cookie's Max-Age is kept
+     * by the browser in real time, and moving the sandbox clock a month ahead must not sign people out.
+     */
+    private readonly sessionClock: Clock = systemClock,
   ) {
     this.repo = new AuthRepository(db);
     this.oauth = oauth;
@@ -56,7 +61,7 @@ export class AuthService {
 
   /** Starts a session for `wallet`; the token goes into the HttpOnly cookie, its hash into SQLite. */
   createSession(wallet: string, source: string): IssuedSession {
-    const now = this.clock.date();
+    const now = this.sessionClock.date();
     this.repo.deleteExpiredSessions(now);
     const token = newToken();
     const session = { wallet, source, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_DAYS * 86_400_000) };
@@ -72,7 +77,7 @@ export class AuthService {
     if (!token) return null;
     const row = this.repo.session(hashToken(token));
     if (!row) return null;
-    const now = this.clock.now();
+    const now = this.sessionClock.now();
     if (row.expiresAt.getTime() <= now) {
       this.repo.deleteSession(row.tokenHash);
       return null;
