@@ -1,13 +1,14 @@
 // Runs xrpl.js's own integration tests (packages/xrpl/test/integration of an
 // xrpl.js checkout, unmodified) against the sandbox ledger and prints a pass table.
 //
-//   bun scripts/xrpljs-integration/run.ts --upstream <xrpl.js git dir or checkout> [--all] [--markdown] [file filter...]
+//   bun scripts/xrpljs-integration/run.ts --upstream <xrpl.js git dir or checkout> [--all] [--faucet] [--markdown] [--keep] [file filter...]
 //
 // Nothing is downloaded here: the tests come from the checkout you name, and their
 // test-only packages (chai, lodash) from `bun install` run once in this folder.
 // The harness changes only what rippled's CI set-up provides: the server URL
-// (serverUrl.ts), the genesis account (a funded sandbox account from
-// POST /sandbox/api/accounts) and ledger_accept (POST /sandbox/api/ledger/close).
+// (serverUrl.ts) and ledger_accept (POST /sandbox/api/ledger/close); the genesis
+// account is the sandbox's own (rippled's), or with --faucet a funded account from
+// POST /sandbox/api/accounts.
 // The server runs in-process on a free port, closing ledgers only on demand, as a
 // standalone rippled does.
 import { spawnSync } from "node:child_process";
@@ -22,20 +23,29 @@ const here = dirname(new URL(import.meta.url).pathname);
 const repoRoot = resolve(here, "../..");
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { upstream: { type: "string" }, all: { type: "boolean", default: false }, markdown: { type: "boolean", default: false }, keep: { type: "boolean", default: false } },
+  options: {
+    upstream: { type: "string" },
+    all: { type: "boolean", default: false },
+    markdown: { type: "boolean", default: false },
+    keep: { type: "boolean", default: false },
+    faucet: { type: "boolean", default: false },
+  },
 });
 if (!values.upstream) throw new Error("--upstream <path to an xrpl.js git directory or checkout> is required");
 for (const dep of ["chai", "lodash"]) {
   if (!existsSync(join(here, "node_modules", dep))) throw new Error(`missing ${dep}: run \`bun install\` once in scripts/xrpljs-integration`);
 }
 
-const TEST_PATHS = ["packages/xrpl/test/integration", "packages/xrpl/test/testUtils.ts"];
+const TEST_PATHS = ["packages/xrpl/test/integration", "packages/xrpl/test/testUtils.ts", "packages/xrpl/test/fixtures/addresses.json"];
 
 /** Copies the upstream test folder into `dest` from a bare git directory (git archive) or a checkout. */
 function copyUpstream(upstream: string, dest: string): string {
   const isCheckout = existsSync(join(upstream, "packages/xrpl/test/integration"));
   if (isCheckout) {
-    for (const p of TEST_PATHS) spawnSync("cp", ["-r", join(upstream, p), join(dest, p)], { stdio: "inherit" });
+    for (const p of TEST_PATHS) {
+      mkdirSync(dirname(join(dest, p)), { recursive: true });
+      spawnSync("cp", ["-r", join(upstream, p), join(dest, p)], { stdio: "inherit" });
+    }
     return "working tree";
   }
   const rev = spawnSync("git", ["--git-dir", upstream, "rev-parse", "HEAD"], { encoding: "utf8" }).stdout.trim();
@@ -106,16 +116,21 @@ try {
   linkModules(work);
   writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "xrpl-integration-copy", private: true }));
 
-  // The faucet account standing in for rippled's genesis account (secp256k1, as utils.ts derives it).
-  const res = await fetch(`${server.url}/sandbox/api/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ xrp: 50_000_000, algorithm: "secp256k1" }) });
-  if (res.status !== 201) throw new Error(`faucet answered ${res.status}: ${await res.text()}`);
-  const genesis = (await res.json()) as { address: string; seed: string };
-
+  // The sandbox's genesis account is rippled's (the "masterpassphrase" seed), so utils.ts funds wallets
+  // from it unchanged. With --faucet a funded faucet account stands in for it instead.
+  let genesis: { address: string; seed: string } | undefined;
+  if (values.faucet) {
+    const res = await fetch(`${server.url}/sandbox/api/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ xrp: 50_000_000, algorithm: "secp256k1" }) });
+    if (res.status !== 201) throw new Error(`faucet answered ${res.status}: ${await res.text()}`);
+    genesis = (await res.json()) as { address: string; seed: string };
+  }
   const integration = join(pkg, "test/integration");
   writeFileSync(join(integration, "serverUrl.ts"), `const serverUrl = ${JSON.stringify(`ws://127.0.0.1:${server.port}${ledger.wsPath}`)}\n\nexport default serverUrl\n`);
   const utils = join(integration, "utils.ts");
-  patch(utils, /export const GENESIS_ACCOUNT = '[^']+'/, `export const GENESIS_ACCOUNT = '${genesis.address}'`);
-  patch(utils, /const GENESIS_SECRET = '[^']+'/, `const GENESIS_SECRET = '${genesis.seed}'`);
+  if (genesis) {
+    patch(utils, /export const GENESIS_ACCOUNT = '[^']+'/, `export const GENESIS_ACCOUNT = '${genesis.address}'`);
+    patch(utils, /const GENESIS_SECRET = '[^']+'/, `const GENESIS_SECRET = '${genesis.seed}'`);
+  }
   patch(
     utils,
     /return client\.connection\.request\(\{ command: 'ledger_accept' \}\)/,
@@ -124,12 +139,14 @@ try {
 
   const files = (values.all ? listTests(integration) : Object.keys(RELEVANT)).filter((f) => !positionals.length || positionals.some((p) => f.includes(p)));
   const report = join(work, "junit.xml");
-  const run = spawnSync(process.execPath, ["test", "--timeout", "60000", "--reporter=junit", `--reporter-outfile=${report}`, ...files.map((f) => `./packages/xrpl/test/integration/${f}`)], {
+  // Asynchronous: the server under test runs in this process and must keep answering.
+  const run = Bun.spawn([process.execPath, "test", "--timeout", "60000", "--reporter=junit", `--reporter-outfile=${report}`, ...files.map((f) => `./packages/xrpl/test/integration/${f}`)], {
     cwd: work,
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", values.markdown ? "ignore" : "inherit", values.markdown ? "ignore" : "inherit"],
     env: { ...process.env, FORCE_COLOR: "0" },
   });
-  if (!existsSync(report)) throw new Error(`bun test wrote no report (exit ${run.status})`);
+  await run.exited;
+  if (!existsSync(report)) throw new Error(`bun test wrote no report (exit ${run.exitCode})`);
   printTable(readJunit(report, work), files, revision);
 } finally {
   await server.stop(true);

@@ -7,15 +7,15 @@ import type { TxContext, TxHandler } from "./context";
 const ZERO = Rational.of(0);
 
 function lpRound(s: PoolState, value: Rational): Rational {
-  return round(s.lpIssue, value, "down");
+  return round(s.lpIssue, value, "nearest");
 }
 
 /** Proportional deposit for LPTokenOut tokens; Amount/Amount2 are minimums. */
 function equalByTokens(ctx: TxContext, s: PoolState): TerCode {
   const tokens = lpRound(s, valueOf(ctx.tx.LPTokenOut));
   const frac = tokens.div(s.lpBalance);
-  const a = round(s.issue1, s.balance1.mul(frac), "up");
-  const b = round(s.issue2, s.balance2.mul(frac), "up");
+  const a = round(s.issue1, s.balance1.mul(frac), "nearest");
+  const b = round(s.issue2, s.balance2.mul(frac), "nearest");
   if (ctx.tx.Amount !== undefined && a.compare(valueOf(ctx.tx.Amount)) < 0) return "tecAMM_FAILED";
   if (ctx.tx.Amount2 !== undefined && b.compare(valueOf(ctx.tx.Amount2)) < 0) return "tecAMM_FAILED";
   return settle(ctx, s, a, b, tokens, true);
@@ -27,11 +27,11 @@ function equalLimit(ctx: TxContext, s: PoolState): TerCode {
   const amount2 = valueOf(ctx.tx.Amount2);
   let frac = amount.div(s.balance1);
   let a = amount;
-  let b = round(s.issue2, s.balance2.mul(frac), "up");
+  let b = round(s.issue2, s.balance2.mul(frac), "nearest");
   if (b.compare(amount2) > 0) {
     frac = amount2.div(s.balance2);
     b = amount2;
-    a = round(s.issue1, s.balance1.mul(frac), "up");
+    a = round(s.issue1, s.balance1.mul(frac), "nearest");
     if (a.compare(amount) > 0) return "tecAMM_FAILED";
   }
   const tokens = lpRound(s, s.lpBalance.mul(frac));
@@ -52,7 +52,7 @@ function single(ctx: TxContext, s: PoolState): TerCode {
 /** One asset for exactly LPTokenOut tokens (equation 4), at most Amount of it. */
 function singleByTokens(ctx: TxContext, s: PoolState): TerCode {
   const tokens = lpRound(s, valueOf(ctx.tx.LPTokenOut));
-  const amount = round(s.issue1, ammAssetIn(s.balance1, s.lpBalance, tokens, s.tfee), "up");
+  const amount = round(s.issue1, ammAssetIn(s.balance1, s.lpBalance, tokens, s.tfee), "nearest");
   if (amount.compare(valueOf(ctx.tx.Amount)) > 0) return "tecAMM_FAILED";
   return settle(ctx, s, amount, ZERO, tokens, true);
 }
@@ -75,7 +75,7 @@ function singleByPrice(ctx: TxContext, s: PoolState): TerCode {
   const b1 = c.mul(c).mul(f2).mul(f2).add(Rational.of(2).mul(c)).sub(d.mul(d));
   const c1 = Rational.of(2).mul(c).mul(f2).mul(f2).add(Rational.of(1)).sub(Rational.of(2).mul(d).mul(f2));
   const r = b1.mul(Rational.of(-1)).add(sqrtOf(b1.mul(b1).add(Rational.of(4).mul(a1).mul(c1)))).div(Rational.of(2).mul(a1));
-  const deposit = round(s.issue1, f1.mul(s.balance1).mul(r), "up");
+  const deposit = round(s.issue1, f1.mul(s.balance1).mul(r), "nearest");
   if (deposit.compare(ZERO) <= 0) return "tecAMM_FAILED";
   const tokens = lpRound(s, deposit.div(ePrice));
   if (tokens.compare(ZERO) <= 0) return "tecAMM_FAILED";

@@ -146,8 +146,33 @@ export function ammPreflight(tx: Record<string, any>, deposit: boolean): TerCode
   return undefined;
 }
 
+/**
+ * adjustLPTokens: the tokens the pool's LP balance really moves by at 16
+ * significant digits (rounded down), as rippled computes before fixAMMv1_3.
+ */
+export function adjustLPTokens(T: Rational, t: Rational, deposit: boolean): Rational {
+  if (deposit) return T.add(t).toIou("down").toRational().sub(T).toIou("down").toRational();
+  return t.sub(T).toIou("up").toRational().add(T).toIou("down").toRational();
+}
+
+/** adjustAmountsByLPTokens (fixAMMv1_1 rounding): when the balance absorbs fewer tokens, the assets shrink to match. */
+function adjustAmounts(s: PoolState, amount1: Rational, amount2: Rational, tokens: Rational, deposit: boolean, single: boolean): [Rational, Rational, Rational] {
+  const actual = adjustLPTokens(s.lpBalance, tokens, deposit);
+  if (actual.compare(ZERO) <= 0) return [ZERO, ZERO, ZERO];
+  if (actual.compare(tokens) >= 0) return [amount1, amount2, tokens];
+  if (!single) {
+    const fr = actual.div(tokens);
+    return [round(s.issue1, amount1.mul(fr), "nearest"), round(s.issue2, amount2.mul(fr), "nearest"), actual];
+  }
+  const a = deposit ? ammAssetIn(s.balance1, s.lpBalance, actual, s.tfee) : ammAssetOut(s.balance1, s.lpBalance, actual, s.tfee);
+  return [round(s.issue1, a, "nearest"), ZERO, actual];
+}
+
 /** Moves the assets and LP tokens of a deposit (positive) or withdrawal, then the pool's LPTokenBalance. */
-export function settle(ctx: TxContext, s: PoolState, amount1: Rational, amount2: Rational, tokens: Rational, deposit: boolean): TerCode {
+export function settle(ctx: TxContext, s: PoolState, rawAmount1: Rational, rawAmount2: Rational, rawTokens: Rational, deposit: boolean): TerCode {
+  const single = rawAmount2.compare(ZERO) === 0;
+  const [amount1, amount2, tokens] = adjustAmounts(s, rawAmount1, rawAmount2, rawTokens, deposit, single);
+  if (tokens.compare(ZERO) <= 0) return "tecAMM_INVALID_TOKENS";
   const pool = s.pool.account;
   const lp = ctx.account;
   for (const [issue, value] of [[s.issue1, amount1], [s.issue2, amount2]] as const) {

@@ -22,8 +22,8 @@ function withdraw(ctx: TxContext, s: PoolState, amount1: Rational, amount2: Rati
 function equalByTokens(ctx: TxContext, s: PoolState, tokens: Rational): TerCode {
   if (tokens.compare(s.lpBalance) >= 0) return withdraw(ctx, s, s.balance1, s.balance2, s.lpBalance);
   const frac = tokens.div(s.lpBalance);
-  const a = round(s.issue1, s.balance1.mul(frac), "down");
-  const b = round(s.issue2, s.balance2.mul(frac), "down");
+  const a = round(s.issue1, s.balance1.mul(frac), "nearest");
+  const b = round(s.issue2, s.balance2.mul(frac), "nearest");
   if (a.compare(ZERO) <= 0 || b.compare(ZERO) <= 0) return "tecAMM_FAILED";
   return withdraw(ctx, s, a, b, tokens);
 }
@@ -34,18 +34,18 @@ function equalLimit(ctx: TxContext, s: PoolState): TerCode {
   const amount2 = valueOf(ctx.tx.Amount2);
   let frac = amount.div(s.balance1);
   let a = amount;
-  let b = round(s.issue2, s.balance2.mul(frac), "down");
+  let b = round(s.issue2, s.balance2.mul(frac), "nearest");
   if (b.compare(amount2) > 0) {
     frac = amount2.div(s.balance2);
     b = amount2;
-    a = round(s.issue1, s.balance1.mul(frac), "down");
+    a = round(s.issue1, s.balance1.mul(frac), "nearest");
   }
-  return withdraw(ctx, s, a, b, round(s.lpIssue, s.lpBalance.mul(frac), "up"));
+  return withdraw(ctx, s, a, b, round(s.lpIssue, s.lpBalance.mul(frac), "nearest"));
 }
 
 /** One asset for LP tokens (equation 8): all the account's tokens, or LPTokenIn with Amount as a minimum. */
 function singleByTokens(ctx: TxContext, s: PoolState, tokens: Rational): TerCode {
-  const out = round(s.issue1, ammAssetOut(s.balance1, s.lpBalance, tokens, s.tfee), "down");
+  const out = round(s.issue1, ammAssetOut(s.balance1, s.lpBalance, tokens, s.tfee), "nearest");
   const min = valueOf(ctx.tx.Amount);
   if (min.compare(ZERO) > 0 && out.compare(min) < 0) return "tecAMM_FAILED";
   return withdraw(ctx, s, out, ZERO, tokens);
@@ -55,7 +55,7 @@ function singleByTokens(ctx: TxContext, s: PoolState, tokens: Rational): TerCode
 function single(ctx: TxContext, s: PoolState): TerCode {
   const amount = valueOf(ctx.tx.Amount);
   if (amount.compare(s.balance1) >= 0) return "tecAMM_BALANCE";
-  const tokens = round(s.lpIssue, lpTokensIn(s.balance1, amount, s.lpBalance, s.tfee), "up");
+  const tokens = round(s.lpIssue, lpTokensIn(s.balance1, amount, s.lpBalance, s.tfee), "nearest");
   if (tokens.compare(ZERO) <= 0) return "tecAMM_FAILED";
   return withdraw(ctx, s, amount, ZERO, tokens);
 }
@@ -66,9 +66,9 @@ function singleByPrice(ctx: TxContext, s: PoolState): TerCode {
   const f = new Rational(BigInt(s.tfee), 100_000n);
   const ae = s.balance1.mul(ePrice);
   const T = s.lpBalance;
-  const tokens = round(s.lpIssue, T.mul(T.add(ae.mul(f.sub(Rational.of(2))))).div(T.mul(f).sub(ae)), "up");
+  const tokens = round(s.lpIssue, T.mul(T.add(ae.mul(f.sub(Rational.of(2))))).div(T.mul(f).sub(ae)), "nearest");
   if (tokens.compare(ZERO) <= 0) return "tecAMM_FAILED";
-  const out = round(s.issue1, tokens.div(ePrice), "down");
+  const out = round(s.issue1, tokens.div(ePrice), "nearest");
   const min = valueOf(ctx.tx.Amount);
   if (min.compare(ZERO) > 0 && out.compare(min) < 0) return "tecAMM_FAILED";
   return withdraw(ctx, s, out, ZERO, tokens);

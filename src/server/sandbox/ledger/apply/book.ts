@@ -3,7 +3,7 @@ import { bookBaseOf, bookDirectory } from "../keys";
 import type { ApplyView, Entry } from "../view";
 import { readPool, swapIn, swapOut, type Pool } from "./amm";
 import type { TxContext } from "./context";
-import { LSF, addXrp, adjustOwnerCount, balanceOf, iouAvailable, newLine, readAccount, readLine, reserveFor, settleLine, transferIou } from "./common";
+import { LSF, addXrp, adjustOwnerCount, balanceOf, iouAvailable, newLine, readAccount, readLine, reserveFor, setLineBalance, settleLine, transferIou } from "./common";
 
 /** A currency and its issuer; XRP has none. */
 export type Issue = { currency: "XRP"; issuer?: undefined } | { currency: string; issuer: string };
@@ -27,7 +27,7 @@ export function valueOf(json: unknown): Rational {
 }
 
 /** Rounds a value of `issue` to what the ledger can hold (whole drops, or 16 significant digits), down or up. */
-export function round(issue: Issue, value: Rational, rounding: "down" | "up"): Rational {
+export function round(issue: Issue, value: Rational, rounding: "down" | "up" | "nearest"): Rational {
   return isXrpIssue(issue) ? Rational.of(value.toInteger(rounding)) : value.toIou(rounding).toRational();
 }
 
@@ -84,8 +84,15 @@ export function move(view: ApplyView, from: string, to: string, issue: Issue, va
     return;
   }
   const iou = value.toIou("down");
-  if (to !== issue.issuer && !readLine(view, to, issue.issuer!, issue.currency)) settleLine(view, newLine(view, to, issue.issuer!, issue.currency, Iou.ZERO, false), false);
-  transferIou(view, from, to, issue.currency, issue.issuer!, iou);
+  if (to === issue.issuer || readLine(view, to, issue.issuer!, issue.currency)) {
+    transferIou(view, from, to, issue.currency, issue.issuer!, iou);
+    return;
+  }
+  // The receiver has no line yet: the value leaves the sender through the issuer and opens the receiver's line.
+  transferIou(view, from, issue.issuer!, issue.currency, issue.issuer!, iou);
+  const line = newLine(view, to, issue.issuer!, issue.currency, Iou.ZERO, false);
+  setLineBalance(line, to, iou);
+  settleLine(view, line, false);
 }
 
 export interface CrossRequest {

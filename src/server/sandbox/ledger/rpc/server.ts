@@ -27,7 +27,6 @@ const AMENDMENTS = [
   "NonFungibleTokensV1_1",
   "RequireFullyCanonicalSig",
   "fixAMMv1_1",
-  "fixAMMv1_3",
   "fixNFTokenRemint",
 ];
 
