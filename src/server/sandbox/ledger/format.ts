@@ -1,4 +1,4 @@
-import { encode } from "xrpl";
+import { encodeFast } from "./binary";
 import { engineResult, type TerCode } from "./codes";
 import type { LedgerHeader, StoredTx } from "./state";
 
@@ -53,10 +53,10 @@ function inLedgerJson(tx: StoredTx, header: LedgerHeader, apiVersion: number): R
 export function txResponse(tx: StoredTx, header: LedgerHeader, apiVersion: number, binary: boolean): Record<string, unknown> {
   const ctid = encodeCtid(header.ledger_index, tx.tx_index);
   if (apiVersion >= 2) {
-    const body = binary ? { tx_blob: tx.tx_blob, meta_blob: encode(binaryMeta(tx.meta) as never) } : { tx_json: inLedgerJson(tx, header, apiVersion), meta: tx.meta };
+    const body = binary ? { tx_blob: tx.tx_blob, meta_blob: encodeFast(binaryMeta(tx.meta)) } : { tx_json: inLedgerJson(tx, header, apiVersion), meta: tx.meta };
     return { ...body, close_time_iso: rippleTimeIso(header.close_time), ctid, hash: tx.hash, ledger_hash: header.ledger_hash, ledger_index: header.ledger_index, validated: true };
   }
-  if (binary) return { ctid, date: header.close_time, hash: tx.hash, inLedger: header.ledger_index, ledger_index: header.ledger_index, meta: encode(binaryMeta(tx.meta) as never), tx: tx.tx_blob, validated: true };
+  if (binary) return { ctid, date: header.close_time, hash: tx.hash, inLedger: header.ledger_index, ledger_index: header.ledger_index, meta: encodeFast(binaryMeta(tx.meta)), tx: tx.tx_blob, validated: true };
   return { ...inLedgerJson(tx, header, apiVersion), meta: tx.meta, validated: true };
 }
 
@@ -69,7 +69,7 @@ export function openTxResponse(hash: string, tx: Record<string, any>, apiVersion
 /** One entry of account_tx (rippled's AccountTx.cpp): {tx_json, hash, ledger_*, meta} in v2, {tx, meta} in v1. */
 export function accountTxEntry(tx: StoredTx, header: LedgerHeader, apiVersion: number, binary: boolean): Record<string, unknown> {
   if (binary) {
-    return { [apiVersion >= 2 ? "meta_blob" : "meta"]: encode(binaryMeta(tx.meta) as never), ledger_index: header.ledger_index, tx_blob: tx.tx_blob, validated: true };
+    return { [apiVersion >= 2 ? "meta_blob" : "meta"]: encodeFast(binaryMeta(tx.meta)), ledger_index: header.ledger_index, tx_blob: tx.tx_blob, validated: true };
   }
   if (apiVersion >= 2) {
     return { close_time_iso: rippleTimeIso(header.close_time), hash: tx.hash, ledger_hash: header.ledger_hash, ledger_index: header.ledger_index, meta: tx.meta, tx_json: inLedgerJson(tx, header, apiVersion), validated: true };
@@ -79,7 +79,7 @@ export function accountTxEntry(tx: StoredTx, header: LedgerHeader, apiVersion: n
 
 /** One transaction inside `ledger` with expand (rippled puts metadata under "meta" in v2 and "metaData" in v1). */
 export function ledgerTxEntry(tx: StoredTx, header: LedgerHeader, apiVersion: number, binary: boolean): Record<string, unknown> {
-  if (binary) return { hash: tx.hash, [apiVersion >= 2 ? "meta_blob" : "meta"]: encode(binaryMeta(tx.meta) as never), tx_blob: tx.tx_blob };
+  if (binary) return { hash: tx.hash, [apiVersion >= 2 ? "meta_blob" : "meta"]: encodeFast(binaryMeta(tx.meta)), tx_blob: tx.tx_blob };
   if (apiVersion >= 2) return { hash: tx.hash, meta: tx.meta, tx_json: withDeliverMax(tx.tx_json, apiVersion), validated: true };
   return { ...withDeliverMax(tx.tx_json, apiVersion), hash: tx.hash, metaData: tx.meta };
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { Wallet, decode, encode, encodeForMultiSigning, encodeForSigning, hashes } from "xrpl";
+import { Wallet, decode, encodeForMultiSigning, hashes } from "xrpl";
+import { encodeFast, encodeForSigningFast } from "./binary";
 import type { Logger } from "../../log";
 import { sandboxWallets, type SandboxWallets } from "../wallets";
 import { applyTransaction } from "./apply";
@@ -86,7 +87,7 @@ function checkedDecode(txBlob: string): Record<string, any> {
       valid = tx.Signers.length > 0 && tx.Signers.every(({ Signer: s }: { Signer: Record<string, string> }) => verifyTxSignature(encodeForMultiSigning(tx as never, s.Account!), s.TxnSignature!, s.SigningPubKey!));
     } else {
       if (!tx.SigningPubKey) throw new RpcError("invalidTransaction", undefined, "fails local checks: Empty SigningPubKey.");
-      valid = typeof tx.TxnSignature === "string" && verifyTxSignature(encodeForSigning(tx as never), tx.TxnSignature, tx.SigningPubKey);
+      valid = typeof tx.TxnSignature === "string" && verifyTxSignature(encodeForSigningFast(tx), tx.TxnSignature, tx.SigningPubKey);
     }
   } catch (err) {
     if (err instanceof RpcError) throw err;
@@ -334,7 +335,7 @@ export class SandboxLedger {
     }
     const meta = { AffectedNodes: outcome.applied.affectedNodes, TransactionIndex: this.openTxs.length, TransactionResult: outcome.result, ...outcome.applied.extraMeta };
     const accounts = affectedAccounts(tx, meta);
-    this.openTxs.push({ hash, tx_json: tx, tx_blob: txBlob, meta, metaBlob: encode(binaryMeta(meta) as never), accounts });
+    this.openTxs.push({ hash, tx_json: tx, tx_blob: txBlob, meta, metaBlob: encodeFast(binaryMeta(meta)), accounts });
     if (this.streams.size && this.streams.wantsProposed()) this.streams.publishProposed(hash, tx, outcome.result, accounts, this.openIndex);
     return outcome.result;
   }

@@ -1,4 +1,5 @@
-import { encode, isValidClassicAddress } from "xrpl";
+import { isValidClassicAddress } from "xrpl";
+import { encodeFast } from "../binary";
 import { RpcError } from "../codes";
 import { RIPPLE_EPOCH_OFFSET, ledgerTxEntry, rippleTimeIso, withDeliverMax } from "../format";
 import { accountKey, ammKey, offerKey, signerListKey, trustLineKey } from "../keys";
@@ -78,7 +79,7 @@ function entryKey(params: Params): string {
 
 function binaryEntry(entry: Entry): string {
   const { index: _i, ...fields } = entry;
-  return encode(fields as never);
+  return encodeFast(fields);
 }
 
 export const ledgerMethods: Record<string, Method> = {
