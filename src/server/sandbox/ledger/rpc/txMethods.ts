@@ -105,7 +105,7 @@ export const txMethods: Record<string, Method> = {
       throw new RpcError("invalidParams", "Missing field 'tx_blob'.");
     }
     // rippled: a blob that is not hex is an invalid parameter, not a failed transaction check.
-    if (!/^([0-9A-Fa-f]{2})+$/.test(params.tx_blob)) throw new RpcError("invalidParams", "Invalid field 'tx_blob'.");
+    if (!/^([0-9A-Fa-f]{2})+$/.test(params.tx_blob)) throw new RpcError("invalidParams");
     return submitBlob(ledger, params.tx_blob);
   },
 
