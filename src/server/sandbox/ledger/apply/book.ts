@@ -90,7 +90,9 @@ export function move(view: ApplyView, from: string, to: string, issue: Issue, va
   }
   // The receiver has no line yet: the value leaves the sender through the issuer and opens the receiver's line.
   transferIou(view, from, issue.issuer!, issue.currency, issue.issuer!, iou);
-  const line = newLine(view, to, issue.issuer!, issue.currency, Iou.ZERO, false);
+  // rippled's trustCreate for a receiver: its side gets NoRipple unless the account has DefaultRipple.
+  const holderNoRipple = ((readAccount(view, to)?.Flags ?? 0) & LSF.defaultRipple) === 0;
+  const line = newLine(view, to, issue.issuer!, issue.currency, Iou.ZERO, holderNoRipple);
   setLineBalance(line, to, iou);
   settleLine(view, line, false);
 }
