@@ -4,7 +4,7 @@ import type { Entry, StateReader } from "./view";
 export const STATE_HISTORY = 256;
 
 /** What one closed ledger changed: for each key, its value before that ledger (undefined: it did not exist). */
-interface Undo {
+export interface Undo {
   ledgerIndex: number;
   before: Map<string, Entry | undefined>;
 }
@@ -16,16 +16,27 @@ interface Undo {
  */
 export class StateHistory {
   private undos: Undo[] = [];
+  /** The first ledger whose changes were recorded: state is readable back to the ledger before it. */
+  private since?: number;
+
+  /** Restores what a previous run kept (`since` from the store, undo records oldest first). */
+  load(since: number | undefined, undos: Undo[]): void {
+    this.since = since;
+    this.undos = undos.slice(-STATE_HISTORY);
+  }
 
   /** Records a close: `before` holds the previous value of every key the ledger changed. */
   record(ledgerIndex: number, before: Map<string, Entry | undefined>): void {
+    this.since ??= ledgerIndex;
     this.undos.push({ ledgerIndex, before });
-    if (this.undos.length > STATE_HISTORY) this.undos.splice(0, this.undos.length - STATE_HISTORY);
+    const keepAfter = ledgerIndex - STATE_HISTORY;
+    if (this.undos[0] && this.undos[0].ledgerIndex <= keepAfter) this.undos = this.undos.filter((u) => u.ledgerIndex > keepAfter);
   }
 
   /** The oldest ledger whose state can be read, given the last validated one. */
   oldest(validatedIndex: number): number {
-    return validatedIndex - this.undos.length;
+    if (this.since === undefined) return validatedIndex;
+    return Math.max(this.since - 1, validatedIndex - STATE_HISTORY);
   }
 
   has(ledgerIndex: number, validatedIndex: number): boolean {

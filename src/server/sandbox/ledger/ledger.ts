@@ -9,7 +9,7 @@ import { FEES } from "./apply/common";
 import { isApplied, RpcError, type TerCode } from "./codes";
 import { StateIndex, affectedAccounts, ownersOf } from "./entries";
 import { RIPPLE_EPOCH_OFFSET, NETWORK_ID, binaryMeta } from "./format";
-import { StateHistory } from "./history";
+import { STATE_HISTORY, StateHistory } from "./history";
 import { GENESIS_SEED, accountKey } from "./keys";
 import { transactionId, transactionTreeHash } from "./shamap";
 import { verifyTxSignature } from "./signature";
@@ -126,6 +126,7 @@ export class SandboxLedger {
   private timer?: ReturnType<typeof setInterval>;
   private closed = false;
   private first?: number;
+  private historyRecorded = false;
 
   readonly current: StateReader = { get: (key) => this.entries.get(key) };
   readonly validatedState: StateReader = {
@@ -147,6 +148,9 @@ export class SandboxLedger {
       }
       this.last = stored;
       for (const entry of this.store.loadEntries()) this.put(entry.index, entry);
+      const since = this.store.setting("state_history_since");
+      this.historyRecorded = since !== undefined;
+      this.history.load(since === undefined ? undefined : Number(since), this.store.stateHistory());
     } else {
       this.store.setSetting("seed_sha256", seedMark);
       genesis(this);
@@ -405,9 +409,14 @@ export class SandboxLedger {
     };
     const closedHeader: LedgerHeader = { ...header, ledger_hash: hashes.hashLedgerHeader(header as never) };
     const stored = txs.map((t) => ({ hash: t.hash, ledger_index: index, tx_index: t.meta.TransactionIndex as number, tx_json: t.tx_json, meta: t.meta, tx_blob: t.tx_blob, accounts: t.accounts }));
-    this.store.saveClose({ header: closedHeader, writes, txs: stored });
+    const before = new Map(this.openOriginals);
+    if (!this.historyRecorded) {
+      this.store.setSetting("state_history_since", String(index));
+      this.historyRecorded = true;
+    }
+    this.store.saveClose({ header: closedHeader, writes, txs: stored, before, keepFrom: index - STATE_HISTORY + 1 });
 
-    this.history.record(this.last.ledger_index + 1, new Map(this.openOriginals));
+    this.history.record(index, before);
     this.last = closedHeader;
     this.openOriginals.clear();
     this.openTxs = [];
