@@ -30,7 +30,17 @@ export function currencyHex(currency: string): string {
   return ("0".repeat(24) + Buffer.from(currency, "ascii").toString("hex") + "0".repeat(10)).toUpperCase();
 }
 
-export const accountKey = (address: string) => hashes.hashAccountRoot(address);
+const accountKeys = new Map<string, string>();
+/** keylet::account, memoised: every transaction reads several account roots by address. */
+export function accountKey(address: string): string {
+  let key = accountKeys.get(address);
+  if (!key) {
+    key = hashes.hashAccountRoot(address);
+    if (accountKeys.size > 100_000) accountKeys.clear();
+    accountKeys.set(address, key);
+  }
+  return key;
+}
 export const trustLineKey = (a: string, b: string, currency: string) => hashes.hashTrustline(a, b, currency);
 
 /** keylet::nftoffer: space 'q' (0x0071), owner, offer sequence. */

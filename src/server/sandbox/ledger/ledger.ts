@@ -122,6 +122,7 @@ export class SandboxLedger {
   private readonly closeListeners = new Set<(index: number) => void>();
   private held = new Map<string, HeldTx[]>();
   private openTxs: OpenTx[] = [];
+  private openByHash = new Map<string, OpenTx>();
   private last!: LedgerHeader;
   private timer?: ReturnType<typeof setInterval>;
   private closed = false;
@@ -310,7 +311,7 @@ export class SandboxLedger {
     const tx = checkedDecode(txBlob);
     const hash = transactionId(txBlob);
     const txWithHash = { ...tx, hash };
-    if (this.openTxs.some((t) => t.hash === hash)) return { result: "tefALREADY", hash, tx: txWithHash, applied: false, kept: false };
+    if (this.openByHash.has(hash)) return { result: "tefALREADY", hash, tx: txWithHash, applied: false, kept: false };
     const result = this.applyBlob(tx, txBlob, hash);
     if (result === "terPRE_SEQ") {
       const queue = this.held.get(tx.Account) ?? [];
@@ -339,7 +340,9 @@ export class SandboxLedger {
     }
     const meta = { AffectedNodes: outcome.applied.affectedNodes, TransactionIndex: this.openTxs.length, TransactionResult: outcome.result, ...outcome.applied.extraMeta };
     const accounts = affectedAccounts(tx, meta);
-    this.openTxs.push({ hash, tx_json: tx, tx_blob: txBlob, meta, metaBlob: encodeFast(binaryMeta(meta)), accounts });
+    const open: OpenTx = { hash, tx_json: tx, tx_blob: txBlob, meta, metaBlob: encodeFast(binaryMeta(meta)), accounts };
+    this.openTxs.push(open);
+    this.openByHash.set(hash, open);
     if (this.streams.size && this.streams.wantsProposed()) this.streams.publishProposed(hash, tx, outcome.result, accounts, this.openIndex);
     return outcome.result;
   }
@@ -420,6 +423,7 @@ export class SandboxLedger {
     this.last = closedHeader;
     this.openOriginals.clear();
     this.openTxs = [];
+    this.openByHash = new Map();
     this.expireHeld();
     this.streams.publishClose(this.ledgerStreamFields(closedHeader), closedHeader.tx_count, closedHeader, stored);
     for (const listener of this.closeListeners) listener(index);
@@ -480,7 +484,6 @@ export class SandboxLedger {
 
   /** The open ledger's transaction, if the hash is there. */
   openTx(hash: string): OpenTx | undefined {
-    const h = hash.toUpperCase();
-    return this.openTxs.find((t) => t.hash === h);
+    return this.openByHash.get(hash.toUpperCase());
   }
 }
