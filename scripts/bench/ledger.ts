@@ -4,7 +4,10 @@
 // measured) and fires them from several accounts at once, each over its own
 // xrpl.js connection, while ledgers close on their normal timer.
 //
-//   bun scripts/bench/ledger.ts [--accounts 8] [--payments 250] [--inflight 4] [--ledger-ms 1000]
+//   bun scripts/bench/ledger.ts [--accounts 8] [--payments 1000] [--inflight 4] [--ledger-ms 1000]
+//
+// 8,000 payments by default: with a few thousand, the wait for the next 1 s ledger
+// close after the last submit is most of the run and the figure measures the timer.
 //
 // --inflight is how many submits each account keeps outstanding (sequence order is
 // kept: one connection per account, and rippled-style held transactions cover gaps).
@@ -22,7 +25,7 @@ import { startTestServer } from "../../src/server/testing/testServer";
 const { values } = parseArgs({
   options: {
     accounts: { type: "string", default: "8" },
-    payments: { type: "string", default: "250" },
+    payments: { type: "string", default: "1000" },
     "ledger-ms": { type: "string", default: "1000" },
     inflight: { type: "string", default: "4" },
   },
