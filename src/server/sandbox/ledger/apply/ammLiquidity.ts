@@ -5,7 +5,7 @@ import type { Entry } from "../view";
 import { readPool, type Pool } from "./amm";
 import { fundsOf, isFrozenFor, issueOf, move, round, sqrt, valueOf, type Issue } from "./book";
 import { lineBalance, parseAmount, readLine } from "./common";
-import { hasOnlyFlags, type TxContext, type TxHandler } from "./context";
+import { hasOnlyFlags, type TxContext } from "./context";
 
 /** AMMDeposit / AMMWithdraw sub-transaction flags (rippled's TxFlags.h). */
 export const AMM_FLAGS = {

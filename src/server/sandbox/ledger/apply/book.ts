@@ -280,4 +280,3 @@ function takeFromPool(
   return { paid: pay, got: out };
 }
 
-export { bookDirectory };

@@ -10,8 +10,8 @@ import { ledgerFields, limitOf, page, requireAccount, stateLedger, type Method, 
 const OBJECT_TYPES: Record<string, string> = { state: "RippleState", offer: "Offer", nft_offer: "NFTokenOffer", nft_page: "NFTokenPage", amm: "AMM", signer_list: "SignerList" };
 /** Types rippled knows that the sandbox never holds: the filter is valid and selects nothing. */
 const EMPTY_TYPES = new Set(["check", "deposit_preauth", "escrow", "payment_channel", "ticket", "did", "oracle", "bridge", "credential", "mpt_issuance", "mptoken", "permissioned_domain", "vault", "delegate"]);
-/** Objects that stop an account from being deleted (account_objects deletion_blockers_only). */
-const DELETION_BLOCKERS = new Set(["RippleState", "Offer", "NFTokenOffer", "NFTokenPage", "SignerList"]);
+/** Objects that stop an account from being deleted (account_objects deletion_blockers_only); offers and signer lists go with the account. */
+const DELETION_BLOCKERS = new Set(["RippleState", "NFTokenPage"]);
 
 /** One trust line as account_lines shows it, from `account`'s side. */
 export function lineJson(line: Entry, account: string) {

@@ -1,16 +1,15 @@
+import { amountJson, fundsOf, issueOf, valueOf } from "../apply/book";
 import { LSF, lineBalance } from "../apply/common";
 import { RpcError } from "../codes";
 import { rippleTimeIso } from "../format";
+import { Rational } from "../iou";
 import { ammKey, bookBaseOf, trustLineKey } from "../keys";
 import type { LedgerSelector, SandboxLedger } from "../ledger";
-import type { Entry } from "../view";
+import { ApplyView, type Entry } from "../view";
 import { offerQuality } from "./account";
 import { ledgerFields, limitOf, page, requireAccount, stateLedger, type Method, type Params } from "./context";
 import { parseIssue } from "./ledgerMethods";
 import { pathFindMethods } from "./paths";
-import { fundsOf, valueOf, amountJson, issueOf, type Issue } from "../apply/book";
-import { ApplyView } from "../view";
-import { Rational } from "../iou";
 
 type IssueJson = { currency: string; issuer?: string };
 
@@ -141,4 +140,3 @@ export const dexMethods: Record<string, Method> = {
   },
 };
 
-export type { Issue };
