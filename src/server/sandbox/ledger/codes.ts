@@ -75,6 +75,9 @@ export const TER = {
   temBAD_WEIGHT: -270,
   temBAD_AMM_TOKENS: -261,
   terNO_AMM: -87,
+  temBAD_REGKEY: -289,
+  tefMASTER_DISABLED: -188,
+  tecNEED_MASTER_KEY: 142,
 } as const;
 
 export type TerCode = keyof typeof TER;
@@ -151,6 +154,9 @@ const MESSAGES: Record<TerCode, string> = {
   temBAD_WEIGHT: "Malformed: Weight must be a positive value.",
   temBAD_AMM_TOKENS: "Malformed: Invalid LPTokens.",
   terNO_AMM: "AMM doesn't exist for the asset pair.",
+  temBAD_REGKEY: "Malformed: Regular key cannot be same as master key.",
+  tefMASTER_DISABLED: "Master key is disabled.",
+  tecNEED_MASTER_KEY: "The operation requires the use of the Master Key.",
 };
 
 /** The `engine_result*` triple rippled puts on submit responses and stream messages. */
@@ -192,6 +198,7 @@ export const RPC_ERRORS = {
   badFeature: [40, "Feature unknown or invalid."],
   badMarket: [42, "No such market."],
   issueMalformed: [93, "Issue is malformed."],
+  invalidHotWallet: [30, "Invalid hotwallet."],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type RpcErrorName = keyof typeof RPC_ERRORS;

@@ -1,6 +1,7 @@
 import { RPC_ERRORS, RpcError } from "./codes";
 import type { SandboxLedger } from "./ledger";
 import { accountMethods } from "./rpc/account";
+import { accountCheckMethods } from "./rpc/accountChecks";
 import type { Connection, Method, Params } from "./rpc/context";
 import { dexMethods } from "./rpc/dex";
 import { ledgerMethods } from "./rpc/ledgerMethods";
@@ -11,7 +12,7 @@ import { txMethods } from "./rpc/txMethods";
 export type { Connection } from "./rpc/context";
 
 /** Every rippled method the sandbox answers; others get rippled's unknownCmd. */
-const METHODS: Record<string, Method> = { ...serverMethods, ...accountMethods, ...ledgerMethods, ...txMethods, ...dexMethods, ...subscribeMethods };
+const METHODS: Record<string, Method> = { ...serverMethods, ...accountMethods, ...accountCheckMethods, ...ledgerMethods, ...txMethods, ...dexMethods, ...subscribeMethods };
 
 /**
  * rippled's JSON methods over the sandbox ledger. Each returns the `result`

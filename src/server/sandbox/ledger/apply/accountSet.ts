@@ -1,5 +1,7 @@
 import type { TxHandler } from "./context";
 import { hasOnlyFlags } from "./context";
+import { deriveAddress } from "xrpl";
+import { signerListKey } from "../keys";
 import { LSF, readAccount } from "./common";
 
 const TF_REQUIRE_DEST_TAG = 0x00010000;
@@ -11,8 +13,10 @@ const TF_ALLOW_XRP = 0x00200000;
 const ASF: Record<number, number> = {
   1: LSF.requireDestTag, // asfRequireDest
   3: LSF.disallowXRP, // asfDisallowXRP (advisory on the ledger, as in rippled)
+  4: LSF.disableMaster, // asfDisableMaster
   8: LSF.defaultRipple, // asfDefaultRipple
 };
+const ASF_DISABLE_MASTER = 4;
 
 export const accountSet: TxHandler = {
   preflight(tx) {
@@ -28,6 +32,11 @@ export const accountSet: TxHandler = {
   },
   apply(ctx) {
     const root = readAccount(ctx.view, ctx.account)!;
+    if (ctx.tx.SetFlag === ASF_DISABLE_MASTER) {
+      // rippled: only the master key may disable itself, and only with another way to sign left.
+      if (deriveAddress(ctx.tx.SigningPubKey ?? "") !== ctx.account) return "tecNEED_MASTER_KEY";
+      if (!root.RegularKey && !ctx.view.exists(signerListKey(ctx.account))) return "tecNO_ALTERNATIVE_KEY";
+    }
     const tx = ctx.tx;
     let flags = root.Flags ?? 0;
     const txFlags = tx.Flags ?? 0;

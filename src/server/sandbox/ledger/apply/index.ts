@@ -9,6 +9,7 @@ import { ammCreate } from "./amm";
 import { ammDeposit } from "./ammDeposit";
 import { ammWithdraw } from "./ammWithdraw";
 import { offerCancel, offerCreate } from "./offer";
+import { setRegularKey } from "./setRegularKey";
 import { signerListSet } from "./signerListSet";
 import { nftokenAcceptOffer } from "./nftokenAcceptOffer";
 import { nftokenBurn } from "./nftokenBurn";
@@ -34,6 +35,7 @@ export const HANDLERS: Record<string, TxHandler> = {
   OfferCreate: offerCreate,
   OfferCancel: offerCancel,
   SignerListSet: signerListSet,
+  SetRegularKey: setRegularKey,
 };
 
 export interface LedgerInfo {
@@ -111,9 +113,9 @@ export function applyTransaction(
 
 function checkSingleSign(root: Entry, tx: Record<string, any>, account: string): TerCode | undefined {
   const signer = deriveAddress(tx.SigningPubKey);
-  const masterAllowed = signer === account && ((root.Flags ?? 0) & LSF.disableMaster) === 0;
-  if (!masterAllowed && signer !== root.RegularKey) return "tefBAD_AUTH";
-  return undefined;
+  if (signer === root.RegularKey) return undefined;
+  if (signer !== account) return "tefBAD_AUTH";
+  return ((root.Flags ?? 0) & LSF.disableMaster) === 0 ? undefined : "tefMASTER_DISABLED";
 }
 
 /** rippled's checkMultiSign: every signer on the account's list, signing with its own key (or regular key), weights reaching the quorum. */

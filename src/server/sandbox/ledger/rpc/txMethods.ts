@@ -109,7 +109,7 @@ export const txMethods: Record<string, Method> = {
     return submitBlob(ledger, params.tx_blob);
   },
 
-  submit_multisigned(params, { ledger }) {
+  submit_multisigned(params, { ledger, apiVersion }) {
     const tx = params.tx_json;
     if (!tx || typeof tx !== "object") throw new RpcError("invalidParams", "Missing field 'tx_json'.");
     if (!Array.isArray(tx.Signers) || !tx.Signers.length) throw new RpcError("invalidParams", "Invalid field 'tx_json.Signers'.");
@@ -119,6 +119,10 @@ export const txMethods: Record<string, Method> = {
     } catch (err) {
       throw new RpcError("invalidTransaction", undefined, `fails local checks: ${err instanceof Error ? err.message : "cannot encode"}`);
     }
-    return submitBlob(ledger, blob);
+    // rippled's submit_multisigned: the engine result, the blob and the transaction; its hash beside it in API v2, inside it in v1.
+    const { tx_json, tx_blob, engine_result, engine_result_code, engine_result_message } = submitBlob(ledger, blob);
+    const { hash, ...signed } = tx_json;
+    const base = { engine_result, engine_result_code, engine_result_message, tx_blob };
+    return apiVersion >= 2 ? { ...base, hash, tx_json: signed } : { ...base, tx_json };
   },
 };
