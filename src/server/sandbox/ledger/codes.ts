@@ -199,6 +199,7 @@ export const RPC_ERRORS = {
   badMarket: [42, "No such market."],
   issueMalformed: [93, "Issue is malformed."],
   invalidHotWallet: [30, "Invalid hotwallet."],
+  txSigned: [96, "Transaction should not be signed."],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type RpcErrorName = keyof typeof RPC_ERRORS;

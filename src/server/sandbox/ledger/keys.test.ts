@@ -81,4 +81,19 @@ describe("account checks", () => {
     const missing = await kit.client.request({ command: "deposit_authorized", source_account: a.address, destination_account: Wallet.generate().address } as never).catch((e) => e.data);
     expect(missing.error).toBe("dstActNotFound");
   });
+
+  test("simulate reports the outcome and metadata of an unsigned transaction and changes nothing", async () => {
+    const w = await kit.fund({ xrp: 20 });
+    const before = (await request({ command: "account_info", account: w.address, ledger_index: "current" })).result.account_data;
+    const sim = (await request({ command: "simulate", tx_json: { TransactionType: "AccountSet", Account: w.address, SetFlag: 10, NFTokenMinter: issuer } })).result;
+    expect(sim).toMatchObject({ applied: false, engine_result: "tesSUCCESS", tx_json: { Sequence: before.Sequence, Fee: "10" } });
+    expect(sim.meta.AffectedNodes[0].ModifiedNode.FinalFields.NFTokenMinter).toBe(issuer);
+    const after = (await request({ command: "account_info", account: w.address, ledger_index: "current" })).result.account_data;
+    expect(after).toEqual(before);
+    const binary = (await request({ command: "simulate", tx_json: { TransactionType: "AccountSet", Account: w.address }, binary: true })).result;
+    expect(typeof binary.meta_blob).toBe("string");
+    const prepared = await kit.client.autofill({ TransactionType: "AccountSet", Account: w.address });
+    const signed = await kit.client.request({ command: "simulate", tx_blob: w.sign(prepared).tx_blob } as never).catch((e) => e.data);
+    expect(signed.error).toBe("txSigned");
+  });
 });

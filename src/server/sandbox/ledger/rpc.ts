@@ -6,13 +6,14 @@ import type { Connection, Method, Params } from "./rpc/context";
 import { dexMethods } from "./rpc/dex";
 import { ledgerMethods } from "./rpc/ledgerMethods";
 import { serverMethods } from "./rpc/server";
+import { simulateMethods } from "./rpc/simulate";
 import { subscribeMethods } from "./rpc/subscribe";
 import { txMethods } from "./rpc/txMethods";
 
 export type { Connection } from "./rpc/context";
 
 /** Every rippled method the sandbox answers; others get rippled's unknownCmd. */
-const METHODS: Record<string, Method> = { ...serverMethods, ...accountMethods, ...accountCheckMethods, ...ledgerMethods, ...txMethods, ...dexMethods, ...subscribeMethods };
+const METHODS: Record<string, Method> = { ...serverMethods, ...accountMethods, ...accountCheckMethods, ...ledgerMethods, ...txMethods, ...dexMethods, ...subscribeMethods, ...simulateMethods };
 
 /**
  * rippled's JSON methods over the sandbox ledger. Each returns the `result`

@@ -14,9 +14,11 @@ const ASF: Record<number, number> = {
   1: LSF.requireDestTag, // asfRequireDest
   3: LSF.disallowXRP, // asfDisallowXRP (advisory on the ledger, as in rippled)
   4: LSF.disableMaster, // asfDisableMaster
+  10: 0, // asfAuthorizedNFTokenMinter: sets the NFTokenMinter field, no flag
   8: LSF.defaultRipple, // asfDefaultRipple
 };
 const ASF_DISABLE_MASTER = 4;
+const ASF_MINTER = 10;
 
 export const accountSet: TxHandler = {
   preflight(tx) {
@@ -26,7 +28,10 @@ export const accountSet: TxHandler = {
     if (tx.SetFlag !== undefined && tx.SetFlag === tx.ClearFlag) return "temINVALID_FLAG";
     for (const f of [tx.SetFlag, tx.ClearFlag]) if (f !== undefined && !(f in ASF)) return "temDISABLED";
     if (tx.TransferRate !== undefined && tx.TransferRate !== 0 && tx.TransferRate !== 1_000_000_000) return "temDISABLED";
-    if (tx.TickSize !== undefined || tx.NFTokenMinter !== undefined) return "temDISABLED";
+    if (tx.TickSize !== undefined) return "temDISABLED";
+    // rippled's SetAccount: the minter comes with asfAuthorizedNFTokenMinter, and clearing it takes none.
+    if (tx.SetFlag === ASF_MINTER && typeof tx.NFTokenMinter !== "string") return "temMALFORMED";
+    if (tx.ClearFlag === ASF_MINTER && tx.NFTokenMinter !== undefined) return "temMALFORMED";
     if (tx.Domain !== undefined && (typeof tx.Domain !== "string" || tx.Domain.length > 512)) return "temMALFORMED";
     return undefined;
   },
@@ -52,6 +57,8 @@ export const accountSet: TxHandler = {
       else root.Domain = tx.Domain;
     }
     if (tx.EmailHash !== undefined) root.EmailHash = tx.EmailHash;
+    if (tx.SetFlag === ASF_MINTER) root.NFTokenMinter = tx.NFTokenMinter;
+    if (tx.ClearFlag === ASF_MINTER) delete root.NFTokenMinter;
     ctx.view.update(root);
     return "tesSUCCESS";
   },
