@@ -1,5 +1,5 @@
 import definitions from "ripple-binary-codec/dist/enums/definitions.json";
-import { decodeAccountID, encode, encodeForSigning } from "xrpl";
+import { decode, decodeAccountID, encode, encodeAccountID, encodeForSigning } from "xrpl";
 import { Iou } from "./iou";
 import { lengthPrefix } from "./shamap";
 
@@ -192,6 +192,123 @@ export function encodeForSigningFast(tx: Record<string, unknown>): string {
     return Buffer.concat([SIGNING_PREFIX, objectBytes(tx, true)]).toString("hex").toUpperCase();
   } catch (err) {
     if (err instanceof Unsupported) return encodeForSigning(tx as never);
+    throw err;
+  }
+}
+
+// ---- decoding -------------------------------------------------------------------
+
+const BY_CODE = new Map<number, FieldDef>();
+for (const def of FIELDS.values()) if (def.serialized) BY_CODE.set(def.order, def);
+const TX_TYPE_NAMES = new Map(Object.entries(TX_TYPES).map(([name, code]) => [code, name]));
+const addressCache = new Map<string, string>();
+
+function addressOf(bytes: Buffer): string {
+  const hex = bytes.toString("hex");
+  let address = addressCache.get(hex);
+  if (!address) {
+    address = encodeAccountID(Uint8Array.from(bytes));
+    if (addressCache.size > 100_000) addressCache.clear();
+    addressCache.set(hex, address);
+  }
+  return address;
+}
+
+/** Reads fields until `end` (or an object end marker), as the codec's STObject does. */
+function readObject(buf: Buffer, pos: { at: number }, end: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  while (pos.at < end) {
+    const b = buf[pos.at++]!;
+    let type = b >> 4;
+    let nth = b & 0x0f;
+    if (type === 0) type = buf[pos.at++]!;
+    if (nth === 0) nth = buf[pos.at++]!;
+    if (type === 14 && nth === 1) return out; // ObjectEndMarker
+    const def = BY_CODE.get((type << 16) | nth);
+    if (!def) throw new Unsupported(`field ${type}/${nth}`);
+    out[def.name] = readValue(buf, pos, def);
+  }
+  return out;
+}
+
+function readLength(buf: Buffer, pos: { at: number }): number {
+  const b1 = buf[pos.at++]!;
+  if (b1 <= 192) return b1;
+  const b2 = buf[pos.at++]!;
+  if (b1 <= 240) return 193 + (b1 - 193) * 256 + b2;
+  const b3 = buf[pos.at++]!;
+  return 12481 + (b1 - 241) * 65536 + b2 * 256 + b3;
+}
+
+function take(buf: Buffer, pos: { at: number }, n: number): Buffer {
+  if (pos.at + n > buf.length) throw new Unsupported("short");
+  const bytes = buf.subarray(pos.at, pos.at + n);
+  pos.at += n;
+  return bytes;
+}
+
+function readValue(buf: Buffer, pos: { at: number }, def: FieldDef): unknown {
+  switch (def.type) {
+    case "UInt8":
+      if (def.name === "TransactionResult") throw new Unsupported("result");
+      return take(buf, pos, 1).readUInt8(0);
+    case "UInt16": {
+      const v = take(buf, pos, 2).readUInt16BE(0);
+      if (def.name === "TransactionType") return TX_TYPE_NAMES.get(v) ?? v;
+      if (def.name === "LedgerEntryType") throw new Unsupported("entry type");
+      return v;
+    }
+    case "UInt32":
+      return take(buf, pos, 4).readUInt32BE(0);
+    case "Hash128":
+    case "Hash160":
+    case "Hash256":
+      return take(buf, pos, def.type === "Hash128" ? 16 : def.type === "Hash160" ? 20 : 32).toString("hex").toUpperCase();
+    case "Amount": {
+      const head = buf[pos.at]!;
+      if (head & 0x80 || head & 0x20) throw new Unsupported("issued or MPT amount"); // the codec formats IOU values
+      const raw = take(buf, pos, 8).readBigUInt64BE(0);
+      const drops = raw & 0x3fffffffffffffffn;
+      return (raw & 0x4000000000000000n ? drops : -drops).toString();
+    }
+    case "Blob":
+      return take(buf, pos, readLength(buf, pos)).toString("hex").toUpperCase();
+    case "AccountID": {
+      const n = readLength(buf, pos);
+      if (n !== 20) throw new Unsupported("account length");
+      return addressOf(take(buf, pos, 20));
+    }
+    case "STObject":
+      return readObject(buf, pos, buf.length);
+    case "STArray": {
+      const items: unknown[] = [];
+      for (;;) {
+        const b = buf[pos.at]!;
+        if (b === 0xf1) {
+          pos.at++;
+          return items;
+        }
+        pos.at++;
+        const def2 = BY_CODE.get((14 << 16) | (b & 0x0f)) ?? undefined;
+        if ((b >> 4) !== 14 || !def2) throw new Unsupported("array item");
+        items.push({ [def2.name]: readObject(buf, pos, buf.length) });
+      }
+    }
+    default:
+      throw new Unsupported(def.type);
+  }
+}
+
+/** A transaction blob as JSON, as the codec's decode gives it (the codec decodes what this does not know). */
+export function decodeFast(hex: string): Record<string, unknown> {
+  try {
+    const buf = Buffer.from(hex, "hex");
+    const pos = { at: 0 };
+    const out = readObject(buf, pos, buf.length);
+    if (pos.at !== buf.length) throw new Unsupported("trailing bytes");
+    return out;
+  } catch (err) {
+    if (err instanceof Unsupported || err instanceof RangeError) return decode(hex) as Record<string, unknown>;
     throw err;
   }
 }

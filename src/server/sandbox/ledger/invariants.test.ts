@@ -2,8 +2,8 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Wallet, encode, encodeForSigning, type SubmittableTransaction } from "xrpl";
-import { encodeFast, encodeForSigningFast } from "./binary";
+import { Wallet, decode, encode, encodeForSigning, type SubmittableTransaction } from "xrpl";
+import { decodeFast, encodeFast, encodeForSigningFast } from "./binary";
 import { binaryMeta } from "./format";
 import { memoryLogger } from "../../log";
 import { LSF } from "./apply/common";
@@ -103,6 +103,7 @@ test("random transactions keep XRP conserved and owner counts exact", async () =
     for (let i = ledger.firstIndex; i <= ledger.validatedIndex; i++) {
       for (const t of ledger.store.ledgerTxs(i)) {
         expect(encodeFast(t.tx_json)).toBe(t.tx_blob);
+        expect(decodeFast(t.tx_blob)).toEqual(decode(t.tx_blob) as Record<string, unknown>);
         expect(encodeFast(binaryMeta(t.meta))).toBe(encode(binaryMeta(t.meta) as never));
         if (!t.tx_json.Signers) expect(encodeForSigningFast(t.tx_json)).toBe(encodeForSigning(t.tx_json as never));
       }

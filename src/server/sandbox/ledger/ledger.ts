@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { Wallet, decode, encodeForMultiSigning, hashes } from "xrpl";
-import { encodeFast, encodeForSigningFast } from "./binary";
+import { Wallet, encodeForMultiSigning, hashes } from "xrpl";
+import { decodeFast, encodeFast, encodeForSigningFast } from "./binary";
 import type { Logger } from "../../log";
 import { sandboxWallets, type SandboxWallets } from "../wallets";
 import { applyTransaction } from "./apply";
@@ -73,7 +73,7 @@ export function rippleTimeNow(): number {
 function checkedDecode(txBlob: string): Record<string, any> {
   let tx: Record<string, any>;
   try {
-    tx = decode(txBlob) as Record<string, any>;
+    tx = decodeFast(txBlob) as Record<string, any>;
   } catch (err) {
     throw new RpcError("invalidTransaction", undefined, `fails local checks: ${err instanceof Error ? err.message : "cannot decode"}`);
   }
