@@ -11,6 +11,7 @@ import { wsRoutes } from "../platform/ws";
 import { SignRequestLimits, signingRoutes } from "../signing";
 import { siteRoutes } from "../site";
 import { statsRoutes } from "../stats";
+import { swapRoutes } from "../swap";
 import { walletRoutes } from "../wallet";
 import type { AppContext } from "./context";
 
@@ -31,7 +32,8 @@ export function createApp(ctx: AppContext) {
     .use(signingRoutes(ctx, signLimits))
     .use(authRoutes(ctx, signLimits))
     .use(walletRoutes(ctx.ledger))
-    .use(nftRoutes(ctx));
+    .use(nftRoutes(ctx))
+    .use(swapRoutes(ctx));
   if (ctx.sandbox) api.use(ctx.sandbox.routes());
 
   return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log)).use(api).use(webRoutes());

@@ -10,6 +10,7 @@ import type { Logger } from "../platform/log";
 import type { Hub } from "../platform/ws/hub";
 import type { Sandbox } from "../sandbox";
 import type { SigningService } from "../signing/service";
+import type { SwapService } from "../swap/service";
 
 /** Everything the feature modules are built from; made once by createContext (or a test) and injected. */
 export interface AppContext {
@@ -32,6 +33,8 @@ export interface AppContext {
   signing: SigningService;
   /** Wallet sessions; the guard (auth/guard.ts) reads them. */
   auth: AuthService;
+  /** XRP -> VVX through the XRP/VVX AMM: quotes, swap and trust line requests, swap outcomes. */
+  swap: SwapService;
   /** The in-process XRP Ledger and Xaman stand-ins (NETWORK=sandbox only). */
   sandbox?: Sandbox;
   version: string;

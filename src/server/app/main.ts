@@ -11,6 +11,7 @@ import { systemClock } from "../platform/clock";
 import { createSigningServices } from "./identity";
 import { VERSION } from "../platform/version";
 import { Hub } from "../platform/ws/hub";
+import { SwapService } from "../swap/service";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
 export async function createContext(config: Config, log = createLogger(!config.logRequests)): Promise<AppContext> {
@@ -24,7 +25,8 @@ export async function createContext(config: Config, log = createLogger(!config.l
   const payments = new PaymentWatcher(store.db, ledger, outbox, log);
   const signing = createSigningServices(config, store.db, log);
   const nfts = new NftService({ db: store.db, config, log, ledger, outbox, payments, signing: signing.signing, sandboxXumm: sandbox?.xumm });
-  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, sandbox, version: VERSION };
+  const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
+  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, swap, sandbox, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -39,6 +41,7 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.outbox.start();
   ctx.payments.start();
   ctx.nfts.start();
+  ctx.swap.start();
   ctx.ledger.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
@@ -49,6 +52,7 @@ export async function startServer(config: Config, log?: Logger) {
     (stopping ??= (async () => {
       ctx.log.info("shutting down");
       ctx.nfts.stop();
+      ctx.swap.stop();
       ctx.payments.stop();
       ctx.outbox.stop();
       await ctx.ledger.stop();
