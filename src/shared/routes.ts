@@ -25,6 +25,9 @@ export const CLIENT_ROUTES: ClientRoute[] = [
   { path: "/admin", authenticated: true },
   { path: "/direct-nft-offer", authenticated: true },
   { path: "/test-nft-offers", authenticated: true },
+  // Swap: /buy-vvx is in the main navigation ('Buy VVX'); /swap is the same page.
+  { path: "/buy-vvx", authenticated: true },
+  { path: "/swap", authenticated: true },
 ];
 
 export const CLIENT_PATHS = CLIENT_ROUTES.map((r) => r.path);

@@ -18,6 +18,8 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   "/admin": lazy(() => import("./features/nfts/AdminPage")),
   "/direct-nft-offer": lazy(() => import("./features/nfts/DirectNftOfferPage")),
   "/test-nft-offers": lazy(() => import("./features/nfts/TestNftOffersPage")),
+  "/buy-vvx": lazy(() => import("./features/swap/BuyVvxPage")),
+  "/swap": lazy(() => import("./features/swap/BuyVvxPage")),
 };
 
 /** The spec's data cache: never stale, no refetch on focus, no polling, no retries. */
