@@ -4,6 +4,7 @@ import { useSnapshot } from "valtio";
 import { shortAddress } from "../../lib/format";
 import { explorerAccountLink, useSiteConfig } from "../../state/site";
 import { toast } from "../../state/toast";
+import { PushToSignSettings } from "./PushToSignSettings";
 import { connectWallet, disconnectWallet, walletState } from "./walletStore";
 
 export type WalletConnectStyle = "default" | "landing-page" | "connect-xumm";
@@ -13,6 +14,7 @@ export function WalletConnect({ variant = "default" }: { variant?: WalletConnect
   const { isConnected, walletAddress, connecting, checking } = useSnapshot(walletState);
   const { data: site } = useSiteConfig();
   const [open, setOpen] = useState(false);
+  const [settings, setSettings] = useState(false);
   const root = useRef<HTMLDivElement>(null);
 
   const close = useCallback(() => setOpen(false), []);
@@ -65,6 +67,16 @@ export function WalletConnect({ variant = "default" }: { variant?: WalletConnect
           )}
           <button
             role="menuitem"
+            className="dropdown-item"
+            onClick={() => {
+              setOpen(false);
+              setSettings(true);
+            }}
+          >
+            Settings
+          </button>
+          <button
+            role="menuitem"
             className="dropdown-item danger"
             onClick={() => {
               setOpen(false);
@@ -75,6 +87,7 @@ export function WalletConnect({ variant = "default" }: { variant?: WalletConnect
           </button>
         </div>
       )}
+      {settings && <PushToSignSettings walletAddress={walletAddress} onClose={() => setSettings(false)} />}
     </div>
   );
 }
