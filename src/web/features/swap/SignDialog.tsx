@@ -108,6 +108,8 @@ export function SignDialog({ request, onClose, onSettled }: { request: SignReque
   }, [request.uuid, request.kind, request.wallet]);
 
   const mobile = environment?.isMobile ?? isMobile();
+  // The spec's 200 px QR on phones; a narrow window gets the phone size too.
+  const qrSize = mobile || window.innerWidth < 480 ? 200 : 256;
   const txLink = outcome?.txid ? explorerTxLink(site, outcome.txid) : undefined;
   const finished = phase === "done" || phase === "failed" || phase === "cancelled";
   return (
@@ -121,7 +123,7 @@ export function SignDialog({ request, onClose, onSettled }: { request: SignReque
             </div>
             <div>
               <dt>You receive</dt>
-              <dd>≈ {groupDecimal(request.estimatedVvx ?? "0", 2)} VVX</dd>
+              <dd>≈ {groupDecimal(request.estimatedVvx ?? "0", 6)} VVX</dd>
             </div>
           </dl>
         )}
@@ -130,8 +132,8 @@ export function SignDialog({ request, onClose, onSettled }: { request: SignReque
             {request.qrUrl ? (
               <>
                 <p className="muted small">Scan the QR code with the Xaman app{mobile ? " or open the request on this phone" : ""}, then approve it.</p>
-                <div className="qr-frame" style={{ width: mobile ? 200 : 256, height: mobile ? 200 : 256 }}>
-                  <img src={request.qrUrl} alt={`QR code of the ${request.kind} request`} width={mobile ? 200 : 256} height={mobile ? 200 : 256} data-testid="swap-qr" />
+                <div className="qr-frame" style={{ width: qrSize, height: qrSize }}>
+                  <img src={request.qrUrl} alt={`QR code of the ${request.kind} request`} width={qrSize} height={qrSize} data-testid="swap-qr" />
                 </div>
               </>
             ) : (
@@ -168,6 +170,11 @@ export function SignDialog({ request, onClose, onSettled }: { request: SignReque
                 View on XRPL Explorer
               </a>
             )}
+          </div>
+        )}
+        {(phase === "failed" || phase === "cancelled") && (
+          <div className="signing-status signing-failed" data-testid="swap-ended">
+            {phase === "cancelled" ? cancelText(request.kind, false).title : request.kind === "swap" ? "Swap Failed" : "Trustline Not Created"}
           </div>
         )}
         {phase !== "waiting" && phase !== "confirming" && message && (

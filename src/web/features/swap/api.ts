@@ -4,8 +4,8 @@ import { errorMessage, getJson, HttpError, sendJson } from "../../lib/api";
 export const STATUS_POLL_MS = 2000;
 /** Typing pauses this long before a quote is asked for. */
 export const QUOTE_DEBOUNCE_MS = 300;
-/** The info card's live rate is refreshed this often. */
-export const RATE_REFRESH_MS = 10_000;
+/** The live rate and the shown quote are asked for again this often (the server reads the pool once per ledger close). */
+export const RATE_REFRESH_MS = 5_000;
 
 export interface Quote {
   xrpAmount: string;

@@ -116,7 +116,7 @@ function TileIcon({ kind }: { kind: "instant" | "secure" | "fees" }) {
   return (
     <svg {...common}>
       <circle cx="24" cy="24" r="19" fill="#7c5cff" />
-      <text x="24" y="31" fontSize="20" textAnchor="middle" fill="#fff" fontWeight="800">0%</text>
+      <text x="24" y="30" fontSize="15" textAnchor="middle" fill="#fff" fontWeight="800">0%</text>
     </svg>
   );
 }
