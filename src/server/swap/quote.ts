@@ -1,6 +1,7 @@
 import { scaleDecimal, unscaleDecimal, xrpFromDrops } from "../ledger/amounts";
 import { ValidationError } from "../platform/errors";
 import { FEE_SCALE, iouForXrp } from "./amm";
+import { RNumber } from "./number";
 import { IMPACT_REFUSED_PPM, IMPACT_WARNING_PPM, MAX_SWAP_DROPS, SLIPPAGE_PERCENT } from "./model";
 import type { PoolSnapshot } from "./pool";
 
@@ -39,13 +40,9 @@ function ceilDiv(n: bigint, d: bigint): bigint {
   return (n + d - 1n) / d;
 }
 
-/** A decimal fraction `value` as an exact n/d (from the ledger's text). */
-function fraction(value: string): { n: bigint; d: bigint } {
-  for (let scale = 0; scale <= 120; scale++) {
-    const { scaled, exact } = scaleDecimal(value, scale);
-    if (exact) return { n: scaled, d: 10n ** BigInt(scale) };
-  }
-  throw new RangeError(`value out of range: "${value}"`);
+/** A non-negative value as an exact fraction n/d. */
+function fraction(value: RNumber): { n: bigint; d: bigint } {
+  return value.exponent >= 0 ? { n: value.mantissa * 10n ** BigInt(value.exponent), d: 1n } : { n: value.mantissa, d: 10n ** BigInt(-value.exponent) };
 }
 
 /** The quote for `drops` against `snapshot` (pure: the same inputs give the same quote). */
@@ -54,8 +51,8 @@ export function quoteFor(snapshot: PoolSnapshot, drops: bigint): SwapQuote {
   const out = iouForXrp(pool, drops);
   const microVvx = out.scaledDown(6);
   // Spot output (fee applied, no price move): net * poolVvx / poolDrops; impact = 1 - out / spot.
-  const y = fraction(pool.iou);
-  const o = fraction(out.toString());
+  const y = fraction(RNumber.parse(pool.iou));
+  const o = fraction(out);
   const net = drops * BigInt(FEE_SCALE - pool.tradingFee);
   // spot = net * y.n / (FEE_SCALE * y.d * poolDrops); out = o.n / o.d
   const spotN = net * y.n * o.d;
@@ -89,7 +86,7 @@ export function rateText(microVvx: bigint, drops: bigint): string {
 /** The quote as the API returns it (the spec's quote fields and the pool behind them). */
 export function quoteView(q: SwapQuote) {
   const { pool } = q.snapshot;
-  const poolVvx = fraction(pool.iou);
+  const poolVvx = fraction(RNumber.parse(pool.iou));
   const spotMicro = (poolVvx.n * 1_000_000n * 1_000_000n) / (poolVvx.d * pool.drops);
   return {
     success: true as const,
