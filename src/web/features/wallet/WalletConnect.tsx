@@ -20,21 +20,7 @@ export function WalletConnect({ variant = "default" }: { variant?: WalletConnect
   const close = useCallback(() => setOpen(false), []);
   useDismiss(root, open, close);
 
-  if (!isConnected || !walletAddress) {
-    const label = connecting ? "Connecting..." : variant === "connect-xumm" ? "Connect XUMM" : "Connect Wallet";
-    return (
-      <button
-        className={`btn ${variant === "landing-page" ? "btn-primary btn-lg" : "btn-primary"} wallet-connect wallet-${variant}`}
-        onClick={() => void connectWallet()}
-        disabled={connecting || checking}
-        aria-busy={connecting}
-        data-testid="wallet-connect"
-      >
-        {connecting && <span className="spinner" aria-hidden="true" />}
-        {label}
-      </button>
-    );
-  }
+  if (!isConnected || !walletAddress) return <ConnectButton variant={variant} connecting={connecting} disabled={connecting || checking} />;
 
   const explorer = explorerAccountLink(site, walletAddress);
   const copy = async () => {
@@ -89,5 +75,22 @@ export function WalletConnect({ variant = "default" }: { variant?: WalletConnect
       )}
       {settings && <PushToSignSettings walletAddress={walletAddress} onClose={() => setSettings(false)} />}
     </div>
+  );
+}
+
+/** Shown while no wallet is connected. */
+function ConnectButton({ variant, connecting, disabled }: { variant: WalletConnectStyle; connecting: boolean; disabled: boolean }) {
+  const label = connecting ? "Connecting..." : variant === "connect-xumm" ? "Connect XUMM" : "Connect Wallet";
+  return (
+    <button
+      className={`btn ${variant === "landing-page" ? "btn-primary btn-lg" : "btn-primary"} wallet-connect wallet-${variant}`}
+      onClick={() => void connectWallet()}
+      disabled={disabled}
+      aria-busy={connecting}
+      data-testid="wallet-connect"
+    >
+      {connecting && <span className="spinner" aria-hidden="true" />}
+      {label}
+    </button>
   );
 }
