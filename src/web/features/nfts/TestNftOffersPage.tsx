@@ -57,19 +57,7 @@ export default function TestNftOffersPage() {
 
   return (
     <section className="container">
-      <header className="page-header">
-        <p className="eyebrow">{sandbox ? "Sandbox" : site?.network}</p>
-        <h1>Test NFT offers</h1>
-        {sandbox ? (
-          <p className="muted lead-left">
-            Buy with the sandbox wallet as a person would, or simulate the VVX payment to go straight to the NFT offer. Everything here runs on the sandbox ledger.
-          </p>
-        ) : (
-          <p className="alert alert-warning lead-left" role="status" data-testid="sandbox-only">
-            Simulated payments work only in sandbox mode. The platform is running on {site?.network ?? "an unknown network"}: a purchase here is paid with real VVX through Xaman.
-          </p>
-        )}
-      </header>
+      <TestPageHeader sandbox={sandbox} network={site?.network} />
       {!checking && !walletAddress && <ConnectBanner text={sandbox ? "Connect a sandbox wallet to buy or simulate payments." : "Connect your wallet to buy with Xaman."} />}
       {loading || !tiers ? (
         <p className="page-loading" role="status">
@@ -99,5 +87,24 @@ export default function TestNftOffersPage() {
         <PendingOffersCard walletAddress={walletAddress} announce={!purchasing} />
       </div>
     </section>
+  );
+}
+
+/** The page's title, and on real networks the notice that payments cannot be simulated there. */
+function TestPageHeader({ sandbox, network }: { sandbox: boolean; network?: string }) {
+  return (
+    <header className="page-header">
+      <p className="eyebrow">{sandbox ? "Sandbox" : network}</p>
+      <h1>Test NFT offers</h1>
+      {sandbox ? (
+        <p className="muted lead-left">
+          Buy with the sandbox wallet as a person would, or simulate the VVX payment to go straight to the NFT offer. Everything here runs on the sandbox ledger.
+        </p>
+      ) : (
+        <p className="alert alert-warning lead-left" role="status" data-testid="sandbox-only">
+          Simulated payments work only in sandbox mode. The platform is running on {network ?? "an unknown network"}: a purchase here is paid with real VVX through Xaman.
+        </p>
+      )}
+    </header>
   );
 }
