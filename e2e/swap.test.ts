@@ -54,6 +54,93 @@ async function signInWalletApp(context: BrowserContext, link: string, account: s
 }
 
 const dialog = (page: Page) => page.getByTestId("swap-sign-dialog");
+
+/** Turns push-to-sign on from the connected-wallet menu's settings panel. */
+async function turnOnPushToSign(page: Page, address: string) {
+  await page.getByTestId("wallet-button").first().click();
+  await page.getByRole("menuitem", { name: "Settings" }).click();
+  const settings = page.getByTestId("wallet-settings");
+  await settings.getByTestId("push-to-sign-state").filter({ hasText: "Off" }).waitFor();
+  await settings.getByTestId("push-to-sign-toggle").check();
+  await settings.getByTestId("push-to-sign-state").filter({ hasText: "On" }).waitFor();
+  await viewShot(page, "wallet-settings-desktop");
+  expect(await api<{ pushToSignEnabled: boolean }>("GET", `/api/auth/push-to-sign/status?walletAddress=${address}`)).toMatchObject({ pushToSignEnabled: true });
+  await settings.getByRole("button", { name: "Close" }).click();
+}
+
+/** A new holder's trust line: none yet, the issuer shown, created through the QR dialog and the wallet app. */
+async function createTrustline(context: BrowserContext, page: Page, address: string) {
+  const trust = page.getByTestId("swap-trustline");
+  await trust.getByText("Not set").waitFor();
+  expect(await trust.innerText()).toContain(live.server.ctx.ledger.vvx.issuer);
+  await page.getByTestId("swap-amount").fill("10");
+  await page.getByTestId("swap-quote-vvx").waitFor();
+  expect(await page.getByTestId("swap-button").isDisabled()).toBe(true);
+  await page.getByText("Create a VVX trustline first.").waitFor();
+  await screenshot(page, "swap-no-trustline-desktop");
+  await page.getByTestId("trustline-create").click();
+  await dialog(page).waitFor();
+  expect(await dialog(page).getAttribute("data-kind")).toBe("trustline");
+  await page.getByTestId("swap-qr").waitFor();
+  await dialog(page).getByText("The request was also sent to your Xaman app.").waitFor();
+  await viewShot(page, "swap-trustline-qr-desktop");
+  await signInWalletApp(context, (await page.getByTestId("swap-open-link").getAttribute("href"))!, address, "swap-wallet-app-trustline");
+  await dialog(page).getByText("Your VVX trustline is active.").waitFor({ timeout: 20_000 });
+  await page.getByTestId("swap-dialog-close").click();
+  await trust.getByText("Active").waitFor({ timeout: 10_000 });
+}
+
+/** Swaps 10 XRP through the QR dialog and the wallet app; returns the quoted VVX (which the ledger delivered). */
+async function swapTenXrp(context: BrowserContext, page: Page, address: string): Promise<string> {
+  await page.getByTestId("swap-amount").fill("10");
+  const quoted = (await page.getByTestId("swap-quote-vvx").innerText()).replace(/[^\d.]/g, "");
+  expect(Number(quoted)).toBeGreaterThan(11_000);
+  expect(await page.getByTestId("swap-minimum").innerText()).toContain("VVX");
+  await page.getByTestId("swap-button").click();
+  await dialog(page).waitFor();
+  await page.getByTestId("swap-qr").waitFor();
+  expect(await dialog(page).innerText()).toContain("5% slippage protection");
+  await viewShot(page, "swap-qr-desktop");
+  await signInWalletApp(context, (await page.getByTestId("swap-open-link").getAttribute("href"))!, address, "swap-wallet-app-swap");
+  const result = page.getByTestId("swap-result");
+  await result.waitFor({ timeout: 20_000 });
+  const received = (await result.locator(".swap-result-big").innerText()).replace(/[^\d.]/g, "");
+  expect(received).toBe(quoted);
+  await viewShot(page, "swap-done-desktop");
+  return quoted;
+}
+
+/** The sandbox explorer, opened from the dialog, shows the delivered VVX (within the quoted 5%). */
+async function checkExplorer(context: BrowserContext, page: Page, quoted: string) {
+  const [explorer] = await Promise.all([context.waitForEvent("page"), page.getByTestId("swap-tx-link").click()]);
+  await explorer.waitForLoadState();
+  const explorerText = await explorer.innerText("body");
+  expect(explorerText).toContain("tesSUCCESS");
+  const delivered = /Delivered\s+([\d,.]+)\s*VVX/.exec(explorerText);
+  expect(delivered).not.toBeNull();
+  const deliveredVvx = Number(delivered![1]!.replace(/,/g, ""));
+  expect(deliveredVvx).toBeGreaterThanOrEqual(Number(quoted) * 0.95);
+  expect(Math.abs(deliveredVvx - Number(quoted))).toBeLessThan(1e-6);
+  await explorer.screenshot({ path: join(SCREENSHOTS, "swap-explorer.png"), fullPage: true });
+  await explorer.close();
+  await page.getByTestId("swap-dialog-close").click();
+}
+
+/** Buys an Oasis NFT (250,000 VVX) on the marketplace page with the swapped VVX. */
+async function buyOasis(page: Page, address: string) {
+  await page.goto(live.server.url + "/marketplace");
+  await page.getByTestId("tier-card-2").getByRole("button", { name: "Purchase with VVX" }).click();
+  await page.getByRole("button", { name: "Start Purchase" }).click();
+  await page.getByTestId("payment-qr").waitFor();
+  await sign((await page.getByTestId("payment-qr").getAttribute("data-uuid"))!, address);
+  const offerQr = page.getByTestId("offer-qr");
+  await offerQr.waitFor({ timeout: 60_000 });
+  await sign((await offerQr.getAttribute("data-uuid"))!, address);
+  await page.locator("#purchase-title", { hasText: "Purchase Complete!" }).waitFor({ timeout: 30_000 });
+  const nfts = await ledger((c) => c.request({ command: "account_nfts", account: address, ledger_index: "validated" }) as Promise<AccountNFTsResponse>);
+  expect(nfts.result.account_nfts.map((n) => n.NFTokenTaxon)).toContain(20001);
+}
+
 const noOverflow = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
 describe("Buy VVX in Chromium", () => {
@@ -70,67 +157,10 @@ describe("Buy VVX in Chromium", () => {
       expect(await page.getByTestId("live-rate").innerText()).toContain("1,185 VVX");
       await connect(page, address);
 
-      // Push-to-sign, from the connected-wallet menu: on from now, requests also go to the wallet app.
-      await page.getByTestId("wallet-button").first().click();
-      await page.getByRole("menuitem", { name: "Settings" }).click();
-      const settings = page.getByTestId("wallet-settings");
-      await settings.getByTestId("push-to-sign-state").filter({ hasText: "Off" }).waitFor();
-      await settings.getByTestId("push-to-sign-toggle").check();
-      await settings.getByTestId("push-to-sign-state").filter({ hasText: "On" }).waitFor();
-      await viewShot(page, "wallet-settings-desktop");
-      expect(await api<{ pushToSignEnabled: boolean }>("GET", `/api/auth/push-to-sign/status?walletAddress=${address}`)).toMatchObject({ pushToSignEnabled: true });
-      await settings.getByRole("button", { name: "Close" }).click();
-
-      // Trust line: none yet, the issuer shown, created through the QR dialog and the wallet app.
-      const trust = page.getByTestId("swap-trustline");
-      await trust.getByText("Not set").waitFor();
-      expect(await trust.innerText()).toContain(live.server.ctx.ledger.vvx.issuer);
-      await page.getByTestId("swap-amount").fill("10");
-      await page.getByTestId("swap-quote-vvx").waitFor();
-      expect(await page.getByTestId("swap-button").isDisabled()).toBe(true);
-      await page.getByText("Create a VVX trustline first.").waitFor();
-      await screenshot(page, "swap-no-trustline-desktop");
-      await page.getByTestId("trustline-create").click();
-      await dialog(page).waitFor();
-      expect(await dialog(page).getAttribute("data-kind")).toBe("trustline");
-      await page.getByTestId("swap-qr").waitFor();
-      await dialog(page).getByText("The request was also sent to your Xaman app.").waitFor();
-      await viewShot(page, "swap-trustline-qr-desktop");
-      await signInWalletApp(context, (await page.getByTestId("swap-open-link").getAttribute("href"))!, address, "swap-wallet-app-trustline");
-      await dialog(page).getByText("Your VVX trustline is active.").waitFor({ timeout: 20_000 });
-      await page.getByTestId("swap-dialog-close").click();
-      await trust.getByText("Active").waitFor({ timeout: 10_000 });
-
-      // The swap: the quote, then the QR dialog, signed in the wallet app, delivering the quote.
-      await page.getByTestId("swap-amount").fill("10");
-      const quoted = (await page.getByTestId("swap-quote-vvx").innerText()).replace(/[^\d.]/g, "");
-      expect(Number(quoted)).toBeGreaterThan(11_000);
-      expect(await page.getByTestId("swap-minimum").innerText()).toContain("VVX");
-      await page.getByTestId("swap-button").click();
-      await dialog(page).waitFor();
-      await page.getByTestId("swap-qr").waitFor();
-      expect(await dialog(page).innerText()).toContain("5% slippage protection");
-      await viewShot(page, "swap-qr-desktop");
-      await signInWalletApp(context, (await page.getByTestId("swap-open-link").getAttribute("href"))!, address, "swap-wallet-app-swap");
-      const result = page.getByTestId("swap-result");
-      await result.waitFor({ timeout: 20_000 });
-      const received = (await result.locator(".swap-result-big").innerText()).replace(/[^\d.]/g, "");
-      expect(received).toBe(quoted);
-      await viewShot(page, "swap-done-desktop");
-
-      // The sandbox explorer shows the delivered VVX (within the quoted 5%).
-      const [explorer] = await Promise.all([context.waitForEvent("page"), page.getByTestId("swap-tx-link").click()]);
-      await explorer.waitForLoadState();
-      const explorerText = await explorer.innerText("body");
-      expect(explorerText).toContain("tesSUCCESS");
-      const delivered = /Delivered\s+([\d,.]+)\s*VVX/.exec(explorerText);
-      expect(delivered).not.toBeNull();
-      const deliveredVvx = Number(delivered![1]!.replace(/,/g, ""));
-      expect(deliveredVvx).toBeGreaterThanOrEqual(Number(quoted) * 0.95);
-      expect(Math.abs(deliveredVvx - Number(quoted))).toBeLessThan(1e-6);
-      await explorer.screenshot({ path: join(SCREENSHOTS, "swap-explorer.png"), fullPage: true });
-      await explorer.close();
-      await page.getByTestId("swap-dialog-close").click();
+      await turnOnPushToSign(page, address);
+      await createTrustline(context, page, address);
+      const quoted = await swapTenXrp(context, page, address);
+      await checkExplorer(context, page, quoted);
 
       // 10 XRP buys ~11,790 VVX; the cheapest NFT (Oasis) costs 250,000 VVX: a second swap makes up the price.
       await page.getByTestId("swap-amount").fill("215");
@@ -142,18 +172,7 @@ describe("Buy VVX in Chromium", () => {
       await page.getByTestId("swap-dialog-close").click();
       await page.getByTestId("swap-trustline").getByText(/2\d\d,\d{3}/).waitFor({ timeout: 10_000 });
 
-      await page.goto(live.server.url + "/marketplace");
-      await page.getByTestId("tier-card-2").getByRole("button", { name: "Purchase with VVX" }).click();
-      await page.getByRole("button", { name: "Start Purchase" }).click();
-      await page.getByTestId("payment-qr").waitFor();
-      await sign((await page.getByTestId("payment-qr").getAttribute("data-uuid"))!, address);
-      const offerQr = page.getByTestId("offer-qr");
-      await offerQr.waitFor({ timeout: 60_000 });
-      await sign((await offerQr.getAttribute("data-uuid"))!, address);
-      await page.locator("#purchase-title", { hasText: "Purchase Complete!" }).waitFor({ timeout: 30_000 });
-      const nfts = await ledger((c) => c.request({ command: "account_nfts", account: address, ledger_index: "validated" }) as Promise<AccountNFTsResponse>);
-      expect(nfts.result.account_nfts.map((n) => n.NFTokenTaxon)).toContain(20001);
-
+      await buyOasis(page, address);
       expect(errors).toEqual([]);
       await context.close();
     },

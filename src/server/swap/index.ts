@@ -58,12 +58,16 @@ function swapView(row: SwapRow) {
   };
 }
 
-/** `/api/vvx/*` (quote, swap, trust line) and the xApp payment endpoint. */
-export function swapRoutes(ctx: Pick<AppContext, "auth"> & { swap: SwapService }) {
-  const { swap, auth } = ctx;
-  const bound = (cookie: unknown) => clientToken(cookie as CookieJar);
+type SwapContext = Pick<AppContext, "auth"> & { swap: SwapService };
+const bound = (cookie: unknown) => clientToken(cookie as CookieJar);
 
-  return new Elysia({ name: "swap" })
+/** `/api/vvx/*` (quote, swap, trust line) and the xApp payment endpoint. */
+export function swapRoutes(ctx: SwapContext) {
+  return new Elysia({ name: "swap" }).use(quoteAndSwapRoutes(ctx)).use(trustlineRoutes(ctx)).use(xappRoutes(ctx));
+}
+
+function quoteAndSwapRoutes({ swap, auth }: SwapContext) {
+  return new Elysia({ name: "swap-quote" })
     .use(walletSession(auth))
     .get("/api/vvx/swap-rate/:xrpAmount", async ({ params }) => quoteView(await swap.quote(parseXrpAmount(decodeURIComponent(params.xrpAmount)))), {
       params: t.Object({ xrpAmount: t.String() }),
@@ -94,7 +98,12 @@ export function swapRoutes(ctx: Pick<AppContext, "auth"> & { swap: SwapService }
       params: t.Object({ uuid: t.String() }),
       response: SwapView,
       detail: { summary: "A swap's outcome: pending, submitted, completed (VVX delivered), failed, cancelled or expired", tags: ["swap"] },
-    })
+    });
+}
+
+function trustlineRoutes({ swap, auth }: SwapContext) {
+  return new Elysia({ name: "swap-trustline" })
+    .use(walletSession(auth))
     .get(
       "/api/vvx/trustline-status/:wallet",
       async ({ params }) => {
@@ -131,7 +140,13 @@ export function swapRoutes(ctx: Pick<AppContext, "auth"> & { swap: SwapService }
         };
       },
       { body: CreateTrustlineBody, response: CreateTrustlineResponse, detail: { summary: "Ask the session's wallet to sign a VVX TrustSet (Xaman QR)", tags: ["swap"] } },
-    )
+    );
+}
+
+/** Inside Xaman (xApp): the swap or trustline payload for the app's own account, opened in the app. */
+function xappRoutes({ swap, auth }: SwapContext) {
+  return new Elysia({ name: "swap-xapp" })
+    .use(walletSession(auth))
     .post(
       "/api/xumm/payment/xapp",
       async ({ body, session, cookie }) => {
