@@ -3,7 +3,9 @@ import { authRoutes } from "../auth";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { docsRoutes } from "../docs";
 import { healthRoutes } from "../health";
+import { historyRoutes } from "../history";
 import { nftRoutes } from "../nfts";
+import { rewardRoutes } from "../rewards";
 import { errorHandler } from "../platform/http/errors";
 import { requestLog } from "../platform/http/requestLog";
 import { webRoutes } from "../platform/http/spa";
@@ -33,6 +35,8 @@ export function createApp(ctx: AppContext) {
     .use(authRoutes(ctx, signLimits))
     .use(walletRoutes(ctx.ledger))
     .use(nftRoutes(ctx))
+    .use(rewardRoutes(ctx))
+    .use(historyRoutes(ctx))
     .use(swapRoutes(ctx));
   if (ctx.sandbox) api.use(ctx.sandbox.routes());
 

@@ -11,6 +11,11 @@ import { systemClock } from "../platform/clock";
 import { createSigningServices } from "./identity";
 import { VERSION } from "../platform/version";
 import { Hub } from "../platform/ws/hub";
+import { HistoryService } from "../history/service";
+import { nftPurchaseHistory, refundHistory } from "../history/sources";
+import { rewardHistory } from "../rewards/history";
+import { RewardService } from "../rewards/service";
+import { TransferService } from "../rewards/transfers";
 import { SwapService } from "../swap/service";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
@@ -25,8 +30,16 @@ export async function createContext(config: Config, log = createLogger(!config.l
   const payments = new PaymentWatcher(store.db, ledger, outbox, log);
   const signing = createSigningServices(config, store.db, log);
   const nfts = new NftService({ db: store.db, config, log, ledger, outbox, payments, signing: signing.signing, sandboxXumm: sandbox?.xumm });
+  const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
+  const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress });
+  // Every feature's rows in the transaction history: one line per source.
+  const history = new HistoryService({ config, clock }, [
+    nftPurchaseHistory(store.db),
+    rewardHistory(rewards.repo),
+    refundHistory(store.db, ledger.vvx),
+  ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
-  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, swap, sandbox, version: VERSION };
+  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, sandbox, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -41,6 +54,7 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.outbox.start();
   ctx.payments.start();
   ctx.nfts.start();
+  ctx.rewards.start();
   ctx.swap.start();
   ctx.ledger.start();
   const port = app.server!.port;
@@ -52,6 +66,7 @@ export async function startServer(config: Config, log?: Logger) {
     (stopping ??= (async () => {
       ctx.log.info("shutting down");
       ctx.nfts.stop();
+      ctx.rewards.stop();
       ctx.swap.stop();
       ctx.payments.stop();
       ctx.outbox.stop();
