@@ -16,6 +16,7 @@ import { nftPurchaseHistory, refundHistory } from "../history/sources";
 import { rewardHistory } from "../rewards/history";
 import { RewardService } from "../rewards/service";
 import { TransferService } from "../rewards/transfers";
+import { swapHistorySource } from "../swap/history";
 import { SwapService } from "../swap/service";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
@@ -37,6 +38,7 @@ export async function createContext(config: Config, log = createLogger(!config.l
     nftPurchaseHistory(store.db),
     rewardHistory(rewards.repo),
     refundHistory(store.db, ledger.vvx),
+    swapHistorySource(store.db),
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
   return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, sandbox, version: VERSION };

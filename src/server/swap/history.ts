@@ -1,3 +1,4 @@
+import type { HistoryEntry, HistorySource } from "../history/model";
 import { unscaleDecimal, xrpFromDrops } from "../ledger/amounts";
 import type { Db } from "../platform/db";
 import { rateText } from "./quote";
@@ -31,8 +32,8 @@ function grouped(text: string): string {
  * A wallet's completed swaps for the history page's Swaps tab, newest first (optionally only those
  * settled since `since`). Registered with the history feature's sources at merge time.
  */
-export function swapHistory(db: Db, wallet: string, since?: Date): SwapHistoryRow[] {
-  return new SwapRepository(db).completedFor(wallet, since).map((row) => {
+export function swapHistory(db: Db, wallet: string, since?: Date, limit?: number): SwapHistoryRow[] {
+  return new SwapRepository(db).completedFor(wallet, since, limit).map((row) => {
     const microVvx = row.deliveredMicroVvx ?? 0n;
     const spent = row.spentDrops ?? row.sendMaxDrops;
     const vvx = unscaleDecimal(microVvx, 6);
@@ -52,4 +53,33 @@ export function swapHistory(db: Db, wallet: string, since?: Date): SwapHistoryRo
       feeXrp: fee,
     };
   });
+}
+
+/** The history page's source of swaps (the Swaps tab): VVX received, with the XRP paid in the details. */
+export function swapHistorySource(db: Db): HistorySource {
+  const repo = new SwapRepository(db);
+  const since = (ms: number | null) => (ms === null ? undefined : new Date(ms));
+  return {
+    category: "swaps",
+    list(q, limit) {
+      return swapHistory(db, q.wallet, since(q.sinceMs), limit).map(
+        (r): HistoryEntry => ({
+          id: `swap:${r.id.slice("swap-".length)}`,
+          date: new Date(r.date),
+          type: "Swap",
+          category: "swaps",
+          description: r.description,
+          amountMicro: BigInt(r.microVvx),
+          currency: "VVX",
+          txid: r.txid || null,
+          status: "Completed",
+          details: r.details,
+        }),
+      );
+    },
+    totals(q) {
+      const t = repo.completedTotals(q.wallet, since(q.sinceMs));
+      return { count: t.count, amounts: { VVX: t.microVvx } };
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../platform/db";
 import { OPEN_STATUSES, type SwapStatus } from "./model";
 import { swaps } from "./schema";
@@ -37,10 +37,22 @@ export class SwapRepository {
     return this.db.select().from(swaps).where(and(eq(swaps.status, "creating"), lt(swaps.createdAt, before))).all();
   }
 
-  /** A wallet's swaps that delivered VVX, newest first, optionally since `since`. */
-  completedFor(wallet: string, since?: Date): SwapRow[] {
-    const conditions = [eq(swaps.wallet, wallet), eq(swaps.status, "completed")];
-    if (since) conditions.push(gte(swaps.settledAt, since));
-    return this.db.select().from(swaps).where(and(...conditions)).orderBy(desc(swaps.settledAt), desc(swaps.id)).all();
+  /** A wallet's swaps that delivered VVX, newest first, optionally since `since` and at most `limit`. */
+  completedFor(wallet: string, since?: Date, limit = -1): SwapRow[] {
+    return this.db.select().from(swaps).where(this.completed(wallet, since)).orderBy(desc(swaps.settledAt), desc(swaps.id)).limit(limit).all();
+  }
+
+  /** How many swaps `completedFor` lists, and the VVX they delivered (micro-units). */
+  completedTotals(wallet: string, since?: Date): { count: number; microVvx: bigint } {
+    const row = this.db
+      .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${swaps.deliveredMicroVvx}), 0)` })
+      .from(swaps)
+      .where(this.completed(wallet, since))
+      .get();
+    return { count: Number(row?.n ?? 0), microVvx: BigInt(row?.total ?? 0) };
+  }
+
+  private completed(wallet: string, since?: Date) {
+    return and(eq(swaps.wallet, wallet), eq(swaps.status, "completed"), since ? gte(swaps.settledAt, since) : undefined);
   }
 }

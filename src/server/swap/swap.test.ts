@@ -91,6 +91,12 @@ describe("a new holder buys VVX", () => {
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ type: "Swap", currency: "VVX", amount: quote.vvxAmount, txid: signed.txid });
     expect(history[0]!.description).toContain("10 XRP");
+    // The history page's Swaps tab shows it through the registered source.
+    const page = (await browser.json(`/api/history?wallet=${address}&type=swaps&period=all`)).body;
+    expect(page.transactions).toHaveLength(1);
+    expect(page.transactions[0]).toMatchObject({ type: "Swap", category: "swaps", currency: "VVX", amount: quote.vvxAmount, txid: signed.txid, status: "Completed" });
+    expect(page.transactions[0].details).toContain("10 XRP -> ");
+    expect(page.statistics.totalSwaps).toBe(1);
   });
 
   test("the quote is the ledger's own execution: a payment limited only by SendMax delivers it within 1e-6 VVX", async () => {
