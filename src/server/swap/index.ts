@@ -63,17 +63,25 @@ const bound = (cookie: unknown) => clientToken(cookie as CookieJar);
 
 /** `/api/vvx/*` (quote, swap, trust line) and the xApp payment endpoint. */
 export function swapRoutes(ctx: SwapContext) {
-  return new Elysia({ name: "swap" }).use(quoteAndSwapRoutes(ctx)).use(trustlineRoutes(ctx)).use(xappRoutes(ctx));
+  return new Elysia({ name: "swap" }).use(quoteRoutes(ctx)).use(swapRequestRoutes(ctx)).use(trustlineRoutes(ctx)).use(xappRoutes(ctx));
 }
 
-function quoteAndSwapRoutes({ swap, auth }: SwapContext) {
-  return new Elysia({ name: "swap-quote" })
-    .use(walletSession(auth))
-    .get("/api/vvx/swap-rate/:xrpAmount", async ({ params }) => quoteView(await swap.quote(parseXrpAmount(decodeURIComponent(params.xrpAmount)))), {
+/** The quote is public and hot (the page asks as the person types): no session is read for it. */
+function quoteRoutes({ swap }: SwapContext) {
+  return new Elysia({ name: "swap-quote" }).get(
+    "/api/vvx/swap-rate/:xrpAmount",
+    async ({ params }) => quoteView(await swap.quote(parseXrpAmount(decodeURIComponent(params.xrpAmount)))),
+    {
       params: t.Object({ xrpAmount: t.String() }),
       response: QuoteShape,
       detail: { summary: "Quote XRP -> VVX from the live XRP/VVX pool, exactly as the ledger would execute it", tags: ["swap"] },
-    })
+    },
+  );
+}
+
+function swapRequestRoutes({ swap, auth }: SwapContext) {
+  return new Elysia({ name: "swap-request" })
+    .use(walletSession(auth))
     .post(
       "/api/vvx/create-swap",
       async ({ body, session, cookie }) => {

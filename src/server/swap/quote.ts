@@ -45,13 +45,52 @@ function fraction(value: RNumber): { n: bigint; d: bigint } {
   return value.exponent >= 0 ? { n: value.mantissa * 10n ** BigInt(value.exponent), d: 1n } : { n: value.mantissa, d: 10n ** BigInt(-value.exponent) };
 }
 
+/** What every quote against one snapshot shares, worked out once per snapshot (once per ledger close). */
+interface SnapshotFacts {
+  poolVvx: { n: bigint; d: bigint };
+  view: {
+    spotRate: string;
+    networkFee: string;
+    networkFeeDrops: string;
+    poolXrp: string;
+    poolVvx: string;
+    tradingFee: string;
+    tradingFeeUnits: number;
+    ledgerIndex: number;
+  };
+}
+const factsBySnapshot = new WeakMap<PoolSnapshot, SnapshotFacts>();
+
+function snapshotFacts(snapshot: PoolSnapshot): SnapshotFacts {
+  let facts = factsBySnapshot.get(snapshot);
+  if (facts) return facts;
+  const { pool } = snapshot;
+  const poolVvx = fraction(RNumber.parse(pool.iou));
+  const spotMicro = (poolVvx.n * 1_000_000n * 1_000_000n) / (poolVvx.d * pool.drops);
+  facts = {
+    poolVvx,
+    view: {
+      spotRate: unscaleDecimal(spotMicro, 6),
+      networkFee: xrpFromDrops(snapshot.feeDrops),
+      networkFeeDrops: snapshot.feeDrops.toString(),
+      poolXrp: xrpFromDrops(pool.drops),
+      poolVvx: pool.iou,
+      tradingFee: unscaleDecimal(BigInt(pool.tradingFee), 3),
+      tradingFeeUnits: pool.tradingFee,
+      ledgerIndex: snapshot.ledgerIndex,
+    },
+  };
+  factsBySnapshot.set(snapshot, facts);
+  return facts;
+}
+
 /** The quote for `drops` against `snapshot` (pure: the same inputs give the same quote). */
 export function quoteFor(snapshot: PoolSnapshot, drops: bigint): SwapQuote {
   const { pool } = snapshot;
   const out = iouForXrp(pool, drops);
   const microVvx = out.scaledDown(6);
   // Spot output (fee applied, no price move): net * poolVvx / poolDrops; impact = 1 - out / spot.
-  const y = fraction(RNumber.parse(pool.iou));
+  const y = snapshotFacts(snapshot).poolVvx;
   const o = fraction(out);
   const net = drops * BigInt(FEE_SCALE - pool.tradingFee);
   // spot = net * y.n / (FEE_SCALE * y.d * poolDrops); out = o.n / o.d
@@ -85,9 +124,7 @@ export function rateText(microVvx: bigint, drops: bigint): string {
 
 /** The quote as the API returns it (the spec's quote fields and the pool behind them). */
 export function quoteView(q: SwapQuote) {
-  const { pool } = q.snapshot;
-  const poolVvx = fraction(RNumber.parse(pool.iou));
-  const spotMicro = (poolVvx.n * 1_000_000n * 1_000_000n) / (poolVvx.d * pool.drops);
+  const { view } = snapshotFacts(q.snapshot);
   return {
     success: true as const,
     xrpAmount: xrpFromDrops(q.drops),
@@ -96,18 +133,18 @@ export function quoteView(q: SwapQuote) {
     microVvx: q.microVvx.toString(),
     exactVvx: q.exactVvx,
     exchangeRate: rateText(q.microVvx, q.drops),
-    spotRate: unscaleDecimal(spotMicro, 6),
-    networkFee: xrpFromDrops(q.snapshot.feeDrops),
-    networkFeeDrops: q.snapshot.feeDrops.toString(),
+    spotRate: view.spotRate,
+    networkFee: view.networkFee,
+    networkFeeDrops: view.networkFeeDrops,
     priceImpact: percentFromPpm(q.impactPpm),
     priceImpactWarning: q.impactPpm > BigInt(IMPACT_WARNING_PPM),
     priceImpactTooHigh: q.impactPpm > BigInt(IMPACT_REFUSED_PPM),
     minimumReceived: unscaleDecimal(q.minimumMicroVvx, 6),
     slippagePercent: SLIPPAGE_PERCENT,
-    poolXrp: xrpFromDrops(pool.drops),
-    poolVvx: pool.iou,
-    tradingFee: unscaleDecimal(BigInt(pool.tradingFee), 3),
-    tradingFeeUnits: pool.tradingFee,
-    ledgerIndex: q.snapshot.ledgerIndex,
+    poolXrp: view.poolXrp,
+    poolVvx: view.poolVvx,
+    tradingFee: view.tradingFee,
+    tradingFeeUnits: view.tradingFeeUnits,
+    ledgerIndex: view.ledgerIndex,
   };
 }
