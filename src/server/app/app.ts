@@ -13,6 +13,7 @@ import { wsRoutes } from "../platform/ws";
 import { SignRequestLimits, signingRoutes } from "../signing";
 import { siteRoutes } from "../site";
 import { statsRoutes } from "../stats";
+import { swapRoutes } from "../swap";
 import { walletRoutes } from "../wallet";
 import type { AppContext } from "./context";
 
@@ -35,7 +36,8 @@ export function createApp(ctx: AppContext) {
     .use(walletRoutes(ctx.ledger))
     .use(nftRoutes(ctx))
     .use(rewardRoutes(ctx))
-    .use(historyRoutes(ctx));
+    .use(historyRoutes(ctx))
+    .use(swapRoutes(ctx));
   if (ctx.sandbox) api.use(ctx.sandbox.routes());
 
   return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log)).use(api).use(webRoutes());

@@ -29,5 +29,6 @@ export function createSigningServices(config: Config, db: Db, log: Logger): Sign
     redirectUri: `${config.publicUrl}/oauth/callback`,
   });
   const auth = new AuthService(db, signing, log, oauth);
+  signing.usePushTokens((wallet) => auth.pushUserToken(wallet));
   return { signing, auth };
 }

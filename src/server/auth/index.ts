@@ -62,7 +62,7 @@ export function authRoutes(ctx: AppContext, limits: SignRequestLimits) {
       ({ query, session }) => {
         const wallet = query.walletAddress !== undefined ? parseAddress(query.walletAddress, "walletAddress") : session?.wallet;
         if (!wallet) throw new ValidationError("walletAddress", "Field 'walletAddress' is required when no wallet is connected");
-        return { success: true as const, walletAddress: wallet, pushToSignEnabled: auth.pushToSignEnabled(wallet) };
+        return { success: true as const, walletAddress: wallet, pushToSignEnabled: auth.pushToSignEnabled(wallet), pushReady: auth.hasPushToken(wallet) };
       },
       {
         query: t.Object({ walletAddress: t.Optional(t.String()) }),

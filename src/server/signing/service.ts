@@ -83,6 +83,9 @@ export interface SignStatus {
   expiresInSeconds: number;
 }
 
+/** The Xaman user token to push a wallet's sign requests to, when the wallet turned push-to-sign on. */
+export type PushTokenResolver = (wallet: string) => string | undefined;
+
 /** A feature's answer to "is bet `betId` confirmed?" for the status call's betConfirmed. */
 export type BetConfirmer = (betId: string, status: SignStatus) => boolean | Promise<boolean>;
 
@@ -112,6 +115,7 @@ export function microToValue(micro: bigint): string {
 export class SigningService {
   readonly repo: SigningRepository;
   private readonly betConfirmers: BetConfirmer[] = [];
+  private pushToken: PushTokenResolver = () => undefined;
 
   constructor(
     db: Db,
@@ -129,6 +133,8 @@ export class SigningService {
     const expireSeconds = req.expireSeconds ?? SIGN_REQUEST_EXPIRY_SECONDS;
     if (!(expireSeconds > 0) || expireSeconds > 86_400) throw new ValidationError("expireSeconds", "Field 'expireSeconds' must be between 1 and 86400");
     const txjson = { ...req.txjson, ...(req.wallet ? { Account: req.wallet } : {}) };
+    // Push-to-sign: a request for a known wallet also goes to that wallet's phone (the QR stays).
+    const userToken = req.userToken ?? (req.wallet ? this.pushToken(req.wallet) : undefined);
     // Xaman takes whole minutes; the sandbox honours fractions (tests expire in seconds).
     const expire = this.config.network === "sandbox" ? expireSeconds / 60 : Math.ceil(expireSeconds / 60);
     const created = await this.xumm.createPayload({
@@ -142,7 +148,7 @@ export class SigningService {
         ...(req.instruction ? { instruction: req.instruction } : {}),
         ...(req.reference ? { blob: { kind: req.kind, reference: req.reference } } : { blob: { kind: req.kind } }),
       },
-      ...(req.userToken ? { user_token: req.userToken } : {}),
+      ...(userToken ? { user_token: userToken } : {}),
     });
     const now = Date.now();
     const expiresAt = new Date(now + expireSeconds * 1000);
@@ -223,6 +229,11 @@ export class SigningService {
     const res = await this.xumm.cancelPayload(uuid);
     if (!res) throw new NotFoundError(`Xaman does not know sign request ${uuid}`, "SIGN_REQUEST_NOT_FOUND");
     return res;
+  }
+
+  /** Where push-to-sign settings live (the auth feature; signing never imports it). */
+  usePushTokens(resolver: PushTokenResolver): void {
+    this.pushToken = resolver;
   }
 
   /** Lets a game module answer betConfirmed for its bets. */
