@@ -119,7 +119,8 @@ describe("wallet connection in Chromium", () => {
     await page.getByText("Request expired. Please close and try again.").waitFor();
     await page.waitForTimeout(1600);
     expect(await modal.isVisible()).toBe(true);
-    expect(await page.getByTestId("signing-status").innerText()).toContain("Payment timed out! ⏱");
+    expect(await page.getByTestId("signing-status").innerText()).toContain("Request expired ⏱");
+    expect(await page.getByTestId("signing-modal").innerText()).not.toMatch(/payment/i);
     await screenshot(page, "connect-expired-desktop");
     await modal.getByRole("button", { name: "Close" }).click();
     await modal.waitFor({ state: "detached" });

@@ -62,6 +62,16 @@ export const ERROR_CODES = {
   TRANSFER_PENDING: "A transfer of this NFT is already waiting",
   TRANSFER_OFFER_NOT_FOUND: "No such NFT transfer offer on the ledger",
 
+  // Swap (XRP -> VVX through the AMM)
+  ACCOUNT_NOT_FOUND: "The wallet is not activated on the ledger yet",
+  TRUSTLINE_REQUIRED: "The wallet needs a VVX trust line first",
+  TRUSTLINE_EXISTS: "The wallet has a VVX trust line already",
+  TRUSTLINE_LIMIT: "The VVX trust line's limit leaves too little room",
+  INSUFFICIENT_RESERVE: "Not enough free XRP for the reserve and the fee",
+  PRICE_IMPACT_TOO_HIGH: "The swap would move the pool's price too far",
+  POOL_UNAVAILABLE: "The XRP/VVX pool is not available",
+  SWAP_NOT_FOUND: "No swap for this sign request",
+
   // WebSocket control messages
   BAD_MESSAGE: "A socket frame that is not a JSON object with a type",
   UNKNOWN_TYPE: "A socket message type the server does not know",

@@ -30,6 +30,9 @@ export const CLIENT_ROUTES: ClientRoute[] = [
   { path: "/dashboard", menuLabel: "Dashboard", authenticated: true },
   { path: "/my-nfts", menuLabel: "My NFTs", authenticated: true },
   { path: "/history", menuLabel: "History", authenticated: true },
+  // Swap: /buy-vvx is in the main navigation ('Buy VVX'); /swap is the same page.
+  { path: "/buy-vvx", authenticated: true },
+  { path: "/swap", authenticated: true },
 ];
 
 export const CLIENT_PATHS = CLIENT_ROUTES.map((r) => r.path);

@@ -22,6 +22,8 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   "/dashboard": lazy(() => import("./features/rewards/DashboardPage")),
   "/my-nfts": lazy(() => import("./features/rewards/MyNftsPage")),
   "/history": lazy(() => import("./features/rewards/HistoryPage")),
+  "/buy-vvx": lazy(() => import("./features/swap/BuyVvxPage")),
+  "/swap": lazy(() => import("./features/swap/BuyVvxPage")),
 };
 
 /** The spec's data cache: never stale, no refetch on focus, no polling, no retries. */

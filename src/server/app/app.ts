@@ -13,6 +13,7 @@ import { webRoutes } from "../platform/http/spa";
 import { wsRoutes } from "../platform/ws";
 import { siteRoutes } from "../site";
 import { statsRoutes } from "../stats";
+import { swapRoutes } from "../swap";
 import { walletRoutes } from "../wallet";
 import type { SandboxProductHooks } from "../sandbox";
 import type { AppContext } from "./context";
@@ -36,7 +37,8 @@ export function createApp(ctx: AppContext) {
     .use(walletRoutes(ctx.ledger))
     .use(nftRoutes({ nfts: ctx.nfts, auth: ctx.auth, config: ctx.config, platformAddress: () => ctx.ledger.platformAddress }))
     .use(rewardRoutes(ctx))
-    .use(historyRoutes(ctx));
+    .use(historyRoutes(ctx))
+    .use(swapRoutes(ctx));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
 
   return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log)).use(api).use(webRoutes());

@@ -13,6 +13,7 @@ import type { RewardService } from "../rewards/service";
 import type { TransferService } from "../rewards/transfers";
 import type { Sandbox } from "../sandbox";
 import type { SigningService } from "../signing/service";
+import type { SwapService } from "../swap/service";
 
 /** Everything the feature modules are built from; made once by createContext (or a test) and injected. */
 export interface AppContext {
@@ -41,6 +42,8 @@ export interface AppContext {
   signing: SigningService;
   /** Wallet sessions; the guard (auth/guard.ts) reads them. */
   auth: AuthService;
+  /** XRP -> VVX through the XRP/VVX AMM: quotes, swap and trust line requests, swap outcomes. */
+  swap: SwapService;
   /** The in-process XRP Ledger and Xaman stand-ins (NETWORK=sandbox only). */
   sandbox?: Sandbox;
   version: string;

@@ -30,5 +30,6 @@ export function createSigningServices(config: Config, db: Db, log: Logger, clock
     redirectUri: `${config.publicUrl}/oauth/callback`,
   });
   const auth = new AuthService(db, signing, log, oauth, clock);
+  signing.usePushTokens((wallet) => auth.pushUserToken(wallet));
   return { signing, auth };
 }

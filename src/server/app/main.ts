@@ -16,6 +16,8 @@ import { nftPurchaseHistory, refundHistory } from "../history/sources";
 import { rewardHistory } from "../rewards/history";
 import { RewardService } from "../rewards/service";
 import { TransferService } from "../rewards/transfers";
+import { swapHistorySource } from "../swap/history";
+import { SwapService } from "../swap/service";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
 export async function createContext(config: Config, log = createLogger(!config.logRequests)): Promise<AppContext> {
@@ -36,8 +38,10 @@ export async function createContext(config: Config, log = createLogger(!config.l
     nftPurchaseHistory(store.db),
     rewardHistory(rewards.repo),
     refundHistory(store.db, ledger.vvx),
+    swapHistorySource(store.db),
   ]);
-  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, sandbox, version: VERSION };
+  const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
+  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, sandbox, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -53,6 +57,7 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.payments.start();
   ctx.nfts.start();
   ctx.rewards.start();
+  ctx.swap.start();
   ctx.ledger.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
@@ -64,6 +69,7 @@ export async function startServer(config: Config, log?: Logger) {
       ctx.log.info("shutting down");
       ctx.nfts.stop();
       ctx.rewards.stop();
+      ctx.swap.stop();
       ctx.payments.stop();
       ctx.outbox.stop();
       await ctx.ledger.stop();

@@ -100,7 +100,7 @@ function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLi
       ({ query, session }) => {
         const wallet = query.walletAddress !== undefined ? parseAddress(query.walletAddress, "walletAddress") : session?.wallet;
         if (!wallet) throw new ValidationError("walletAddress", "Field 'walletAddress' is required when no wallet is connected");
-        return { success: true as const, walletAddress: wallet, pushToSignEnabled: auth.pushToSignEnabled(wallet) };
+        return { success: true as const, walletAddress: wallet, pushToSignEnabled: auth.pushToSignEnabled(wallet), pushReady: auth.hasPushToken(wallet) };
       },
       {
         query: t.Object({ walletAddress: t.Optional(t.String()) }),

@@ -163,6 +163,17 @@ export class AuthService {
     return this.repo.settings(wallet)?.pushToSignEnabled === true;
   }
 
+  /** Whether Xaman gave this product a user token for `wallet` (after a QR sign-in): push needs one. */
+  hasPushToken(wallet: string): boolean {
+    return Boolean(this.repo.settings(wallet)?.xummUserToken);
+  }
+
+  /** The Xaman user token to push `wallet`'s sign requests to: only while push-to-sign is on. */
+  pushUserToken(wallet: string): string | undefined {
+    const settings = this.repo.settings(wallet);
+    return settings?.pushToSignEnabled ? (settings.xummUserToken ?? undefined) : undefined;
+  }
+
   setPushToSign(wallet: string, enabled: boolean): void {
     this.repo.setPushToSign(wallet, enabled, this.clock.date());
   }

@@ -87,6 +87,9 @@ export interface SignStatus {
   expiresInSeconds: number;
 }
 
+/** The Xaman user token to push a wallet's sign requests to, when the wallet turned push-to-sign on. */
+export type PushTokenResolver = (wallet: string) => string | undefined;
+
 /** A feature's answer to "is bet `betId` confirmed?" for the status call's betConfirmed. */
 export type BetConfirmer = (betId: string, status: SignStatus) => boolean | Promise<boolean>;
 
@@ -122,6 +125,7 @@ export function microToValue(micro: bigint): string {
 export class SigningService {
   readonly repo: SigningRepository;
   private readonly betConfirmers: BetConfirmer[] = [];
+  private pushToken: PushTokenResolver = () => undefined;
 
   constructor(
     db: Db,
@@ -140,6 +144,8 @@ export class SigningService {
     const expireSeconds = req.expireSeconds ?? SIGN_REQUEST_EXPIRY_SECONDS;
     if (!(expireSeconds > 0) || expireSeconds > 86_400) throw new ValidationError("expireSeconds", "Field 'expireSeconds' must be between 1 and 86400");
     const txjson = { ...req.txjson, ...(req.wallet ? { Account: req.wallet } : {}) };
+    // Push-to-sign: a request for a known wallet also goes to that wallet's phone (the QR stays).
+    const userToken = req.userToken ?? (req.wallet ? this.pushToken(req.wallet) : undefined);
     // Xaman takes whole minutes; the sandbox honours fractions (tests expire in seconds).
     const expire = this.config.network === "sandbox" ? expireSeconds / 60 : Math.ceil(expireSeconds / 60);
     const created = await this.xumm.createPayload({
@@ -153,7 +159,7 @@ export class SigningService {
         ...(req.instruction ? { instruction: req.instruction } : {}),
         ...(req.reference ? { blob: { kind: req.kind, reference: req.reference } } : { blob: { kind: req.kind } }),
       },
-      ...(req.userToken ? { user_token: req.userToken } : {}),
+      ...(userToken ? { user_token: userToken } : {}),
     });
     const now = this.clock.now();
     const expiresAt = new Date(now + expireSeconds * 1000);
@@ -289,6 +295,11 @@ export class SigningService {
     // It may have ended before the socket opened (or while this process was down).
     void check();
     return stop;
+  }
+
+  /** Where push-to-sign settings live (the auth feature; signing never imports it). */
+  usePushTokens(resolver: PushTokenResolver): void {
+    this.pushToken = resolver;
   }
 
   /** Lets a game module answer betConfirmed for its bets. */

@@ -7,42 +7,33 @@ import { usePageTitle } from "../../lib/usePageTitle";
 import { useSiteConfig } from "../../state/site";
 import { toast } from "../../state/toast";
 import { walletState } from "../wallet/walletStore";
-import type { SimulatePaymentResponse } from "../../../shared/api/nfts";
 import { statusText } from "./api";
 import { ConnectBanner, TierGrid } from "./TierGrid";
 import { activeOffersKey, PendingOffersCard } from "./PendingOffersCard";
 import { simulatedPaymentAmount, type NftTier } from "./tiers";
 import { useTiers } from "./useTiers";
 
-/** /test-nft-offers (sandbox only): buy with the signing app, or simulate the VVX payment, and watch the offers. */
+/**
+ * /test-nft-offers: buy with the signing app and watch the offers; in sandbox mode also simulate the
+ * VVX payment (the simulation API exists only there, so real networks get no such button).
+ */
 export default function TestNftOffersPage() {
   usePageTitle("Test NFT offers");
   const { data: site, error: siteError } = useSiteConfig();
+  const { walletAddress, checking } = useSnapshot(walletState);
+  const { tiers, loading, refresh } = useTiers();
+  const { mutate } = useSWRConfig();
+  const [simulating, setSimulating] = useState<number | null>(null);
+  const [purchasing, setPurchasing] = useState(false);
+
   if (!site && !siteError)
     return (
       <p className="container page-loading" role="status">
         <span className="spinner" aria-hidden="true" /> Loading...
       </p>
     );
-  if (site?.network !== "sandbox")
-    return (
-      <section className="container narrow center-page">
-        <div className="card stack refusal" role="status" data-testid="sandbox-only">
-          <h1>Test NFT offers</h1>
-          <p className="muted">This test page works only in sandbox mode. The platform is running on {site?.network ?? "an unknown network"}, where test payments are disabled.</p>
-        </div>
-      </section>
-    );
-  return <TestOffers />;
-}
-
-/** The sandbox test page itself: the tiers with a "Simulate Payment" button each, and the pending offers. */
-function TestOffers() {
-  const { walletAddress, checking } = useSnapshot(walletState);
-  const { tiers, loading, refresh } = useTiers();
-  const { mutate } = useSWRConfig();
-  const [simulating, setSimulating] = useState<number | null>(null);
-  const [purchasing, setPurchasing] = useState(false);
+  // On real networks the page keeps its real tools (purchase with Xaman, offers) and has no simulation.
+  const sandbox = site?.network === "sandbox";
 
   const simulate = async (tier: NftTier) => {
     if (!walletAddress) {
@@ -52,8 +43,8 @@ function TestOffers() {
     setSimulating(tier.id);
     const amount = simulatedPaymentAmount(tier.id);
     try {
-      const res = await sendJson<SimulatePaymentResponse>("POST", "/api/test/simulate-payment", { walletAddress, tierId: tier.id, amount });
-      if (!res.success) throw new Error("Simulation failed");
+      const res = await sendJson<{ success?: boolean; message?: string; error?: string }>("POST", "/api/test/simulate-payment", { walletAddress, tierId: tier.id, amount });
+      if (res.success === false) throw new Error(res.message ?? res.error ?? "Simulation failed");
       toast({ title: "Payment simulated", description: res.message ?? `A ${formatVvx(amount)} payment for ${tier.name} was recorded; the NFT offer will appear below.`, variant: "success" });
       void refresh();
       void mutate(activeOffersKey(walletAddress));
@@ -66,14 +57,8 @@ function TestOffers() {
 
   return (
     <section className="container">
-      <header className="page-header">
-        <p className="eyebrow">Sandbox</p>
-        <h1>Test NFT offers</h1>
-        <p className="muted lead-left">
-          Buy with the sandbox wallet as a person would, or simulate the VVX payment to go straight to the NFT offer. Everything here runs on the sandbox ledger.
-        </p>
-      </header>
-      {!checking && !walletAddress && <ConnectBanner text="Connect a sandbox wallet to buy or simulate payments." />}
+      <TestPageHeader sandbox={sandbox} network={site?.network} />
+      {!checking && !walletAddress && <ConnectBanner text={sandbox ? "Connect a sandbox wallet to buy or simulate payments." : "Connect your wallet to buy with Xaman."} />}
       {loading || !tiers ? (
         <p className="page-loading" role="status">
           <span className="spinner" aria-hidden="true" /> Loading NFT tiers...
@@ -86,17 +71,40 @@ function TestOffers() {
             if (walletAddress) void mutate(activeOffersKey(walletAddress));
           }}
           onDialogChange={setPurchasing}
-          extraActions={(t) => (
-            <button className="btn btn-outline tier-buy" onClick={() => void simulate(t)} disabled={!walletAddress || simulating !== null} aria-busy={simulating === t.id}>
-              {simulating === t.id && <span className="spinner" aria-hidden="true" />}
-              Simulate Payment ({formatVvx(simulatedPaymentAmount(t.id))})
-            </button>
-          )}
+          extraActions={
+            sandbox
+              ? (t) => (
+                  <button className="btn btn-outline tier-buy" onClick={() => void simulate(t)} disabled={!walletAddress || simulating !== null} aria-busy={simulating === t.id}>
+                    {simulating === t.id && <span className="spinner" aria-hidden="true" />}
+                    Simulate Payment ({formatVvx(simulatedPaymentAmount(t.id))})
+                  </button>
+                )
+              : undefined
+          }
         />
       )}
       <div className="section-gap">
         <PendingOffersCard walletAddress={walletAddress} announce={!purchasing} />
       </div>
     </section>
+  );
+}
+
+/** The page's title, and on real networks the notice that payments cannot be simulated there. */
+function TestPageHeader({ sandbox, network }: { sandbox: boolean; network?: string }) {
+  return (
+    <header className="page-header">
+      <p className="eyebrow">{sandbox ? "Sandbox" : network}</p>
+      <h1>Test NFT offers</h1>
+      {sandbox ? (
+        <p className="muted lead-left">
+          Buy with the sandbox wallet as a person would, or simulate the VVX payment to go straight to the NFT offer. Everything here runs on the sandbox ledger.
+        </p>
+      ) : (
+        <p className="alert alert-warning lead-left" role="status" data-testid="sandbox-only">
+          Simulated payments work only in sandbox mode. The platform is running on {network ?? "an unknown network"}: a purchase here is paid with real VVX through Xaman.
+        </p>
+      )}
+    </header>
   );
 }

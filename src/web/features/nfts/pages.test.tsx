@@ -136,7 +136,7 @@ describe("direct NFT offer page", () => {
 });
 
 describe("test NFT offers page", () => {
-  test("outside sandbox mode it shows a clear notice instead of the tools", async () => {
+  test("outside sandbox mode: the purchase tools stay, with a notice and no 'simulate payment'", async () => {
     await setWallet(null);
     const s = stubFetch({ "/api/site-config": { network: "mainnet", links: {} }, "/api/nft-tiers": [], "/api/nft-availability": {} });
     const warn = console.warn;
@@ -146,7 +146,10 @@ describe("test NFT offers page", () => {
       const screen = render(withProviders(<TestNftOffersPage />));
       await waitFor(() => screen.getByTestId("sandbox-only"));
       expect(screen.getByTestId("sandbox-only").textContent).toContain("only in sandbox mode");
+      expect(screen.getByTestId("sandbox-only").textContent).toContain("mainnet");
       expect(screen.queryByText(/Simulate Payment/)).toBeNull();
+      await waitFor(() => screen.getByText("Connect your wallet to buy with Xaman."));
+      expect(screen.getByTestId("pending-offers")).toBeTruthy();
     } finally {
       console.warn = warn;
       s.restore();

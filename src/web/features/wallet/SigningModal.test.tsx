@@ -61,11 +61,12 @@ describe("signing QR modal", () => {
     }
   });
 
-  test("expired: the expiry text and the timed-out status; the modal stays open", async () => {
+  test("expired sign-in: the expiry text and no payment texts; the modal stays open", async () => {
     const m = await open(request(), [() => jsonResponse({ ...base, expired: true })]);
     try {
       await m.screen.findByText("Request expired. Please close and try again.");
-      expect(m.screen.getByTestId("signing-status").textContent).toContain("Payment timed out! ⏱");
+      expect(m.screen.getByTestId("signing-status").textContent).toContain("Request expired ⏱");
+      expect(m.screen.getByTestId("signing-modal").textContent).not.toMatch(/payment/i);
       expect(m.onClose).not.toHaveBeenCalled();
     } finally {
       m.restore();

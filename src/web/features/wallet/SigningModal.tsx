@@ -33,6 +33,16 @@ const STATUS_TEXT: Record<PaymentStatus, string> = {
   canceled: "Payment canceled",
 };
 
+/** A sign-in is not a payment: its states never use the payment texts. */
+const SIGN_IN_TEXT: Record<PaymentStatus, string> = {
+  pending: "Waiting for signature…",
+  processing: "Processing…",
+  confirmed: "Connected ✓",
+  failed: "Sign-in failed ✗",
+  timeout: "Request expired ⏱",
+  canceled: "Sign request cancelled",
+};
+
 /**
  * The signing QR modal shared by wallet connection, bets and slot payments:
  * shows the QR (256 px, 200 px on phones) and a deep link on phones, polls
@@ -192,7 +202,7 @@ export function SigningModal({
         )}
         <div className={`signing-status signing-${status}`} role="status" aria-live="polite" data-testid="signing-status" data-validation={validation}>
           {validation === "validating" && status === "pending" && <span className="spinner" aria-hidden="true" />}
-          <span>{STATUS_TEXT[status]}</span>
+          <span>{(request.purpose === "wallet_connect" ? SIGN_IN_TEXT : STATUS_TEXT)[status]}</span>
         </div>
         {message && (
           <p className={validation === "error" ? "signing-message error-text" : "signing-message success-text"} data-testid="signing-message">

@@ -4,6 +4,7 @@ import { useSnapshot } from "valtio";
 import { shortAddress } from "../../lib/format";
 import { explorerAccountLink, useSiteConfig } from "../../state/site";
 import { toast } from "../../state/toast";
+import { PushToSignSettings } from "./PushToSignSettings";
 import { connectWallet, disconnectWallet, walletState } from "./walletStore";
 
 export type WalletConnectStyle = "default" | "landing-page" | "connect-xumm";
@@ -13,26 +14,13 @@ export function WalletConnect({ variant = "default" }: { variant?: WalletConnect
   const { isConnected, walletAddress, connecting, checking } = useSnapshot(walletState);
   const { data: site } = useSiteConfig();
   const [open, setOpen] = useState(false);
+  const [settings, setSettings] = useState(false);
   const root = useRef<HTMLDivElement>(null);
 
   const close = useCallback(() => setOpen(false), []);
   useDismiss(root, open, close);
 
-  if (!isConnected || !walletAddress) {
-    const label = connecting ? "Connecting..." : variant === "connect-xumm" ? "Connect XUMM" : "Connect Wallet";
-    return (
-      <button
-        className={`btn ${variant === "landing-page" ? "btn-primary btn-lg" : "btn-primary"} wallet-connect wallet-${variant}`}
-        onClick={() => void connectWallet()}
-        disabled={connecting || checking}
-        aria-busy={connecting}
-        data-testid="wallet-connect"
-      >
-        {connecting && <span className="spinner" aria-hidden="true" />}
-        {label}
-      </button>
-    );
-  }
+  if (!isConnected || !walletAddress) return <ConnectButton variant={variant} connecting={connecting} disabled={connecting || checking} />;
 
   const explorer = explorerAccountLink(site, walletAddress);
   const copy = async () => {
@@ -65,6 +53,16 @@ export function WalletConnect({ variant = "default" }: { variant?: WalletConnect
           )}
           <button
             role="menuitem"
+            className="dropdown-item"
+            onClick={() => {
+              setOpen(false);
+              setSettings(true);
+            }}
+          >
+            Settings
+          </button>
+          <button
+            role="menuitem"
             className="dropdown-item danger"
             onClick={() => {
               setOpen(false);
@@ -75,6 +73,24 @@ export function WalletConnect({ variant = "default" }: { variant?: WalletConnect
           </button>
         </div>
       )}
+      {settings && <PushToSignSettings walletAddress={walletAddress} onClose={() => setSettings(false)} />}
     </div>
+  );
+}
+
+/** Shown while no wallet is connected. */
+function ConnectButton({ variant, connecting, disabled }: { variant: WalletConnectStyle; connecting: boolean; disabled: boolean }) {
+  const label = connecting ? "Connecting..." : variant === "connect-xumm" ? "Connect XUMM" : "Connect Wallet";
+  return (
+    <button
+      className={`btn ${variant === "landing-page" ? "btn-primary btn-lg" : "btn-primary"} wallet-connect wallet-${variant}`}
+      onClick={() => void connectWallet()}
+      disabled={disabled}
+      aria-busy={connecting}
+      data-testid="wallet-connect"
+    >
+      {connecting && <span className="spinner" aria-hidden="true" />}
+      {label}
+    </button>
   );
 }

@@ -1,0 +1,58 @@
+import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import type { Db } from "../platform/db";
+import { OPEN_STATUSES, type SwapStatus } from "./model";
+import { swaps } from "./schema";
+
+export type SwapRow = typeof swaps.$inferSelect;
+export type NewSwap = typeof swaps.$inferInsert;
+
+/** The swap feature's queries. Status changes are conditional updates: two settlers never both win. */
+export class SwapRepository {
+  constructor(private readonly db: Db) {}
+
+  insert(row: NewSwap): SwapRow {
+    return this.db.insert(swaps).values(row).returning().get();
+  }
+
+  byUuid(uuid: string): SwapRow | undefined {
+    return this.db.select().from(swaps).where(eq(swaps.uuid, uuid)).get();
+  }
+
+  byId(id: number): SwapRow | undefined {
+    return this.db.select().from(swaps).where(eq(swaps.id, id)).get();
+  }
+
+  /** Moves a swap from one of `from` to a new state; false when another writer moved it first. */
+  transition(id: number, from: SwapStatus[], set: Partial<NewSwap> & { status: SwapStatus }): boolean {
+    return this.db.update(swaps).set(set).where(and(eq(swaps.id, id), inArray(swaps.status, from))).returning({ id: swaps.id }).all().length === 1;
+  }
+
+  /** Open swaps, oldest first (the background settler's work list). */
+  open(limit: number): SwapRow[] {
+    return this.db.select().from(swaps).where(inArray(swaps.status, OPEN_STATUSES)).orderBy(asc(swaps.id)).limit(limit).all();
+  }
+
+  /** Creations interrupted before their sign request existed, started before `before`. */
+  staleCreating(before: Date): SwapRow[] {
+    return this.db.select().from(swaps).where(and(eq(swaps.status, "creating"), lt(swaps.createdAt, before))).all();
+  }
+
+  /** A wallet's swaps that delivered VVX, newest first, optionally since `since` and at most `limit`. */
+  completedFor(wallet: string, since?: Date, limit = -1): SwapRow[] {
+    return this.db.select().from(swaps).where(this.completed(wallet, since)).orderBy(desc(swaps.settledAt), desc(swaps.id)).limit(limit).all();
+  }
+
+  /** How many swaps `completedFor` lists, and the VVX they delivered (micro-units). */
+  completedTotals(wallet: string, since?: Date): { count: number; microVvx: bigint } {
+    const row = this.db
+      .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${swaps.deliveredMicroVvx}), 0)` })
+      .from(swaps)
+      .where(this.completed(wallet, since))
+      .get();
+    return { count: Number(row?.n ?? 0), microVvx: BigInt(row?.total ?? 0) };
+  }
+
+  private completed(wallet: string, since?: Date) {
+    return and(eq(swaps.wallet, wallet), eq(swaps.status, "completed"), since ? gte(swaps.settledAt, since) : undefined);
+  }
+}

@@ -1,0 +1,139 @@
+import { errorMessage, getJson, HttpError, sendJson } from "../../lib/api";
+
+/** The spec's timing: a swap or trustline request's status is polled every 2 s while its dialog is open. */
+export const STATUS_POLL_MS = 2000;
+/** Typing pauses this long before a quote is asked for. */
+export const QUOTE_DEBOUNCE_MS = 300;
+/** The live rate and the shown quote are asked for again this often (the server reads the pool once per ledger close). */
+export const RATE_REFRESH_MS = 5_000;
+
+export interface Quote {
+  xrpAmount: string;
+  drops: string;
+  vvxAmount: string;
+  exactVvx: string;
+  exchangeRate: string;
+  spotRate: string;
+  networkFee: string;
+  priceImpact: string;
+  priceImpactWarning: boolean;
+  priceImpactTooHigh: boolean;
+  minimumReceived: string;
+  slippagePercent: number;
+  poolXrp: string;
+  poolVvx: string;
+  tradingFee: string;
+  ledgerIndex: number;
+}
+
+export interface TrustlineStatus {
+  hasTrustline: boolean;
+  hasVvxTrustline: boolean;
+  funded: boolean;
+  balance: string;
+  limit: string;
+  issuer: string;
+  currency: string;
+}
+
+/** The spec's creation fields. */
+export interface Created {
+  success: boolean;
+  error?: string | null;
+  uuid: string;
+  qrUrl?: string;
+  xummUrl?: string;
+  refs?: { qr_png?: string; qrUrl?: string };
+  next?: { always?: string };
+  pushed?: boolean;
+  estimatedVvx?: string;
+  expectedVVX?: string;
+  minimumVvx?: string;
+  issuer?: string;
+}
+
+export interface SignStatus {
+  type: string;
+  signed: boolean;
+  cancelled: boolean;
+  expired: boolean;
+  txid: string | null;
+}
+
+export interface SwapOutcome {
+  status: "pending" | "submitted" | "completed" | "failed" | "cancelled" | "expired";
+  xrpAmount: string;
+  quotedVvx: string;
+  minimumVvx: string;
+  txid: string | null;
+  result: string | null;
+  deliveredVvx: string | null;
+  spentXrp: string | null;
+  feeXrp: string | null;
+  xrpKept: boolean;
+  reason: string | null;
+}
+
+/** A positive XRP amount with at most 6 decimals, or the reason it is not. */
+export function checkXrpAmount(text: string): { ok: true; value: string } | { ok: false; reason: string | null } {
+  const value = text.trim();
+  if (!value) return { ok: false, reason: null };
+  if (!/^\d*\.?\d*$/.test(value) || value === ".") return { ok: false, reason: "Enter an amount such as 10 or 2.5" };
+  if ((value.split(".")[1] ?? "").length > 6) return { ok: false, reason: "XRP has at most 6 decimals (0.000001)" };
+  if (!(Number(value) > 0)) return { ok: false, reason: "Enter an amount above 0" };
+  return { ok: true, value: value.startsWith(".") ? `0${value}` : value };
+}
+
+export const quoteKey = (xrp: string) => `/api/vvx/swap-rate/${encodeURIComponent(xrp)}`;
+export const trustlineKey = (wallet: string) => `/api/vvx/trustline-status/${encodeURIComponent(wallet)}`;
+export const balanceKey = (wallet: string) => `/api/wallet/balance?address=${encodeURIComponent(wallet)}`;
+
+export async function fetchQuote(xrp: string, signal?: AbortSignal): Promise<Quote> {
+  const res = await fetch(quoteKey(xrp), { credentials: "include", headers: { accept: "application/json" }, signal });
+  if (!res.ok) throw new HttpError(res.status, await res.text().catch(() => ""), res.statusText);
+  return (await res.json()) as Quote;
+}
+
+/** Creates a sign request; a failure becomes the spec's title with the server's reason. */
+async function create(path: string, body: unknown, failure: string): Promise<Created> {
+  let res: Created;
+  try {
+    res = await sendJson<Created>("POST", path, body);
+  } catch (err) {
+    throw new CreateError(failure, errorMessage(err, failure));
+  }
+  if (!res.success || !res.uuid) throw new CreateError(failure, res.error ?? failure);
+  return res;
+}
+
+/** A create call that failed: the spec's title and what the server said. */
+export class CreateError extends Error {
+  constructor(
+    readonly title: string,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export const createSwap = (walletAddress: string, xrpAmount: string) => create("/api/vvx/create-swap", { walletAddress, xrpAmount }, "Failed to create swap transaction");
+export const createTrustline = (walletAddress: string) => create("/api/vvx/create-trustline", { walletAddress }, "Failed to create trustline transaction");
+export const createXappPayment = (body: { type: "swap" | "trustline"; walletAddress: string; xrpAmount?: string }) =>
+  create("/api/xumm/payment/xapp", body, "Failed to create xApp payment");
+
+export const signStatus = (uuid: string) => getJson<SignStatus>(`/api/xumm/status/${encodeURIComponent(uuid)}`);
+export const swapOutcome = (uuid: string) => getJson<SwapOutcome>(`/api/vvx/swaps/${encodeURIComponent(uuid)}`);
+
+/** Grouped decimal text without floats ("11789.576937" -> "11,789.576937"); `decimals` cuts (never rounds up). */
+export function groupDecimal(text: string, decimals?: number): string {
+  const [whole = "0", frac = ""] = text.split(".");
+  const cut = decimals === undefined ? frac : frac.slice(0, decimals).replace(/0+$/, "");
+  return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (cut ? `.${cut}` : "");
+}
+
+/** Drops (integer text) as XRP text. */
+export function xrpFromDrops(drops: string): string {
+  const digits = drops.replace(/^0+/, "").padStart(7, "0");
+  const frac = digits.slice(-6).replace(/0+$/, "");
+  return digits.slice(0, -6) + (frac ? `.${frac}` : "");
+}
