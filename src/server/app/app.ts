@@ -2,6 +2,9 @@ import { Elysia } from "elysia";
 import { authRoutes } from "../auth";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { docsRoutes } from "../docs";
+import { fairRoutes } from "../fair";
+import { dailySpinRoutes } from "../games/daily-spin";
+import { slotsRoutes } from "../games/slots";
 import { healthRoutes } from "../health";
 import { nftRoutes } from "../nfts";
 import { errorHandler } from "../platform/http/errors";
@@ -31,7 +34,10 @@ export function createApp(ctx: AppContext) {
     .use(signingRoutes(ctx, signLimits))
     .use(authRoutes(ctx, signLimits))
     .use(walletRoutes(ctx.ledger))
-    .use(nftRoutes(ctx));
+    .use(nftRoutes(ctx))
+    .use(fairRoutes(ctx))
+    .use(slotsRoutes(ctx))
+    .use(dailySpinRoutes(ctx));
   if (ctx.sandbox) api.use(ctx.sandbox.routes());
 
   return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log)).use(api).use(webRoutes());

@@ -6,6 +6,9 @@ import { gatewayFromConfig } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { createLogger, type Logger } from "../platform/log";
 import { NftService } from "../nfts/service";
+import { FairSeedService } from "../fair/service";
+import { DailySpinService } from "../games/daily-spin/service";
+import { SlotsGame } from "../games/slots/game";
 import { PaymentWatcher } from "../payments/watcher";
 import { systemClock } from "../platform/clock";
 import { createSigningServices } from "./identity";
@@ -24,7 +27,11 @@ export async function createContext(config: Config, log = createLogger(!config.l
   const payments = new PaymentWatcher(store.db, ledger, outbox, log);
   const signing = createSigningServices(config, store.db, log);
   const nfts = new NftService({ db: store.db, config, log, ledger, outbox, payments, signing: signing.signing, sandboxXumm: sandbox?.xumm });
-  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, sandbox, version: VERSION };
+  const fair = new FairSeedService({ db: store.db, clock, log });
+  const slots = new SlotsGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub });
+  // Wheel prizes become slot spins; the two games meet only here.
+  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
+  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, fair, slots, dailySpin, sandbox, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -39,6 +46,7 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.outbox.start();
   ctx.payments.start();
   ctx.nfts.start();
+  ctx.slots.start();
   ctx.ledger.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
@@ -49,6 +57,7 @@ export async function startServer(config: Config, log?: Logger) {
     (stopping ??= (async () => {
       ctx.log.info("shutting down");
       ctx.nfts.stop();
+      ctx.slots.stop();
       ctx.payments.stop();
       ctx.outbox.stop();
       await ctx.ledger.stop();
