@@ -27,8 +27,8 @@ export async function createContext(config: Config, log = createLogger(!config.l
   const payments = new PaymentWatcher(store.db, ledger, outbox, log);
   const signing = createSigningServices(config, store.db, log);
   const nfts = new NftService({ db: store.db, config, log, ledger, outbox, payments, signing: signing.signing, sandboxXumm: sandbox?.xumm });
-  const fair = new FairSeedService({ db: store.db, clock, log });
-  const slots = new SlotsGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub });
+  const fair = new FairSeedService({ db: store.db, sqlite: store.sqlite, clock, log });
+  const slots = new SlotsGame({ db: store.db, sqlite: store.sqlite, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub });
   // Wheel prizes become slot spins; the two games meet only here.
   const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
   return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, fair, slots, dailySpin, sandbox, version: VERSION };

@@ -1,6 +1,8 @@
+import type { Database } from "bun:sqlite";
 import { desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../ledger/outbox";
 import type { Db } from "../platform/db";
+import type { DrawnSeeds } from "./model";
 import { fairRevealedSeeds, fairSeeds } from "./schema";
 
 export type SeedRow = typeof fairSeeds.$inferSelect;
@@ -11,14 +13,14 @@ export class FairRepository {
   private readonly takeNonce;
   private readonly byWallet;
 
-  constructor(private readonly db: Db) {
-    // One statement moves the nonce on and returns the seeds it was taken under (the spin's hot path).
-    this.takeNonce = db
-      .update(fairSeeds)
-      .set({ nextNonce: sql`${fairSeeds.nextNonce} + 1` })
-      .where(eq(fairSeeds.wallet, sql.placeholder("wallet")))
-      .returning()
-      .prepare();
+  constructor(
+    private readonly db: Db,
+    sqlite: Database,
+  ) {
+    // One plain statement moves the nonce on and returns the seeds it was taken under (every spin runs it).
+    this.takeNonce = sqlite.query<{ server_seed: string; server_seed_hash: string; client_seed: string; next_nonce: number }, [string]>(
+      "UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE wallet = ? RETURNING server_seed, server_seed_hash, client_seed, next_nonce",
+    );
     this.byWallet = db.select().from(fairSeeds).where(eq(fairSeeds.wallet, sql.placeholder("wallet"))).prepare();
   }
 
@@ -30,9 +32,10 @@ export class FairRepository {
     return db.insert(fairSeeds).values(row).onConflictDoNothing().returning().get() ?? this.seeds(row.wallet)!;
   }
 
-  /** Takes the next nonce (the row after the increment: its nonce is nextNonce - 1); undefined without a row. */
-  takeNextNonce(wallet: string): SeedRow | undefined {
-    return this.takeNonce.get({ wallet });
+  /** Takes the wallet's next nonce: the seeds and the nonce taken; undefined when the wallet has no pair yet. */
+  takeNextNonce(wallet: string): DrawnSeeds | undefined {
+    const r = this.takeNonce.get(wallet);
+    return r ? { serverSeed: r.server_seed, serverSeedHash: r.server_seed_hash, clientSeed: r.client_seed, nonce: r.next_nonce - 1 } : undefined;
   }
 
   setClientSeed(db: DbOrTx, wallet: string, clientSeed: string, now: Date): SeedRow | undefined {

@@ -1,10 +1,14 @@
-import { serverSeedCommitment } from "../../engine";
+import type { Database } from "bun:sqlite";
+import { createSeedSession, serverSeedCommitment, type SeedSession } from "../../engine";
 import type { Clock } from "../platform/clock";
 import type { Db } from "../platform/db";
 import { NotFoundError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import type { DrawnSeeds } from "./model";
 import { FairRepository, type SeedRow } from "./repository";
+
+/** Seed sessions kept (the HMAC key absorbed once per seed pair, not once per outcome). */
+const SEED_SESSION_CACHE = 4096;
 
 /** 32 random bytes as 64 lowercase hex characters. */
 function randomHex(bytes: number): string {
@@ -14,6 +18,8 @@ function randomHex(bytes: number): string {
 
 export interface FairDeps {
   db: Db;
+  /** The same database, for the statement every outcome runs. */
+  sqlite: Database;
   clock: Clock;
   log: Logger;
 }
@@ -34,9 +40,22 @@ export interface SeedPair {
  */
 export class FairSeedService {
   readonly repo: FairRepository;
+  private readonly sessions = new Map<string, SeedSession>();
 
   constructor(private readonly deps: FairDeps) {
-    this.repo = new FairRepository(deps.db);
+    this.repo = new FairRepository(deps.db, deps.sqlite);
+  }
+
+  /** `count` floats of drawn seeds: the engine's floatsFromSeeds, with the keyed HMAC of the pair reused. */
+  floats(seeds: DrawnSeeds, count: number): number[] {
+    const key = `${seeds.serverSeed}:${seeds.clientSeed}`;
+    let session = this.sessions.get(key);
+    if (!session) {
+      if (this.sessions.size >= SEED_SESSION_CACHE) this.sessions.clear();
+      session = createSeedSession(seeds.serverSeed, seeds.clientSeed);
+      this.sessions.set(key, session);
+    }
+    return session.floats(seeds.nonce, count);
   }
 
   private fresh(wallet: string, clientSeed: string): SeedRow {
@@ -60,12 +79,10 @@ export class FairSeedService {
    * transaction: if the transaction rolls back, the nonce is not used.
    */
   draw(wallet: string): DrawnSeeds {
-    let row = this.repo.takeNextNonce(wallet);
-    if (!row) {
-      this.ensure(wallet);
-      row = this.repo.takeNextNonce(wallet)!;
-    }
-    return { serverSeed: row.serverSeed, serverSeedHash: row.serverSeedHash, clientSeed: row.clientSeed, nonce: row.nextNonce - 1 };
+    const drawn = this.repo.takeNextNonce(wallet);
+    if (drawn) return drawn;
+    this.ensure(wallet);
+    return this.repo.takeNextNonce(wallet)!;
   }
 
   /** Sets the player's client seed; the nonce keeps counting under the same server seed. */

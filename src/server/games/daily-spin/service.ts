@@ -1,4 +1,4 @@
-import { canSpinToday, floatsFromSeeds, nextSpinAvailableAtMs, streakAfterSpin, streakTier, utcDayNumber, wheelSpinFromFloat } from "../../../engine";
+import { canSpinToday, nextSpinAvailableAtMs, streakAfterSpin, streakTier, utcDayNumber, wheelSpinFromFloat } from "../../../engine";
 import type { FairSeedService } from "../../fair/service";
 import type { Clock } from "../../platform/clock";
 import type { Db } from "../../platform/db";
@@ -64,7 +64,7 @@ export class DailySpinService {
         if (this.repo.onDay(wallet, day, tx)) return undefined;
         const last = this.repo.latest(wallet, tx);
         const seeds = this.deps.fair.draw(wallet);
-        const result = wheelSpinFromFloat(floatsFromSeeds(seeds, 1)[0]!);
+        const result = wheelSpinFromFloat(this.deps.fair.floats(seeds, 1)[0]!);
         const streak = streakAfterSpin(last?.streak ?? 0, last ? last.createdAt.getTime() : null, now);
         const credit = result.prizeAmount > 0 ? this.deps.creditSpins(tx, wallet, result.prizeAmount) : null;
         return this.repo.insert(tx, {

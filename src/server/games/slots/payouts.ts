@@ -25,9 +25,11 @@ export interface PayoutDeps {
 }
 
 /**
- * Pays the winnings of spins: once per ledger interval, every wallet's spins with unpaid winnings
- * become one VVX payment (a payout row, the spins pointing to it, and its outbox entry, written in
- * one transaction), so a restart can neither lose nor double a payout. Follows the outbox to fill
+ * Pays the winnings of spins: at each ledger close, every wallet's spins with unpaid winnings become
+ * one VVX payment (a payout row, the spins pointing to it, and its outbox entry, written in one
+ * transaction), so a restart can neither lose nor double a payout. A wallet has at most one payout
+ * on its way: what it wins meanwhile goes in its next one, so a busy outbox gets fewer, larger
+ * payments instead of a growing queue. Follows the outbox to fill
  * in txids, sends a failed payout again under a new key after a pause, and expires idle sessions.
  */
 export class SlotPayouts {
@@ -109,7 +111,10 @@ export class SlotPayouts {
     const now = this.deps.clock.date();
     let updated: PayoutRow | undefined;
     if (entry.status === "validated") {
-      updated = this.deps.db.transaction((tx) => this.repo.updatePayout(tx, payout.id, { status: "validated", txid: entry.hash, settledAt: now, error: null }));
+      updated = this.deps.db.transaction((tx) => {
+        this.repo.addPaid(tx, payout.id);
+        return this.repo.updatePayout(tx, payout.id, { status: "validated", txid: entry.hash, settledAt: now, error: null });
+      });
     } else {
       const last = payout.attempt >= PAYOUT_MAX_ATTEMPTS;
       updated = this.deps.db.transaction((tx) =>

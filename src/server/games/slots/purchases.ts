@@ -154,6 +154,7 @@ export class SlotPurchases {
       paidSpins: pkg.spins,
       bonusSpins: 0,
       totalPayoutMicro: 0n,
+      paidMicro: 0n,
       status: "active",
       purchaseId: purchase.id,
       createdAt: new Date(now),

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { bigintAmount } from "../../platform/db/columns";
 
@@ -56,6 +55,8 @@ export const slotSessions = sqliteTable(
     /** Spins the daily wheel added. */
     bonusSpins: integer("bonus_spins").notNull(),
     totalPayoutMicro: bigintAmount("total_payout_micro").notNull(),
+    /** Of which validated on the ledger (added when a payout carrying the session's spins validates). */
+    paidMicro: bigintAmount("paid_micro").notNull(),
     status: text("status").notNull(),
     purchaseId: text("purchase_id"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -88,18 +89,13 @@ export const slotSpins = sqliteTable(
     winMicro: bigintAmount("win_micro").notNull(),
     partialMicro: bigintAmount("partial_micro").notNull(),
     totalPayoutMicro: bigintAmount("total_payout_micro").notNull(),
-    /** The payout payment carrying this spin's winnings (null until batched; stays null for 0). */
+    /** The payout payment carrying this spin's winnings: null until batched, 0 when the spin won nothing. */
     payoutId: integer("payout_id"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [
-    index("slot_spins_wallet").on(t.wallet, t.id),
-    index("slot_spins_session").on(t.sessionId, t.id),
-    index("slot_spins_payout").on(t.payoutId),
-    // The batcher's work list: winnings not yet in a payout.
-    index("slot_spins_unpaid").on(t.wallet).where(sql`payout_id IS NULL AND total_payout_micro > 0`),
-    uniqueIndex("slot_spins_seed_nonce").on(t.serverSeedHash, t.nonce),
-  ],
+  // Two indexes only: every index is another page each spin's commit writes. The batcher finds
+  // unpaid winnings through the payout index (NULL payout_id), a session's spins through the wallet's.
+  (t) => [index("slot_spins_wallet").on(t.wallet, t.id), index("slot_spins_payout").on(t.payoutId)],
 );
 
 /**

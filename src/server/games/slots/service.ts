@@ -1,6 +1,7 @@
+import type { Database } from "bun:sqlite";
 import { randomUUID } from "node:crypto";
 import { convertStringToHex } from "xrpl";
-import { floatsFromSeeds, SLOT_FLOATS_PER_SPIN, slotSpinFromFloats, type SlotSpin } from "../../../engine";
+import { SLOT_FLOATS_PER_SPIN, slotSpinFromFloats, type SlotSpin } from "../../../engine";
 import type { DrawnSeeds } from "../../fair/model";
 import type { FairSeedService } from "../../fair/service";
 import { vvxAmount } from "../../ledger/amounts";
@@ -19,11 +20,13 @@ import {
   SLOTS_ERRORS,
   slotKeys,
 } from "./model";
-import { SlotsRepository, type SessionRow } from "./repository";
+import { SlotsRepository, type SessionRow, type SpinTaken } from "./repository";
 import { sessionView, spinView, vvxNumber } from "./views";
 
 export interface SlotsDeps {
   db: Db;
+  /** The same database, for the statements every spin runs. */
+  sqlite: Database;
   clock: Clock;
   log: Logger;
   ledger: LedgerGateway;
@@ -39,7 +42,7 @@ const hex = (text: string) => convertStringToHex(text).toUpperCase();
 
 type RefusalCode = (typeof SLOTS_ERRORS)[keyof typeof SLOTS_ERRORS];
 /** What the spin transaction decided: a refusal, or the recorded spin. */
-type SpinOutcome = { refused: RefusalCode } | { refused?: undefined; id: number; spin: SlotSpin; seeds: DrawnSeeds; session: SessionRow };
+type SpinOutcome = { refused: RefusalCode } | { refused?: undefined; id: number; spin: SlotSpin; seeds: DrawnSeeds; taken: SpinTaken };
 
 /** Where a daily-wheel prize went: added to an active Standard (or Bonus) session, or a new Bonus session. */
 export interface BonusCredit {
@@ -56,7 +59,7 @@ export class SlotsService {
   readonly repo: SlotsRepository;
 
   constructor(private readonly deps: SlotsDeps) {
-    this.repo = new SlotsRepository(deps.db);
+    this.repo = new SlotsRepository(deps.db, deps.sqlite);
   }
 
   // --- Sessions -----------------------------------------------------------------------
@@ -80,7 +83,7 @@ export class SlotsService {
 
   view(row: SessionRow, queued = 0) {
     const refundTxid = row.refundKey ? (this.deps.outbox.get(row.refundKey)?.status === "validated" ? this.deps.outbox.get(row.refundKey)!.hash : null) : null;
-    return sessionView(row, { paidMicro: this.repo.paidWinnings(row.id), queued, refundTxid });
+    return sessionView(row, { queued, refundTxid });
   }
 
   /**
@@ -145,6 +148,7 @@ export class SlotsService {
       paidSpins: 0,
       bonusSpins: spins,
       totalPayoutMicro: 0n,
+      paidMicro: 0n,
       status: "active",
       createdAt: new Date(now),
       lastActivityAt: new Date(now),
@@ -162,17 +166,29 @@ export class SlotsService {
    */
   spin(wallet: string, sessionId: string) {
     const now = this.deps.clock.now();
-    const outcome = this.deps.db.transaction(
-      (): SpinOutcome => {
-        const s = this.repo.session(sessionId);
+    const outcome = this.spinOnce(wallet, sessionId, now);
+    if (outcome.refused !== undefined) throw this.refusal(outcome.refused, sessionId);
+    const { taken } = outcome;
+    return {
+      spin: spinView(outcome.id, outcome.spin, outcome.seeds),
+      remainingSpins: taken.remainingSpins,
+      sessionStatus: taken.status === "completed" ? "completed" : "active",
+      totalWinnings: vvxNumber(taken.totalPayoutMicro),
+    };
+  }
+
+  /** The spin's immediate transaction (plain bun:sqlite: see SlotsRepository). */
+  private spinOnce(wallet: string, sessionId: string, now: number): SpinOutcome {
+    return this.repo.immediate((): SpinOutcome => {
+        const s = this.repo.spinSession(sessionId);
         if (!s) return { refused: SLOTS_ERRORS.sessionNotFound };
         if (s.wallet !== wallet) return { refused: SLOTS_ERRORS.sessionForbidden };
-        if (s.status === "expired" || s.expiresAt.getTime() <= now) return { refused: SLOTS_ERRORS.sessionExpired };
+        if (s.status === "expired" || s.expiresAt <= now) return { refused: SLOTS_ERRORS.sessionExpired };
         if (s.status !== "active" || s.remainingSpins <= 0) return { refused: SLOTS_ERRORS.sessionFinished };
         const seeds = this.deps.fair.draw(wallet);
-        const spin: SlotSpin = slotSpinFromFloats(floatsFromSeeds(seeds, SLOT_FLOATS_PER_SPIN), Number(s.spinCostMicro / MICRO));
-        const updated = this.repo.takeSpin(s.id, s.remainingSpins, spin.totalPayoutMicro, now, now + SESSION_IDLE_MS);
-        if (!updated) return { refused: SLOTS_ERRORS.sessionFinished };
+        const spin = slotSpinFromFloats(this.deps.fair.floats(seeds, SLOT_FLOATS_PER_SPIN), Number(s.spinCostMicro / MICRO));
+        const taken = this.repo.takeSpin(s.id, s.remainingSpins, spin.totalPayoutMicro, now, now + SESSION_IDLE_MS);
+        if (!taken) return { refused: SLOTS_ERRORS.sessionFinished };
         const id = this.repo.insertSpin({
           sessionId: s.id,
           wallet,
@@ -187,20 +203,10 @@ export class SlotsService {
           winMicro: spin.winAmountMicro,
           partialMicro: spin.partialPayoutMicro,
           totalPayoutMicro: spin.totalPayoutMicro,
-          createdAt: new Date(now),
+          createdAt: now,
         });
-        return { id, spin, seeds, session: updated };
-      },
-      { behavior: "immediate" },
-    );
-    if (outcome.refused !== undefined) throw this.refusal(outcome.refused, sessionId);
-    const { session } = outcome;
-    return {
-      spin: spinView(outcome.id, outcome.spin, outcome.seeds),
-      remainingSpins: session.remainingSpins,
-      sessionStatus: session.status === "completed" ? "completed" : "active",
-      totalWinnings: vvxNumber(session.totalPayoutMicro),
-    };
+        return { id, spin, seeds, taken };
+      });
   }
 
   private refusal(code: RefusalCode, sessionId: string): SessionRefusedError {

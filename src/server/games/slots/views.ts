@@ -16,7 +16,6 @@ export function sessionType(row: Pick<SessionRow, "kind" | "spinCostMicro">): st
 }
 
 export interface SessionExtras {
-  paidMicro: bigint;
   queued: number;
   refundTxid: string | null;
 }
@@ -38,7 +37,7 @@ export function sessionView(row: SessionRow, extras: SessionExtras) {
     packageName: row.packageIndex === null ? null : (SLOT_PACKAGES[row.packageIndex]?.name ?? null),
     bonusSpins: row.bonusSpins,
     totalWinnings: vvxNumber(row.totalPayoutMicro),
-    totalWinningsPaid: vvxNumber(extras.paidMicro),
+    totalWinningsPaid: vvxNumber(row.paidMicro),
     status: row.status,
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
@@ -68,7 +67,7 @@ export function spinView(id: number, spin: SlotSpin, seeds: { serverSeedHash: st
 
 /** One row of GET /api/slots/spins. */
 export function spinListItem(row: SpinRow, payout: { status: string | null; txid: string | null }, serverSeed: string | null) {
-  const payoutStatus = row.totalPayoutMicro === 0n ? "none" : row.payoutId === null ? "queued" : (payout.status ?? "pending");
+  const payoutStatus = row.payoutId === 0 ? "none" : row.payoutId === null ? "queued" : (payout.status ?? "pending");
   return {
     spinId: row.id,
     sessionId: row.sessionId,

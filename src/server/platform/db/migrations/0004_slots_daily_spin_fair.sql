@@ -87,6 +87,7 @@ CREATE TABLE `slot_sessions` (
 	`paid_spins` integer NOT NULL,
 	`bonus_spins` integer NOT NULL,
 	`total_payout_micro` integer NOT NULL,
+	`paid_micro` integer NOT NULL,
 	`status` text NOT NULL,
 	`purchase_id` text,
 	`created_at` integer NOT NULL,
@@ -119,7 +120,4 @@ CREATE TABLE `slot_spins` (
 );
 --> statement-breakpoint
 CREATE INDEX `slot_spins_wallet` ON `slot_spins` (`wallet`,`id`);--> statement-breakpoint
-CREATE INDEX `slot_spins_session` ON `slot_spins` (`session_id`,`id`);--> statement-breakpoint
-CREATE INDEX `slot_spins_payout` ON `slot_spins` (`payout_id`);--> statement-breakpoint
-CREATE INDEX `slot_spins_unpaid` ON `slot_spins` (`wallet`) WHERE payout_id IS NULL AND total_payout_micro > 0;--> statement-breakpoint
-CREATE UNIQUE INDEX `slot_spins_seed_nonce` ON `slot_spins` (`server_seed_hash`,`nonce`);
+CREATE INDEX `slot_spins_payout` ON `slot_spins` (`payout_id`);
