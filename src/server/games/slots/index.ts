@@ -2,18 +2,16 @@ import { Elysia, t } from "elysia";
 import { clientToken, type CookieJar } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
-import type { FairSeedService } from "../../fair/service";
 import { parseUuid } from "../../signing/service";
 import { parseAddress } from "../../wallet/service";
 import { CreateSessionBody, PaymentView, SessionView, SpinBody, SpinListItem, SpinView, parseLimit, parseSessionId, parseSpinCursor, parseTierIndex } from "./model";
 import type { SlotsGame } from "./game";
-import { spinListItem } from "./views";
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
 /** The spec's /api/slots/* calls: packages, payment check, the active session, spins and the spin list. */
-export function slotsRoutes(deps: { slots: SlotsGame; fair: FairSeedService; auth: AuthService }) {
-  const { slots, fair } = deps;
+export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService }) {
+  const { slots } = deps;
   return new Elysia({ name: "slots" })
     .use(walletSession(deps.auth))
     .post(
@@ -75,17 +73,10 @@ export function slotsRoutes(deps: { slots: SlotsGame; fair: FairSeedService; aut
     )
     .get(
       "/api/slots/spins",
-      ({ query }) => {
-        const wallet = parseAddress(query.wallet, "wallet");
-        const limit = parseLimit(query.limit, 50, 500);
-        const before = parseSpinCursor(query.before);
-        const rows = slots.repo.spinsOf(wallet, limit, before);
-        const revealed = fair.revealedSeeds(rows.map((r) => r.spin.serverSeedHash));
-        return {
-          success: true as const,
-          spins: rows.map((r) => spinListItem(r.spin, { status: r.payoutStatus, txid: r.payoutTxid }, revealed.get(r.spin.serverSeedHash) ?? null)),
-        };
-      },
+      ({ query }) => ({
+        success: true as const,
+        spins: slots.sessions.spinList(parseAddress(query.wallet, "wallet"), parseLimit(query.limit, 50, 500), parseSpinCursor(query.before)),
+      }),
       {
         query: t.Object({ wallet: t.Optional(t.String()), limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
         response: t.Object({ success: t.Literal(true), spins: t.Array(SpinListItem) }),

@@ -21,7 +21,7 @@ import {
   slotKeys,
 } from "./model";
 import { SlotsRepository, type SessionRow, type SpinTaken } from "./repository";
-import { sessionView, spinView, vvxNumber } from "./views";
+import { sessionView, spinListItem, spinView, vvxNumber } from "./views";
 
 export interface SlotsDeps {
   db: Db;
@@ -207,6 +207,13 @@ export class SlotsService {
         });
         return { id, spin, seeds, taken };
       });
+  }
+
+  /** A wallet's spins, newest first, with their payout and the server seed once it is revealed. */
+  spinList(wallet: string, limit: number, beforeId?: number) {
+    const rows = this.repo.spinsOf(wallet, limit, beforeId);
+    const revealed = this.deps.fair.revealedSeeds(rows.map((r) => r.spin.serverSeedHash));
+    return rows.map((r) => spinListItem(r.spin, { status: r.payoutStatus, txid: r.payoutTxid }, revealed.get(r.spin.serverSeedHash) ?? null));
   }
 
   private refusal(code: RefusalCode, sessionId: string): SessionRefusedError {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent } from "react";
 import {
   EngineInputError,
   SLOT_PACKAGES,
@@ -15,7 +15,7 @@ import {
   type GameSeeds,
 } from "../../../engine";
 import { usePageTitle } from "../../lib/usePageTitle";
-import { useSeedLink } from "./seedLink";
+import { CommitmentCheck, SeedLinkNotice, useLinkedCheck, useSeedLink } from "./seedLink";
 
 /** Most crash games one check lists, and how far back a chain search goes in the browser. */
 const MAX_CRASH_GAMES = 100;
@@ -209,17 +209,7 @@ function SeedVerifier() {
   const [pkg, setPkg] = useState(link?.pkg ?? "0");
   const [error, setError] = useState<string | null>(null);
   const [out, setOut] = useState<{ commitment: string; floats: number[]; game: SeedGame; body: React.ReactNode } | null>(null);
-  const [autoRun, setAutoRun] = useState(false);
-  useEffect(() => {
-    if (link?.seedState !== "given" && link?.seedState !== "revealed") return;
-    setServerSeed(link.serverSeed);
-    setAutoRun(true);
-  }, [link?.seedState]); // eslint-disable-line react-hooks/exhaustive-deps -- once, when the seed is known
-  useEffect(() => {
-    if (!autoRun) return;
-    setAutoRun(false);
-    submit();
-  }, [autoRun]); // eslint-disable-line react-hooks/exhaustive-deps -- runs the check the link asked for
+  useLinkedCheck(link, setServerSeed, () => submit());
 
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
@@ -277,13 +267,7 @@ function SeedVerifier() {
   return (
     <article className="card section-gap stack" aria-labelledby="seed-verify-title" id="verify">
       <h2 id="seed-verify-title">Check a seeded round</h2>
-      {link?.seedState === "loading" && <p className="muted small">Looking up the server seed of this {link.game === "wheel" ? "wheel spin" : "spin"}…</p>}
-      {link?.seedState === "hidden" && (
-        <p className="alert alert-warning" data-testid="seed-hidden">
-          This server seed is still in use, so it is not revealed yet. Rotate your seed pair (VVX Slots, Provably fair card) to reveal it, then open this link
-          again. Its SHA-256 is <code className="hash-cell">{link.hash}</code>.
-        </p>
-      )}
+      <SeedLinkNotice link={link} />
       <form className="form-grid" onSubmit={submit}>
         <label className="field" htmlFor="fair-game">
           <span>Game</span>
@@ -333,11 +317,7 @@ function SeedVerifier() {
           <p className="small">
             SHA-256 of the server seed (compare with the commitment you were shown): <code className="hash-cell">{out.commitment}</code>
           </p>
-          {link?.hash && serverSeed === link.serverSeed && (
-            <p className={out.commitment === link.hash ? "success-text small" : "error-text small"} data-testid="seed-commitment-check">
-              {out.commitment === link.hash ? "It matches the commitment shown before the spin." : "It does NOT match the commitment shown before the spin."}
-            </p>
-          )}
+          <CommitmentCheck link={link} serverSeed={serverSeed} commitment={out.commitment} />
           {out.body}
           <details>
             <summary className="small">The first 8 numbers</summary>

@@ -64,15 +64,13 @@ function WheelSvg({ rotation, spinning }: { rotation: number; spinning: boolean 
   );
 }
 
-/** The daily wheel: eligibility, the spin, the result, the time left and the streak. */
-export default function DailyWheel() {
-  const { walletAddress, isConnected } = useSnapshot(walletState);
-  const wallet = isConnected ? walletAddress : null;
+/** Eligibility (with the spec's 'Spin Wheel Unavailable'), the spin (4 s, result at 4.2 s, 'Spin Failed'), and the time left. */
+function useDailyWheel(wallet: string | null) {
   const { data, error, mutate, isLoading } = useSWR<Eligibility>(wallet ? eligibilityUrl(wallet) : null, getJson);
   const [rotation, setRotation] = useState(0);
   const [spinning, setSpinning] = useState(false);
   const [result, setResult] = useState<WheelResult | null>(null);
-  const [tick, setTick] = useState(0);
+  const [, setTick] = useState(0);
   const fetchedAt = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
@@ -114,7 +112,35 @@ export default function DailyWheel() {
 
   // Time left by the server's clock: its "now" at fetch time, plus what passed here since.
   const leftMs = data ? Date.parse(data.nextSpinAvailable) - (Date.parse(data.now) + (Date.now() - fetchedAt.current)) : 0;
-  void tick;
+  return { data, error, isLoading, rotation, spinning, result, spin, leftMs };
+}
+
+function ResultLine({ result }: { result: WheelResult }) {
+  const check = `/fair?${new URLSearchParams({ game: "wheel", clientSeed: result.clientSeed, nonce: String(result.nonce), hash: result.serverSeedHash })}#verify`;
+  return (
+    <p className={`wheel-result ${result.prizeAmount > 0 ? "wheel-result-win" : ""}`}>
+      {result.prizeAmount > 0 ? (
+        <>
+          <strong>You won {result.prizeLabel}!</strong> {result.creditedTo === "existing" ? "They were added to your active Standard session." : "They wait for you as a Bonus session."}{" "}
+          <Link to="/games/slots">Play them in VVX Slots</Link>
+        </>
+      ) : (
+        <>
+          <strong>Try Again</strong> - no prize this time.
+        </>
+      )}{" "}
+      <Link className="small" to={check}>
+        Check this spin
+      </Link>
+    </p>
+  );
+}
+
+/** The daily wheel: eligibility, the spin, the result, the time left and the streak. */
+export default function DailyWheel() {
+  const { walletAddress, isConnected } = useSnapshot(walletState);
+  const wallet = isConnected ? walletAddress : null;
+  const { data, error, isLoading, rotation, spinning, result, spin, leftMs } = useDailyWheel(wallet);
   const canSpin = Boolean(wallet && data?.canSpin && !spinning);
   const label = !wallet ? "Connect Wallet to Spin" : spinning ? "Spinning..." : isLoading ? "Checking…" : data?.canSpin ? "Spin the Wheel" : "Come back tomorrow";
   const tier = data ? TIER_LABEL[data.streakTier] : "";
@@ -129,24 +155,7 @@ export default function DailyWheel() {
           {label}
         </button>
         <div aria-live="polite" data-testid="wheel-result">
-          {result && (
-            <p className={`wheel-result ${result.prizeAmount > 0 ? "wheel-result-win" : ""}`}>
-              {result.prizeAmount > 0 ? (
-                <>
-                  <strong>You won {result.prizeLabel}!</strong>{" "}
-                  {result.creditedTo === "existing" ? "They were added to your active Standard session." : "They wait for you as a Bonus session."}{" "}
-                  <Link to="/games/slots">Play them in VVX Slots</Link>
-                </>
-              ) : (
-                <>
-                  <strong>Try Again</strong> - no prize this time.
-                </>
-              )}{" "}
-              <Link className="small" to={`/fair?${new URLSearchParams({ game: "wheel", clientSeed: result.clientSeed, nonce: String(result.nonce), hash: result.serverSeedHash })}#verify`}>
-                Check this spin
-              </Link>
-            </p>
-          )}
+          {result && <ResultLine result={result} />}
         </div>
         {!wallet && <p className="muted small">Connect your wallet to spin once a day for free slot spins.</p>}
         {wallet && error && <p className="error-text small">Unable to check spin eligibility.</p>}

@@ -10,6 +10,67 @@ import { PAYMENT_POLL, PaymentPoller, refundText, type PaymentPhase, type Paymen
 
 const fmt = new Intl.NumberFormat("en-US");
 
+/** Runs the spec's polling for one payment (and opens the wallet on a phone); returns the phase. */
+function usePaymentPolling(
+  payment: SlotPayment | null,
+  sessionSeen: boolean,
+  handlers: { onConfirmed: (session: SlotSession | null) => void; onClose: () => void },
+  mobile: boolean,
+  timing?: Partial<PaymentPollTiming>,
+): PaymentPhase {
+  const [phase, setPhase] = useState<PaymentPhase>({ kind: "waiting", checks: 0, lastError: null, reason: null });
+  const poller = useRef<PaymentPoller | null>(null);
+  const latest = useRef(handlers);
+  latest.current = handlers;
+
+  useEffect(() => {
+    if (!payment) return;
+    setPhase({ kind: "waiting", checks: 0, lastError: null, reason: null });
+    const p = new PaymentPoller(
+      payment.uuid,
+      checkPayment,
+      (next) => {
+        setPhase(next);
+        if (next.kind === "confirmed") {
+          latest.current.onConfirmed(next.check.session);
+          setTimeout(() => latest.current.onClose(), 1200);
+        }
+        if (next.kind === "timeout") {
+          toast({ title: "Payment Timeout", description: "Payment verification timed out. Please try creating a new payment if needed.", variant: "destructive", durationMs: 6000 });
+          latest.current.onClose();
+        }
+      },
+      timing,
+    );
+    poller.current = p;
+    p.start();
+    const link = payment.xummUrl || payment.next.always;
+    const deepLink = mobile && link ? setTimeout(() => openWalletApp(link), timing?.deepLinkDelayMs ?? PAYMENT_POLL.deepLinkDelayMs) : undefined;
+    return () => {
+      clearTimeout(deepLink);
+      p.stop();
+      poller.current = null;
+    };
+  }, [payment?.uuid]); // eslint-disable-line react-hooks/exhaustive-deps -- one poller per payment
+
+  useEffect(() => {
+    if (sessionSeen) poller.current?.checkNow();
+  }, [sessionSeen]);
+  return phase;
+}
+
+const PHASE_TEXT: Record<Exclude<PaymentPhase["kind"], "waiting" | "confirmed">, string> = {
+  refunded: "Payment refunded",
+  expired: "Payment request expired",
+  timeout: "Payment Timeout",
+};
+
+function phaseText(phase: PaymentPhase): string {
+  if (phase.kind === "waiting") return phase.checks === 0 ? "Checking for your payment…" : "Waiting for your payment…";
+  if (phase.kind === "confirmed") return `Payment confirmed! ${phase.check.session ? `${phase.check.session.remainingSpins} spins are ready.` : "Your spins are ready."}`;
+  return PHASE_TEXT[phase.kind];
+}
+
 /**
  * The package payment dialog: the Xaman QR of the VVX payment, then the spec's polling of
  * check-payment until the session exists (it closes then), the payment is refunded or expires, or
@@ -29,41 +90,9 @@ export function PaymentDialog({
   onClose: () => void;
   timing?: Partial<PaymentPollTiming>;
 }) {
-  const [phase, setPhase] = useState<PaymentPhase>({ kind: "waiting", checks: 0, lastError: null, reason: null });
-  const poller = useRef<PaymentPoller | null>(null);
-  const handlers = useRef({ onConfirmed, onClose });
-  handlers.current = { onConfirmed, onClose };
   const { environment } = useSnapshot(walletState);
   const mobile = environment?.isMobile ?? isMobile();
-
-  useEffect(() => {
-    if (!payment) return;
-    setPhase({ kind: "waiting", checks: 0, lastError: null, reason: null });
-    const p = new PaymentPoller(payment.uuid, checkPayment, (next) => {
-      setPhase(next);
-      if (next.kind === "confirmed") {
-        handlers.current.onConfirmed(next.check.session);
-        setTimeout(() => handlers.current.onClose(), 1200);
-      }
-      if (next.kind === "timeout") {
-        toast({ title: "Payment Timeout", description: "Payment verification timed out. Please try creating a new payment if needed.", variant: "destructive", durationMs: 6000 });
-        handlers.current.onClose();
-      }
-    }, timing);
-    poller.current = p;
-    p.start();
-    const link = payment.xummUrl || payment.next.always;
-    const deepLink = mobile && link ? setTimeout(() => openWalletApp(link), timing?.deepLinkDelayMs ?? PAYMENT_POLL.deepLinkDelayMs) : undefined;
-    return () => {
-      clearTimeout(deepLink);
-      p.stop();
-      poller.current = null;
-    };
-  }, [payment?.uuid]); // eslint-disable-line react-hooks/exhaustive-deps -- one poller per payment
-
-  useEffect(() => {
-    if (sessionSeen) poller.current?.checkNow();
-  }, [sessionSeen]);
+  const phase = usePaymentPolling(payment, sessionSeen, { onConfirmed, onClose }, mobile, timing);
 
   if (!payment) return null;
   const amount = `${fmt.format(payment.amount)} VVX`;
@@ -78,19 +107,7 @@ export function PaymentDialog({
         {waiting && <QrRequest qrUrl={payment.qrUrl || payment.refs.qr_png} xummUrl={payment.xummUrl || payment.next.always} uuid={payment.uuid} alt="QR code of the VVX payment" testId="slots-payment-qr" />}
         <div className="purchase-status" role="status" aria-live="polite" data-testid="slots-payment-status">
           {waiting && <span className="spinner" aria-hidden="true" />}
-          <span>
-            {phase.kind === "waiting"
-              ? phase.checks === 0
-                ? "Checking for your payment…"
-                : "Waiting for your payment…"
-              : phase.kind === "confirmed"
-                ? `Payment confirmed! ${phase.check.session ? `${phase.check.session.remainingSpins} spins are ready.` : "Your spins are ready."}`
-                : phase.kind === "refunded"
-                  ? "Payment refunded"
-                  : phase.kind === "expired"
-                    ? "Payment request expired"
-                    : "Payment Timeout"}
-          </span>
+          <span>{phaseText(phase)}</span>
         </div>
         {phase.kind === "waiting" && phase.reason && <p className="alert alert-warning">{refundText(phase.reason)}</p>}
         {phase.kind === "waiting" && phase.lastError && <p className="muted small">The last check failed ({phase.lastError}); trying again in 15 s.</p>}

@@ -58,3 +58,42 @@ export function useSeedLink(): SeedLink | null {
   }, [hash, state]);
   return link;
 }
+
+/** Once a link's seed is known, puts it in the form and runs the check. */
+export function useLinkedCheck(link: SeedLink | null, setServerSeed: (seed: string) => void, check: () => void): void {
+  const [run, setRun] = useState(false);
+  const state = link?.seedState;
+  useEffect(() => {
+    if (state !== "given" && state !== "revealed") return;
+    setServerSeed(link!.serverSeed);
+    setRun(true);
+  }, [state]); // eslint-disable-line react-hooks/exhaustive-deps -- once, when the seed is known
+  useEffect(() => {
+    if (!run) return;
+    setRun(false);
+    check();
+  }, [run]); // eslint-disable-line react-hooks/exhaustive-deps -- runs the check the link asked for
+}
+
+/** What the form says about a link whose seed is being looked up or not revealed yet. */
+export function SeedLinkNotice({ link }: { link: SeedLink | null }) {
+  if (link?.seedState === "loading") return <p className="muted small">Looking up the server seed of this {link.game === "wheel" ? "wheel spin" : "spin"}…</p>;
+  if (link?.seedState !== "hidden") return null;
+  return (
+    <p className="alert alert-warning" data-testid="seed-hidden">
+      This server seed is still in use, so it is not revealed yet. Rotate your seed pair (VVX Slots, Provably fair card) to reveal it, then open this link again.
+      Its SHA-256 is <code className="hash-cell">{link.hash}</code>.
+    </p>
+  );
+}
+
+/** Whether the checked seed hashes to the commitment the link carries. */
+export function CommitmentCheck({ link, serverSeed, commitment }: { link: SeedLink | null; serverSeed: string; commitment: string }) {
+  if (!link?.hash || serverSeed !== link.serverSeed) return null;
+  const ok = commitment === link.hash;
+  return (
+    <p className={ok ? "success-text small" : "error-text small"} data-testid="seed-commitment-check">
+      {ok ? "It matches the commitment shown before the spin." : "It does NOT match the commitment shown before the spin."}
+    </p>
+  );
+}
