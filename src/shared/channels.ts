@@ -50,6 +50,17 @@ export interface PurchaseUpdatedMessage {
   reason: string | null;
 }
 
+/** A reward claim was recorded or its payment settled (Pending, then Claimed; Failed gives the rewards back). */
+export interface RewardClaimMessage {
+  type: "reward-claim";
+  claimId: number;
+  tokenId: string;
+  status: "Pending" | "Claimed" | "Failed";
+  /** Paid VVX as exact decimal text. */
+  amount: string;
+  txid: string | null;
+}
+
 /** A slots package payment moved on (paid: the session started; refunded: why). */
 export interface SlotsPurchaseMessage {
   type: "slots.purchase";
@@ -73,7 +84,7 @@ export interface SlotsPayoutMessage {
 }
 
 /** Every message of the wallet channel (features add theirs to this union). */
-export type WalletMessage = PurchaseUpdatedMessage | SlotsPurchaseMessage | SlotsPayoutMessage;
+export type WalletMessage = PurchaseUpdatedMessage | RewardClaimMessage | SlotsPurchaseMessage | SlotsPayoutMessage;
 
 /** Messages of the general /ws endpoint that are not channel payloads. */
 export type ControlMessage =

@@ -6,7 +6,9 @@ import { fairRoutes } from "../fair";
 import { dailySpinRoutes } from "../games/daily-spin";
 import { slotsRoutes } from "../games/slots";
 import { healthRoutes } from "../health";
+import { historyRoutes } from "../history";
 import { nftRoutes } from "../nfts";
+import { rewardRoutes } from "../rewards";
 import { errorHandler } from "../platform/http/errors";
 import { requestLog } from "../platform/http/requestLog";
 import { webRoutes } from "../platform/http/spa";
@@ -35,6 +37,8 @@ export function createApp(ctx: AppContext) {
     .use(authRoutes(ctx, signLimits))
     .use(walletRoutes(ctx.ledger))
     .use(nftRoutes(ctx))
+    .use(rewardRoutes(ctx))
+    .use(historyRoutes(ctx))
     .use(fairRoutes(ctx))
     .use(slotsRoutes(ctx))
     .use(dailySpinRoutes(ctx));

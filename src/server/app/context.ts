@@ -11,6 +11,9 @@ import type { SlotsGame } from "../games/slots/game";
 import type { Store } from "../platform/db";
 import type { Logger } from "../platform/log";
 import type { Hub } from "../platform/ws/hub";
+import type { HistoryService } from "../history/service";
+import type { RewardService } from "../rewards/service";
+import type { TransferService } from "../rewards/transfers";
 import type { Sandbox } from "../sandbox";
 import type { SigningService } from "../signing/service";
 
@@ -37,6 +40,12 @@ export interface AppContext {
   slots: SlotsGame;
   /** The daily spin wheel (its prizes are slot spins). */
   dailySpin: DailySpinService;
+  /** NFT holdings, rewards and claims (paid through the outbox). */
+  rewards: RewardService;
+  /** NFT transfers between people (offers signed in Xaman). */
+  transfers: TransferService;
+  /** The transaction history; features register their rows with it. */
+  history: HistoryService;
   /** Xaman sign requests for every feature (the one xumm-sdk wrapper). */
   signing: SigningService;
   /** Wallet sessions; the guard (auth/guard.ts) reads them. */

@@ -14,6 +14,11 @@ import { systemClock } from "../platform/clock";
 import { createSigningServices } from "./identity";
 import { VERSION } from "../platform/version";
 import { Hub } from "../platform/ws/hub";
+import { HistoryService } from "../history/service";
+import { nftPurchaseHistory, refundHistory } from "../history/sources";
+import { rewardHistory } from "../rewards/history";
+import { RewardService } from "../rewards/service";
+import { TransferService } from "../rewards/transfers";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
 export async function createContext(config: Config, log = createLogger(!config.logRequests)): Promise<AppContext> {
@@ -31,7 +36,16 @@ export async function createContext(config: Config, log = createLogger(!config.l
   const slots = new SlotsGame({ db: store.db, sqlite: store.sqlite, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub });
   // Wheel prizes become slot spins; the two games meet only here.
   const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
-  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, fair, slots, dailySpin, sandbox, version: VERSION };
+  const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
+  const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress });
+  // Every feature's rows in the transaction history: one line per source.
+  const history = new HistoryService({ config, clock }, [
+    nftPurchaseHistory(store.db),
+    rewardHistory(rewards.repo),
+    refundHistory(store.db, ledger.vvx),
+    slots.history(),
+  ]);
+  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, fair, slots, dailySpin, sandbox, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -46,6 +60,7 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.outbox.start();
   ctx.payments.start();
   ctx.nfts.start();
+  ctx.rewards.start();
   ctx.slots.start();
   ctx.ledger.start();
   const port = app.server!.port;
@@ -57,6 +72,7 @@ export async function startServer(config: Config, log?: Logger) {
     (stopping ??= (async () => {
       ctx.log.info("shutting down");
       ctx.nfts.stop();
+      ctx.rewards.stop();
       ctx.slots.stop();
       ctx.payments.stop();
       ctx.outbox.stop();

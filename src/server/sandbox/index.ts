@@ -74,7 +74,7 @@ export function createSandbox(config: Config, log: Logger, productDb: Db): Sandb
       new Elysia({ name: "sandbox" })
         .use(sandboxLedgerRoutes(ledger, log))
         .use(sandboxClockRoutes(sandbox.clock, ledger))
-        .use(explorerRoutes(ledger))
+        .use(explorerRoutes(ledger, sandbox.clock))
         .use(sandboxXummRoutes(xumm))
         .use(sandboxWalletRoutes(xumm)),
     start() {
