@@ -10,7 +10,7 @@ const ROWS: SlotSymbolName[][] = [["Diamond"], ["Trophy", "Star"], ["Coin", "Cha
 function tripleText(name: SlotSymbolName): { pays: string; cap: string } {
   const s = bySymbol[name];
   if (name === "Skull") return { pays: "Loses", cap: "no payout" };
-  if (name === "Dice") return { pays: `Mystery ${DICE_MYSTERY_MIN}x-${DICE_MYSTERY_MAX}x`, cap: "drawn from your seeds" };
+  if (name === "Dice") return { pays: `${DICE_MYSTERY_MIN}x-${DICE_MYSTERY_MAX}x`, cap: "mystery multiple" };
   return { pays: `${fmt.format(s.multiple)}x`, cap: `up to ${fmt.format(s.capVvx ?? SLOT_MAX_WIN_VVX)} VVX` };
 }
 
@@ -36,9 +36,8 @@ export function Paytable() {
                     <SymbolImage name={name} size={26} />
                   </div>
                   <strong>{t.pays}</strong>
-                  <span className="muted small">
-                    {name} · {t.cap}
-                  </span>
+                  <span className="muted small">{name}</span>
+                  <span className="muted small pyramid-cap">{t.cap}</span>
                 </div>
               );
             })}
