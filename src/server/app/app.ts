@@ -2,6 +2,9 @@ import { Elysia } from "elysia";
 import { authRoutes } from "../auth";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { docsRoutes } from "../docs";
+import { fairRoutes } from "../fair";
+import { dailySpinRoutes } from "../games/daily-spin";
+import { slotsRoutes } from "../games/slots";
 import { healthRoutes } from "../health";
 import { historyRoutes } from "../history";
 import { nftRoutes } from "../nfts";
@@ -37,7 +40,10 @@ export function createApp(ctx: AppContext) {
     .use(nftRoutes(ctx))
     .use(rewardRoutes(ctx))
     .use(historyRoutes(ctx))
-    .use(swapRoutes(ctx));
+    .use(swapRoutes(ctx))
+    .use(fairRoutes(ctx))
+    .use(slotsRoutes(ctx))
+    .use(dailySpinRoutes(ctx));
   if (ctx.sandbox) api.use(ctx.sandbox.routes());
 
   return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log)).use(api).use(webRoutes());
