@@ -72,8 +72,30 @@ export interface RewardClaimMessage {
   txid: string | null;
 }
 
+/** A slots package payment moved on (paid: the session started; refunded: why). */
+export interface SlotsPurchaseMessage {
+  type: "slots.purchase";
+  purchaseId: string;
+  uuid: string | null;
+  status: string;
+  reason: string | null;
+  sessionId: string | null;
+}
+
+/** A slots payout (the winnings of one or more spins in one payment) was queued, validated or failed. */
+export interface SlotsPayoutMessage {
+  type: "slots.payout";
+  payoutId: number;
+  /** VVX */
+  amount: number;
+  spinIds: number[];
+  status: string;
+  txid: string | null;
+  attempt: number;
+}
+
 /** Every message of the wallet channel (features add theirs to this union). */
-export type WalletMessage = PurchaseUpdatedMessage | RewardClaimMessage;
+export type WalletMessage = PurchaseUpdatedMessage | RewardClaimMessage | SlotsPurchaseMessage | SlotsPayoutMessage;
 
 /** Messages of the general /ws endpoint that are not channel payloads. */
 export type ControlMessage =

@@ -72,6 +72,16 @@ export const ERROR_CODES = {
   POOL_UNAVAILABLE: "The XRP/VVX pool is not available",
   SWAP_NOT_FOUND: "No swap for this sign request",
 
+  // Provably fair seeds, slots and the daily wheel
+  SEED_NOT_REVEALED: "The server seed is revealed only after the seed pair is rotated",
+  SESSION_NOT_FOUND: "No such slot session",
+  SESSION_EXPIRED: "The slot session expired",
+  NO_SPINS_LEFT: "The slot session has no spins left",
+  SESSION_NOT_YOURS: "The slot session belongs to another wallet",
+  SESSION_ACTIVE: "The wallet has an active slot session already",
+  PAYMENT_NOT_FOUND: "No such package payment",
+  ALREADY_SPUN_TODAY: "The daily wheel was spun already today (UTC)",
+
   // WebSocket control messages
   BAD_MESSAGE: "A socket frame that is not a JSON object with a type",
   UNKNOWN_TYPE: "A socket message type the server does not know",

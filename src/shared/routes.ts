@@ -15,6 +15,8 @@ export interface ClientRoute {
 export const CLIENT_ROUTES: ClientRoute[] = [
   { path: "/", authenticated: false },
   { path: "/games", menuLabel: "Games", authenticated: true },
+  // Game screens sit outside the authenticated layout (spec part 2, section 2).
+  { path: "/games/slots", authenticated: false },
   { path: "/fair", menuLabel: "Provably Fair", authenticated: false },
   { path: "/oauth/callback", authenticated: true },
   { path: "/test-wallet-connect", menuLabel: "Wallet Test", authenticated: true },

@@ -9,6 +9,7 @@ import { CLIENT_ROUTES } from "../shared/routes";
 /** Pages other than the landing page load on demand, so the first visit downloads only what it shows. */
 export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   "/games": lazy(() => import("./features/games/GamesPage")),
+  "/games/slots": lazy(() => import("./features/games/slots/SlotsPage")),
   "/fair": lazy(() => import("./features/fair/FairPage")),
   "/oauth/callback": lazy(() => import("./features/wallet/OAuthCallbackPage")),
   "/test-wallet-connect": lazy(() => import("./features/wallet/TestWalletConnectPage")),

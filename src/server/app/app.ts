@@ -2,6 +2,9 @@ import { Elysia } from "elysia";
 import { authRoutes, SignRequestLimits, xummRoutes } from "../auth";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { docsRoutes } from "../docs";
+import { fairRoutes } from "../fair";
+import { dailySpinRoutes } from "../games/daily-spin";
+import { slotsRoutes } from "../games/slots";
 import { healthRoutes } from "../health";
 import { historyRoutes } from "../history";
 import { nftRoutes, parseTierId, parseVvxText } from "../nfts";
@@ -38,7 +41,10 @@ export function createApp(ctx: AppContext) {
     .use(nftRoutes({ nfts: ctx.nfts, auth: ctx.auth, config: ctx.config, platformAddress: () => ctx.ledger.platformAddress }))
     .use(rewardRoutes(ctx))
     .use(historyRoutes(ctx))
-    .use(swapRoutes(ctx));
+    .use(swapRoutes(ctx))
+    .use(fairRoutes(ctx))
+    .use(slotsRoutes(ctx))
+    .use(dailySpinRoutes(ctx));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
 
   return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log)).use(api).use(webRoutes());

@@ -5,6 +5,9 @@ import type { NftService } from "../nfts/service";
 import type { PaymentWatcher } from "../payments/watcher";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
+import type { FairSeedService } from "../fair/service";
+import type { DailySpinService } from "../games/daily-spin/service";
+import type { SlotsGame } from "../games/slots/game";
 import type { Store } from "../platform/db";
 import type { Logger } from "../platform/log";
 import type { Hub } from "../platform/ws/hub";
@@ -32,6 +35,12 @@ export interface AppContext {
   payments: PaymentWatcher;
   /** The NFT marketplace: tiers, purchases, mint -> offer -> accept. */
   nfts: NftService;
+  /** Per-wallet seed pairs of the seeded games (slots and the daily wheel). */
+  fair: FairSeedService;
+  /** VVX Slots: packages, sessions, spins and winnings payouts. */
+  slots: SlotsGame;
+  /** The daily spin wheel (its prizes are slot spins). */
+  dailySpin: DailySpinService;
   /** NFT holdings, rewards and claims (paid through the outbox). */
   rewards: RewardService;
   /** NFT transfers between people (offers signed in Xaman). */

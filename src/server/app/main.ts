@@ -6,6 +6,9 @@ import { gatewayFromConfig } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { createLogger, type Logger } from "../platform/log";
 import { NftService } from "../nfts/service";
+import { FairSeedService } from "../fair/service";
+import { DailySpinService } from "../games/daily-spin/service";
+import { SlotsGame } from "../games/slots/game";
 import { PaymentWatcher } from "../payments/watcher";
 import { systemClock } from "../platform/clock";
 import { createSigningServices } from "./identity";
@@ -31,6 +34,10 @@ export async function createContext(config: Config, log = createLogger(!config.l
   const payments = new PaymentWatcher(store.db, ledger, outbox, log, { clock });
   const signing = createSigningServices(config, store.db, log, clock);
   const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
+  const fair = new FairSeedService({ db: store.db, sqlite: store.sqlite, clock, log });
+  const slots = new SlotsGame({ db: store.db, sqlite: store.sqlite, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub });
+  // Wheel prizes become slot spins; the two games meet only here.
+  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
   const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
   const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress });
   // Every feature's rows in the transaction history: one line per source.
@@ -39,9 +46,10 @@ export async function createContext(config: Config, log = createLogger(!config.l
     rewardHistory(rewards.repo),
     refundHistory(store.db, ledger.vvx),
     swapHistorySource(store.db),
+    slots.history(),
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
-  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, sandbox, version: VERSION };
+  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, dailySpin, sandbox, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -58,6 +66,7 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.nfts.start();
   ctx.rewards.start();
   ctx.swap.start();
+  ctx.slots.start();
   ctx.ledger.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
@@ -70,6 +79,7 @@ export async function startServer(config: Config, log?: Logger) {
       ctx.nfts.stop();
       ctx.rewards.stop();
       ctx.swap.stop();
+      ctx.slots.stop();
       ctx.payments.stop();
       ctx.outbox.stop();
       await ctx.ledger.stop();

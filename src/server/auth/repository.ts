@@ -1,4 +1,4 @@
-import { and, eq, isNull, lte } from "drizzle-orm";
+import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../platform/db";
 import { oauthSignIns, walletSessions, walletSettings } from "./schema";
 
@@ -7,14 +7,19 @@ export type OauthSignInRow = typeof oauthSignIns.$inferSelect;
 
 /** The auth feature's queries: sessions, OAuth2 sign-in attempts and wallet settings. */
 export class AuthRepository {
-  constructor(private readonly db: Db) {}
+  // Read on every request that acts for a wallet: prepared once (building the query costs more than running it).
+  private readonly sessionStmt;
+
+  constructor(private readonly db: Db) {
+    this.sessionStmt = db.select().from(walletSessions).where(eq(walletSessions.tokenHash, sql.placeholder("tokenHash"))).prepare();
+  }
 
   insertSession(row: typeof walletSessions.$inferInsert): void {
     this.db.insert(walletSessions).values(row).run();
   }
 
   session(tokenHash: string): SessionRow | undefined {
-    return this.db.select().from(walletSessions).where(eq(walletSessions.tokenHash, tokenHash)).get();
+    return this.sessionStmt.get({ tokenHash });
   }
 
   touchSession(tokenHash: string, at: Date): void {

@@ -15,6 +15,7 @@ import {
   type GameSeeds,
 } from "../../../engine";
 import { usePageTitle } from "../../lib/usePageTitle";
+import { CommitmentCheck, SeedLinkNotice, useLinkedCheck, useSeedLink } from "./seedLink";
 
 /** Most crash games one check lists, and how far back a chain search goes in the browser. */
 const MAX_CRASH_GAMES = 100;
@@ -201,16 +202,19 @@ type SeedGame = "race" | "slots" | "wheel";
 
 /** The seed-based games' check. Long because it is one form for three games: inputs, validation, and each game's result view. */
 function SeedVerifier() {
-  const [serverSeed, setServerSeed] = useState("");
-  const [clientSeed, setClientSeed] = useState("");
-  const [nonce, setNonce] = useState("0");
-  const [game, setGame] = useState<SeedGame>("race");
-  const [pkg, setPkg] = useState("0");
+  // A link from a spin list fills the form in and checks it at once.
+  const link = useSeedLink();
+  const [serverSeed, setServerSeed] = useState(link?.serverSeed ?? "");
+  const [clientSeed, setClientSeed] = useState(link?.clientSeed ?? "");
+  const [nonce, setNonce] = useState(link?.nonce ?? "0");
+  const [game, setGame] = useState<SeedGame>(link?.game ?? "race");
+  const [pkg, setPkg] = useState(link?.pkg ?? "0");
   const [error, setError] = useState<string | null>(null);
   const [out, setOut] = useState<{ commitment: string; floats: number[]; game: SeedGame; body: React.ReactNode } | null>(null);
+  useLinkedCheck(link, setServerSeed, () => submit());
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
     setError(null);
     setOut(null);
     const n = Number(nonce);
@@ -263,8 +267,9 @@ function SeedVerifier() {
   };
 
   return (
-    <article className="card section-gap stack" aria-labelledby="seed-verify-title">
+    <article className="card section-gap stack" aria-labelledby="seed-verify-title" id="verify">
       <h2 id="seed-verify-title">Check a seeded round</h2>
+      <SeedLinkNotice link={link} />
       <form className="form-grid" onSubmit={submit}>
         <label className="field" htmlFor="fair-game">
           <span>Game</span>
@@ -314,6 +319,7 @@ function SeedVerifier() {
           <p className="small">
             SHA-256 of the server seed (compare with the commitment you were shown): <code className="hash-cell">{out.commitment}</code>
           </p>
+          <CommitmentCheck link={link} serverSeed={serverSeed} commitment={out.commitment} />
           {out.body}
           <details>
             <summary className="small">The first 8 numbers</summary>

@@ -4,6 +4,7 @@ import { formatCompact, formatWhole } from "../../lib/format";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { usePlatformStats } from "../../state/site";
 import { GAMES } from "../games/gameList";
+import { DailySpinCard } from "./DailySpinCard";
 
 const STEPS = [
   { n: 1, title: "Connect Wallet", text: "Sign in with the Xaman app: scan a QR code on a desktop or open the link on your phone." },
@@ -72,6 +73,8 @@ export default function LandingPage() {
           ))}
         </div>
       </section>
+
+      <DailySpinCard />
     </>
   );
 }

@@ -1,0 +1,43 @@
+import { Elysia, t } from "elysia";
+import { actingWallet, walletSession } from "../auth/guard";
+import type { AuthService } from "../auth/service";
+import { parseAddress } from "../wallet/service";
+import { ClientSeedBody, RevealedView, RotateBody, RotateView, SeedPairView, parseClientSeed, parseSeedHash } from "./model";
+import type { FairSeedService } from "./service";
+
+/**
+ * The per-wallet seed pair of the seeded games (slots and the daily wheel): read it, set the
+ * client seed, rotate the server seed (which reveals the old one), look up a revealed seed.
+ */
+export function fairRoutes(deps: { fair: FairSeedService; auth: AuthService }) {
+  const { fair } = deps;
+  return new Elysia({ name: "fair" })
+    .use(walletSession(deps.auth))
+    .get(
+      "/api/fair/seeds/:wallet",
+      ({ params }) => ({ success: true as const, ...fair.pair(parseAddress(params.wallet, "wallet")) }),
+      {
+        params: t.Object({ wallet: t.String() }),
+        response: SeedPairView,
+        detail: { summary: "A wallet's seed pair: the server seed's SHA-256, the client seed and the next nonce", tags: ["fair"] },
+      },
+    )
+    .post(
+      "/api/fair/client-seed",
+      ({ body, session }) => {
+        const wallet = actingWallet(session, body.walletAddress);
+        return { success: true as const, ...fair.setClientSeed(wallet, parseClientSeed(body.clientSeed)) };
+      },
+      { body: ClientSeedBody, response: SeedPairView, detail: { summary: "Set the session wallet's client seed", tags: ["fair"] } },
+    )
+    .post(
+      "/api/fair/rotate",
+      ({ body, session }) => ({ success: true as const, ...fair.rotate(actingWallet(session, body.walletAddress)) }),
+      { body: RotateBody, response: RotateView, detail: { summary: "Reveal the session wallet's server seed and commit to a new one", tags: ["fair"] } },
+    )
+    .get(
+      "/api/fair/revealed/:hash",
+      ({ params }) => ({ success: true as const, ...fair.revealed(parseSeedHash(params.hash, "hash")) }),
+      { params: t.Object({ hash: t.String() }), response: RevealedView, detail: { summary: "A revealed server seed by its SHA-256 (404 while still in use)", tags: ["fair"] } },
+    );
+}

@@ -1,0 +1,144 @@
+import type { Database } from "bun:sqlite";
+import { createSeedSession, serverSeedCommitment, type SeedSession } from "../../engine";
+import type { Clock } from "../platform/clock";
+import type { Db } from "../platform/db";
+import { NotFoundError } from "../platform/errors";
+import type { Logger } from "../platform/log";
+import type { DrawnSeeds } from "./model";
+import { FairRepository, type SeedRow } from "./repository";
+
+/** Seed sessions kept (the HMAC key absorbed once per seed pair, not once per outcome). */
+const SEED_SESSION_CACHE = 4096;
+
+/** 32 random bytes as 64 lowercase hex characters. */
+function randomHex(bytes: number): string {
+  const buf = crypto.getRandomValues(new Uint8Array(bytes));
+  return Array.from(buf, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export interface FairDeps {
+  db: Db;
+  /** The same database, for the statement every outcome runs. */
+  sqlite: Database;
+  clock: Clock;
+  log: Logger;
+}
+
+/** What a player sees of their seed pair before playing. */
+export interface SeedPair {
+  walletAddress: string;
+  serverSeedHash: string;
+  clientSeed: string;
+  nextNonce: number;
+}
+
+/**
+ * The per-wallet seed pairs shared by the slots and the daily wheel (DESIGN.md "Provably fair"):
+ * a server seed committed by its SHA-256 before any outcome, the player's client seed, and one
+ * nonce sequence. Games take a nonce with `draw` inside their own SQLite transaction, so the nonce
+ * is used exactly when the outcome is recorded. Rotation reveals the old seed and starts a new one.
+ */
+export class FairSeedService {
+  readonly repo: FairRepository;
+  private readonly sessions = new Map<string, SeedSession>();
+
+  constructor(private readonly deps: FairDeps) {
+    this.repo = new FairRepository(deps.db, deps.sqlite);
+  }
+
+  /** `count` floats of drawn seeds: the engine's floatsFromSeeds, with the keyed HMAC of the pair reused. */
+  floats(seeds: DrawnSeeds, count: number): number[] {
+    const key = `${seeds.serverSeed}:${seeds.clientSeed}`;
+    let session = this.sessions.get(key);
+    if (!session) {
+      if (this.sessions.size >= SEED_SESSION_CACHE) this.sessions.clear();
+      session = createSeedSession(seeds.serverSeed, seeds.clientSeed);
+      this.sessions.set(key, session);
+    }
+    return session.floats(seeds.nonce, count);
+  }
+
+  private fresh(wallet: string, clientSeed: string): SeedRow {
+    const serverSeed = randomHex(32);
+    const now = this.deps.clock.date();
+    return { wallet, serverSeed, serverSeedHash: serverSeedCommitment(serverSeed), clientSeed, nextNonce: 0, createdAt: now, updatedAt: now };
+  }
+
+  /** The wallet's row, created on first use (a random client seed the player may replace). */
+  private ensure(wallet: string): SeedRow {
+    return this.repo.seeds(wallet) ?? this.repo.insert(this.deps.db, this.fresh(wallet, randomHex(8)));
+  }
+
+  /** The seed pair shown before play (creates it on first use). */
+  pair(wallet: string): SeedPair {
+    return view(this.ensure(wallet));
+  }
+
+  /**
+   * Takes the wallet's next nonce and returns the seeds of that outcome. Call it inside the game's
+   * transaction: if the transaction rolls back, the nonce is not used.
+   */
+  draw(wallet: string): DrawnSeeds {
+    const drawn = this.repo.takeNextNonce(wallet);
+    if (drawn) return drawn;
+    this.ensure(wallet);
+    return this.repo.takeNextNonce(wallet)!;
+  }
+
+  /** Sets the player's client seed; the nonce keeps counting under the same server seed. */
+  setClientSeed(wallet: string, clientSeed: string): SeedPair {
+    this.ensure(wallet);
+    const row = this.deps.db.transaction((tx) => this.repo.setClientSeed(tx, wallet, clientSeed, this.deps.clock.date()));
+    this.deps.log.info("client seed set", { wallet });
+    return view(row!);
+  }
+
+  /** Reveals the current server seed and commits to a new one (nonce back to 0, client seed kept). */
+  rotate(wallet: string) {
+    this.ensure(wallet);
+    const now = this.deps.clock.date();
+    const result = this.deps.db.transaction(
+      (tx) => {
+        const old = this.repo.seeds(wallet)!;
+        const next = this.fresh(wallet, old.clientSeed);
+        this.repo.insertRevealed(tx, {
+          serverSeedHash: old.serverSeedHash,
+          serverSeed: old.serverSeed,
+          wallet,
+          noncesUsed: old.nextNonce,
+          createdAt: old.createdAt,
+          revealedAt: now,
+        });
+        const row = this.repo.replaceServerSeed(tx, wallet, next.serverSeed, next.serverSeedHash, now)!;
+        return { old, row };
+      },
+      { behavior: "immediate" },
+    );
+    this.deps.log.info("server seed rotated", { wallet, revealed: result.old.serverSeedHash, nonces: result.old.nextNonce });
+    return {
+      walletAddress: wallet,
+      previousServerSeed: result.old.serverSeed,
+      previousServerSeedHash: result.old.serverSeedHash,
+      previousNoncesUsed: result.old.nextNonce,
+      serverSeedHash: result.row.serverSeedHash,
+      clientSeed: result.row.clientSeed,
+      nextNonce: result.row.nextNonce,
+    };
+  }
+
+  /** A revealed seed by its hash; 404 while it is still in use (or unknown). */
+  revealed(serverSeedHash: string) {
+    const row = this.repo.revealed(serverSeedHash);
+    if (!row) throw new NotFoundError("This server seed is not revealed yet: rotate your seed pair to reveal it", "SEED_NOT_REVEALED");
+    return { serverSeedHash: row.serverSeedHash, serverSeed: row.serverSeed, walletAddress: row.wallet, noncesUsed: row.noncesUsed, revealedAt: row.revealedAt.toISOString() };
+  }
+
+  /** Revealed seeds for a list of hashes (spin lists show the seed once it is revealed). */
+  revealedSeeds(hashes: string[]): Map<string, string> {
+    return this.repo.revealedMany(hashes);
+  }
+}
+
+function view(row: SeedRow): SeedPair {
+  return { walletAddress: row.wallet, serverSeedHash: row.serverSeedHash, clientSeed: row.clientSeed, nextNonce: row.nextNonce };
+}

@@ -1,0 +1,56 @@
+import { t } from "elysia";
+import type { DbOrTx } from "../../ledger/outbox";
+
+/**
+ * How a wheel prize becomes slot spins, given by the composition root (games never import each
+ * other): credits `spins` spins at 1,000 VVX to the wallet inside the caller's transaction.
+ */
+export type SpinCredit = (db: DbOrTx, wallet: string, spins: number) => { sessionId: string; addedTo: "existing" | "new_bonus" };
+
+/** Error codes of the daily wheel. */
+export const DAILY_SPIN_ERRORS = { alreadySpun: "ALREADY_SPUN_TODAY" } as const;
+
+/** Shown when the wallet has spun today. */
+export const COME_BACK_TOMORROW = "You have already spun the wheel today. Come back tomorrow!";
+
+export const EligibilityView = t.Object({
+  success: t.Literal(true),
+  canSpin: t.Boolean(),
+  reason: t.Union([t.String(), t.Null()]),
+  totalSpins: t.Number(),
+  currentStreak: t.Number({ description: "Consecutive UTC days with a spin, up to today or yesterday (0 when broken)" }),
+  longestStreak: t.Number(),
+  streakTier: t.String({ description: "none, bonus (3+), hot (7+), epic (14+) or legendary (30+)" }),
+  nextSpinAvailable: t.String({ description: "When the next spin opens (now, or the next 00:00 UTC)" }),
+  now: t.String({ description: "The product clock" }),
+});
+
+export const SpinBody = t.Object({ walletAddress: t.Optional(t.String()) });
+
+export const WheelResult = t.Object({
+  position: t.Number({ description: "Segment index 0-11 in the spec's order" }),
+  prizeType: t.String({ description: "slot_spins or none" }),
+  prizeAmount: t.Number(),
+  prizeLabel: t.String(),
+  streak: t.Number(),
+  streakTier: t.String(),
+  slotSessionId: t.Union([t.String(), t.Null()]),
+  creditedTo: t.Union([t.String({ description: "existing: added to the active 1,000 VVX session; new_bonus: a new Bonus session" }), t.Null()]),
+  serverSeedHash: t.String(),
+  clientSeed: t.String(),
+  nonce: t.Number(),
+});
+
+export const WheelSpinItem = t.Object({
+  id: t.Number(),
+  date: t.String(),
+  position: t.Number(),
+  prizeLabel: t.String(),
+  prizeAmount: t.Number(),
+  streak: t.Number(),
+  serverSeedHash: t.String(),
+  serverSeed: t.Union([t.String(), t.Null()]),
+  clientSeed: t.String(),
+  nonce: t.Number(),
+  slotSessionId: t.Union([t.String(), t.Null()]),
+});

@@ -1,0 +1,36 @@
+import { desc, eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../ledger/outbox";
+import type { Db } from "../../platform/db";
+import { dailySpins } from "./schema";
+
+export type DailySpinRow = typeof dailySpins.$inferSelect;
+
+/** Every query of the daily wheel. */
+export class DailySpinRepository {
+  constructor(private readonly db: Db) {}
+
+  latest(wallet: string, db: DbOrTx = this.db): DailySpinRow | undefined {
+    return db.select().from(dailySpins).where(eq(dailySpins.wallet, wallet)).orderBy(desc(dailySpins.utcDay)).limit(1).get();
+  }
+
+  onDay(wallet: string, utcDay: number, db: DbOrTx = this.db): DailySpinRow | undefined {
+    return db.select().from(dailySpins).where(sql`${dailySpins.wallet} = ${wallet} AND ${dailySpins.utcDay} = ${utcDay}`).get();
+  }
+
+  stats(wallet: string): { total: number; longest: number } {
+    const row = this.db
+      .select({ total: sql<number>`count(*)`, longest: sql<number>`coalesce(max(${dailySpins.streak}), 0)` })
+      .from(dailySpins)
+      .where(eq(dailySpins.wallet, wallet))
+      .get();
+    return { total: Number(row?.total ?? 0), longest: Number(row?.longest ?? 0) };
+  }
+
+  insert(db: DbOrTx, row: typeof dailySpins.$inferInsert): DailySpinRow {
+    return db.insert(dailySpins).values(row).returning().get();
+  }
+
+  spinsOf(wallet: string, limit: number): DailySpinRow[] {
+    return this.db.select().from(dailySpins).where(eq(dailySpins.wallet, wallet)).orderBy(desc(dailySpins.id)).limit(limit).all();
+  }
+}

@@ -1,0 +1,109 @@
+import { canSpinToday, nextSpinAvailableAtMs, streakAfterSpin, streakTier, utcDayNumber, wheelSpinFromFloat } from "../../../engine";
+import type { FairSeedService } from "../../fair/service";
+import type { Clock } from "../../platform/clock";
+import type { Db } from "../../platform/db";
+import { ConflictError } from "../../platform/errors";
+import type { Logger } from "../../platform/log";
+import { COME_BACK_TOMORROW, DAILY_SPIN_ERRORS, type SpinCredit } from "./model";
+import { DailySpinRepository, type DailySpinRow } from "./repository";
+
+export interface DailySpinDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  fair: FairSeedService;
+  /** Where prize spins go (the slots, wired by the composition root). */
+  creditSpins: SpinCredit;
+}
+
+/** 409: this wallet has spun today (UTC). */
+export class AlreadySpunError extends ConflictError {
+  constructor() {
+    super(DAILY_SPIN_ERRORS.alreadySpun, COME_BACK_TOMORROW);
+  }
+}
+
+/**
+ * The daily spin wheel: one spin per wallet per UTC day of the product clock, decided by the
+ * wallet's seed pair (the nonce sequence it shares with the slots), a streak of consecutive days,
+ * and prize spins credited to the slots in the same transaction as the spin's record.
+ */
+export class DailySpinService {
+  readonly repo: DailySpinRepository;
+
+  constructor(private readonly deps: DailySpinDeps) {
+    this.repo = new DailySpinRepository(deps.db);
+  }
+
+  /** The spec's eligibility fields at the product clock's now. */
+  eligibility(wallet: string) {
+    const now = this.deps.clock.now();
+    const last = this.repo.latest(wallet);
+    const canSpin = canSpinToday(last ? last.createdAt.getTime() : null, now);
+    // A streak survives until the end of the day after its last spin.
+    const currentStreak = last && utcDayNumber(now) - last.utcDay <= 1 ? last.streak : 0;
+    const { total, longest } = this.repo.stats(wallet);
+    return {
+      canSpin,
+      reason: canSpin ? null : COME_BACK_TOMORROW,
+      totalSpins: total,
+      currentStreak,
+      longestStreak: longest,
+      streakTier: streakTier(currentStreak),
+      nextSpinAvailable: new Date(canSpin ? now : nextSpinAvailableAtMs(now)).toISOString(),
+      now: new Date(now).toISOString(),
+    };
+  }
+
+  /** Spins once for today: 409 when the wallet already has; two concurrent spins give one result. */
+  spin(wallet: string) {
+    const now = this.deps.clock.now();
+    const day = utcDayNumber(now);
+    const row = this.deps.db.transaction(
+      (tx) => {
+        if (this.repo.onDay(wallet, day, tx)) return undefined;
+        const last = this.repo.latest(wallet, tx);
+        const seeds = this.deps.fair.draw(wallet);
+        const result = wheelSpinFromFloat(this.deps.fair.floats(seeds, 1)[0]!);
+        const streak = streakAfterSpin(last?.streak ?? 0, last ? last.createdAt.getTime() : null, now);
+        const credit = result.prizeAmount > 0 ? this.deps.creditSpins(tx, wallet, result.prizeAmount) : null;
+        return this.repo.insert(tx, {
+          wallet,
+          utcDay: day,
+          position: result.position,
+          prizeType: result.prizeType,
+          prizeAmount: result.prizeAmount,
+          prizeLabel: result.prizeLabel,
+          streak,
+          serverSeedHash: seeds.serverSeedHash,
+          clientSeed: seeds.clientSeed,
+          nonce: seeds.nonce,
+          slotSessionId: credit?.sessionId ?? null,
+          creditedTo: credit?.addedTo ?? null,
+          createdAt: new Date(now),
+        });
+      },
+      { behavior: "immediate" },
+    );
+    if (!row) throw new AlreadySpunError();
+    this.deps.log.info("daily spin", { wallet, prize: row.prizeLabel, streak: row.streak, session: row.slotSessionId });
+    return resultView(row);
+  }
+}
+
+/** The spin result: the spec's fields plus the seeds and where the spins went. */
+export function resultView(row: DailySpinRow) {
+  return {
+    position: row.position,
+    prizeType: row.prizeType === "none" ? "none" : "slot_spins",
+    prizeAmount: row.prizeAmount,
+    prizeLabel: row.prizeLabel,
+    streak: row.streak,
+    streakTier: streakTier(row.streak),
+    slotSessionId: row.slotSessionId,
+    creditedTo: row.creditedTo,
+    serverSeedHash: row.serverSeedHash,
+    clientSeed: row.clientSeed,
+    nonce: row.nonce,
+  };
+}

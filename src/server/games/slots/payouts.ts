@@ -1,0 +1,159 @@
+import { convertStringToHex } from "xrpl";
+import { vvxAmount } from "../../ledger/amounts";
+import type { LedgerGateway } from "../../ledger/gateway";
+import type { Outbox, OutboxEntry, OutboxInput } from "../../ledger/outbox";
+import type { Clock } from "../../platform/clock";
+import type { Db } from "../../platform/db";
+import type { Logger } from "../../platform/log";
+import type { Hub } from "../../platform/ws/hub";
+import { PAYOUT_MAX_ATTEMPTS, PAYOUT_RETRY_MS, SLOTS_PAYOUT_PURPOSE, slotKeys } from "./model";
+import type { PayoutRow, SlotsRepository } from "./repository";
+import type { SlotsService } from "./service";
+import { payoutView } from "./views";
+
+const hex = (text: string) => convertStringToHex(text).toUpperCase();
+/** Safety-net tick when no ledger closes arrive (reconnecting, slow network). */
+const TICK_MS = 2_000;
+
+export interface PayoutDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  ledger: LedgerGateway;
+  outbox: Outbox;
+  hub: Hub;
+}
+
+/**
+ * Pays the winnings of spins: at each ledger close, every wallet's spins with unpaid winnings become
+ * one VVX payment (a payout row, the spins pointing to it, and its outbox entry, written in one
+ * transaction), so a restart can neither lose nor double a payout. A wallet has at most one payout
+ * on its way: what it wins meanwhile goes in its next one, so a busy outbox gets fewer, larger
+ * payments instead of a growing queue. Follows the outbox to fill
+ * in txids, sends a failed payout again under a new key after a pause, and expires idle sessions.
+ */
+export class SlotPayouts {
+  private offs: (() => void)[] = [];
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: PayoutDeps,
+    private readonly repo: SlotsRepository,
+    private readonly slots: SlotsService,
+  ) {}
+
+  start(): void {
+    this.offs.push(this.deps.ledger.on("ledgerClosed", () => this.tick()));
+    this.offs.push(this.deps.outbox.on("settled", (entry) => entry.purpose === SLOTS_PAYOUT_PURPOSE && this.settle(entry)));
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+    this.tick();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    for (const off of this.offs) off();
+    this.offs = [];
+  }
+
+  /** One round of the background work; errors are logged and retried on the next tick. */
+  tick(): void {
+    if (this.stopped) return;
+    try {
+      this.flush();
+      this.reconcile();
+      this.retryDue();
+      this.expireIdle();
+    } catch (err) {
+      this.deps.log.warn("slots payouts paused", { error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  /** Batches every wallet's unpaid winnings into one payout each; returns the payouts made. */
+  flush(): PayoutRow[] {
+    const now = this.deps.clock.date();
+    const made = this.deps.db.transaction(
+      (tx) => {
+        const rows: PayoutRow[] = [];
+        for (const { wallet, total, count } of this.repo.unpaidByWallet(tx)) {
+          const payout = this.repo.insertPayout(tx, { wallet, amountMicro: total, spinCount: count, attempt: 1, outboxKey: `pending:${wallet}:${now.getTime()}`, status: "pending", createdAt: now });
+          const key = slotKeys.payout(payout.id, 1);
+          const assigned = this.repo.assignPayout(tx, wallet, payout.id);
+          if (assigned !== count) throw new Error(`payout ${payout.id}: ${assigned} spins assigned, ${count} expected`);
+          this.deps.outbox.record(tx, { key, purpose: SLOTS_PAYOUT_PURPOSE, tx: this.paymentTx(payout) });
+          rows.push(this.repo.updatePayout(tx, payout.id, { outboxKey: key })!);
+        }
+        return rows;
+      },
+      { behavior: "immediate" },
+    );
+    if (made.length) {
+      this.deps.outbox.kick();
+      this.deps.log.info("slots payouts queued", { payouts: made.length, spins: made.reduce((n, p) => n + p.spinCount, 0) });
+    }
+    return made;
+  }
+
+  private paymentTx(payout: PayoutRow): OutboxInput["tx"] {
+    return {
+      TransactionType: "Payment",
+      Destination: payout.wallet,
+      Amount: vvxAmount(payout.amountMicro, this.deps.ledger.vvx),
+      Memos: [{ Memo: { MemoType: hex("vvx/slots-payout"), MemoData: hex(`payout ${payout.id}: winnings of ${payout.spinCount} spin${payout.spinCount === 1 ? "" : "s"}`) } }],
+    } as OutboxInput["tx"];
+  }
+
+  /** Records an outbox result on its payout (validated: txid; failed: retry later or give up). */
+  private settle(entry: OutboxEntry): void {
+    const payout = this.repo.payoutByKey(entry.key);
+    if (!payout || payout.status !== "pending") return;
+    const now = this.deps.clock.date();
+    let updated: PayoutRow | undefined;
+    if (entry.status === "validated") {
+      updated = this.deps.db.transaction((tx) => {
+        this.repo.addPaid(tx, payout.id);
+        return this.repo.updatePayout(tx, payout.id, { status: "validated", txid: entry.hash, settledAt: now, error: null });
+      });
+    } else {
+      const last = payout.attempt >= PAYOUT_MAX_ATTEMPTS;
+      updated = this.deps.db.transaction((tx) =>
+        this.repo.updatePayout(tx, payout.id, { status: "failed", error: entry.error ?? entry.result ?? "failed", settledAt: now, retryAt: last ? null : new Date(now.getTime() + PAYOUT_RETRY_MS) }),
+      );
+      this.deps.log.error("slots payout failed", { payout: payout.id, wallet: payout.wallet, attempt: payout.attempt, error: entry.error, retry: !last });
+    }
+    if (updated) this.publish(updated);
+  }
+
+  /** Payouts whose outbox entry settled while no listener ran (a restart in between). */
+  private reconcile(): void {
+    for (const payout of this.repo.payoutsIn(["pending"])) {
+      const entry = this.deps.outbox.get(payout.outboxKey);
+      if (entry && (entry.status === "validated" || entry.status === "failed")) this.settle(entry);
+    }
+  }
+
+  /** A failed payout goes out again under a new key (the failed attempt provably moved nothing). */
+  private retryDue(): void {
+    const now = this.deps.clock.now();
+    for (const payout of this.repo.payoutsIn(["failed"])) {
+      if (!payout.retryAt || payout.retryAt.getTime() > now || payout.attempt >= PAYOUT_MAX_ATTEMPTS) continue;
+      const attempt = payout.attempt + 1;
+      const key = slotKeys.payout(payout.id, attempt);
+      this.deps.db.transaction((tx) => {
+        this.deps.outbox.record(tx, { key, purpose: SLOTS_PAYOUT_PURPOSE, tx: this.paymentTx(payout) });
+        this.repo.updatePayout(tx, payout.id, { status: "pending", attempt, outboxKey: key, retryAt: null, settledAt: null });
+      });
+      this.deps.outbox.kick();
+      this.deps.log.info("slots payout retried", { payout: payout.id, attempt });
+    }
+  }
+
+  private expireIdle(): void {
+    for (const s of this.repo.expiredActive(this.deps.clock.date())) this.slots.expire(s.id);
+  }
+
+  private publish(payout: PayoutRow): void {
+    this.deps.hub.emit("wallet", payout.wallet, { type: "slots.payout", ...payoutView(payout, this.repo.spinIdsOf(payout.id)) });
+  }
+}

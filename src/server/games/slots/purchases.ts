@@ -1,0 +1,191 @@
+import { randomUUID } from "node:crypto";
+import { slotPackage } from "../../../engine";
+import type { PaymentDecision, PaymentHandlerContext } from "../../payments/model";
+import { insertPaymentRequest } from "../../payments/requests";
+import { ConflictError, NotFoundError } from "../../platform/errors";
+import { PACKAGE_PAYMENT_GRACE_SECONDS, PACKAGE_SIGN_SECONDS, SESSION_IDLE_MS, SLOTS_ERRORS, SLOTS_PACKAGE_PURPOSE } from "./model";
+import type { PurchaseRow, SlotsRepository } from "./repository";
+import type { SlotsDeps, SlotsService } from "./service";
+
+const MICRO = 1_000_000n;
+
+/**
+ * Spin packages bought with VVX: a payment request with its own DestinationTag and the Xaman sign
+ * request that pays it. The watcher checks delivered_amount (VVX of the configured issuer), refunds
+ * short payments and the excess of over payments; this class decides the rest in the credit's
+ * transaction: start the session, or refuse (refund) a package paid while a paid session is active.
+ */
+export class SlotPurchases {
+  private offs: (() => void)[] = [];
+
+  constructor(
+    private readonly deps: SlotsDeps,
+    private readonly repo: SlotsRepository,
+    private readonly sessions: SlotsService,
+  ) {
+    // Registered at construction so the watcher never credits a package without its handler.
+    deps.payments.handle(SLOTS_PACKAGE_PURPOSE, (ctx) => this.onPayment(ctx));
+  }
+
+  /** Follows the watcher: tells the wallet's page when a package is paid or a payment refunded. */
+  start(): void {
+    const { payments } = this.deps;
+    this.offs.push(
+      payments.on("payment.credited", (e) => {
+        if (e.purpose === SLOTS_PACKAGE_PURPOSE) this.publish(this.repo.purchaseByRequest(e.requestId));
+      }),
+    );
+    this.offs.push(
+      payments.on("payment.refunding", (e) => {
+        if (e.purpose !== SLOTS_PACKAGE_PURPOSE || e.requestId === null) return;
+        const purchase = this.repo.purchaseByRequest(e.requestId);
+        if (purchase?.status === "awaiting_payment") {
+          this.publish(this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, { reason: e.reason })));
+        } else this.publish(purchase);
+      }),
+    );
+    this.offs.push(
+      payments.on("request.expired", (e) => {
+        if (e.purpose !== SLOTS_PACKAGE_PURPOSE) return;
+        const purchase = this.repo.purchaseByRequest(e.requestId);
+        if (purchase?.status === "awaiting_payment") this.publish(this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, { status: "expired" })));
+      }),
+    );
+  }
+
+  stop(): void {
+    for (const off of this.offs) off();
+    this.offs = [];
+  }
+
+  private publish(p: PurchaseRow | undefined): void {
+    if (!p) return;
+    this.deps.hub.emit("wallet", p.wallet, { type: "slots.purchase", purchaseId: p.id, uuid: p.signUuid, status: p.status, reason: p.reason, sessionId: p.sessionId });
+  }
+
+  /** 409 when the wallet still has an active session (the spec: buy when there is none). */
+  private refuseIfActive(wallet: string): void {
+    const active = this.sessions.currentSessions(wallet);
+    if (active.length) {
+      const spins = active.reduce((n, s) => n + s.remainingSpins, 0);
+      throw new ConflictError(SLOTS_ERRORS.sessionActive, `You still have ${spins} spin${spins === 1 ? "" : "s"} in an active session. Play them before buying another package.`);
+    }
+  }
+
+  /** Opens a VVX payment request for a package and asks Xaman for the payment. */
+  async create(actor: { wallet: string; clientToken?: string }, tierIndex: number) {
+    const pkg = slotPackage(tierIndex);
+    this.refuseIfActive(actor.wallet);
+    const now = this.deps.clock.date();
+    const amount = BigInt(pkg.amountVvx) * MICRO;
+    const purchase = this.deps.db.transaction((tx) => {
+      const id = randomUUID();
+      const expiresAt = new Date(now.getTime() + (PACKAGE_SIGN_SECONDS + PACKAGE_PAYMENT_GRACE_SECONDS) * 1000);
+      const request = insertPaymentRequest(tx, { purpose: SLOTS_PACKAGE_PURPOSE, wallet: actor.wallet, amount, currency: "VVX", expiresAt, refId: id }, now);
+      return this.repo.insertPurchase(tx, {
+        id,
+        wallet: actor.wallet,
+        packageIndex: pkg.index,
+        amountMicro: amount,
+        paymentRequestId: request.id,
+        destinationTag: request.destinationTag,
+        status: "awaiting_payment",
+        createdAt: now,
+        expiresAt,
+      });
+    });
+    const request = this.deps.payments.getRequest(purchase.paymentRequestId)!;
+    const { Account: _account, ...txjson } = this.deps.payments.paymentTx(request);
+    let sign;
+    try {
+      sign = await this.deps.signing.createSignRequest({
+        kind: "slots_package",
+        txjson,
+        wallet: actor.wallet,
+        clientToken: actor.clientToken,
+        reference: purchase.id,
+        instruction: `Pay ${pkg.amountVvx.toLocaleString("en-US")} VVX for ${pkg.name} of VVX Slots`,
+        expireSeconds: PACKAGE_SIGN_SECONDS,
+      });
+    } catch (err) {
+      // No way to pay: withdraw the request (a payment to its tag would be refunded).
+      this.deps.payments.cancelPaymentRequest(purchase.paymentRequestId);
+      this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, { status: "expired", reason: "sign_request_failed" }));
+      throw err;
+    }
+    const links = { qrUrl: sign.qrUrl, xummUrl: sign.xummUrl, refs: sign.refs, next: sign.next };
+    this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, { signUuid: sign.uuid, signJson: JSON.stringify(links) }));
+    this.deps.log.info("slots package requested", { purchase: purchase.id, wallet: actor.wallet, package: pkg.name, tag: purchase.destinationTag });
+    return {
+      uuid: sign.uuid,
+      ...links,
+      purchaseId: purchase.id,
+      packageName: pkg.name,
+      amount: pkg.amountVvx,
+      destination: this.deps.ledger.platformAddress,
+      destinationTag: purchase.destinationTag,
+      expiresAt: sign.expiresAt,
+    };
+  }
+
+  /**
+   * The watcher's verdict on a payment that fully pays a package request (inside the credit's
+   * transaction): start the session, or refuse (refunded in full) when a paid session is active.
+   */
+  private onPayment({ db, request, payment }: PaymentHandlerContext): PaymentDecision {
+    const purchase = this.repo.purchaseByRequest(request.id, db);
+    if (!purchase) return { accept: false, reason: "unknown_purchase" };
+    if (purchase.status !== "awaiting_payment") return { accept: false, reason: "request_closed" };
+    const now = this.deps.clock.now();
+    const paidActive = this.repo.activeSessions(purchase.wallet, db).some((s) => s.kind === "package" && s.expiresAt.getTime() > now);
+    if (paidActive) {
+      this.repo.updatePurchase(db, purchase.id, { status: "refunded", reason: "session_active", paymentTxHash: payment.txHash });
+      return { accept: false, reason: "session_active" };
+    }
+    const pkg = slotPackage(purchase.packageIndex);
+    const session = this.repo.insertSession(db, {
+      id: randomUUID(),
+      wallet: purchase.wallet,
+      kind: "package",
+      packageIndex: pkg.index,
+      spinCostMicro: BigInt(pkg.spinCostVvx) * MICRO,
+      totalSpins: pkg.spins,
+      remainingSpins: pkg.spins,
+      paidSpins: pkg.spins,
+      bonusSpins: 0,
+      totalPayoutMicro: 0n,
+      paidMicro: 0n,
+      status: "active",
+      purchaseId: purchase.id,
+      createdAt: new Date(now),
+      lastActivityAt: new Date(now),
+      expiresAt: new Date(now + SESSION_IDLE_MS),
+    });
+    this.repo.updatePurchase(db, purchase.id, { status: "paid", sessionId: session.id, paymentTxHash: payment.txHash, paidAt: payment.closedAt ?? new Date(now) });
+    this.deps.log.info("slots session started", { session: session.id, wallet: purchase.wallet, package: pkg.name, payment: payment.txHash });
+    return { accept: true };
+  }
+
+  /** The purchase behind a Xaman payment uuid; 404 when there is none. */
+  byUuid(uuid: string): PurchaseRow {
+    const purchase = this.repo.purchaseBySignUuid(uuid);
+    if (!purchase) throw new NotFoundError(`No slots payment for sign request ${uuid}`, SLOTS_ERRORS.paymentNotFound);
+    return purchase;
+  }
+
+  /** GET check-payment: confirmed once the session exists, with the purchase's state otherwise. */
+  check(uuid: string) {
+    let purchase = this.byUuid(uuid);
+    if (purchase.status === "awaiting_payment" && this.deps.payments.getRequest(purchase.paymentRequestId)?.status === "expired") {
+      purchase = this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, { status: "expired" }))!;
+    }
+    const session = purchase.sessionId ? this.repo.session(purchase.sessionId) : undefined;
+    return {
+      confirmed: purchase.status === "paid",
+      status: purchase.status,
+      reason: purchase.reason,
+      paymentTxHash: purchase.paymentTxHash,
+      session: session ? this.sessions.view(session) : null,
+    };
+  }
+}

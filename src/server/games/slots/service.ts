@@ -1,0 +1,232 @@
+import type { Database } from "bun:sqlite";
+import { randomUUID } from "node:crypto";
+import { convertStringToHex } from "xrpl";
+import { SLOT_FLOATS_PER_SPIN, slotSpinFromFloats, type SlotSpin } from "../../../engine";
+import type { DrawnSeeds } from "../../fair/model";
+import type { FairSeedService } from "../../fair/service";
+import { vvxAmount } from "../../ledger/amounts";
+import type { LedgerGateway } from "../../ledger/gateway";
+import type { DbOrTx, Outbox, OutboxInput } from "../../ledger/outbox";
+import type { PaymentWatcher } from "../../payments/watcher";
+import type { Clock } from "../../platform/clock";
+import type { Db } from "../../platform/db";
+import type { Logger } from "../../platform/log";
+import type { Hub } from "../../platform/ws/hub";
+import type { SigningService } from "../../signing/service";
+import {
+  BONUS_SPIN_COST_VVX,
+  SESSION_IDLE_MS,
+  SessionRefusedError,
+  SLOTS_ERRORS,
+  slotKeys,
+} from "./model";
+import { SlotsRepository, type SessionRow, type SpinTaken } from "./repository";
+import { sessionView, spinListItem, spinView, vvxNumber } from "./views";
+
+export interface SlotsDeps {
+  db: Db;
+  /** The same database, for the statements every spin runs. */
+  sqlite: Database;
+  clock: Clock;
+  log: Logger;
+  ledger: LedgerGateway;
+  outbox: Outbox;
+  payments: PaymentWatcher;
+  signing: SigningService;
+  fair: FairSeedService;
+  hub: Hub;
+}
+
+const MICRO = 1_000_000n;
+const hex = (text: string) => convertStringToHex(text).toUpperCase();
+
+type RefusalCode = (typeof SLOTS_ERRORS)[keyof typeof SLOTS_ERRORS];
+/** What the spin transaction decided: a refusal, or the recorded spin. */
+type SpinOutcome = { refused: RefusalCode } | { refused?: undefined; id: number; spin: SlotSpin; seeds: DrawnSeeds; taken: SpinTaken };
+
+/** Where a daily-wheel prize went: added to an active Standard (or Bonus) session, or a new Bonus session. */
+export interface BonusCredit {
+  sessionId: string;
+  addedTo: "existing" | "new_bonus";
+}
+
+/**
+ * VVX Slots sessions and spins: a session is a run of spins at one spin cost (a paid package, or
+ * daily-wheel spins); a spin is decided from the wallet's seed pair, recorded and counted in one
+ * SQLite transaction. Packages are bought in purchases.ts; winnings are paid by payouts.ts.
+ */
+export class SlotsService {
+  readonly repo: SlotsRepository;
+
+  constructor(private readonly deps: SlotsDeps) {
+    this.repo = new SlotsRepository(deps.db, deps.sqlite);
+  }
+
+  // --- Sessions -----------------------------------------------------------------------
+
+  /** Active sessions of a wallet, oldest first; ones whose time ran out are expired on the way. */
+  currentSessions(wallet: string): SessionRow[] {
+    const now = this.deps.clock.now();
+    const rows = this.repo.activeSessions(wallet);
+    const live = rows.filter((s) => s.expiresAt.getTime() > now);
+    if (live.length < rows.length) {
+      for (const s of rows) if (s.expiresAt.getTime() <= now) this.expire(s.id);
+    }
+    return live;
+  }
+
+  /** The session played now (the oldest active one), or null. */
+  activeSession(wallet: string) {
+    const [current, ...queued] = this.currentSessions(wallet);
+    return current ? this.view(current, queued.length) : null;
+  }
+
+  view(row: SessionRow, queued = 0) {
+    const refundTxid = row.refundKey ? (this.deps.outbox.get(row.refundKey)?.status === "validated" ? this.deps.outbox.get(row.refundKey)!.hash : null) : null;
+    return sessionView(row, { queued, refundTxid });
+  }
+
+  /**
+   * Ends an active session whose time ran out; its unplayed paid spins go back to the wallet in
+   * VVX through the outbox (wheel spins lapse). Idempotent: a session already ended is left alone.
+   */
+  expire(sessionId: string): SessionRow | undefined {
+    const now = this.deps.clock.date();
+    const ended = this.deps.db.transaction(
+      (tx) => {
+        const s = this.repo.session(sessionId);
+        if (!s || s.status !== "active" || s.expiresAt > now) return undefined;
+        const refundable = BigInt(Math.min(s.remainingSpins, s.paidSpins)) * s.spinCostMicro;
+        const refundKey = refundable > 0n ? slotKeys.expiryRefund(s.id) : null;
+        if (refundKey) this.deps.outbox.record(tx, { key: refundKey, purpose: "refund", tx: this.refundTx(s, refundable) });
+        return this.repo.updateSession(tx, s.id, { status: "expired", endedAt: now, refundKey, refundMicro: refundable > 0n ? refundable : null });
+      },
+      { behavior: "immediate" },
+    );
+    if (ended) {
+      if (ended.refundKey) this.deps.outbox.kick();
+      this.deps.log.info("slots session expired", { session: ended.id, wallet: ended.wallet, unplayed: ended.remainingSpins, refundMicro: ended.refundMicro?.toString() });
+    }
+    return ended;
+  }
+
+  private refundTx(s: SessionRow, micro: bigint): OutboxInput["tx"] {
+    return {
+      TransactionType: "Payment",
+      Destination: s.wallet,
+      Amount: vvxAmount(micro, this.deps.ledger.vvx),
+      Memos: [{ Memo: { MemoType: hex("vvx/refund"), MemoData: hex(`slots_session_expired ${s.id}`) } }],
+    } as OutboxInput["tx"];
+  }
+
+  /**
+   * Credits daily-wheel spins inside the caller's transaction: added to the wallet's active
+   * 1,000 VVX session (Standard or Bonus) if it has one, otherwise a new Bonus session.
+   */
+  creditBonusSpins(db: DbOrTx, wallet: string, spins: number): BonusCredit {
+    const now = this.deps.clock.now();
+    const cost = BigInt(BONUS_SPIN_COST_VVX) * MICRO;
+    const target = this.repo.activeSessions(wallet, db).find((s) => s.spinCostMicro === cost && s.expiresAt.getTime() > now);
+    const expiresAt = new Date(now + SESSION_IDLE_MS);
+    if (target) {
+      this.repo.updateSession(db, target.id, {
+        totalSpins: target.totalSpins + spins,
+        remainingSpins: target.remainingSpins + spins,
+        bonusSpins: target.bonusSpins + spins,
+        expiresAt: expiresAt > target.expiresAt ? expiresAt : target.expiresAt,
+      });
+      return { sessionId: target.id, addedTo: "existing" };
+    }
+    const session = this.repo.insertSession(db, {
+      id: randomUUID(),
+      wallet,
+      kind: "bonus",
+      packageIndex: null,
+      spinCostMicro: cost,
+      totalSpins: spins,
+      remainingSpins: spins,
+      paidSpins: 0,
+      bonusSpins: spins,
+      totalPayoutMicro: 0n,
+      paidMicro: 0n,
+      status: "active",
+      createdAt: new Date(now),
+      lastActivityAt: new Date(now),
+      expiresAt,
+    });
+    return { sessionId: session.id, addedTo: "new_bonus" };
+  }
+
+  // --- Spins --------------------------------------------------------------------------
+
+  /**
+   * One spin: checks the session, takes the wallet's next nonce, decides the reels, records the
+   * spin and takes the spin from the session, all in one immediate transaction (two concurrent
+   * spins on the last spin: one spins, the other gets 403). Winnings are paid by the batcher.
+   */
+  spin(wallet: string, sessionId: string) {
+    const now = this.deps.clock.now();
+    const outcome = this.spinOnce(wallet, sessionId, now);
+    if (outcome.refused !== undefined) throw this.refusal(outcome.refused, sessionId);
+    const { taken } = outcome;
+    return {
+      spin: spinView(outcome.id, outcome.spin, outcome.seeds),
+      remainingSpins: taken.remainingSpins,
+      sessionStatus: taken.status === "completed" ? "completed" : "active",
+      totalWinnings: vvxNumber(taken.totalPayoutMicro),
+    };
+  }
+
+  /** The spin's immediate transaction (plain bun:sqlite: see SlotsRepository). */
+  private spinOnce(wallet: string, sessionId: string, now: number): SpinOutcome {
+    return this.repo.immediate((): SpinOutcome => {
+        const s = this.repo.spinSession(sessionId);
+        if (!s) return { refused: SLOTS_ERRORS.sessionNotFound };
+        if (s.wallet !== wallet) return { refused: SLOTS_ERRORS.sessionForbidden };
+        if (s.status === "expired" || s.expiresAt <= now) return { refused: SLOTS_ERRORS.sessionExpired };
+        if (s.status !== "active" || s.remainingSpins <= 0) return { refused: SLOTS_ERRORS.sessionFinished };
+        const seeds = this.deps.fair.draw(wallet);
+        const spin = slotSpinFromFloats(this.deps.fair.floats(seeds, SLOT_FLOATS_PER_SPIN), Number(s.spinCostMicro / MICRO));
+        const taken = this.repo.takeSpin(s.id, s.remainingSpins, spin.totalPayoutMicro, now, now + SESSION_IDLE_MS);
+        if (!taken) return { refused: SLOTS_ERRORS.sessionFinished };
+        const id = this.repo.insertSpin({
+          sessionId: s.id,
+          wallet,
+          serverSeedHash: seeds.serverSeedHash,
+          clientSeed: seeds.clientSeed,
+          nonce: seeds.nonce,
+          reels: spin.reels.join(","),
+          winType: spin.winType,
+          multipleHundredths: spin.multipleHundredths,
+          mysteryMultiple: spin.mysteryMultiple,
+          spinCostMicro: spin.spinCostMicro,
+          winMicro: spin.winAmountMicro,
+          partialMicro: spin.partialPayoutMicro,
+          totalPayoutMicro: spin.totalPayoutMicro,
+          createdAt: now,
+        });
+        return { id, spin, seeds, taken };
+      });
+  }
+
+  /** A wallet's spins, newest first, with their payout and the server seed once it is revealed. */
+  spinList(wallet: string, limit: number, beforeId?: number) {
+    const rows = this.repo.spinsOf(wallet, limit, beforeId);
+    const revealed = this.deps.fair.revealedSeeds(rows.map((r) => r.spin.serverSeedHash));
+    return rows.map((r) => spinListItem(r.spin, { status: r.payoutStatus, txid: r.payoutTxid }, revealed.get(r.spin.serverSeedHash) ?? null));
+  }
+
+  private refusal(code: RefusalCode, sessionId: string): SessionRefusedError {
+    switch (code) {
+      case SLOTS_ERRORS.sessionExpired:
+        this.expire(sessionId);
+        return new SessionRefusedError(code, "Your session has expired. Please purchase new spins to continue playing.");
+      case SLOTS_ERRORS.sessionFinished:
+        return new SessionRefusedError(code, "No Spins Left: this session has no spins left. Buy a package to keep playing.");
+      case SLOTS_ERRORS.sessionForbidden:
+        return new SessionRefusedError(code, "This session belongs to another wallet.");
+      default:
+        return new SessionRefusedError(SLOTS_ERRORS.sessionNotFound, "Your session has expired. Please purchase new spins to continue playing.");
+    }
+  }
+}

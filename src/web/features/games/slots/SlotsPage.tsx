@@ -1,0 +1,120 @@
+import { useCallback, useEffect, useState } from "react";
+import { Link } from "react-router-dom";
+import useSWR from "swr";
+import { useSnapshot } from "valtio";
+import { errorMessage, getJson, HttpError } from "../../../lib/api";
+import { usePageTitle } from "../../../lib/usePageTitle";
+import { toast } from "../../../state/toast";
+import { connectWallet, walletState } from "../../wallet/walletStore";
+import { activeSessionUrl, createSession, seedsUrl, spinsUrl, type SeedPair, type SlotPayment, type SlotSession, type SpinRecord } from "./api";
+import { FairnessCard } from "./FairnessCard";
+import { PackageChooser } from "./PackageChooser";
+import { Paytable } from "./Paytable";
+import { PaymentDialog } from "./PaymentDialog";
+import { SessionCard } from "./SessionCard";
+import { SlotMachine } from "./SlotMachine";
+import { SpinHistory } from "./SpinHistory";
+import { useSlotSpin } from "./useSlotSpin";
+import "./slots.css";
+
+/** The spec's session poll while a wallet is connected (the spin list follows it, for payout txids). */
+const SESSION_POLL_MS = 3000;
+
+/** Buying a package: create-session, then the payment dialog (409 while a session is active). */
+function usePackagePurchase(wallet: string | null, onConflict: () => void) {
+  const [payment, setPayment] = useState<SlotPayment | null>(null);
+  const [buying, setBuying] = useState<number | null>(null);
+  const buy = useCallback(
+    async (tierIndex: number) => {
+      if (!wallet) {
+        toast({ title: "Wallet Required", description: "Please connect your wallet to play", variant: "info" });
+        return void connectWallet();
+      }
+      setBuying(tierIndex);
+      try {
+        setPayment((await createSession(wallet, tierIndex)).payment);
+      } catch (err) {
+        const conflict = err instanceof HttpError && err.status === 409;
+        toast({ title: "Error", description: conflict ? errorMessage(err) : errorMessage(err, "Failed to create payment request"), variant: "destructive" });
+        if (conflict) onConflict();
+      } finally {
+        setBuying(null);
+      }
+    },
+    [wallet, onConflict],
+  );
+  return { payment, buying, buy, close: () => setPayment(null) };
+}
+
+/** /games/slots: the reels, the session card or the package chooser, fairness, payouts, and the wallet's spins. */
+export default function SlotsPage() {
+  usePageTitle("VVX Slots");
+  const { walletAddress, isConnected } = useSnapshot(walletState);
+  const wallet = isConnected ? walletAddress : null;
+  const { data: sessionRes, error: sessionError, mutate: refreshSession } = useSWR<{ session: SlotSession | null }>(wallet ? activeSessionUrl(wallet) : null, getJson, { refreshInterval: SESSION_POLL_MS });
+  const { data: spinsRes, error: spinsError, mutate: refreshSpins } = useSWR<{ spins: SpinRecord[] }>(wallet ? spinsUrl(wallet) : null, getJson, { refreshInterval: SESSION_POLL_MS });
+  const { data: seeds, mutate: refreshSeeds } = useSWR<SeedPair>(wallet ? seedsUrl(wallet) : null, getJson);
+  const session = sessionRes?.session ?? null;
+  const machine = useSlotSpin({ wallet, session, refreshSession, onSpun: () => void (refreshSpins(), refreshSeeds()) });
+  const purchase = usePackagePurchase(wallet, () => void refreshSession());
+  const { reset } = machine;
+
+  // A new wallet: nothing of the previous one stays on screen.
+  useEffect(() => reset(), [wallet]); // eslint-disable-line react-hooks/exhaustive-deps -- on wallet change only
+
+  return (
+    <section className="container slots-page">
+      <header className="page-header slots-header">
+        <p className="eyebrow">
+          <Link to="/games">Games</Link> / VVX Slots
+        </p>
+        <h1>VVX Slots</h1>
+        <p className="lead-left slots-tagline">Win up to 10,000,000 VVX</p>
+      </header>
+
+      <div className="slots-layout">
+        <SlotMachine
+          reels={machine.reels}
+          shown={machine.shown}
+          banner={machine.banner}
+          spinning={machine.spinning}
+          onSpin={() => void machine.press()}
+          wallet={wallet}
+          session={session}
+          sessionState={sessionError ? "error" : sessionRes ? "ready" : "loading"}
+          finished={machine.finished}
+        />
+        <div className="slots-side">
+          {wallet && session ? (
+            <SessionCard session={session} serverSeedHash={seeds?.serverSeedHash ?? null} />
+          ) : (
+            <PackageChooser onBuy={(i) => void purchase.buy(i)} busyIndex={purchase.buying} disabled={!wallet} />
+          )}
+          {wallet && <FairnessCard wallet={wallet} seeds={seeds} onChanged={() => void refreshSeeds()} />}
+        </div>
+      </div>
+
+      <p className="small muted slots-bonus-rule" data-testid="bonus-rule">
+        Daily-wheel prizes: spins you win on the <Link to="/">daily wheel</Link> are 1,000 VVX spins paid out in real VVX. They are added to your active Standard
+        session if you have one; otherwise they become a Bonus session (played after any High Limit session).
+      </p>
+
+      <div className="slots-lower">
+        <Paytable />
+        {wallet && <SpinHistory spins={spinsRes?.spins} error={spinsError} />}
+      </div>
+
+      <PaymentDialog
+        payment={purchase.payment}
+        // A session appearing while the dialog is open (the 3 s poll saw it) makes the dialog check at once.
+        sessionSeen={Boolean(purchase.payment && session)}
+        onConfirmed={(s) => {
+          reset();
+          void refreshSession(s ? { session: s } : undefined, { revalidate: true });
+          toast({ title: "Payment confirmed", description: s ? `${s.remainingSpins} spins are ready. Good luck!` : "Your spins are ready.", variant: "success" });
+        }}
+        onClose={purchase.close}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import { describe, expect, test } from "bun:test";
+import type { PaymentCheck } from "./api";
+import { PAYMENT_POLL, PaymentPoller, refundText, type PaymentPhase } from "./paymentPoll";
+
+const waiting: PaymentCheck = { success: true, confirmed: false, status: "awaiting_payment", reason: null, paymentTxHash: null, session: null };
+
+/** Runs a poller with short intervals; `answers` are used in order (a function throws). */
+async function run(answers: (PaymentCheck | (() => never))[], timing = { intervalMs: 5, afterErrorMs: 25, attempts: 3 }) {
+  const calls: { at: number; timeoutMs: number }[] = [];
+  const phases: PaymentPhase[] = [];
+  const t0 = performance.now();
+  let i = 0;
+  await new Promise<void>((resolve) => {
+    const poller = new PaymentPoller(
+      "uuid-1",
+      async (_uuid, timeoutMs) => {
+        calls.push({ at: performance.now() - t0, timeoutMs });
+        const a = answers[Math.min(i++, answers.length - 1)]!;
+        return typeof a === "function" ? a() : a;
+      },
+      (p) => {
+        phases.push(p);
+        if (p.kind !== "waiting") resolve();
+      },
+      timing,
+    );
+    poller.start();
+  });
+  return { calls, phases };
+}
+
+describe("the spec's payment polling", () => {
+  test("the spec's numbers: every 10 s (15 s after an error), 30 attempts after the first, 5 s per request, deep link after 300 ms", () => {
+    expect(PAYMENT_POLL).toEqual({ intervalMs: 10_000, afterErrorMs: 15_000, attempts: 30, requestTimeoutMs: 5_000, deepLinkDelayMs: 300 });
+  });
+
+  test("the first check is immediate; after the first and 3 more unanswered checks: timeout", async () => {
+    const { calls, phases } = await run([waiting]);
+    expect(calls).toHaveLength(4);
+    expect(calls[0]!.at).toBeLessThan(5);
+    expect(calls.every((c) => c.timeoutMs === 5_000)).toBe(true);
+    expect(phases.at(-1)).toEqual({ kind: "timeout" });
+  });
+
+  test("an error waits the longer interval; a confirmation ends the polling with the session", async () => {
+    const session = { sessionId: "s", remainingSpins: 10 } as PaymentCheck["session"];
+    const { calls, phases } = await run([
+      () => {
+        throw new Error("network down");
+      },
+      waiting,
+      { ...waiting, confirmed: true, status: "paid", session },
+    ]);
+    expect(calls).toHaveLength(3);
+    expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(24);
+    expect(phases[0]).toMatchObject({ kind: "waiting", lastError: "network down" });
+    expect(phases.at(-1)).toMatchObject({ kind: "confirmed", check: { session } });
+  });
+
+  test("a refunded or expired purchase ends the polling and says why", async () => {
+    expect((await run([{ ...waiting, status: "refunded", reason: "session_active" }])).phases.at(-1)).toEqual({ kind: "refunded", reason: "session_active" });
+    expect((await run([{ ...waiting, status: "expired" }])).phases.at(-1)).toEqual({ kind: "expired" });
+    const short = await run([{ ...waiting, reason: "short" }, { ...waiting, confirmed: true, status: "paid" }]);
+    expect(short.phases[0]).toMatchObject({ kind: "waiting", reason: "short" });
+    expect(refundText("short")).toContain("less than the package price");
+    expect(refundText("session_active")).toContain("active session");
+  });
+});
