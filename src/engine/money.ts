@@ -5,6 +5,22 @@ export const MICRO_PER_VVX = 1_000_000n;
 /** Drops in one XRP. */
 export const DROPS_PER_XRP = 1_000_000n;
 
+/** The same factor as a plain number, for micro-VVX kept in INTEGER columns (exact below 2^53). */
+export const MICRO_PER_VVX_NUMBER = Number(MICRO_PER_VVX);
+
+/** Micro-VVX (a whole number) as a VVX number for display fields: 1750500000 -> 1750.5. */
+export function microToVvxNumber(micro: number | bigint): number {
+  return Number(micro) / MICRO_PER_VVX_NUMBER;
+}
+
+/** Whole VVX to micro-VVX as a plain number (for INTEGER columns and comparisons with them). */
+export function vvxToMicroNumber(vvx: number): number {
+  if (!Number.isSafeInteger(vvx)) throw new EngineInputError("vvx", `must be a whole number of VVX, got ${vvx}`);
+  const micro = vvx * MICRO_PER_VVX_NUMBER;
+  if (!Number.isSafeInteger(micro)) throw new EngineInputError("vvx", `is too large: ${vvx}`);
+  return micro;
+}
+
 /** Whole VVX (a safe integer or bigint) to micro-VVX. */
 export function vvxToMicro(vvx: number | bigint): bigint {
   if (typeof vvx === "number" && !Number.isSafeInteger(vvx)) {

@@ -5,6 +5,8 @@ export interface NftTier {
   id: number;
   tier: "GENESIS" | "OASIS";
   name: string;
+  /** What the marketplace says about the tier. */
+  description: string;
   priceVvx: number;
   /** Monthly ROI in basis points: 1000 = 10%. */
   monthlyRoiBps: number;
@@ -24,6 +26,7 @@ export const DEFAULT_NFT_TIERS = [
     id: 1,
     tier: "GENESIS",
     name: "Genesis",
+    description: "Premium tier: 10% monthly ROI for 12 months (120% total).",
     priceVvx: 500_000,
     monthlyRoiBps: 1000,
     durationMonths: 12,
@@ -37,6 +40,7 @@ export const DEFAULT_NFT_TIERS = [
     id: 2,
     tier: "OASIS",
     name: "Oasis",
+    description: "Long-term tier: 5% monthly ROI for 24 months (120% total).",
     priceVvx: 250_000,
     monthlyRoiBps: 500,
     durationMonths: 24,
@@ -104,6 +108,11 @@ export function defaultTierById(id: number): NftTier {
   const found = DEFAULT_NFT_TIERS.find((t) => t.id === id);
   if (!found) throw new EngineInputError("tierId", `must be 1 (Genesis) or 2 (Oasis), got ${id}`);
   return found;
+}
+
+/** Monthly ROI text as the marketplace shows it, from basis points: 1000 -> "10", 250 -> "2.5". */
+export function percentText(bps: number): string {
+  return String(bps / 100);
 }
 
 /** Total ROI of a tier in basis points (monthly x months: 12,000 = 120% for both defaults). */

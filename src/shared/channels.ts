@@ -1,3 +1,5 @@
+import type { ErrorCode } from "./errorCodes";
+
 /**
  * Push channels: what the server publishes over WebSockets (Bun's native pub/sub) and who may
  * listen. A topic is a channel name, or `<channel>:<key>` for channels with keys. Only topics of
@@ -38,6 +40,13 @@ export function parseTopic(topic: unknown): { channel: ChannelName; key?: string
   return { channel, key };
 }
 
+/** How the buyer's accept-offer sign request ended when the NFT did not change hands (the offer stays open). */
+export interface AcceptIssue {
+  state: "rejected" | "expired" | "failed";
+  /** The ledger's result when it failed there (tecINSUFFICIENT_RESERVE ...). */
+  result: string | null;
+}
+
 /** A purchase moved to a new step (the dialog follows these instead of polling while its socket is up). */
 export interface PurchaseUpdatedMessage {
   type: "purchase";
@@ -47,7 +56,9 @@ export interface PurchaseUpdatedMessage {
   offerId: string | null;
   tokenId: string | null;
   tierId: number;
+  /** Why it ended without an NFT (payment_rejected, payment_failed: tec..., sign_request_expired, no_payment_in_time, sold_out ...). */
   reason: string | null;
+  acceptIssue?: AcceptIssue | null;
 }
 
 /** A reward claim was recorded or its payment settled (Pending, then Claimed; Failed gives the rewards back). */
@@ -93,7 +104,7 @@ export type ControlMessage =
   | { type: "pong"; timestamp: number }
   | { type: "subscribed"; topic: string }
   | { type: "unsubscribed"; topic: string }
-  | { type: "error"; code: string; message: string };
+  | { type: "error"; code: ErrorCode; message: string; topic?: string };
 
 /** What each channel carries. */
 export interface ChannelMessages {

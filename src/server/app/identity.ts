@@ -1,3 +1,4 @@
+import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
 import type { Db } from "../platform/db";
 import type { Logger } from "../platform/log";
@@ -17,9 +18,9 @@ export interface SigningServices {
  * Builds the product's Xaman client, sessions and OAuth2 client (in sandbox mode they
  * talk to the sandbox Xaman through HTTP, like real Xaman).
  */
-export function createSigningServices(config: Config, db: Db, log: Logger): SigningServices {
+export function createSigningServices(config: Config, db: Db, log: Logger, clock: Clock): SigningServices {
   const credentials = xummCredentials(config);
-  const signing = new SigningService(db, createXummClient(config), config, log);
+  const signing = new SigningService(db, createXummClient(config), config, log, clock);
   const endpoints = xummOauthEndpoints(config);
   const oauth = new OauthClient({
     browserBase: endpoints.browser,
@@ -28,7 +29,7 @@ export function createSigningServices(config: Config, db: Db, log: Logger): Sign
     clientSecret: credentials.apiSecret,
     redirectUri: `${config.publicUrl}/oauth/callback`,
   });
-  const auth = new AuthService(db, signing, log, oauth);
+  const auth = new AuthService(db, signing, log, oauth, clock);
   signing.usePushTokens((wallet) => auth.pushUserToken(wallet));
   return { signing, auth };
 }

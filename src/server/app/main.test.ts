@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { seedDefaults } from "../nfts/seed";
 import { openStore } from "../platform/db";
 import { migrations } from "../platform/db/migrations";
-import { freePort } from "../testing/testServer";
+import { freePort, startTestServer } from "../testing/testServer";
 
 const MAIN = join(import.meta.dir, "main.ts");
 
@@ -44,6 +44,25 @@ describe("start-up and shutdown", () => {
   });
 });
 
+describe("the sandbox's own database", () => {
+  test("the sandbox Xaman keeps its payloads in DATA_DIR/sandbox.db", async () => {
+    const server = await startTestServer();
+    try {
+      const created = await fetch(`${server.url}/api/xumm/sign-request`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "wallet_connect" }) });
+      const { uuid } = (await created.json()) as { uuid: string };
+      const sandbox = new Database(join(server.dataDir, "sandbox.db"), { readonly: true });
+      try {
+        expect(sandbox.query<{ uuid: string }, [string]>("SELECT uuid FROM sandbox_xumm_payloads WHERE uuid = ?").get(uuid)).toEqual({ uuid });
+      } finally {
+        sandbox.close();
+      }
+      expect(server.ctx.store.sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE name LIKE 'sandbox_%'").all()).toEqual([]);
+    } finally {
+      await server.stop(true);
+    }
+  });
+});
+
 describe("database", () => {
   test("opens in WAL mode under DATA_DIR and applies each migration once", () => {
     const dir = mkdtempSync(join(tmpdir(), "vvx-db-"));
@@ -64,6 +83,8 @@ describe("database", () => {
       second.close();
       const raw = new Database(join(dir, "vvx.db"));
       expect(raw.query<{ n: number }, []>("SELECT count(*) AS n FROM _migrations").get()?.n).toBe(migrations.length);
+      // The sandbox's tables are not the product's: its Xaman keeps them in sandbox.db.
+      expect(raw.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE name LIKE 'sandbox_%'").all()).toEqual([]);
       raw.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -27,13 +27,13 @@ export async function createContext(config: Config, log = createLogger(!config.l
   const store = openStore(config.dataDir);
   const hub = new Hub();
   // The sandbox is loaded only in sandbox mode: on real networks none of its code runs.
-  const sandbox = config.network === "sandbox" ? (await import("../sandbox")).createSandbox(config, log, store.db) : undefined;
+  const sandbox = config.network === "sandbox" ? (await import("../sandbox")).createSandbox(config, log) : undefined;
   const clock = sandbox?.clock ?? systemClock;
   const ledger = gatewayFromConfig(config, log, sandbox?.wallets);
-  const outbox = new Outbox(store.db, ledger, log);
-  const payments = new PaymentWatcher(store.db, ledger, outbox, log);
-  const signing = createSigningServices(config, store.db, log);
-  const nfts = new NftService({ db: store.db, config, log, ledger, outbox, payments, signing: signing.signing, sandboxXumm: sandbox?.xumm });
+  const outbox = new Outbox(store.db, ledger, log, clock);
+  const payments = new PaymentWatcher(store.db, ledger, outbox, log, { clock });
+  const signing = createSigningServices(config, store.db, log, clock);
+  const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
   const fair = new FairSeedService({ db: store.db, sqlite: store.sqlite, clock, log });
   const slots = new SlotsGame({ db: store.db, sqlite: store.sqlite, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub });
   // Wheel prizes become slot spins; the two games meet only here.

@@ -1,34 +1,50 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../app/context";
+import {
+  AuthStatusResponse,
+  LogoutResponse,
+  MeResponse,
+  OauthCompleteBody,
+  OauthCompleteResponse,
+  PushAuthResponse,
+  PushToSignStatusResponse,
+} from "../../shared/api/auth";
+import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
-import { clientIp, type SignRequestLimits } from "../signing";
-import { parseAddress } from "../wallet/service";
+import { clientIp } from "../platform/http/rateLimit";
+import { parseAddress } from "../ledger/address";
 import { clientToken, cookieAttributes, ensureClientToken, SESSION_COOKIE, SESSION_DAYS, type CookieJar } from "./cookies";
 import { actingWallet, requireWallet, walletSession } from "./guard";
+import type { SignRequestLimits } from "./limits";
+import type { AuthService } from "./service";
 
-const UserShape = t.Nullable(t.Object({ walletAddress: t.String() }));
+export { SignRequestLimits } from "./limits";
+export { xummRoutes, type XummRouteDeps } from "./xummRoutes";
+
+/** What the auth routes are built from. */
+export interface AuthRouteDeps {
+  auth: AuthService;
+  config: Config;
+}
 
 /** `/api/auth/*`: session status, the OAuth2 callback, push-to-sign, logout. */
-export function authRoutes(ctx: AppContext, limits: SignRequestLimits) {
-  const { auth, config } = ctx;
-  const clearSession = (jar: CookieJar) => jar[SESSION_COOKIE]!.set({ value: "", ...cookieAttributes(config, 0), expires: new Date(0) });
+export function authRoutes(deps: AuthRouteDeps, limits: SignRequestLimits) {
+  return new Elysia({ name: "auth" }).use(sessionRoutes(deps)).use(pushToSignRoutes(deps, limits));
+}
 
-  return new Elysia({ name: "auth" })
+/** The session: its status, the OAuth2 callback that starts it, logout. */
+function sessionRoutes({ auth, config }: AuthRouteDeps) {
+  const clearSession = (jar: CookieJar) => jar[SESSION_COOKIE]!.set({ value: "", ...cookieAttributes(config, 0), expires: new Date(0) });
+  return new Elysia({ name: "auth-session" })
     .use(walletSession(auth))
     .get(
       "/api/auth/status",
-      ({ session }) => {
-        return {
-          success: true as const,
-          authenticated: session !== null,
-          user: session ? { walletAddress: session.wallet } : null,
-          expiresAt: session ? session.expiresAt.toISOString() : null,
-        };
-      },
-      {
-        response: t.Object({ success: t.Literal(true), authenticated: t.Boolean(), user: UserShape, expiresAt: t.Nullable(t.String()) }),
-        detail: { summary: "The wallet this browser is signed in with", tags: ["auth"] },
-      },
+      ({ session }) => ({
+        success: true as const,
+        authenticated: session !== null,
+        user: session ? { walletAddress: session.wallet } : null,
+        expiresAt: session ? session.expiresAt.toISOString() : null,
+      }),
+      { response: AuthStatusResponse, detail: { summary: "The wallet this browser is signed in with", tags: ["auth"] } },
     )
     .post(
       "/api/auth/callback",
@@ -39,10 +55,31 @@ export function authRoutes(ctx: AppContext, limits: SignRequestLimits) {
         return { success: true as const, user: { walletAddress: issued.session.wallet }, message: "Signed in with Xaman" };
       },
       {
-        body: t.Object({ code: t.String({ minLength: 1, maxLength: 512 }), state: t.String({ minLength: 1, maxLength: 512 }) }),
+        body: OauthCompleteBody,
+        response: OauthCompleteResponse,
         detail: { summary: "OAuth2 return: exchanges the code (once, for the browser that started it) and starts the session", tags: ["auth"] },
       },
     )
+    .post(
+      "/api/auth/logout",
+      ({ cookie }) => {
+        const jar = cookie as CookieJar;
+        const ended = auth.logout(jar[SESSION_COOKIE]?.value);
+        clearSession(jar);
+        return { success: true as const, loggedOut: ended, message: ended ? "Wallet disconnected" : "No wallet was connected" };
+      },
+      { response: LogoutResponse, detail: { summary: "End this browser's session", tags: ["auth"] } },
+    )
+    .get("/api/auth/me", ({ session }) => ({ success: true as const, walletAddress: requireWallet(session) }), {
+      response: MeResponse,
+      detail: { summary: "The session's wallet, 401 without a session", tags: ["auth"] },
+    });
+}
+
+/** Push-to-sign: the setting and the authentication request pushed to the wallet's phone. */
+function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLimits) {
+  return new Elysia({ name: "auth-push" })
+    .use(walletSession(auth))
     .post(
       "/api/auth/oauth-request",
       async ({ body, cookie, request, server, session }) => {
@@ -54,6 +91,7 @@ export function authRoutes(ctx: AppContext, limits: SignRequestLimits) {
       },
       {
         body: t.Optional(t.Object({ walletAddress: t.Optional(t.String()) })),
+        response: PushAuthResponse,
         detail: { summary: "Push-to-sign authentication request for the session's wallet", tags: ["auth"] },
       },
     )
@@ -66,6 +104,7 @@ export function authRoutes(ctx: AppContext, limits: SignRequestLimits) {
       },
       {
         query: t.Object({ walletAddress: t.Optional(t.String()) }),
+        response: PushToSignStatusResponse,
         detail: { summary: "Whether push-to-sign is on for a wallet", tags: ["auth"] },
       },
     )
@@ -78,22 +117,8 @@ export function authRoutes(ctx: AppContext, limits: SignRequestLimits) {
       },
       {
         body: t.Object({ enabled: t.Boolean(), walletAddress: t.Optional(t.String()) }),
+        response: PushToSignStatusResponse,
         detail: { summary: "Turn push-to-sign on or off for the session's wallet", tags: ["auth"] },
       },
-    )
-    .post(
-      "/api/auth/logout",
-      ({ cookie }) => {
-        const jar = cookie as CookieJar;
-        const ended = auth.logout(jar[SESSION_COOKIE]?.value);
-        clearSession(jar);
-        return { success: true as const, loggedOut: ended, message: ended ? "Wallet disconnected" : "No wallet was connected" };
-      },
-      { detail: { summary: "End this browser's session", tags: ["auth"] } },
-    )
-    .get(
-      "/api/auth/me",
-      ({ session }) => ({ success: true as const, walletAddress: requireWallet(session) }),
-      { detail: { summary: "The session's wallet, 401 without a session", tags: ["auth"] } },
     );
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { systemClock, type Clock } from "../platform/clock";
 import type { Db } from "../platform/db";
-import { AppError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import { AppError, type ErrorCode, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import type { SigningService, SignStatus } from "../signing/service";
 import { hashToken, newToken, SESSION_DAYS, validToken } from "./cookies";
@@ -26,7 +27,7 @@ export const OAUTH_SIGN_IN_SECONDS = 300;
 
 /** 400/401: an OAuth2 callback that does not belong to a sign-in this browser started (forged, replayed or stale). */
 export class OauthCallbackError extends AppError {
-  constructor(code: string, message: string, status = 400) {
+  constructor(code: ErrorCode, message: string, status = 400) {
     super(status, code, message);
   }
 }
@@ -45,6 +46,12 @@ export class AuthService {
     private readonly signing: SigningService,
     private readonly log: Logger,
     oauth: OauthClient,
+    private readonly clock: Clock,
+    /**
+     * Session lifetimes run on the machine's clock, not the product's: the cookie's Max-Age is kept
+     * by the browser in real time, and moving the sandbox clock a month ahead must not sign people out.
+     */
+    private readonly sessionClock: Clock = systemClock,
   ) {
     this.repo = new AuthRepository(db);
     this.oauth = oauth;
@@ -54,7 +61,7 @@ export class AuthService {
 
   /** Starts a session for `wallet`; the token goes into the HttpOnly cookie, its hash into SQLite. */
   createSession(wallet: string, source: string): IssuedSession {
-    const now = new Date();
+    const now = this.sessionClock.date();
     this.repo.deleteExpiredSessions(now);
     const token = newToken();
     const session = { wallet, source, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_DAYS * 86_400_000) };
@@ -70,12 +77,13 @@ export class AuthService {
     if (!token) return null;
     const row = this.repo.session(hashToken(token));
     if (!row) return null;
-    if (row.expiresAt.getTime() <= Date.now()) {
+    const now = this.sessionClock.now();
+    if (row.expiresAt.getTime() <= now) {
       this.repo.deleteSession(row.tokenHash);
       return null;
     }
     // Last-seen is for operators (who is active); an hour's precision saves a write per request.
-    if (Date.now() - row.lastSeenAt.getTime() > 3_600_000) this.repo.touchSession(row.tokenHash, new Date());
+    if (now - row.lastSeenAt.getTime() > 3_600_000) this.repo.touchSession(row.tokenHash, new Date(now));
     return { wallet: row.wallet, source: row.source, createdAt: row.createdAt, expiresAt: row.expiresAt };
   }
 
@@ -92,8 +100,8 @@ export class AuthService {
    */
   completeWalletConnect(status: SignStatus, clientToken: string | undefined): IssuedSession | null {
     if (status.kind !== "wallet_connect" || !status.signed || !status.account || !clientToken) return null;
-    if (!this.signing.repo.claimSession(status.uuid, hashToken(clientToken), status.account, new Date())) return null;
-    if (status.issuedUserToken) this.repo.saveUserToken(status.account, status.issuedUserToken, new Date());
+    if (!this.signing.claimSession(status.uuid, clientToken, status.account)) return null;
+    if (status.issuedUserToken) this.repo.saveUserToken(status.account, status.issuedUserToken, this.clock.date());
     return this.createSession(status.account, "wallet_connect");
   }
 
@@ -104,7 +112,7 @@ export class AuthService {
     const uuid = randomUUID();
     const state = newToken();
     const { verifier, challenge } = pkcePair();
-    const now = Date.now();
+    const now = this.clock.now();
     const expiresAt = new Date(now + OAUTH_SIGN_IN_SECONDS * 1000);
     this.repo.insertOauth({
       uuid,
@@ -129,9 +137,9 @@ export class AuthService {
       throw new OauthCallbackError("OAUTH_WRONG_BROWSER", "This sign-in was started in another browser. Start the sign-in again here.", 403);
     }
     if (row.usedAt) throw new OauthCallbackError("OAUTH_STATE_USED", "This sign-in was completed already. Start the sign-in again.");
-    if (row.expiresAt.getTime() <= Date.now()) throw new OauthCallbackError("OAUTH_STATE_EXPIRED", "This sign-in expired. Start the sign-in again.");
+    if (row.expiresAt.getTime() <= this.clock.now()) throw new OauthCallbackError("OAUTH_STATE_EXPIRED", "This sign-in expired. Start the sign-in again.");
     // Burn the state before talking to the provider: a replay racing this call finds it used.
-    if (!this.repo.useOauth(row.uuid, new Date())) throw new OauthCallbackError("OAUTH_STATE_USED", "This sign-in was completed already. Start the sign-in again.");
+    if (!this.repo.useOauth(row.uuid, this.clock.date())) throw new OauthCallbackError("OAUTH_STATE_USED", "This sign-in was completed already. Start the sign-in again.");
     const account = await this.oauth.accountForCode(code, row.codeVerifier);
     this.repo.completeOauth(row.uuid, account);
     return this.createSession(account, "oauth");
@@ -144,7 +152,7 @@ export class AuthService {
     if (!clientToken || hashToken(clientToken) !== row.clientHash) throw new ForbiddenError("This sign-in was started in another browser", "OAUTH_WRONG_BROWSER");
     if (row.wallet) return { success: true, signed: true, walletAddress: row.wallet, hasOAuth: true, message: "Signed in" };
     if (row.usedAt) return { success: false, signed: false, walletAddress: null, hasOAuth: true, message: "OAuth sign-in failed" };
-    if (row.expiresAt.getTime() <= Date.now()) return { success: false, signed: false, walletAddress: null, hasOAuth: false, message: "OAuth sign-in timed out" };
+    if (row.expiresAt.getTime() <= this.clock.now()) return { success: false, signed: false, walletAddress: null, hasOAuth: false, message: "OAuth sign-in timed out" };
     return { success: true, signed: false, walletAddress: null, hasOAuth: false, message: "Waiting for sign-in in Xaman" };
   }
 
@@ -167,7 +175,7 @@ export class AuthService {
   }
 
   setPushToSign(wallet: string, enabled: boolean): void {
-    this.repo.setPushToSign(wallet, enabled, new Date());
+    this.repo.setPushToSign(wallet, enabled, this.clock.date());
   }
 
   /**

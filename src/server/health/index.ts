@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../app/context";
+import type { Config } from "../platform/config";
+import type { Store } from "../platform/db";
 
 const Health = t.Object({
   status: t.Literal("ok"),
@@ -8,7 +9,14 @@ const Health = t.Object({
   db: t.String({ description: "ok when the database answers a query" }),
 });
 
-export function healthRoutes(ctx: AppContext) {
+/** What the health check reads. */
+export interface HealthDeps {
+  config: Pick<Config, "network">;
+  store: Pick<Store, "sqlite">;
+  version: string;
+}
+
+export function healthRoutes(ctx: HealthDeps) {
   return new Elysia({ name: "health" }).get(
     "/api/health",
     ({ set }) => {

@@ -2,10 +2,9 @@ import type { Amount, IssuedCurrencyAmount } from "xrpl";
 
 // Money is never a float: XRP in drops, VVX (and any issued currency) in micro-units (10^-6), both bigint.
 
-/** Drops in one XRP. */
-export const DROPS_PER_XRP = 1_000_000n;
-/** Micro-units in one VVX. */
-export const MICRO_PER_VVX = 1_000_000n;
+import { DROPS_PER_XRP, MICRO_PER_VVX } from "../../engine/money";
+
+export { DROPS_PER_XRP, MICRO_PER_VVX };
 /** Largest amount stored exactly in an SQLite INTEGER read back as a JS number. */
 export const MAX_STORED_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
 

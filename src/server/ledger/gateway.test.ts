@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { Wallet } from "xrpl";
 import { loadConfig } from "../platform/config";
 import { memoryLogger } from "../platform/log";
-import { sandboxWallets } from "../sandbox/wallets";
 import { freePort, startTestServer, type TestServer } from "../testing/testServer";
 import { LedgerRequestError, LedgerUnavailableError } from "./errors";
 import { LedgerGateway, gatewayFromConfig, type LedgerEvents } from "./gateway";
@@ -45,7 +44,7 @@ function gatewayVia(url: string, platform = Wallet.generate()) {
 
 describe("ledger gateway", () => {
   test("in sandbox mode the platform is the sandbox treasury and VVX the sandbox issuer", () => {
-    const wallets = sandboxWallets(server.ctx.config.sandboxSeed);
+    const wallets = server.ctx.sandbox!.wallets;
     expect(server.ctx.ledger.platformAddress).toBe(wallets.treasury.classicAddress);
     expect(server.ctx.ledger.vvx).toEqual({ currency: "VVX", issuer: wallets.issuer.classicAddress });
     expect(server.ctx.ledger.url).toBe(ledgerUrl(server.url));

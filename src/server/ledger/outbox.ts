@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { ValidationError as XrplValidationError, type SubmittableTransaction, type TransactionMetadata } from "xrpl";
-import type { Db } from "../platform/db";
+import { systemClock, type Clock } from "../platform/clock";
+import type { Db, DbOrTx } from "../platform/db";
 import { ledgerOutbox, ledgerOutboxAttempts } from "./schema";
 import { NotFoundError, UpstreamError } from "../platform/errors";
 import type { Logger } from "../platform/log";
@@ -17,8 +18,7 @@ export const OUTBOX_POLL_MS = 1_000;
 
 type Row = typeof ledgerOutbox.$inferSelect;
 type AttemptRow = typeof ledgerOutboxAttempts.$inferSelect;
-/** The database or an open drizzle transaction on it (record() joins the caller's transaction). */
-export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type { DbOrTx };
 
 /** queued: waiting to be signed; pending: an attempt is signed (maybe submitted); validated: tesSUCCESS; failed: final other result. */
 export type OutboxStatus = "queued" | "pending" | "validated" | "failed";
@@ -120,6 +120,8 @@ export class Outbox {
     private readonly db: Db,
     private readonly ledger: LedgerGateway,
     private readonly log: Logger,
+    /** Stamps the records (createdAt, updatedAt, submittedAt). */
+    private readonly clock: Clock = systemClock,
   ) {
     this.events = new TypedEmitter((event, err) => log.error("outbox listener failed", { event, error: String(err) }));
   }
@@ -164,7 +166,7 @@ export class Outbox {
       if (existing.txJson !== txJson || existing.purpose !== input.purpose) throw new OutboxConflictError(input.key);
       return toEntry(existing);
     }
-    const now = new Date();
+    const now = this.clock.date();
     const row = db
       .insert(ledgerOutbox)
       .values({ key: input.key, purpose: input.purpose, txJson, status: "queued", createdAt: now, updatedAt: now })
@@ -349,7 +351,7 @@ export class Outbox {
   private update(id: number, values: Partial<typeof ledgerOutbox.$inferInsert>): Row {
     return this.db
       .update(ledgerOutbox)
-      .set({ ...values, updatedAt: new Date() })
+      .set({ ...values, updatedAt: this.clock.date() })
       .where(eq(ledgerOutbox.id, id))
       .returning()
       .get()!;
@@ -368,7 +370,7 @@ export class Outbox {
           ledgerIndex: found.ledgerIndex,
           metaJson: JSON.stringify(found.meta),
           error: ok ? null : `The ledger applied it with ${found.result}`,
-          updatedAt: new Date(),
+          updatedAt: this.clock.date(),
         })
         .where(eq(ledgerOutbox.id, row.id))
         .returning()
@@ -389,7 +391,7 @@ export class Outbox {
         .set({
           status: giveUp ? "failed" : "queued",
           error: giveUp ? `Not included after ${row.attempts} attempts` : `Attempt ${row.attempts} expired unapplied (last engine result ${attempt.engineResult ?? "none"})`,
-          updatedAt: new Date(),
+          updatedAt: this.clock.date(),
         })
         .where(eq(ledgerOutbox.id, row.id))
         .returning()
@@ -447,14 +449,14 @@ export class Outbox {
       // Claim the entry only if it is still queued with no newer attempt (guards against a second worker on the same database).
       const claimed = t
         .update(ledgerOutbox)
-        .set({ status: "pending", hash, attempts: row.attempts + 1, updatedAt: new Date() })
+        .set({ status: "pending", hash, attempts: row.attempts + 1, updatedAt: this.clock.date() })
         .where(and(eq(ledgerOutbox.id, row.id), eq(ledgerOutbox.status, "queued"), eq(ledgerOutbox.attempts, row.attempts)))
         .returning({ id: ledgerOutbox.id })
         .all();
       if (!claimed.length) return undefined;
       return t
         .insert(ledgerOutboxAttempts)
-        .values({ outboxId: row.id, hash, txBlob: tx_blob, sequence: next, firstLedger: validated, lastLedgerSequence: filled.LastLedgerSequence!, status: "signed", createdAt: new Date() })
+        .values({ outboxId: row.id, hash, txBlob: tx_blob, sequence: next, firstLedger: validated, lastLedgerSequence: filled.LastLedgerSequence!, status: "signed", createdAt: this.clock.date() })
         .returning()
         .get();
     });
@@ -473,10 +475,10 @@ export class Outbox {
     this.submittedThisRun.add(attempt.hash);
     if (engineResult.startsWith("tem")) {
       // Malformed: no ledger will ever include it.
-      this.db.update(ledgerOutboxAttempts).set({ status: "rejected", engineResult, submittedAt: new Date() }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
+      this.db.update(ledgerOutboxAttempts).set({ status: "rejected", engineResult, submittedAt: this.clock.date() }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
       this.fail(row, `The ledger rejected it: ${engineResult} ${res.result.engine_result_message ?? ""}`.trim(), engineResult);
       return;
     }
-    this.db.update(ledgerOutboxAttempts).set({ status: "submitted", engineResult, submittedAt: new Date() }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
+    this.db.update(ledgerOutboxAttempts).set({ status: "submitted", engineResult, submittedAt: this.clock.date() }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
   }
 }

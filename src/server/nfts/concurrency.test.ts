@@ -6,7 +6,7 @@ import { nftTiers, nfts as nftsTable } from "./schema";
 import { eventually, outsideClient, pay } from "../testing/ledgerKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import type { TestBrowser } from "../auth/testBrowser";
-import { buyer, GENESIS_PRICE_MICRO, nftsOf, OASIS_PRICE_MICRO, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
+import { acceptRequest, buyer, GENESIS_PRICE_MICRO, mintsAndOffers, nftsOf, OASIS_PRICE_MICRO, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
 
 let server: TestServer;
 let client: Client;
@@ -53,8 +53,8 @@ describe("NFT supply under contention", () => {
     );
 
     // Round 1: all 25 ask at once; reservations are short so that some can lapse.
-    server.ctx.nfts.reservationSeconds = 8;
-    server.ctx.nfts.paymentGraceSeconds = 1;
+    server.ctx.nfts.purchases.reservationSeconds = 8;
+    server.ctx.nfts.purchases.paymentGraceSeconds = 1;
     const first = await Promise.all(
       buyers.map((b) => b.browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: b.address, tierId: 1 } })),
     );
@@ -74,8 +74,8 @@ describe("NFT supply under contention", () => {
 
     // Round 2: the 5 who lost retry and get the freed units; at the same moment the 5 late ones pay
     // their expired requests straight from their wallets.
-    server.ctx.nfts.reservationSeconds = 300;
-    server.ctx.nfts.paymentGraceSeconds = 30;
+    server.ctx.nfts.purchases.reservationSeconds = 300;
+    server.ctx.nfts.purchases.paymentGraceSeconds = 30;
     const retry = await Promise.all(lost.map((b) => b.browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500000", walletAddress: b.address, tierId: 1 } })));
     expect(retry.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     lost.forEach((b, i) => reqOf.set(b.address, retry[i]!.body));
@@ -97,7 +97,8 @@ describe("NFT supply under contention", () => {
     // Every paying winner gets an offer, accepts it, and owns one NFT.
     const winners = [...onTime, ...lost];
     const offers = await Promise.all(winners.map((b) => purchaseReaches(b.browser, reqOf.get(b.address)!.requestId, ["offer_created"], 60_000)));
-    await Promise.all(winners.map((b, i) => signPayload(server, offers[i]!.xummUuid, { account: b.address })));
+    const accepts = await Promise.all(winners.map((b, i) => acceptRequest(b.browser, offers[i]!.offerId, b.address)));
+    await Promise.all(winners.map((b, i) => signPayload(server, accepts[i]!.uuid, { account: b.address })));
     await Promise.all(winners.map((b) => purchaseReaches(b.browser, reqOf.get(b.address)!.requestId, ["completed"], 60_000)));
     await refundsSettled(latePayments.map((p) => p.result.hash));
 
@@ -114,12 +115,12 @@ describe("NFT supply under contention", () => {
     for (const b of winners) expect(await vvxMicro(client, b.address, server)).toBe(0n);
     for (const b of late) expect(await vvxMicro(client, b.address, server)).toBe(GENESIS_PRICE_MICRO);
     expect((await vvxMicro(client, platform, server)) - platformBefore).toBe(20n * GENESIS_PRICE_MICRO);
-    for (const p of latePayments) expect(server.ctx.payments.incoming(p.result.hash)).toMatchObject({ outcome: "refunded", reason: "expired" });
+    // Their Xaman requests expired unsigned, which closed the payment requests at once (the unit went back then).
+    for (const p of latePayments) expect(server.ctx.payments.incoming(p.result.hash)).toMatchObject({ outcome: "refunded", reason: "request_closed" });
+    for (const b of late) expect(server.ctx.nfts.repo.byRequestId(reqOf.get(b.address)!.requestId)!.reason).toBe("sign_request_expired");
 
     // One mint and one offer per paid purchase; the 5 lapsed purchases ended as expired.
-    expect(server.ctx.outbox.list({ purpose: "nft-mint" }).filter((e) => e.status === "validated")).toHaveLength(20);
-    expect(server.ctx.outbox.list({ purpose: "nft-offer" }).filter((e) => e.status === "validated")).toHaveLength(20);
-    expect(server.ctx.outbox.list({ purpose: "nft-mint" })).toHaveLength(20);
+    expect(mintsAndOffers(server)).toEqual({ mints: 20, offers: 20 });
     for (const b of late) expect(server.ctx.nfts.repo.byRequestId(reqOf.get(b.address)!.requestId)!.status).toBe("expired");
     expect((await availability()).genesis.currentSupply).toBe(0);
     const status = await (await fetch(`${server.url}/api/nft-minting-status`)).json();
@@ -165,7 +166,7 @@ describe("NFT supply under contention", () => {
       server.ctx.store.db.update(nftTiers).set({ maxSupply: 40 }).where(eq(nftTiers.id, 2)).run();
     }
     const refunded = server.ctx.store.db.select().from(incomingPayments).where(eq(incomingPayments.outcome, "refunded")).all();
-    expect(refunded.map((r) => r.reason).sort()).toEqual(["already_credited", "expired", "expired", "expired", "expired", "expired", "short", "sold_out"]);
+    expect(refunded.map((r) => r.reason).sort()).toEqual(["already_credited", "request_closed", "request_closed", "request_closed", "request_closed", "request_closed", "short", "sold_out"]);
   }, 120_000);
 
   test("a mint the ledger refuses for good: the purchase fails and the payment goes back in full", async () => {

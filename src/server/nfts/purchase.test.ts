@@ -4,7 +4,8 @@ import { tierFromTaxon } from "../../engine";
 import { nfts as nftsTable } from "./schema";
 import { eventually, outsideClient } from "../testing/ledgerKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { buyer, connectedBrowser, nftsOf, OASIS_PRICE_MICRO, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
+import { TestBrowser } from "../auth/testBrowser";
+import { acceptRequest, buyer, connectedBrowser, mintsAndOffers, nftsOf, OASIS_PRICE_MICRO, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
 
 let server: TestServer;
 let client: Client;
@@ -79,8 +80,8 @@ describe("NFT purchase end to end", () => {
     expect(offered.offerId).toMatch(/^[0-9A-F]{64}$/);
     expect(offered.tokenId).toMatch(/^[0-9A-F]{64}$/);
     expect(offered).toMatchObject({ number: 1, taxon: 1001, paymentTxHash: paid.txid });
-    expect(typeof offered.xummQrUrl).toBe("string");
-    expect(typeof offered.xummUuid).toBe("string");
+    // The status poll changes nothing: the accept request is made by the dialog's POST below.
+    expect(offered).toMatchObject({ xummQrUrl: null, xummUuid: null });
 
     const check1 = await browser.json(`/api/check-vvx-payment?walletAddress=${address}&tierId=1&amount=500,000`);
     expect(check1.body).toMatchObject({ status: "offer_created", nftOfferId: offered.offerId, tokenId: offered.tokenId, requestId: start.body.requestId });
@@ -103,6 +104,11 @@ describe("NFT purchase end to end", () => {
     expect(accept.status).toBe(200);
     expect(accept.body).toMatchObject({ success: true });
     for (const field of ["uuid", "qrCodeUrl", "xummLink"]) expect(typeof accept.body[field]).toBe("string");
+    // Now the buyer's status poll carries the accept QR; a stranger sees no sign request ids.
+    const shown = await browser.json(`/api/nfts/purchase-status/${start.body.requestId}`);
+    expect(shown.body).toMatchObject({ status: "offer_created", xummUuid: accept.body.uuid, xummQrUrl: accept.body.qrCodeUrl, paymentUuid: start.body.uuid });
+    const stranger = await new TestBrowser(server.url).json(`/api/nfts/purchase-status/${start.body.requestId}`);
+    expect(stranger.body).toMatchObject({ status: "offer_created", offerId: offered.offerId, xummUuid: null, xummQrUrl: null, xummUrl: null, paymentUuid: null });
     const accepted = await signPayload(server, accept.body.uuid, { account: address });
     expect(accepted.dispatchedResult).toBe("tesSUCCESS");
 
@@ -146,11 +152,10 @@ describe("NFT purchase end to end", () => {
     expect((await (await fetch(`${server.url}/api/nft-availability`)).json()).genesis.currentSupply).toBe(19);
 
     // One purchase, one mint, one offer.
-    expect(server.ctx.outbox.list({ purpose: "nft-mint" }).filter((e) => e.key.startsWith(`nft:`))).toHaveLength(1);
-    expect(server.ctx.outbox.list({ purpose: "nft-offer" })).toHaveLength(1);
+    expect(mintsAndOffers(server)).toEqual({ mints: 1, offers: 1 });
   }, 60_000);
 
-  test("Oasis through the test page's simulated payment and the status poll's accept QR; direct offer is a paid purchase", async () => {
+  test("Oasis through the test page's simulated payment and the accept QR the dialog asks for; direct offer is a paid purchase", async () => {
     const wallet = await buyer(server, 500_000);
     const address = wallet.classicAddress;
     const browser = sessionBrowser(server, address);
@@ -164,9 +169,10 @@ describe("NFT purchase end to end", () => {
     expect(payment.result.tx_json).toMatchObject({ Account: address, Destination: server.ctx.ledger.platformAddress, TransactionType: "Payment" });
     expect(await vvxMicro(client, address, server)).toBe(500_000_000_000n - OASIS_PRICE_MICRO);
 
-    await signPayload(server, offered.xummUuid, { account: address });
+    const accept = await acceptRequest(browser, offered.offerId, address);
+    await signPayload(server, accept.uuid, { account: address });
     const complete = await eventually(async () => {
-      const r = await browser.json("/api/nfts/accept-offer-complete", { method: "POST", json: { uuid: offered.xummUuid, walletAddress: address, tierId: 2, offerId: offered.offerId, tokenId: offered.tokenId } });
+      const r = await browser.json("/api/nfts/accept-offer-complete", { method: "POST", json: { uuid: accept.uuid, walletAddress: address, tierId: 2, offerId: offered.offerId, tokenId: offered.tokenId } });
       return r.status === 200 ? r.body : undefined;
     }, "accept-offer-complete");
     expect(complete).toMatchObject({ success: true, completed: true, status: "completed", tokenId: offered.tokenId });
@@ -204,7 +210,11 @@ describe("NFT purchase end to end", () => {
     expect((res.result.meta as { TransactionResult: string }).TransactionResult).toBe("tesSUCCESS");
     expect(server.ctx.nfts.repo.byRequestId(start.body.requestId)!.status).toBe("offer_created");
     const check = await browser.json(`/api/check-offer-acceptance?offerId=${offered.offerId}&requestId=${start.body.requestId}&walletAddress=${address}`);
-    expect(check.body).toMatchObject({ accepted: true, status: "completed" });
+    expect(check.body).toMatchObject({ accepted: true, status: "completed", requestId: start.body.requestId });
+    // A GET only reads: the purchase is completed by the service's own check when it runs again.
+    expect(server.ctx.nfts.repo.byRequestId(start.body.requestId)!.status).toBe("offer_created");
+    server.ctx.nfts.start();
+    await purchaseReaches(browser, start.body.requestId, ["completed"]);
     const row = server.ctx.store.db.select().from(nftsTable).all().find((n) => n.tokenId === offered.tokenId);
     expect(row!.owner).toBe(address);
   }, 60_000);
@@ -221,8 +231,12 @@ describe("NFT purchase end to end", () => {
     expect(await avail()).toBe(start - 1);
     const paid = await signPayload(server, req.body.uuid, { account: broke.classicAddress });
     expect(paid.dispatchedResult).toMatch(/^tec/);
-    const status = await browser.json(`/api/nfts/purchase-status/${req.body.requestId}`);
-    expect(status.body).toMatchObject({ status: "expired", reason: `payment_failed: ${paid.dispatchedResult}` });
+    // The server follows the payment request in Xaman: no status call is needed for the release.
+    const released = await eventually(() => {
+      const p = server.ctx.nfts.repo.byRequestId(req.body.requestId)!;
+      return p.status === "expired" ? p : undefined;
+    }, "the failed payment's unit to be released", 5_000, 20);
+    expect(released.reason).toBe(`payment_failed: ${paid.dispatchedResult}`);
     expect(await avail()).toBe(start);
     const check = await browser.json(`/api/check-vvx-payment?walletAddress=${broke.classicAddress}&tierId=2&amount=250000&requestId=${req.body.requestId}`);
     expect(check.body.status).toBe("no_payment");
@@ -232,6 +246,7 @@ describe("NFT purchase end to end", () => {
     const other = sessionBrowser(server, rich.classicAddress);
     const first = await other.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: rich.classicAddress, tierId: 2 } });
     expect((await fetch(`${server.url}/sandbox/api/payloads/${first.body.uuid}/reject`, { method: "POST" })).status).toBe(200);
+    await eventually(() => server.ctx.nfts.repo.byRequestId(first.body.requestId)!.status === "expired", "the rejected request's unit to be released", 5_000, 20);
     expect((await other.json(`/api/nfts/purchase-status/${first.body.requestId}`)).body).toMatchObject({ status: "expired", reason: "payment_rejected" });
     expect(await avail()).toBe(start);
     const second = await other.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: rich.classicAddress, tierId: 2 } });

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, max, sql } from "drizzle-orm";
-import type { Db } from "../platform/db";
+import type { Clock } from "../platform/clock";
+import type { Db, DbOrTx } from "../platform/db";
 import { nftPurchases, nftTiers, nfts } from "./schema";
 import { paymentRequests } from "../payments/schema";
-import type { DbOrTx } from "../ledger/outbox";
 import { HOLDING_STATUSES, type PurchaseStatus } from "./model";
 
 export type TierRow = typeof nftTiers.$inferSelect;
@@ -11,7 +11,10 @@ export type NftRow = typeof nfts.$inferSelect;
 
 /** Every query of the NFT feature, in one place. */
 export class NftRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
 
   tiers(db: DbOrTx = this.db): TierRow[] {
     return db.select().from(nftTiers).orderBy(asc(nftTiers.id)).all();
@@ -70,7 +73,7 @@ export class NftRepository {
   updatePurchase(id: number, values: Partial<typeof nftPurchases.$inferInsert>, db: DbOrTx = this.db): PurchaseRow | undefined {
     return db
       .update(nftPurchases)
-      .set({ ...values, updatedAt: new Date() })
+      .set({ ...values, updatedAt: this.clock.date() })
       .where(eq(nftPurchases.id, id))
       .returning()
       .get();
@@ -80,7 +83,7 @@ export class NftRepository {
   transition(id: number, from: PurchaseStatus, values: Partial<typeof nftPurchases.$inferInsert>, db: DbOrTx = this.db): PurchaseRow | undefined {
     return db
       .update(nftPurchases)
-      .set({ ...values, updatedAt: new Date() })
+      .set({ ...values, updatedAt: this.clock.date() })
       .where(and(eq(nftPurchases.id, id), eq(nftPurchases.status, from)))
       .returning()
       .get();
@@ -125,14 +128,25 @@ export class NftRepository {
   }
 
   /** The wallet's pending purchase of a tier whose payment request is still open, newest first. */
-  openFor(wallet: string, tierId: number): PurchaseRow | undefined {
-    return this.db
+  openFor(wallet: string, tierId: number, db: DbOrTx = this.db): PurchaseRow | undefined {
+    return db
       .select({ p: nftPurchases })
       .from(nftPurchases)
       .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
       .where(and(eq(nftPurchases.wallet, wallet), eq(nftPurchases.tierId, tierId), eq(nftPurchases.status, "pending"), eq(paymentRequests.status, "open")))
       .orderBy(desc(nftPurchases.id))
       .get()?.p;
+  }
+
+  /** Pending purchases whose payment request is still open (their Xaman payment requests are followed). */
+  pendingWithOpenRequest(): PurchaseRow[] {
+    return this.db
+      .select({ p: nftPurchases })
+      .from(nftPurchases)
+      .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
+      .where(and(eq(nftPurchases.status, "pending"), eq(paymentRequests.status, "open")))
+      .all()
+      .map((r) => r.p);
   }
 
   /** Pending purchases whose payment request is no longer open (expired, cancelled, refunded). */
@@ -155,11 +169,6 @@ export class NftRepository {
       .all();
   }
 
-  byTokenIds(tokenIds: string[]): PurchaseRow[] {
-    if (!tokenIds.length) return [];
-    return this.db.select().from(nftPurchases).where(inArray(nftPurchases.tokenId, tokenIds)).all();
-  }
-
   /** Records a minted NFT (held by `owner`, the platform, until the buyer accepts); once per token. */
   insertNft(db: DbOrTx, values: typeof nfts.$inferInsert): void {
     db.insert(nfts).values(values).onConflictDoNothing().run();
@@ -167,11 +176,6 @@ export class NftRepository {
 
   setNftOwner(tokenId: string, owner: string, db: DbOrTx = this.db): void {
     db.update(nfts).set({ owner }).where(eq(nfts.tokenId, tokenId)).run();
-  }
-
-  nftsByTokenIds(tokenIds: string[]): NftRow[] {
-    if (!tokenIds.length) return [];
-    return this.db.select().from(nfts).where(inArray(nfts.tokenId, tokenIds)).all();
   }
 
   nftByNumber(tierId: number, number: number): NftRow | undefined {

@@ -1,39 +1,22 @@
-import { nftTiers } from "./schema";
+import { DEFAULT_NFT_TIERS, vvxToMicroNumber } from "../../engine";
 import type { Db } from "../platform/db";
+import { nftTiers } from "./schema";
 
-const MICRO = 1_000_000;
-
-/** The spec's built-in tiers, inserted once on an empty database. */
-export const DEFAULT_TIERS: (typeof nftTiers.$inferInsert)[] = [
-  {
-    id: 1,
-    name: "Genesis",
-    tier: "GENESIS",
-    description: "Premium tier: 10% monthly ROI for 12 months (120% total).",
-    priceMicroVvx: 500_000 * MICRO,
-    roiMonthlyBp: 1000,
-    durationMonths: 12,
-    maxSupply: 20,
-    taxonBase: 1000,
-    fullClaimTargetMicroVvx: 50_000 * MICRO,
-    isActive: true,
-    isPopular: true,
-  },
-  {
-    id: 2,
-    name: "Oasis",
-    tier: "OASIS",
-    description: "Long-term tier: 5% monthly ROI for 24 months (120% total).",
-    priceMicroVvx: 250_000 * MICRO,
-    roiMonthlyBp: 500,
-    durationMonths: 24,
-    maxSupply: 40,
-    taxonBase: 20000,
-    fullClaimTargetMicroVvx: 12_500 * MICRO,
-    isActive: true,
-    isPopular: false,
-  },
-];
+/** The spec's built-in tiers (the engine's table), as rows; inserted once on an empty database. */
+export const DEFAULT_TIERS: (typeof nftTiers.$inferInsert)[] = DEFAULT_NFT_TIERS.map((t) => ({
+  id: t.id,
+  name: t.name,
+  tier: t.tier,
+  description: t.description,
+  priceMicroVvx: vvxToMicroNumber(t.priceVvx),
+  roiMonthlyBp: t.monthlyRoiBps,
+  durationMonths: t.durationMonths,
+  maxSupply: t.maxSupply,
+  taxonBase: t.taxonBase,
+  fullClaimTargetMicroVvx: vvxToMicroNumber(t.fullClaimTargetVvx),
+  isActive: true,
+  isPopular: t.isPopular,
+}));
 
 export function seedDefaults(db: Db): void {
   db.insert(nftTiers).values(DEFAULT_TIERS).onConflictDoNothing().run();

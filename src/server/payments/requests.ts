@@ -34,7 +34,7 @@ function randomTag(): number {
 }
 
 /** Checks a request's input; throws ValidationError naming the field. */
-export function validateRequestInput(input: CreatePaymentRequestInput, now = new Date()): void {
+export function validateRequestInput(input: CreatePaymentRequestInput, now: Date): void {
   if (typeof input.purpose !== "string" || !/^[a-z0-9][a-z0-9_.:-]{0,63}$/.test(input.purpose)) {
     throw new ValidationError("purpose", "purpose must be 1-64 lowercase letters, digits or _.:-");
   }
@@ -49,7 +49,8 @@ export function validateRequestInput(input: CreatePaymentRequestInput, now = new
 }
 
 /** Inserts an open request with a DestinationTag no other request (open or not) has ever used. */
-export function insertPaymentRequest(db: DbOrTx, input: CreatePaymentRequestInput, now = new Date()): PaymentRequest {
+/** `now` is the product clock's (ctx.clock): the expiry must lie after it. */
+export function insertPaymentRequest(db: DbOrTx, input: CreatePaymentRequestInput, now: Date): PaymentRequest {
   validateRequestInput(input, now);
   for (;;) {
     const tag = randomTag();

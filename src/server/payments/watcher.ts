@@ -1,5 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { convertStringToHex, type Amount, type TransactionMetadata } from "xrpl";
+import { systemClock, type Clock } from "../platform/clock";
 import type { Db } from "../platform/db";
 import { incomingPayments, ledgerCursors } from "./schema";
 import type { Logger } from "../platform/log";
@@ -88,15 +89,18 @@ export class PaymentWatcher {
   private catchAgain = false;
 
   private readonly pageSize: number;
+  /** The product's clock: request validity and the records' timestamps. */
+  private readonly clock: Clock;
 
   constructor(
     private readonly db: Db,
     private readonly ledger: LedgerGateway,
     private readonly outbox: Outbox,
     private readonly log: Logger,
-    options: { pageSize?: number } = {},
+    options: { pageSize?: number; clock?: Clock } = {},
   ) {
     this.pageSize = options.pageSize ?? CATCH_UP_PAGE;
+    this.clock = options.clock ?? systemClock;
     this.events = new TypedEmitter((event, err) => log.error("payment listener failed", { event, error: String(err) }));
   }
 
@@ -117,7 +121,7 @@ export class PaymentWatcher {
 
   /** Creates an open request with a unique DestinationTag; returns it with the address and ledger amount to pay. */
   createPaymentRequest(input: CreatePaymentRequestInput): PaymentInstructions {
-    const request = this.db.transaction((tx) => insertPaymentRequest(tx, input));
+    const request = this.db.transaction((tx) => insertPaymentRequest(tx, input, this.clock.date()));
     return this.instructions(request);
   }
 
@@ -253,7 +257,7 @@ export class PaymentWatcher {
   }
 
   private saveCursor(ledgerIndex: number, closedAt: Date, db: DbOrTx = this.db): void {
-    const now = new Date();
+    const now = this.clock.date();
     db.insert(ledgerCursors)
       .values({ account: this.destination, ledgerIndex, closedAt, updatedAt: now })
       .onConflictDoUpdate({ target: ledgerCursors.account, set: { ledgerIndex, closedAt, updatedAt: now } })
@@ -297,12 +301,13 @@ export class PaymentWatcher {
     for (const emit of emits) emit();
   }
 
+  // Long because it is the watcher's one decision table for a payment (credit, partial refund, full refund, deposit, hold), in one transaction.
   private record(db: DbOrTx, t: LedgerTx, emits: (() => void)[]): void {
     const meta = t.meta as TransactionMetadata & { delivered_amount?: Amount | "unavailable"; DeliveredAmount?: Amount };
     const deliveredRaw = meta.delivered_amount ?? meta.DeliveredAmount;
     const sender = t.tx.Account as string;
     const tag = typeof t.tx.DestinationTag === "number" ? t.tx.DestinationTag : null;
-    const base = { txHash: t.hash, ledgerIndex: t.ledgerIndex, sender, destinationTag: tag, closedAt: t.closedAt, processedAt: new Date() };
+    const base = { txHash: t.hash, ledgerIndex: t.ledgerIndex, sender, destinationTag: tag, closedAt: t.closedAt, processedAt: this.clock.date() };
 
     if (deliveredRaw === undefined || deliveredRaw === "unavailable") {
       db.insert(incomingPayments).values({ ...base, currency: "unknown", deliveredValue: "unavailable", outcome: "held", reason: "delivered_amount_unavailable" }).run();
@@ -330,7 +335,7 @@ export class PaymentWatcher {
       this.outbox.record(db, { key: refundKey, purpose: "refund", tx: this.refundTx(t, decision.refund, decision.reason!) });
     }
     if (decision.outcome === "credited" && request) {
-      setRequestStatus(db, request.id, "credited", { creditedAt: new Date(), creditTxHash: t.hash, payer: sender });
+      setRequestStatus(db, request.id, "credited", { creditedAt: this.clock.date(), creditTxHash: t.hash, payer: sender });
     }
     db.insert(incomingPayments)
       .values({
@@ -393,7 +398,7 @@ export class PaymentWatcher {
     if (!request) return refundAll(REFUND_REASON.unknownTag);
     if (request.status === "credited") return refundAll(REFUND_REASON.alreadyCredited, request);
     if (request.status === "refunded" || request.status === "cancelled") return refundAll(REFUND_REASON.requestClosed, request);
-    const paidAt = payment.closedAt ?? new Date();
+    const paidAt = payment.closedAt ?? this.clock.date();
     if (paidAt > request.expiresAt) return refundAll(REFUND_REASON.expired, request);
     if (request.wallet && request.wallet !== payment.sender) return refundAll(REFUND_REASON.wrongSender, request);
     if (request.currency === "XRP" && amount.kind !== "XRP") return refundAll(REFUND_REASON.wrongCurrency, request);

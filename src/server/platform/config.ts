@@ -91,7 +91,10 @@ function flag(env: Env, name: string): boolean {
   throw new ConfigError(name, `must be true or false, got "${env[name]}"`);
 }
 
-/** Reads and validates the whole configuration; throws ConfigError naming the first bad variable. */
+/**
+ * Reads and validates the whole configuration; throws ConfigError naming the first bad variable.
+ * Long because it reads each variable in turn, one short line per setting, in the README's order.
+ */
 export function loadConfig(env: Env = process.env): Config {
   // Not 0: QR codes, deep links and the sandbox ledger URL need the real port before listening.
   const port = int(env, "PORT", 3000, 1, 65535);

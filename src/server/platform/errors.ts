@@ -1,3 +1,7 @@
+import type { ErrorCode } from "../../shared/errorCodes";
+
+export type { ErrorCode } from "../../shared/errorCodes";
+
 /**
  * One error type for the whole server: a machine `code`, an HTTP `status` and a
  * message for people. Routes throw these; the global handler turns them into
@@ -6,7 +10,7 @@
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
@@ -31,21 +35,21 @@ export class UnauthorizedError extends AppError {
 
 /** 403: a session exists but may not act for this wallet or resource. */
 export class ForbiddenError extends AppError {
-  constructor(message = "You may only act for your own connected wallet", code = "FORBIDDEN") {
+  constructor(message = "You may only act for your own connected wallet", code: ErrorCode = "FORBIDDEN") {
     super(403, code, message);
   }
 }
 
 /** 404: the named thing does not exist. */
 export class NotFoundError extends AppError {
-  constructor(message = "Not found", code = "NOT_FOUND") {
+  constructor(message = "Not found", code: ErrorCode = "NOT_FOUND") {
     super(404, code, message);
   }
 }
 
 /** 409: the request conflicts with current state (sold out, already claimed, ...). */
 export class ConflictError extends AppError {
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super(409, code, message);
   }
 }
@@ -59,7 +63,7 @@ export class RateLimitError extends AppError {
 
 /** 502/503: a dependency (ledger, Xaman) failed or is unreachable. */
 export class UpstreamError extends AppError {
-  constructor(message: string, code = "UPSTREAM_UNAVAILABLE", status = 503) {
+  constructor(message: string, code: ErrorCode = "UPSTREAM_UNAVAILABLE", status = 503) {
     super(status, code, message);
   }
 }

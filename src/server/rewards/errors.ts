@@ -1,5 +1,5 @@
 import { formatMicroVvx, type ClaimUnavailableError } from "../../engine";
-import { AppError, ForbiddenError, NotFoundError, UpstreamError } from "../platform/errors";
+import { AppError, ForbiddenError, NotFoundError, UpstreamError, type ErrorCode } from "../platform/errors";
 import { REWARD_ERROR } from "./model";
 
 /** 404: the token is not an NFT this platform minted. */
@@ -18,7 +18,7 @@ export class NotNftOwnerError extends ForbiddenError {
 
 /** 409: the claim rules do not allow this claim now (the engine says why). */
 export class ClaimRefusedError extends AppError {
-  constructor(code: string, message: string, details?: Record<string, unknown>) {
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
     super(409, code, message, details);
   }
 

@@ -1,20 +1,21 @@
 import { Elysia, type AnyElysia } from "elysia";
 import type { AdvancingClock } from "../platform/clock";
 import type { Config } from "../platform/config";
-import type { Db } from "../platform/db";
 import type { Logger } from "../platform/log";
 import { sandboxXummCredentials } from "../signing/credentials";
 import { sandboxClock, sandboxClockRoutes } from "./clock";
 import { explorerRoutes } from "./explorer";
 import { sandboxLedgerRoutes } from "./ledger";
 import { SandboxLedger } from "./ledger/ledger";
+import { simulatePaymentRoutes, type SandboxProductHooks } from "./simulate";
 import { sandboxWalletRoutes } from "./wallet";
 import { sandboxWallets, type SandboxWallets } from "./wallets";
 import { sandboxXummRoutes } from "./xumm";
 import { SandboxXumm } from "./xumm/service";
+import { sandboxXummDb } from "./xumm/tables";
 
 export type { SandboxWallets } from "./wallets";
-export type { SandboxXumm } from "./xumm/service";
+export type { SandboxProductHooks } from "./simulate";
 
 /**
  * Everything NETWORK=sandbox adds, behind one entry point: the embedded XRP Ledger, the Xaman
@@ -23,13 +24,15 @@ export type { SandboxXumm } from "./xumm/service";
  */
 export interface Sandbox {
   ledger: SandboxLedger;
-  xumm: SandboxXumm;
   /** The product's clock in sandbox mode: real time plus an offset that only grows. */
   clock: AdvancingClock;
   /** The fixed issuer, treasury and AMM provider derived from SANDBOX_SEED. */
   wallets: SandboxWallets;
-  /** Every /sandbox/* route (ledger WebSocket, faucet, clock, Xaman API, wallet page, explorer). */
-  routes(): AnyElysia;
+  /**
+   * Every /sandbox/* route (ledger WebSocket, faucet, clock, Xaman API, wallet page, explorer), and
+   * the product's test endpoint (/api/test/simulate-payment) built on the hooks the product lends.
+   */
+  routes(hooks: SandboxProductHooks): AnyElysia;
   /** Starts ledger closes and Xaman expiry sweeps. */
   start(): void;
   /** Stops timers and closes sockets (before the HTTP server stops). */
@@ -43,8 +46,8 @@ export function sandboxRoles(config: Pick<Config, "sandboxSeed">): SandboxWallet
   return sandboxWallets(config.sandboxSeed);
 }
 
-/** Opens the sandbox (its ledger state lives in DATA_DIR/sandbox.db). */
-export function createSandbox(config: Config, log: Logger, productDb: Db): Sandbox {
+/** Opens the sandbox: its ledger and Xaman keep their state in DATA_DIR/sandbox.db, never in the product's database. */
+export function createSandbox(config: Config, log: Logger): Sandbox {
   let clock: AdvancingClock | undefined;
   const ledger = new SandboxLedger({
     dataDir: config.dataDir,
@@ -57,7 +60,7 @@ export function createSandbox(config: Config, log: Logger, productDb: Db): Sandb
   });
   clock = sandboxClock(ledger);
   const xumm = new SandboxXumm({
-    db: productDb,
+    db: sandboxXummDb(ledger.store.db),
     log,
     credentials: sandboxXummCredentials(config.sandboxSeed),
     publicUrl: config.publicUrl,
@@ -67,16 +70,16 @@ export function createSandbox(config: Config, log: Logger, productDb: Db): Sandb
   });
   const sandbox: Sandbox = {
     ledger,
-    xumm,
     clock,
     wallets: ledger.wallets,
-    routes: () =>
+    routes: (hooks) =>
       new Elysia({ name: "sandbox" })
         .use(sandboxLedgerRoutes(ledger, log))
         .use(sandboxClockRoutes(sandbox.clock, ledger))
         .use(explorerRoutes(ledger, sandbox.clock))
         .use(sandboxXummRoutes(xumm))
-        .use(sandboxWalletRoutes(xumm)),
+        .use(sandboxWalletRoutes(xumm))
+        .use(simulatePaymentRoutes(xumm, hooks)),
     start() {
       ledger.start();
       xumm.start();

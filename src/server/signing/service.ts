@@ -1,14 +1,18 @@
+import { createHash } from "node:crypto";
 import { isValidClassicAddress } from "xrpl";
+import { formatMicroVvx } from "../../engine/money";
+import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
 import type { Db } from "../platform/db";
 import { NotFoundError, ValidationError } from "../platform/errors";
 import type { Logger } from "../platform/log";
-import { hashToken } from "../auth/cookies";
 import { SigningRepository, type SignRequestRow } from "./repository";
 import type { XummClient, XummPayload } from "./xumm";
 
 /** Sign requests expire after 5 minutes (the QR modal says so). */
 export const SIGN_REQUEST_EXPIRY_SECONDS = 300;
+/** How long `watch` waits for a signed request's ledger result before reporting it without one. */
+const SETTLE_WAIT_MS = 10_000;
 
 /** What a feature asks Xaman to have signed. */
 export interface CreateSignRequest {
@@ -98,12 +102,18 @@ export function parseUuid(value: string, field = "uuid"): string {
   return uuid;
 }
 
+/**
+ * What a sign request keeps of the creating browser's binding token: its SHA-256 (the token is
+ * never stored). Only a browser presenting the same token may turn the signed request into a session.
+ */
+export function bindingHash(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
 /** Micro-units as the decimal value string of an issued-currency amount ("500000", "0.000001"). */
 export function microToValue(micro: bigint): string {
   if (micro <= 0n) throw new ValidationError("amount", "Field 'amount' must be above 0");
-  const whole = micro / 1_000_000n;
-  const frac = (micro % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
-  return frac ? `${whole}.${frac}` : whole.toString();
+  return formatMicroVvx(micro);
 }
 
 /**
@@ -122,6 +132,7 @@ export class SigningService {
     readonly xumm: XummClient,
     private readonly config: Config,
     private readonly log: Logger,
+    private readonly clock: Clock,
   ) {
     this.repo = new SigningRepository(db);
   }
@@ -150,12 +161,12 @@ export class SigningService {
       },
       ...(userToken ? { user_token: userToken } : {}),
     });
-    const now = Date.now();
+    const now = this.clock.now();
     const expiresAt = new Date(now + expireSeconds * 1000);
     this.repo.insert({
       uuid: created.uuid,
       kind: req.kind,
-      clientHash: req.clientToken ? hashToken(req.clientToken) : null,
+      clientHash: req.clientToken ? bindingHash(req.clientToken) : null,
       wallet: req.wallet ?? null,
       reference: req.reference ?? null,
       createdAt: new Date(now),
@@ -229,6 +240,61 @@ export class SigningService {
     const res = await this.xumm.cancelPayload(uuid);
     if (!res) throw new NotFoundError(`Xaman does not know sign request ${uuid}`, "SIGN_REQUEST_NOT_FOUND");
     return res;
+  }
+
+  /**
+   * Claims the one session a signed wallet_connect may yield, for the browser whose binding
+   * token created it; false when claimed before, another browser asks, or it is no wallet_connect.
+   */
+  claimSession(uuid: string, clientToken: string, account: string): boolean {
+    return this.repo.claimSession(uuid, bindingHash(clientToken), account, this.clock.date());
+  }
+
+  /**
+   * Follows a sign request until it ends (signed, rejected, cancelled or expired) and calls `onEnd`
+   * once with its status as Xaman reports it; a signed request is reported once the ledger's
+   * preliminary result is known (or after SETTLE_WAIT_MS). Returns a function that stops following.
+   */
+  watch(uuid: string, onEnd: (status: SignStatus) => void): () => void {
+    let done = false;
+    let checking = false;
+    let again = false;
+    // Elapsed time of this wait, not a product rule: performance.now() does not jump with the sandbox clock.
+    const started = performance.now();
+    const stop = () => {
+      done = true;
+      unsubscribe();
+      clearTimeout(retry);
+    };
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const check = async (): Promise<void> => {
+      if (done) return;
+      if (checking) return void (again = true);
+      checking = true;
+      try {
+        const s = await this.status(uuid);
+        const ended = s.expired || s.cancelled || (s.resolved && !s.signed) || (s.signed && s.dispatchedResult !== null);
+        const waitedOut = s.signed && performance.now() - started > SETTLE_WAIT_MS;
+        if (ended || waitedOut) {
+          stop();
+          onEnd(s);
+        } else if (s.signed) retry = setTimeout(() => void check(), 250);
+      } catch (err) {
+        this.log.warn("sign request status unavailable", { uuid, error: err instanceof Error ? err.message : String(err) });
+      } finally {
+        checking = false;
+        if (again && !done) {
+          again = false;
+          void check();
+        }
+      }
+    };
+    const unsubscribe = this.xumm.subscribe(uuid, (m) => {
+      if (m.signed !== undefined || m.expired !== undefined || m.cancelled !== undefined) void check();
+    });
+    // It may have ended before the socket opened (or while this process was down).
+    void check();
+    return stop;
   }
 
   /** Where push-to-sign settings live (the auth feature; signing never imports it). */

@@ -3,10 +3,8 @@ import { Wallet } from "xrpl";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../app/app";
 import { loadConfig } from "../platform/config";
-import { createContext } from "../app/main";
-import { startTestServer, type TestServer } from "../testing/testServer";
+import { createApp, createContext, startTestServer, type TestServer } from "../testing/testServer";
 import { loopbackOrigin, sandboxXummCredentials, xummApiEndpoint, xummCredentials } from "./credentials";
 import { microToValue } from "./service";
 

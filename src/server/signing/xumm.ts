@@ -7,6 +7,11 @@ export type XummPayload = XummTypes.XummGetPayloadResponse;
 export type XummCreated = XummTypes.XummPostPayloadResponse;
 export type XummCreateBody = XummTypes.XummPostPayloadBodyJson;
 
+/** Keepalive on payload sockets (xumm-sdk pings every few seconds too). */
+const SUBSCRIPTION_PING_MS = 10_000;
+/** Reconnects of a payload socket before it is left to the status checks. */
+const SUBSCRIPTION_RECONNECTS = 8;
+
 /**
  * The one Xaman client the product uses: the real xumm-sdk, pointed at the
  * sandbox Xaman in sandbox mode (`setEndpoint`) or at xumm.app otherwise.
@@ -61,6 +66,45 @@ export class XummClient {
   async ping(): Promise<{ uuidv4: string; name: string }> {
     const details = await this.call("reach Xaman", (sdk) => sdk.ping());
     return { uuidv4: details.application.uuidv4, name: details.application.name };
+  }
+
+  /**
+   * Follows a payload's events on Xaman's socket (`<endpoint>/sign/<uuid>`, the one xumm-sdk's
+   * subscribe opens), pinging as Xaman expects and reconnecting after a drop. Opened directly so a
+   * server following many payloads logs nothing per socket. Returns a function that stops it.
+   */
+  subscribe(uuid: string, onMessage: (message: Record<string, unknown>) => void): () => void {
+    let socket: WebSocket | undefined;
+    let ping: ReturnType<typeof setInterval> | undefined;
+    let stopped = false;
+    let attempts = 0;
+    const open = () => {
+      if (stopped) return;
+      const ws = new WebSocket(`${this.endpoint.replace(/^http/, "ws")}/sign/${uuid}`);
+      socket = ws;
+      ws.onopen = () => {
+        attempts = 0;
+        ping = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"ping":true}'), SUBSCRIPTION_PING_MS);
+      };
+      ws.onmessage = (event) => {
+        try {
+          const message = JSON.parse(String(event.data)) as Record<string, unknown>;
+          if (message && typeof message === "object" && message.message !== "Right back at you!") onMessage(message);
+        } catch {
+          // Not JSON: Xaman sends only JSON; ignore anything else.
+        }
+      };
+      ws.onclose = () => {
+        clearInterval(ping);
+        if (!stopped && attempts++ < SUBSCRIPTION_RECONNECTS) setTimeout(open, Math.min(10_000, 250 * 2 ** attempts));
+      };
+    };
+    open();
+    return () => {
+      stopped = true;
+      clearInterval(ping);
+      socket?.close(1000);
+    };
   }
 
   private async call<T>(what: string, fn: (sdk: XummSdk) => Promise<T>): Promise<T> {

@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../app/context";
+import type { Config } from "../platform/config";
 
 /** Public settings the SPA needs: network, explorer, footer links, maintenance notice. */
-export function siteRoutes(ctx: AppContext) {
+export function siteRoutes(ctx: { config: Config; version: string }) {
   const { config } = ctx;
   // Public explorers (xrpl.org) use /accounts and /transactions; the sandbox explorer /account and /tx.
   const [accountPath, txPath] = config.network === "sandbox" ? ["account", "tx"] : ["accounts", "transactions"];

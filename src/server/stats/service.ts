@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { microToVvxNumber } from "../../engine/money";
 import type { Db } from "../platform/db";
 import { nftTiers, nfts } from "../nfts/schema";
 import { rewardClaims } from "../rewards/schema";
@@ -27,8 +28,8 @@ export function platformStats(db: Db, platformAddress: string) {
     .where(sql`${rewardClaims.status} = 'paid'`)
     .get()!;
   return {
-    totalRewardsPoolVvx: Math.round(pool.rewardsPool / 1_000_000),
-    totalRewardsPaidVvx: paid.total / 1_000_000,
+    totalRewardsPoolVvx: Math.round(microToVvxNumber(pool.rewardsPool)),
+    totalRewardsPaidVvx: microToVvxNumber(paid.total),
     nftSupply: pool.supply,
     nftsMinted: minted.count,
     holders: minted.holders,

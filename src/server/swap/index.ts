@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../app/context";
+import type { AuthService } from "../auth/service";
 import { clientToken, type CookieJar } from "../auth/cookies";
 import { actingWallet, walletSession } from "../auth/guard";
 import { unscaleDecimal, xrpFromDrops } from "../ledger/amounts";
@@ -58,7 +58,7 @@ function swapView(row: SwapRow) {
   };
 }
 
-type SwapContext = Pick<AppContext, "auth"> & { swap: SwapService };
+type SwapContext = { auth: AuthService; swap: SwapService };
 const bound = (cookie: unknown) => clientToken(cookie as CookieJar);
 
 /** `/api/vvx/*` (quote, swap, trust line) and the xApp payment endpoint. */

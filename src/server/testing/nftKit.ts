@@ -1,4 +1,6 @@
 import type { Client, Wallet } from "xrpl";
+import { defaultTierById, vvxToMicro } from "../../engine";
+import { scaleDecimal } from "../ledger/amounts";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { TestBrowser } from "../auth/testBrowser";
 import { eventually, faucet } from "./ledgerKit";
@@ -43,9 +45,7 @@ export async function vvxMicro(client: Client, address: string, server: TestServ
   const res = await client.request({ command: "account_lines", account: address, peer: server.ctx.ledger.vvx.issuer, ledger_index: "validated" });
   const line = res.result.lines.find((l) => l.currency === server.ctx.ledger.vvx.currency);
   if (!line) return 0n;
-  const [w, f = ""] = line.balance.replace("-", "").split(".");
-  const micro = BigInt(w!) * 1_000_000n + BigInt((f + "000000").slice(0, 6));
-  return line.balance.startsWith("-") ? -micro : micro;
+  return scaleDecimal(line.balance, 6).scaled;
 }
 
 /** The platform's NFTs an account holds (validated ledger). */
@@ -67,5 +67,22 @@ export async function purchaseReaches(browser: TestBrowser, requestId: string, s
   );
 }
 
-export const GENESIS_PRICE_MICRO = 500_000n * 1_000_000n;
-export const OASIS_PRICE_MICRO = 250_000n * 1_000_000n;
+/** The dialog's POST for the accept-offer sign request (status polls never make one). */
+export async function acceptRequest(browser: TestBrowser, offerId: string, walletAddress: string): Promise<{ uuid: string; qrCodeUrl: string; xummLink: string }> {
+  const res = await browser.json("/api/nfts/accept-offer", { method: "POST", json: { offerId, walletAddress } });
+  if (res.status !== 200) throw new Error(`accept-offer answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as { uuid: string; qrCodeUrl: string; xummLink: string };
+}
+
+/**
+ * The platform's validated NFT mints and the sell offers made for them: an offer is its own
+ * NFTokenCreateOffer, or part of the mint where the ledger has NFTokenMintOffer.
+ */
+export function mintsAndOffers(server: TestServer): { mints: number; offers: number } {
+  const mints = server.ctx.outbox.list({ purpose: "nft-mint", status: "validated" });
+  const offers = server.ctx.outbox.list({ purpose: "nft-offer", status: "validated" }).length + mints.filter((m) => (m.meta as { offer_id?: string } | null)?.offer_id).length;
+  return { mints: mints.length, offers };
+}
+
+export const GENESIS_PRICE_MICRO = vvxToMicro(defaultTierById(1).priceVvx);
+export const OASIS_PRICE_MICRO = vvxToMicro(defaultTierById(2).priceVvx);

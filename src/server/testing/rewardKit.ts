@@ -1,5 +1,5 @@
 import type { Wallet } from "xrpl";
-import { purchaseReaches, sessionBrowser, signPayload } from "./nftKit";
+import { acceptRequest, purchaseReaches, sessionBrowser, signPayload } from "./nftKit";
 import type { TestServer } from "./testServer";
 
 /** Test helpers for rewards: real purchases through the API and the sandbox clock. */
@@ -18,7 +18,8 @@ export async function buyNft(server: TestServer, wallet: Wallet | string, tierId
   if (created.status !== 200) throw new Error(`purchase refused: ${created.status} ${JSON.stringify(created.body)}`);
   await signPayload(server, created.body.uuid, { account: address });
   const offered = await purchaseReaches(browser, created.body.requestId, ["offer_created"], 30_000);
-  await signPayload(server, offered.xummUuid, { account: address });
+  // The accept request is made by a POST, as the purchase dialog does.
+  await signPayload(server, (await acceptRequest(browser, offered.offerId, address)).uuid, { account: address });
   const done = await purchaseReaches(browser, created.body.requestId, ["completed"], 30_000);
   return done.tokenId as string;
 }

@@ -6,6 +6,10 @@ import { loadConfig } from "../platform/config";
 import type { Logger } from "../platform/log";
 import { startServer } from "../app/main";
 
+// Tests that build the app without listening (another network's configuration) reach the composition root here.
+export { createApp } from "../app/app";
+export { createContext } from "../app/main";
+
 /** A free TCP port on loopback (Elysia's reusePort would let two servers share one silently). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

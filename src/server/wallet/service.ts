@@ -1,6 +1,4 @@
 import type { AccountInfoRequest, AccountLinesRequest } from "xrpl";
-import { isValidClassicAddress } from "xrpl";
-import { ValidationError } from "../platform/errors";
 import { microFromValue } from "../ledger/amounts";
 import type { LedgerGateway } from "../ledger/gateway";
 import { LedgerRequestError } from "../ledger/errors";
@@ -19,13 +17,7 @@ export interface WalletBalance {
   vvxValue: string;
 }
 
-/** Checks an address field; 400 naming `field` otherwise. */
-export function parseAddress(value: unknown, field = "address"): string {
-  if (typeof value !== "string" || !value.trim()) throw new ValidationError(field, `Field '${field}' is required: an XRPL address (r...)`);
-  const address = value.trim();
-  if (!isValidClassicAddress(address)) throw new ValidationError(field, `Field '${field}' is not an XRPL address: "${address.slice(0, 64)}"`);
-  return address;
-}
+export { parseAddress } from "../ledger/address";
 
 /** Reads the validated XRP balance and VVX trust line of `address`. */
 export async function walletBalance(ledger: LedgerReader, address: string): Promise<WalletBalance> {

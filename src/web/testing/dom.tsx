@@ -14,10 +14,13 @@ const KEEP = ["fetch", "Request", "Response", "Headers", "WebSocket", "URL", "Ab
  */
 export function useDom(url = "http://localhost:3000/") {
   const saved: Record<string, unknown> = {};
-  beforeAll(() => {
+  beforeAll(async () => {
     for (const k of KEEP) saved[k] = (globalThis as Record<string, unknown>)[k];
     GlobalRegistrator.register({ url, width: 1280, height: 800 });
     (globalThis as Record<string, unknown>).IS_REACT_ACT_ENVIRONMENT = true;
+    // No server behind the page: its push socket never opens (so the spec's polls run) unless a test brings one.
+    const { setSocketFactory } = await import("../lib/socket");
+    setSocketFactory(() => new FakeSocket());
   });
   afterAll(async () => {
     await Bun.sleep(50); // let React's scheduler finish before the window goes away
@@ -62,4 +65,46 @@ export async function setWallet(address: string | null) {
   walletState.checking = false;
   walletState.isConnected = Boolean(address);
   walletState.walletAddress = address;
+}
+
+/**
+ * A stand-in for the page's `/ws` socket: closed until `open()`; records what the page sent;
+ * `subscribeAll()` confirms every subscription as the server would; `push()` delivers a message.
+ */
+export class FakeSocket {
+  static last: FakeSocket | undefined;
+  readyState = 0;
+  onopen: ((ev: unknown) => void) | null = null;
+  onclose: ((ev: unknown) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  readonly sent: Record<string, unknown>[] = [];
+
+  constructor() {
+    FakeSocket.last = this;
+  }
+
+  send(data: string): void {
+    this.sent.push(JSON.parse(data));
+  }
+
+  close(): void {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.onclose?.({});
+  }
+
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+
+  /** Answers every subscribe the page sent with `subscribed`. */
+  subscribeAll(): void {
+    for (const m of this.sent) if (m.type === "subscribe") this.push({ type: "subscribed", topic: m.topic });
+  }
+
+  push(message: object): void {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
 }

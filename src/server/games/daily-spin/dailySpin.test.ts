@@ -4,7 +4,7 @@ import { MS_PER_DAY, WHEEL_SEGMENTS, spinDailyWheel } from "../../../engine";
 import type { TestBrowser } from "../../auth/testBrowser";
 import { buyer, sessionBrowser } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
-import { buyPackage } from "../slots/testKit";
+import { buyPackage } from "../../testing/slotsKit";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import type { Client } from "xrpl";
 import { eventually, outsideClient } from "../../testing/ledgerKit";
 import { buyer, sessionBrowser, vvxMicro } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
-import { buyPackage, microOf, payoutsOnLedger } from "./testKit";
+import { buyPackage, microOf, payoutsOnLedger } from "../../testing/slotsKit";
 
 let server: TestServer;
 let client: Client;

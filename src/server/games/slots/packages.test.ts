@@ -3,7 +3,7 @@ import type { Client, Wallet } from "xrpl";
 import { eventually, outsideClient, pay } from "../../testing/ledgerKit";
 import { buyer, sessionBrowser, signPayload, vvxMicro } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
-import { paymentConfirmed, purchaseReaches } from "./testKit";
+import { paymentConfirmed, purchaseReaches } from "../../testing/slotsKit";
 
 let server: TestServer;
 let client: Client;

@@ -4,7 +4,7 @@ import { eventually, outsideClient, submitValidated } from "../../testing/ledger
 import { buyer, sessionBrowser } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
 import { SLOTS_PAYOUT_PURPOSE } from "./model";
-import { buyPackage, payoutsOnLedger } from "./testKit";
+import { buyPackage, payoutsOnLedger } from "../../testing/slotsKit";
 
 /** Freezes the outbox (as a crash would) at a slots payout; resolves with that entry. */
 function freezeAt(server: TestServer, hook: "afterRecord" | "afterSubmit"): Promise<OutboxEntry> {

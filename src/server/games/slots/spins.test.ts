@@ -5,7 +5,7 @@ import { TestBrowser } from "../../auth/testBrowser";
 import { eventually, outsideClient } from "../../testing/ledgerKit";
 import { buyer, sessionBrowser, vvxMicro } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
-import { buyPackage } from "./testKit";
+import { buyPackage } from "../../testing/slotsKit";
 
 let server: TestServer;
 let client: Client;

@@ -6,6 +6,8 @@ import { migrations } from "./migrations";
 
 /** The product database (tables are declared by each feature's schema.ts). */
 export type Db = BunSQLiteDatabase;
+/** The database or an open drizzle transaction on it (writes that must commit together take this). */
+export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export interface Store {
   db: Db;

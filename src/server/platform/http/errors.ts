@@ -25,8 +25,10 @@ export function describeValidation(error: ElysiaValidationError): ValidationErro
 export function errorHandler(log: Logger) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request }) => {
     let appError: AppError;
+    // A response that breaks its own schema is the server's bug, not the client's: logged, answered 500.
+    const badResponse = code === "VALIDATION" && (error as ElysiaValidationError).type === "response";
     if (error instanceof AppError) appError = error;
-    else if (code === "VALIDATION") appError = describeValidation(error as ElysiaValidationError);
+    else if (code === "VALIDATION" && !badResponse) appError = describeValidation(error as ElysiaValidationError);
     else if (code === "PARSE") appError = new ValidationError("body", "Request body is not valid JSON");
     else if (code === "NOT_FOUND") {
       const path = new URL(request.url).pathname;
@@ -34,7 +36,7 @@ export function errorHandler(log: Logger) {
       if (request.method === "GET" && !isApiPath(path)) return spaNotFound(request.url);
       appError = new AppError(404, "NOT_FOUND", `No API route for ${request.method} ${new URL(request.url).pathname}`);
     } else if (code === "INVALID_COOKIE_SIGNATURE") appError = new AppError(401, "INVALID_SESSION", "Session cookie is invalid");
-    else if (typeof code === "number") appError = new AppError(code, "HTTP_" + code, String((error as { response?: unknown }).response ?? error));
+    else if (typeof code === "number") appError = new AppError(code, `HTTP_${code}` as const, String((error as { response?: unknown }).response ?? error));
     else {
       log.error("unhandled error", { path: new URL(request.url).pathname, error: error instanceof Error ? error.stack ?? error.message : String(error) });
       appError = new AppError(500, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");

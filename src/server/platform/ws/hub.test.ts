@@ -44,7 +44,7 @@ describe("/ws", () => {
     expect(await a.next("subscribed")).toEqual({ type: "subscribed", topic: "site" });
     expect(server.ctx.hub.subscribers("site")).toBe(1);
     expect(server.ctx.hub.emit("site", undefined, { type: "stats", holders: 3 })).toBeGreaterThan(0);
-    expect(await a.next("stats")).toEqual({ type: "stats", holders: 3 });
+    expect(await a.next("stats")).toEqual({ type: "stats", holders: 3, topic: "site" });
     await Bun.sleep(30);
     expect(b.messages.some((m) => m.type === "stats")).toBe(false);
 

@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import { MAX_TOPICS_PER_SOCKET, parseTopic, topicOf, type ChannelMessages, type ChannelName } from "../../../shared/channels";
+import type { ErrorCode } from "../../../shared/errorCodes";
 
 /** A JSON message on any product socket: always has a `type`. */
 export interface WsMessage {
@@ -21,6 +22,9 @@ export const KEEPALIVE_MS = 20_000;
 
 /** Why a subscription was refused (sent to the client as an error code). */
 export type SubscribeRefusal = "UNKNOWN_TOPIC" | "FORBIDDEN" | "TOO_MANY_TOPICS";
+
+/** The registry code a refusal is reported with (an unknown topic is a validation error naming `topic`). */
+export const REFUSAL_CODES: Record<SubscribeRefusal, ErrorCode> = { UNKNOWN_TOPIC: "VALIDATION_ERROR", FORBIDDEN: "FORBIDDEN", TOO_MANY_TOPICS: "TOO_MANY_TOPICS" };
 
 /**
  * Fan-out of JSON messages through Bun's native pub/sub: a message is serialised once and
@@ -75,9 +79,13 @@ export class Hub {
     socket.unsubscribe(topic);
   }
 
-  /** Publishes a typed message on a channel (keyed channels need the key); returns Bun's count of bytes sent (0: nobody listening). */
+  /**
+   * Publishes a typed message on a channel (keyed channels need the key), with its `topic` so one
+   * socket's listeners can tell their topics apart; returns Bun's count of bytes sent (0: nobody listening).
+   */
   emit<C extends ChannelName>(channel: C, key: string | undefined, message: ChannelMessages[C]): number {
-    return this.publish(topicOf(channel, key), message);
+    const topic = topicOf(channel, key);
+    return this.publish(topic, { ...message, topic });
   }
 
   /** Publishes one message to every subscriber of a topic. */
@@ -93,6 +101,11 @@ export class Hub {
 
   send(socket: HubSocket, message: WsMessage): void {
     socket.send(JSON.stringify(message));
+  }
+
+  /** An `error` message with a code of the shared registry (the socket stays open). */
+  sendError(socket: HubSocket, code: ErrorCode, message: string, extra: Record<string, unknown> = {}): void {
+    this.send(socket, { type: "error", code, message, ...extra });
   }
 
   get size(): number {

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { KEEPALIVE_MS, parseMessage, type Hub } from "./hub";
+import { KEEPALIVE_MS, parseMessage, REFUSAL_CODES, type Hub } from "./hub";
 
 /** Reads the wallet of the session cookie a socket was opened with (null: no session). */
 export type SocketWallet = (cookies: Record<string, { value?: unknown } | undefined>) => string | null;
@@ -19,7 +19,7 @@ export function wsRoutes(hub: Hub, socketWallet: SocketWallet) {
     },
     message(ws, raw) {
       const msg = parseMessage(raw);
-      if (!msg) return hub.send(ws, { type: "error", code: "BAD_MESSAGE", message: "Messages must be JSON objects with a type" });
+      if (!msg) return hub.sendError(ws, "BAD_MESSAGE", "Messages must be JSON objects with a type");
       switch (msg.type) {
         case "ping":
         case "keepalive":
@@ -34,7 +34,7 @@ export function wsRoutes(hub: Hub, socketWallet: SocketWallet) {
               : refused === "FORBIDDEN"
                 ? "Field 'topic': connect this wallet first to follow its private channel"
                 : "Too many topics on one socket";
-          return hub.send(ws, { type: "error", code: refused === "UNKNOWN_TOPIC" ? "VALIDATION_ERROR" : refused, message, topic: topic.slice(0, 80) });
+          return hub.sendError(ws, REFUSAL_CODES[refused], message, { topic: topic.slice(0, 80) });
         }
         case "unsubscribe": {
           const topic = String(msg.topic ?? "");
@@ -42,7 +42,7 @@ export function wsRoutes(hub: Hub, socketWallet: SocketWallet) {
           return hub.send(ws, { type: "unsubscribed", topic: topic.slice(0, 80) });
         }
         default:
-          return hub.send(ws, { type: "error", code: "UNKNOWN_TYPE", message: `Unknown message type '${String(msg.type).slice(0, 40)}'` });
+          return hub.sendError(ws, "UNKNOWN_TYPE", `Unknown message type '${String(msg.type).slice(0, 40)}'`);
       }
     },
     close(ws) {

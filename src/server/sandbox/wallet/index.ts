@@ -1,4 +1,12 @@
 import { Elysia, t } from "elysia";
+import {
+  PayloadExpiredResponse,
+  PayloadListResponse,
+  PayloadOpenedResponse,
+  PayloadRejectedResponse,
+  PayloadResponse,
+  PayloadSignedResponse,
+} from "../../../shared/api/sandbox";
 import { ValidationError } from "../../platform/errors";
 import { parseUuid } from "../../signing/service";
 import type { SandboxXumm } from "../xumm/service";
@@ -27,10 +35,12 @@ export function sandboxWalletRoutes(xumm: SandboxXumm) {
       },
       {
         query: t.Object({ state: t.Optional(t.String()), account: t.Optional(t.String()) }),
+        response: PayloadListResponse,
         detail: { summary: "Sandbox: payloads in a state (pending by default; pushed to `account` first)", tags: ["sandbox"] },
       },
     )
     .get("/sandbox/api/payloads/:uuid", ({ params }) => ({ success: true as const, payload: xumm.walletView(parseUuid(params.uuid)) }), {
+      response: PayloadResponse,
       detail: { summary: "Sandbox: one payload as the wallet shows it", tags: ["sandbox"] },
     })
     .post(
@@ -41,7 +51,7 @@ export function sandboxWalletRoutes(xumm: SandboxXumm) {
         xumm.open(uuid);
         return { success: true as const, opened: true };
       },
-      { detail: { summary: "Sandbox: the wallet opened the payload (Xaman's `opened` event)", tags: ["sandbox"] } },
+      { response: PayloadOpenedResponse, detail: { summary: "Sandbox: the wallet opened the payload (Xaman's `opened` event)", tags: ["sandbox"] } },
     )
     .post(
       "/sandbox/api/payloads/:uuid/sign",
@@ -51,6 +61,7 @@ export function sandboxWalletRoutes(xumm: SandboxXumm) {
       },
       {
         body: t.Optional(t.Object({ account: t.Optional(t.String()), seed: t.Optional(t.String()) })),
+        response: PayloadSignedResponse,
         detail: { summary: "Sandbox: sign with a faucet account (or a seed); non-SignIn payloads are submitted", tags: ["sandbox"] },
       },
     )
@@ -63,9 +74,10 @@ export function sandboxWalletRoutes(xumm: SandboxXumm) {
         // Only the sandbox OAuth2 flow goes back after a rejection (to report access_denied to the app).
         return { success: true as const, ...res, returnUrl: returnUrl?.startsWith(oauthReturn) ? returnUrl : null };
       },
-      { detail: { summary: "Sandbox: reject a payload", tags: ["sandbox"] } },
+      { response: PayloadRejectedResponse, detail: { summary: "Sandbox: reject a payload", tags: ["sandbox"] } },
     )
     .post("/sandbox/api/payloads/:uuid/expire", ({ params }) => ({ success: true as const, ...xumm.expireNow(parseUuid(params.uuid)) }), {
+      response: PayloadExpiredResponse,
       detail: { summary: "Sandbox: expire a pending payload now (tests, demos)", tags: ["sandbox"] },
     });
 }

@@ -1,10 +1,11 @@
+import { DROPS_PER_XRP } from "../../../engine/money";
+
 /** One line of "what this request will do", for people. */
 export interface PayloadLine {
   label: string;
   value: string;
 }
 
-const DROPS_PER_XRP = 1_000_000n;
 
 /** Drops as an exact XRP decimal ("12.5"), never through a float. */
 export function dropsToXrp(drops: string): string {

@@ -17,7 +17,8 @@ function xummError(set: { status?: number | string }, status: number, detail?: s
 /**
  * The sandbox Xaman's HTTP and WebSocket surface, at the paths xumm-sdk calls
  * after `setEndpoint(<base>/sandbox/xumm)`, plus QR images and the OAuth2
- * provider. Only mounted when NETWORK=sandbox.
+ * provider. Only mounted when NETWORK=sandbox. Long because it is one Elysia chain of the Xaman API's
+ * paths (each a few lines): split, it would lose the shared API-key check and sockets map.
  */
 export function sandboxXummRoutes(xumm: SandboxXumm) {
   const oauth = new SandboxOauth(xumm, xumm.options.sandboxSeed);

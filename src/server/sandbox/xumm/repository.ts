@@ -1,6 +1,6 @@
 import { and, eq, isNull, lte } from "drizzle-orm";
 import type { Db } from "../../platform/db";
-import { sandboxXummOauthCodes, sandboxXummPayloads, sandboxXummUserTokens } from "./schema";
+import { sandboxXummOauthCodes, sandboxXummPayloads, sandboxXummUserTokens } from "./tables";
 
 export type PayloadRow = typeof sandboxXummPayloads.$inferSelect;
 export type OauthCodeRow = typeof sandboxXummOauthCodes.$inferSelect;

@@ -1,11 +1,13 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { Client, Wallet, type SubmittableTransaction } from "xrpl";
 import type { Db } from "../../platform/db";
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
 import type { XummCredentials } from "../../signing/credentials";
-import { describeTransaction, type PayloadLine } from "./describe";
 import { SandboxXummRepository, type PayloadRow } from "./repository";
+import { parse, payloadJsonOf, returnUrlOf, sha256Hex, userIdFor, walletPayloadOf, type WalletPayload } from "./views";
+
+export type { WalletPayload } from "./views";
 
 /** A funded sandbox account the sandbox wallet can sign with. */
 export interface SandboxAccount {
@@ -67,43 +69,6 @@ export interface CreateBody {
   custom_meta?: { identifier?: string | null; blob?: Record<string, unknown> | null; instruction?: string | null };
 }
 
-/** A payload as the sandbox wallet shows it. */
-export interface WalletPayload {
-  uuid: string;
-  txType: string;
-  state: string;
-  instruction: string | null;
-  lines: PayloadLine[];
-  request: Record<string, unknown>;
-  pushed: boolean;
-  pushedTo: string | null;
-  mustSignWith: string | null;
-  createdAt: string;
-  expiresAt: string;
-  expiresInSeconds: number;
-  account: string | null;
-  txid: string | null;
-  dispatchedResult: string | null;
-}
-
-function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
-
-/** A stable Xaman-style user id for an account. */
-function userIdFor(account: string): string {
-  const h = sha256Hex(`sandbox-user:${account}`);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-const parse = <T>(text: string | null | undefined, fallback: T): T => {
-  if (!text) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-};
 
 /**
  * The sandbox Xaman: keeps payloads in SQLite in Xaman's terms, plays the
@@ -477,10 +442,7 @@ export class SandboxXumm {
   }
 
   private returnUrl(row: PayloadRow): string | null {
-    const options = parse<{ return_url?: { web?: string } }>(row.options, {});
-    const web = options.return_url?.web;
-    if (!web) return null;
-    return web.replaceAll("{id}", row.uuid).replaceAll("{txid}", row.txid ?? "");
+    return returnUrlOf(row);
   }
 
   private async ledger(): Promise<Client> {
@@ -501,95 +463,11 @@ export class SandboxXumm {
   }
 
   private walletPayload(row: PayloadRow): WalletPayload {
-    const request = parse<Record<string, unknown>>(row.requestJson, {});
-    const custom = parse<{ instruction?: string | null }>(row.customMeta, {});
-    return {
-      uuid: row.uuid,
-      txType: row.txType,
-      state: row.state,
-      instruction: custom.instruction ?? null,
-      lines: describeTransaction(request),
-      request,
-      pushed: row.pushedTo !== null,
-      pushedTo: row.pushedTo,
-      mustSignWith: typeof request.Account === "string" && request.Account ? request.Account : null,
-      createdAt: row.createdAt.toISOString(),
-      expiresAt: row.expiresAt.toISOString(),
-      expiresInSeconds: Math.max(0, Math.floor((row.expiresAt.getTime() - Date.now()) / 1000)),
-      account: row.account,
-      txid: row.txid,
-      dispatchedResult: row.dispatchedResult,
-    };
+    return walletPayloadOf(row);
   }
 
   /** A payload in the exact shape of Xaman's GET /payload/:uuid. */
   payloadJson(row: PayloadRow) {
-    const request = parse<Record<string, unknown>>(row.requestJson, {});
-    const options = parse<{ submit?: boolean; return_url?: { app?: string; web?: string } }>(row.options, {});
-    const custom = parse<{ identifier?: string | null; blob?: Record<string, unknown> | null; instruction?: string | null }>(row.customMeta, {});
-    const destination = typeof request.Destination === "string" ? request.Destination : "";
-    const returnUrl = this.returnUrl(row);
-    const signed = row.state === "signed";
-    return {
-      meta: {
-        exists: true,
-        uuid: row.uuid,
-        multisign: false,
-        submit: options.submit !== false,
-        pathfinding: false,
-        pathfinding_fallback: false,
-        force_network: "SANDBOX",
-        destination,
-        resolved_destination: destination,
-        resolved: signed || row.state === "rejected" || row.state === "cancelled",
-        signed,
-        cancelled: row.state === "cancelled",
-        expired: row.state === "expired",
-        pushed: row.pushedTo !== null,
-        app_opened: row.openedAt !== null,
-        opened_by_deeplink: row.openedAt !== null ? true : null,
-        return_url_app: returnUrl,
-        return_url_web: returnUrl,
-        is_xapp: false,
-        signers: null,
-      },
-      application: {
-        name: "VVX (sandbox)",
-        description: "VVX platform on the sandbox XRP Ledger",
-        disabled: 0 as const,
-        uuidv4: this.credentials.apiKey,
-        icon_url: `${this.options.publicUrl}/favicon.ico`,
-        issued_user_token: row.issuedUserToken,
-      },
-      payload: {
-        tx_type: row.txType,
-        tx_destination: destination,
-        tx_destination_tag: typeof request.DestinationTag === "number" ? request.DestinationTag : null,
-        request_json: request,
-        origintype: null,
-        signmethod: null,
-        created_at: row.createdAt.toISOString(),
-        expires_at: row.expiresAt.toISOString(),
-        expires_in_seconds: row.state === "pending" ? Math.max(0, Math.floor((row.expiresAt.getTime() - Date.now()) / 1000)) : 0,
-      },
-      response: {
-        signer_pubkey: row.signerPubkey ?? undefined,
-        hex: row.hex,
-        txid: row.txid,
-        resolved_at: row.resolvedAt ? row.resolvedAt.toISOString() : null,
-        dispatched_nodetype: row.dispatchedTo ? "SANDBOX" : null,
-        dispatched_to: row.dispatchedTo,
-        dispatched_result: row.dispatchedResult,
-        dispatched_to_node: row.dispatchedTo ? true : null,
-        environment_nodeuri: this.options.xrplUrl,
-        environment_nodetype: "SANDBOX",
-        environment_networkid: null,
-        multisign_account: null,
-        account: row.account,
-        signer: row.account,
-        user: row.account ? userIdFor(row.account) : null,
-      },
-      custom_meta: { identifier: custom.identifier ?? null, blob: custom.blob ?? null, instruction: custom.instruction ?? null },
-    };
+    return payloadJsonOf(row, { apiKey: this.credentials.apiKey, publicUrl: this.options.publicUrl, xrplUrl: this.options.xrplUrl });
   }
 }

@@ -103,6 +103,7 @@ function describeError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** The crash chain check. Long because it is one form: its inputs, validation, and the results table, read top to bottom. */
 function CrashVerifier() {
   const [hash, setHash] = useState("");
   const [salt, setSalt] = useState("");
@@ -199,6 +200,7 @@ function CrashVerifier() {
 
 type SeedGame = "race" | "slots" | "wheel";
 
+/** The seed-based games' check. Long because it is one form for three games: inputs, validation, and each game's result view. */
 function SeedVerifier() {
   // A link from a spin list fills the form in and checks it at once.
   const link = useSeedLink();

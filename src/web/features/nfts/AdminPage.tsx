@@ -31,31 +31,9 @@ export default function AdminPage() {
   const status = vault.error instanceof HttpError ? vault.error.status : null;
   const refresh = () => void Promise.all([vault.mutate(), minting.mutate()]);
 
-  if (status === 401 || status === 403) {
-    return (
-      <section className="container narrow center-page">
-        <div className="card stack refusal" role="alert" data-testid="admin-refused">
-          <h1>{status === 401 ? "Admin sign-in required" : "Access denied"}</h1>
-          {status === 401 ? (
-            <>
-              <p className="muted">This page is for platform administrators. Connect an admin wallet to continue.</p>
-              <button className="btn btn-primary" onClick={() => void connectWallet()}>
-                Connect Wallet
-              </button>
-            </>
-          ) : (
-            <p className="muted">
-              The connected wallet{walletAddress ? <> {shortAddress(walletAddress)}</> : null} is not an administrator of this platform, so the vault summary is not
-              available to it.
-            </p>
-          )}
-        </div>
-      </section>
-    );
-  }
+  if (status === 401 || status === 403) return <AdminRefusal status={status} walletAddress={walletAddress} />;
 
   const rows = vault.data ?? [];
-  const totals = rows.reduce((t, r) => ({ minted: t.minted + r.minted_count, sold: t.sold + r.sold_count, max: t.max + r.max_supply }), { minted: 0, sold: 0, max: 0 });
   return (
     <section className="container">
       <header className="page-header row-between wrap">
@@ -85,58 +63,97 @@ export default function AdminPage() {
         ) : rows.length === 0 ? (
           <p className="muted">No tiers are configured.</p>
         ) : (
-          <div className="table-wrap">
-            <table className="table" data-testid="vault-table">
-              <thead>
-                <tr>
-                  <th scope="col">Tier</th>
-                  <th scope="col">Minted</th>
-                  <th scope="col">Sold</th>
-                  <th scope="col">Max supply</th>
-                  <th scope="col">Remaining</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.tier_id}>
-                    <td>{r.tier_name}</td>
-                    <td>{formatWhole(r.minted_count)}</td>
-                    <td>{formatWhole(r.sold_count)}</td>
-                    <td>{formatWhole(r.max_supply)}</td>
-                    <td>{formatWhole(Math.max(0, r.max_supply - r.minted_count))}</td>
-                  </tr>
-                ))}
-                <tr className="table-total">
-                  <td>Total</td>
-                  <td>{formatWhole(totals.minted)}</td>
-                  <td>{formatWhole(totals.sold)}</td>
-                  <td>{formatWhole(totals.max)}</td>
-                  <td>{formatWhole(Math.max(0, totals.max - totals.minted))}</td>
-                </tr>
-              </tbody>
-            </table>
-          </div>
+          <VaultTable rows={rows} />
         )}
       </div>
 
-      <div className="card section-gap stack">
-        <h2>Minting progress</h2>
-        {minting.error && !minting.data ? (
-          <p className="error-text" role="alert">
-            Unable to load NFT minting status. Please try again later.
-          </p>
-        ) : !minting.data ? (
-          <p className="muted" role="status">
-            <span className="spinner" aria-hidden="true" /> Loading minting status...
-          </p>
-        ) : (
+      <MintingProgress minting={minting} />
+    </section>
+  );
+}
+
+/** Why the vault is not shown: no session (connect an admin wallet) or a wallet that is not an admin. */
+function AdminRefusal({ status, walletAddress }: { status: 401 | 403; walletAddress: string | null }) {
+  return (
+    <section className="container narrow center-page">
+      <div className="card stack refusal" role="alert" data-testid="admin-refused">
+        <h1>{status === 401 ? "Admin sign-in required" : "Access denied"}</h1>
+        {status === 401 ? (
           <>
-            <MintingBar label="Overall" figures={minting.data.total} kind="total" />
-            <MintingBar label="Genesis" figures={minting.data.genesis} kind="genesis" />
-            <MintingBar label="Oasis" figures={minting.data.oasis} kind="oasis" />
+            <p className="muted">This page is for platform administrators. Connect an admin wallet to continue.</p>
+            <button className="btn btn-primary" onClick={() => void connectWallet()}>
+              Connect Wallet
+            </button>
           </>
+        ) : (
+          <p className="muted">
+            The connected wallet{walletAddress ? <> {shortAddress(walletAddress)}</> : null} is not an administrator of this platform, so the vault summary is not
+            available to it.
+          </p>
         )}
       </div>
     </section>
+  );
+}
+
+/** Minted, sold, max and remaining per tier, with a total row. */
+function VaultTable({ rows }: { rows: readonly VaultRow[] }) {
+  const totals = rows.reduce((t, r) => ({ minted: t.minted + r.minted_count, sold: t.sold + r.sold_count, max: t.max + r.max_supply }), { minted: 0, sold: 0, max: 0 });
+  return (
+    <div className="table-wrap">
+      <table className="table" data-testid="vault-table">
+        <thead>
+          <tr>
+            <th scope="col">Tier</th>
+            <th scope="col">Minted</th>
+            <th scope="col">Sold</th>
+            <th scope="col">Max supply</th>
+            <th scope="col">Remaining</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.tier_id}>
+              <td>{r.tier_name}</td>
+              <td>{formatWhole(r.minted_count)}</td>
+              <td>{formatWhole(r.sold_count)}</td>
+              <td>{formatWhole(r.max_supply)}</td>
+              <td>{formatWhole(Math.max(0, r.max_supply - r.minted_count))}</td>
+            </tr>
+          ))}
+          <tr className="table-total">
+            <td>Total</td>
+            <td>{formatWhole(totals.minted)}</td>
+            <td>{formatWhole(totals.sold)}</td>
+            <td>{formatWhole(totals.max)}</td>
+            <td>{formatWhole(Math.max(0, totals.max - totals.minted))}</td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The minting progress bars, with their loading and error states. */
+function MintingProgress({ minting }: { minting: ReturnType<typeof useMintingStatus> }) {
+  return (
+    <div className="card section-gap stack">
+      <h2>Minting progress</h2>
+      {minting.error && !minting.data ? (
+        <p className="error-text" role="alert">
+          Unable to load NFT minting status. Please try again later.
+        </p>
+      ) : !minting.data ? (
+        <p className="muted" role="status">
+          <span className="spinner" aria-hidden="true" /> Loading minting status...
+        </p>
+      ) : (
+        <>
+          <MintingBar label="Overall" figures={minting.data.total} kind="total" />
+          <MintingBar label="Genesis" figures={minting.data.genesis} kind="genesis" />
+          <MintingBar label="Oasis" figures={minting.data.oasis} kind="oasis" />
+        </>
+      )}
+    </div>
   );
 }

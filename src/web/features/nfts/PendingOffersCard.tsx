@@ -1,3 +1,4 @@
+import { linkOf, qrOf } from "../../../shared/compat";
 import { useEffect, useRef, useState } from "react";
 import useSWR from "swr";
 import { getJson, sendJson } from "../../lib/api";
@@ -56,15 +57,7 @@ export function PendingOffersCard({ walletAddress, announce = true, refreshMs = 
     }
     setAccepting(offer.offerId);
     try {
-      let res: AcceptOfferResponse;
-      try {
-        res = await sendJson<AcceptOfferResponse>("POST", "/api/nfts/accept-offer", { offerId: offer.offerId, walletAddress });
-      } catch (err) {
-        throw new Error(`Failed to create NFT offer acceptance: ${statusText(err)}`);
-      }
-      const qrUrl = res.qrCodeUrl ?? res.qrUrl;
-      if (!res.success || !res.uuid || !qrUrl) throw new Error(res.error ?? res.message ?? "Failed to create acceptance request");
-      setSigning({ uuid: res.uuid, qrUrl, xummUrl: res.xummLink ?? res.xummUrl ?? "", purpose: "payment", title: `Accept ${offerLabel(offer)}` });
+      setSigning(await acceptRequest(offer, walletAddress));
     } catch (err) {
       toast({ title: "Error accepting offer", description: err instanceof Error ? err.message : "Failed to create acceptance request", variant: "destructive" });
     } finally {
@@ -103,22 +96,7 @@ export function PendingOffersCard({ walletAddress, announce = true, refreshMs = 
       ) : data.length === 0 ? (
         <p className="muted">No pending NFT offers. Offers for NFTs you buy appear here until you accept them.</p>
       ) : (
-        <ul className="offer-list">
-          {data.map((o) => (
-            <li key={o.offerId} className="offer-row">
-              <div>
-                <div className="offer-name">{offerLabel(o)}</div>
-                <div className="muted small">
-                  Token <code title={o.tokenId}>{shortTokenId(o.tokenId)}</code>
-                </div>
-              </div>
-              <button className="btn btn-primary" onClick={() => void accept(o)} disabled={accepting !== null} aria-busy={accepting === o.offerId}>
-                {accepting === o.offerId && <span className="spinner" aria-hidden="true" />}
-                Accept
-              </button>
-            </li>
-          ))}
-        </ul>
+        <OfferList offers={data} accepting={accepting} onAccept={(o) => void accept(o)} />
       )}
       <SigningModal
         request={signing}
@@ -133,5 +111,40 @@ export function PendingOffersCard({ walletAddress, announce = true, refreshMs = 
         }}
       />
     </section>
+  );
+}
+
+/** POST /api/nfts/accept-offer: the Xaman request that accepts one offer, as the signing modal shows it. */
+async function acceptRequest(offer: PendingOffer, walletAddress: string): Promise<SigningRequest> {
+  let res: AcceptOfferResponse;
+  try {
+    res = await sendJson<AcceptOfferResponse>("POST", "/api/nfts/accept-offer", { offerId: offer.offerId, walletAddress });
+  } catch (err) {
+    throw new Error(`Failed to create NFT offer acceptance: ${statusText(err)}`);
+  }
+  const qrUrl = qrOf(res);
+  if (!res.success || !res.uuid || !qrUrl) throw new Error("Failed to create acceptance request");
+  return { uuid: res.uuid, qrUrl, xummUrl: linkOf(res) ?? "", purpose: "payment", title: `Accept ${offerLabel(offer)}` };
+}
+
+/** The waiting offers, each with its Accept button. */
+function OfferList({ offers, accepting, onAccept }: { offers: readonly PendingOffer[]; accepting: string | null; onAccept: (offer: PendingOffer) => void }) {
+  return (
+    <ul className="offer-list">
+      {offers.map((o) => (
+        <li key={o.offerId} className="offer-row">
+          <div>
+            <div className="offer-name">{offerLabel(o)}</div>
+            <div className="muted small">
+              Token <code title={o.tokenId}>{shortTokenId(o.tokenId)}</code>
+            </div>
+          </div>
+          <button className="btn btn-primary" onClick={() => onAccept(o)} disabled={accepting !== null} aria-busy={accepting === o.offerId}>
+            {accepting === o.offerId && <span className="spinner" aria-hidden="true" />}
+            Accept
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import { jsonResponse, stubFetch, useDom } from "../../testing/dom";
+import { FakeSocket, jsonResponse, stubFetch, useDom } from "../../testing/dom";
 
 useDom();
 afterEach(() => cleanup());
@@ -209,5 +209,74 @@ describe("purchase dialog", () => {
     const noWallet = new PurchaseFlow({ tierId: 1, tierName: "Genesis", price: "500,000", walletAddress: null }, { toast: (t) => (toasts.push(t), 0) });
     await noWallet.start();
     expect(toasts.at(-1)?.title).toBe("Wallet not connected");
+  });
+
+  test("with its socket up the dialog follows pushes: no status poll, and the polls resume when the socket drops", async () => {
+    const s = stub({
+      "/api/payments/vvx-payment-qr": { success: true, uuid: PAY_UUID, requestId: "REQ-P", qrUrl: "/qr/pay.png", xummUrl: "xumm://pay", reused: false },
+      "/api/nfts/accept-offer": { success: true, uuid: ACCEPT_UUID, qrCodeUrl: "/qr/accept.png", xummLink: "xumm://accept" },
+      "/api/nfts/purchase-status/REQ-P": { status: "offer_created", offerId: OFFER, tokenId: TOKEN, xummQrUrl: "/qr/accept.png", xummUrl: "xumm://accept", xummUuid: ACCEPT_UUID, requestId: "REQ-P" },
+    });
+    const polls = () => s.sent.filter((c) => /\/api\/(nfts\/purchase-status|check-vvx-payment|xumm\/status|check-offer-acceptance)/.test(c.url)).map((c) => c.url);
+    const push = (status: string, extra: object = {}) =>
+      act(async () => FakeSocket.last!.push({ type: "purchase", topic: `wallet:${WALLET}`, requestId: "REQ-P", status, offerId: null, tokenId: null, tierId: 1, reason: null, ...extra }));
+    try {
+      const screen = await renderDialog();
+      const socket = FakeSocket.last!;
+      await act(async () => socket.open());
+      expect(socket.sent).toContainEqual({ type: "subscribe", topic: `wallet:${WALLET}` });
+      await act(async () => socket.subscribeAll());
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: "Start Purchase" })));
+      await waitFor(() => expect(title(screen)).toBe("Step 1: Pay VVX"));
+
+      await push("payment_detected");
+      expect(screen.getByTestId("payment-status").textContent).toContain("Payment signed");
+      await push("processing");
+      expect(screen.getByTestId("payment-status").textContent).toContain("Payment detected");
+      await push("offer_created", { offerId: OFFER, tokenId: TOKEN });
+      await waitFor(() => expect(title(screen)).toBe("Step 2: Accept NFT Offer"));
+      // The accept request is asked for with a POST, never by a status poll.
+      await waitFor(() => expect(screen.getByTestId("offer-qr").getAttribute("data-uuid")).toBe(ACCEPT_UUID));
+      await push("offer_created", { offerId: OFFER, tokenId: TOKEN, acceptIssue: { state: "rejected", result: null } });
+      expect(screen.getByTestId("offer-hint").textContent).toBe("The acceptance request was rejected in the wallet.");
+      await Bun.sleep(120); // several poll periods at the test's timings
+      expect(polls()).toEqual([]);
+
+      // The socket drops: the spec's polls take over (and find the offer where it was).
+      await act(async () => socket.close());
+      await waitFor(() => expect(polls().length).toBeGreaterThan(0));
+      // It reconnects by itself (after its backoff) and subscribes again.
+      await waitFor(() => expect(FakeSocket.last).not.toBe(socket), { timeout: 3000 });
+      await act(async () => FakeSocket.last!.open());
+      await act(async () => FakeSocket.last!.subscribeAll());
+      await push("completed", { offerId: OFFER, tokenId: TOKEN });
+      await waitFor(() => expect(title(screen)).toBe("Purchase Complete!"));
+    } finally {
+      s.restore();
+    }
+  });
+
+  test("a pushed rejection or ledger failure ends the attempt with the same texts the signing poll gives", async () => {
+    const s = stub({ "/api/payments/vvx-payment-qr": { success: true, uuid: PAY_UUID, requestId: "REQ-R", qrUrl: "/qr/pay.png", xummUrl: "xumm://pay", reused: false } });
+    try {
+      const screen = await renderDialog();
+      await act(async () => FakeSocket.last!.open());
+      await act(async () => FakeSocket.last!.subscribeAll());
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: "Start Purchase" })));
+      await waitFor(() => expect(title(screen)).toBe("Step 1: Pay VVX"));
+      await act(async () =>
+        FakeSocket.last!.push({ type: "purchase", topic: `wallet:${WALLET}`, requestId: "REQ-R", status: "expired", offerId: null, tokenId: null, tierId: 1, reason: "payment_failed: tecUNFUNDED_PAYMENT" }),
+      );
+      await waitFor(() => screen.getByText(/did not go through on the ledger \(tecUNFUNDED_PAYMENT\)/));
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: "Try Again" })));
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: "Start Purchase" })));
+      await waitFor(() => expect(title(screen)).toBe("Step 1: Pay VVX"));
+      await act(async () =>
+        FakeSocket.last!.push({ type: "purchase", topic: `wallet:${WALLET}`, requestId: "REQ-R", status: "expired", offerId: null, tokenId: null, tierId: 1, reason: "payment_rejected" }),
+      );
+      await waitFor(() => screen.getByText("Sign request cancelled"));
+    } finally {
+      s.restore();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { DEFAULT_NFT_TIERS, percentText, tierFromTaxon as engineTierFromTaxon } from "../../../engine/tiers";
 import { formatVvx } from "../../lib/format";
 
 /** A marketplace tier as `GET /api/nft-tiers` returns it (the spec's "NFT tier (marketplace)"). */
@@ -32,44 +33,28 @@ export interface NftAvailability {
 }
 
 /**
- * The spec's built-in tiers, kept when the tier fetch fails: they are the
- * product's configuration (price, ROI, duration, supply), not sample data.
+ * The spec's built-in tiers (the engine's table, the same the server seeds), kept when the tier
+ * fetch fails: they are the product's configuration (price, ROI, duration, supply), not sample data.
  */
-export const DEFAULT_TIERS: readonly NftTier[] = [
-  {
-    id: 1,
-    name: "Genesis",
-    description: "The premium tier: 10% of the price in VVX every month for 12 months.",
-    tier: "GENESIS",
-    price: "500,000 VVX",
-    roiPercentage: "10%",
-    durationMonths: 12,
-    payoutFrequency: "Monthly",
-    currentSupply: 20,
-    maxSupply: 20,
-    imageUrl: null,
-    isActive: true,
-    isPopular: true,
-  },
-  {
-    id: 2,
-    name: "Oasis",
-    description: "5% of the price in VVX every month for 24 months.",
-    tier: "OASIS",
-    price: "250,000 VVX",
-    roiPercentage: "5%",
-    durationMonths: 24,
-    payoutFrequency: "Monthly",
-    currentSupply: 40,
-    maxSupply: 40,
-    imageUrl: null,
-    isActive: true,
-    isPopular: false,
-  },
-];
+export const DEFAULT_TIERS: readonly NftTier[] = DEFAULT_NFT_TIERS.map((t) => ({
+  id: t.id,
+  name: t.name,
+  description: t.description,
+  tier: t.tier,
+  price: formatVvx(t.priceVvx),
+  roiPercentage: `${percentText(t.monthlyRoiBps)}%`,
+  durationMonths: t.durationMonths,
+  payoutFrequency: t.payoutFrequency,
+  currentSupply: t.maxSupply,
+  maxSupply: t.maxSupply,
+  imageUrl: null,
+  isActive: true,
+  isPopular: t.isPopular,
+}));
 
-/** Simulated payment amounts of the test page: 500,000 VVX for tier 1, 250,000 otherwise. */
-export const simulatedPaymentAmount = (tierId: number) => (tierId === 1 ? 500_000 : 250_000);
+/** Simulated payment amount of the test page: the tier's price in whole VVX (the cheapest tier's for an unknown id). */
+export const simulatedPaymentAmount = (tierId: number) =>
+  (DEFAULT_NFT_TIERS.find((t) => t.id === tierId) ?? DEFAULT_NFT_TIERS.reduce((a, b) => (b.priceVvx < a.priceVvx ? b : a))).priceVvx;
 
 const num = (v: unknown, fallback: number) => {
   const n = typeof v === "string" ? Number(v.replace(/[^\d.-]/g, "")) : Number(v);
@@ -133,9 +118,8 @@ export const totalReturnPercent = (t: Pick<NftTier, "roiPercentage" | "durationM
 export const isSoldOut = (t: Pick<NftTier, "currentSupply">) => t.currentSupply <= 0;
 export const capitalize = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1).toLowerCase() : s);
 
-/** The spec's taxon rule: 1000..19999 Genesis #(taxon-1000), 20000+ Oasis #(taxon-20000), else Unknown. */
+/** The spec's taxon rule (the engine's), with the tier's display name: 1001 -> Genesis #1, 20040 -> Oasis #40. */
 export function tierFromTaxon(taxon: number): { tier: "Genesis" | "Oasis" | "Unknown"; number: number | null } {
-  if (taxon >= 20000) return { tier: "Oasis", number: taxon - 20000 };
-  if (taxon >= 1000) return { tier: "Genesis", number: taxon - 1000 };
-  return { tier: "Unknown", number: null };
+  const info = engineTierFromTaxon(taxon);
+  return { tier: info.tier === "GENESIS" ? "Genesis" : info.tier === "OASIS" ? "Oasis" : "Unknown", number: info.number };
 }

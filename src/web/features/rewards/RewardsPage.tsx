@@ -16,7 +16,10 @@ export const RELOAD_AFTER_CLAIM_MS = 1000;
 /** While a claim's payment is on its way, look again this often. */
 const PENDING_POLL_MS = 2000;
 
-/** /rewards: the Rewards Dashboard: summary and one card per NFT with early and full claims. */
+/**
+ * /rewards: the Rewards Dashboard: summary and one card per NFT with early and full claims.
+ * Long because the claim handling (toasts, reload after 1 s, the pending poll) sits with the page it drives.
+ */
 export default function RewardsPage() {
   usePageTitle("Rewards Dashboard");
   const { isConnected, walletAddress, checking } = useSnapshot(walletState);

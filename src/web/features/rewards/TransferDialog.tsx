@@ -26,7 +26,8 @@ export function recipientProblem(value: string, owner: string): string | null {
 /**
  * Transfer NFT: the owner enters a classic address and signs a sell offer for 0 to it in Xaman; the
  * dialog then shows the pending transfer (from the ledger) and lets the owner cancel it. Once the
- * recipient accepts, the NFT and its unclaimed rewards are theirs.
+ * recipient accepts, the NFT and its unclaimed rewards are theirs. Long because it is one dialog with
+ * two phases (the form, then the pending transfer with cancel), sharing the signing modal.
  */
 export function TransferDialog({ nft, wallet, onClose, onChanged }: { nft: OwnedNft; wallet: string; onClose: () => void; onChanged: () => void }) {
   const [step, setStep] = useState<Step>("edit");

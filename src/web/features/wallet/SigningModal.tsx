@@ -48,6 +48,8 @@ const SIGN_IN_TEXT: Record<PaymentStatus, string> = {
  * shows the QR (256 px, 200 px on phones) and a deep link on phones, polls
  * the sign status every second from the moment it opens, and reports the end.
  * Opening it with a new uuid resets its state and stops the earlier polling.
+ * Long because it is the spec's one state machine for every kind of sign request (connect, bet,
+ * slot payment, cancel, expiry, 429), kept together so each rule reads beside the others.
  */
 export function SigningModal({
   request,
@@ -70,6 +72,7 @@ export function SigningModal({
   handlers.current = { onSuccess, onError, onClose };
 
   const uuid = request?.uuid;
+  // Long because it is the status poll with each outcome the spec lists (see the component's comment).
   useEffect(() => {
     if (!request || !uuid) return;
     setStatus("pending");

@@ -24,7 +24,10 @@ interface StatusResponse {
   expired: boolean;
 }
 
-/** /test-wallet-connect: a log, a direct API test, a hook test and disconnect, for checking the wallet flow by hand. */
+/**
+ * /test-wallet-connect: a log, a direct API test, a hook test and disconnect, for checking the wallet flow by hand.
+ * Long because it is a test bench page: four small panels that share the log.
+ */
 export default function TestWalletConnectPage() {
   usePageTitle("Wallet connection test");
   const wallet = useSnapshot(walletState);

@@ -6,6 +6,7 @@ import m3 from "./0003_nft_purchases.sql" with { type: "text" };
 import m4 from "./0004_reward_claims_transfers.sql" with { type: "text" };
 import m5 from "./0005_swaps.sql" with { type: "text" };
 import m6 from "./0006_slots_daily_spin_fair.sql" with { type: "text" };
+import m7 from "./0007_drop_sandbox_xumm_tables.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -15,4 +16,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0004_reward_claims_transfers", sql: m4 },
   { tag: "0005_swaps", sql: m5 },
   { tag: "0006_slots_daily_spin_fair", sql: m6 },
+  { tag: "0007_drop_sandbox_xumm_tables", sql: m7 },
 ];

@@ -1,8 +1,8 @@
 import type { Client } from "xrpl";
-import type { TestBrowser } from "../../auth/testBrowser";
-import { eventually } from "../../testing/ledgerKit";
-import { signPayload } from "../../testing/nftKit";
-import type { TestServer } from "../../testing/testServer";
+import type { TestBrowser } from "../auth/testBrowser";
+import { eventually } from "./ledgerKit";
+import { signPayload } from "./nftKit";
+import type { TestServer } from "./testServer";
 
 /** Test helpers for the slots against a real server and its sandbox ledger. */
 

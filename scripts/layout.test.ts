@@ -1,0 +1,92 @@
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { analyze, boundaryProblems, findCycles, isUpward, type ImportEdge } from "./layout";
+
+// The rules of ARCHITECTURE.md, enforced: `bun run layout` prints the same facts.
+const report = analyze(resolve(import.meta.dir, ".."));
+const edge = (from: string, to: string, typeOnly = false): ImportEdge => ({ from, to, typeOnly });
+
+describe("the code's layout", () => {
+  test("it reads the whole tree", () => {
+    expect(report.files.length).toBeGreaterThan(150);
+    expect(report.files).toContain("src/server/app/main.ts");
+    expect(report.edges.length).toBeGreaterThan(500);
+  });
+
+  test("no import cycles", () => {
+    expect(report.cycles).toEqual([]);
+  });
+
+  test("no upward imports outside the declared exceptions", () => {
+    expect(report.upward.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  test("the boundaries hold: engine, shared, platform, app, sandbox, games, web", () => {
+    expect(report.boundaries).toEqual([]);
+  });
+
+  test("no file over 500 lines outside the sandbox ledger core", () => {
+    expect(report.longFiles).toEqual([]);
+  });
+
+  test("no function over 80 lines without a comment saying why", () => {
+    expect(report.longFunctions.filter((f) => !f.justified).map((f) => `${f.file}:${f.line} ${f.name} (${f.lines})`)).toEqual([]);
+  });
+});
+
+describe("the rules catch what they forbid", () => {
+  const broken = (from: string, to: string, typeOnly = false) => boundaryProblems(edge(from, to, typeOnly));
+
+  test("the engine imports nothing outside itself, subfolders included", () => {
+    expect(broken("src/engine/games/dice.ts", "src/engine/crash.ts")).toEqual([]);
+    expect(broken("src/engine/games/dice.ts", "src/shared/channels.ts")[0]).toContain("the engine imports nothing outside itself");
+  });
+
+  test("shared imports only the engine", () => {
+    expect(broken("src/shared/api/nfts.ts", "src/engine/tiers.ts")).toEqual([]);
+    expect(broken("src/shared/api/nfts.ts", "src/server/nfts/model.ts")[0]).toContain("shared imports only the engine");
+  });
+
+  test("platform imports no feature", () => {
+    expect(broken("src/server/platform/ws/hub.ts", "src/shared/channels.ts")).toEqual([]);
+    expect(broken("src/server/platform/ws/hub.ts", "src/server/nfts/service.ts")[0]).toContain("platform imports no feature");
+  });
+
+  test("nothing imports app/ but the test kits and scripts", () => {
+    expect(broken("src/server/testing/testServer.ts", "src/server/app/main.ts")).toEqual([]);
+    expect(broken("scripts/bench/purchase.ts", "src/server/app/main.ts")).toEqual([]);
+    expect(broken("src/server/nfts/index.ts", "src/server/app/context.ts", true)[0]).toContain("nothing imports app/");
+  });
+
+  test("only app/ imports the sandbox, and only its index", () => {
+    expect(broken("src/server/app/main.ts", "src/server/sandbox/index.ts")).toEqual([]);
+    expect(broken("src/server/sandbox/xumm/service.ts", "src/server/sandbox/xumm/views.ts")).toEqual([]);
+    expect(broken("src/server/nfts/service.ts", "src/server/sandbox/index.ts", true)[0]).toContain("only app/ imports the sandbox");
+    expect(broken("src/server/app/main.ts", "src/server/sandbox/xumm/service.ts")[0]).toContain("only sandbox/index.ts");
+  });
+
+  test("games never import each other; games/kit is shared", () => {
+    expect(broken("src/server/games/crash/service.ts", "src/server/games/kit/purposes.ts")).toEqual([]);
+    expect(broken("src/server/games/crash/service.ts", "src/server/games/slots/model.ts")[0]).toContain("games never import each other");
+  });
+
+  test("web never imports server code; the API schemas only as types", () => {
+    expect(broken("src/web/lib/socket.ts", "src/shared/channels.ts")).toEqual([]);
+    expect(broken("src/web/features/nfts/api.ts", "src/shared/api/nfts.ts", true)).toEqual([]);
+    expect(broken("src/web/features/nfts/api.ts", "src/shared/api/nfts.ts", false)[0]).toContain("as types only");
+    expect(broken("src/web/features/nfts/api.ts", "src/server/nfts/model.ts", true)[0]).toContain("web never imports server code");
+  });
+
+  test("upward imports are found by layer; tests may reach the test kits", () => {
+    expect(isUpward(edge("src/server/platform/db/index.ts", "src/server/ledger/outbox.ts"))).toBe(true);
+    expect(isUpward(edge("src/server/signing/service.ts", "src/server/auth/cookies.ts"))).toBe(true);
+    expect(isUpward(edge("src/server/auth/service.ts", "src/server/signing/service.ts"))).toBe(false);
+    expect(isUpward(edge("src/server/nfts/purchase.test.ts", "src/server/testing/nftKit.ts"))).toBe(false);
+  });
+
+  test("cycles are found (analyze passes only the imports that load code)", () => {
+    const files = ["a.ts", "b.ts", "c.ts"];
+    expect(findCycles(files, [edge("a.ts", "b.ts"), edge("b.ts", "a.ts", true), edge("b.ts", "c.ts")])).toEqual([["a.ts", "b.ts"]]);
+    expect(findCycles(files, [edge("a.ts", "b.ts"), edge("b.ts", "c.ts")])).toEqual([]);
+  });
+});

@@ -1,0 +1,303 @@
+// `bun run layout`: prints the facts that keep the code changeable. Import cycles, imports that
+// point up the layers (ARCHITECTURE.md) outside the declared exceptions, the boundary rules
+// (engine, shared, platform, app, sandbox, games, web), files over 500 lines and functions over
+// 80 lines without a comment saying why. scripts/layout.test.ts fails when any of them is not empty.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
+
+/** Where the code lives (relative to the repository root). */
+const SOURCE_ROOTS = ["src", "scripts", "e2e"];
+const EXTENSIONS = [".ts", ".tsx"];
+/** Longest file, in lines, outside the sandbox ledger core. */
+export const MAX_FILE_LINES = 500;
+/** Longest function, in lines, unless a comment on it says why ("Long because ..."). */
+export const MAX_FUNCTION_LINES = 80;
+/** The sandbox ledger core: a rippled stand-in whose transaction engine may have long files and functions. */
+const LONG_FILES_ALLOWED = /^src\/server\/sandbox\/ledger\//;
+/** The marker of a justified long function, in a comment on it. */
+const LONG_REASON = /long because/i;
+
+/**
+ * The server's layers, lowest first: an import may point at the same layer or a lower one.
+ * Folders not named here are features (nfts, rewards, swap ...). games/ holds kit/ and the games.
+ */
+const SERVER_LAYERS: Record<string, number> = {
+  platform: 0,
+  ledger: 1,
+  payments: 2,
+  signing: 3,
+  auth: 4,
+  // features: 5
+  games: 6,
+  sandbox: 7,
+  app: 8,
+  // Test kits build the whole app (startTestServer), so they sit above the composition root.
+  testing: 9,
+};
+const FEATURE_LAYER = 5;
+
+/** Upward imports that are allowed, as "from -> to" path prefixes, each with its reason. */
+export const DECLARED_EXCEPTIONS: { from: string; to: string; why: string }[] = [
+  {
+    from: "src/server/sandbox/ledger/testkit.ts",
+    to: "src/server/testing/",
+    why: "the sandbox ledger's own test kit (types only) lives beside the ledger core it tests",
+  },
+];
+
+export interface ImportEdge {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+export interface FunctionInfo {
+  file: string;
+  line: number;
+  name: string;
+  lines: number;
+  justified: boolean;
+}
+
+export interface LayoutReport {
+  files: string[];
+  edges: ImportEdge[];
+  /** Cycles of imports that load code (a file's module runs before its own imports finish). */
+  cycles: string[][];
+  /** Cycles only through `import type` (erased at run time): listed, not forbidden. */
+  typeCycles: string[][];
+  upward: ImportEdge[];
+  /** Broken boundary rules, as readable lines. */
+  boundaries: string[];
+  longFiles: { file: string; lines: number }[];
+  longFunctions: FunctionInfo[];
+}
+
+function walk(dir: string, out: string[]): void {
+  for (const name of readdirSync(dir)) {
+    if (name === "node_modules" || name.startsWith(".")) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) walk(path, out);
+    else if (EXTENSIONS.some((e) => name.endsWith(e)) && !name.endsWith(".d.ts")) out.push(path);
+  }
+}
+
+/** The repository-relative file an import specifier points at, or undefined for packages and non-code files. */
+function resolveImport(root: string, fromFile: string, specifier: string): string | undefined {
+  if (!specifier.startsWith(".")) return undefined;
+  const base = resolve(root, dirname(fromFile), specifier);
+  const candidates = [base, ...EXTENSIONS.map((e) => base + e), ...EXTENSIONS.map((e) => join(base, "index" + e))];
+  for (const c of candidates) {
+    try {
+      if (statSync(c).isFile() && EXTENSIONS.some((e) => c.endsWith(e))) return relative(root, c);
+    } catch {
+      // not this candidate
+    }
+  }
+  return undefined;
+}
+
+/** Every import and re-export of a source file, with whether it brings in types only. */
+function importsOf(source: ts.SourceFile): { specifier: string; typeOnly: boolean }[] {
+  const out: { specifier: string; typeOnly: boolean }[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      const typeOnly =
+        !!clause &&
+        (clause.isTypeOnly ||
+          (!clause.name && !!clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+      out.push({ specifier: node.moduleSpecifier.text, typeOnly });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const typeOnly = node.isTypeOnly || (!!node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.every((e) => e.isTypeOnly));
+      out.push({ specifier: node.moduleSpecifier.text, typeOnly });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      out.push({ specifier: node.arguments[0].text, typeOnly: false });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      out.push({ specifier: node.argument.literal.text, typeOnly: true });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+const isTest = (file: string) => /\.test\.tsx?$/.test(file);
+
+/** The server layer of a file under src/server, or undefined elsewhere. */
+function serverLayer(file: string): number | undefined {
+  const m = /^src\/server\/([^/]+)\//.exec(file);
+  if (!m) return undefined;
+  return SERVER_LAYERS[m[1]!] ?? FEATURE_LAYER;
+}
+
+/** The game folder (games/<name>/) of a file, or undefined. */
+const gameOf = (file: string) => /^src\/server\/games\/([^/]+)\//.exec(file)?.[1];
+
+/** Boundary rules broken by one import (empty when it is fine). */
+export function boundaryProblems(edge: ImportEdge): string[] {
+  const { from, to } = edge;
+  // Tests reach the app through the test kits (src/server/testing), wherever they sit.
+  if (isTest(from) && to.startsWith("src/server/testing/")) return [];
+  const problems: string[] = [];
+  const say = (rule: string) => problems.push(`${from} -> ${to}: ${rule}`);
+  const inDir = (file: string, dir: string) => file.startsWith(dir + "/");
+  if (inDir(from, "src/engine") && !inDir(to, "src/engine")) say("the engine imports nothing outside itself");
+  if (inDir(from, "src/shared") && !inDir(to, "src/shared") && !inDir(to, "src/engine")) say("shared imports only the engine");
+  if (inDir(from, "src/server/platform") && !["src/server/platform", "src/shared", "src/engine"].some((d) => inDir(to, d))) say("platform imports no feature");
+  if (inDir(to, "src/server/app") && !inDir(from, "src/server/app") && !inDir(from, "src/server/testing") && !inDir(from, "scripts")) {
+    say("nothing imports app/ (except src/server/testing and scripts)");
+  }
+  if (inDir(to, "src/server/sandbox") && !inDir(from, "src/server/sandbox")) {
+    if (to !== "src/server/sandbox/index.ts") say("only sandbox/index.ts is imported from the sandbox");
+    else if (!inDir(from, "src/server/app")) say("only app/ imports the sandbox");
+  }
+  const [a, b] = [gameOf(from), gameOf(to)];
+  if (a && b && a !== b && b !== "kit") say("games never import each other (games/kit is shared)");
+  if (inDir(from, "src/web") && inDir(to, "src/server")) say("web never imports server code");
+  if (inDir(from, "src/web") && inDir(to, "src/shared/api") && !edge.typeOnly) say("web imports the API schemas as types only (import type)");
+  return problems;
+}
+
+export function isUpward(edge: ImportEdge): boolean {
+  if (isTest(edge.from)) return false;
+  const [a, b] = [serverLayer(edge.from), serverLayer(edge.to)];
+  if (a === undefined || b === undefined || b <= a) return false;
+  return !DECLARED_EXCEPTIONS.some((x) => edge.from.startsWith(x.from) && edge.to.startsWith(x.to));
+}
+
+/** Strongly connected components of more than one file (or a file importing itself): the import cycles. */
+export function findCycles(files: string[], edges: ImportEdge[]): string[][] {
+  const next = new Map<string, string[]>(files.map((f) => [f, []]));
+  for (const e of edges) next.get(e.from)?.push(e.to);
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const strong = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!idx.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || (next.get(v) ?? []).includes(v)) cycles.push(scc.sort());
+    }
+  };
+  for (const f of files) if (!idx.has(f)) strong(f);
+  return cycles;
+}
+
+function functionName(node: ts.Node): string {
+  const named = node as { name?: ts.Node };
+  if (named.name && ts.isIdentifier(named.name)) return named.name.text;
+  if (ts.isConstructorDeclaration(node)) return "constructor";
+  const parent = node.parent;
+  if (parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (parent && ts.isPropertyAssignment(parent)) return parent.name.getText();
+  if (parent && ts.isPropertyDeclaration(parent)) return parent.name.getText();
+  if (parent && ts.isCallExpression(parent)) return `callback of ${parent.expression.getText().split("\n")[0]!.slice(-40)}`;
+  return "(anonymous)";
+}
+
+/** Whether a comment on the function (or the statement that holds it) says why it is long. */
+function justified(node: ts.Node, text: string): boolean {
+  for (let n: ts.Node | undefined = node; n && !ts.isSourceFile(n); n = n.parent) {
+    const ranges = ts.getLeadingCommentRanges(text, n.getFullStart()) ?? [];
+    if (ranges.some((r) => LONG_REASON.test(text.slice(r.pos, r.end)))) return true;
+    if (ts.isStatement(n) || ts.isClassElement(n)) break;
+  }
+  return false;
+}
+
+function functionsOf(file: string, source: ts.SourceFile): FunctionInfo[] {
+  const out: FunctionInfo[] = [];
+  const text = source.getFullText();
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && (node as { body?: ts.Node }).body) {
+      const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      out.push({ file, line: start + 1, name: functionName(node), lines: end - start + 1, justified: justified(node, text) });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** Reads the code under `root` and reports its layout. */
+export function analyze(root: string): LayoutReport {
+  const absolute: string[] = [];
+  for (const dir of SOURCE_ROOTS) walk(join(root, dir), absolute);
+  const files = absolute.map((f) => relative(root, f)).sort();
+  const edges: ImportEdge[] = [];
+  const longFiles: LayoutReport["longFiles"] = [];
+  const longFunctions: FunctionInfo[] = [];
+  for (const file of files) {
+    const text = readFileSync(join(root, file), "utf8");
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    for (const imp of importsOf(source)) {
+      const to = resolveImport(root, file, imp.specifier);
+      if (to) edges.push({ from: file, to, typeOnly: imp.typeOnly });
+    }
+    const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+    if (lines > MAX_FILE_LINES && !LONG_FILES_ALLOWED.test(file)) longFiles.push({ file, lines });
+    // Tests are lists of cases (a describe block is as long as its cases); the ledger core is exempt as above.
+    if (isTest(file) || LONG_FILES_ALLOWED.test(file)) continue;
+    for (const f of functionsOf(file, source)) if (f.lines > MAX_FUNCTION_LINES) longFunctions.push(f);
+  }
+  return {
+    files,
+    edges,
+    cycles: findCycles(files, edges.filter((e) => !e.typeOnly)),
+    typeCycles: findCycles(files, edges).filter((c) => !findCycles(files, edges.filter((e) => !e.typeOnly)).some((r) => r.join() === c.join())),
+    upward: edges.filter(isUpward),
+    boundaries: edges.flatMap(boundaryProblems),
+    longFiles,
+    longFunctions,
+  };
+}
+
+/** The report as the lines `bun run layout` prints. */
+export function formatReport(r: LayoutReport): string {
+  const out: string[] = [];
+  const section = (title: string, items: string[]) => {
+    out.push(`${title}: ${items.length ? items.length : "none"}`);
+    for (const i of items) out.push(`  ${i}`);
+  };
+  out.push(`${r.files.length} files, ${r.edges.length} imports between them`);
+  section("import cycles", r.cycles.map((c) => c.join(" <-> ")));
+  out.push(`type-only import cycles (erased at run time, allowed): ${r.typeCycles.length ? r.typeCycles.map((c) => c.join(" <-> ")).join("; ") : "none"}`);
+  section("upward imports (outside the declared exceptions)", r.upward.map((e) => `${e.from} -> ${e.to}`));
+  section("boundary rules broken", r.boundaries);
+  section(`files over ${MAX_FILE_LINES} lines (outside the sandbox ledger core)`, r.longFiles.map((f) => `${f.file} (${f.lines})`));
+  const unexplained = r.longFunctions.filter((f) => !f.justified);
+  section(`functions over ${MAX_FUNCTION_LINES} lines without a comment saying why`, unexplained.map((f) => `${f.file}:${f.line} ${f.name} (${f.lines})`));
+  const explained = r.longFunctions.filter((f) => f.justified);
+  out.push(`functions over ${MAX_FUNCTION_LINES} lines with a reason: ${explained.length}`);
+  for (const f of explained) out.push(`  ${f.file}:${f.line} ${f.name} (${f.lines})`);
+  if (DECLARED_EXCEPTIONS.length) section("declared exceptions", DECLARED_EXCEPTIONS.map((x) => `${x.from} -> ${x.to}: ${x.why}`));
+  return out.join("\n");
+}
+
+if (import.meta.main) {
+  const report = analyze(resolve(import.meta.dir, ".."));
+  console.log(formatReport(report));
+  const broken = report.cycles.length + report.upward.length + report.boundaries.length + report.longFiles.length + report.longFunctions.filter((f) => !f.justified).length;
+  process.exit(broken ? 1 : 0);
+}

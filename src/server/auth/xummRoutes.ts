@@ -1,0 +1,166 @@
+import { Elysia, t } from "elysia";
+import {
+  EnvironmentResponse,
+  LedgerTransactionResponse,
+  OauthCallbackResponse,
+  OauthInitiateResponse,
+  OauthStatusResponse,
+  PayloadStatusResponse,
+  SignRequestBody,
+  SignRequestResponse,
+  SignStatusResponse,
+  UuidParams,
+} from "../../shared/api/auth";
+import type { Config } from "../platform/config";
+import { ValidationError } from "../platform/errors";
+import { clientIp } from "../platform/http/rateLimit";
+import type { LedgerGateway } from "../ledger/gateway";
+import { parseUuid, type SigningService, type SignStatus } from "../signing/service";
+import { ledgerTransaction, parseTxHash } from "../signing/transaction";
+import { ensureClientToken, clientToken, cookieAttributes, SESSION_COOKIE, SESSION_DAYS, type CookieJar } from "./cookies";
+import type { SignRequestLimits } from "./limits";
+import type { AuthService } from "./service";
+
+/** What the Xaman routes are built from. */
+export interface XummRouteDeps {
+  config: Config;
+  signing: SigningService;
+  auth: AuthService;
+  ledger: LedgerGateway;
+}
+
+const MOBILE_UA = /Android|iPhone|iPad|iPod|Mobile|Opera Mini|IEMobile|BlackBerry/i;
+const XUMM_UA = /xumm|xaman/i;
+
+/**
+ * `/api/xumm/*`: sign requests, their status (which turns a signed
+ * wallet_connect into a session for the creating browser only), the
+ * environment probe, OAuth2 sign-in, and validated transactions.
+ */
+export function xummRoutes(deps: XummRouteDeps, limits: SignRequestLimits) {
+  return new Elysia({ name: "signing" }).use(signRequestRoutes(deps, limits)).use(xummReadRoutes(deps)).use(oauthRoutes(deps, limits));
+}
+
+/** The browser's binding token (set when new), counted against the sign-request limits. */
+function boundClient(cookie: unknown, config: Config, limits: SignRequestLimits, ip: string): string {
+  const newClient = !clientToken(cookie as CookieJar);
+  const token = ensureClientToken(cookie as CookieJar, config);
+  limits.hit(ip, token, newClient);
+  return token;
+}
+
+/** A signed wallet_connect polled by the browser that asked for it starts its session (sets the cookie); whether this browser is signed in as the signer. */
+function sessionFor(status: SignStatus, cookie: unknown, deps: XummRouteDeps): boolean {
+  if (status.kind !== "wallet_connect" || !status.signed || !status.account) return false;
+  const jar = cookie as CookieJar;
+  const issued = deps.auth.completeWalletConnect(status, clientToken(jar));
+  if (!issued) return deps.auth.session(jar[SESSION_COOKIE]?.value)?.wallet === status.account;
+  jar[SESSION_COOKIE]!.set({ value: issued.token, ...cookieAttributes(deps.config, SESSION_DAYS * 86_400) });
+  return true;
+}
+
+/** Creating a wallet-connect request and following it (its status starts the session). */
+function signRequestRoutes(deps: XummRouteDeps, limits: SignRequestLimits) {
+  const { config, signing } = deps;
+  return new Elysia({ name: "xumm-sign" })
+    .post(
+      "/api/xumm/sign-request",
+      async ({ body, cookie, request, server }) => {
+        if (body.type !== "wallet_connect") throw new ValidationError("type", "Field 'type' must be wallet_connect");
+        const token = boundClient(cookie, config, limits, clientIp(server, request));
+        const created = await signing.createSignRequest({ kind: "wallet_connect", txjson: { TransactionType: "SignIn" }, clientToken: token, instruction: "Connect your wallet to VVX" });
+        return { success: true as const, ...created, message: "Scan the QR code with Xaman to connect your wallet" };
+      },
+      { body: SignRequestBody, response: SignRequestResponse, detail: { summary: "Create a wallet-connect (SignIn) request", tags: ["xumm"] } },
+    )
+    .get(
+      "/api/xumm/status/:uuid",
+      async ({ params, query, cookie }) => {
+        const uuid = parseUuid(params.uuid);
+        if (query.betId !== undefined && (query.betId.length < 1 || query.betId.length > 100)) throw new ValidationError("betId", "Field 'betId' must be 1-100 characters");
+        const status = await signing.status(uuid);
+        const authenticated = sessionFor(status, cookie, deps);
+        const { kind, uuid: _uuid, reference: _r, wallet: _w, issuedUserToken: _t, ...shown } = status;
+        return {
+          success: true as const,
+          uuid,
+          type: kind,
+          ...shown,
+          betConfirmed: await signing.betConfirmed(query.betId, status),
+          authenticated,
+          user: authenticated && status.account ? { walletAddress: status.account } : null,
+        };
+      },
+      {
+        params: UuidParams,
+        query: t.Object({ betId: t.Optional(t.String()) }),
+        response: SignStatusResponse,
+        detail: { summary: "Status of a sign request (1 s polling); a signed wallet_connect starts the session", tags: ["xumm"] },
+      },
+    );
+}
+
+/** Reads: a request's outcome, where the page runs, a transaction on the ledger. */
+function xummReadRoutes({ signing, ledger }: XummRouteDeps) {
+  return new Elysia({ name: "xumm-reads" })
+    .get(
+      "/api/xumm/payload-status/:uuid",
+      async ({ params }) => {
+        const s = await signing.status(parseUuid(params.uuid));
+        return { success: true as const, uuid: s.uuid, accepted: s.signed, signed: s.signed, expired: s.expired, cancelled: s.cancelled, txid: s.txid };
+      },
+      { params: UuidParams, response: PayloadStatusResponse, detail: { summary: "Whether a sign request was accepted (signed)", tags: ["xumm"] } },
+    )
+    .get(
+      "/api/xumm/environment",
+      ({ request }) => {
+        const userAgent = request.headers.get("user-agent") ?? "";
+        const hasXummHeaders = [...request.headers.keys()].some((k) => k.startsWith("x-xumm") || k.startsWith("x-xaman"));
+        const isInXumm = XUMM_UA.test(userAgent) || hasXummHeaders;
+        // Inside the Xaman app (xApp) sign requests open by themselves; elsewhere a QR or deep link is needed.
+        return { success: true as const, isInXumm, isMobile: MOBILE_UA.test(userAgent), canUseAutoDelivery: isInXumm, userAgent, hasXummHeaders };
+      },
+      { response: EnvironmentResponse, detail: { summary: "Where the page runs (Xaman app, mobile, desktop)", tags: ["xumm"] } },
+    )
+    .get("/api/xumm/transaction/:id", ({ params }) => ledgerTransaction(ledger, parseTxHash(params.id)), {
+      params: t.Object({ id: t.String() }),
+      response: LedgerTransactionResponse,
+      detail: { summary: "A transaction from the ledger: result, validated, amounts", tags: ["xumm"] },
+    });
+}
+
+/** OAuth2 sign-in with Xaman, bound to the browser that started it. */
+function oauthRoutes({ config, auth }: XummRouteDeps, limits: SignRequestLimits) {
+  return new Elysia({ name: "xumm-oauth" })
+    .post(
+      "/api/xumm/oauth/initiate",
+      ({ cookie, request, server }) => {
+        const started = auth.initiateOauth(boundClient(cookie, config, limits, clientIp(server, request)));
+        return {
+          success: true as const,
+          uuid: started.uuid,
+          signInUrl: started.signInUrl,
+          deepLink: started.signInUrl,
+          expiresAt: started.expiresAt.toISOString(),
+          message: "Sign in with Xaman to continue",
+        };
+      },
+      { response: OauthInitiateResponse, detail: { summary: "Start an OAuth2 sign-in with Xaman", tags: ["xumm"] } },
+    )
+    .get(
+      "/api/xumm/oauth/callback/:uuid",
+      ({ params, cookie }) => {
+        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(cookie as CookieJar));
+        return { success: p.success, signed: p.signed, walletAddress: p.walletAddress, message: p.message };
+      },
+      { params: UuidParams, response: OauthCallbackResponse, detail: { summary: "Poll an OAuth2 sign-in (every 5 s)", tags: ["xumm"] } },
+    )
+    .get(
+      "/api/xumm/oauth/status/:uuid",
+      ({ params, cookie }) => {
+        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(cookie as CookieJar));
+        return { success: true as const, hasOAuth: p.hasOAuth, signed: p.signed, walletAddress: p.walletAddress };
+      },
+      { params: UuidParams, response: OauthStatusResponse, detail: { summary: "Whether an OAuth2 sign-in completed", tags: ["xumm"] } },
+    );
+}

@@ -1,0 +1,200 @@
+import { convertStringToHex, type TransactionMetadata } from "xrpl";
+import { taxonFor } from "../../engine";
+import type { Clock } from "../platform/clock";
+import type { Db } from "../platform/db";
+import type { Logger } from "../platform/log";
+import { vvxAmount } from "../ledger/amounts";
+import type { LedgerGateway } from "../ledger/gateway";
+import type { Outbox, OutboxEntry, OutboxInput } from "../ledger/outbox";
+import type { PaymentDecision, PaymentHandlerContext } from "../payments/model";
+import type { PaymentWatcher } from "../payments/watcher";
+import type { NftCatalog } from "./catalog";
+import { NFT_PURCHASE_PURPOSE, outboxKeys, parseOutboxKey, TF_SELL_NFTOKEN, TF_TRANSFERABLE, type PurchaseStatus } from "./model";
+import type { PurchaseProgress } from "./progress";
+import type { NftRepository, PurchaseRow, TierRow } from "./repository";
+
+/** What a mint's metadata tells: the new token, and the sell offer when it was minted with one. */
+type MintMeta = TransactionMetadata & { nftoken_id?: string; offer_id?: string };
+
+export interface FulfilmentDeps {
+  db: Db;
+  repo: NftRepository;
+  catalog: NftCatalog;
+  progress: PurchaseProgress;
+  outbox: Outbox;
+  payments: PaymentWatcher;
+  ledger: LedgerGateway;
+  log: Logger;
+  clock: Clock;
+}
+
+/**
+ * From a credited payment to the buyer's offer: the payment handler numbers the NFT and records
+ * its mint in the outbox (inside the credit's transaction); the mint carries the sell offer to the
+ * buyer (Amount 0, Destination buyer) where the ledger has NFTokenMintOffer, so the offer exists one
+ * ledger after the payment; elsewhere the offer follows as its own transaction. A mint or offer the
+ * ledger refuses for good refunds the payment in full. Every step reads stored state, so it resumes
+ * after a restart.
+ */
+export class Fulfilment {
+  /** Whether the ledger mints with an offer in one transaction (learnt from its first answer). */
+  mintWithOffer: "unknown" | "yes" | "no" = "unknown";
+
+  constructor(private readonly deps: FulfilmentDeps) {
+    // Registered at construction so the watcher never credits a purchase without its handler.
+    deps.payments.handle(NFT_PURCHASE_PURPOSE, (ctx) => this.onPayment(ctx));
+  }
+
+  /**
+   * The watcher's verdict for a payment that fully pays an nft_purchase request (runs inside the
+   * credit's SQLite transaction): number the NFT and record its mint, or refuse (refunded in full).
+   */
+  private onPayment({ db, request, payment, enqueue }: PaymentHandlerContext): PaymentDecision {
+    const { repo, log, clock, progress } = this.deps;
+    const purchase = repo.byPaymentRequest(request.id, db);
+    if (!purchase) return { accept: false, reason: "unknown_purchase" };
+    if (purchase.status !== "pending") return { accept: false, reason: "request_closed" };
+    const tier = repo.tier(purchase.tierId, db)!;
+    if (repo.soldUnits(tier.id, db) >= tier.maxSupply) {
+      repo.updatePurchase(purchase.id, { status: "refunded", reason: "sold_out", paymentTxHash: payment.txHash }, db);
+      return { accept: false, reason: "sold_out" };
+    }
+    const number = repo.nextNumber(tier.id, db);
+    const taxon = taxonFor(tier.tier as "GENESIS" | "OASIS", number);
+    const paid = repo.updatePurchase(purchase.id, { status: "processing", number, taxon, paymentTxHash: payment.txHash, paidAt: payment.closedAt ?? clock.date() }, db)!;
+    enqueue(this.mintInput(outboxKeys.mint(purchase.id), paid, tier, this.mintWithOffer !== "no"));
+    log.info("nft purchase paid", { purchase: purchase.id, tier: tier.name, number, taxon, tx: payment.txHash });
+    // After the credit commits: tell listeners (the mint itself is already durable).
+    queueMicrotask(() => {
+      const fresh = repo.purchase(purchase.id);
+      if (fresh && fresh.status !== "pending") progress.emit(fresh);
+    });
+    return { accept: true };
+  }
+
+  /** NFT #number's mint under `key`; with `withOffer` it also offers the NFT to the buyer for 0. */
+  private mintInput(key: string, purchase: PurchaseRow, tier: TierRow, withOffer: boolean): OutboxInput {
+    const mint = {
+      TransactionType: "NFTokenMint" as const,
+      NFTokenTaxon: purchase.taxon!,
+      Flags: TF_TRANSFERABLE,
+      URI: convertStringToHex(this.deps.catalog.metadataUrl(tier.id, purchase.number!)).toUpperCase(),
+    };
+    return { key, purpose: "nft-mint", tx: withOffer ? { ...mint, Amount: "0", Destination: purchase.wallet } : mint };
+  }
+
+  private offerInput(purchase: PurchaseRow, tokenId: string): OutboxInput {
+    return {
+      key: outboxKeys.offer(purchase.id),
+      purpose: "nft-offer",
+      tx: { TransactionType: "NFTokenCreateOffer", NFTokenID: tokenId, Amount: "0", Destination: purchase.wallet, Flags: TF_SELL_NFTOKEN },
+    };
+  }
+
+  /** The outbox settled one of this feature's transactions: move its purchase on. */
+  onOutboxSettled(entry: OutboxEntry): void {
+    const key = parseOutboxKey(entry.key);
+    if (!key || key.step === "refund") return;
+    try {
+      this.advance(key.purchaseId);
+    } catch (err) {
+      this.deps.log.error("nft purchase could not advance", { key: entry.key, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  /** Moves one paid purchase on from what the outbox has settled; idempotent, safe to call any time. */
+  advance(purchaseId: number): PurchaseRow | undefined {
+    const purchase = this.deps.repo.purchase(purchaseId);
+    if (purchase?.status === "processing") return this.afterMint(purchase);
+    if (purchase?.status === "creating_offer") return this.afterOffer(purchase);
+    return purchase;
+  }
+
+  /** The mint entry that counts: the plain mint when the mint-with-offer was refused by the ledger. */
+  private currentMint(purchase: PurchaseRow): OutboxEntry | undefined {
+    const { outbox } = this.deps;
+    const mint = outbox.get(outboxKeys.mint(purchase.id));
+    if (mint?.status !== "failed" || mint.result !== "temDISABLED" || !("Amount" in mint.tx)) return outbox.get(outboxKeys.plainMint(purchase.id)) ?? mint;
+    // This ledger has no NFTokenMintOffer: mint alone, then offer (and do so for every later purchase).
+    this.mintWithOffer = "no";
+    const tier = this.deps.repo.tier(purchase.tierId)!;
+    return outbox.enqueue(this.mintInput(outboxKeys.plainMint(purchase.id), purchase, tier, false));
+  }
+
+  private afterMint(purchase: PurchaseRow): PurchaseRow | undefined {
+    const { db, repo, outbox, ledger, log, clock, progress } = this.deps;
+    const mint = this.currentMint(purchase);
+    if (!mint || (mint.status !== "validated" && mint.status !== "failed")) return purchase;
+    if (mint.status === "failed") return this.failAndRefund(purchase, "processing", `mint_failed: ${mint.result ?? mint.error ?? "unknown"}`);
+    const meta = mint.meta as MintMeta | null;
+    const tokenId = meta?.nftoken_id;
+    if (!tokenId) {
+      log.error("validated NFTokenMint without nftoken_id", { purchase: purchase.id, hash: mint.hash });
+      return purchase;
+    }
+    const offerId = meta?.offer_id?.toUpperCase();
+    if (offerId) this.mintWithOffer = "yes";
+    const now = clock.date();
+    const moved = db.transaction((tx) => {
+      const values = offerId
+        ? { status: "offer_created" as const, tokenId, mintedAt: now, offerId, offeredAt: now }
+        : { status: "creating_offer" as const, tokenId, mintedAt: now };
+      const row = repo.transition(purchase.id, "processing", values, tx);
+      if (!row) return undefined;
+      repo.insertNft(tx, { tokenId, tierId: row.tierId, number: row.number!, taxon: row.taxon!, owner: ledger.platformAddress, mintedAt: row.mintedAt! });
+      if (!offerId) outbox.record(tx, this.offerInput(row, tokenId));
+      return row;
+    });
+    if (!moved) return repo.purchase(purchase.id);
+    if (!offerId) outbox.kick();
+    log.info(offerId ? "nft minted and offered" : "nft minted", { purchase: purchase.id, tokenId, taxon: moved.taxon, offerId });
+    progress.emit(moved);
+    return offerId ? moved : this.advance(purchase.id);
+  }
+
+  private afterOffer(purchase: PurchaseRow): PurchaseRow | undefined {
+    const { repo, outbox, log, clock, progress } = this.deps;
+    // The offer is recorded with the mint's result; re-record defensively (same key, same transaction).
+    const offer = outbox.get(outboxKeys.offer(purchase.id)) ?? outbox.enqueue(this.offerInput(purchase, purchase.tokenId!));
+    if (offer.status !== "validated" && offer.status !== "failed") return purchase;
+    if (offer.status === "failed") return this.failAndRefund(purchase, "creating_offer", `offer_failed: ${offer.result ?? offer.error ?? "unknown"}`);
+    const offerId = (offer.meta as MintMeta | null)?.offer_id;
+    if (!offerId) {
+      log.error("validated NFTokenCreateOffer without offer_id", { purchase: purchase.id, hash: offer.hash });
+      return purchase;
+    }
+    const moved = repo.transition(purchase.id, "creating_offer", { status: "offer_created", offerId: offerId.toUpperCase(), offeredAt: clock.date() });
+    if (moved) {
+      log.info("nft offered", { purchase: purchase.id, offerId });
+      progress.emit(moved);
+    }
+    return moved ?? repo.purchase(purchase.id);
+  }
+
+  /** A paid purchase whose mint or offer the ledger refused for good: the payment goes back in full. */
+  private failAndRefund(purchase: PurchaseRow, from: PurchaseStatus, reason: string): PurchaseRow | undefined {
+    const { db, repo, outbox, ledger, log, progress } = this.deps;
+    const memo = (text: string) => convertStringToHex(text).toUpperCase();
+    const row = db.transaction((tx) => {
+      const moved = repo.transition(purchase.id, from, { status: "failed", reason }, tx);
+      if (!moved) return undefined;
+      outbox.record(tx, {
+        key: outboxKeys.refund(purchase.id),
+        purpose: "refund",
+        tx: {
+          TransactionType: "Payment",
+          Destination: purchase.wallet,
+          Amount: vvxAmount(BigInt(purchase.priceMicroVvx), ledger.vvx),
+          Memos: [{ Memo: { MemoType: memo("vvx/refund"), MemoData: memo(`${reason} ${purchase.paymentTxHash ?? ""}`.trim()) } }],
+        } as never,
+      });
+      return moved;
+    });
+    if (row) {
+      outbox.kick();
+      log.error("nft purchase failed; payment refunded", { purchase: purchase.id, reason });
+      progress.emit(row);
+    }
+    return row ?? repo.purchase(purchase.id);
+  }
+}

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { signRequests } from "../signing/schema";
+import { TestBrowser } from "../auth/testBrowser";
+import { RateLimiter } from "../platform/http/rateLimit";
+import { eventually } from "../testing/ledgerKit";
+import { startTestServer, type TestServer } from "../testing/testServer";
+import { buyer, purchaseReaches, sessionBrowser, signPayload } from "../testing/nftKit";
+
+// Issue 18's purchase hardening: one reservation per wallet and tier, released as soon as Xaman says
+// the payment will not come; rate limits on purchase creation; GETs that reveal ids only to the
+// buyer and change nothing.
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ SANDBOX_LEDGER_MS: "150" });
+  await server.ctx.ledger.waitConnected(15_000);
+});
+afterAll(() => server.stop(true));
+
+const oasisLeft = async () => ((await (await fetch(`${server.url}/api/nft-availability`)).json()) as { oasis: { currentSupply: number } }).oasis.currentSupply;
+const buy = (browser: TestBrowser, wallet: string) => browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: wallet, tierId: 2 } });
+const signRequestCount = () => server.ctx.store.db.select().from(signRequests).all().length;
+
+describe("NFT purchase hardening", () => {
+  test("parallel requests from one wallet share one reservation (one unit, one payment request)", async () => {
+    const w = (await buyer(server, 250_000)).classicAddress;
+    const browser = sessionBrowser(server, w);
+    const before = await oasisLeft();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => buy(browser, w)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => a.body.requestId)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.body.uuid)).size).toBe(1);
+    expect(answers.filter((a) => a.body.reused === false)).toHaveLength(1);
+    expect(await oasisLeft()).toBe(before - 1);
+    // Another tier is another reservation.
+    const genesis = await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: w, tierId: 1 } });
+    expect(genesis.body.requestId).not.toBe(answers[0]!.body.requestId);
+  });
+
+  test("a rejected, cancelled or expired payment request gives its unit back at once, with no status call", async () => {
+    const before = await oasisLeft();
+    // Rejected in the wallet.
+    const a = (await buyer(server, 250_000)).classicAddress;
+    const rejected = (await buy(sessionBrowser(server, a), a)).body;
+    expect(await oasisLeft()).toBe(before - 1);
+    expect((await fetch(`${server.url}/sandbox/api/payloads/${rejected.uuid}/reject`, { method: "POST" })).status).toBe(200);
+    await eventually(async () => (await oasisLeft()) === before, "the rejected request's unit to come back", 5_000, 20);
+    expect(server.ctx.nfts.repo.byRequestId(rejected.requestId)).toMatchObject({ status: "expired", reason: "payment_rejected" });
+
+    // Cancelled through Xaman's API (nobody opened it).
+    const b = (await buyer(server, 250_000)).classicAddress;
+    const cancelled = (await buy(sessionBrowser(server, b), b)).body;
+    expect((await server.ctx.signing.cancel(cancelled.uuid)).cancelled).toBe(true);
+    await eventually(async () => (await oasisLeft()) === before, "the cancelled request's unit to come back", 5_000, 20);
+
+    // Expired: the Xaman request lives 2 s here; the payment request's 30 s grace no longer holds the unit.
+    const c = (await buyer(server, 250_000)).classicAddress;
+    server.ctx.nfts.purchases.reservationSeconds = 2;
+    try {
+      const expired = (await buy(sessionBrowser(server, c), c)).body;
+      expect(await oasisLeft()).toBe(before - 1);
+      await eventually(async () => (await oasisLeft()) === before, "the expired request's unit to come back", 10_000, 50);
+      expect(server.ctx.nfts.repo.byRequestId(expired.requestId)).toMatchObject({ status: "expired", reason: "sign_request_expired" });
+      // A payment to the closed request would be refunded: its payment request is closed too.
+      expect(server.ctx.payments.getRequest(server.ctx.nfts.repo.byRequestId(expired.requestId)!.paymentRequestId)!.status).toBe("cancelled");
+    } finally {
+      server.ctx.nfts.purchases.reservationSeconds = 300;
+    }
+  }, 30_000);
+
+  test("purchase creation is rate limited per wallet and per IP: 429 with Retry-After", async () => {
+    const w = (await buyer(server, 250_000)).classicAddress;
+    const browser = sessionBrowser(server, w);
+    const answers = [];
+    for (let i = 0; i < 11; i++) answers.push(await buy(browser, w));
+    expect(answers.slice(0, 10).map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(answers[10]!.status).toBe(429);
+    expect(answers[10]!.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+    const raw = await fetch(`${server.url}/api/payments/vvx-payment-qr`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: browser.cookieHeader() },
+      body: JSON.stringify({ amount: "250,000", walletAddress: w, tierId: 2 }),
+    });
+    expect(raw.status).toBe(429);
+    expect(Number(raw.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    // Per IP: many wallets behind one address share one budget (tightened here to 3 a minute).
+    const saved = server.ctx.nfts.purchases.perIp;
+    server.ctx.nfts.purchases.perIp = new RateLimiter(3, 60_000);
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) {
+        const x = (await buyer(server, 0)).classicAddress;
+        statuses.push((await buy(sessionBrowser(server, x), x)).status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      server.ctx.nfts.purchases.perIp = saved;
+    }
+  });
+
+  test("status GETs reveal sign request and purchase ids only to the buyer, and create no sign request", async () => {
+    const wallet = await buyer(server, 250_000);
+    const w = wallet.classicAddress;
+    const mine = sessionBrowser(server, w);
+    const stranger = new TestBrowser(server.url);
+    const other = sessionBrowser(server, (await buyer(server, 0)).classicAddress);
+    const start = (await buy(mine, w)).body;
+
+    const check = `/api/check-vvx-payment?walletAddress=${w}&tierId=2&amount=250000`;
+    expect((await mine.json(check)).body).toMatchObject({ status: "pending", requestId: start.requestId });
+    for (const b of [stranger, other]) {
+      expect((await b.json(check)).body).toMatchObject({ status: "pending", requestId: null });
+      expect((await b.json(`/api/nfts/purchase-status/${start.requestId}`)).body).toMatchObject({ status: "pending", paymentUuid: null, xummUuid: null });
+    }
+    expect((await mine.json(`/api/nfts/purchase-status/${start.requestId}`)).body).toMatchObject({ paymentUuid: start.uuid });
+
+    await signPayload(server, start.uuid, { account: w });
+    const offered = await purchaseReaches(mine, start.requestId, ["offer_created"]);
+    const requests = signRequestCount();
+    for (let i = 0; i < 3; i++) {
+      await mine.json(`/api/nfts/purchase-status/${start.requestId}`);
+      await mine.json(check);
+      await mine.json(`/api/check-offer-acceptance?offerId=${offered.offerId}&requestId=${start.requestId}`);
+      await mine.json(`/api/nfts/active-offers/${w}`);
+    }
+    expect(signRequestCount()).toBe(requests);
+    expect((await mine.json(`/api/nfts/purchase-status/${start.requestId}`)).body).toMatchObject({ status: "offer_created", xummUuid: null });
+    // The accept request comes from the dialog's POST, and then the buyer's status shows it.
+    const accept = await mine.json("/api/nfts/accept-offer", { method: "POST", json: { offerId: offered.offerId, walletAddress: w } });
+    expect(signRequestCount()).toBe(requests + 1);
+    expect((await mine.json(`/api/nfts/purchase-status/${start.requestId}`)).body.xummUuid).toBe(accept.body.uuid);
+    expect((await stranger.json(`/api/nfts/purchase-status/${start.requestId}`)).body.xummUuid).toBeNull();
+  });
+});
