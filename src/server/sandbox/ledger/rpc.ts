@@ -63,7 +63,7 @@ export class LedgerRpc {
       if (apiVersion < 1 || apiVersion > 2) throw new RpcError("invalidParams", "Invalid API version.");
       const command = request.command ?? request.method;
       if (command === undefined) throw new RpcError("missingCommand");
-      const method = typeof command === "string" ? METHODS[command] : undefined;
+      const method = typeof command === "string" && Object.hasOwn(METHODS, command) ? METHODS[command] : undefined;
       if (!method) throw new RpcError("unknownCmd");
       const result = method.call(this, request, { conn, apiVersion });
       return envelope({ result, status: "success" });
