@@ -18,7 +18,8 @@ import {
 } from "./model";
 import { formatVvx, parseLedgerId, parseTierId, parseVvxText, type NftService } from "./service";
 
-const ART: Record<string, string> = { "genesis.svg": genesisArt, "oasis.svg": oasisArt };
+// No prototype: a file named "constructor" or "__proto__" must not find Object's members.
+const ART: Record<string, string> = Object.assign(Object.create(null), { "genesis.svg": genesisArt, "oasis.svg": oasisArt });
 
 /**
  * The NFT marketplace API (spec part 1 "NFT purchase", part 2 minting, admin,
