@@ -5,6 +5,7 @@ import { docsRoutes } from "../docs";
 import { healthRoutes } from "../health";
 import { nftRoutes } from "../nfts";
 import { errorHandler } from "../platform/http/errors";
+import { requestGuard } from "../platform/http/requestGuard";
 import { requestLog } from "../platform/http/requestLog";
 import { webRoutes } from "../platform/http/spa";
 import { wsRoutes } from "../platform/ws";
@@ -23,6 +24,7 @@ export function createApp(ctx: AppContext) {
   const signLimits = new SignRequestLimits();
   const api = new Elysia({ name: "api" })
     .use(requestLog(ctx.log))
+    .use(requestGuard({ publicUrl: ctx.config.publicUrl, serverToServer: isXummPlatformCall, formRoutes: (path) => path === SANDBOX_OAUTH_TOKEN }))
     .use(wsRoutes(ctx.hub, (cookies) => ctx.auth.session(cookies[SESSION_COOKIE]?.value)?.wallet ?? null))
     .use(healthRoutes(ctx))
     .use(statsRoutes(ctx))
@@ -38,3 +40,11 @@ export function createApp(ctx: AppContext) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/** The sandbox Xaman's OAuth2 token endpoint: xumm-sdk's server posts a form there, as to Xaman's. */
+const SANDBOX_OAUTH_TOKEN = "/sandbox/xumm/oauth2/token";
+
+/** Calls the product's server makes to the sandbox Xaman (API key or client secret, never cookies): no Origin check. */
+function isXummPlatformCall(path: string): boolean {
+  return path.startsWith("/sandbox/xumm/api/v1/platform/") || path === SANDBOX_OAUTH_TOKEN;
+}

@@ -5,15 +5,23 @@ import { isApiPath } from "../../../shared/routes";
 import { spaNotFound } from "./spa";
 import { logRequest } from "./requestLog";
 
-/** Turns an Elysia schema failure into a message that names the field. */
+/** Longest field name and reason an error message quotes (the input never comes back in bulk). */
+const MAX_FIELD_CHARS = 100;
+const MAX_REASON_CHARS = 200;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}
+
+/** Turns an Elysia schema failure into a message that names the field (only the first problem, clipped). */
 export function describeValidation(error: ElysiaValidationError): ValidationError {
   const where = error.type === "query" ? "query" : error.type === "params" ? "path" : error.type === "body" ? "body" : error.type;
-  const first = (error.all ?? [])[0] as { path?: string; summary?: string; message?: string; schema?: { description?: string } } | undefined;
-  const field = first?.path ? first.path.replace(/^\//, "").replace(/\//g, ".") : "";
+  const first = (error.all ?? [])[0] as { path?: string; summary?: string; message?: string } | undefined;
+  const field = clip(first?.path ? first.path.replace(/^\//, "").replace(/\//g, ".") : "", MAX_FIELD_CHARS);
   if (!field) {
-    return new ValidationError(where, `Invalid request ${where}: ${first?.summary ?? first?.message ?? "does not match the expected shape"}`);
+    return new ValidationError(where, `Invalid request ${where}: ${clip(first?.summary ?? first?.message ?? "does not match the expected shape", MAX_REASON_CHARS)}`);
   }
-  const reason = (first?.summary ?? first?.message ?? "is invalid").replace(/^Property '[^']*' /, "").replace(/^Expected /, "expected ");
+  const reason = clip((first?.summary ?? first?.message ?? "is invalid").replace(/^Property '[^']*' /, "").replace(/^Expected /, "expected "), MAX_REASON_CHARS);
   return new ValidationError(field, `Invalid ${where} field '${field}': ${reason}`);
 }
 
@@ -27,7 +35,8 @@ export function errorHandler(log: Logger) {
     let appError: AppError;
     if (error instanceof AppError) appError = error;
     else if (code === "VALIDATION") appError = describeValidation(error as ElysiaValidationError);
-    else if (code === "PARSE") appError = new ValidationError("body", "Request body is not valid JSON");
+    // The request guard's refusals (size, depth, media type, origin) arrive wrapped in Elysia's ParseError.
+    else if (code === "PARSE") appError = (error as Error).cause instanceof AppError ? ((error as Error).cause as AppError) : new ValidationError("body", "Request body is not valid JSON");
     else if (code === "NOT_FOUND") {
       const path = new URL(request.url).pathname;
       logRequest(log, request.method, path, 404);
