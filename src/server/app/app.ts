@@ -7,7 +7,8 @@ import { nftRoutes } from "../nfts";
 import { errorHandler } from "../platform/http/errors";
 import { requestGuard } from "../platform/http/requestGuard";
 import { requestLog } from "../platform/http/requestLog";
-import { webRoutes } from "../platform/http/spa";
+import { SecurityHeaders, securityHeaders } from "../platform/http/securityHeaders";
+import { webRoutes, type BuiltSpa } from "../platform/http/spa";
 import { wsRoutes } from "../platform/ws";
 import { SignRequestLimits, signingRoutes } from "../signing";
 import { siteRoutes } from "../site";
@@ -17,13 +18,18 @@ import type { AppContext } from "./context";
 
 /**
  * Composes the whole server from feature plugins. API routes sit in one
- * instance with the request log; the SPA routes in another without hooks
- * (a hook on them would stop Bun serving the bundled HTML natively).
+ * instance with the request log, the request guard and the security headers;
+ * the SPA routes in another without hooks (a hook on them would stop Bun
+ * serving them natively), their headers built into their static responses.
+ * `spa` is the production build (undefined: Bun's HTML bundle, for development).
  */
-export function createApp(ctx: AppContext) {
+export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   const signLimits = new SignRequestLimits();
+  const headers = new SecurityHeaders(ctx.config.publicUrl);
+  const web = webRoutes(spa, headers);
   const api = new Elysia({ name: "api" })
     .use(requestLog(ctx.log))
+    .use(securityHeaders(headers))
     .use(requestGuard({ publicUrl: ctx.config.publicUrl, serverToServer: isXummPlatformCall, formRoutes: (path) => path === SANDBOX_OAUTH_TOKEN }))
     .use(wsRoutes(ctx.hub, (cookies) => ctx.auth.session(cookies[SESSION_COOKIE]?.value)?.wallet ?? null))
     .use(healthRoutes(ctx))
@@ -36,7 +42,7 @@ export function createApp(ctx: AppContext) {
     .use(nftRoutes(ctx));
   if (ctx.sandbox) api.use(ctx.sandbox.routes());
 
-  return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log)).use(api).use(webRoutes());
+  return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log, { notFound: web.notFound, headers })).use(api).use(web.routes);
 }
 
 export type App = ReturnType<typeof createApp>;

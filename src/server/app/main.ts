@@ -10,6 +10,7 @@ import { PaymentWatcher } from "../payments/watcher";
 import { systemClock } from "../platform/clock";
 import { createSigningServices } from "./identity";
 import { VERSION } from "../platform/version";
+import { buildSpa } from "../platform/http/spa";
 import { Hub } from "../platform/ws/hub";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
@@ -29,10 +30,12 @@ export async function createContext(config: Config, log = createLogger(!config.l
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
 export async function startServer(config: Config, log?: Logger) {
+  // Production: the SPA is built (or read from the binary) while the rest starts; `bun run dev` keeps Bun's HMR route.
+  const development = process.env.NODE_ENV === "development";
+  const spa = development ? undefined : buildSpa();
   const ctx = await createContext(config, log);
-  const app = createApp(ctx);
-  // Production bundling unless explicitly developing (`bun run dev`): no HMR client in the page.
-  app.listen({ port: config.port, hostname: config.host, development: process.env.NODE_ENV === "development" });
+  const app = createApp(ctx, await spa);
+  app.listen({ port: config.port, hostname: config.host, development });
   ctx.hub.attach(app.server!);
   ctx.hub.start();
   ctx.sandbox?.start();
