@@ -11,10 +11,12 @@ import { systemClock } from "../platform/clock";
 import { createSigningServices } from "./identity";
 import { VERSION } from "../platform/version";
 import { buildSpa } from "../platform/http/spa";
+import { dataDirSecret } from "../platform/secrets";
 import { Hub } from "../platform/ws/hub";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
-export async function createContext(config: Config, log = createLogger(!config.logRequests)): Promise<AppContext> {
+export async function createContext(settings: Config, log = createLogger(!settings.logRequests)): Promise<AppContext> {
+  const config: Config = { ...settings, cookieSecret: settings.cookieSecret ?? dataDirSecret(settings.dataDir, "cookie") };
   const store = openStore(config.dataDir);
   const hub = new Hub();
   // The sandbox is loaded only in sandbox mode: on real networks none of its code runs.

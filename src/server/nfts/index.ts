@@ -27,7 +27,7 @@ const ART: Record<string, string> = Object.assign(Object.create(null), { "genesi
  */
 export function nftRoutes(ctx: AppContext & { nfts: NftService }) {
   const { nfts, auth, config } = ctx;
-  const bound = (cookie: unknown) => clientToken(cookie as CookieJar);
+  const bound = (cookie: unknown) => clientToken(cookie as CookieJar, config);
 
   const app = new Elysia({ name: "nfts" })
     .use(walletSession(auth))

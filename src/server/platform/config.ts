@@ -37,6 +37,8 @@ export interface Config {
   maintenanceNotice: boolean;
   links: FooterLinks;
   logRequests: boolean;
+  /** Signs the browser binding cookie (COOKIE_SECRET, else a random key kept in DATA_DIR). */
+  cookieSecret?: string;
 }
 
 /** A configuration value that cannot be used; names the variable. */
@@ -161,6 +163,9 @@ export function loadConfig(env: Env = process.env): Config {
     if (value) links[key] = value;
   }
 
+  const cookieSecret = env.COOKIE_SECRET?.trim() || undefined;
+  if (cookieSecret && cookieSecret.length < 32) throw new ConfigError("COOKIE_SECRET", "must be at least 32 characters (random)");
+
   return {
     port,
     host,
@@ -181,5 +186,6 @@ export function loadConfig(env: Env = process.env): Config {
     maintenanceNotice: flag(env, "MAINTENANCE_NOTICE"),
     links,
     logRequests: !flag(env, "QUIET"),
+    cookieSecret,
   };
 }

@@ -13,18 +13,16 @@ export function clientIp(server: { requestIP(req: Request): { address: string } 
 }
 
 /**
- * Rate limits for creating sign requests: per browser (IP + binding cookie),
- * and per IP for browsers arriving without a binding cookie (so minting fresh
- * cookies does not escape the limit, while many known browsers behind one
- * proxy do not share one budget).
+ * Rate limits for creating sign requests (each one is a Xaman payload against the app's
+ * quota): per IP, always, and per browser (IP + server-issued binding cookie) within it.
  */
 export class SignRequestLimits {
   private readonly perClient = new RateLimiter(SIGN_REQUESTS_PER_CLIENT, 60_000);
-  private readonly newClientsPerIp = new RateLimiter(SIGN_REQUESTS_PER_IP, 60_000);
+  private readonly perIp = new RateLimiter(SIGN_REQUESTS_PER_IP, 60_000);
 
   /** Counts one sign request; throws RateLimitError (429 + retry-after) past a limit. */
-  hit(ip: string, clientToken: string, newClient: boolean): void {
-    if (newClient) this.newClientsPerIp.hit(ip);
+  hit(ip: string, clientToken: string): void {
+    this.perIp.hit(ip);
     this.perClient.hit(`${ip}|${clientToken}`);
   }
 }
@@ -45,9 +43,8 @@ export function signingRoutes(ctx: AppContext, limits = new SignRequestLimits())
       "/api/xumm/sign-request",
       async ({ body, cookie, request, server }) => {
         if (body.type !== "wallet_connect") throw new ValidationError("type", "Field 'type' must be wallet_connect");
-        const newClient = !clientToken(cookie as CookieJar);
         const token = ensureClientToken(cookie as CookieJar, config);
-        limits.hit(clientIp(server, request), token, newClient);
+        limits.hit(clientIp(server, request), token);
         const created = await signing.createSignRequest({
           kind: "wallet_connect",
           txjson: { TransactionType: "SignIn" },
@@ -67,7 +64,7 @@ export function signingRoutes(ctx: AppContext, limits = new SignRequestLimits())
         const jar = cookie as CookieJar;
         let authenticated = false;
         if (status.kind === "wallet_connect" && status.signed && status.account) {
-          const issued = auth.completeWalletConnect(status, clientToken(jar));
+          const issued = auth.completeWalletConnect(status, clientToken(jar, config));
           if (issued) {
             jar[SESSION_COOKIE]!.set({ value: issued.token, ...cookieAttributes(config, SESSION_DAYS * 86_400) });
             authenticated = true;
@@ -138,9 +135,8 @@ export function signingRoutes(ctx: AppContext, limits = new SignRequestLimits())
     .post(
       "/api/xumm/oauth/initiate",
       ({ cookie, request, server }) => {
-        const newClient = !clientToken(cookie as CookieJar);
         const token = ensureClientToken(cookie as CookieJar, config);
-        limits.hit(clientIp(server, request), token, newClient);
+        limits.hit(clientIp(server, request), token);
         const started = auth.initiateOauth(token);
         return {
           success: true as const,
@@ -156,7 +152,7 @@ export function signingRoutes(ctx: AppContext, limits = new SignRequestLimits())
     .get(
       "/api/xumm/oauth/callback/:uuid",
       ({ params, cookie }) => {
-        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(cookie as CookieJar));
+        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(cookie as CookieJar, config));
         return { success: p.success, signed: p.signed, walletAddress: p.walletAddress, message: p.message };
       },
       { params: UuidParams, detail: { summary: "Poll an OAuth2 sign-in (every 5 s)", tags: ["xumm"] } },
@@ -164,7 +160,7 @@ export function signingRoutes(ctx: AppContext, limits = new SignRequestLimits())
     .get(
       "/api/xumm/oauth/status/:uuid",
       ({ params, cookie }) => {
-        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(cookie as CookieJar));
+        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(cookie as CookieJar, config));
         return { success: true as const, hasOAuth: p.hasOAuth, signed: p.signed, walletAddress: p.walletAddress };
       },
       { params: UuidParams, detail: { summary: "Whether an OAuth2 sign-in completed", tags: ["xumm"] } },

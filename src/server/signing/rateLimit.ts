@@ -28,5 +28,5 @@ export class RateLimiter {
 
 /** Sign requests per browser (IP + binding cookie) per minute. */
 export const SIGN_REQUESTS_PER_CLIENT = 10;
-/** Sign requests per minute per IP from browsers without a binding cookie yet. */
+/** Sign requests per minute per IP, whatever cookies the browsers show. */
 export const SIGN_REQUESTS_PER_IP = 60;
