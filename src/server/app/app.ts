@@ -10,6 +10,7 @@ import { requestLog } from "../platform/http/requestLog";
 import { SecurityHeaders, securityHeaders } from "../platform/http/securityHeaders";
 import { webRoutes, type BuiltSpa } from "../platform/http/spa";
 import { wsRoutes } from "../platform/ws";
+import { MAX_FRAME_BYTES } from "../platform/ws/hub";
 import { SignRequestLimits, signingRoutes } from "../signing";
 import { siteRoutes } from "../site";
 import { statsRoutes } from "../stats";
@@ -30,8 +31,8 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   const api = new Elysia({ name: "api" })
     .use(requestLog(ctx.log))
     .use(securityHeaders(headers))
-    .use(requestGuard({ publicUrl: ctx.config.publicUrl, serverToServer: isXummPlatformCall, formRoutes: (path) => path === SANDBOX_OAUTH_TOKEN }))
-    .use(wsRoutes(ctx.hub, (cookies) => ctx.auth.session(cookies[SESSION_COOKIE]?.value)?.wallet ?? null))
+    .use(requestGuard({ publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => path === SANDBOX_OAUTH_TOKEN }))
+    .use(wsRoutes(ctx.hub, (cookies) => ctx.auth.session(cookies[SESSION_COOKIE]?.value)?.wallet ?? null, ctx.config.publicUrl))
     .use(healthRoutes(ctx))
     .use(statsRoutes(ctx))
     .use(siteRoutes(ctx))
@@ -42,7 +43,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(nftRoutes(ctx));
   if (ctx.sandbox) api.use(ctx.sandbox.routes());
 
-  return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log, { notFound: web.notFound, headers })).use(api).use(web.routes);
+  return new Elysia({ name: "vvx", websocket: { maxPayloadLength: MAX_FRAME_BYTES } }).use(errorHandler(ctx.log, { notFound: web.notFound, headers })).use(api).use(web.routes);
 }
 
 export type App = ReturnType<typeof createApp>;
@@ -50,7 +51,12 @@ export type App = ReturnType<typeof createApp>;
 /** The sandbox Xaman's OAuth2 token endpoint: xumm-sdk's server posts a form there, as to Xaman's. */
 const SANDBOX_OAUTH_TOKEN = "/sandbox/xumm/oauth2/token";
 
-/** Calls the product's server makes to the sandbox Xaman (API key or client secret, never cookies): no Origin check. */
-function isXummPlatformCall(path: string): boolean {
-  return path.startsWith("/sandbox/xumm/api/v1/platform/") || path === SANDBOX_OAUTH_TOKEN;
+/**
+ * Routes whose authority is never a cookie, so another site's page gains nothing there: the
+ * sandbox Xaman's platform API and token endpoint (API key, client secret; xumm-sdk calls
+ * them server to server), its payload sockets (the uuid) and the sandbox ledger (public, as
+ * rippled's). They skip the Origin check; everything else that changes state, and /ws, has it.
+ */
+function needsNoCookie(path: string): boolean {
+  return path.startsWith("/sandbox/xumm/api/v1/platform/") || path === SANDBOX_OAUTH_TOKEN || path.startsWith("/sandbox/xumm/sign/") || path === "/sandbox/ledger";
 }

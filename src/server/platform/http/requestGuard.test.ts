@@ -187,6 +187,20 @@ describe("cross-site requests (CSRF)", () => {
   });
 });
 
+describe("routes without cookie authority", () => {
+  test("another site's page may use the sandbox ledger socket (public, like rippled's), not /ws", async () => {
+    const headers = { origin: "https://dapp.example", "sec-fetch-site": "cross-site" };
+    const opens = async (path: string) =>
+      new Promise<boolean>((resolve) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${server.port}${path}`, { headers } as unknown as string[]);
+        ws.onopen = () => (ws.close(), resolve(true));
+        ws.onerror = () => resolve(false);
+      });
+    expect(await opens("/sandbox/ledger")).toBe(true);
+    expect(await opens("/ws")).toBe(false);
+  });
+});
+
 describe("helpers", () => {
   test("jsonTooDeep counts objects and arrays, not brackets inside strings", () => {
     expect(jsonTooDeep("[".repeat(33) + "]".repeat(33))).toBe(true);

@@ -116,6 +116,8 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
  * up to the route's limit (64 KB unless it declares more), its nesting checked in one pass, and
  * only then parsed. Validation then works on a small, shallow value, so its work and its error
  * stay small. Server-to-server routes (API key) skip the Origin check; form routes take forms.
+ * Elysia runs parse hooks for every method but GET and HEAD, WebSocket upgrades ("WS") included,
+ * so a socket opened by another site's page is refused here too.
  */
 export function requestGuard(options: RequestGuardOptions) {
   const publicOrigin = new URL(options.publicUrl).origin;
