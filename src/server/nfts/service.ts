@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { convertStringToHex, type TransactionMetadata } from "xrpl";
 import type { Config } from "../platform/config";
-import type { Db } from "../platform/db";
+import { sqliteOf, type Db } from "../platform/db";
 import {
   accruedTotalMicro,
   daysSincePurchase,
@@ -21,6 +21,7 @@ import { LedgerRequestError } from "../ledger/errors";
 import type { LedgerGateway } from "../ledger/gateway";
 import type { Outbox, OutboxEntry } from "../ledger/outbox";
 import type { Logger } from "../platform/log";
+import { RetryGate } from "../platform/retry";
 import type { PaymentDecision, PaymentHandlerContext } from "../payments/model";
 import { insertPaymentRequest } from "../payments/requests";
 import { normalizeLedgerTx, type PaymentWatcher } from "../payments/watcher";
@@ -150,6 +151,7 @@ export class NftService {
   private offs: (() => void)[] = [];
   private sweeping: Promise<void> | undefined;
   private sweepAgain = false;
+  private readonly sweepGate: RetryGate;
   private lastAcceptPoll = 0;
   private stopped = false;
   private readonly acceptCheckedAt = new Map<number, number>();
@@ -164,6 +166,7 @@ export class NftService {
   constructor(private readonly deps: NftServiceDeps) {
     seedDefaults(deps.db);
     this.repo = new NftRepository(deps.db);
+    this.sweepGate = new RetryGate("nft sweep", deps.log, sqliteOf(deps.db));
     this.events = new TypedEmitter((event, err) => deps.log.error("nft listener failed", { event, error: String(err) }));
     // Registered at construction so the watcher never credits a purchase without its handler.
     deps.payments.handle(NFT_PURCHASE_PURPOSE, (ctx) => this.onPayment(ctx));
@@ -620,13 +623,14 @@ export class NftService {
     }
     this.sweeping = (async () => {
       try {
-        do {
-          this.sweepAgain = false;
-          await this.sweepOnce(force);
-          force = false;
-        } while (this.sweepAgain && !this.stopped);
-      } catch (err) {
-        if (!this.stopped) this.deps.log.warn("nft sweep paused", { error: err instanceof Error ? err.message : String(err) });
+        // Failures are logged and back off; the next ledger close after that retries.
+        await this.sweepGate.run(async () => {
+          do {
+            this.sweepAgain = false;
+            await this.sweepOnce(force);
+            force = false;
+          } while (this.sweepAgain && !this.stopped);
+        });
       } finally {
         this.sweeping = undefined;
       }

@@ -1,8 +1,9 @@
 import { asc, eq } from "drizzle-orm";
 import { convertStringToHex, type Amount, type TransactionMetadata } from "xrpl";
-import type { Db } from "../platform/db";
+import { sqliteOf, type Db } from "../platform/db";
 import { incomingPayments, ledgerCursors } from "./schema";
 import type { Logger } from "../platform/log";
+import { RetryGate } from "../platform/retry";
 import { classifyAmount, sameCurrency, subtractMicro, vvxAmount, xrpAmount, type LedgerAmount } from "../ledger/amounts";
 import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError } from "../ledger/errors";
@@ -86,6 +87,7 @@ export class PaymentWatcher {
   private stopped = false;
   private catching: Promise<void> | undefined;
   private catchAgain = false;
+  private readonly gate: RetryGate;
 
   private readonly pageSize: number;
 
@@ -98,6 +100,7 @@ export class PaymentWatcher {
   ) {
     this.pageSize = options.pageSize ?? CATCH_UP_PAGE;
     this.events = new TypedEmitter((event, err) => log.error("payment listener failed", { event, error: String(err) }));
+    this.gate = new RetryGate("payment catch-up", log, sqliteOf(db));
   }
 
   /** The platform account payments go to. */
@@ -189,12 +192,13 @@ export class PaymentWatcher {
     }
     this.catching = (async () => {
       try {
-        do {
-          this.catchAgain = false;
-          await this.catchUpOnce();
-        } while (this.catchAgain && !this.stopped);
-      } catch (err) {
-        if (!this.stopped) this.log.warn("payment catch-up paused", { error: err instanceof Error ? err.message : String(err) });
+        // Failures are logged and back off; the next ledger close or reconnect after that retries.
+        await this.gate.run(async () => {
+          do {
+            this.catchAgain = false;
+            await this.catchUpOnce();
+          } while (this.catchAgain && !this.stopped);
+        });
       } finally {
         this.catching = undefined;
       }

@@ -14,6 +14,9 @@ export interface Store {
   close(): void;
 }
 
+/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5000;
+
 /** Opens (or creates) the product database under dataDir in WAL mode and brings its schema up to date. */
 export function openStore(dataDir: string, file = "vvx.db"): Store {
   mkdirSync(dataDir, { recursive: true });
@@ -22,7 +25,7 @@ export function openStore(dataDir: string, file = "vvx.db"): Store {
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   applyMigrations(sqlite);
   const db = drizzle(sqlite);
   return { db, sqlite, path, close: () => sqlite.close() };
@@ -44,4 +47,34 @@ export function applyMigrations(sqlite: Database): string[] {
     applied.push(m.tag);
   }
   return applied;
+}
+
+/**
+ * Whether the database takes writes right now: takes the write lock without waiting and gives
+ * it back. Undefined when it does, else why not (e.g. another process holds the lock).
+ */
+export function probeWrite(sqlite: Database): string | undefined {
+  // Inside our own transaction we hold the lock already.
+  if (sqlite.inTransaction) return undefined;
+  sqlite.exec("PRAGMA busy_timeout = 0");
+  try {
+    sqlite.exec("BEGIN IMMEDIATE");
+    sqlite.exec("ROLLBACK");
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
+/** True for SQLite's "another connection holds the lock" errors. */
+export function isBusyError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || (err instanceof Error && /database is locked/i.test(err.message));
+}
+
+/** The bun:sqlite connection under a drizzle database (what probeWrite checks). */
+export function sqliteOf(db: Db): Database | undefined {
+  return (db as { $client?: Database }).$client;
 }

@@ -1,4 +1,5 @@
 import { Elysia, ValidationError as ElysiaValidationError } from "elysia";
+import { isBusyError } from "../db";
 import { AppError, ValidationError, errorBody } from "../errors";
 import type { Logger } from "../log";
 import { isApiPath } from "../../../shared/routes";
@@ -51,7 +52,11 @@ export function errorHandler(log: Logger, pages: ErrorPages = { notFound: spaNot
       if (request.method === "GET" && !isApiPath(path)) return pages.notFound(request.url);
       appError = new AppError(404, "NOT_FOUND", `No API route for ${request.method} ${path}`);
     } else if (code === "INVALID_COOKIE_SIGNATURE") appError = new AppError(401, "INVALID_SESSION", "Session cookie is invalid");
-    else if (typeof code === "number") appError = new AppError(code, "HTTP_" + code, String((error as { response?: unknown }).response ?? error));
+    else if (isBusyError(error)) {
+      log.warn("database busy", { path, error: error instanceof Error ? error.message : String(error) });
+      appError = new AppError(503, "DATABASE_BUSY", "The database is busy. Please try again in a moment.");
+      set.headers["retry-after"] = "5";
+    } else if (typeof code === "number") appError = new AppError(code, "HTTP_" + code, String((error as { response?: unknown }).response ?? error));
     else {
       log.error("unhandled error", { path, error: error instanceof Error ? error.stack ?? error.message : String(error) });
       appError = new AppError(500, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");

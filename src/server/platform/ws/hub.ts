@@ -51,7 +51,13 @@ export class Hub {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => this.publish("keepalive", { type: "keepalive", timestamp: Date.now() }), this.keepaliveMs);
+    this.timer ??= setInterval(() => {
+      try {
+        this.publish("keepalive", { type: "keepalive", timestamp: Date.now() });
+      } catch {
+        // A server stopping under the timer: the next tick (or closeAll) settles it.
+      }
+    }, this.keepaliveMs);
   }
 
   add(socket: HubSocket): void {

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import { Client, Wallet, type SubmittableTransaction } from "xrpl";
-import type { Db } from "../../platform/db";
+import { sqliteOf, type Db } from "../../platform/db";
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
+import { RetryGate } from "../../platform/retry";
 import type { XummCredentials } from "../../signing/credentials";
 import { describeTransaction, type PayloadLine } from "./describe";
 import { SandboxXummRepository, type PayloadRow } from "./repository";
@@ -117,11 +118,13 @@ export class SandboxXumm {
   private readonly listeners = new Map<string, Set<(event: SignEvent) => void>>();
   private readonly signing = new Set<string>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly sweepGate: RetryGate;
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
 
   constructor(readonly options: SandboxXummOptions) {
     this.repo = new SandboxXummRepository(options.db);
+    this.sweepGate = new RetryGate("sandbox xumm sweep", options.log, sqliteOf(options.db));
     this.defaultExpirySeconds = options.defaultExpirySeconds ?? DEFAULT_EXPIRY_SECONDS;
   }
 
@@ -129,9 +132,9 @@ export class SandboxXumm {
     return this.options.credentials;
   }
 
-  /** Starts the expiry sweep. */
+  /** Starts the expiry sweep (a failing pass, e.g. the database locked elsewhere, is logged and retried with backoff). */
   start(): void {
-    this.sweepTimer ??= setInterval(() => this.expireDue(), this.options.sweepMs ?? 1000);
+    this.sweepTimer ??= setInterval(() => void this.sweepGate.run(() => this.expireDue()), this.options.sweepMs ?? 1000);
   }
 
   /** Stops the sweep and the ledger connection. */
