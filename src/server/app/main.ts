@@ -1,7 +1,7 @@
 import { createApp } from "./app";
 import { ConfigError, loadConfig, type Config } from "../platform/config";
 import type { AppContext } from "./context";
-import { openStore } from "../platform/db";
+import { DatabaseFileError, openStore } from "../platform/db";
 import { gatewayFromConfig } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { createLogger, type Logger } from "../platform/log";
@@ -91,7 +91,16 @@ if (import.meta.main) {
     }
     throw err;
   }
-  const { stop } = await startServer(config);
+  let stop: () => Promise<void>;
+  try {
+    ({ stop } = await startServer(config));
+  } catch (err) {
+    if (err instanceof DatabaseFileError) {
+      console.error(`Database error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
   console.log(`VVX is running at ${config.publicUrl} (network: ${config.network})`);
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => void stop().then(() => process.exit(0)));

@@ -1,7 +1,8 @@
+import { join } from "node:path";
 import { Elysia, type AnyElysia } from "elysia";
 import type { AdvancingClock } from "../platform/clock";
 import type { Config } from "../platform/config";
-import type { Db } from "../platform/db";
+import { databaseFileError, type Db } from "../platform/db";
 import type { Logger } from "../platform/log";
 import { sandboxXummCredentials } from "../signing/credentials";
 import { sandboxClock, sandboxClockRoutes } from "./clock";
@@ -46,15 +47,20 @@ export function sandboxRoles(config: Pick<Config, "sandboxSeed">): SandboxWallet
 /** Opens the sandbox (its ledger state lives in DATA_DIR/sandbox.db). */
 export function createSandbox(config: Config, log: Logger, productDb: Db): Sandbox {
   let clock: AdvancingClock | undefined;
-  const ledger = new SandboxLedger({
-    dataDir: config.dataDir,
-    seed: config.sandboxSeed,
-    ledgerMs: config.sandboxLedgerMs,
-    currency: config.vvxCurrency,
-    log,
-    // Genesis closes inside the constructor, before the clock (kept in the same store) exists: real time then.
-    now: () => (clock ? clock.now() : Date.now()),
-  });
+  let ledger: SandboxLedger;
+  try {
+    ledger = new SandboxLedger({
+      dataDir: config.dataDir,
+      seed: config.sandboxSeed,
+      ledgerMs: config.sandboxLedgerMs,
+      currency: config.vvxCurrency,
+      log,
+      // Genesis closes inside the constructor, before the clock (kept in the same store) exists: real time then.
+      now: () => (clock ? clock.now() : Date.now()),
+    });
+  } catch (err) {
+    throw databaseFileError(join(config.dataDir, "sandbox.db"), err, "It holds only sandbox data: move it aside and the sandbox starts a fresh ledger") ?? err;
+  }
   clock = sandboxClock(ledger);
   const xumm = new SandboxXumm({
     db: productDb,

@@ -21,14 +21,43 @@ export const BUSY_TIMEOUT_MS = 5000;
 export function openStore(dataDir: string, file = "vvx.db"): Store {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, file);
-  const sqlite = new Database(path, { create: true, strict: true });
-  sqlite.exec("PRAGMA journal_mode = WAL");
-  sqlite.exec("PRAGMA synchronous = NORMAL");
-  sqlite.exec("PRAGMA foreign_keys = ON");
-  sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  applyMigrations(sqlite);
+  let sqlite: Database | undefined;
+  try {
+    sqlite = new Database(path, { create: true, strict: true });
+    sqlite.exec("PRAGMA journal_mode = WAL");
+    sqlite.exec("PRAGMA synchronous = NORMAL");
+    sqlite.exec("PRAGMA foreign_keys = ON");
+    sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    applyMigrations(sqlite);
+  } catch (err) {
+    sqlite?.close();
+    throw databaseFileError(path, err, "Restore it from a backup, or move it aside to start with an empty database") ?? err;
+  }
   const db = drizzle(sqlite);
   return { db, sqlite, path, close: () => sqlite.close() };
+}
+
+/** A database file the server cannot use (corrupt, unreadable): the message names the file and what to do. */
+export class DatabaseFileError extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DatabaseFileError";
+  }
+}
+
+/** Turns SQLite's complaint about a file into a DatabaseFileError; undefined for other errors. */
+export function databaseFileError(path: string, err: unknown, remedy: string): DatabaseFileError | undefined {
+  const code = String((err as { code?: unknown } | null)?.code ?? "");
+  const reason = err instanceof Error ? err.message : String(err);
+  if (code.startsWith("SQLITE_NOTADB") || code.startsWith("SQLITE_CORRUPT")) return new DatabaseFileError(path, `${path} is not a usable SQLite database (${reason}). ${remedy}.`);
+  if (code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM") || code.startsWith("SQLITE_READONLY")) {
+    return new DatabaseFileError(path, `${path} cannot be opened for writing (${reason}). Check that DATA_DIR exists and belongs to the user running VVX.`);
+  }
+  if (code.startsWith("SQLITE_FULL") || code.startsWith("SQLITE_IOERR")) return new DatabaseFileError(path, `${path} cannot be written (${reason}). Check the disk under DATA_DIR.`);
+  return undefined;
 }
 
 /** Applies the embedded migrations not yet recorded, each in its own transaction. */
