@@ -47,6 +47,8 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.ledger.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
+  const exposed = exposedSandboxAdmin(config);
+  if (exposed) ctx.log.warn(exposed, { host: config.host, admins: config.adminWallets.length });
   ctx.log.info("listening", { url: config.publicUrl, port, network: config.network, data: ctx.store.path, startupMs: Math.round(performance.now()) });
 
   let stopping: Promise<void> | undefined;
@@ -65,6 +67,18 @@ export async function startServer(config: Config, log?: Logger) {
       ctx.log.info("stopped");
     })());
   return { app, ctx, port, stop };
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
+
+/**
+ * The warning for sandbox mode reachable from other machines with ADMIN_WALLETS set: the sandbox
+ * wallet signs for any faucet account, so whoever reaches the server can sign in as an admin's
+ * sandbox account. Undefined when there is nothing to warn about.
+ */
+export function exposedSandboxAdmin(config: Pick<Config, "network" | "host" | "adminWallets">): string | undefined {
+  if (config.network !== "sandbox" || config.adminWallets.length === 0 || LOOPBACK.test(config.host)) return undefined;
+  return "sandbox mode listens beyond localhost with ADMIN_WALLETS set: anyone who reaches this server can sign in as an admin's account through the sandbox wallet; set HOST=127.0.0.1, or use a real network";
 }
 
 /** `vvx healthcheck`: exit 0 when this machine's server answers /api/health (used by Docker's HEALTHCHECK). */

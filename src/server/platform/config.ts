@@ -33,6 +33,8 @@ export interface Config {
   explorerUrl: string;
   sandboxSeed: string;
   sandboxLedgerMs: number;
+  /** Accounts the sandbox faucet makes per minute for one client IP. */
+  sandboxFaucetPerMinute: number;
   supportEmail?: string;
   maintenanceNotice: boolean;
   links: FooterLinks;
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
   const shownHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
   const publicUrl = url(env, "PUBLIC_URL", ["http:", "https:"]) ?? `http://${shownHost}:${port}`;
   const sandboxLedgerMs = int(env, "SANDBOX_LEDGER_MS", 1000, 50, 60_000);
+  const sandboxFaucetPerMinute = int(env, "SANDBOX_FAUCET_PER_MINUTE", 30, 1, 1_000_000);
 
   const xummApiKey = env.XUMM_API_KEY?.trim().toLowerCase() || undefined;
   const xummApiSecret = env.XUMM_API_SECRET?.trim().toLowerCase() || undefined;
@@ -182,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     explorerUrl,
     sandboxSeed: env.SANDBOX_SEED?.trim() || "vvx-sandbox",
     sandboxLedgerMs,
+    sandboxFaucetPerMinute,
     supportEmail,
     maintenanceNotice: flag(env, "MAINTENANCE_NOTICE"),
     links,

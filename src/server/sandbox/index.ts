@@ -4,7 +4,9 @@ import type { AdvancingClock } from "../platform/clock";
 import type { Config } from "../platform/config";
 import { databaseFileError, type Db } from "../platform/db";
 import type { Logger } from "../platform/log";
+import { clientIp } from "../signing";
 import { sandboxXummCredentials } from "../signing/credentials";
+import { RateLimiter } from "../signing/rateLimit";
 import { sandboxClock, sandboxClockRoutes } from "./clock";
 import { explorerRoutes } from "./explorer";
 import { sandboxLedgerRoutes } from "./ledger";
@@ -78,6 +80,7 @@ export function createSandbox(config: Config, log: Logger, productDb: Db): Sandb
     wallets: ledger.wallets,
     routes: () =>
       new Elysia({ name: "sandbox" })
+        .use(faucetLimit(config.sandboxFaucetPerMinute))
         .use(sandboxLedgerRoutes(ledger, log))
         .use(sandboxClockRoutes(sandbox.clock, ledger))
         .use(explorerRoutes(ledger))
@@ -96,4 +99,12 @@ export function createSandbox(config: Config, log: Logger, productDb: Db): Sandb
     },
   };
   return sandbox;
+}
+
+/** The faucet (POST /sandbox/api/accounts) makes at most `perMinute` accounts a minute for one client IP (429 after). */
+function faucetLimit(perMinute: number) {
+  const limiter = new RateLimiter(perMinute, 60_000);
+  return new Elysia({ name: "sandbox-faucet-limit" }).onBeforeHandle({ as: "scoped" }, ({ request, server, path }) => {
+    if (request.method === "POST" && path === "/sandbox/api/accounts") limiter.hit(clientIp(server, request));
+  });
 }

@@ -3,6 +3,7 @@ import { Client, Wallet, type SubmittableTransaction } from "xrpl";
 import { sqliteOf, type Db } from "../../platform/db";
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
+import { KeyedQueue } from "../../platform/keyedQueue";
 import { RetryGate } from "../../platform/retry";
 import type { XummCredentials } from "../../signing/credentials";
 import { describeTransaction, type PayloadLine } from "./describe";
@@ -117,6 +118,7 @@ export class SandboxXumm {
   readonly defaultExpirySeconds: number;
   private readonly listeners = new Map<string, Set<(event: SignEvent) => void>>();
   private readonly signing = new Set<string>();
+  private readonly accountQueue = new KeyedQueue();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
   private readonly sweepGate: RetryGate;
   private client: Client | undefined;
@@ -299,27 +301,9 @@ export class SandboxXumm {
       if (row.txType === "SignIn") {
         ({ hex, txid } = this.signInProof(wallet, uuid));
       } else {
-        const client = await this.ledger();
-        const tx = { ...request, Account: wallet.classicAddress } as unknown as SubmittableTransaction;
-        let prepared: SubmittableTransaction;
-        try {
-          prepared = await client.autofill(tx);
-        } catch (err) {
-          throw new ConflictError("TX_PREPARE_FAILED", `The ledger could not prepare this transaction: ${err instanceof Error ? err.message : String(err)}`);
-        }
-        const signed = wallet.sign(prepared);
-        hex = signed.tx_blob;
-        txid = signed.hash;
-        if (options.submit !== false) {
-          let res;
-          try {
-            res = await client.submit(signed.tx_blob);
-          } catch (err) {
-            throw new UpstreamError(`The sandbox ledger did not take the transaction: ${err instanceof Error ? err.message : String(err)}`, "LEDGER_SUBMIT_FAILED", 502);
-          }
-          dispatchedResult = res.result.engine_result;
-          dispatchedTo = this.options.xrplUrl;
-        }
+        // One account's payloads are prepared and submitted one after another, as a phone signs
+        // them: each autofill then sees the previous one's sequence taken (no tefPAST_SEQ).
+        ({ hex, txid, dispatchedResult, dispatchedTo } = await this.accountQueue.run(wallet.classicAddress, () => this.signAndSubmit(wallet, request, options.submit !== false)));
       }
       const userToken = this.issueUserToken(wallet.classicAddress, row.pushedTo);
       const result = {
@@ -451,6 +435,27 @@ export class SandboxXumm {
     const found = (await this.options.accounts()).find((a) => a.address === by.account);
     if (!found) throw new ValidationError("account", `Field 'account': ${by.account} is not a sandbox account; create one in the sandbox wallet first`);
     return Wallet.fromSeed(found.seed);
+  }
+
+  /** Autofills, signs and (unless `submit` is false) submits a transaction for the account. */
+  private async signAndSubmit(wallet: Wallet, request: Record<string, unknown>, submit: boolean) {
+    const client = await this.ledger();
+    const tx = { ...request, Account: wallet.classicAddress } as unknown as SubmittableTransaction;
+    let prepared: SubmittableTransaction;
+    try {
+      prepared = await client.autofill(tx);
+    } catch (err) {
+      throw new ConflictError("TX_PREPARE_FAILED", `The ledger could not prepare this transaction: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const signed = wallet.sign(prepared);
+    if (!submit) return { hex: signed.tx_blob, txid: signed.hash, dispatchedResult: null, dispatchedTo: null };
+    let res;
+    try {
+      res = await client.submit(signed.tx_blob);
+    } catch (err) {
+      throw new UpstreamError(`The sandbox ledger did not take the transaction: ${err instanceof Error ? err.message : String(err)}`, "LEDGER_SUBMIT_FAILED", 502);
+    }
+    return { hex: signed.tx_blob, txid: signed.hash, dispatchedResult: res.result.engine_result as string | null, dispatchedTo: this.options.xrplUrl as string | null };
   }
 
   /** A SignIn proof: an AccountSet naming the payload, signed by the account and never submitted. */
