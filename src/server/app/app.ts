@@ -4,6 +4,7 @@ import { SESSION_COOKIE } from "../auth/cookies";
 import { docsRoutes } from "../docs";
 import { healthRoutes } from "../health";
 import { nftRoutes } from "../nfts";
+import { depositRoutes } from "../payments/deposits";
 import { errorHandler } from "../platform/http/errors";
 import { requestGuard } from "../platform/http/requestGuard";
 import { requestLog } from "../platform/http/requestLog";
@@ -40,7 +41,8 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(signingRoutes(ctx, signLimits))
     .use(authRoutes(ctx, signLimits))
     .use(walletRoutes(ctx.ledger))
-    .use(nftRoutes(ctx));
+    .use(nftRoutes(ctx))
+    .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes());
 
   return new Elysia({ name: "vvx", websocket: { maxPayloadLength: MAX_FRAME_BYTES } }).use(errorHandler(ctx.log, { notFound: web.notFound, headers })).use(api).use(web.routes);

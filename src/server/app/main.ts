@@ -24,7 +24,9 @@ export async function createContext(settings: Config, log = createLogger(!settin
   const clock = sandbox?.clock ?? systemClock;
   const ledger = gatewayFromConfig(config, log, sandbox?.wallets);
   const outbox = new Outbox(store.db, ledger, log);
-  const payments = new PaymentWatcher(store.db, ledger, outbox, log);
+  // Untagged payments from these are treasury funding; the rest is refunded.
+  const funders = [...config.treasuryFunders, ledger.vvx.issuer, ...(sandbox ? [sandbox.wallets.issuer.classicAddress, sandbox.wallets.ammProvider.classicAddress] : [])];
+  const payments = new PaymentWatcher(store.db, ledger, outbox, log, { funders });
   const signing = createSigningServices(config, store.db, log);
   const nfts = new NftService({ db: store.db, config, log, ledger, outbox, payments, signing: signing.signing, sandboxXumm: sandbox?.xumm });
   return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, sandbox, version: VERSION };

@@ -25,6 +25,13 @@ export function actingWallet(session: WalletSession | null | undefined, walletAd
   return wallet;
 }
 
+/** Admins only: the session's wallet when it is in ADMIN_WALLETS; 401 without a session, 403 for another wallet. */
+export function requireAdmin(session: WalletSession | null | undefined, adminWallets: readonly string[]): string {
+  if (!session) throw new UnauthorizedError("Connect an admin wallet first");
+  if (!adminWallets.includes(session.wallet)) throw new ForbiddenError("This page is for administrators only", "ADMIN_ONLY");
+  return session.wallet;
+}
+
 /**
  * Adds `session` (the signed-in wallet or null) to every route of the
  * instance that uses it. Features then call `actingWallet(session, body.walletAddress)`.

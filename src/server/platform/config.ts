@@ -30,6 +30,8 @@ export interface Config {
   vvxIssuer?: string;
   vvxCurrency: string;
   adminWallets: string[];
+  /** The operator's accounts that fund the treasury with untagged payments (kept, not refunded). */
+  treasuryFunders: string[];
   explorerUrl: string;
   sandboxSeed: string;
   sandboxLedgerMs: number;
@@ -139,6 +141,11 @@ export function loadConfig(env: Env = process.env): Config {
     if (!isValidClassicAddress(wallet)) throw new ConfigError("ADMIN_WALLETS", `"${wallet}" is not an XRPL address`);
   }
 
+  const treasuryFunders = (env.TREASURY_FUNDERS ?? "").split(",").map((w) => w.trim()).filter(Boolean);
+  for (const wallet of treasuryFunders) {
+    if (!isValidClassicAddress(wallet)) throw new ConfigError("TREASURY_FUNDERS", `"${wallet}" is not an XRPL address`);
+  }
+
   const supportEmail = env.SUPPORT_EMAIL?.trim() || undefined;
   if (supportEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(supportEmail)) {
     throw new ConfigError("SUPPORT_EMAIL", `is not an email address: "${supportEmail}"`);
@@ -182,6 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     vvxIssuer,
     vvxCurrency,
     adminWallets,
+    treasuryFunders,
     explorerUrl,
     sandboxSeed: env.SANDBOX_SEED?.trim() || "vvx-sandbox",
     sandboxLedgerMs,
