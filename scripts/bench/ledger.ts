@@ -4,14 +4,20 @@
 // measured) and fires them from several accounts at once, each over its own
 // xrpl.js connection, while ledgers close on their normal timer.
 //
-//   bun scripts/bench/ledger.ts [--accounts 8] [--payments 250] [--inflight 4] [--ledger-ms 1000]
+//   bun scripts/bench/ledger.ts [--accounts 8] [--payments 1000] [--inflight 4] [--ledger-ms 1000]
+//
+// 8,000 payments by default: with a few thousand, the wait for the next 1 s ledger
+// close after the last submit is most of the run and the figure measures the timer.
 //
 // --inflight is how many submits each account keeps outstanding (sequence order is
 // kept: one connection per account, and rippled-style held transactions cover gaps).
 //
 // Prints: submit throughput, validated transactions per second (first submit to
 // last validation seen on the transactions stream), ledgers used, and how long a
-// ledger close takes (hashing, SQLite write, publishing).
+// ledger close takes (hashing, SQLite write, publishing). The baseline is the same
+// clients submitting the same blobs to a bare WebSocket responder that answers
+// tesSUCCESS at once (measured before and after the sandbox run, A/B/A); the ratio
+// says how close the sandbox comes to what the clients and sockets allow.
 import { parseArgs } from "node:util";
 import { Client, Wallet, type Payment } from "xrpl";
 import { startTestServer } from "../../src/server/testing/testServer";
@@ -19,7 +25,7 @@ import { startTestServer } from "../../src/server/testing/testServer";
 const { values } = parseArgs({
   options: {
     accounts: { type: "string", default: "8" },
-    payments: { type: "string", default: "250" },
+    payments: { type: "string", default: "1000" },
     "ledger-ms": { type: "string", default: "1000" },
     inflight: { type: "string", default: "4" },
   },
@@ -49,6 +55,55 @@ ledger.close = () => {
   closeTimes.push({ ms: performance.now() - t0, txs });
   return index;
 };
+
+/** A WebSocket server that answers every request with a canned success: the clients' and sockets' own ceiling. */
+function bareResponder() {
+  return Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(req, srv) {
+      return srv.upgrade(req) ? undefined : new Response("websocket only", { status: 400 });
+    },
+    websocket: {
+      message(ws, raw) {
+        const req = JSON.parse(String(raw)) as { id: unknown; command: string };
+        const result = req.command === "server_info" ? { info: { network_id: 0, validated_ledger: { base_fee_xrp: 0.00001 } } } : { engine_result: "tesSUCCESS", engine_result_code: 0 };
+        ws.send(JSON.stringify({ id: req.id, result, status: "success", type: "response" }));
+      },
+    },
+  });
+}
+
+/** Each account keeps `inflight` submits outstanding on its own connection; all accounts run at once. Returns the results. */
+async function submitAll(conns: Client[], blobs: { blob: string }[][]): Promise<string[]> {
+  const results = await Promise.all(
+    blobs.map(async (mine, i) => {
+      const out: string[] = [];
+      for (let start = 0; start < mine.length; start += inflight) {
+        const wave = mine.slice(start, start + inflight).map((b) => conns[i]!.request({ command: "submit", tx_blob: b.blob }));
+        for (const r of await Promise.all(wave)) out.push(r.result.engine_result);
+      }
+      return out;
+    }),
+  );
+  return results.flat();
+}
+
+/** Submits every blob to the bare responder; transactions per second. */
+async function bareRate(blobs: { blob: string }[][]): Promise<number> {
+  const bare = bareResponder();
+  const conns = await Promise.all(blobs.map(async () => {
+    const c = new Client(`ws://127.0.0.1:${bare.port}`, { timeout: 120_000 });
+    await c.connect();
+    return c;
+  }));
+  const t0 = performance.now();
+  await submitAll(conns, blobs);
+  const rate = blobs.flat().length / ((performance.now() - t0) / 1000);
+  for (const c of conns) await c.disconnect();
+  bare.stop(true);
+  return rate;
+}
 
 const clients: Client[] = [];
 try {
@@ -94,22 +149,13 @@ try {
     clients.push(c);
   }
 
+  const bareBefore = await bareRate(blobs);
   const t0 = performance.now();
-  // Each account keeps `inflight` submits outstanding on its own connection; all accounts run at once.
-  const results = await Promise.all(
-    wallets.map(async (_, i) => {
-      const mine = blobs[i]!;
-      const out: string[] = [];
-      for (let start = 0; start < mine.length; start += inflight) {
-        const wave = mine.slice(start, start + inflight).map((b) => clients[i + 1]!.request({ command: "submit", tx_blob: b.blob }));
-        for (const r of await Promise.all(wave)) out.push(r.result.engine_result);
-      }
-      return out;
-    }),
-  );
+  const results = await submitAll(clients.slice(1), blobs);
   const submittedAt = performance.now();
-  const notAccepted = results.flat().filter((r) => r !== "tesSUCCESS");
+  const notAccepted = results.filter((r) => r !== "tesSUCCESS");
   await Promise.race([allValidated, Bun.sleep(Math.max(30_000, ledgerMs * 20))]);
+  const bare = (bareBefore + (await bareRate(blobs))) / 2;
 
   const seconds = (lastValidatedAt - t0) / 1000;
   const during = closeTimes.filter((c) => c.txs > 0);
@@ -119,6 +165,8 @@ try {
   console.log(`  preliminary failures   ${notAccepted.length}`);
   console.log(`  validated              ${validated}/${total} (${failed} not tesSUCCESS) in ${ledgersUsed.size} ledgers`);
   console.log(`  validated throughput   ${Math.round(validated / seconds)} tx/s  (first submit to last validation: ${ms(seconds * 1000)})`);
+  console.log(`  baseline               ${Math.round(bare)} tx/s  (same clients and blobs against a bare responder, before and after)`);
+  console.log(`  ratio                  ${(validated / seconds / bare).toFixed(2)}  (validated / bare responder)`);
   console.log(`  largest ledger         ${Math.max(0, ...during.map((c) => c.txs))} transactions`);
   console.log(`  ledger close time      median ${ms(quantile(closeMs, 0.5))}, p99 ${ms(quantile(closeMs, 0.99))}, max ${ms(closeMs.at(-1) ?? NaN)} (closes with transactions: ${closeMs.length})`);
   if (validated !== total) process.exitCode = 1;

@@ -5,6 +5,7 @@ import {
   DEFAULT_TOTAL_NFTS,
   accruedTotalMicro,
   claimPayout,
+  nextClaimableAtMs,
   claimRewards,
   dailyRewardMicro,
   daysInMonth,
@@ -103,6 +104,71 @@ describe("accrual", () => {
   });
 });
 
+describe("accrual boundaries (golden values, micro-VVX)", () => {
+  const bought = Date.UTC(2026, 2, 3, 17, 45, 12, 345); // any time of day: whole days count from the purchase itself
+  const at = (days: number, extraMs = 0) => bought + days * DAY + extraMs;
+
+  test("Genesis: day 0, 1, 29, 30 and around the cap (day 359, 360, 361)", () => {
+    const golden: [number, bigint][] = [
+      [0, 0n],
+      [1, 1_666_666_666n],
+      [29, 48_333_333_333n],
+      [30, 50_000_000_000n],
+      [359, 598_333_333_333n],
+      [360, 600_000_000_000n],
+      [361, 600_000_000_000n],
+    ];
+    for (const [days, micro] of golden) expect([days, accruedTotalMicro(GENESIS, bought, at(days))]).toEqual([days, micro]);
+    // Whole days of 24 h: one millisecond short of a day adds nothing.
+    expect(accruedTotalMicro(GENESIS, bought, at(30, -1))).toBe(48_333_333_333n);
+    expect(accruedTotalMicro(GENESIS, bought, at(1, -1))).toBe(0n);
+  });
+
+  test("Oasis: day 1 and 30, and its cap of price x ROI x months = 300,000 VVX at day 720", () => {
+    expect(accruedTotalMicro(OASIS, bought, at(1))).toBe(416_666_666n);
+    expect(accruedTotalMicro(OASIS, bought, at(29))).toBe(12_083_333_333n);
+    expect(accruedTotalMicro(OASIS, bought, at(30))).toBe(12_500_000_000n);
+    expect(accruedTotalMicro(OASIS, bought, at(719))).toBe(299_583_333_333n);
+    expect(accruedTotalMicro(OASIS, bought, at(720))).toBe(300_000_000_000n);
+    expect(accruedTotalMicro(OASIS, bought, at(2000))).toBe(300_000_000_000n);
+  });
+
+  test("floored once over the total, never per day (30 days are exactly 50,000, not 30 x 1,666.666666)", () => {
+    expect(dailyRewardMicro(GENESIS) * 30n).toBe(49_999_999_980n);
+    expect(accruedTotalMicro(GENESIS, bought, at(30))).toBe(50_000_000_000n);
+    expect(accruedTotalMicro(GENESIS, bought, at(3))).toBe(5_000_000_000n);
+  });
+});
+
+describe("last UTC day of the month", () => {
+  test("Feb 28 in common years, Feb 29 in leap years, 30 and 31 otherwise", () => {
+    const cases: [number, boolean][] = [
+      [Date.UTC(2026, 1, 28, 0, 0), true],
+      [Date.UTC(2027, 1, 28, 23, 59, 59, 999), true],
+      [Date.UTC(2028, 1, 28, 12), false],
+      [Date.UTC(2028, 1, 29, 0, 0), true],
+      [Date.UTC(2100, 1, 28, 6), true],
+      [Date.UTC(2000, 1, 29, 6), true],
+      [Date.UTC(2026, 3, 30, 6), true],
+      [Date.UTC(2026, 3, 29, 23, 59, 59, 999), false],
+      [Date.UTC(2026, 4, 31, 6), true],
+      [Date.UTC(2026, 4, 30, 6), false],
+      [Date.UTC(2026, 5, 1, 0, 0), false],
+    ];
+    for (const [ms, last] of cases) expect([new Date(ms).toISOString(), isLastDayOfMonthUtc(ms)]).toEqual([new Date(ms).toISOString(), last]);
+  });
+
+  test("a full claim below the target opens on Feb 29 of a leap year, not on Feb 28", () => {
+    const position: RewardPosition = { terms: GENESIS, purchasedAtMs: Date.UTC(2028, 1, 10, 8), lastClaimAtMs: null, settledMicro: 0n };
+    expect(rewardStatus(position, Date.UTC(2028, 1, 28, 20)).canClaimFull).toBe(false);
+    const leapDay = rewardStatus(position, Date.UTC(2028, 1, 29, 0, 0, 1)); // 18 whole days since 10 Feb 08:00
+    expect([leapDay.canClaimFull, leapDay.accruedSinceLastClaimMicro]).toEqual([true, 30_000_000_000n]);
+    expect(rewardStatus(position, Date.UTC(2028, 2, 1, 0, 0)).canClaimFull).toBe(false);
+    const common: RewardPosition = { ...position, purchasedAtMs: Date.UTC(2027, 1, 10, 8) };
+    expect(rewardStatus(common, Date.UTC(2027, 1, 28, 20)).canClaimFull).toBe(true);
+  });
+});
+
 describe("claims", () => {
   const bought = Date.UTC(2026, 0, 15, 10);
   const fresh: RewardPosition = { terms: GENESIS, purchasedAtMs: bought, lastClaimAtMs: null, settledMicro: 0n };
@@ -136,6 +202,34 @@ describe("claims", () => {
     const status = rewardStatus(fresh, day30);
     expect([status.canClaimFull, status.accruedSinceLastClaimMicro]).toEqual([true, vvxToMicro(50_000)]);
     expect(claimRewards(fresh, "full", day30)).toMatchObject({ payoutMicro: vvxToMicro(50_000), forfeitedMicro: 0n });
+  });
+
+  test("a claim 23 h 59 min after the last is refused; at 24 h it goes through", () => {
+    const first = claimRewards(fresh, "early", bought + 12 * DAY);
+    const soon = bought + 12 * DAY + 23 * 3_600_000 + 59 * 60_000;
+    try {
+      claimRewards(first.position, "early", soon);
+      throw new Error("claim should be refused");
+    } catch (error) {
+      expect((error as ClaimUnavailableError).reason).toBe("TOO_SOON");
+    }
+    expect(rewardStatus(first.position, soon).canClaimEarly).toBe(false);
+    expect(claimRewards(first.position, "early", bought + 13 * DAY).payoutMicro).toBe(833_333_333n);
+  });
+
+  test("the next claimable time: the first accrued day, then 24 h after a claim, never once the cap is settled", () => {
+    expect(nextClaimableAtMs(fresh)).toBe(bought + DAY);
+    expect(rewardStatus(fresh, bought).nextClaimableAtMs).toBe(bought + DAY);
+    const claimedAt = bought + 10 * DAY + 5 * 3_600_000;
+    const after = claimRewards(fresh, "early", claimedAt).position;
+    expect(nextClaimableAtMs(after)).toBe(claimedAt + DAY);
+    // Claimed exactly on a day boundary: the 24 h wait and the next accrued day end together.
+    const onBoundary = claimRewards(fresh, "early", bought + 10 * DAY).position;
+    expect(nextClaimableAtMs(onBoundary)).toBe(bought + 11 * DAY);
+    // Claimed right after day 30 but with days of accrual skipped: the next accrued day decides.
+    const late = claimRewards(fresh, "full", bought + 30 * DAY).position;
+    expect(nextClaimableAtMs(late)).toBe(bought + 31 * DAY);
+    expect(nextClaimableAtMs({ ...fresh, settledMicro: rewardCapMicro(GENESIS) })).toBeNull();
   });
 
   test("nothing accrued means no claim; the status gives the estimate of the full claim", () => {

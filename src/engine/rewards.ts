@@ -81,6 +81,20 @@ export function nextClaimAtMs(position: RewardPosition): number {
   return position.lastClaimAtMs === null ? position.purchasedAtMs : position.lastClaimAtMs + CLAIM_INTERVAL_MS;
 }
 
+/**
+ * The earliest time a claim can be made: after the 24 h wait and once a whole day has added something
+ * since the last claim. Null once the cap is fully settled (nothing will ever accrue again).
+ */
+export function nextClaimableAtMs(position: RewardPosition): number | null {
+  const { terms } = position;
+  if (position.settledMicro >= rewardCapMicro(terms)) return null;
+  const perDayNumerator = priceMicro(terms) * BigInt(terms.monthlyRoiBps);
+  if (perDayNumerator === 0n) return null;
+  // The first whole day d with floor(perDay x d / (BPS x 30)) > settled, i.e. perDay x d >= (settled + 1) x BPS x 30.
+  const days = ((position.settledMicro + 1n) * BPS * DAYS + perDayNumerator - 1n) / perDayNumerator;
+  return Math.max(nextClaimAtMs(position), position.purchasedAtMs + Number(days) * MS_PER_DAY);
+}
+
 /** Days to reach the full-claim target: target / daily, rounded up (exact, 30 for both default tiers). */
 export function daysToFullClaim(terms: RewardTerms): number {
   const numerator = BigInt(terms.fullClaimTargetVvx) * MICRO_PER_VVX * BPS * DAYS;
@@ -103,6 +117,8 @@ export interface RewardStatus {
   fullClaimTargetMicro: bigint;
   daysToFullClaim: number;
   nextClaimAtMs: number;
+  /** When a claim becomes possible (24 h wait over and something accrued); null when nothing is left to accrue. */
+  nextClaimableAtMs: number | null;
   canClaimEarly: boolean;
   canClaimFull: boolean;
   /** When the open amount reaches the full-claim target (not before the next claim time); null if the cap comes first. */
@@ -143,6 +159,7 @@ export function rewardStatus(position: RewardPosition, nowMs: number): RewardSta
     fullClaimTargetMicro: target,
     daysToFullClaim: daysToFullClaim(terms),
     nextClaimAtMs: nextClaimAtMs(position),
+    nextClaimableAtMs: nextClaimableAtMs(position),
     canClaimEarly: refusal(position, "early", nowMs) === null,
     canClaimFull: refusal(position, "full", nowMs) === null,
     estimatedFullClaimAtMs,

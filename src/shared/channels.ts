@@ -50,8 +50,19 @@ export interface PurchaseUpdatedMessage {
   reason: string | null;
 }
 
+/** A reward claim was recorded or its payment settled (Pending, then Claimed; Failed gives the rewards back). */
+export interface RewardClaimMessage {
+  type: "reward-claim";
+  claimId: number;
+  tokenId: string;
+  status: "Pending" | "Claimed" | "Failed";
+  /** Paid VVX as exact decimal text. */
+  amount: string;
+  txid: string | null;
+}
+
 /** Every message of the wallet channel (features add theirs to this union). */
-export type WalletMessage = PurchaseUpdatedMessage;
+export type WalletMessage = PurchaseUpdatedMessage | RewardClaimMessage;
 
 /** Messages of the general /ws endpoint that are not channel payloads. */
 export type ControlMessage =

@@ -25,6 +25,11 @@ export const CLIENT_ROUTES: ClientRoute[] = [
   { path: "/admin", authenticated: true },
   { path: "/direct-nft-offer", authenticated: true },
   { path: "/test-nft-offers", authenticated: true },
+  // Holdings and rewards: /rewards is in the main navigation, the others in the menu.
+  { path: "/rewards", authenticated: true },
+  { path: "/dashboard", menuLabel: "Dashboard", authenticated: true },
+  { path: "/my-nfts", menuLabel: "My NFTs", authenticated: true },
+  { path: "/history", menuLabel: "History", authenticated: true },
 ];
 
 export const CLIENT_PATHS = CLIENT_ROUTES.map((r) => r.path);

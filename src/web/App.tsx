@@ -18,6 +18,10 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   "/admin": lazy(() => import("./features/nfts/AdminPage")),
   "/direct-nft-offer": lazy(() => import("./features/nfts/DirectNftOfferPage")),
   "/test-nft-offers": lazy(() => import("./features/nfts/TestNftOffersPage")),
+  "/rewards": lazy(() => import("./features/rewards/RewardsPage")),
+  "/dashboard": lazy(() => import("./features/rewards/DashboardPage")),
+  "/my-nfts": lazy(() => import("./features/rewards/MyNftsPage")),
+  "/history": lazy(() => import("./features/rewards/HistoryPage")),
 };
 
 /** The spec's data cache: never stale, no refetch on focus, no polling, no retries. */

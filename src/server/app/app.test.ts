@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { nfts } from "../nfts/schema";
-import { rewardPayouts } from "../rewards/schema";
+import { rewardClaims } from "../rewards/schema";
 import { ConflictError } from "../platform/errors";
 import { errorHandler } from "../platform/http/errors";
 import { memoryLogger } from "../platform/log";
@@ -36,10 +36,14 @@ describe("system routes", () => {
       // Minted, offered, not yet accepted: still the platform's, so not a holder.
       { tokenId: "D".repeat(64), tierId: 2, number: 3, taxon: 20003, owner: server.ctx.ledger.platformAddress, mintedAt },
     ]).run();
-    db.insert(rewardPayouts).values([
-      { tokenId: "A".repeat(64), wallet: "rOwnerOne", claimType: "full", amountMicroVvx: 1_500_000_000, status: "paid" },
-      { tokenId: "B".repeat(64), wallet: "rOwnerOne", claimType: "early", amountMicroVvx: 250_500_000, status: "paid" },
-      { tokenId: "C".repeat(64), wallet: "rOwnerTwo", claimType: "early", amountMicroVvx: 9_000_000, status: "failed" },
+    const claim = (tokenId: string, seq: number, wallet: string, claimType: string, micro: bigint, status: string) => ({
+      tokenId, seq, wallet, tierId: 1, claimType, baseMicroVvx: micro, amountMicroVvx: micro, forfeitedMicroVvx: 0n, status, outboxKey: `reward:${tokenId}:${seq}`, claimedAt: mintedAt,
+    });
+    db.insert(rewardClaims).values([
+      claim("A".repeat(64), 1, "rOwnerOne", "full", 1_500_000_000n, "paid"),
+      claim("B".repeat(64), 1, "rOwnerOne", "early", 250_500_000n, "paid"),
+      claim("C".repeat(64), 1, "rOwnerTwo", "early", 9_000_000n, "failed"),
+      claim("C".repeat(64), 2, "rOwnerTwo", "early", 7_000_000n, "pending"),
     ]).run();
     const after = await (await get("/api/stats")).json();
     expect(after).toEqual({ totalRewardsPoolVvx: 24_000_000, totalRewardsPaidVvx: 1750.5, nftSupply: 60, nftsMinted: 4, holders: 2 });

@@ -3,8 +3,10 @@ import { authRoutes } from "../auth";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { docsRoutes } from "../docs";
 import { healthRoutes } from "../health";
+import { historyRoutes } from "../history";
 import { nftRoutes } from "../nfts";
 import { depositRoutes } from "../payments/deposits";
+import { rewardRoutes } from "../rewards";
 import { errorHandler } from "../platform/http/errors";
 import { requestGuard } from "../platform/http/requestGuard";
 import { requestLog } from "../platform/http/requestLog";
@@ -42,6 +44,8 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(authRoutes(ctx, signLimits))
     .use(walletRoutes(ctx.ledger))
     .use(nftRoutes(ctx))
+    .use(rewardRoutes(ctx))
+    .use(historyRoutes(ctx))
     .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes());
 

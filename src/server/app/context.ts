@@ -8,6 +8,9 @@ import type { Config } from "../platform/config";
 import type { Store } from "../platform/db";
 import type { Logger } from "../platform/log";
 import type { Hub } from "../platform/ws/hub";
+import type { HistoryService } from "../history/service";
+import type { RewardService } from "../rewards/service";
+import type { TransferService } from "../rewards/transfers";
 import type { Sandbox } from "../sandbox";
 import type { SigningService } from "../signing/service";
 
@@ -28,6 +31,12 @@ export interface AppContext {
   payments: PaymentWatcher;
   /** The NFT marketplace: tiers, purchases, mint -> offer -> accept. */
   nfts: NftService;
+  /** NFT holdings, rewards and claims (paid through the outbox). */
+  rewards: RewardService;
+  /** NFT transfers between people (offers signed in Xaman). */
+  transfers: TransferService;
+  /** The transaction history; features register their rows with it. */
+  history: HistoryService;
   /** Xaman sign requests for every feature (the one xumm-sdk wrapper). */
   signing: SigningService;
   /** Wallet sessions; the guard (auth/guard.ts) reads them. */

@@ -13,6 +13,11 @@ import { VERSION } from "../platform/version";
 import { buildSpa } from "../platform/http/spa";
 import { dataDirSecret } from "../platform/secrets";
 import { Hub } from "../platform/ws/hub";
+import { HistoryService } from "../history/service";
+import { nftPurchaseHistory, refundHistory } from "../history/sources";
+import { rewardHistory } from "../rewards/history";
+import { RewardService } from "../rewards/service";
+import { TransferService } from "../rewards/transfers";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
 export async function createContext(settings: Config, log = createLogger(!settings.logRequests)): Promise<AppContext> {
@@ -29,7 +34,15 @@ export async function createContext(settings: Config, log = createLogger(!settin
   const payments = new PaymentWatcher(store.db, ledger, outbox, log, { funders });
   const signing = createSigningServices(config, store.db, log);
   const nfts = new NftService({ db: store.db, config, log, ledger, outbox, payments, signing: signing.signing, sandboxXumm: sandbox?.xumm });
-  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, sandbox, version: VERSION };
+  const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
+  const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress });
+  // Every feature's rows in the transaction history: one line per source.
+  const history = new HistoryService({ config, clock }, [
+    nftPurchaseHistory(store.db),
+    rewardHistory(rewards.repo),
+    refundHistory(store.db, ledger.vvx),
+  ]);
+  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, sandbox, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -46,6 +59,7 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.outbox.start();
   ctx.payments.start();
   ctx.nfts.start();
+  ctx.rewards.start();
   ctx.ledger.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
@@ -58,6 +72,7 @@ export async function startServer(config: Config, log?: Logger) {
     (stopping ??= (async () => {
       ctx.log.info("shutting down");
       ctx.nfts.stop();
+      ctx.rewards.stop();
       ctx.payments.stop();
       ctx.outbox.stop();
       await ctx.ledger.stop();

@@ -177,14 +177,6 @@ export function nftRoutes(ctx: AppContext & { nfts: NftService }) {
       },
       { params: t.Object({ wallet: t.String() }), detail: { summary: "NFT sell offers from the platform still waiting for this wallet", tags: ["nfts"] } },
     )
-    .get(
-      "/api/nfts/wallet/:wallet",
-      async ({ params }) => {
-        const wallet = parseAddress(params.wallet, "walletAddress");
-        return { success: true as const, walletAddress: wallet, nfts: await nfts.walletNfts(wallet) };
-      },
-      { params: t.Object({ wallet: t.String() }), detail: { summary: "The platform's NFTs a wallet holds on the ledger", tags: ["nfts"] } },
-    )
     .get("/api/nft-minting-status", () => nfts.mintingStatus(), {
       detail: { summary: "Minted, remaining and total per tier (refetched every 5 s)", tags: ["nfts"] },
     })

@@ -135,8 +135,8 @@ describe("NFT purchase end to end", () => {
       tokenId: offered.tokenId,
       tierId: 1,
       tier: { name: "Genesis", tier: "GENESIS", roiPercentage: "10", durationMonths: 12, price: "500,000 VVX" },
-      rewardsEarned: 0,
-      totalRewardsEarned: 600_000,
+      rewardsEarned: "0",
+      totalRewardsEarned: "0",
       imageUrl: "/assets/nfts/genesis.svg",
     });
     expect(typeof owned.body.nfts[0].mintedAt).toBe("string");

@@ -2,7 +2,6 @@ import { and, asc, desc, eq, inArray, isNotNull, max, sql } from "drizzle-orm";
 import type { Db } from "../platform/db";
 import { nftPurchases, nftTiers, nfts } from "./schema";
 import { paymentRequests } from "../payments/schema";
-import { rewardPayouts } from "../rewards/schema";
 import type { DbOrTx } from "../ledger/outbox";
 import { HOLDING_STATUSES, type PurchaseStatus } from "./model";
 
@@ -181,17 +180,5 @@ export class NftRepository {
 
   purchaseByNumber(tierId: number, number: number): PurchaseRow | undefined {
     return this.db.select().from(nftPurchases).where(and(eq(nftPurchases.tierId, tierId), eq(nftPurchases.number, number))).get();
-  }
-
-  /** Paid reward payouts per token, in micro-VVX. */
-  rewardsPaid(tokenIds: string[]): Map<string, number> {
-    if (!tokenIds.length) return new Map();
-    const rows = this.db
-      .select({ tokenId: rewardPayouts.tokenId, total: sql<number>`coalesce(sum(${rewardPayouts.amountMicroVvx}), 0)` })
-      .from(rewardPayouts)
-      .where(and(inArray(rewardPayouts.tokenId, tokenIds), eq(rewardPayouts.status, "paid")))
-      .groupBy(rewardPayouts.tokenId)
-      .all();
-    return new Map(rows.map((r) => [r.tokenId, r.total]));
   }
 }

@@ -2,18 +2,7 @@ import { randomUUID } from "node:crypto";
 import { convertStringToHex, type TransactionMetadata } from "xrpl";
 import type { Config } from "../platform/config";
 import { sqliteOf, type Db } from "../platform/db";
-import {
-  accruedTotalMicro,
-  daysSincePurchase,
-  DAYS_PER_REWARD_MONTH,
-  formatMicroVvx,
-  MS_PER_DAY,
-  nftDisplayName,
-  rewardCapMicro,
-  taxonFor,
-  tierFromTaxon,
-  type RewardTerms,
-} from "../../engine";
+import { formatMicroVvx, nftDisplayName, taxonFor } from "../../engine";
 import { AppError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../platform/errors";
 import { vvxAmount } from "../ledger/amounts";
 import { TypedEmitter } from "../platform/emitter";
@@ -125,15 +114,6 @@ export function parseLedgerId(value: unknown, field: string): string {
   const id = value.trim().toUpperCase();
   if (!/^[0-9A-F]{64}$/.test(id)) throw new ValidationError(field, `Field '${field}' must be 64 hex digits`);
   return id;
-}
-
-function tierTerms(tier: TierRow): RewardTerms {
-  return {
-    priceVvx: tier.priceMicroVvx / MICRO,
-    monthlyRoiBps: tier.roiMonthlyBp,
-    durationMonths: tier.durationMonths,
-    fullClaimTargetVvx: tier.fullClaimTargetMicroVvx / MICRO,
-  };
 }
 
 /**
@@ -811,55 +791,6 @@ export class NftService {
   }
 
   // --- Owned NFTs and metadata ---------------------------------------------------------
-
-  /** The platform's NFTs `wallet` holds on the ledger, with tier and reward figures. */
-  async walletNfts(wallet: string, nowMs = Date.now()) {
-    const held = (await this.accountNfts(wallet)).filter((t) => t.Issuer === this.deps.ledger.platformAddress);
-    const ids = held.map((t) => t.NFTokenID.toUpperCase());
-    const purchases = new Map(this.repo.byTokenIds(ids).map((p) => [p.tokenId!, p]));
-    const records = new Map(this.repo.nftsByTokenIds(ids).map((n) => [n.tokenId, n]));
-    const paid = this.repo.rewardsPaid(ids);
-    const out = [];
-    for (const t of held) {
-      const tokenId = t.NFTokenID.toUpperCase();
-      const info = tierFromTaxon(t.NFTokenTaxon);
-      if (info.tier === "UNKNOWN") continue;
-      const tier = this.tierByCode(info.tier);
-      if (!tier) continue;
-      const record = records.get(tokenId);
-      const purchase = purchases.get(tokenId);
-      const mintedAt = record?.mintedAt ?? purchase?.mintedAt ?? null;
-      const since = purchase?.paidAt ?? mintedAt;
-      const terms = tierTerms(tier);
-      const accrued = since ? accruedTotalMicro(terms, since.getTime(), nowMs) : 0n;
-      const cap = rewardCapMicro(terms);
-      const endMs = since ? since.getTime() + tier.durationMonths * DAYS_PER_REWARD_MONTH * MS_PER_DAY : null;
-      const nextMs = since && endMs && nowMs < endMs ? since.getTime() + (daysSincePurchase(since.getTime(), nowMs) + 1) * MS_PER_DAY : null;
-      out.push({
-        id: tokenId,
-        tokenId,
-        name: nftDisplayName(t.NFTokenTaxon, tokenId),
-        number: info.number,
-        taxon: t.NFTokenTaxon,
-        tier: {
-          name: tier.name,
-          tier: tier.tier,
-          roiPercentage: percentText(tier.roiMonthlyBp),
-          durationMonths: tier.durationMonths,
-          price: `${formatVvx(tier.priceMicroVvx)} VVX`,
-        },
-        tierId: tier.id,
-        mintedAt: mintedAt?.toISOString() ?? null,
-        purchasedAt: since?.toISOString() ?? null,
-        rewardsEarned: Number(accrued) / MICRO,
-        totalRewardsEarned: Number(cap) / MICRO,
-        rewardsPaid: (paid.get(tokenId) ?? 0) / MICRO,
-        nextRewardDate: nextMs ? new Date(nextMs).toISOString() : null,
-        imageUrl: this.imageUrl(tier),
-      });
-    }
-    return out;
-  }
 
   /** The JSON an NFT's URI points to; 404 for a number not minted (or being minted) yet. */
   metadata(tierId: number, number: number) {

@@ -1,18 +1,65 @@
-import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { bigintAmount } from "../platform/db/columns";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-/** Reward payouts made to NFT owners (paid as real VVX payments). */
-export const rewardPayouts = sqliteTable(
-  "reward_payouts",
+/**
+ * One claim of an NFT's rewards, paid as a real VVX Payment from the treasury. The row and the
+ * payment's outbox entry (key `outboxKey`) are written in one SQLite transaction, so a claim is
+ * never recorded without its payment nor paid twice. Rewards belong to the NFT: the accrued amount
+ * still open is computed per token from these rows, whoever held it when they were made.
+ */
+export const rewardClaims = sqliteTable(
+  "reward_claims",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     tokenId: text("token_id").notNull(),
+    /** The NFT's claims numbered 1, 2, ...: (token, seq) is unique, so two claims can never share a number. */
+    seq: integer("seq").notNull(),
+    /** The on-ledger owner who claimed and is paid. */
     wallet: text("wallet").notNull(),
-    claimType: text("claim_type").notNull(), // early | full
-    amountMicroVvx: integer("amount_micro_vvx").notNull(),
-    status: text("status").notNull(), // pending | paid | failed
+    tierId: integer("tier_id").notNull(),
+    /** early | full */
+    claimType: text("claim_type").notNull(),
+    /** The accrued amount this claim settled (paid plus forfeited), in micro-VVX. */
+    baseMicroVvx: bigintAmount("base_micro_vvx").notNull(),
+    /** Paid to the owner, in micro-VVX. */
+    amountMicroVvx: bigintAmount("amount_micro_vvx").notNull(),
+    /** Given up by an early claim, in micro-VVX. */
+    forfeitedMicroVvx: bigintAmount("forfeited_micro_vvx").notNull(),
+    /** pending (payment in the outbox) | paid (validated, tesSUCCESS) | failed (never paid: settles nothing) */
+    status: text("status").notNull(),
+    outboxKey: text("outbox_key").notNull(),
     txid: text("txid"),
-    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(unixepoch() * 1000)`),
+    error: text("error"),
+    /** The product clock's time of the claim (the 24 h rule counts from it). */
+    claimedAt: integer("claimed_at", { mode: "timestamp_ms" }).notNull(),
+    settledAt: integer("settled_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("reward_payouts_wallet").on(t.wallet), index("reward_payouts_token").on(t.tokenId)],
+  (t) => [
+    uniqueIndex("reward_claims_token_seq").on(t.tokenId, t.seq),
+    uniqueIndex("reward_claims_outbox_key").on(t.outboxKey),
+    index("reward_claims_wallet").on(t.wallet, t.claimedAt),
+    index("reward_claims_status").on(t.status),
+  ],
+);
+
+/**
+ * Transfers an owner started here (a sell offer for 0 to the recipient, signed in Xaman). The ledger
+ * is the truth about the offer; these rows tell a recipient which NFTs may have an offer waiting
+ * for them (the ledger does not index offers by destination).
+ */
+export const nftTransfers = sqliteTable(
+  "nft_transfers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenId: text("token_id").notNull(),
+    fromWallet: text("from_wallet").notNull(),
+    toWallet: text("to_wallet").notNull(),
+    /** The owner's Xaman NFTokenCreateOffer sign request. */
+    signUuid: text("sign_uuid").notNull(),
+    /** open (offer asked for or live) | closed (accepted, cancelled, rejected or expired) */
+    status: text("status").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("nft_transfers_sign_uuid").on(t.signUuid), index("nft_transfers_to").on(t.toWallet, t.status), index("nft_transfers_token").on(t.tokenId)],
 );

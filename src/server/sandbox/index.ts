@@ -83,7 +83,7 @@ export function createSandbox(config: Config, log: Logger, productDb: Db): Sandb
         .use(faucetLimit(config.sandboxFaucetPerMinute))
         .use(sandboxLedgerRoutes(ledger, log))
         .use(sandboxClockRoutes(sandbox.clock, ledger))
-        .use(explorerRoutes(ledger))
+        .use(explorerRoutes(ledger, sandbox.clock))
         .use(sandboxXummRoutes(xumm))
         .use(sandboxWalletRoutes(xumm)),
     start() {

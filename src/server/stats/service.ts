@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../platform/db";
 import { nftTiers, nfts } from "../nfts/schema";
-import { rewardPayouts } from "../rewards/schema";
+import { rewardClaims } from "../rewards/schema";
 
 /**
  * Landing-page figures, all read from the database (never literals). Holders
@@ -22,9 +22,9 @@ export function platformStats(db: Db, platformAddress: string) {
     .from(nfts)
     .get()!;
   const paid = db
-    .select({ total: sql<number>`coalesce(sum(${rewardPayouts.amountMicroVvx}), 0)` })
-    .from(rewardPayouts)
-    .where(sql`${rewardPayouts.status} = 'paid'`)
+    .select({ total: sql<number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
+    .from(rewardClaims)
+    .where(sql`${rewardClaims.status} = 'paid'`)
     .get()!;
   return {
     totalRewardsPoolVvx: Math.round(pool.rewardsPool / 1_000_000),

@@ -15,6 +15,12 @@ export function sandboxClock(ledger: Pick<SandboxLedger, "store">): AdvancingClo
   return clock;
 }
 
+/** Moves the clock forward by `ms` and closes a ledger at once, so close times (and payment times) follow; returns that ledger. */
+export async function advanceSandboxClock(clock: AdvancingClock, ledger: Pick<SandboxLedger, "closeLedger">, ms: number): Promise<number> {
+  clock.advance(ms);
+  return ledger.closeLedger();
+}
+
 const AdvanceBody = t.Object({
   ms: t.Integer({ minimum: 1, maximum: MAX_ADVANCE_MS, description: "How far to move time forward, in milliseconds (e.g. 86400000 for a day)" }),
 });
@@ -39,8 +45,7 @@ export function sandboxClockRoutes(clock: AdvancingClock, ledger: Pick<SandboxLe
     .post(
       "/sandbox/api/clock/advance",
       async ({ body }) => {
-        clock.advance(body.ms);
-        return view(await ledger.closeLedger());
+        return view(await advanceSandboxClock(clock, ledger, body.ms));
       },
       { body: AdvanceBody, response: ClockView, detail: { summary: "Move the product's time and the sandbox ledger's close times forward", tags: ["sandbox"] } },
     );

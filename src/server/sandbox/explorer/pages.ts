@@ -24,6 +24,8 @@ a{color:#58a6ff}.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;fo
 .table th{color:#8b949e;font-weight:500;font-size:13px}.scroll{overflow-x:auto}
 .nowrap{white-space:nowrap;word-break:normal}.ok{color:#3fb950}.bad{color:#f85149}.muted{color:#8b949e}.big{font-size:22px;font-weight:600}
 pre{background:#0d1117;border:1px solid #30363d;border-radius:6px;padding:10px;overflow-x:auto;font-size:12px}
+.clock{display:flex;flex-wrap:wrap;gap:8px;align-items:center;justify-content:space-between;background:#161b22;border-bottom:1px solid #30363d;padding:8px 16px;font-size:14px}
+.clock form{flex:0 1 auto;min-width:0;display:flex;gap:6px;flex-wrap:wrap}.clock button{background:#1f6feb;padding:6px 10px}.clock b{font-weight:600}
 @media (max-width:600px){.kv{grid-template-columns:1fr}.hide-sm{display:none}}
 `;
 
@@ -33,6 +35,36 @@ export function page(title: string, body: string): string {
 <header><a class="brand" href="${BASE}">Sandbox XRPL Explorer</a><span class="tag">local sandbox ledger</span>
 <form action="${BASE}/search" method="get"><input name="q" placeholder="Address or transaction hash" aria-label="Address or transaction hash"><button type="submit">Go</button></form></header>
 <main>${body}</main></body></html>`;
+}
+
+/** The sandbox clock's steps offered on every explorer page. */
+export const CLOCK_STEPS: readonly { label: string; ms: number }[] = [
+  { label: "+1 hour", ms: 3_600_000 },
+  { label: "+1 day", ms: 86_400_000 },
+  { label: "+30 days", ms: 30 * 86_400_000 },
+];
+
+/** "30 d 1 h" from an offset in ms (whole hours; minutes when under an hour). */
+export function offsetText(ms: number): string {
+  if (ms <= 0) return "none";
+  const days = Math.floor(ms / 86_400_000);
+  const hours = Math.floor((ms % 86_400_000) / 3_600_000);
+  const minutes = Math.floor((ms % 3_600_000) / 60_000);
+  const parts = [days ? `${days} d` : "", hours ? `${hours} h` : "", !days && !hours ? `${minutes} min` : ""].filter(Boolean);
+  return parts.join(" ");
+}
+
+/** The clock bar: the product's time and buttons that move it forward (a form posting to /sandbox/explorer/clock). */
+export function clockBar(nowMs: number, offsetMs: number, back: string): string {
+  const when = new Date(nowMs).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+  const buttons = CLOCK_STEPS.map((s) => `<button type="submit" name="ms" value="${s.ms}">${escapeHtml(s.label)}</button>`).join("");
+  return `<div class="clock" data-testid="sandbox-clock"><span>Sandbox time <b data-testid="sandbox-time">${escapeHtml(when)}</b> <span class="muted">(ahead of real time: ${escapeHtml(offsetText(offsetMs))})</span></span>
+<form action="${BASE}/clock" method="post" aria-label="Move the sandbox clock forward"><input type="hidden" name="back" value="${escapeHtml(back)}">${buttons}</form></div>`;
+}
+
+/** Puts the clock bar right under a page's header. */
+export function withClockBar(pageHtml: string, bar: string): string {
+  return pageHtml.replace("</header>", `</header>${bar}`);
 }
 
 export function notFoundPage(what: string, value: string): string {

@@ -2,7 +2,8 @@ import { Elysia, t } from "elysia";
 import type { ServerWebSocket } from "bun";
 import { ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
-import type { SandboxLedger, Subscriber } from "./ledger";
+import type { SandboxLedger } from "./ledger";
+import { newSubscriber } from "./streams";
 import { LedgerRpc, type Connection } from "./rpc";
 
 export { SandboxLedger } from "./ledger";
@@ -10,6 +11,7 @@ export { SandboxLedger } from "./ledger";
 const CreateAccountBody = t.Object({
   xrp: t.Optional(t.Number({ minimum: 1, maximum: 100_000_000, description: "XRP to fund the account with (default 1,000)" })),
   vvx: t.Optional(t.Number({ minimum: 0, maximum: 10_000_000_000, description: "VVX to issue to it over a new trust line" })),
+  algorithm: t.Optional(t.Union([t.Literal("ed25519"), t.Literal("secp256k1")], { description: "Key type of the new account (default ed25519)" })),
 });
 
 /**
@@ -24,13 +26,10 @@ export function sandboxLedgerRoutes(ledger: SandboxLedger, log: Logger) {
   return new Elysia({ name: "sandbox-ledger" })
     .ws(ledger.wsPath, {
       open(ws) {
-        const subscriber: Subscriber = {
-          streams: new Set(),
-          accounts: new Set(),
-          apiVersion: 1,
-          send: (message) => void ws.raw.send(message),
-          close: () => ws.raw.close(1001, "server shutting down"),
-        };
+        const subscriber = newSubscriber(
+          (message) => void ws.raw.send(message),
+          () => ws.raw.close(1001, "server shutting down"),
+        );
         connections.set(ws.raw as ServerWebSocket<unknown>, { subscriber });
         // Registered at once (with no streams) so a shutdown closes every ledger socket, subscribed or not.
         ledger.addSubscriber(subscriber);
@@ -65,7 +64,10 @@ export function sandboxLedgerRoutes(ledger: SandboxLedger, log: Logger) {
       },
       close(ws) {
         const conn = connections.get(ws.raw as ServerWebSocket<unknown>);
-        if (conn) ledger.removeSubscriber(conn.subscriber);
+        if (conn) {
+          ledger.removeSubscriber(conn.subscriber);
+          conn.pathFind?.stop();
+        }
         connections.delete(ws.raw as ServerWebSocket<unknown>);
       },
     })
@@ -76,7 +78,7 @@ export function sandboxLedgerRoutes(ledger: SandboxLedger, log: Logger) {
         if (vvx !== undefined && !/^\d+(\.\d{1,6})?$/.test(String(vvx))) throw new ValidationError("vvx", "Invalid body field 'vvx': at most 6 decimal places");
         const xrp = body?.xrp;
         if (xrp !== undefined && !/^\d+(\.\d{1,6})?$/.test(String(xrp))) throw new ValidationError("xrp", "Invalid body field 'xrp': at most 6 decimal places");
-        const account = await ledger.createAccount({ xrp, vvx });
+        const account = await ledger.createAccount({ xrp, vvx, algorithm: body?.algorithm });
         set.status = 201;
         return account;
       },

@@ -2,7 +2,9 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Wallet, type SubmittableTransaction } from "xrpl";
+import { Wallet, decode, encode, encodeForSigning, type SubmittableTransaction } from "xrpl";
+import { decodeFast, encodeFast, encodeForSigningFast } from "./binary";
+import { binaryMeta } from "./format";
 import { memoryLogger } from "../../platform/log";
 import { LSF } from "./apply/common";
 import { isApplied } from "./codes";
@@ -32,10 +34,19 @@ function checkInvariants(ledger: SandboxLedger, entries: Entry[]) {
       if (e.LedgerEntryType === "RippleState") {
         const low = e.LowLimit.issuer === root.Account;
         if (e.Flags & (low ? LSF.lowReserve : LSF.highReserve)) count++;
-      } else if (e.LedgerEntryType === "NFTokenOffer" || e.LedgerEntryType === "NFTokenPage" || e.LedgerEntryType === "AMM") count++;
+      } else if (["NFTokenOffer", "NFTokenPage", "AMM", "Offer"].includes(e.LedgerEntryType)) count++;
     }
     expect([root.Account, root.OwnerCount ?? 0]).toEqual([root.Account, count]);
   }
+}
+
+/** An offer on either side of the XRP/VVX book (crossing the pool and other offers at times), or a cancel. */
+function dexTx(rand: () => number, pick: <T>(xs: T[]) => T, vvx: (v: number) => unknown, sequence: number): Record<string, unknown> {
+  if (rand() < 0.2) return { TransactionType: "OfferCancel", OfferSequence: Math.max(1, sequence - 1 - Math.floor(rand() * 5)) };
+  const drops = String(Math.floor(rand() * 3_000_000) + 1);
+  const tokens = vvx(Math.round(rand() * 500000) / 100 + 0.01);
+  const flags = pick([0, 0, 0x00020000, 0x00080000, 0x00010000]);
+  return rand() < 0.5 ? { TransactionType: "OfferCreate", TakerGets: drops, TakerPays: tokens, Flags: flags } : { TransactionType: "OfferCreate", TakerGets: tokens, TakerPays: drops, Flags: flags };
 }
 
 test("random transactions keep XRP conserved and owner counts exact", async () => {
@@ -48,6 +59,7 @@ test("random transactions keep XRP conserved and owner counts exact", async () =
     const wallets: Wallet[] = [];
     for (let i = 0; i < 6; i++) wallets.push(Wallet.fromSeed((await ledger.createAccount({ xrp: 20 + i * 5, vvx: i % 2 ? 100 : undefined })).seed));
     const nfts: string[] = [];
+    const root0 = (w: Wallet) => ledger.accountRoot(w.address, "current")!.Sequence as number;
     const offers: string[] = [];
     const results = new Map<string, number>();
     for (let step = 0; step < 600; step++) {
@@ -66,6 +78,9 @@ test("random transactions keep XRP conserved and owner counts exact", async () =
       else if (r < 0.86 && offers.length) tx = { TransactionType: "NFTokenAcceptOffer", NFTokenSellOffer: pick(offers) };
       else if (r < 0.9 && offers.length) tx = { TransactionType: "NFTokenCancelOffer", NFTokenOffers: [pick(offers)] };
       else if (r < 0.94 && nfts.length) tx = { TransactionType: "NFTokenBurn", NFTokenID: pick(nfts) };
+      else if (r < 0.96) tx = dexTx(rand, pick, vvx, root0(w));
+      else if (r < 0.975) tx = { TransactionType: "AMMDeposit", Asset: { currency: "XRP" }, Asset2: { currency: "VVX", issuer }, Amount: String(Math.floor(rand() * 2_000_000) + 1), Flags: 0x00080000 };
+      else if (r < 0.985) tx = { TransactionType: "AMMWithdraw", Asset: { currency: "XRP" }, Asset2: { currency: "VVX", issuer }, Flags: 0x00020000 };
       else tx = rand() < 0.5 ? { TransactionType: "AccountSet", SetFlag: pick([1, 8]) } : { TransactionType: "AccountSet", ClearFlag: 1 };
       const root = ledger.accountRoot(w.address, "current")!;
       const signed = w.sign({ Account: w.address, Fee: "10", Sequence: root.Sequence, Flags: 0, ...tx } as unknown as SubmittableTransaction);
@@ -84,6 +99,17 @@ test("random transactions keep XRP conserved and owner counts exact", async () =
     }
     ledger.close();
     checkInvariants(ledger, [...ledger.store.loadEntries()]);
+    // The fast serializer writes exactly the codec's bytes for every transaction, metadata and object of the run.
+    for (let i = ledger.firstIndex; i <= ledger.validatedIndex; i++) {
+      for (const t of ledger.store.ledgerTxs(i)) {
+        expect(encodeFast(t.tx_json)).toBe(t.tx_blob);
+        expect(decodeFast(t.tx_blob)).toEqual(decode(t.tx_blob) as Record<string, unknown>);
+        expect(encodeFast(binaryMeta(t.meta))).toBe(encode(binaryMeta(t.meta) as never));
+        if (!t.tx_json.Signers) expect(encodeForSigningFast(t.tx_json)).toBe(encodeForSigning(t.tx_json as never));
+      }
+    }
+    for (const { index: _i, ...fields } of ledger.store.loadEntries()) expect(encodeFast(fields)).toBe(encode(fields as never));
+    expect(results.get("tesSUCCESS")).toBeGreaterThan(100);
     // The run exercised successes and failures alike.
     expect(results.get("tesSUCCESS")).toBeGreaterThan(100);
     expect([...results.keys()].filter((k) => k.startsWith("tec")).length).toBeGreaterThan(2);

@@ -17,7 +17,8 @@ function digits(n: bigint): number {
   return (n < 0n ? -n : n).toString().length;
 }
 
-export type Rounding = "down" | "up";
+/** Towards zero, away from zero, or to the nearest (rippled Number's default mode). */
+export type Rounding = "down" | "up" | "nearest";
 
 /** An IOU value: mantissa x 10^exponent, normalised; zero is (0, -100) as in rippled. */
 export class Iou {
@@ -46,6 +47,7 @@ export class Iou {
       e += drop;
       // Rounding "up" means away from zero in magnitude, which is what a cost rounded against the payer needs.
       if (rounding === "up" && rest !== 0n) m += 1n;
+      if (rounding === "nearest" && rest * 2n >= div) m += 1n;
       if (m > MAX_MANTISSA) {
         m /= 10n;
         e += 1;
@@ -167,6 +169,11 @@ export class Rational {
     const q = this.n / this.d;
     const exact = q * this.d === this.n;
     if (exact) return q;
+    if (rounding === "nearest") {
+      const twice = 2n * (this.n - q * this.d);
+      const abs = twice < 0n ? -twice : twice;
+      return abs >= this.d ? (this.n >= 0n ? q + 1n : q - 1n) : q;
+    }
     if (this.n >= 0n) return rounding === "up" ? q + 1n : q;
     return rounding === "up" ? q - 1n : q;
   }

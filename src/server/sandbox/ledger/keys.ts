@@ -30,7 +30,17 @@ export function currencyHex(currency: string): string {
   return ("0".repeat(24) + Buffer.from(currency, "ascii").toString("hex") + "0".repeat(10)).toUpperCase();
 }
 
-export const accountKey = (address: string) => hashes.hashAccountRoot(address);
+const accountKeys = new Map<string, string>();
+/** keylet::account, memoised: every transaction reads several account roots by address. */
+export function accountKey(address: string): string {
+  let key = accountKeys.get(address);
+  if (!key) {
+    key = hashes.hashAccountRoot(address);
+    if (accountKeys.size > 100_000) accountKeys.clear();
+    accountKeys.set(address, key);
+  }
+  return key;
+}
 export const trustLineKey = (a: string, b: string, currency: string) => hashes.hashTrustline(a, b, currency);
 
 /** keylet::nftoffer: space 'q' (0x0071), owner, offer sequence. */
@@ -95,3 +105,34 @@ export function nftokenId(flags: number, transferFee: number, issuer: string, ta
 export const GENESIS_SEED = "snoPBrXtMeMyMHUVTgbuqAfg1SUTb";
 /** ACCOUNT_ONE: the placeholder issuer in a RippleState's Balance field. */
 export const ACCOUNT_ONE = "rrrrrrrrrrrrrrrrrrrrBZbvji";
+
+/** keylet::offer: space 'o' (0x006F), owner, offer sequence. */
+export function offerKey(owner: string, sequence: number): string {
+  return sha512Half("006F" + accountIdHex(owner) + sequence.toString(16).padStart(8, "0"));
+}
+
+/** keylet::signers: space 'S' (0x0053), owner, signer list ID 0. */
+export function signerListKey(owner: string): string {
+  return sha512Half("0053" + accountIdHex(owner) + "00000000");
+}
+
+type JsonAmount = string | { currency: string; issuer?: string };
+
+function issueOf(amount: JsonAmount): IssueRef {
+  return typeof amount === "string" ? { currency: "XRP" } : amount.currency === "XRP" ? { currency: "XRP" } : amount;
+}
+
+/**
+ * getBookBase: the directory key of an order book with quality 0, from the
+ * issue the taker pays and the issue the taker gets (amounts or issues).
+ */
+export function bookBaseOf(takerPays: JsonAmount, takerGets: JsonAmount): string {
+  const [pc, pi] = issueParts(issueOf(takerPays));
+  const [gc, gi] = issueParts(issueOf(takerGets));
+  return sha512Half("0042" + pc + gc + pi + gi).slice(0, 48) + "0".repeat(16);
+}
+
+/** keylet::quality: the book's base with its low 64 bits replaced by the offer's quality. */
+export function bookDirectory(base: string, quality: bigint): string {
+  return base.slice(0, 48) + quality.toString(16).toUpperCase().padStart(16, "0");
+}

@@ -53,7 +53,7 @@ describe("connection and server methods", () => {
     expect(ledger.result.ledger.closed).toBe(true);
     expect(ledger.result.ledger.ledger_hash).toMatch(/^[0-9A-F]{64}$/);
     const ping = await kit.client.request({ command: "ping" });
-    expect(ping.result).toEqual({});
+    expect(ping.result).toEqual({ role: "admin", unlimited: true });
   });
 
   test("unknown methods and accounts get rippled's error envelope", async () => {
@@ -70,7 +70,7 @@ describe("connection and server methods", () => {
     const missing = await reply({ id: "a", command: "account_info", account: Wallet.generate().address, api_version: 2 });
     expect(missing).toMatchObject({ id: "a", error: "actNotFound", error_code: 19, status: "error", type: "response" });
     const ok = await reply({ id: 8, command: "ping", api_version: 2 });
-    expect(ok).toEqual({ id: 8, result: {}, status: "success", type: "response", api_version: 2 });
+    expect(ok).toEqual({ id: 8, result: { role: "admin", unlimited: true }, status: "success", type: "response", api_version: 2 });
     ws.close();
   });
 });

@@ -42,6 +42,11 @@ test("state, history and NFTs survive a stop and a start on the same DATA_DIR", 
     expect(await kit.client.getLedgerIndex()).toBeGreaterThan(lastBefore);
     expect(await kit.vvx(alice.address, issuer)).toBe("174.75");
     expect(await kit.vvx(bob.address, issuer)).toBe("75.25");
+    // Older ledgers' state is kept across the restart too: bob before alice's payment had no VVX.
+    const beforePay = await kit.client.request({ command: "account_lines", account: bob.address, ledger_index: (pay.ledger_index as number) - 1 });
+    expect(beforePay.result.lines[0]?.balance).toBe("0");
+    const atPay = await kit.client.request({ command: "account_lines", account: bob.address, ledger_index: pay.ledger_index as number });
+    expect(atPay.result.lines[0]?.balance).toBe("75.25");
     expect(await kit.xrpDrops(alice.address)).toBe(aliceXrp + 1_000_000n);
     const nfts = await kit.client.request({ command: "account_nfts", account: alice.address });
     expect(nfts.result.account_nfts.map((n) => n.NFTokenID)).toEqual([nftId]);

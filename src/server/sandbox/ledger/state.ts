@@ -39,6 +39,10 @@ export interface CloseBatch {
   header: LedgerHeader;
   writes: [string, Entry | null][];
   txs: (StoredTx & { accounts: string[] })[];
+  /** Each changed object's value before this ledger (undefined: it did not exist), kept for reads of older ledgers. */
+  before?: Map<string, Entry | undefined>;
+  /** Undo records older than this ledger are dropped. */
+  keepFrom?: number;
 }
 
 const SCHEMA = `
@@ -55,6 +59,8 @@ CREATE INDEX IF NOT EXISTS transactions_order ON transactions (ledger_index, tx_
 CREATE TABLE IF NOT EXISTS account_transactions (
   account TEXT NOT NULL, ledger_index INTEGER NOT NULL, tx_index INTEGER NOT NULL, hash TEXT NOT NULL,
   PRIMARY KEY (account, ledger_index, tx_index)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS state_history (
+  ledger_index INTEGER NOT NULL, key TEXT NOT NULL, data TEXT, PRIMARY KEY (ledger_index, key)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS faucet_accounts (address TEXT PRIMARY KEY, seed TEXT NOT NULL, created TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
@@ -129,11 +135,27 @@ export class SandboxStore {
         if (entry) putEntry.run(key, entry.LedgerEntryType, JSON.stringify(entry));
         else delEntry.run(key);
       }
+      if (batch.before) {
+        const putUndo = this.db.query("INSERT OR REPLACE INTO state_history (ledger_index, key, data) VALUES (?, ?, ?)");
+        for (const [key, entry] of batch.before) putUndo.run(h.ledger_index, key, entry ? JSON.stringify(entry) : null);
+      }
+      if (batch.keepFrom !== undefined) this.db.query("DELETE FROM state_history WHERE ledger_index < ?").run(batch.keepFrom);
       for (const tx of batch.txs) {
         putTx.run(tx.hash, tx.ledger_index, tx.tx_index, tx.tx_json.TransactionType, tx.tx_json.Account, tx.meta.TransactionResult, JSON.stringify(tx.tx_json), JSON.stringify(tx.meta), tx.tx_blob);
         for (const account of tx.accounts) putAccountTx.run(account, tx.ledger_index, tx.tx_index, tx.hash);
       }
     })();
+  }
+
+  /** The kept undo records, oldest ledger first, to rebuild the readable history after a restart. */
+  stateHistory(): { ledgerIndex: number; before: Map<string, Entry | undefined> }[] {
+    const rows = this.db.query<{ ledger_index: number; key: string; data: string | null }, []>("SELECT ledger_index, key, data FROM state_history ORDER BY ledger_index").all();
+    const out: { ledgerIndex: number; before: Map<string, Entry | undefined> }[] = [];
+    for (const row of rows) {
+      if (out.at(-1)?.ledgerIndex !== row.ledger_index) out.push({ ledgerIndex: row.ledger_index, before: new Map() });
+      out.at(-1)!.before.set(row.key, row.data === null ? undefined : JSON.parse(row.data));
+    }
+    return out;
   }
 
   tx(hash: string): StoredTx | undefined {

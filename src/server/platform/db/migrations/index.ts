@@ -3,10 +3,12 @@ import m0 from "./0000_init.sql" with { type: "text" };
 import m1 from "./0001_wallet_sessions_signing.sql" with { type: "text" };
 import m2 from "./0002_ledger_outbox_payments.sql" with { type: "text" };
 import m3 from "./0003_nft_purchases.sql" with { type: "text" };
+import m4 from "./0004_reward_claims_transfers.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
   { tag: "0001_wallet_sessions_signing", sql: m1 },
   { tag: "0002_ledger_outbox_payments", sql: m2 },
   { tag: "0003_nft_purchases", sql: m3 },
+  { tag: "0004_reward_claims_transfers", sql: m4 },
 ];

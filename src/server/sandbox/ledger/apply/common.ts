@@ -21,6 +21,11 @@ export const LSF = {
   highNoRipple: 0x00200000,
   lowFreeze: 0x00400000,
   highFreeze: 0x00800000,
+  lowDeepFreeze: 0x02000000,
+  highDeepFreeze: 0x04000000,
+  // Offer
+  passive: 0x00010000,
+  sell: 0x00020000,
   // NFTokenOffer
   sellNFToken: 0x00000001,
 } as const;
@@ -145,7 +150,10 @@ function sideIsDefault(view: ApplyView, line: Entry, side: "low" | "high"): bool
     lineBalance(line, address).signum() <= 0 &&
     lineLimit(line, address).isZero() &&
     (((line.Flags ?? 0) & noRippleFlag) !== 0) === defaultNoRipple &&
-    ((line.Flags ?? 0) & freezeFlag) === 0
+    ((line.Flags ?? 0) & freezeFlag) === 0 &&
+    ((line.Flags ?? 0) & (side === "low" ? LSF.lowDeepFreeze : LSF.highDeepFreeze)) === 0 &&
+    line[side === "low" ? "LowQualityIn" : "HighQualityIn"] === undefined &&
+    line[side === "low" ? "LowQualityOut" : "HighQualityOut"] === undefined
   );
 }
 

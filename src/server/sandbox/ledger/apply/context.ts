@@ -18,6 +18,8 @@ export interface TxContext {
   meta: Record<string, unknown>;
   /** Keys of the NFTokenOffers for a token in the state before this transaction. */
   offersFor(nftokenId: string): string[];
+  /** Keys of an order book's offers (by directory base) before this transaction, best quality first. */
+  bookOffers(bookBase: string): string[];
 }
 
 /** One transaction type: rippled's three phases, minus the signature check the dispatcher does. */

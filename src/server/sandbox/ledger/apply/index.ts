@@ -1,11 +1,16 @@
 import { deriveAddress } from "xrpl";
 import { isApplied, type TerCode } from "../codes";
-import { accountKey } from "../keys";
+import { accountKey, signerListKey } from "../keys";
 import { ApplyView, type Entry, type StateReader } from "../view";
 import { FEES, LSF, balanceOf } from "./common";
 import type { TxContext, TxHandler } from "./context";
 import { accountSet } from "./accountSet";
 import { ammCreate } from "./amm";
+import { ammDeposit } from "./ammDeposit";
+import { ammWithdraw } from "./ammWithdraw";
+import { offerCancel, offerCreate } from "./offer";
+import { setRegularKey } from "./setRegularKey";
+import { signerListSet } from "./signerListSet";
 import { nftokenAcceptOffer } from "./nftokenAcceptOffer";
 import { nftokenBurn } from "./nftokenBurn";
 import { nftokenCancelOffer } from "./nftokenCancelOffer";
@@ -25,12 +30,22 @@ export const HANDLERS: Record<string, TxHandler> = {
   NFTokenCancelOffer: nftokenCancelOffer,
   NFTokenBurn: nftokenBurn,
   AMMCreate: ammCreate,
+  AMMDeposit: ammDeposit,
+  AMMWithdraw: ammWithdraw,
+  OfferCreate: offerCreate,
+  OfferCancel: offerCancel,
+  SignerListSet: signerListSet,
+  SetRegularKey: setRegularKey,
 };
 
 export interface LedgerInfo {
   ledgerIndex: number;
   parentHash: string;
   parentCloseTime: number;
+  /** Keys of the NFTokenOffers for a token in the current state. */
+  offersFor(nftokenId: string): string[];
+  /** Keys of the offers of an order book (by directory base), best quality first. */
+  bookOffers(bookBase: string): string[];
 }
 
 export interface ApplyOutcome {
@@ -54,7 +69,8 @@ export function applyTransaction(
   tx: Record<string, any>,
   hash: string,
   ledger: LedgerInfo,
-  offersFor: (nftokenId: string) => string[],
+  /** simulate: an unsigned transaction, applied to a throwaway view, skips the signer checks. */
+  unsigned = false,
 ): ApplyOutcome {
   const handler = HANDLERS[tx.TransactionType];
   if (!handler) return { result: "temDISABLED" };
@@ -67,19 +83,19 @@ export function applyTransaction(
   const account: string = tx.Account;
   const root = view.read(accountKey(account));
   if (!root) return { result: "terNO_ACCOUNT" };
-  if (tx.Signers) return { result: "tefNOT_MULTI_SIGNING" };
-  const signer = deriveAddress(tx.SigningPubKey);
-  const masterAllowed = signer === account && ((root.Flags ?? 0) & LSF.disableMaster) === 0;
-  if (!masterAllowed && signer !== root.RegularKey) return { result: "tefBAD_AUTH" };
+  const auth = unsigned ? undefined : tx.Signers ? checkMultiSign(view, tx, account) : checkSingleSign(root, tx, account);
+  if (auth) return { result: auth };
   if (tx.Sequence < root.Sequence) return { result: "tefPAST_SEQ" };
   if (tx.Sequence > root.Sequence) return { result: "terPRE_SEQ" };
   if (tx.LastLedgerSequence !== undefined && tx.LastLedgerSequence < ledger.ledgerIndex) return { result: "tefMAX_LEDGER" };
   const fee = BigInt(tx.Fee);
-  if (fee < (handler.minimumFee ?? FEES.baseFee)) return { result: "telINSUF_FEE_P" };
+  const signers = Array.isArray(tx.Signers) ? tx.Signers.length : 0;
+  // rippled: a multi-signed transaction pays the base fee once more per signer.
+  if (fee < (handler.minimumFee ?? FEES.baseFee) + FEES.baseFee * BigInt(signers)) return { result: "telINSUF_FEE_P" };
   const priorBalance = balanceOf(root);
   if (priorBalance < fee) return { result: "terINSUF_FEE_B" };
 
-  const ctx: TxContext = { view, tx, account, hash, ...ledger, priorBalance, meta: {}, offersFor };
+  const ctx: TxContext = { view, tx, account, hash, ...ledger, priorBalance, meta: {} };
   const claim = handler.preclaim?.(ctx);
   if (claim) return { result: claim };
 
@@ -95,4 +111,29 @@ export function applyTransaction(
   }
   const { affectedNodes, writes } = view.finish(hash, ledger.ledgerIndex);
   return { result, applied: { affectedNodes, writes, extraMeta: ctx.meta } };
+}
+
+function checkSingleSign(root: Entry, tx: Record<string, any>, account: string): TerCode | undefined {
+  const signer = deriveAddress(tx.SigningPubKey);
+  if (signer === root.RegularKey) return undefined;
+  if (signer !== account) return "tefBAD_AUTH";
+  return ((root.Flags ?? 0) & LSF.disableMaster) === 0 ? undefined : "tefMASTER_DISABLED";
+}
+
+/** rippled's checkMultiSign: every signer on the account's list, signing with its own key (or regular key), weights reaching the quorum. */
+function checkMultiSign(view: ApplyView, tx: Record<string, any>, account: string): TerCode | undefined {
+  const list = view.read(signerListKey(account));
+  if (!list) return "tefNOT_MULTI_SIGNING";
+  const weights = new Map<string, number>((list.SignerEntries as { SignerEntry: { Account: string; SignerWeight: number } }[]).map((e) => [e.SignerEntry.Account, e.SignerEntry.SignerWeight]));
+  let total = 0;
+  for (const { Signer: s } of tx.Signers as { Signer: { Account: string; SigningPubKey: string } }[]) {
+    const weight = weights.get(s.Account);
+    if (weight === undefined) return "tefBAD_SIGNATURE";
+    const key = deriveAddress(s.SigningPubKey);
+    const signerRoot = view.read(accountKey(s.Account));
+    const viaMaster = key === s.Account && (!signerRoot || ((signerRoot.Flags ?? 0) & LSF.disableMaster) === 0);
+    if (!viaMaster && key !== signerRoot?.RegularKey) return "tefBAD_SIGNATURE";
+    total += weight;
+  }
+  return total >= list.SignerQuorum ? undefined : "tefBAD_QUORUM";
 }

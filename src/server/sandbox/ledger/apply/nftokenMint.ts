@@ -1,7 +1,8 @@
-import { nftokenId } from "../keys";
-import type { TxHandler } from "./context";
+import type { TerCode } from "../codes";
+import { nftOfferKey, nftokenId } from "../keys";
+import type { TxContext, TxHandler } from "./context";
 import { hasOnlyFlags } from "./context";
-import { readAccount, reserveFor } from "./common";
+import { LSF, adjustOwnerCount, isXrp, parseAmount, readAccount, reserveFor } from "./common";
 import { NFT_FLAGS, ownerTokens, writeOwnerTokens } from "./nft";
 
 const MAX_TRANSFER_FEE = 50_000;
@@ -15,7 +16,13 @@ export const nftokenMint: TxHandler = {
     if (fee > 0 && !((tx.Flags ?? 0) & NFT_FLAGS.transferable)) return "temMALFORMED";
     if (tx.Issuer === tx.Account) return "temMALFORMED";
     if (tx.URI !== undefined && (typeof tx.URI !== "string" || tx.URI.length === 0 || tx.URI.length > 512)) return "temMALFORMED";
-    if (tx.Amount !== undefined || tx.Destination !== undefined || tx.Expiration !== undefined) return "temDISABLED"; // mint-with-offer is not modelled
+    // Mint and offer (fixNFTokenMintOffer): Destination and Expiration only with an Amount.
+    if (tx.Amount === undefined) return tx.Destination !== undefined || tx.Expiration !== undefined ? "temMALFORMED" : undefined;
+    const amount = parseAmount(tx.Amount);
+    if (!amount || (isXrp(amount) ? amount.xrp < 0n : amount.iou.signum() < 0)) return "temBAD_AMOUNT";
+    if (!isXrp(amount) && (tx.Flags ?? 0) & NFT_FLAGS.onlyXRP) return "temBAD_AMOUNT";
+    if (tx.Expiration === 0) return "temBAD_EXPIRATION";
+    if (tx.Destination === tx.Account) return "temMALFORMED";
     return undefined;
   },
   apply(ctx) {
@@ -38,6 +45,33 @@ export const nftokenMint: TxHandler = {
     const added = writeOwnerTokens(view, account, [...ownerTokens(view, account), token]);
     if (added > 0 && ctx.priorBalance < reserveFor(readAccount(view, account)!.OwnerCount)) return "tecINSUFFICIENT_RESERVE";
     ctx.meta.nftoken_id = id;
-    return "tesSUCCESS";
+    return tx.Amount === undefined ? "tesSUCCESS" : mintOffer(ctx, id);
   },
 };
+
+/** The sell offer NFTokenMint creates with Amount (as NFTokenCreateOffer would, from the minter). */
+function mintOffer(ctx: TxContext, id: string): TerCode {
+  const { view, tx, account } = ctx;
+  if (tx.Expiration !== undefined && tx.Expiration <= ctx.parentCloseTime) return "tecEXPIRED";
+  if (tx.Destination !== undefined && !readAccount(view, tx.Destination)) return "tecNO_DST";
+  const amount = parseAmount(tx.Amount)!;
+  if (!isXrp(amount) && !readAccount(view, amount.issuer)) return "tecNO_ISSUER";
+  const root = readAccount(view, account)!;
+  if (ctx.priorBalance < reserveFor((root.OwnerCount ?? 0) + 1)) return "tecINSUFFICIENT_RESERVE";
+  const key = nftOfferKey(account, tx.Sequence);
+  view.insert({
+    LedgerEntryType: "NFTokenOffer",
+    index: key,
+    Amount: tx.Amount,
+    Flags: LSF.sellNFToken,
+    NFTokenID: id,
+    NFTokenOfferNode: "0",
+    Owner: account,
+    OwnerNode: "0",
+    ...(tx.Destination !== undefined ? { Destination: tx.Destination } : {}),
+    ...(tx.Expiration !== undefined ? { Expiration: tx.Expiration } : {}),
+  });
+  adjustOwnerCount(view, account, 1);
+  ctx.meta.offer_id = key;
+  return "tesSUCCESS";
+}

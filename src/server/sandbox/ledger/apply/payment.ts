@@ -2,7 +2,7 @@ import type { TerCode } from "../codes";
 import { Iou, Rational } from "../iou";
 import type { TxContext, TxHandler } from "./context";
 import { hasOnlyFlags } from "./context";
-import { readPool, swapIn, swapOut, type Pool } from "./amm";
+import { cross, fundsOf, isDeepFrozen, isFrozenFor, issueOf, valueOf } from "./book";
 import {
   FEES,
   LSF,
@@ -104,7 +104,7 @@ export const payment: TxHandler = {
     } else if (!sendMax || sameIssue(sendMax, amount)) {
       [code, delivered] = directIou(ctx, amount as IouAmount, sendMax as IouAmount | undefined, partial, deliverMin as IouAmount | undefined);
     } else {
-      [code, delivered] = throughPool(ctx, amount, sendMax, partial, deliverMin);
+      [code, delivered] = throughBooks(ctx, amount, sendMax, partial, deliverMin);
     }
     if (code !== "tesSUCCESS") return code;
     if (partial) ctx.meta.DeliveredAmount = amountJson(delivered);
@@ -124,6 +124,9 @@ function directIou(ctx: TxContext, amount: IouAmount, sendMax: IouAmount | undef
   if (account !== issuer && destination !== issuer && (!issuerRipples(view, account, currency, issuer) || !issuerRipples(view, destination, currency, issuer))) {
     return ["tecPATH_DRY", amount];
   }
+  // A frozen line may only pay back to the issuer; a deep-frozen one may not receive either.
+  const issue = { currency, issuer };
+  if ((destination !== issuer && isFrozenFor(view, account, issue)) || isDeepFrozen(view, destination, issue)) return ["tecPATH_DRY", amount];
   const limit = minIou([amount.iou, sendMax?.iou ?? "unlimited", iouAvailable(view, account, currency, issuer), capacity]);
   const deliver = limit === "unlimited" ? amount.iou : limit;
   if (deliver.signum() <= 0) return ["tecPATH_DRY", amount];
@@ -133,80 +136,35 @@ function directIou(ctx: TxContext, amount: IouAmount, sendMax: IouAmount | undef
 }
 
 /**
- * A cross-currency payment (XRP <-> IOU) through the XRP/IOU AMM pool,
- * constant product with the pool's trading fee, as rippled's AMM liquidity
- * step does when the pool is the only offer on the path.
+ * A cross-currency payment: the order book from SendMax's issue to Amount's
+ * and the XRP/IOU pool, best price first (see book.ts), from the sender's
+ * funds to the destination's trust line.
  */
-function throughPool(ctx: TxContext, amount: Amount, sendMax: Amount, partial: boolean, deliverMin: Amount | undefined): [TerCode, Amount] {
+function throughBooks(ctx: TxContext, amount: Amount, sendMax: Amount, partial: boolean, deliverMin: Amount | undefined): [TerCode, Amount] {
   const { view, account } = ctx;
   const destination: string = ctx.tx.Destination;
-  if (isXrp(amount) === isXrp(sendMax)) return ["tecPATH_DRY", amount]; // IOU -> other IOU needs order books
-  const iouSide = (isXrp(amount) ? sendMax : amount) as IouAmount;
-  const pool = readPool(view, iouSide.currency, iouSide.issuer);
-  if (!pool) return ["tecPATH_DRY", amount];
   if (!readAccount(view, destination)) return ["tecNO_DST", amount];
-
-  const xrpToIou = !isXrp(amount);
-  const poolIn = xrpToIou ? Rational.of(pool.xrp) : pool.iou.toRational();
-  const poolOut = xrpToIou ? pool.iou.toRational() : Rational.of(pool.xrp);
-
-  // How much the sender may put in: SendMax capped by what it holds.
-  let maxIn: Rational;
-  if (xrpToIou) {
-    const spendable = spendableXrp(ctx, account);
-    const cap = (sendMax as { xrp: bigint }).xrp;
-    maxIn = Rational.of(spendable < cap ? spendable : cap);
-  } else {
-    if (account !== pool.issuer && !issuerRipples(view, account, pool.currency, pool.issuer)) return ["tecPATH_DRY", amount];
-    const available = iouAvailable(view, account, pool.currency, pool.issuer);
-    const cap = (sendMax as IouAmount).iou;
-    maxIn = (available === "unlimited" ? cap : cap.min(available)).toRational();
-  }
-
-  // How much the destination may receive: Amount capped by its trust line room.
-  let target: Rational = xrpToIou ? (amount as IouAmount).iou.toRational() : Rational.of((amount as { xrp: bigint }).xrp);
-  if (xrpToIou) {
-    const room = iouCapacity(view, destination, pool.currency, pool.issuer);
+  const pays = issueOf(ctx.tx.SendMax);
+  const gets = issueOf(ctx.tx.Amount);
+  if (isDeepFrozen(view, account, pays) || isDeepFrozen(view, destination, gets)) return ["tecPATH_DRY", amount];
+  if (!isXrp(sendMax) && account !== sendMax.issuer && !issuerRipples(view, account, sendMax.currency, sendMax.issuer)) return ["tecPATH_DRY", amount];
+  let target = valueOf(ctx.tx.Amount);
+  if (!isXrp(amount)) {
+    const room = iouCapacity(view, destination, amount.currency, amount.issuer);
     if (room === "no-line") return ["tecPATH_DRY", amount];
-    if (destination !== pool.issuer && !issuerRipples(view, destination, pool.currency, pool.issuer)) return ["tecPATH_DRY", amount];
+    if (destination !== amount.issuer && !issuerRipples(view, destination, amount.currency, amount.issuer)) return ["tecPATH_DRY", amount];
     if (room !== "unlimited" && room.toRational().compare(target) < 0) target = room.toRational();
   }
-  if (target.compare(poolOut) >= 0) target = poolOut.mul(new Rational(999_999n, 1_000_000n)); // a pool never empties
-
-  const roundOut = (r: Rational): Rational => (xrpToIou ? r.toIou("down").toRational() : Rational.of(r.toInteger("down")));
-  const roundIn = (r: Rational): Rational => (xrpToIou ? Rational.of(r.toInteger("up")) : r.toIou("up").toRational());
-
-  let out = roundOut(target);
-  let cost = roundIn(swapOut(poolIn, poolOut, out, pool.tradingFee));
-  if (cost.compare(maxIn) > 0) {
-    out = roundOut(swapIn(poolIn, poolOut, maxIn, pool.tradingFee));
-    cost = roundIn(swapOut(poolIn, poolOut, out, pool.tradingFee));
-  }
-  if (out.compare(Rational.of(0)) <= 0) return ["tecPATH_DRY", amount];
-  const full = xrpToIou ? (amount as IouAmount).iou.toRational() : Rational.of((amount as { xrp: bigint }).xrp);
-  if (out.compare(full) < 0) {
+  const funds = isXrp(sendMax) ? Rational.of(spendableXrp(ctx, account)) : fundsOf(view, account, pays);
+  const cap = valueOf(ctx.tx.SendMax);
+  const maxIn = funds === "unlimited" || cap.compare(funds) <= 0 ? cap : funds;
+  const { got } = cross(ctx, { pays, gets, payer: account, receiver: destination, maxIn, maxOut: target });
+  if (got.compare(Rational.of(0)) <= 0) return ["tecPATH_DRY", amount];
+  const full = valueOf(ctx.tx.Amount);
+  if (got.compare(full) < 0) {
     if (!partial) return ["tecPATH_PARTIAL", amount];
-    const min = deliverMin ? (isXrp(deliverMin) ? Rational.of(deliverMin.xrp) : deliverMin.iou.toRational()) : undefined;
-    if (min && out.compare(min) < 0) return ["tecPATH_PARTIAL", amount];
+    if (deliverMin && got.compare(valueOf(ctx.tx.DeliverMin)) < 0) return ["tecPATH_PARTIAL", amount];
   }
-  return ["tesSUCCESS", settleSwap(ctx, pool, xrpToIou, cost, out)];
-}
-
-function settleSwap(ctx: TxContext, pool: Pool, xrpToIou: boolean, cost: Rational, out: Rational): Amount {
-  const { view, account } = ctx;
-  const destination: string = ctx.tx.Destination;
-  if (xrpToIou) {
-    const drops = cost.toInteger("up");
-    const iou = out.toIou("down");
-    addXrp(view, account, -drops);
-    addXrp(view, pool.account, drops);
-    transferIou(view, pool.account, destination, pool.currency, pool.issuer, iou);
-    return { iou, currency: pool.currency, issuer: pool.issuer };
-  }
-  const iou = cost.toIou("up");
-  const drops = out.toInteger("down");
-  transferIou(view, account, pool.account, pool.currency, pool.issuer, iou);
-  addXrp(view, pool.account, -drops);
-  addXrp(view, destination, drops);
-  return { xrp: drops };
+  const delivered: Amount = isXrp(amount) ? { xrp: got.toInteger("down") } : { iou: got.toIou("down"), currency: amount.currency, issuer: amount.issuer };
+  return ["tesSUCCESS", delivered];
 }

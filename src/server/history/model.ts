@@ -1,0 +1,142 @@
+import { t } from "elysia";
+import type { Config } from "../platform/config";
+import { ValidationError } from "../platform/errors";
+
+/** The spec's period options and their length in days (all: no limit). */
+export const PERIOD_DAYS = { "7days": 7, "30days": 30, "90days": 90, all: null } as const;
+export type Period = keyof typeof PERIOD_DAYS;
+
+/** A period from a query; `fallback` when absent; 400 naming `period` otherwise. */
+export function parsePeriod(value: unknown, fallback: Period): Period {
+  if (value === undefined || value === "") return fallback;
+  if (typeof value === "string" && Object.hasOwn(PERIOD_DAYS, value)) return value as Period;
+  throw new ValidationError("period", "Field 'period' must be one of 7days, 30days, 90days, all");
+}
+
+/** Start of a period at `nowMs` (null: from the beginning). */
+export function periodStartMs(period: Period, nowMs: number): number | null {
+  const days = PERIOD_DAYS[period];
+  return days === null ? null : nowMs - days * 86_400_000;
+}
+
+/** A whole number from a query (`fallback` when absent); 400 naming `field`. */
+export function parsePositive(value: unknown, field: string, fallback: number, max = 100_000): number {
+  if (value === undefined || value === "") return fallback;
+  const n = typeof value === "string" && /^\d{1,7}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new ValidationError(field, `Field '${field}' must be a whole number from 1 to ${max}`);
+  return n;
+}
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+
+/** The tab a history row belongs to ("all" shows every category). */
+export type HistoryCategory = "rewards" | "purchases" | "swaps" | "games" | "refunds";
+/** The spec's history types (the `type` query); refunds show under all. */
+export const HISTORY_TYPES = ["all", "rewards", "purchases", "swaps", "games"] as const;
+export type HistoryType = (typeof HISTORY_TYPES)[number];
+
+/** A history type from a query (default all); 400 naming `type`. */
+export function parseHistoryType(value: unknown): HistoryType {
+  if (value === undefined || value === "") return "all";
+  if (typeof value === "string" && (HISTORY_TYPES as readonly string[]).includes(value)) return value as HistoryType;
+  throw new ValidationError("type", `Field 'type' must be one of ${HISTORY_TYPES.join(", ")}`);
+}
+
+/** One of the product's own records of a wallet's money on the ledger. */
+export interface HistoryEntry {
+  /** Unique across sources: "<source>:<row id>". */
+  id: string;
+  date: Date;
+  /** For people: Reward, Purchase, Refund, Swap, Bet, Payout ... */
+  type: string;
+  category: HistoryCategory;
+  description: string;
+  /** Signed, in the currency's micro-units (drops for XRP, micro-VVX): negative when the wallet paid. */
+  amountMicro: bigint;
+  currency: "VVX" | "XRP";
+  /** The ledger transaction (null while not yet on the ledger). */
+  txid: string | null;
+  /** Pending, Claimed, Completed, Refunded ... */
+  status: string;
+  /** NFT tier name, for the Rewards tab. */
+  tier?: string;
+  /** Extra line, for the Swaps tab. */
+  details?: string;
+}
+
+export interface HistoryQuery {
+  wallet: string;
+  /** Rows from this time on (product clock); null for all time. */
+  sinceMs: number | null;
+}
+
+/**
+ * What a feature gives the history: its rows of a wallet. A feature adds its rows with one line
+ * where the app composes the history (src/server/app/main.ts): `history.register(mySource)`.
+ */
+export interface HistorySource {
+  /** Which tab its rows belong to. */
+  category: HistoryCategory;
+  /** The wallet's rows since `sinceMs`, newest first, at most `limit`. */
+  list(query: HistoryQuery, limit: number): HistoryEntry[];
+  /** How many rows, and their signed total per currency, `list` would give without a limit. */
+  totals(query: HistoryQuery): { count: number; amounts: Partial<Record<"VVX" | "XRP", bigint>> };
+}
+
+/** The explorer page of a transaction (sandbox explorer: /tx, public explorers: /transactions). */
+export function explorerTxUrl(config: Pick<Config, "network" | "explorerUrl">, hash: string): string {
+  return `${config.explorerUrl}/${config.network === "sandbox" ? "tx" : "transactions"}/${hash}`;
+}
+
+/** The explorer page of an account. */
+export function explorerAccountUrl(config: Pick<Config, "network" | "explorerUrl">, address: string): string {
+  return `${config.explorerUrl}/${config.network === "sandbox" ? "account" : "accounts"}/${address}`;
+}
+
+export const HistoryQueryShape = t.Object({
+  wallet: t.Optional(t.String({ description: "The wallet (classic address)" })),
+  walletAddress: t.Optional(t.String({ description: "Same as wallet" })),
+  period: t.Optional(t.String({ description: "7days, 30days (default), 90days or all" })),
+  type: t.Optional(t.String({ description: "all (default), rewards, purchases, swaps or games" })),
+  page: t.Optional(t.String()),
+  pageSize: t.Optional(t.String()),
+});
+
+const Transaction = t.Object({
+  id: t.String(),
+  date: t.String({ description: "ISO 8601" }),
+  type: t.String({ description: "Reward, Purchase, Refund, Swap, ..." }),
+  category: t.String(),
+  description: t.String(),
+  amount: t.String({ description: "Signed amount as exact decimal text (negative when the wallet paid)" }),
+  currency: t.String(),
+  status: t.String(),
+  txid: t.Nullable(t.String()),
+  explorerUrl: t.Nullable(t.String()),
+  tier: t.Optional(t.String()),
+  details: t.Optional(t.String()),
+});
+
+const CategoryTotals = t.Object({ count: t.Number(), amounts: t.Record(t.String(), t.String({ description: "Signed exact decimal total per currency" })) });
+
+export const HistoryResponse = t.Object({
+  success: t.Literal(true),
+  walletAddress: t.String(),
+  period: t.String(),
+  type: t.String(),
+  page: t.Number(),
+  pageSize: t.Number(),
+  total: t.Number(),
+  totalPages: t.Number(),
+  transactions: t.Array(Transaction),
+  statistics: t.Object({
+    totalRewardsReceived: t.String({ description: "VVX claimed in the period (exact decimal)" }),
+    totalNftPurchases: t.Number({ description: "NFT purchases in the period" }),
+    totalNftPurchaseVvx: t.String({ description: "VVX paid for NFTs in the period (exact decimal, positive)" }),
+    totalSwaps: t.Number(),
+    totalGames: t.Number(),
+    byCategory: t.Record(t.String(), CategoryTotals),
+  }),
+});
+export type TransactionView = typeof Transaction.static;

@@ -1,0 +1,150 @@
+import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
+import { convertHexToString } from "xrpl";
+import { nftDisplayName } from "../../engine";
+import { classifyAmount, type Token } from "../ledger/amounts";
+import { ledgerOutbox } from "../ledger/schema";
+import { nftPurchases, nftTiers } from "../nfts/schema";
+import type { Db } from "../platform/db";
+import type { HistoryEntry, HistoryQuery, HistorySource } from "./model";
+
+/** Purchases whose payment the platform received (whatever became of them after). */
+const PAID = ["processing", "creating_offer", "offer_created", "completed", "refunded", "failed"];
+
+const PURCHASE_STATE: Record<string, { status: string; note: string }> = {
+  processing: { status: "Pending", note: " (NFT being minted)" },
+  creating_offer: { status: "Pending", note: " (NFT offer being prepared)" },
+  offer_created: { status: "Pending", note: " (offer waiting for your acceptance)" },
+  completed: { status: "Completed", note: "" },
+  refunded: { status: "Refunded", note: " (payment refunded)" },
+  failed: { status: "Refunded", note: " (could not be completed; payment refunded)" },
+};
+
+/** NFT purchases: the buyer's VVX payment (a negative amount), with the payment's txid. */
+export function nftPurchaseHistory(db: Db): HistorySource {
+  const where = (q: HistoryQuery) =>
+    and(
+      eq(nftPurchases.wallet, q.wallet),
+      isNotNull(nftPurchases.paymentTxHash),
+      isNotNull(nftPurchases.paidAt),
+      inArray(nftPurchases.status, PAID),
+      q.sinceMs === null ? undefined : gte(nftPurchases.paidAt, new Date(q.sinceMs)),
+    );
+  return {
+    category: "purchases",
+    list(q, limit) {
+      const rows = db
+        .select({ p: nftPurchases, tierName: nftTiers.name })
+        .from(nftPurchases)
+        .innerJoin(nftTiers, eq(nftTiers.id, nftPurchases.tierId))
+        .where(where(q))
+        .orderBy(desc(nftPurchases.paidAt), desc(nftPurchases.id))
+        .limit(limit)
+        .all();
+      return rows.map(({ p, tierName }): HistoryEntry => {
+        const state = PURCHASE_STATE[p.status] ?? { status: p.status, note: "" };
+        const name = p.taxon !== null ? nftDisplayName(p.taxon, p.tokenId ?? undefined) : `${tierName} NFT`;
+        return {
+          id: `purchase:${p.id}`,
+          date: p.paidAt!,
+          type: "Purchase",
+          category: "purchases",
+          description: `${name} purchase${state.note}`,
+          amountMicro: -BigInt(p.priceMicroVvx),
+          currency: "VVX",
+          txid: p.paymentTxHash,
+          status: state.status,
+          tier: tierName,
+        };
+      });
+    },
+    totals(q) {
+      const row = db
+        .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${nftPurchases.priceMicroVvx}), 0)` })
+        .from(nftPurchases)
+        .where(where(q))
+        .get();
+      return { count: Number(row?.n ?? 0), amounts: { VVX: -BigInt(row?.total ?? 0) } };
+    },
+  };
+}
+
+const REFUND_TEXT: Record<string, string> = {
+  unknown_tag: "payment without a known request",
+  expired: "payment arrived after its request expired",
+  short: "payment was short of the price",
+  already_credited: "request was already paid",
+  request_closed: "request was already closed",
+  wrong_currency: "payment in the wrong currency",
+  wrong_issuer: "token from another issuer",
+  wrong_sender: "paid from another wallet than the request's",
+  overpaid: "the excess over the price",
+  handler_error: "payment could not be honoured",
+  sold_out: "sold out",
+  unknown_purchase: "no purchase for this payment",
+};
+
+/** Why a refund was made, from its memo ("<reason> <payment hash>"), for people. */
+export function refundReason(tx: { Memos?: { Memo?: { MemoType?: string; MemoData?: string } }[] }): string {
+  const memo = tx.Memos?.find((m) => m.Memo?.MemoData)?.Memo?.MemoData;
+  if (!memo) return "refund";
+  let text = "";
+  try {
+    text = convertHexToString(memo);
+  } catch {
+    return "refund";
+  }
+  const reason = text.split(" ")[0] ?? "";
+  const code = reason.replace(/:$/, "");
+  return REFUND_TEXT[code] ?? code.replace(/_/g, " ");
+}
+
+const REFUND_STATUS: Record<string, string> = { validated: "Completed", queued: "Pending", pending: "Pending", failed: "Failed" };
+
+/** Refunds the platform sent (or is sending) to the wallet through the outbox, from any feature. */
+export function refundHistory(db: Db, vvx: Token): HistorySource {
+  const where = (q: HistoryQuery) =>
+    and(
+      eq(ledgerOutbox.purpose, "refund"),
+      sql`json_extract(${ledgerOutbox.txJson}, '$.Destination') = ${q.wallet}`,
+      q.sinceMs === null ? undefined : gte(ledgerOutbox.createdAt, new Date(q.sinceMs)),
+    );
+  const entry = (row: typeof ledgerOutbox.$inferSelect): HistoryEntry | undefined => {
+    const tx = JSON.parse(row.txJson) as { Amount?: unknown; Memos?: { Memo?: { MemoData?: string } }[] };
+    let amount;
+    try {
+      amount = classifyAmount(tx.Amount as never, vvx);
+    } catch {
+      return undefined;
+    }
+    if (amount.kind === "other") return undefined;
+    return {
+      id: `refund:${row.id}`,
+      date: row.createdAt,
+      type: "Refund",
+      category: "refunds",
+      description: `Refund: ${refundReason(tx)}`,
+      amountMicro: amount.kind === "XRP" ? amount.drops : amount.microVvx,
+      currency: amount.kind,
+      txid: row.status === "validated" ? row.hash : null,
+      status: REFUND_STATUS[row.status] ?? row.status,
+    };
+  };
+  return {
+    category: "refunds",
+    list(q, limit) {
+      const rows = db.select().from(ledgerOutbox).where(where(q)).orderBy(desc(ledgerOutbox.createdAt), desc(ledgerOutbox.id)).limit(limit).all();
+      return rows.map(entry).filter((e): e is HistoryEntry => e !== undefined);
+    },
+    totals(q) {
+      const amounts: Partial<Record<"VVX" | "XRP", bigint>> = {};
+      let count = 0;
+      for (const row of db.select().from(ledgerOutbox).where(where(q)).all()) {
+        const e = entry(row);
+        if (!e) continue;
+        count++;
+        amounts[e.currency] = (amounts[e.currency] ?? 0n) + e.amountMicro;
+      }
+      return { count, amounts };
+    },
+  };
+}

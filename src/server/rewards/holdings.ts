@@ -1,0 +1,86 @@
+import {
+  DAYS_PER_REWARD_MONTH,
+  MS_PER_DAY,
+  daysSincePurchase,
+  rewardStatus,
+  tierFromTaxon,
+  type RewardPosition,
+  type RewardStatus,
+  type RewardTerms,
+} from "../../engine";
+import type { HeldToken } from "./ledgerReads";
+import type { ClaimTotals, HoldingRow, RewardRepository, TierRow } from "./repository";
+
+const MICRO = 1_000_000;
+
+/** One NFT a wallet holds, with everything its rewards depend on, at one instant. */
+export interface Holding {
+  tokenId: string;
+  taxon: number;
+  owner: string;
+  number: number | null;
+  tier: TierRow;
+  record: HoldingRow;
+  mintedAtMs: number;
+  /** When the purchase payment was validated: accrual starts here. */
+  purchasedAtMs: number;
+  terms: RewardTerms;
+  position: RewardPosition;
+  totals: ClaimTotals;
+  status: RewardStatus;
+  /** When the term ends (the cap is reached). */
+  termEndMs: number;
+}
+
+/** A tier's reward terms for the engine (tier prices and targets are whole VVX). */
+export function termsOf(tier: TierRow): RewardTerms {
+  return {
+    priceVvx: Math.floor(tier.priceMicroVvx / MICRO),
+    monthlyRoiBps: tier.roiMonthlyBp,
+    durationMonths: tier.durationMonths,
+    fullClaimTargetVvx: Math.floor(tier.fullClaimTargetMicroVvx / MICRO),
+  };
+}
+
+/** When the next whole day of rewards accrues; null once the term is over. */
+export function nextRewardAtMs(h: Pick<Holding, "purchasedAtMs" | "termEndMs">, nowMs: number): number | null {
+  if (nowMs >= h.termEndMs) return null;
+  return h.purchasedAtMs + (daysSincePurchase(h.purchasedAtMs, nowMs) + 1) * MS_PER_DAY;
+}
+
+/**
+ * Joins what the ledger says a wallet holds with the platform's records: only NFTs the platform
+ * minted and recorded count; the reward position comes from the NFT's claims, whoever made them.
+ */
+export function buildHoldings(repo: RewardRepository, owner: string, held: HeldToken[], nowMs: number): Holding[] {
+  if (!held.length) return [];
+  const rows = new Map(repo.holdingRows(held.map((t) => t.tokenId)).map((r) => [r.tokenId, r]));
+  const tiers = new Map(repo.tiers().map((t) => [t.id, t]));
+  const out: Holding[] = [];
+  for (const token of held) {
+    const record = rows.get(token.tokenId);
+    const tier = record && tiers.get(record.tierId);
+    if (!record || !tier) continue;
+    const purchasedAtMs = (record.paidAt ?? record.mintedAt).getTime();
+    const terms = termsOf(tier);
+    const t = record.totals;
+    const position: RewardPosition = { terms, purchasedAtMs, lastClaimAtMs: t.lastClaimAt, settledMicro: t.settledMicro };
+    out.push({
+      tokenId: token.tokenId,
+      taxon: token.taxon,
+      owner,
+      number: record.number ?? tierFromTaxon(token.taxon).number,
+      tier,
+      record,
+      mintedAtMs: record.mintedAt.getTime(),
+      purchasedAtMs,
+      terms,
+      position,
+      totals: t,
+      status: rewardStatus(position, nowMs),
+      termEndMs: purchasedAtMs + tier.durationMonths * DAYS_PER_REWARD_MONTH * MS_PER_DAY,
+    });
+  }
+  // Oldest purchase first: the order a holder bought them in.
+  return out.sort((a, b) => a.purchasedAtMs - b.purchasedAtMs || a.tokenId.localeCompare(b.tokenId));
+}

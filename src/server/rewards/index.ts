@@ -1,0 +1,133 @@
+import { Elysia } from "elysia";
+import { clientToken, type CookieJar } from "../auth/cookies";
+import { actingWallet, walletSession } from "../auth/guard";
+import type { AuthService } from "../auth/service";
+import type { Config } from "../platform/config";
+import { ValidationError } from "../platform/errors";
+import { parseAddress } from "../wallet/service";
+import type { SignRequestCreated } from "../signing/service";
+import {
+  AcceptTransferBody,
+  CancelTransferBody,
+  ClaimBody,
+  ClaimResponse,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  OwnedNftsResponse,
+  RewardsQuery,
+  RewardsResponse,
+  SignRequestShape,
+  SummaryResponse,
+  TransferBody,
+  TransfersResponse,
+  WalletParams,
+  parseClaimType,
+  parseLedgerId,
+  parsePeriod,
+  parsePositive,
+} from "./model";
+import type { RewardService } from "./service";
+import type { TransferService } from "./transfers";
+
+const signView = (s: SignRequestCreated, message: string) => ({
+  success: true as const,
+  uuid: s.uuid,
+  qrUrl: s.qrUrl,
+  xummUrl: s.xummUrl,
+  refs: s.refs,
+  next: s.next,
+  expiresAt: s.expiresAt,
+  message,
+});
+
+/** A tier id from the claim body (optional); 400 naming tierId. */
+function optionalTierId(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) throw new ValidationError("tierId", "Field 'tierId' must be a tier id (1 for Genesis, 2 for Oasis)");
+  return n;
+}
+
+/**
+ * Holdings and rewards (spec part 1 "Owned NFTs, rewards, history"): owned NFTs from the ledger,
+ * the Rewards response, the dashboard summary, claims (session wallet only), and NFT transfers.
+ * Reads of a wallet are public ledger facts; claims and transfers act for the session's wallet.
+ */
+export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; transfers: TransferService; config: Pick<Config, "cookieSecret"> }) {
+  const { rewards, transfers } = ctx;
+  const actor = (session: Parameters<typeof actingWallet>[0], walletAddress: unknown, cookie: unknown) => ({
+    wallet: actingWallet(session, walletAddress),
+    clientToken: clientToken(cookie as CookieJar, ctx.config),
+  });
+  return new Elysia({ name: "rewards" })
+    .use(walletSession(ctx.auth))
+    .get(
+      "/api/nfts/wallet/:wallet",
+      async ({ params }) => {
+        const wallet = parseAddress(params.wallet, "walletAddress");
+        return { success: true as const, walletAddress: wallet, nfts: await rewards.ownedNfts(wallet) };
+      },
+      { params: WalletParams, response: OwnedNftsResponse, detail: { summary: "The platform's NFTs a wallet holds on the ledger, with what each has earned so far", tags: ["rewards"] } },
+    )
+    .get(
+      "/api/rewards/wallet/:wallet",
+      async ({ params, query, set }) => {
+        const wallet = parseAddress(params.wallet, "walletAddress");
+        const period = parsePeriod(query.period, "7days");
+        const page = parsePositive(query.page, "page", 1);
+        const pageSize = parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+        set.headers["cache-control"] = "no-store";
+        return rewards.rewards(wallet, period, page, pageSize);
+      },
+      { params: WalletParams, query: RewardsQuery, response: RewardsResponse, detail: { summary: "The Rewards response: per-NFT accrual and claim state, totals, and the wallet's claims in a period", tags: ["rewards"] } },
+    )
+    .get(
+      "/api/rewards/summary/:wallet",
+      async ({ params }) => rewards.summary(parseAddress(params.wallet, "walletAddress")),
+      { params: WalletParams, response: SummaryResponse, detail: { summary: "Dashboard cards: VVX balance (ledger), NFTs owned, pending rewards", tags: ["rewards"] } },
+    )
+    .post(
+      "/api/rewards/claim",
+      async ({ body, session }) => {
+        const wallet = actingWallet(session, body.walletAddress);
+        const tokenId = parseLedgerId(body.tokenId, "tokenId");
+        const kind = parseClaimType(body.claimType);
+        return rewards.claim(wallet, { tokenId, kind, tierId: optionalTierId(body.tierId) });
+      },
+      {
+        body: ClaimBody,
+        response: ClaimResponse,
+        detail: {
+          summary: "Claim one NFT's rewards as a VVX payment from the treasury (early: 50%, full: 100%); 409 when the rules do not allow it now, 503 when the treasury cannot pay",
+          tags: ["rewards"],
+        },
+      },
+    )
+    .get(
+      "/api/nfts/transfers/:wallet",
+      async ({ params }) => {
+        const wallet = parseAddress(params.wallet, "walletAddress");
+        return { success: true as const, walletAddress: wallet, ...(await transfers.list(wallet)) };
+      },
+      { params: WalletParams, response: TransfersResponse, detail: { summary: "NFT transfers waiting: offered by this wallet, and offered to it", tags: ["rewards"] } },
+    )
+    .post(
+      "/api/nfts/transfer",
+      async ({ body, session, cookie }) =>
+        signView(await transfers.start(actor(session, body.walletAddress, cookie), body.tokenId, body.recipient), "Sign the transfer offer in Xaman; the recipient then accepts it"),
+      { body: TransferBody, response: SignRequestShape, detail: { summary: "Transfer an NFT you own: Xaman request for a sell offer for 0 to the recipient", tags: ["rewards"] } },
+    )
+    .post(
+      "/api/nfts/transfer/cancel",
+      async ({ body, session, cookie }) => signView(await transfers.cancel(actor(session, body.walletAddress, cookie), body.offerId), "Sign the cancellation in Xaman"),
+      { body: CancelTransferBody, response: SignRequestShape, detail: { summary: "Cancel your pending transfer offer (Xaman NFTokenCancelOffer request)", tags: ["rewards"] } },
+    )
+    .post(
+      "/api/nfts/transfer/accept",
+      async ({ body, session, cookie }) => signView(await transfers.accept(actor(session, body.walletAddress, cookie), body.offerId), "Sign the acceptance in Xaman to receive the NFT"),
+      { body: AcceptTransferBody, response: SignRequestShape, detail: { summary: "Accept an NFT transferred to you (Xaman NFTokenAcceptOffer request)", tags: ["rewards"] } },
+    );
+}
+
+export { RewardService } from "./service";
+export { TransferService } from "./transfers";

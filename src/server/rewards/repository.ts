@@ -1,0 +1,212 @@
+import type { Database, Statement } from "bun:sqlite";
+import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import type { Db } from "../platform/db";
+import type { DbOrTx } from "../ledger/outbox";
+import { microFromValue, sameCurrency, type Token } from "../ledger/amounts";
+import { ledgerOutbox } from "../ledger/schema";
+import { nftTiers, nfts } from "../nfts/schema";
+import { nftTransfers, rewardClaims } from "./schema";
+
+export type ClaimRow = typeof rewardClaims.$inferSelect;
+export type TransferRow = typeof nftTransfers.$inferSelect;
+export type TierRow = typeof nftTiers.$inferSelect;
+export type NftRecord = typeof nfts.$inferSelect;
+
+/** What the claims of one NFT add up to (failed claims settle nothing). */
+export interface ClaimTotals {
+  lastClaimAt: number | null;
+  settledMicro: bigint;
+  paidMicro: bigint;
+  forfeitedMicro: bigint;
+  pendingCount: number;
+  maxSeq: number;
+}
+
+const LISTED = ["pending", "paid"];
+
+/** One row of HOLDINGS_SQL. */
+interface RawHoldingRow {
+  tokenId: string;
+  tierId: number;
+  number: number;
+  taxon: number;
+  mintedAt: number;
+  paidAt: number | null;
+  lastClaimAt: number | null;
+  settled: number | null;
+  paid: number | null;
+  forfeited: number | null;
+  pending: number | null;
+  maxSeq: number | null;
+}
+
+/** A recorded NFT with its accrual start and claim totals. */
+export interface HoldingRow {
+  tokenId: string;
+  tierId: number;
+  number: number;
+  taxon: number;
+  mintedAt: Date;
+  paidAt: Date | null;
+  totals: ClaimTotals;
+}
+
+// ?1 is a JSON array of token ids (one prepared statement for any number of them).
+const HOLDINGS_SQL = `
+SELECT n.token_id AS tokenId, n.tier_id AS tierId, n.number AS number, n.taxon AS taxon, n.minted_at AS mintedAt,
+  (SELECT max(p.paid_at) FROM nft_purchases p WHERE p.token_id = n.token_id) AS paidAt,
+  c.lastClaimAt, c.settled, c.paid, c.forfeited, c.pending, c.maxSeq
+FROM nfts n
+LEFT JOIN (
+  SELECT token_id,
+    max(CASE WHEN status <> 'failed' THEN claimed_at END) AS lastClaimAt,
+    sum(CASE WHEN status <> 'failed' THEN base_micro_vvx ELSE 0 END) AS settled,
+    sum(CASE WHEN status = 'paid' THEN amount_micro_vvx ELSE 0 END) AS paid,
+    sum(CASE WHEN status <> 'failed' THEN forfeited_micro_vvx ELSE 0 END) AS forfeited,
+    sum(CASE WHEN status = 'pending' THEN 1 ELSE 0 END) AS pending,
+    max(seq) AS maxSeq
+  FROM reward_claims WHERE token_id IN (SELECT value FROM json_each(?1)) GROUP BY token_id
+) c ON c.token_id = n.token_id
+WHERE n.token_id IN (SELECT value FROM json_each(?1))`;
+
+/** Every query of the rewards feature, in one place (the NFT tables are only read). */
+export class RewardRepository {
+  private holdingsQuery: Statement<RawHoldingRow, [string]> | undefined;
+  private recordsQuery: Statement<Omit<NftRecord, "mintedAt"> & { mintedAt: number }, [string]> | undefined;
+  private readonly tiersQuery;
+  private readonly claimsQuery;
+  private readonly claimTotalsQuery;
+
+  constructor(readonly db: Db) {
+    // Prepared once: the rewards page reads these on every request.
+    this.tiersQuery = db.select().from(nftTiers).orderBy(asc(nftTiers.id)).prepare();
+    const mine = and(eq(rewardClaims.wallet, sql.placeholder("wallet")), inArray(rewardClaims.status, LISTED), gte(rewardClaims.claimedAt, sql.placeholder("since")));
+    this.claimsQuery = db.select().from(rewardClaims).where(mine).orderBy(desc(rewardClaims.claimedAt), desc(rewardClaims.id)).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare();
+    this.claimTotalsQuery = db
+      .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
+      .from(rewardClaims)
+      .where(mine)
+      .prepare();
+  }
+
+  tiers(): TierRow[] {
+    return this.tiersQuery.all();
+  }
+
+  nftRecord(tokenId: string): NftRecord | undefined {
+    return this.db.select().from(nfts).where(eq(nfts.tokenId, tokenId)).get();
+  }
+
+  nftRecords(tokenIds: string[]): NftRecord[] {
+    if (!tokenIds.length) return [];
+    this.recordsQuery ??= this.client().query<Omit<NftRecord, "mintedAt"> & { mintedAt: number }, [string]>(
+      "SELECT id, token_id AS tokenId, tier_id AS tierId, number, taxon, owner, minted_at AS mintedAt FROM nfts WHERE token_id IN (SELECT value FROM json_each(?1))",
+    );
+    return this.recordsQuery.all(JSON.stringify(tokenIds)).map((r) => ({ ...r, mintedAt: new Date(r.mintedAt) }));
+  }
+
+  /** The driver's own prepared statements, for lists of any length (drizzle's builder prepares fixed shapes only). */
+  private client(): Database {
+    return (this.db as unknown as { $client: Database }).$client;
+  }
+
+  /**
+   * Everything reward math needs about some tokens, in one prepared query: the NFT record, when its
+   * purchase payment was validated (accrual starts there) and its claim totals (failed claims settle
+   * nothing). Tokens the platform did not record are absent.
+   */
+  holdingRows(tokenIds: string[]): HoldingRow[] {
+    if (!tokenIds.length) return [];
+    this.holdingsQuery ??= this.client().query<RawHoldingRow, [string]>(HOLDINGS_SQL);
+    return this.holdingsQuery.all(JSON.stringify(tokenIds)).map((r) => ({
+      tokenId: r.tokenId,
+      tierId: r.tierId,
+      number: r.number,
+      taxon: r.taxon,
+      mintedAt: new Date(r.mintedAt),
+      paidAt: r.paidAt === null ? null : new Date(r.paidAt),
+      totals: {
+        lastClaimAt: r.lastClaimAt,
+        settledMicro: BigInt(r.settled ?? 0),
+        paidMicro: BigInt(r.paid ?? 0),
+        forfeitedMicro: BigInt(r.forfeited ?? 0),
+        pendingCount: r.pending ?? 0,
+        maxSeq: r.maxSeq ?? 0,
+      },
+    }));
+  }
+
+  insertClaim(db: DbOrTx, values: typeof rewardClaims.$inferInsert): ClaimRow {
+    return db.insert(rewardClaims).values(values).returning().get();
+  }
+
+  /** Settles a pending claim (once: a settled claim never changes again); undefined when it was settled already. */
+  settleClaim(outboxKey: string, values: { status: "paid" | "failed"; txid: string | null; error: string | null; settledAt: Date }): ClaimRow | undefined {
+    return this.db
+      .update(rewardClaims)
+      .set(values)
+      .where(and(eq(rewardClaims.outboxKey, outboxKey), eq(rewardClaims.status, "pending")))
+      .returning()
+      .get();
+  }
+
+  claim(id: number): ClaimRow | undefined {
+    return this.db.select().from(rewardClaims).where(eq(rewardClaims.id, id)).get();
+  }
+
+  pendingClaims(): ClaimRow[] {
+    return this.db.select().from(rewardClaims).where(eq(rewardClaims.status, "pending")).orderBy(asc(rewardClaims.id)).all();
+  }
+
+  /** A wallet's claims (pending or paid) since `sinceMs`, newest first. */
+  walletClaims(wallet: string, sinceMs: number | null, limit: number, offset = 0): ClaimRow[] {
+    return this.claimsQuery.all({ wallet, since: sinceMs ?? 0, limit, offset });
+  }
+
+  /** How many claims and how much VVX a wallet claimed (pending or paid) since `sinceMs`. */
+  walletClaimTotals(wallet: string, sinceMs: number | null): { count: number; amountMicro: bigint } {
+    const row = this.claimTotalsQuery.get({ wallet, since: sinceMs ?? 0 });
+    return { count: Number(row?.n ?? 0), amountMicro: BigInt(row?.total ?? 0) };
+  }
+
+  /**
+   * Micro-VVX the platform has promised but not yet sent or seen validated: VVX Payments of every
+   * feature still queued or pending in the outbox (the treasury must cover them before a new claim).
+   */
+  vvxInFlight(vvx: Token, db: DbOrTx = this.db): bigint {
+    const rows = db
+      .select({ txJson: ledgerOutbox.txJson })
+      .from(ledgerOutbox)
+      .where(inArray(ledgerOutbox.status, ["queued", "pending"]))
+      .all();
+    let total = 0n;
+    for (const { txJson } of rows) {
+      const tx = JSON.parse(txJson) as { TransactionType?: string; Amount?: unknown };
+      const amount = tx.Amount as { currency?: string; issuer?: string; value?: string } | undefined;
+      if (tx.TransactionType !== "Payment" || !amount || typeof amount !== "object" || amount.issuer !== vvx.issuer || !sameCurrency(amount.currency ?? "", vvx.currency)) continue;
+      total += microFromValue(amount.value ?? "0").micro;
+    }
+    return total;
+  }
+
+  // --- Transfers ------------------------------------------------------------------------
+
+  insertTransfer(values: typeof nftTransfers.$inferInsert): TransferRow {
+    return this.db.insert(nftTransfers).values(values).returning().get();
+  }
+
+  openTransfersTo(wallet: string): TransferRow[] {
+    return this.db
+      .select()
+      .from(nftTransfers)
+      .where(and(eq(nftTransfers.toWallet, wallet), eq(nftTransfers.status, "open")))
+      .orderBy(desc(nftTransfers.id))
+      .limit(200)
+      .all();
+  }
+
+  closeTransfer(id: number, at: Date): void {
+    this.db.update(nftTransfers).set({ status: "closed", updatedAt: at }).where(and(eq(nftTransfers.id, id), ne(nftTransfers.status, "closed"))).run();
+  }
+}
+

@@ -1,0 +1,279 @@
+import { convertStringToHex } from "xrpl";
+import { ClaimUnavailableError, claimRewards, nftDisplayName, type ClaimKind } from "../../engine";
+import { vvxAmount } from "../ledger/amounts";
+import type { LedgerGateway } from "../ledger/gateway";
+import type { Outbox, OutboxEntry } from "../ledger/outbox";
+import type { Clock } from "../platform/clock";
+import type { Config } from "../platform/config";
+import type { Db } from "../platform/db";
+import { ValidationError } from "../platform/errors";
+import type { Logger } from "../platform/log";
+import type { Hub } from "../platform/ws/hub";
+import { walletBalance } from "../wallet/service";
+import { explorerTxUrl } from "../history/model";
+import { ClaimRefusedError, NftNotFoundError, NotNftOwnerError, PayoutFailedError, TreasuryShortError } from "./errors";
+import { buildHoldings, nextRewardAtMs, type Holding } from "./holdings";
+import { LedgerReads } from "./ledgerReads";
+import { CLAIM_OUTBOX_KEY, CLAIM_WAIT_MS, REWARD_ERROR, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
+import { RewardRepository, type ClaimRow, type NftRecord } from "./repository";
+import { nftRewardsView, ownedNftView, rewardRowView, vvxText } from "./views";
+
+export interface RewardServiceDeps {
+  db: Db;
+  config: Config;
+  log: Logger;
+  clock: Clock;
+  ledger: LedgerGateway;
+  outbox: Outbox;
+  hub?: Pick<Hub, "emit">;
+}
+
+/** A claim as the API asks for it (fields already checked). */
+export interface ClaimInput {
+  tokenId: string;
+  kind: ClaimKind;
+  tierId?: number;
+}
+
+const hex = (text: string) => convertStringToHex(text).toUpperCase();
+
+/**
+ * Rewards of the platform's NFTs: what each held NFT has earned (engine math on the product clock),
+ * the Rewards response, and claims paid as real VVX Payments from the treasury through the outbox,
+ * exactly once per claim. Rewards belong to the NFT: its claims are counted per token, and only its
+ * current on-ledger owner can claim.
+ */
+export class RewardService {
+  readonly repo: RewardRepository;
+  readonly reads: LedgerReads;
+  /** How long a claim request waits for the payment's validation (tests and the benchmark change it). */
+  claimWaitMs = CLAIM_WAIT_MS;
+  private offs: (() => void)[] = [];
+  /** Claim requests waiting for their payment's validation, by outbox key. */
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  constructor(private readonly deps: RewardServiceDeps) {
+    this.repo = new RewardRepository(deps.db);
+    this.reads = new LedgerReads(deps.ledger);
+  }
+
+  /** Follows the outbox and settles claims a previous run left pending. */
+  start(): void {
+    this.offs.push(this.deps.outbox.on("settled", (entry) => this.onSettled(entry)));
+    for (const claim of this.repo.pendingClaims()) {
+      const entry = this.deps.outbox.get(claim.outboxKey);
+      if (entry) this.onSettled(entry);
+      else this.deps.log.error("reward claim without its outbox entry", { claim: claim.id, key: claim.outboxKey });
+    }
+  }
+
+  stop(): void {
+    for (const off of this.offs) off();
+    this.offs = [];
+    this.reads.stop();
+  }
+
+  /** The wallet's platform NFTs on the ledger, with their reward state now. */
+  async holdings(wallet: string): Promise<{ holdings: Holding[]; nowMs: number }> {
+    const held = await this.reads.held(wallet);
+    const nowMs = this.deps.clock.now();
+    return { holdings: buildHoldings(this.repo, wallet, held, nowMs), nowMs };
+  }
+
+  /** GET /api/nfts/wallet/:wallet */
+  async ownedNfts(wallet: string) {
+    const { holdings, nowMs } = await this.holdings(wallet);
+    return holdings.map((h) => ownedNftView(h, nowMs, this.deps.config));
+  }
+
+  /** The Rewards response: per-NFT state, totals, and the wallet's claims in `period` (one page). */
+  async rewards(wallet: string, period: Period, page: number, pageSize: number) {
+    const { holdings, nowMs } = await this.holdings(wallet);
+    const sinceMs = periodStartMs(period, nowMs);
+    const { count } = this.repo.walletClaimTotals(wallet, sinceMs);
+    const totalPages = Math.max(1, Math.ceil(count / pageSize));
+    const rows = this.repo.walletClaims(wallet, sinceMs, pageSize, (page - 1) * pageSize);
+    const nextTimes = holdings.map((h) => h.status.nextClaimableAtMs).filter((t): t is number => t !== null);
+    const sum = (f: (h: Holding) => bigint) => holdings.reduce((acc, h) => acc + f(h), 0n);
+    return {
+      success: true as const,
+      walletAddress: wallet,
+      now: new Date(nowMs).toISOString(),
+      period,
+      totalAccruedVVX: vvxText(sum((h) => h.status.accruedSinceLastClaimMicro)),
+      totalEarnedVVX: vvxText(sum((h) => h.status.totalAccruedMicro)),
+      dailyVVX: vvxText(sum((h) => (nextRewardAtMs(h, nowMs) === null ? 0n : h.status.dailyMicro))),
+      nextClaimTime: nextTimes.length ? new Date(Math.min(...nextTimes)).toISOString() : null,
+      canClaimEarly: holdings.some((h) => h.status.canClaimEarly),
+      canClaimFull: holdings.some((h) => h.status.canClaimFull),
+      rewards: this.rewardRows(rows),
+      rewardsTotal: count,
+      page,
+      pageSize,
+      totalPages,
+      nfts: holdings.map((h) => nftRewardsView(h, nowMs, this.deps.config)),
+    };
+  }
+
+  private rewardRows(rows: ClaimRow[]) {
+    const tiers = new Map(this.repo.tiers().map((t) => [t.id, t]));
+    const taxa = new Map(this.repo.nftRecords([...new Set(rows.map((r) => r.tokenId))]).map((n) => [n.tokenId, n.taxon]));
+    return rows.map((r) => rewardRowView(r, tiers, taxa, this.deps.config));
+  }
+
+  /** The dashboard cards: VVX balance (ledger), NFTs owned, pending rewards. */
+  async summary(wallet: string) {
+    const [{ holdings }, balance] = await Promise.all([this.holdings(wallet), walletBalance(this.deps.ledger, wallet)]);
+    return {
+      success: true as const,
+      walletAddress: wallet,
+      funded: balance.funded,
+      hasVvxTrustline: balance.hasVvxTrustline,
+      vvexBalance: vvxText(balance.microVvx),
+      nftsOwned: holdings.length,
+      pendingRewards: vvxText(holdings.reduce((acc, h) => acc + h.status.accruedSinceLastClaimMicro, 0n)),
+      totalEarned: vvxText(holdings.reduce((acc, h) => acc + h.status.totalAccruedMicro, 0n)),
+    };
+  }
+
+  /**
+   * Claims one NFT's rewards for `wallet` (the session's): checks on the ledger that it holds the NFT
+   * and that the treasury can pay, then records the claim and its payment in one immediate SQLite
+   * transaction (so of two simultaneous claims one is recorded and the other sees it: 409), and
+   * waits a little for the payment to validate.
+   */
+  async claim(wallet: string, input: ClaimInput) {
+    const { outbox, log } = this.deps;
+    const record = this.repo.nftRecord(input.tokenId);
+    if (!record) throw new NftNotFoundError(input.tokenId);
+    const name = nftDisplayName(record.taxon, record.tokenId);
+    if (input.tierId !== undefined && input.tierId !== record.tierId) throw new ValidationError("tierId", `Field 'tierId' does not match ${name} (tier ${record.tierId})`);
+    if (!(await this.reads.holds(wallet, input.tokenId))) throw new NotNftOwnerError(wallet, name);
+    const treasury = await this.reads.treasuryVvxMicro();
+
+    const row = this.record(wallet, record, name, input.kind, treasury);
+    outbox.kick();
+    log.info("reward claimed", { claim: row.id, tokenId: row.tokenId, kind: row.claimType, wallet, micro: String(row.amountMicroVvx) });
+    this.push(row);
+    const settled = await this.waitSettled(row);
+    if (settled.status === "failed") throw new PayoutFailedError(settled.error);
+    const claimed = settled.status === "paid";
+    return {
+      success: true as const,
+      claimId: settled.id,
+      tokenId: settled.tokenId,
+      claimType: settled.claimType,
+      claimedAmount: vvxText(settled.amountMicroVvx),
+      forfeitedAmount: vvxText(settled.forfeitedMicroVvx),
+      status: claimed ? "Claimed" : "Pending",
+      txid: claimed ? settled.txid : null,
+      explorerUrl: claimed && settled.txid ? explorerTxUrl(this.deps.config, settled.txid) : null,
+      message: claimed
+        ? `Successfully claimed ${vvxText(settled.amountMicroVvx)} VVX rewards from ${name}.`
+        : `Claim of ${vvxText(settled.amountMicroVvx)} VVX recorded; the payment is on its way.`,
+    };
+  }
+
+  /**
+   * Records a claim and its payment in one immediate SQLite transaction: the rules are checked against
+   * every claim recorded before (a simultaneous second claim sees the first: 409), the treasury must
+   * cover the payout on top of every VVX payment still in flight (else 503 and nothing is recorded).
+   */
+  private record(wallet: string, record: NftRecord, name: string, kind: ClaimKind, treasury: bigint | null): ClaimRow {
+    const { ledger, outbox, clock, db } = this.deps;
+    return db.transaction(
+      (tx) => {
+        const nowMs = clock.now();
+        // One SQLite connection: these reads run inside the transaction.
+        const [h] = buildHoldings(this.repo, wallet, [{ tokenId: record.tokenId, taxon: record.taxon, issuer: ledger.platformAddress }], nowMs);
+        if (!h) throw new NftNotFoundError(record.tokenId);
+        let claim;
+        try {
+          claim = claimRewards(h.position, kind, nowMs);
+        } catch (err) {
+          if (!(err instanceof ClaimUnavailableError)) throw err;
+          throw ClaimRefusedError.from(err, { nextClaimAtMs: h.status.nextClaimableAtMs, targetMicro: h.status.fullClaimTargetMicro, openMicro: h.status.accruedSinceLastClaimMicro });
+        }
+        if (claim.payoutMicro <= 0n) throw new ClaimRefusedError(REWARD_ERROR.nothingToClaim, "Nothing to claim yet");
+        if (treasury !== null && treasury - this.repo.vvxInFlight(ledger.vvx, tx) < claim.payoutMicro) throw new TreasuryShortError();
+        const seq = h.totals.maxSeq + 1;
+        const key = claimOutboxKey(record.tokenId, seq);
+        const row = this.repo.insertClaim(tx, {
+          tokenId: record.tokenId,
+          seq,
+          wallet,
+          tierId: h.tier.id,
+          claimType: kind,
+          baseMicroVvx: claim.payoutMicro + claim.forfeitedMicro,
+          amountMicroVvx: claim.payoutMicro,
+          forfeitedMicroVvx: claim.forfeitedMicro,
+          status: "pending",
+          outboxKey: key,
+          claimedAt: new Date(nowMs),
+        });
+        outbox.record(tx, {
+          key,
+          purpose: REWARD_PURPOSE,
+          tx: {
+            TransactionType: "Payment",
+            Destination: wallet,
+            Amount: vvxAmount(claim.payoutMicro, ledger.vvx),
+            Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`${kind} claim ${seq} of ${name} ${record.tokenId}`) } }],
+          } as never,
+        });
+        return row;
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  /** The claim once its payment settled, or as it stands after `claimWaitMs`. */
+  private async waitSettled(row: ClaimRow): Promise<ClaimRow> {
+    const key = row.outboxKey;
+    await new Promise<void>((resolve) => {
+      // One outbox listener serves every waiting claim (onSettled wakes them), not one listener each.
+      const waiting = this.waiters.get(key) ?? new Set<() => void>();
+      this.waiters.set(key, waiting);
+      const done = () => {
+        clearTimeout(timer);
+        waiting.delete(done);
+        if (!waiting.size) this.waiters.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(done, this.claimWaitMs);
+      waiting.add(done);
+      // It may have settled before this wait began.
+      const entry = this.deps.outbox.get(key);
+      if (entry && (entry.status === "validated" || entry.status === "failed")) this.onSettled(entry);
+    });
+    return this.repo.claim(row.id)!;
+  }
+
+  /** A reward payment settled: the claim becomes paid (with its txid) or failed (it settles nothing). Idempotent. */
+  onSettled(entry: OutboxEntry): void {
+    if (!CLAIM_OUTBOX_KEY.test(entry.key) || (entry.status !== "validated" && entry.status !== "failed")) return;
+    const paid = entry.status === "validated";
+    const row = this.repo.settleClaim(entry.key, {
+      status: paid ? "paid" : "failed",
+      txid: entry.hash,
+      error: paid ? null : (entry.result ?? entry.error ?? "failed"),
+      settledAt: new Date(this.deps.clock.now()),
+    });
+    for (const wake of [...(this.waiters.get(entry.key) ?? [])]) wake();
+    if (!row) return;
+    if (paid) this.deps.log.info("reward paid", { claim: row.id, tokenId: row.tokenId, hash: entry.hash });
+    else this.deps.log.error("reward payment failed; the claim is void", { claim: row.id, tokenId: row.tokenId, result: entry.result, error: entry.error });
+    this.push(row);
+  }
+
+  private push(row: ClaimRow): void {
+    this.deps.hub?.emit("wallet", row.wallet, {
+      type: "reward-claim",
+      claimId: row.id,
+      tokenId: row.tokenId,
+      status: row.status === "paid" ? "Claimed" : row.status === "pending" ? "Pending" : "Failed",
+      amount: vvxText(row.amountMicroVvx),
+      txid: row.status === "paid" ? row.txid : null,
+    });
+  }
+}

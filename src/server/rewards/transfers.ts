@@ -1,0 +1,141 @@
+import { nftDisplayName } from "../../engine";
+import type { Clock } from "../platform/clock";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import type { Logger } from "../platform/log";
+import type { SignRequestCreated, SigningService } from "../signing/service";
+import { parseAddress } from "../wallet/service";
+import { NftNotFoundError, NotNftOwnerError } from "./errors";
+import type { LedgerReads, NftOffer } from "./ledgerReads";
+import { REWARD_ERROR, parseLedgerId, type TransferOfferView } from "./model";
+import type { RewardRepository, TransferRow } from "./repository";
+
+/** NFTokenCreateOffer flag: a sell offer. */
+const TF_SELL_NFTOKEN = 0x00000001;
+/** A transfer row with no offer on the ledger is given up after this long (its sign request lives 5 minutes). */
+const STALE_TRANSFER_MS = 86_400_000;
+
+/** Who asks: the session's wallet and the browser's binding token. */
+export interface TransferActor {
+  wallet: string;
+  clientToken?: string;
+}
+
+/**
+ * Transfers of the platform's NFTs between people, signed in Xaman: the owner offers the NFT for 0 to
+ * a recipient (an NFTokenCreateOffer sell offer with Destination), may cancel it (NFTokenCancelOffer),
+ * and the recipient accepts it (NFTokenAcceptOffer). Rewards follow the NFT: its unclaimed rewards are
+ * the new owner's to claim. The ledger is the truth about every offer.
+ */
+export class TransferService {
+  constructor(
+    private readonly deps: { repo: RewardRepository; reads: LedgerReads; signing: SigningService; clock: Clock; log: Logger; platformAddress: string },
+  ) {}
+
+  private name(tokenId: string): string {
+    const record = this.deps.repo.nftRecord(tokenId);
+    if (!record) throw new NftNotFoundError(tokenId);
+    return nftDisplayName(record.taxon, record.tokenId);
+  }
+
+  /** Asks the owner to sign a sell offer for 0 to `recipient` (a funded account other than the owner). */
+  async start(actor: TransferActor, tokenIdRaw: unknown, recipientRaw: unknown): Promise<SignRequestCreated> {
+    const { reads, signing, repo, clock, log } = this.deps;
+    const tokenId = parseLedgerId(tokenIdRaw, "tokenId");
+    const recipient = parseAddress(recipientRaw, "recipient");
+    if (recipient === actor.wallet) throw new ValidationError("recipient", "Field 'recipient' must be another wallet than your own");
+    if (recipient === this.deps.platformAddress) throw new ValidationError("recipient", "Field 'recipient' cannot be the platform's treasury");
+    const name = this.name(tokenId);
+    if (!(await reads.holds(actor.wallet, tokenId))) throw new NotNftOwnerError(actor.wallet, name, "transfer it");
+    if (!(await reads.accountExists(recipient))) throw new ValidationError("recipient", `Field 'recipient': ${recipient} does not exist on the ledger (an account must be funded before it can hold an NFT)`);
+    const pending = (await reads.sellOffers(tokenId)).find((o) => o.owner === actor.wallet && o.destination);
+    if (pending) throw new ConflictError(REWARD_ERROR.transferPending, `A transfer of ${name} to ${pending.destination} is already waiting; cancel it first`);
+    const sign = await signing.createSignRequest({
+      kind: "nft_transfer",
+      txjson: { TransactionType: "NFTokenCreateOffer", NFTokenID: tokenId, Amount: "0", Flags: TF_SELL_NFTOKEN, Destination: recipient },
+      wallet: actor.wallet,
+      clientToken: actor.clientToken,
+      reference: tokenId,
+      instruction: `Transfer ${name} to ${recipient}: it can accept the NFT (and its unclaimed rewards) for free`,
+    });
+    const now = new Date(clock.now());
+    repo.insertTransfer({ tokenId, fromWallet: actor.wallet, toWallet: recipient, signUuid: sign.uuid, status: "open", createdAt: now, updatedAt: now });
+    log.info("nft transfer requested", { tokenId, from: actor.wallet, to: recipient, uuid: sign.uuid });
+    return sign;
+  }
+
+  /** A live NFT offer; 404 when it is gone. */
+  private async liveOffer(offerIdRaw: unknown): Promise<NftOffer> {
+    const offerId = parseLedgerId(offerIdRaw, "offerId");
+    const offer = await this.deps.reads.offer(offerId);
+    if (!offer) throw new NotFoundError(`No NFT offer ${offerId} on the ledger (accepted or cancelled already?)`, REWARD_ERROR.offerNotFound);
+    return offer;
+  }
+
+  /** Asks the owner to sign the cancellation of its transfer offer. */
+  async cancel(actor: TransferActor, offerIdRaw: unknown): Promise<SignRequestCreated> {
+    const offer = await this.liveOffer(offerIdRaw);
+    if (offer.owner !== actor.wallet) throw new ForbiddenError("Only the wallet that made this offer can cancel it");
+    const name = this.name(offer.tokenId);
+    return this.deps.signing.createSignRequest({
+      kind: "nft_transfer_cancel",
+      txjson: { TransactionType: "NFTokenCancelOffer", NFTokenOffers: [offer.offerId] },
+      wallet: actor.wallet,
+      clientToken: actor.clientToken,
+      reference: offer.tokenId,
+      instruction: `Cancel the transfer of ${name} to ${offer.destination ?? "anyone"}`,
+    });
+  }
+
+  /** Asks the recipient to sign the acceptance of a transfer offered to it. */
+  async accept(actor: TransferActor, offerIdRaw: unknown): Promise<SignRequestCreated> {
+    const offer = await this.liveOffer(offerIdRaw);
+    if (!offer.sell || offer.destination !== actor.wallet) throw new ForbiddenError("This NFT offer is not made to your wallet");
+    if (offer.amount !== "0") throw new ValidationError("offerId", "Field 'offerId' is a sale, not a free transfer: accept it in your wallet app if you want to buy");
+    const name = this.name(offer.tokenId);
+    return this.deps.signing.createSignRequest({
+      kind: "nft_transfer_accept",
+      txjson: { TransactionType: "NFTokenAcceptOffer", NFTokenSellOffer: offer.offerId },
+      wallet: actor.wallet,
+      clientToken: actor.clientToken,
+      reference: offer.tokenId,
+      instruction: `Accept ${name} from ${offer.owner}`,
+    });
+  }
+
+  private view(o: NftOffer, from: string, to: string): TransferOfferView {
+    const record = this.deps.repo.nftRecord(o.tokenId)!;
+    const tier = this.deps.repo.tiers().find((t) => t.id === record.tierId);
+    return { offerId: o.offerId, tokenId: o.tokenId, name: nftDisplayName(record.taxon, record.tokenId), tierName: tier?.name ?? "Unknown", from, to };
+  }
+
+  /** Free transfer offers of platform NFTs: made by `wallet` (outgoing, from the ledger) and made to it (incoming). */
+  async list(wallet: string): Promise<{ outgoing: TransferOfferView[]; incoming: TransferOfferView[] }> {
+    const { reads, repo } = this.deps;
+    const isTransfer = (o: NftOffer) => o.sell && o.amount === "0" && o.destination !== null && repo.nftRecord(o.tokenId) !== undefined;
+    const outgoing = (await reads.offersOwnedBy(wallet)).filter(isTransfer).map((o) => this.view(o, wallet, o.destination!));
+    const incoming: TransferOfferView[] = [];
+    const seen = new Set<string>();
+    for (const row of repo.openTransfersTo(wallet)) {
+      const offers = (await reads.sellOffers(row.tokenId)).filter((o) => isTransfer(o) && o.destination === wallet && o.owner === row.fromWallet);
+      for (const o of offers) {
+        if (seen.has(o.offerId)) continue;
+        seen.add(o.offerId);
+        incoming.push(this.view(o, o.owner, wallet));
+      }
+      if (!offers.length && (await this.finished(row))) repo.closeTransfer(row.id, new Date(this.deps.clock.now()));
+    }
+    return { outgoing, incoming };
+  }
+
+  /** Whether a transfer row with no live offer can never show one again. */
+  private async finished(row: TransferRow): Promise<boolean> {
+    if (this.deps.clock.now() - row.createdAt.getTime() > STALE_TRANSFER_MS) return true;
+    if (!(await this.deps.reads.holds(row.fromWallet, row.tokenId))) return true;
+    try {
+      const s = await this.deps.signing.status(row.signUuid);
+      return s.expired || s.cancelled || (s.resolved && !s.signed) || (s.signed && s.dispatchedResult !== null && s.dispatchedResult !== "tesSUCCESS" && s.dispatchedResult !== "terQUEUED");
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,66 @@
+// VVX amounts arrive as exact decimal text; they are shown and compared as text and bigint, never as floats.
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/** Exact decimal text with en-US thousands separators: "1666.666666" -> "1,666.666666", "-500000" -> "-500,000". */
+export function groupDecimal(text: string): string {
+  const m = DECIMAL.exec(text.trim());
+  if (!m) return text;
+  const [, sign, whole, frac] = m;
+  const grouped = whole!.replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const tail = (frac ?? "").replace(/0+$/, "");
+  return `${sign}${grouped}${tail ? "." + tail : ""}`;
+}
+
+/** "1,666.666666 VVX" */
+export const vvx = (text: string) => `${groupDecimal(text)} VVX`;
+
+/** Decimal text to micro-units (6 decimals; more are cut). */
+export function toMicro(text: string): bigint {
+  const m = DECIMAL.exec(text.trim());
+  if (!m) return 0n;
+  const micro = BigInt(m[2]!) * 1_000_000n + BigInt(((m[3] ?? "") + "000000").slice(0, 6));
+  return m[1] ? -micro : micro;
+}
+
+/** Micro-units back to decimal text. */
+export function fromMicro(micro: bigint): string {
+  const sign = micro < 0n ? "-" : "";
+  const abs = micro < 0n ? -micro : micro;
+  const frac = (abs % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
+  return `${sign}${abs / 1_000_000n}${frac ? "." + frac : ""}`;
+}
+
+/** Sum of decimal texts, exactly. */
+export const sumDecimal = (texts: string[]) => fromMicro(texts.reduce((acc, t) => acc + toMicro(t), 0n));
+
+/** Share of `part` in `whole` in percent (0-100, 2 decimals), exactly. */
+export function percentOf(part: string, whole: string): number {
+  const w = toMicro(whole);
+  if (w <= 0n) return 0;
+  const p = toMicro(part);
+  const bp = (p * 10_000n) / w;
+  return Math.min(100, Math.max(0, Number(bp) / 100));
+}
+
+/**
+ * The spec's next-claim text: 'Available now', or hours and minutes remaining. `nowIso` is the
+ * server's time (in the sandbox the product's clock may be ahead of this computer's).
+ */
+export function nextClaimText(nextIso: string | null, nowIso: string): string {
+  if (!nextIso) return "No further rewards";
+  const ms = Date.parse(nextIso) - Date.parse(nowIso);
+  if (!(ms > 0)) return "Available now";
+  const totalMinutes = Math.ceil(ms / 60_000);
+  const hours = Math.floor(totalMinutes / 60);
+  const minutes = totalMinutes % 60;
+  return `${hours}h ${minutes}m`;
+}
+
+const shortDate = new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeZone: "UTC" });
+const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+/** The spec's short dates (UTC, the product's day boundary). */
+export const formatDate = (iso: string | null) => (iso ? shortDate.format(new Date(iso)) : "—");
+/** Date and time in UTC. */
+export const formatDateTime = (iso: string | null) => (iso ? `${dateTime.format(new Date(iso))} UTC` : "—");
