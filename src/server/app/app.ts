@@ -34,7 +34,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   const api = new Elysia({ name: "api" })
     .use(requestLog(ctx.log))
     .use(securityHeaders(headers))
-    .use(requestGuard({ publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => path === SANDBOX_OAUTH_TOKEN }))
+    .use(requestGuard({ publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => FORM_ROUTES.has(path) }))
     .use(wsRoutes(ctx.hub, (cookies) => ctx.auth.session(cookies[SESSION_COOKIE]?.value)?.wallet ?? null, ctx.config.publicUrl))
     .use(healthRoutes(ctx))
     .use(statsRoutes(ctx))
@@ -56,6 +56,8 @@ export type App = ReturnType<typeof createApp>;
 
 /** The sandbox Xaman's OAuth2 token endpoint: xumm-sdk's server posts a form there, as to Xaman's. */
 const SANDBOX_OAUTH_TOKEN = "/sandbox/xumm/oauth2/token";
+/** Routes that take an HTML form instead of JSON: the token endpoint and the sandbox explorer's clock buttons (same-origin, no JavaScript). */
+const FORM_ROUTES = new Set([SANDBOX_OAUTH_TOKEN, "/sandbox/explorer/clock"]);
 
 /**
  * Routes whose authority is never a cookie, so another site's page gains nothing there: the

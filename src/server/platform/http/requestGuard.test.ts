@@ -187,6 +187,16 @@ describe("cross-site requests (CSRF)", () => {
   });
 });
 
+describe("form routes", () => {
+  test("the sandbox explorer's clock buttons post a form from its own pages; another site's page may not", async () => {
+    const form = new URLSearchParams({ ms: "3600000", back: "/sandbox/explorer" });
+    const own = await fetch(`${server.url}/sandbox/explorer/clock`, { method: "POST", body: form, redirect: "manual", headers: { "sec-fetch-site": "same-origin" } });
+    expect(own.status).toBe(303);
+    const foreign = await fetch(`${server.url}/sandbox/explorer/clock`, { method: "POST", body: form, redirect: "manual", headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
+    expect(foreign.status).toBe(403);
+  });
+});
+
 describe("routes without cookie authority", () => {
   test("another site's page may use the sandbox ledger socket (public, like rippled's), not /ws", async () => {
     const headers = { origin: "https://dapp.example", "sec-fetch-site": "cross-site" };
