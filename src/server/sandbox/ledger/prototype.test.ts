@@ -33,3 +33,11 @@ test("method names from Object.prototype are unknown commands, as on rippled", a
   // A real method still answers.
   expect(await ask({ id: 2, command: "ping" })).toMatchObject({ id: 2, status: "success" });
 });
+
+test("account_objects types from Object.prototype are invalid, as on rippled", async () => {
+  const account = server.ctx.ledger.platformAddress;
+  for (const type of ["constructor", "__proto__", "toString"]) {
+    expect(await ask({ id: 3, command: "account_objects", account, type })).toMatchObject({ id: 3, status: "error", error: "invalidParams" });
+  }
+  expect(await ask({ id: 4, command: "account_objects", account, type: "state" })).toMatchObject({ id: 4, status: "success" });
+});
