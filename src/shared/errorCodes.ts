@@ -13,6 +13,10 @@ export const ERROR_CODES = {
   NOT_FOUND: "No such route or thing",
   RATE_LIMITED: "Too many requests; Retry-After says when to try again",
   INTERNAL_ERROR: "Unexpected failure on the server (details are only in its log)",
+  PAYLOAD_TOO_LARGE: "The request body is larger than the route accepts (or nested too deep)",
+  UNSUPPORTED_MEDIA_TYPE: "A state-changing request must send JSON",
+  CROSS_SITE_REQUEST: "A state-changing request came from another site's page",
+  DATABASE_BUSY: "The database is locked by other work; try again shortly",
 
   // Dependencies
   UPSTREAM_UNAVAILABLE: "A dependency is unreachable",

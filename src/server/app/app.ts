@@ -9,11 +9,15 @@ import { healthRoutes } from "../health";
 import { historyRoutes } from "../history";
 import { nftRoutes, parseTierId, parseVvxText } from "../nfts";
 import { formatVvx } from "../nfts/catalog";
+import { depositRoutes } from "../deposits";
 import { rewardRoutes } from "../rewards";
 import { errorHandler } from "../platform/http/errors";
+import { requestGuard } from "../platform/http/requestGuard";
 import { requestLog } from "../platform/http/requestLog";
-import { webRoutes } from "../platform/http/spa";
+import { SecurityHeaders, securityHeaders } from "../platform/http/securityHeaders";
+import { webRoutes, type BuiltSpa } from "../platform/http/spa";
 import { wsRoutes } from "../platform/ws";
+import { MAX_FRAME_BYTES } from "../platform/ws/hub";
 import { siteRoutes } from "../site";
 import { statsRoutes } from "../stats";
 import { swapRoutes } from "../swap";
@@ -23,14 +27,20 @@ import type { AppContext } from "./context";
 
 /**
  * Composes the whole server from feature plugins. API routes sit in one
- * instance with the request log; the SPA routes in another without hooks
- * (a hook on them would stop Bun serving the bundled HTML natively).
+ * instance with the request log, the request guard and the security headers;
+ * the SPA routes in another without hooks (a hook on them would stop Bun
+ * serving them natively), their headers built into their static responses.
+ * `spa` is the production build (undefined: Bun's HTML bundle, for development).
  */
-export function createApp(ctx: AppContext) {
+export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   const signLimits = new SignRequestLimits();
+  const headers = new SecurityHeaders(ctx.config.publicUrl);
+  const web = webRoutes(spa, headers);
   const api = new Elysia({ name: "api" })
     .use(requestLog(ctx.log))
-    .use(wsRoutes(ctx.hub, (cookies) => ctx.auth.session(cookies[SESSION_COOKIE]?.value)?.wallet ?? null))
+    .use(securityHeaders(headers))
+    .use(requestGuard({ publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => FORM_ROUTES.has(path) }))
+    .use(wsRoutes(ctx.hub, (cookies) => ctx.auth.session(cookies[SESSION_COOKIE]?.value)?.wallet ?? null, ctx.config.publicUrl))
     .use(healthRoutes(ctx))
     .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress }))
     .use(siteRoutes(ctx))
@@ -44,10 +54,11 @@ export function createApp(ctx: AppContext) {
     .use(swapRoutes(ctx))
     .use(fairRoutes(ctx))
     .use(slotsRoutes(ctx))
-    .use(dailySpinRoutes(ctx));
+    .use(dailySpinRoutes(ctx))
+    .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
 
-  return new Elysia({ name: "vvx" }).use(errorHandler(ctx.log)).use(api).use(webRoutes());
+  return new Elysia({ name: "vvx", websocket: { maxPayloadLength: MAX_FRAME_BYTES } }).use(errorHandler(ctx.log, { notFound: web.notFound, headers })).use(api).use(web.routes);
 }
 
 export type App = ReturnType<typeof createApp>;
@@ -64,4 +75,19 @@ function sandboxHooks(ctx: AppContext): SandboxProductHooks {
     },
     nftPurchaseStatus: async (requestId) => purchases.byRequestId(requestId).status,
   };
+}
+
+/** The sandbox Xaman's OAuth2 token endpoint: xumm-sdk's server posts a form there, as to Xaman's. */
+const SANDBOX_OAUTH_TOKEN = "/sandbox/xumm/oauth2/token";
+/** Routes that take an HTML form instead of JSON: the token endpoint and the sandbox explorer's clock buttons (same-origin, no JavaScript). */
+const FORM_ROUTES = new Set([SANDBOX_OAUTH_TOKEN, "/sandbox/explorer/clock"]);
+
+/**
+ * Routes whose authority is never a cookie, so another site's page gains nothing there: the
+ * sandbox Xaman's platform API and token endpoint (API key, client secret; xumm-sdk calls
+ * them server to server), its payload sockets (the uuid) and the sandbox ledger (public, as
+ * rippled's). They skip the Origin check; everything else that changes state, and /ws, has it.
+ */
+function needsNoCookie(path: string): boolean {
+  return path.startsWith("/sandbox/xumm/api/v1/platform/") || path === SANDBOX_OAUTH_TOKEN || path.startsWith("/sandbox/xumm/sign/") || path === "/sandbox/ledger";
 }

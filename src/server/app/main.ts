@@ -1,7 +1,7 @@
 import { createApp } from "./app";
 import { ConfigError, loadConfig, type Config } from "../platform/config";
 import type { AppContext } from "./context";
-import { openStore } from "../platform/db";
+import { DatabaseFileError, openStore } from "../platform/db";
 import { gatewayFromConfig } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { createLogger, type Logger } from "../platform/log";
@@ -13,6 +13,8 @@ import { PaymentWatcher } from "../payments/watcher";
 import { systemClock } from "../platform/clock";
 import { createSigningServices } from "./identity";
 import { VERSION } from "../platform/version";
+import { buildSpa } from "../platform/http/spa";
+import { dataDirSecret } from "../platform/secrets";
 import { Hub } from "../platform/ws/hub";
 import { HistoryService } from "../history/service";
 import { nftPurchaseHistory, refundHistory } from "../history/sources";
@@ -23,7 +25,8 @@ import { swapHistorySource } from "../swap/history";
 import { SwapService } from "../swap/service";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
-export async function createContext(config: Config, log = createLogger(!config.logRequests)): Promise<AppContext> {
+export async function createContext(settings: Config, log = createLogger(!settings.logRequests)): Promise<AppContext> {
+  const config: Config = { ...settings, cookieSecret: settings.cookieSecret ?? dataDirSecret(settings.dataDir, "cookie") };
   const store = openStore(config.dataDir);
   const hub = new Hub();
   // The sandbox is loaded only in sandbox mode: on real networks none of its code runs.
@@ -31,7 +34,9 @@ export async function createContext(config: Config, log = createLogger(!config.l
   const clock = sandbox?.clock ?? systemClock;
   const ledger = gatewayFromConfig(config, log, sandbox?.wallets);
   const outbox = new Outbox(store.db, ledger, log, clock);
-  const payments = new PaymentWatcher(store.db, ledger, outbox, log, { clock });
+  // Untagged payments from these are treasury funding; the rest is refunded.
+  const funders = [...config.treasuryFunders, ledger.vvx.issuer, ...(sandbox ? [sandbox.wallets.issuer.classicAddress, sandbox.wallets.ammProvider.classicAddress] : [])];
+  const payments = new PaymentWatcher(store.db, ledger, outbox, log, { clock, funders });
   const signing = createSigningServices(config, store.db, log, clock);
   const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
   const fair = new FairSeedService({ db: store.db, sqlite: store.sqlite, clock, log });
@@ -54,10 +59,12 @@ export async function createContext(config: Config, log = createLogger(!config.l
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
 export async function startServer(config: Config, log?: Logger) {
+  // Production: the SPA is built (or read from the binary) while the rest starts; `bun run dev` keeps Bun's HMR route.
+  const development = process.env.NODE_ENV === "development";
+  const spa = development ? undefined : buildSpa();
   const ctx = await createContext(config, log);
-  const app = createApp(ctx);
-  // Production bundling unless explicitly developing (`bun run dev`): no HMR client in the page.
-  app.listen({ port: config.port, hostname: config.host, development: process.env.NODE_ENV === "development" });
+  const app = createApp(ctx, await spa);
+  app.listen({ port: config.port, hostname: config.host, development });
   ctx.hub.attach(app.server!);
   ctx.hub.start();
   ctx.sandbox?.start();
@@ -70,6 +77,8 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.ledger.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
+  const exposed = exposedSandboxAdmin(config);
+  if (exposed) ctx.log.warn(exposed, { host: config.host, admins: config.adminWallets.length });
   ctx.log.info("listening", { url: config.publicUrl, port, network: config.network, data: ctx.store.path, startupMs: Math.round(performance.now()) });
 
   let stopping: Promise<void> | undefined;
@@ -91,6 +100,18 @@ export async function startServer(config: Config, log?: Logger) {
       ctx.log.info("stopped");
     })());
   return { app, ctx, port, stop };
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
+
+/**
+ * The warning for sandbox mode reachable from other machines with ADMIN_WALLETS set: the sandbox
+ * wallet signs for any faucet account, so whoever reaches the server can sign in as an admin's
+ * sandbox account. Undefined when there is nothing to warn about.
+ */
+export function exposedSandboxAdmin(config: Pick<Config, "network" | "host" | "adminWallets">): string | undefined {
+  if (config.network !== "sandbox" || config.adminWallets.length === 0 || LOOPBACK.test(config.host)) return undefined;
+  return "sandbox mode listens beyond localhost with ADMIN_WALLETS set: anyone who reaches this server can sign in as an admin's account through the sandbox wallet; set HOST=127.0.0.1, or use a real network";
 }
 
 /** `vvx healthcheck`: exit 0 when this machine's server answers /api/health (used by Docker's HEALTHCHECK). */
@@ -117,7 +138,16 @@ if (import.meta.main) {
     }
     throw err;
   }
-  const { stop } = await startServer(config);
+  let stop: () => Promise<void>;
+  try {
+    ({ stop } = await startServer(config));
+  } catch (err) {
+    if (err instanceof DatabaseFileError) {
+      console.error(`Database error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
   console.log(`VVX is running at ${config.publicUrl} (network: ${config.network})`);
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => void stop().then(() => process.exit(0)));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestBrowser } from "../auth/testBrowser";
+import { TestBrowser } from "../testing/testBrowser";
 import { memoryLogger } from "../platform/log";
 import { startTestServer, type TestServer } from "../testing/testServer";
 

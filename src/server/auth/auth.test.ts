@@ -6,7 +6,7 @@ import { sandboxXummCredentials } from "../signing/credentials";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { CLIENT_COOKIE, SESSION_COOKIE } from "./cookies";
 import { actingWallet, requireWallet } from "./guard";
-import { TestBrowser } from "./testBrowser";
+import { TestBrowser } from "../testing/testBrowser";
 
 let server: TestServer;
 
@@ -89,7 +89,8 @@ describe("wallet_connect: sign request, status, session", () => {
     const wallet = Wallet.generate();
     const browser = new TestBrowser(server.url);
     await browser.json("/api/xumm/sign-request", { method: "POST", json: { type: "wallet_connect" } });
-    const clientToken = browser.cookies.get(CLIENT_COOKIE)!;
+    // The cookie is `<token>.<HMAC>`; sign requests are bound to the token.
+    const clientToken = browser.cookies.get(CLIENT_COOKIE)!.split(".")[0]!;
     // A SignIn the product created for another purpose, bound to this very browser.
     const other = await server.ctx.signing.createSignRequest({ kind: "push_auth", txjson: { TransactionType: "SignIn" }, clientToken });
     await sandboxSign(other.uuid, wallet.seed!);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Config } from "../platform/config";
 
 /** The wallet session cookie (HttpOnly; its SHA-256 is the session's key in SQLite). */
@@ -6,6 +6,7 @@ export const SESSION_COOKIE = "vvx_session";
 /**
  * The browser binding cookie: set with a sign request and stored (hashed)
  * with it, so only the browser that asked for a sign-in can turn it into a session.
+ * Its value is `<token>.<HMAC>`: only the server issues them (rate limits count on that).
  */
 export const CLIENT_COOKIE = "vvx_client";
 /** Sessions last 30 days from sign-in. */
@@ -46,16 +47,36 @@ export interface CookieJar {
   [name: string]: { value: unknown; set(options: Record<string, unknown>): unknown; remove(): unknown };
 }
 
-/** The browser's binding token, creating and setting it when absent. */
-export function ensureClientToken(cookie: CookieJar, config: Config): string {
-  const existing = validToken(cookie[CLIENT_COOKIE]?.value);
-  if (existing) return existing;
-  const token = newToken();
-  cookie[CLIENT_COOKIE]!.set({ value: token, ...cookieAttributes(config, CLIENT_COOKIE_DAYS * 86_400) });
-  return token;
+/** The cookie value for a binding token: the token and its HMAC under the server's key. */
+function signedClientValue(token: string, config: Pick<Config, "cookieSecret">): string {
+  return `${token}.${clientMac(token, config)}`;
 }
 
-/** The browser's binding token if it has one. */
-export function clientToken(cookie: CookieJar): string | undefined {
-  return validToken(cookie[CLIENT_COOKIE]?.value);
+function clientMac(token: string, config: Pick<Config, "cookieSecret">): string {
+  if (!config.cookieSecret) throw new Error("cookieSecret is not set (createContext sets it)");
+  return createHmac("sha256", config.cookieSecret).update(`${CLIENT_COOKIE}:${token}`).digest("base64url");
+}
+
+/**
+ * The browser's binding token when its cookie is one this server issued (the HMAC checks);
+ * anything else, made up or tampered with, counts as no cookie at all.
+ */
+export function clientToken(cookie: CookieJar, config: Pick<Config, "cookieSecret">): string | undefined {
+  const value = cookie[CLIENT_COOKIE]?.value;
+  if (typeof value !== "string") return undefined;
+  const dot = value.indexOf(".");
+  const token = validToken(value.slice(0, dot));
+  if (dot < 0 || !token) return undefined;
+  const given = Buffer.from(value.slice(dot + 1));
+  const expected = Buffer.from(clientMac(token, config));
+  return given.length === expected.length && timingSafeEqual(given, expected) ? token : undefined;
+}
+
+/** The browser's binding token, issuing (and setting) a signed one when it has none the server issued. */
+export function ensureClientToken(cookie: CookieJar, config: Config): string {
+  const existing = clientToken(cookie, config);
+  if (existing) return existing;
+  const token = newToken();
+  cookie[CLIENT_COOKIE]!.set({ value: signedClientValue(token, config), ...cookieAttributes(config, CLIENT_COOKIE_DAYS * 86_400) });
+  return token;
 }

@@ -50,7 +50,7 @@ function sessionRoutes({ auth, config }: AuthRouteDeps) {
       "/api/auth/callback",
       async ({ body, cookie }) => {
         const jar = cookie as CookieJar;
-        const issued = await auth.completeOauth(body.code, body.state, clientToken(jar));
+        const issued = await auth.completeOauth(body.code, body.state, clientToken(jar, config));
         jar[SESSION_COOKIE]!.set({ value: issued.token, ...cookieAttributes(config, SESSION_DAYS * 86_400) });
         return { success: true as const, user: { walletAddress: issued.session.wallet }, message: "Signed in with Xaman" };
       },
@@ -84,9 +84,8 @@ function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLi
       "/api/auth/oauth-request",
       async ({ body, cookie, request, server, session }) => {
         const wallet = actingWallet(session, body?.walletAddress);
-        const newClient = !clientToken(cookie as CookieJar);
         const token = ensureClientToken(cookie as CookieJar, config);
-        limits.hit(clientIp(server, request), token, newClient);
+        limits.hit(clientIp(server, request), token);
         return auth.pushAuthRequest(wallet, token);
       },
       {

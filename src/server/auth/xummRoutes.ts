@@ -43,9 +43,8 @@ export function xummRoutes(deps: XummRouteDeps, limits: SignRequestLimits) {
 
 /** The browser's binding token (set when new), counted against the sign-request limits. */
 function boundClient(cookie: unknown, config: Config, limits: SignRequestLimits, ip: string): string {
-  const newClient = !clientToken(cookie as CookieJar);
   const token = ensureClientToken(cookie as CookieJar, config);
-  limits.hit(ip, token, newClient);
+  limits.hit(ip, token);
   return token;
 }
 
@@ -53,7 +52,7 @@ function boundClient(cookie: unknown, config: Config, limits: SignRequestLimits,
 function sessionFor(status: SignStatus, cookie: unknown, deps: XummRouteDeps): boolean {
   if (status.kind !== "wallet_connect" || !status.signed || !status.account) return false;
   const jar = cookie as CookieJar;
-  const issued = deps.auth.completeWalletConnect(status, clientToken(jar));
+  const issued = deps.auth.completeWalletConnect(status, clientToken(jar, deps.config));
   if (!issued) return deps.auth.session(jar[SESSION_COOKIE]?.value)?.wallet === status.account;
   jar[SESSION_COOKIE]!.set({ value: issued.token, ...cookieAttributes(deps.config, SESSION_DAYS * 86_400) });
   return true;
@@ -150,7 +149,7 @@ function oauthRoutes({ config, auth }: XummRouteDeps, limits: SignRequestLimits)
     .get(
       "/api/xumm/oauth/callback/:uuid",
       ({ params, cookie }) => {
-        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(cookie as CookieJar));
+        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(cookie as CookieJar, config));
         return { success: p.success, signed: p.signed, walletAddress: p.walletAddress, message: p.message };
       },
       { params: UuidParams, response: OauthCallbackResponse, detail: { summary: "Poll an OAuth2 sign-in (every 5 s)", tags: ["xumm"] } },
@@ -158,7 +157,7 @@ function oauthRoutes({ config, auth }: XummRouteDeps, limits: SignRequestLimits)
     .get(
       "/api/xumm/oauth/status/:uuid",
       ({ params, cookie }) => {
-        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(cookie as CookieJar));
+        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(cookie as CookieJar, config));
         return { success: true as const, hasOAuth: p.hasOAuth, signed: p.signed, walletAddress: p.walletAddress };
       },
       { params: UuidParams, response: OauthStatusResponse, detail: { summary: "Whether an OAuth2 sign-in completed", tags: ["xumm"] } },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { serverSeedCommitment, spinDailyWheel } from "../../engine";
-import { TestBrowser } from "../auth/testBrowser";
+import { TestBrowser } from "../testing/testBrowser";
 import { buyer, sessionBrowser } from "../testing/nftKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 

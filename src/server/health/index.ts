@@ -1,12 +1,14 @@
 import { Elysia, t } from "elysia";
 import type { Config } from "../platform/config";
 import type { Store } from "../platform/db";
+import { probeWrite } from "../platform/db";
 
 const Health = t.Object({
-  status: t.Literal("ok"),
+  status: t.Union([t.Literal("ok"), t.Literal("degraded")], { description: "degraded (503) while the database cannot take writes" }),
   network: t.String(),
   version: t.String(),
-  db: t.String({ description: "ok when the database answers a query" }),
+  db: t.String({ description: "ok when the database answers a query and takes writes; locked or unavailable otherwise" }),
+  reason: t.Optional(t.String({ description: "Why the status is degraded" })),
 });
 
 /** What the health check reads. */
@@ -20,14 +22,20 @@ export function healthRoutes(ctx: HealthDeps) {
   return new Elysia({ name: "health" }).get(
     "/api/health",
     ({ set }) => {
-      let db = "ok";
+      const base = { network: ctx.config.network, version: ctx.version };
       try {
         ctx.store.sqlite.query("SELECT 1").get();
-      } catch {
-        db = "unavailable";
+      } catch (err) {
         set.status = 503;
+        return { status: "degraded" as const, ...base, db: "unavailable", reason: `database does not answer: ${err instanceof Error ? err.message : String(err)}` };
       }
-      return { status: "ok" as const, network: ctx.config.network, version: ctx.version, db };
+      // A write probe that never waits: a lock held elsewhere is reported at once, not after the 5 s busy timeout.
+      const locked = probeWrite(ctx.store.sqlite);
+      if (locked) {
+        set.status = 503;
+        return { status: "degraded" as const, ...base, db: "locked", reason: `database takes no writes: ${locked}` };
+      }
+      return { status: "ok" as const, ...base, db: "ok" };
     },
     { response: { 200: Health, 503: Health }, detail: { summary: "Liveness and database check", tags: ["system"] } },
   );

@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { ValidationError as XrplValidationError, type SubmittableTransaction, type TransactionMetadata } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
-import type { Db, DbOrTx } from "../platform/db";
+import { sqliteOf, type Db, type DbOrTx } from "../platform/db";
 import { ledgerOutbox, ledgerOutboxAttempts } from "./schema";
 import { NotFoundError, UpstreamError } from "../platform/errors";
 import type { Logger } from "../platform/log";
+import { RetryGate } from "../platform/retry";
 import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError, OutboxConflictError } from "./errors";
 import type { LedgerGateway } from "./gateway";
@@ -115,6 +116,7 @@ export class Outbox {
   private stopped = false;
   private timer: ReturnType<typeof setInterval> | undefined;
   private offs: (() => void)[] = [];
+  private readonly gate: RetryGate;
 
   constructor(
     private readonly db: Db,
@@ -124,6 +126,7 @@ export class Outbox {
     private readonly clock: Clock = systemClock,
   ) {
     this.events = new TypedEmitter((event, err) => log.error("outbox listener failed", { event, error: String(err) }));
+    this.gate = new RetryGate("outbox", log, sqliteOf(db));
   }
 
   on<K extends keyof OutboxEvents & string>(event: K, listener: (entry: OutboxEvents[K]) => void): () => void {
@@ -247,17 +250,17 @@ export class Outbox {
   private async drain(): Promise<void> {
     this.running = true;
     try {
-      do {
-        this.again = false;
-        if (this.stopped || !this.ledger.isConnected()) break;
-        const open = this.db.select({ id: ledgerOutbox.id }).from(ledgerOutbox).where(inArray(ledgerOutbox.status, ["queued", "pending"])).limit(1).get();
-        if (!open) break;
-        await this.checkPending();
-        await this.sendQueued();
-      } while (this.again && !this.stopped);
-    } catch (err) {
-      // Ledger trouble: the next ledger close, reconnect or poll retries.
-      if (!this.stopped) this.log.warn("outbox paused", { error: err instanceof Error ? err.message : String(err) });
+      // Ledger or database trouble: logged, then the next ledger close, reconnect or poll after the backoff retries.
+      await this.gate.run(async () => {
+        do {
+          this.again = false;
+          if (this.stopped || !this.ledger.isConnected()) break;
+          const open = this.db.select({ id: ledgerOutbox.id }).from(ledgerOutbox).where(inArray(ledgerOutbox.status, ["queued", "pending"])).limit(1).get();
+          if (!open) break;
+          await this.checkPending();
+          await this.sendQueued();
+        } while (this.again && !this.stopped);
+      });
     } finally {
       this.running = false;
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Wallet } from "xrpl";
-import { TestBrowser } from "../auth/testBrowser";
+import { TestBrowser } from "../testing/testBrowser";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { buyer, sessionBrowser } from "../testing/nftKit";
 

@@ -5,7 +5,7 @@ import { incomingPayments } from "../payments/schema";
 import { nftTiers, nfts as nftsTable } from "./schema";
 import { eventually, outsideClient, pay } from "../testing/ledgerKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import type { TestBrowser } from "../auth/testBrowser";
+import type { TestBrowser } from "../testing/testBrowser";
 import { acceptRequest, buyer, GENESIS_PRICE_MICRO, mintsAndOffers, nftsOf, OASIS_PRICE_MICRO, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
 
 let server: TestServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { signRequests } from "../signing/schema";
-import { TestBrowser } from "../auth/testBrowser";
+import { TestBrowser } from "../testing/testBrowser";
 import { RateLimiter } from "../platform/http/rateLimit";
 import { eventually } from "../testing/ledgerKit";
 import { startTestServer, type TestServer } from "../testing/testServer";

@@ -9,7 +9,8 @@ import { offerRoutes } from "./offerRoutes";
 import { purchaseRoutes } from "./purchaseRoutes";
 import type { NftRouteDeps } from "./service";
 
-const ART: Record<string, string> = { "genesis.svg": genesisArt, "oasis.svg": oasisArt };
+// No prototype: a file named "constructor" or "__proto__" must not find Object's members.
+const ART: Record<string, string> = Object.assign(Object.create(null), { "genesis.svg": genesisArt, "oasis.svg": oasisArt });
 
 
 /**

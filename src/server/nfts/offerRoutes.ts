@@ -63,7 +63,7 @@ function offerReadRoutes({ nfts, auth }: NftRouteDeps) {
 }
 
 /** The accept-offer sign request and the completion check: the only NFT routes that change an offer's state. */
-function acceptRoutes({ nfts, auth }: NftRouteDeps) {
+function acceptRoutes({ nfts, auth, config }: NftRouteDeps) {
   const { purchases, acceptance } = nfts;
   return new Elysia({ name: "nft-accept" })
     .use(walletSession(auth))
@@ -77,7 +77,7 @@ function acceptRoutes({ nfts, auth }: NftRouteDeps) {
         purchase = await acceptance.checkAccepted(purchase);
         if (purchase.status === "completed") throw new ConflictError("OFFER_ALREADY_ACCEPTED", "This NFT offer was accepted already; the NFT is in your wallet");
         // A new sign request only when the current one was rejected, cancelled or expired.
-        purchase = await acceptance.signRequest(purchase, clientToken(cookie as CookieJar), await acceptance.requestClosed(purchase));
+        purchase = await acceptance.signRequest(purchase, clientToken(cookie as CookieJar, config), await acceptance.requestClosed(purchase));
         return {
           success: true as const,
           uuid: purchase.acceptUuid!,
@@ -113,7 +113,7 @@ function acceptRoutes({ nfts, auth }: NftRouteDeps) {
         if (purchase.status === "completed") {
           return { success: true as const, completed: true as const, ...tail(purchase), message: "The NFT is in your wallet" };
         }
-        if (purchase.status === "offer_created") purchase = await acceptance.signRequest(purchase, clientToken(cookie as CookieJar));
+        if (purchase.status === "offer_created") purchase = await acceptance.signRequest(purchase, clientToken(cookie as CookieJar, config));
         throw notCompleted(purchase);
       },
       {

@@ -4,7 +4,7 @@ import { tierFromTaxon } from "../../engine";
 import { nfts as nftsTable } from "./schema";
 import { eventually, outsideClient } from "../testing/ledgerKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { TestBrowser } from "../auth/testBrowser";
+import { TestBrowser } from "../testing/testBrowser";
 import { acceptRequest, buyer, connectedBrowser, mintsAndOffers, nftsOf, OASIS_PRICE_MICRO, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
 
 let server: TestServer;

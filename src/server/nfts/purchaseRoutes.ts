@@ -29,7 +29,7 @@ export function purchaseRoutes(deps: NftRouteDeps) {
 }
 
 /** The two ways to start a paid purchase: the marketplace's payment QR and the direct offer page. */
-function startRoutes({ nfts, auth, platformAddress }: NftRouteDeps) {
+function startRoutes({ nfts, auth, config, platformAddress }: NftRouteDeps) {
   const { purchases } = nfts;
   return new Elysia({ name: "nft-purchase-start" })
     .use(walletSession(auth))
@@ -37,7 +37,7 @@ function startRoutes({ nfts, auth, platformAddress }: NftRouteDeps) {
       "/api/payments/vvx-payment-qr",
       async ({ body, session, cookie, server, request }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        const actor = { wallet, clientToken: clientToken(cookie as CookieJar), ip: clientIp(server, request) };
+        const actor = { wallet, clientToken: clientToken(cookie as CookieJar, config), ip: clientIp(server, request) };
         const created = await purchases.create(actor, parseTierId(body.tierId), "vvx_payment_qr", parseVvxText(body.amount, "amount"));
         const price = formatVvx(created.purchase.priceMicroVvx);
         return {
@@ -67,7 +67,7 @@ function startRoutes({ nfts, auth, platformAddress }: NftRouteDeps) {
       "/api/nfts/direct-offer",
       async ({ body, session, cookie, server, request }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        const actor = { wallet, clientToken: clientToken(cookie as CookieJar), ip: clientIp(server, request) };
+        const actor = { wallet, clientToken: clientToken(cookie as CookieJar, config), ip: clientIp(server, request) };
         // A paid path like the marketplace: the QR is the VVX payment; the offer follows the payment.
         const created = await purchases.create(actor, parseTierId(body.tierId), "direct_offer");
         const price = `${formatVvx(created.purchase.priceMicroVvx)} VVX`;

@@ -1,7 +1,8 @@
 import type { AuthService } from "../auth/service";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
-import type { Db } from "../platform/db";
+import { sqliteOf, type Db } from "../platform/db";
+import { RetryGate } from "../platform/retry";
 import type { Logger } from "../platform/log";
 import type { Hub } from "../platform/ws/hub";
 import type { LedgerGateway } from "../ledger/gateway";
@@ -27,7 +28,7 @@ const ACCEPT_POLL_MAX_MS = 60_000;
 export interface NftRouteDeps {
   nfts: NftService;
   auth: AuthService;
-  config: Pick<Config, "adminWallets">;
+  config: Pick<Config, "adminWallets" | "cookieSecret">;
   /** The platform account buyers pay. */
   platformAddress: () => string;
 }
@@ -62,6 +63,7 @@ export class NftService {
   private offs: (() => void)[] = [];
   private sweeping: Promise<void> | undefined;
   private sweepAgain = false;
+  private readonly sweepGate: RetryGate;
   private lastAcceptPoll = 0;
   private stopped = false;
   private readonly acceptCheckedAt = new Map<number, number>();
@@ -69,6 +71,7 @@ export class NftService {
   constructor(private readonly deps: NftServiceDeps) {
     const { db, config, log, clock, hub, ledger, outbox, payments, signing } = deps;
     seedDefaults(db);
+    this.sweepGate = new RetryGate("nft sweep", log, sqliteOf(db));
     this.repo = new NftRepository(db, clock);
     const repo = this.repo;
     this.catalog = new NftCatalog(repo, config, clock);
@@ -117,13 +120,14 @@ export class NftService {
     }
     this.sweeping = (async () => {
       try {
-        do {
-          this.sweepAgain = false;
-          await this.sweepOnce(force);
-          force = false;
-        } while (this.sweepAgain && !this.stopped);
-      } catch (err) {
-        if (!this.stopped) this.deps.log.warn("nft sweep paused", { error: err instanceof Error ? err.message : String(err) });
+        // Failures are logged and back off; the next ledger close after that retries.
+        await this.sweepGate.run(async () => {
+          do {
+            this.sweepAgain = false;
+            await this.sweepOnce(force);
+            force = false;
+          } while (this.sweepAgain && !this.stopped);
+        });
       } finally {
         this.sweeping = undefined;
       }

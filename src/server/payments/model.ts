@@ -21,9 +21,14 @@ export const REFUND_REASON = {
   wrongSender: "wrong_sender",
   overpaid: "overpaid",
   handlerError: "handler_error",
+  /** No DestinationTag and not from one of the operator's funding accounts. */
+  untagged: "untagged",
 } as const;
 
-/** What became of an incoming payment: credited (maybe with the excess refunded), refunded in full, kept as an untagged deposit, or held (amount unknowable). */
+/** Why an untagged payment was kept: from a funding account, or a refund coming back (never refunded again). */
+export const KEEP_REASON = { funder: "funder", refundReturned: "refund_returned" } as const;
+
+/** What became of an incoming payment: credited (maybe with the excess refunded), refunded in full, kept as an untagged deposit (see KEEP_REASON), or held (amount unknowable). */
 export type IncomingOutcome = "credited" | "refunded" | "deposit" | "held";
 
 export interface PaymentRequest {
@@ -75,6 +80,8 @@ export interface IncomingPayment {
   /** Delivered drops or micro-VVX (micro-VVX truncated); null for other currencies. */
   deliveredUnits: bigint | null;
   closedAt: Date | null;
+  /** The transaction's memos, hex-decoded (a refund names the payment it returns there). */
+  memos: { type: string; data: string }[];
 }
 
 /** A feature's verdict on a payment that otherwise fully pays its request. */

@@ -253,12 +253,14 @@ describe("payment watcher", () => {
     expect(Buffer.from(memo, "hex").toString()).toBe(`unknown_tag ${res.result.hash}`);
   });
 
-  test("an untagged payment is kept as a recorded deposit, not refunded", async () => {
+  test("an untagged payment from outside the operator's funding accounts is refunded, not kept (deposits/ covers the kept ones)", async () => {
     const payer = await faucet(server.url, { xrp: 50 });
-    const deposits = record(payments, "payment.deposit");
+    const refunding = record(payments, "payment.refunding");
     const res = await pay(client, payer, { Destination: payments.destination, Amount: "3000000" });
-    await eventually(() => deposits.find((d) => d.txHash === res.result.hash), "deposit");
-    expect(payments.incoming(res.result.hash)).toMatchObject({ outcome: "deposit", reason: "no_tag", refundKey: null });
+    const r = await eventually(() => refunding.find((e) => e.txHash === res.result.hash), "refund");
+    expect(r.reason).toBe("untagged");
+    expect(payments.incoming(res.result.hash)).toMatchObject({ outcome: "refunded", reason: "untagged", refundKey: `refund:${res.result.hash}` });
+    expect((await refundOnLedger(r.refundKey)).delivered).toBe("3000000");
   });
 
   test("a feature's handler decides: accept writes in the credit's transaction, refuse refunds (sold out)", async () => {

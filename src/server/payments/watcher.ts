@@ -1,15 +1,17 @@
 import { asc, eq } from "drizzle-orm";
 import { convertStringToHex, type Amount, type TransactionMetadata } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
-import type { Db } from "../platform/db";
+import { sqliteOf, type Db } from "../platform/db";
 import { incomingPayments, ledgerCursors } from "./schema";
 import type { Logger } from "../platform/log";
+import { RetryGate } from "../platform/retry";
 import { classifyAmount, sameCurrency, subtractMicro, vvxAmount, xrpAmount, type LedgerAmount } from "../ledger/amounts";
 import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError } from "../ledger/errors";
 import type { LedgerGateway } from "../ledger/gateway";
 import type { DbOrTx, Outbox, OutboxInput } from "../ledger/outbox";
 import {
+  KEEP_REASON,
   REFUND_REASON,
   type CreatePaymentRequestInput,
   type IncomingOutcome,
@@ -43,6 +45,18 @@ export interface WatcherFaults {
 }
 
 type IncomingRow = typeof incomingPayments.$inferSelect;
+
+/** The memos of a transaction as text: type and data, hex-decoded. */
+export function memoTexts(tx: Record<string, unknown>): { type: string; data: string }[] {
+  const memos = Array.isArray(tx.Memos) ? (tx.Memos as { Memo?: { MemoType?: unknown; MemoData?: unknown } }[]) : [];
+  const text = (h: unknown) => (typeof h === "string" && /^([0-9A-Fa-f]{2})*$/.test(h) ? Buffer.from(h, "hex").toString("utf8") : "");
+  return memos.map((m) => ({ type: text(m.Memo?.MemoType), data: text(m.Memo?.MemoData) }));
+}
+
+/** A refund says so in a memo naming the payment it returns (ours: type vvx/refund, data "<reason> <hash>"). */
+export function isRefund(memos: { type: string; data: string }[]): boolean {
+  return memos.some((m) => /refund/i.test(m.type) && /\b[0-9A-Fa-f]{64}\b/.test(m.data));
+}
 
 /** Reads a stream message or an account_tx entry (v2 tx_json, v1 tx/transaction). */
 export function normalizeLedgerTx(raw: Record<string, unknown>): LedgerTx | undefined {
@@ -87,21 +101,31 @@ export class PaymentWatcher {
   private stopped = false;
   private catching: Promise<void> | undefined;
   private catchAgain = false;
+  private readonly gate: RetryGate;
 
   private readonly pageSize: number;
   /** The product's clock: request validity and the records' timestamps. */
   private readonly clock: Clock;
+  /** Senders whose untagged payments are treasury funding (TREASURY_FUNDERS and the platform's own accounts). */
+  private readonly funders: ReadonlySet<string>;
 
   constructor(
     private readonly db: Db,
     private readonly ledger: LedgerGateway,
     private readonly outbox: Outbox,
     private readonly log: Logger,
-    options: { pageSize?: number; clock?: Clock } = {},
+    options: { pageSize?: number; clock?: Clock; funders?: readonly string[] } = {},
   ) {
     this.pageSize = options.pageSize ?? CATCH_UP_PAGE;
     this.clock = options.clock ?? systemClock;
+    this.funders = new Set(options.funders ?? []);
     this.events = new TypedEmitter((event, err) => log.error("payment listener failed", { event, error: String(err) }));
+    this.gate = new RetryGate("payment catch-up", log, sqliteOf(db));
+  }
+
+  /** The accounts whose untagged payments are treasury funding (kept). */
+  get fundingAccounts(): readonly string[] {
+    return [...this.funders];
   }
 
   /** The platform account payments go to. */
@@ -193,12 +217,13 @@ export class PaymentWatcher {
     }
     this.catching = (async () => {
       try {
-        do {
-          this.catchAgain = false;
-          await this.catchUpOnce();
-        } while (this.catchAgain && !this.stopped);
-      } catch (err) {
-        if (!this.stopped) this.log.warn("payment catch-up paused", { error: err instanceof Error ? err.message : String(err) });
+        // Failures are logged and back off; the next ledger close or reconnect after that retries.
+        await this.gate.run(async () => {
+          do {
+            this.catchAgain = false;
+            await this.catchUpOnce();
+          } while (this.catchAgain && !this.stopped);
+        });
       } finally {
         this.catching = undefined;
       }
@@ -325,6 +350,7 @@ export class PaymentWatcher {
       kind: amount.kind,
       deliveredUnits: amount.kind === "XRP" ? amount.drops : amount.kind === "VVX" ? amount.microVvx : null,
       closedAt: t.closedAt,
+      memos: memoTexts(t.tx),
     };
     const decision = this.decide(db, payment, amount);
     const request = decision.request;
@@ -393,7 +419,12 @@ export class PaymentWatcher {
   /** DESIGN.md's rule: tag -> open, unexpired request; delivered currency and issuer; delivered covers the price; then the feature's handler. */
   private decide(db: DbOrTx, payment: IncomingPayment, amount: LedgerAmount): Decision {
     const refundAll = (reason: string, request?: PaymentRequest): Decision => ({ outcome: "refunded", reason, request, refund: payment.delivered });
-    if (payment.destinationTag === null) return { outcome: "deposit", reason: "no_tag" };
+    if (payment.destinationTag === null) {
+      // Nothing is kept silently: only the operator's funding accounts fund the treasury this way, and a refund coming back is never bounced again.
+      if (this.funders.has(payment.sender)) return { outcome: "deposit", reason: KEEP_REASON.funder };
+      if (isRefund(payment.memos)) return { outcome: "deposit", reason: KEEP_REASON.refundReturned };
+      return refundAll(REFUND_REASON.untagged);
+    }
     const request = requestByTag(db, payment.destinationTag);
     if (!request) return refundAll(REFUND_REASON.unknownTag);
     if (request.status === "credited") return refundAll(REFUND_REASON.alreadyCredited, request);

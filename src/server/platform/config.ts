@@ -30,13 +30,19 @@ export interface Config {
   vvxIssuer?: string;
   vvxCurrency: string;
   adminWallets: string[];
+  /** The operator's accounts that fund the treasury with untagged payments (kept, not refunded). */
+  treasuryFunders: string[];
   explorerUrl: string;
   sandboxSeed: string;
   sandboxLedgerMs: number;
+  /** Accounts the sandbox faucet makes per minute for one client IP. */
+  sandboxFaucetPerMinute: number;
   supportEmail?: string;
   maintenanceNotice: boolean;
   links: FooterLinks;
   logRequests: boolean;
+  /** Signs the browser binding cookie (COOKIE_SECRET, else a random key kept in DATA_DIR). */
+  cookieSecret?: string;
 }
 
 /** A configuration value that cannot be used; names the variable. */
@@ -113,6 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
   const shownHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
   const publicUrl = url(env, "PUBLIC_URL", ["http:", "https:"]) ?? `http://${shownHost}:${port}`;
   const sandboxLedgerMs = int(env, "SANDBOX_LEDGER_MS", 1000, 50, 60_000);
+  const sandboxFaucetPerMinute = int(env, "SANDBOX_FAUCET_PER_MINUTE", 30, 1, 1_000_000);
 
   const xummApiKey = env.XUMM_API_KEY?.trim().toLowerCase() || undefined;
   const xummApiSecret = env.XUMM_API_SECRET?.trim().toLowerCase() || undefined;
@@ -135,6 +142,11 @@ export function loadConfig(env: Env = process.env): Config {
   const adminWallets = (env.ADMIN_WALLETS ?? "").split(",").map((w) => w.trim()).filter(Boolean);
   for (const wallet of adminWallets) {
     if (!isValidClassicAddress(wallet)) throw new ConfigError("ADMIN_WALLETS", `"${wallet}" is not an XRPL address`);
+  }
+
+  const treasuryFunders = (env.TREASURY_FUNDERS ?? "").split(",").map((w) => w.trim()).filter(Boolean);
+  for (const wallet of treasuryFunders) {
+    if (!isValidClassicAddress(wallet)) throw new ConfigError("TREASURY_FUNDERS", `"${wallet}" is not an XRPL address`);
   }
 
   const supportEmail = env.SUPPORT_EMAIL?.trim() || undefined;
@@ -164,6 +176,9 @@ export function loadConfig(env: Env = process.env): Config {
     if (value) links[key] = value;
   }
 
+  const cookieSecret = env.COOKIE_SECRET?.trim() || undefined;
+  if (cookieSecret && cookieSecret.length < 32) throw new ConfigError("COOKIE_SECRET", "must be at least 32 characters (random)");
+
   return {
     port,
     host,
@@ -177,12 +192,15 @@ export function loadConfig(env: Env = process.env): Config {
     vvxIssuer,
     vvxCurrency,
     adminWallets,
+    treasuryFunders,
     explorerUrl,
     sandboxSeed: env.SANDBOX_SEED?.trim() || "vvx-sandbox",
     sandboxLedgerMs,
+    sandboxFaucetPerMinute,
     supportEmail,
     maintenanceNotice: flag(env, "MAINTENANCE_NOTICE"),
     links,
     logRequests: !flag(env, "QUIET"),
+    cookieSecret,
   };
 }

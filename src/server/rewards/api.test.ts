@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client, Wallet } from "xrpl";
-import type { TestBrowser } from "../auth/testBrowser";
+import type { TestBrowser } from "../testing/testBrowser";
 import type { HistorySource } from "../history/model";
 import { eventually, outsideClient, pay } from "../testing/ledgerKit";
 import { buyer, sessionBrowser } from "../testing/nftKit";

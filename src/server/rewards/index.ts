@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { clientToken, type CookieJar } from "../auth/cookies";
 import { actingWallet, walletSession } from "../auth/guard";
 import type { AuthService } from "../auth/service";
+import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
 import { parseAddress } from "../wallet/service";
 import type { SignRequestCreated } from "../signing/service";
@@ -52,11 +53,11 @@ function optionalTierId(value: unknown): number | undefined {
  * the Rewards response, the dashboard summary, claims (session wallet only), and NFT transfers.
  * Reads of a wallet are public ledger facts; claims and transfers act for the session's wallet.
  */
-export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; transfers: TransferService }) {
+export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; transfers: TransferService; config: Pick<Config, "cookieSecret"> }) {
   const { rewards, transfers } = ctx;
   const actor = (session: Parameters<typeof actingWallet>[0], walletAddress: unknown, cookie: unknown) => ({
     wallet: actingWallet(session, walletAddress),
-    clientToken: clientToken(cookie as CookieJar),
+    clientToken: clientToken(cookie as CookieJar, ctx.config),
   });
   return new Elysia({ name: "rewards" })
     .use(walletSession(ctx.auth))

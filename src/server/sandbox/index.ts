@@ -1,7 +1,10 @@
+import { join } from "node:path";
 import { Elysia, type AnyElysia } from "elysia";
 import type { AdvancingClock } from "../platform/clock";
 import type { Config } from "../platform/config";
+import { databaseFileError } from "../platform/db";
 import type { Logger } from "../platform/log";
+import { clientIp, RateLimiter } from "../platform/http/rateLimit";
 import { sandboxXummCredentials } from "../signing/credentials";
 import { sandboxClock, sandboxClockRoutes } from "./clock";
 import { explorerRoutes } from "./explorer";
@@ -49,15 +52,20 @@ export function sandboxRoles(config: Pick<Config, "sandboxSeed">): SandboxWallet
 /** Opens the sandbox: its ledger and Xaman keep their state in DATA_DIR/sandbox.db, never in the product's database. */
 export function createSandbox(config: Config, log: Logger): Sandbox {
   let clock: AdvancingClock | undefined;
-  const ledger = new SandboxLedger({
-    dataDir: config.dataDir,
-    seed: config.sandboxSeed,
-    ledgerMs: config.sandboxLedgerMs,
-    currency: config.vvxCurrency,
-    log,
-    // Genesis closes inside the constructor, before the clock (kept in the same store) exists: real time then.
-    now: () => (clock ? clock.now() : Date.now()),
-  });
+  let ledger: SandboxLedger;
+  try {
+    ledger = new SandboxLedger({
+      dataDir: config.dataDir,
+      seed: config.sandboxSeed,
+      ledgerMs: config.sandboxLedgerMs,
+      currency: config.vvxCurrency,
+      log,
+      // Genesis closes inside the constructor, before the clock (kept in the same store) exists: real time then.
+      now: () => (clock ? clock.now() : Date.now()),
+    });
+  } catch (err) {
+    throw databaseFileError(join(config.dataDir, "sandbox.db"), err, "It holds only sandbox data: move it aside and the sandbox starts a fresh ledger") ?? err;
+  }
   clock = sandboxClock(ledger);
   const xumm = new SandboxXumm({
     db: sandboxXummDb(ledger.store.db),
@@ -74,12 +82,13 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
     wallets: ledger.wallets,
     routes: (hooks) =>
       new Elysia({ name: "sandbox" })
+        .use(faucetLimit(config.sandboxFaucetPerMinute))
         .use(sandboxLedgerRoutes(ledger, log))
         .use(sandboxClockRoutes(sandbox.clock, ledger))
         .use(explorerRoutes(ledger, sandbox.clock))
         .use(sandboxXummRoutes(xumm))
         .use(sandboxWalletRoutes(xumm))
-        .use(simulatePaymentRoutes(xumm, hooks)),
+        .use(simulatePaymentRoutes(xumm, hooks, config)),
     start() {
       ledger.start();
       xumm.start();
@@ -93,4 +102,12 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
     },
   };
   return sandbox;
+}
+
+/** The faucet (POST /sandbox/api/accounts) makes at most `perMinute` accounts a minute for one client IP (429 after). */
+function faucetLimit(perMinute: number) {
+  const limiter = new RateLimiter(perMinute, 60_000);
+  return new Elysia({ name: "sandbox-faucet-limit" }).onBeforeHandle({ as: "scoped" }, ({ request, server, path }) => {
+    if (request.method === "POST" && path === "/sandbox/api/accounts") limiter.hit(clientIp(server, request));
+  });
 }

@@ -1,3 +1,4 @@
+import type { Config } from "../platform/config";
 import { Elysia } from "elysia";
 import { SimulatePaymentBody, SimulatePaymentResponse } from "../../shared/api/nfts";
 import { clientToken, type CookieJar } from "../auth/cookies";
@@ -25,12 +26,12 @@ export interface SandboxProductHooks {
  * which submits a real VVX payment to the purchase's DestinationTag. The watcher then handles it
  * like any other payment.
  */
-export function simulatePaymentRoutes(xumm: SandboxXumm, hooks: SandboxProductHooks) {
+export function simulatePaymentRoutes(xumm: SandboxXumm, hooks: SandboxProductHooks, config: Pick<Config, "cookieSecret">) {
   return new Elysia({ name: "sandbox-simulate" }).use(walletSession(hooks.auth)).post(
     "/api/test/simulate-payment",
     async ({ body, session, cookie, server, request }) => {
       const wallet = actingWallet(session, body.walletAddress);
-      const started = await hooks.startNftPurchase({ wallet, clientToken: clientToken(cookie as CookieJar), ip: clientIp(server, request) }, body.tierId, body.amount);
+      const started = await hooks.startNftPurchase({ wallet, clientToken: clientToken(cookie as CookieJar, config), ip: clientIp(server, request) }, body.tierId, body.amount);
       const signed = await xumm.sign(started.paymentUuid, { account: wallet }).catch((err) => {
         if (err instanceof AppError && err.status === 400) {
           throw new ValidationError("walletAddress", `Field 'walletAddress': ${wallet} is not a funded sandbox account this server can sign for; pay with the sandbox wallet instead`);

@@ -1,3 +1,4 @@
+import type { Config } from "../platform/config";
 import { Elysia, t } from "elysia";
 import type { AuthService } from "../auth/service";
 import { clientToken, type CookieJar } from "../auth/cookies";
@@ -58,8 +59,7 @@ function swapView(row: SwapRow) {
   };
 }
 
-type SwapContext = { auth: AuthService; swap: SwapService };
-const bound = (cookie: unknown) => clientToken(cookie as CookieJar);
+type SwapContext = { auth: AuthService; swap: SwapService; config: Pick<Config, "cookieSecret"> };
 
 /** `/api/vvx/*` (quote, swap, trust line) and the xApp payment endpoint. */
 export function swapRoutes(ctx: SwapContext) {
@@ -79,7 +79,7 @@ function quoteRoutes({ swap }: SwapContext) {
   );
 }
 
-function swapRequestRoutes({ swap, auth }: SwapContext) {
+function swapRequestRoutes({ swap, auth, config }: SwapContext) {
   return new Elysia({ name: "swap-request" })
     .use(walletSession(auth))
     .post(
@@ -87,7 +87,7 @@ function swapRequestRoutes({ swap, auth }: SwapContext) {
       async ({ body, session, cookie }) => {
         const wallet = actingWallet(session, body.walletAddress);
         const drops = parseXrpAmount(body.xrpAmount);
-        const { sign, quote } = await swap.createSwap({ wallet, clientToken: bound(cookie) }, drops);
+        const { sign, quote } = await swap.createSwap({ wallet, clientToken: clientToken(cookie as CookieJar, config) }, drops);
         const estimated = unscaleDecimal(quote.microVvx, 6);
         return {
           success: true as const,
@@ -109,7 +109,7 @@ function swapRequestRoutes({ swap, auth }: SwapContext) {
     });
 }
 
-function trustlineRoutes({ swap, auth }: SwapContext) {
+function trustlineRoutes({ swap, auth, config }: SwapContext) {
   return new Elysia({ name: "swap-trustline" })
     .use(walletSession(auth))
     .get(
@@ -136,7 +136,7 @@ function trustlineRoutes({ swap, auth }: SwapContext) {
       "/api/vvx/create-trustline",
       async ({ body, session, cookie }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        const sign = await swap.createTrustline({ wallet, clientToken: bound(cookie) });
+        const sign = await swap.createTrustline({ wallet, clientToken: clientToken(cookie as CookieJar, config) });
         return {
           success: true as const,
           error: null,
@@ -152,14 +152,14 @@ function trustlineRoutes({ swap, auth }: SwapContext) {
 }
 
 /** Inside Xaman (xApp): the swap or trustline payload for the app's own account, opened in the app. */
-function xappRoutes({ swap, auth }: SwapContext) {
+function xappRoutes({ swap, auth, config }: SwapContext) {
   return new Elysia({ name: "swap-xapp" })
     .use(walletSession(auth))
     .post(
       "/api/xumm/payment/xapp",
       async ({ body, session, cookie }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        const caller = { wallet, clientToken: bound(cookie), xapp: true };
+        const caller = { wallet, clientToken: clientToken(cookie as CookieJar, config), xapp: true };
         let sign: SignRequestCreated;
         if (body.type === "swap") sign = (await swap.createSwap(caller, parseXrpAmount(body.xrpAmount))).sign;
         else if (body.type === "trustline") sign = await swap.createTrustline(caller);

@@ -2,7 +2,7 @@ import type { Client, Wallet } from "xrpl";
 import { defaultTierById, vvxToMicro } from "../../engine";
 import { scaleDecimal } from "../ledger/amounts";
 import { SESSION_COOKIE } from "../auth/cookies";
-import { TestBrowser } from "../auth/testBrowser";
+import { TestBrowser } from "./testBrowser";
 import { eventually, faucet } from "./ledgerKit";
 import type { TestServer } from "./testServer";
 

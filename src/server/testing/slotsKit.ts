@@ -1,5 +1,5 @@
 import type { Client } from "xrpl";
-import type { TestBrowser } from "../auth/testBrowser";
+import type { TestBrowser } from "./testBrowser";
 import { eventually } from "./ledgerKit";
 import { signPayload } from "./nftKit";
 import type { TestServer } from "./testServer";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Wallet } from "xrpl";
 import { MS_PER_DAY, WHEEL_SEGMENTS, spinDailyWheel } from "../../../engine";
-import type { TestBrowser } from "../../auth/testBrowser";
+import type { TestBrowser } from "../../testing/testBrowser";
 import { buyer, sessionBrowser } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
 import { buyPackage } from "../../testing/slotsKit";

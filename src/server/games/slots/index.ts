@@ -1,3 +1,4 @@
+import type { Config } from "../../platform/config";
 import { Elysia, t } from "elysia";
 import { clientToken, type CookieJar } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
@@ -10,7 +11,7 @@ import type { SlotsGame } from "./game";
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 
 /** The spec's /api/slots/* calls: packages, payment check, the active session, spins and the spin list. */
-export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService }) {
+export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; config: Pick<Config, "cookieSecret"> }) {
   const { slots } = deps;
   return new Elysia({ name: "slots" })
     .use(walletSession(deps.auth))
@@ -19,7 +20,7 @@ export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService }) {
       async ({ body, session, cookie }) => {
         const wallet = actingWallet(session, body.walletAddress);
         const tierIndex = parseTierIndex(body.tierIndex);
-        const payment = await slots.purchases.create({ wallet, clientToken: clientToken(cookie as unknown as CookieJar) }, tierIndex);
+        const payment = await slots.purchases.create({ wallet, clientToken: clientToken(cookie as unknown as CookieJar, deps.config) }, tierIndex);
         return { success: true as const, payment };
       },
       {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "xrpl";
 import { serverSeedCommitment, spinSlots } from "../../../engine";
-import { TestBrowser } from "../../auth/testBrowser";
+import { TestBrowser } from "../../testing/testBrowser";
 import { eventually, outsideClient } from "../../testing/ledgerKit";
 import { buyer, sessionBrowser, vvxMicro } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";

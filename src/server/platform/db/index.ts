@@ -16,18 +16,50 @@ export interface Store {
   close(): void;
 }
 
+/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5000;
+
 /** Opens (or creates) the product database under dataDir in WAL mode and brings its schema up to date. */
 export function openStore(dataDir: string, file = "vvx.db"): Store {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, file);
-  const sqlite = new Database(path, { create: true, strict: true });
-  sqlite.exec("PRAGMA journal_mode = WAL");
-  sqlite.exec("PRAGMA synchronous = NORMAL");
-  sqlite.exec("PRAGMA foreign_keys = ON");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
-  applyMigrations(sqlite);
+  let sqlite: Database | undefined;
+  try {
+    sqlite = new Database(path, { create: true, strict: true });
+    sqlite.exec("PRAGMA journal_mode = WAL");
+    sqlite.exec("PRAGMA synchronous = NORMAL");
+    sqlite.exec("PRAGMA foreign_keys = ON");
+    sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    applyMigrations(sqlite);
+  } catch (err) {
+    sqlite?.close();
+    throw databaseFileError(path, err, "Restore it from a backup, or move it aside to start with an empty database") ?? err;
+  }
   const db = drizzle(sqlite);
   return { db, sqlite, path, close: () => sqlite.close() };
+}
+
+/** A database file the server cannot use (corrupt, unreadable): the message names the file and what to do. */
+export class DatabaseFileError extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DatabaseFileError";
+  }
+}
+
+/** Turns SQLite's complaint about a file into a DatabaseFileError; undefined for other errors. */
+export function databaseFileError(path: string, err: unknown, remedy: string): DatabaseFileError | undefined {
+  const code = String((err as { code?: unknown } | null)?.code ?? "");
+  const reason = err instanceof Error ? err.message : String(err);
+  if (code.startsWith("SQLITE_NOTADB") || code.startsWith("SQLITE_CORRUPT")) return new DatabaseFileError(path, `${path} is not a usable SQLite database (${reason}). ${remedy}.`);
+  if (code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM") || code.startsWith("SQLITE_READONLY")) {
+    return new DatabaseFileError(path, `${path} cannot be opened for writing (${reason}). Check that DATA_DIR exists and belongs to the user running VVX.`);
+  }
+  if (code.startsWith("SQLITE_FULL") || code.startsWith("SQLITE_IOERR")) return new DatabaseFileError(path, `${path} cannot be written (${reason}). Check the disk under DATA_DIR.`);
+  return undefined;
 }
 
 /** Applies the embedded migrations not yet recorded, each in its own transaction. */
@@ -46,4 +78,34 @@ export function applyMigrations(sqlite: Database): string[] {
     applied.push(m.tag);
   }
   return applied;
+}
+
+/**
+ * Whether the database takes writes right now: takes the write lock without waiting and gives
+ * it back. Undefined when it does, else why not (e.g. another process holds the lock).
+ */
+export function probeWrite(sqlite: Database): string | undefined {
+  // Inside our own transaction we hold the lock already.
+  if (sqlite.inTransaction) return undefined;
+  sqlite.exec("PRAGMA busy_timeout = 0");
+  try {
+    sqlite.exec("BEGIN IMMEDIATE");
+    sqlite.exec("ROLLBACK");
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
+/** True for SQLite's "another connection holds the lock" errors. */
+export function isBusyError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || (err instanceof Error && /database is locked/i.test(err.message));
+}
+
+/** The bun:sqlite connection under a drizzle database (what probeWrite checks). */
+export function sqliteOf(db: Db): Database | undefined {
+  return (db as { $client?: Database }).$client;
 }

@@ -1,19 +1,36 @@
 import { Elysia, ValidationError as ElysiaValidationError } from "elysia";
+import { isBusyError } from "../db";
 import { AppError, ValidationError, errorBody } from "../errors";
 import type { Logger } from "../log";
 import { isApiPath } from "../../../shared/routes";
 import { spaNotFound } from "./spa";
 import { logRequest } from "./requestLog";
+import type { SecurityHeaders } from "./securityHeaders";
 
-/** Turns an Elysia schema failure into a message that names the field. */
+/** What the error handler answers unknown pages with, and the headers it adds to every error. */
+export interface ErrorPages {
+  /** The SPA's 404 page for an unknown client path. */
+  notFound(requestUrl: string): Promise<Response>;
+  headers?: SecurityHeaders;
+}
+
+/** Longest field name and reason an error message quotes (the input never comes back in bulk). */
+const MAX_FIELD_CHARS = 100;
+const MAX_REASON_CHARS = 200;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}
+
+/** Turns an Elysia schema failure into a message that names the field (only the first problem, clipped). */
 export function describeValidation(error: ElysiaValidationError): ValidationError {
   const where = error.type === "query" ? "query" : error.type === "params" ? "path" : error.type === "body" ? "body" : error.type;
-  const first = (error.all ?? [])[0] as { path?: string; summary?: string; message?: string; schema?: { description?: string } } | undefined;
-  const field = first?.path ? first.path.replace(/^\//, "").replace(/\//g, ".") : "";
+  const first = (error.all ?? [])[0] as { path?: string; summary?: string; message?: string } | undefined;
+  const field = clip(first?.path ? first.path.replace(/^\//, "").replace(/\//g, ".") : "", MAX_FIELD_CHARS);
   if (!field) {
-    return new ValidationError(where, `Invalid request ${where}: ${first?.summary ?? first?.message ?? "does not match the expected shape"}`);
+    return new ValidationError(where, `Invalid request ${where}: ${clip(first?.summary ?? first?.message ?? "does not match the expected shape", MAX_REASON_CHARS)}`);
   }
-  const reason = (first?.summary ?? first?.message ?? "is invalid").replace(/^Property '[^']*' /, "").replace(/^Expected /, "expected ");
+  const reason = clip((first?.summary ?? first?.message ?? "is invalid").replace(/^Property '[^']*' /, "").replace(/^Expected /, "expected "), MAX_REASON_CHARS);
   return new ValidationError(field, `Invalid ${where} field '${field}': ${reason}`);
 }
 
@@ -22,27 +39,33 @@ export function describeValidation(error: ElysiaValidationError): ValidationErro
  * schema and parse failures become 400s naming the field, anything else is
  * logged and answered as a 500 without internal details.
  */
-export function errorHandler(log: Logger) {
+export function errorHandler(log: Logger, pages: ErrorPages = { notFound: spaNotFound }) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request }) => {
     let appError: AppError;
+    const path = new URL(request.url).pathname;
     // A response that breaks its own schema is the server's bug, not the client's: logged, answered 500.
     const badResponse = code === "VALIDATION" && (error as ElysiaValidationError).type === "response";
     if (error instanceof AppError) appError = error;
     else if (code === "VALIDATION" && !badResponse) appError = describeValidation(error as ElysiaValidationError);
-    else if (code === "PARSE") appError = new ValidationError("body", "Request body is not valid JSON");
+    // The request guard's refusals (size, depth, media type, origin) arrive wrapped in Elysia's ParseError.
+    else if (code === "PARSE") appError = (error as Error).cause instanceof AppError ? ((error as Error).cause as AppError) : new ValidationError("body", "Request body is not valid JSON");
     else if (code === "NOT_FOUND") {
-      const path = new URL(request.url).pathname;
       logRequest(log, request.method, path, 404);
-      if (request.method === "GET" && !isApiPath(path)) return spaNotFound(request.url);
-      appError = new AppError(404, "NOT_FOUND", `No API route for ${request.method} ${new URL(request.url).pathname}`);
+      if (request.method === "GET" && !isApiPath(path)) return pages.notFound(request.url);
+      appError = new AppError(404, "NOT_FOUND", `No API route for ${request.method} ${path}`);
     } else if (code === "INVALID_COOKIE_SIGNATURE") appError = new AppError(401, "INVALID_SESSION", "Session cookie is invalid");
-    else if (typeof code === "number") appError = new AppError(code, `HTTP_${code}` as const, String((error as { response?: unknown }).response ?? error));
+    else if (isBusyError(error)) {
+      log.warn("database busy", { path, error: error instanceof Error ? error.message : String(error) });
+      appError = new AppError(503, "DATABASE_BUSY", "The database is busy. Please try again in a moment.");
+      set.headers["retry-after"] = "5";
+    } else if (typeof code === "number") appError = new AppError(code, `HTTP_${code}` as const, String((error as { response?: unknown }).response ?? error));
     else {
-      log.error("unhandled error", { path: new URL(request.url).pathname, error: error instanceof Error ? error.stack ?? error.message : String(error) });
+      log.error("unhandled error", { path, error: error instanceof Error ? error.stack ?? error.message : String(error) });
       appError = new AppError(500, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
     }
     set.status = appError.status;
     if (appError.status === 429 && "retryAfterSeconds" in appError) set.headers["retry-after"] = String(appError.retryAfterSeconds);
+    Object.assign(set.headers, pages.headers?.resource(path));
     set.headers["content-type"] = "application/json; charset=utf-8";
     return errorBody(appError);
   });

@@ -20,6 +20,16 @@ export interface HubSocket {
 /** Milliseconds between server keepalives; the spec's clients ping every 20 s. */
 export const KEEPALIVE_MS = 20_000;
 
+/**
+ * Largest WebSocket frame the server reads, on any socket (/ws, game sockets, the sandbox's):
+ * Bun closes the socket (1009) before anything parses a longer one. Clients send short JSON.
+ */
+export const MAX_FRAME_BYTES = 256 * 1024;
+/** Messages a socket may send at once; the budget refills at MESSAGE_RATE per second. Past it the socket is closed (1008). */
+export const MESSAGE_BURST = 200;
+/** Messages per second a socket may keep sending (browsers send a few per minute). */
+export const MESSAGE_RATE = 20;
+
 /** Why a subscription was refused (sent to the client as an error code). */
 export type SubscribeRefusal = "UNKNOWN_TOPIC" | "FORBIDDEN" | "TOO_MANY_TOPICS";
 
@@ -34,7 +44,7 @@ export const REFUSAL_CODES: Record<SubscribeRefusal, ErrorCode> = { UNKNOWN_TOPI
  */
 export class Hub {
   private server: Server<unknown> | undefined;
-  private readonly sockets = new Map<string, { socket: HubSocket; topics: Set<string> }>();
+  private readonly sockets = new Map<string, { socket: HubSocket; topics: Set<string>; budget: number; refilledAt: number }>();
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly keepaliveMs = KEEPALIVE_MS) {}
@@ -45,11 +55,32 @@ export class Hub {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => this.publish("keepalive", { type: "keepalive", timestamp: Date.now() }), this.keepaliveMs);
+    this.timer ??= setInterval(() => {
+      try {
+        this.publish("keepalive", { type: "keepalive", timestamp: Date.now() });
+      } catch {
+        // A server stopping under the timer: the next tick (or closeAll) settles it.
+      }
+    }, this.keepaliveMs);
   }
 
   add(socket: HubSocket): void {
-    this.sockets.set(socket.id, { socket, topics: new Set() });
+    this.sockets.set(socket.id, { socket, topics: new Set(), budget: MESSAGE_BURST, refilledAt: performance.now() });
+  }
+
+  /**
+   * Spends one message of the socket's budget (a token bucket: MESSAGE_BURST at once,
+   * MESSAGE_RATE per second after). False when it is spent: the caller closes the socket.
+   */
+  admit(socket: HubSocket): boolean {
+    const entry = this.sockets.get(socket.id);
+    if (!entry) return false;
+    const now = performance.now();
+    entry.budget = Math.min(MESSAGE_BURST, entry.budget + ((now - entry.refilledAt) / 1000) * MESSAGE_RATE);
+    entry.refilledAt = now;
+    if (entry.budget < 1) return false;
+    entry.budget -= 1;
+    return true;
   }
 
   remove(socket: HubSocket): void {

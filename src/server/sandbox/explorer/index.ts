@@ -32,11 +32,12 @@ export function explorerRoutes(ledger: SandboxLedger, clock: AdvancingClock) {
 
   return new Elysia({ name: "sandbox-explorer" })
     .get("/sandbox/explorer", ({ request }) => html(indexPage(ledger.store.recentLedgers(15), ledger.store.recentTxs(25), headerOf), 200, request))
-    .post("/sandbox/explorer/clock", async ({ request }) => {
+    .post("/sandbox/explorer/clock", async ({ body }) => {
       // A plain HTML form (works without JavaScript): one of the offered steps, then back to the page (303: a GET).
-      const form = await request.formData().catch(() => undefined);
-      const ms = Number(form?.get("ms"));
-      const back = String(form?.get("back") ?? "");
+      // The request guard reads the form (this is one of its form routes) and hands its fields over as `body`.
+      const form = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+      const ms = Number(form.ms);
+      const back = String(form.back ?? "");
       const target = back.startsWith(`${BASE}/`) || back === BASE ? back : BASE;
       if (!CLOCK_STEPS.some((s) => s.ms === ms)) {
         return html(page("Clock", `<h1>The clock moves by +1 hour, +1 day or +30 days</h1><div class="card"><p><a href="${BASE}">Back to the latest ledgers</a></p></div>`), 400);

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { Client, Wallet, type SubmittableTransaction } from "xrpl";
-import type { Db } from "../../platform/db";
+import { sqliteOf, type Db } from "../../platform/db";
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
+import { KeyedQueue } from "../../platform/keyedQueue";
+import { RetryGate } from "../../platform/retry";
 import type { XummCredentials } from "../../signing/credentials";
 import { SandboxXummRepository, type PayloadRow } from "./repository";
 import { parse, payloadJsonOf, returnUrlOf, sha256Hex, userIdFor, walletPayloadOf, type WalletPayload } from "./views";
@@ -81,12 +83,15 @@ export class SandboxXumm {
   readonly defaultExpirySeconds: number;
   private readonly listeners = new Map<string, Set<(event: SignEvent) => void>>();
   private readonly signing = new Set<string>();
+  private readonly accountQueue = new KeyedQueue();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly sweepGate: RetryGate;
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
 
   constructor(readonly options: SandboxXummOptions) {
     this.repo = new SandboxXummRepository(options.db);
+    this.sweepGate = new RetryGate("sandbox xumm sweep", options.log, sqliteOf(options.db));
     this.defaultExpirySeconds = options.defaultExpirySeconds ?? DEFAULT_EXPIRY_SECONDS;
   }
 
@@ -94,9 +99,9 @@ export class SandboxXumm {
     return this.options.credentials;
   }
 
-  /** Starts the expiry sweep. */
+  /** Starts the expiry sweep (a failing pass, e.g. the database locked elsewhere, is logged and retried with backoff). */
   start(): void {
-    this.sweepTimer ??= setInterval(() => this.expireDue(), this.options.sweepMs ?? 1000);
+    this.sweepTimer ??= setInterval(() => void this.sweepGate.run(() => this.expireDue()), this.options.sweepMs ?? 1000);
   }
 
   /** Stops the sweep and the ledger connection. */
@@ -261,27 +266,9 @@ export class SandboxXumm {
       if (row.txType === "SignIn") {
         ({ hex, txid } = this.signInProof(wallet, uuid));
       } else {
-        const client = await this.ledger();
-        const tx = { ...request, Account: wallet.classicAddress } as unknown as SubmittableTransaction;
-        let prepared: SubmittableTransaction;
-        try {
-          prepared = await client.autofill(tx);
-        } catch (err) {
-          throw new ConflictError("TX_PREPARE_FAILED", `The ledger could not prepare this transaction: ${err instanceof Error ? err.message : String(err)}`);
-        }
-        const signed = wallet.sign(prepared);
-        hex = signed.tx_blob;
-        txid = signed.hash;
-        if (options.submit !== false) {
-          let res;
-          try {
-            res = await client.submit(signed.tx_blob);
-          } catch (err) {
-            throw new UpstreamError(`The sandbox ledger did not take the transaction: ${err instanceof Error ? err.message : String(err)}`, "LEDGER_SUBMIT_FAILED", 502);
-          }
-          dispatchedResult = res.result.engine_result;
-          dispatchedTo = this.options.xrplUrl;
-        }
+        // One account's payloads are prepared and submitted one after another, as a phone signs
+        // them: each autofill then sees the previous one's sequence taken (no tefPAST_SEQ).
+        ({ hex, txid, dispatchedResult, dispatchedTo } = await this.accountQueue.run(wallet.classicAddress, () => this.signAndSubmit(wallet, request, options.submit !== false)));
       }
       const userToken = this.issueUserToken(wallet.classicAddress, row.pushedTo);
       const result = {
@@ -413,6 +400,27 @@ export class SandboxXumm {
     const found = (await this.options.accounts()).find((a) => a.address === by.account);
     if (!found) throw new ValidationError("account", `Field 'account': ${by.account} is not a sandbox account; create one in the sandbox wallet first`);
     return Wallet.fromSeed(found.seed);
+  }
+
+  /** Autofills, signs and (unless `submit` is false) submits a transaction for the account. */
+  private async signAndSubmit(wallet: Wallet, request: Record<string, unknown>, submit: boolean) {
+    const client = await this.ledger();
+    const tx = { ...request, Account: wallet.classicAddress } as unknown as SubmittableTransaction;
+    let prepared: SubmittableTransaction;
+    try {
+      prepared = await client.autofill(tx);
+    } catch (err) {
+      throw new ConflictError("TX_PREPARE_FAILED", `The ledger could not prepare this transaction: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const signed = wallet.sign(prepared);
+    if (!submit) return { hex: signed.tx_blob, txid: signed.hash, dispatchedResult: null, dispatchedTo: null };
+    let res;
+    try {
+      res = await client.submit(signed.tx_blob);
+    } catch (err) {
+      throw new UpstreamError(`The sandbox ledger did not take the transaction: ${err instanceof Error ? err.message : String(err)}`, "LEDGER_SUBMIT_FAILED", 502);
+    }
+    return { hex: signed.tx_blob, txid: signed.hash, dispatchedResult: res.result.engine_result as string | null, dispatchedTo: this.options.xrplUrl as string | null };
   }
 
   /** A SignIn proof: an AccountSet naming the payload, signed by the account and never submitted. */

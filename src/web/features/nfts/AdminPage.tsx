@@ -3,6 +3,7 @@ import { useSnapshot } from "valtio";
 import { getJson, HttpError } from "../../lib/api";
 import { formatWhole, shortAddress } from "../../lib/format";
 import { usePageTitle } from "../../lib/usePageTitle";
+import { DepositsCard } from "../admin/DepositsCard";
 import { connectWallet, walletState } from "../wallet/walletStore";
 import { statusText, type VaultRow } from "./api";
 import { MintingBar, useMintingStatus } from "./mintingStatus";
@@ -92,6 +93,7 @@ function AdminRefusal({ status, walletAddress }: { status: 401 | 403; walletAddr
           </p>
         )}
       </div>
+      <DepositsCard />
     </section>
   );
 }

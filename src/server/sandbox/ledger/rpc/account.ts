@@ -125,7 +125,7 @@ export const accountMethods: Record<string, Method> = {
     const signerList = ledger.entry(signerListKey(account), which);
     let objects = [...ledger.ownedEntries(account, which), ...(signerList ? [signerList] : [])].sort((a, b) => (a.index < b.index ? -1 : 1));
     if (params.type !== undefined) {
-      const type = OBJECT_TYPES[params.type];
+      const type = typeof params.type === "string" && Object.hasOwn(OBJECT_TYPES, params.type) ? OBJECT_TYPES[params.type] : undefined;
       if (!type && !(typeof params.type === "string" && EMPTY_TYPES.has(params.type))) throw new RpcError("invalidParams", "Invalid field 'type'.");
       objects = type ? objects.filter((e) => e.LedgerEntryType === type) : [];
     }

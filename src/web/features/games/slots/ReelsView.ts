@@ -1,4 +1,4 @@
-import { Application, Assets, Container, Graphics, Sprite, type Texture } from "pixi.js";
+import { Application, Assets, Container, Graphics, Sprite, type Texture } from "../../../lib/pixi";
 import { SLOT_SYMBOLS } from "../../../../engine";
 import { SYMBOL_ART_BY_INDEX } from "./symbols";
 

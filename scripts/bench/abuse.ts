@@ -1,0 +1,241 @@
+// Abuse floods from issue 18, replayed against a running server: for each flood, the worst and
+// p99 /api/health latency while it runs and the server's RSS after, next to the same figures
+// measured just before with no attack (A/B, interleaved per flood).
+//
+//   bun scripts/bench/abuse.ts [--seconds 5] [--url http://127.0.0.1:3000 --pid <server pid>]
+//
+// Without --url it starts the server (sandbox mode, temporary DATA_DIR) as a child process.
+// /api/health is probed from a separate process every 10 ms, so the flood's own client work
+// does not delay the probe. RSS is read from /proc/<pid>/status (Linux).
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { TestBrowser } from "../../src/server/testing/testBrowser";
+import { freePort } from "../../src/server/testing/testServer";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "5" },
+    url: { type: "string" },
+    pid: { type: "string" },
+    probe: { type: "string" },
+  },
+});
+
+// Probe mode: GET /api/health every 10 ms for --seconds; prints the latencies (ms) as JSON.
+if (values.probe) {
+  const until = performance.now() + Number(values.seconds) * 1000;
+  const latencies: number[] = [];
+  while (performance.now() < until) {
+    const t0 = performance.now();
+    await fetch(`${values.probe}/api/health`, { signal: AbortSignal.timeout(60_000) }).then((r) => r.arrayBuffer(), () => undefined);
+    latencies.push(performance.now() - t0);
+    await Bun.sleep(10);
+  }
+  console.log(JSON.stringify(latencies));
+  process.exit(0);
+}
+
+const seconds = Number(values.seconds);
+if (!(seconds > 0)) throw new Error("--seconds must be a positive number");
+const root = join(import.meta.dir, "..", "..");
+
+let url = values.url;
+let pid = values.pid ? Number(values.pid) : undefined;
+let child: ReturnType<typeof Bun.spawn> | undefined;
+let dataDir: string | undefined;
+if (!url) {
+  const port = await freePort();
+  dataDir = mkdtempSync(join(tmpdir(), "vvx-abuse-"));
+  url = `http://127.0.0.1:${port}`;
+  child = Bun.spawn(["bun", join(root, "src/server/app/main.ts")], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, QUIET: "1", SANDBOX_FAUCET_PER_MINUTE: "100000" },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  pid = child.pid;
+  for (let i = 0; i < 400 && !(await fetch(`${url}/api/health`).then((r) => r.ok, () => false)); i++) await Bun.sleep(50);
+}
+const base = url;
+const wsBase = base.replace(/^http/, "ws");
+
+function rssMb(): number {
+  if (!pid) return NaN;
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+  return kb / 1024;
+}
+
+/** Runs the health probe process for the window; resolves with its latencies. */
+function probe(): Promise<number[]> {
+  const p = Bun.spawn(["bun", import.meta.path, "--probe", base, "--seconds", String(seconds)], { stdout: "pipe", stderr: "inherit" });
+  return new Response(p.stdout).text().then((t) => JSON.parse(t) as number[]);
+}
+
+interface Window {
+  worst: number;
+  p99: number;
+  rss: number;
+}
+
+function summarize(latencies: number[]): Omit<Window, "rss"> {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { worst: sorted.at(-1) ?? NaN, p99: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? NaN };
+}
+
+/** No attack for one window, then the attack for one window; health and RSS for both. */
+async function measure(name: string, attack: (until: number) => Promise<string>) {
+  const calm = summarize(await probe());
+  await Bun.sleep(300);
+  const quiet: Window = { ...calm, rss: rssMb() };
+  const probing = probe();
+  const until = performance.now() + seconds * 1000;
+  const detail = await attack(until);
+  const latencies = await probing;
+  await Bun.sleep(1000);
+  Bun.gc(true);
+  const attacked: Window = { ...summarize(latencies), rss: rssMb() };
+  rows.push({ name, quiet, attacked, detail });
+  const f = (n: number) => n.toFixed(1).padStart(8);
+  console.log(
+    `${name.padEnd(22)} health worst ${f(attacked.worst)} ms (no attack ${f(quiet.worst)}, x${(attacked.worst / quiet.worst).toFixed(1)})` +
+      `  p99 ${f(attacked.p99)} ms (no attack ${f(quiet.p99)})  RSS after ${f(attacked.rss)} MB (before ${f(quiet.rss)})  ${detail}`,
+  );
+}
+const rows: { name: string; quiet: Window; attacked: Window; detail: string }[] = [];
+
+const post = (path: string, body: unknown, browser?: TestBrowser) =>
+  (browser ?? new TestBrowser(base)).fetch(path, { method: "POST", json: body });
+
+/** A sandbox account signed in through the real wallet_connect flow. */
+async function signedIn(): Promise<{ browser: TestBrowser; address: string }> {
+  const account = (await (await post("/sandbox/api/accounts", { xrp: 100, vvx: 10_000_000 })).json()) as { address: string };
+  const browser = new TestBrowser(base);
+  const created = (await (await post("/api/xumm/sign-request", { type: "wallet_connect" }, browser)).json()) as { uuid: string };
+  await post(`/sandbox/api/payloads/${created.uuid}/sign`, { account: account.address });
+  await browser.fetch(`/api/xumm/status/${created.uuid}`);
+  return { browser, address: account.address };
+}
+
+// 1. Nested JSON (and 100 MB bodies) at the sign-in route, without a session.
+await measure("nested JSON", async (until) => {
+  const nested = `{"type":${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}}`;
+  const statuses = new Map<number, number>();
+  const sender = async () => {
+    while (performance.now() < until) {
+      const res = await fetch(`${base}/api/xumm/sign-request`, { method: "POST", headers: { "content-type": "application/json" }, body: nested }).catch(() => undefined);
+      if (res) statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1), await res.arrayBuffer();
+    }
+  };
+  const big = async () => {
+    let n = 0;
+    const chunk = new Uint8Array(1024 * 1024).fill(0x5b);
+    while (performance.now() < until) {
+      // Declares 100 MB, sends up to 8 MB, waits for the answer.
+      const answered = new Promise<void>((resolve) => {
+        void Bun.connect({
+          hostname: new URL(base).hostname,
+          port: Number(new URL(base).port),
+          socket: {
+            open(s) {
+              s.write(`POST /api/xumm/sign-request HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${100 * 1024 * 1024}\r\n\r\n`);
+              for (let i = 0; i < 8; i++) s.write(chunk);
+            },
+            data(s) {
+              s.end();
+              resolve();
+            },
+            close: () => resolve(),
+            error: () => resolve(),
+          },
+        }).catch(() => resolve());
+      });
+      await answered;
+      n++;
+    }
+    return n;
+  };
+  const [, , hundreds] = await Promise.all([sender(), sender(), big()]);
+  return `(${[...statuses].map(([s, n]) => `${n}x${s}`).join(", ")}; ${hundreds} bodies declaring 100 MB)`;
+});
+
+// 2. Topic flood on /ws: 200,000 subscription attempts over as many connections as it takes.
+await measure("ws topic flood", async () => {
+  let attempts = 0;
+  let closedByServer = 0;
+  const worker = async (w: number) => {
+    while (attempts < 200_000) {
+      const ws = new WebSocket(`${wsBase}/ws`);
+      let replies = 0;
+      let closed = false;
+      ws.onmessage = () => void replies++;
+      ws.onclose = () => void (closed = true);
+      const opened = await new Promise<boolean>((resolve) => {
+        ws.onopen = () => resolve(true);
+        ws.onerror = () => resolve(false);
+      });
+      if (!opened) continue;
+      const burst = 190;
+      for (let i = 0; i < burst; i++, attempts++) ws.send(JSON.stringify({ type: "subscribe", topic: i % 2 ? `topic-${w}-${attempts}` : `wallet:rPEPPER7kfTD9w2To4CQk6UCfuHM9c${attempts % 100}` }));
+      for (let i = 0; i < 500 && replies <= burst && !closed; i++) await Bun.sleep(2);
+      if (closed) closedByServer++;
+      ws.close();
+    }
+  };
+  await Promise.all(Array.from({ length: 20 }, (_, w) => worker(w)));
+  return `(${attempts} subscription attempts; ${closedByServer} sockets closed by the server)`;
+});
+
+/** The platform account (learnt from a purchase answer): the account with the most history to page through. */
+let treasury: string | undefined;
+
+// 3. Purchase hoarding as it is today: one wallet asks for purchases of every tier in parallel.
+await measure("purchase hoarding", async (until) => {
+  const { browser, address } = await signedIn();
+  const before = (await (await fetch(`${base}/api/nft-availability`)).json()) as Record<string, unknown>;
+  const statuses = new Map<number, number>();
+  const hoarder = async (tierId: number) => {
+    while (performance.now() < until) {
+      const res = await browser.fetch("/api/payments/vvx-payment-qr", { method: "POST", json: { tierId, amount: tierId === 1 ? "500,000" : "250,000", walletAddress: address } });
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      const body = (await res.json().catch(() => ({}))) as { destination?: string };
+      treasury ??= body.destination;
+    }
+  };
+  await Promise.all([1, 2, 1, 2, 1, 2].map(hoarder));
+  const after = (await (await fetch(`${base}/api/nft-availability`)).json()) as Record<string, unknown>;
+  return `(${[...statuses].map(([s, n]) => `${n}x${s}`).join(", ")}; availability ${JSON.stringify(before)} -> ${JSON.stringify(after)})`;
+});
+
+// 4. Sandbox ledger: account_tx requests flooding one WebSocket connection.
+await measure("ledger account_tx", async (until) => {
+  const account = treasury ?? ((await (await post("/sandbox/api/accounts", { xrp: 50 })).json()) as { address: string }).address;
+  const ws = new WebSocket(`${wsBase}/sandbox/ledger`);
+  let received = 0;
+  let responses = 0;
+  ws.onmessage = (e) => {
+    received += String(e.data).length;
+    responses++;
+  };
+  await new Promise((resolve) => (ws.onopen = resolve));
+  let sent = 0;
+  let id = 0;
+  while (performance.now() < until && ws.readyState === WebSocket.OPEN) {
+    for (let i = 0; i < 100; i++, id++) {
+      const frame = JSON.stringify({ id, command: "account_tx", account, ledger_index_min: -1, ledger_index_max: -1, limit: 400 });
+      ws.send(frame);
+      sent += frame.length;
+    }
+    await Bun.sleep(10);
+  }
+  const closed = ws.readyState !== WebSocket.OPEN;
+  ws.close();
+  return `(${id} requests, ${(sent / 1024).toFixed(0)} KB sent, ${responses} responses, ${(received / 1024 / 1024).toFixed(1)} MB received${closed ? ", closed by the server" : ""})`;
+});
+
+console.log(`\n${rows.length} floods, ${seconds} s each, against ${base}${child ? " (started by the bench)" : ""}`);
+if (child) {
+  child.kill();
+  await child.exited;
+  rmSync(dataDir!, { recursive: true, force: true });
+}

@@ -1,0 +1,57 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore } from "../platform/db";
+
+const MAIN = join(import.meta.dir, "main.ts");
+
+/** Starts the server on a data directory prepared by `prepare`; returns how it ended. */
+function start(prepare: (dir: string) => void) {
+  const dir = mkdtempSync(join(tmpdir(), "vvx-corrupt-"));
+  try {
+    prepare(dir);
+    const run = Bun.spawnSync(["bun", MAIN], { env: { ...process.env, PORT: "1", HOST: "127.0.0.1", DATA_DIR: dir }, stdout: "pipe", stderr: "pipe", timeout: 60_000 });
+    return { dir, code: run.exitCode, stderr: run.stderr.toString(), stdout: run.stdout.toString() };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("a corrupt database at start-up", () => {
+  test("random bytes as vvx.db: one line naming the file and what to do, exit 1", () => {
+    const run = start((dir) => writeFileSync(join(dir, "vvx.db"), crypto.getRandomValues(new Uint8Array(8192))));
+    expect(run.code).toBe(1);
+    const lines = run.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toStartWith(`Database error: ${join(run.dir, "vvx.db")} is not a usable SQLite database (file is not a database).`);
+    expect(lines[0]).toContain("Restore it from a backup");
+    expect(run.stderr).not.toContain("    at ");
+  });
+
+  test("a damaged page inside a real database: the same kind of line", () => {
+    const run = start((dir) => {
+      const store = openStore(dir);
+      store.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      store.sqlite.exec("PRAGMA journal_mode = DELETE");
+      const pages = store.sqlite.query<{ page_count: number }, []>("PRAGMA page_count").get()!.page_count;
+      store.close();
+      // Overwrite every page but the header page with garbage.
+      const bytes = new Uint8Array(readFileSync(join(dir, "vvx.db")));
+      bytes.fill(0xa5, 4096);
+      writeFileSync(join(dir, "vvx.db"), bytes);
+      expect(pages).toBeGreaterThan(2);
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain(`Database error: ${join(run.dir, "vvx.db")} is not a usable SQLite database (database disk image is malformed).`);
+  });
+
+  test("a corrupt sandbox.db is named too, with what to do about it", () => {
+    const run = start((dir) => writeFileSync(join(dir, "sandbox.db"), "this is not sqlite".repeat(400)));
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain(`Database error: ${join(run.dir, "sandbox.db")} is not a usable SQLite database`);
+    expect(run.stderr).toContain("move it aside");
+  });
+});

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startTestServer, type TestServer } from "../../testing/testServer";
+import { MAX_FRAME_BYTES, MESSAGE_BURST } from "./hub";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.stop(true);
+});
+
+const wsUrl = () => `ws://127.0.0.1:${server.port}/ws`;
+
+/** Opens /ws; counts replies and remembers how it closed. */
+async function open(headers?: Record<string, string>) {
+  const ws = new WebSocket(wsUrl(), headers ? ({ headers } as unknown as string[]) : undefined);
+  const state = { ws, replies: 0, closed: undefined as { code: number; reason: string } | undefined };
+  ws.onmessage = () => void state.replies++;
+  ws.onclose = (e) => void (state.closed = { code: e.code, reason: e.reason });
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  return state;
+}
+
+async function until(check: () => boolean, what: string, ms = 30_000) {
+  const t0 = performance.now();
+  while (!check()) {
+    if (performance.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(20);
+  }
+}
+
+const rssMb = () => process.memoryUsage().rss / 1024 / 1024;
+
+describe("/ws under attack", () => {
+  test("200,000 subscription attempts (unknown, private and repeated topics) leave nothing behind", async () => {
+    Bun.gc(true);
+    const before = rssMb();
+    const perSocket = MESSAGE_BURST - 10;
+    let attempts = 0;
+    // 20 connections at a time, each spending its message budget on subscriptions, then the next.
+    const worker = async (w: number) => {
+      while (attempts < 200_000) {
+        const socket = await open();
+        for (let i = 0; i < perSocket; i++, attempts++) {
+          const n = attempts;
+          const topic = n % 4 === 0 ? `topic-${w}-${n}` : n % 4 === 1 ? `wallet:rPEPPER7kfTD9w2To4CQk6UCfuHM9c${n % 100}` : n % 4 === 2 ? "site" : `site:${n}`;
+          socket.ws.send(JSON.stringify({ type: "subscribe", topic }));
+        }
+        await until(() => socket.replies >= 1 + perSocket, "every reply");
+        expect(socket.closed).toBeUndefined();
+        socket.ws.close();
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, (_, w) => worker(w)));
+    expect(attempts).toBeGreaterThanOrEqual(200_000);
+    await until(() => server.ctx.hub.size === 0, "the hub to forget every socket");
+    expect(server.ctx.hub.subscribers("site")).toBe(0);
+    Bun.gc(true);
+    await Bun.sleep(100);
+    Bun.gc(true);
+    expect(rssMb() - before).toBeLessThan(40);
+  });
+
+  test("frames larger than any client sends close the socket (1009) before anything parses them", async () => {
+    for (const frame of ['{"type":"subscribe","topic":"' + "x".repeat(MAX_FRAME_BYTES) + '"}', '{"type":"subscribe","topic":' + "[".repeat(1_000_000) + "]".repeat(1_000_000) + "}"]) {
+      const socket = await open();
+      socket.ws.send(frame);
+      await until(() => socket.closed !== undefined, "the close");
+      expect(socket.closed!.code).toBe(1009);
+    }
+    // Under the limit, hostile nesting is only a bad message.
+    const nested = await open();
+    nested.ws.send('{"type":"subscribe","topic":' + "[".repeat(60_000) + "]".repeat(60_000) + "}");
+    await until(() => nested.replies >= 2, "the error reply");
+    expect(nested.closed).toBeUndefined();
+    nested.ws.close();
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+  });
+
+  test("a burst of messages beyond the budget closes the socket (1008); normal use is untouched", async () => {
+    const calm = await open();
+    for (let i = 0; i < 10; i++) calm.ws.send(JSON.stringify({ type: "ping" }));
+    const flood = await open();
+    for (let i = 0; i < MESSAGE_BURST * 4; i++) flood.ws.send(JSON.stringify({ type: "ping" }));
+    await until(() => flood.closed !== undefined, "the close");
+    expect(flood.closed!.code).toBe(1008);
+    await until(() => calm.replies >= 11, "calm replies");
+    expect(calm.closed).toBeUndefined();
+    calm.ws.close();
+  });
+
+  test("a page of another site cannot open /ws with the visitor's cookies", async () => {
+    const foreign = `http://127.0.0.1:${server.port + 1}`;
+    // Bun's WebSocket client sends the headers a browser on that page would.
+    const refused = await open({ origin: foreign, "sec-fetch-site": "same-site" }).then(
+      (s) => (s.ws.close(), "opened"),
+      () => "refused",
+    );
+    expect(refused).toBe("refused");
+    // Our own pages (and non-browser clients) connect.
+    const own = await open({ origin: server.url, "sec-fetch-site": "same-origin" });
+    own.ws.close();
+  });
+});
