@@ -320,10 +320,11 @@ describe("payment watcher", () => {
     server.ctx.store.db.update(ledgerCursors).set({ ledgerIndex: res.result.ledger_index! - 1 }).where(eq(ledgerCursors.account, payments.destination)).run();
     await payments.catchUp();
     await payments.process(fromHistory);
+    // A catch-up backing off after an earlier failure runs again on a later ledger close.
+    await eventually(() => payments.cursor()!.ledgerIndex >= res.result.ledger_index!, "the cursor passes that ledger again");
     await Bun.sleep(200);
     expect(credited.filter((e) => e.requestId === req.id)).toHaveLength(1);
     expect(payments.incomingFor(req.id)).toHaveLength(1);
-    expect(payments.cursor()!.ledgerIndex).toBeGreaterThanOrEqual(res.result.ledger_index!);
   });
 
   test("requests without an on-time payment are marked expired once the ledger passes their time", async () => {

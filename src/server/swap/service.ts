@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../platform/error
 import { unscaleDecimal, valueFromMicro, xrpFromDrops, type Token } from "../ledger/amounts";
 import type { LedgerGateway } from "../ledger/gateway";
 import type { Clock } from "../platform/clock";
-import type { Db } from "../platform/db";
+import { sqliteOf, type Db } from "../platform/db";
 import type { Logger } from "../platform/log";
 import { SIGN_REQUEST_EXPIRY_SECONDS, type SignRequestCreated, type SigningService } from "../signing/service";
 import { accountFacts, spendableDrops, type AccountFacts } from "./account";
@@ -54,7 +54,7 @@ export class SwapService {
     this.repo = new SwapRepository(deps.db);
     this.pool = new PoolReader(deps.ledger, deps.log);
     this.vvx = deps.ledger.vvx;
-    this.settler = new SwapSettler({ repo: this.repo, signing: deps.signing, ledger: deps.ledger, vvx: this.vvx, clock: deps.clock, log: deps.log });
+    this.settler = new SwapSettler({ repo: this.repo, signing: deps.signing, ledger: deps.ledger, vvx: this.vvx, clock: deps.clock, log: deps.log, sqlite: sqliteOf(deps.db) });
   }
 
   start(): void {

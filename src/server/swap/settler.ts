@@ -2,6 +2,8 @@ import { xrpFromDrops, type Token } from "../ledger/amounts";
 import type { LedgerGateway } from "../ledger/gateway";
 import type { Clock } from "../platform/clock";
 import type { Logger } from "../platform/log";
+import { RetryGate } from "../platform/retry";
+import type { Database } from "bun:sqlite";
 import type { SigningService, SignStatus } from "../signing/service";
 import { readSwapTx } from "./ledgerTx";
 import { OPEN_STATUSES, SETTLE_SWEEP_MS, SUBMITTED_GIVE_UP_MS } from "./model";
@@ -36,9 +38,13 @@ export class SwapSettler {
   private timer: ReturnType<typeof setInterval> | undefined;
   private sweeping = false;
 
+  private readonly gate: RetryGate;
+
   constructor(
-    private readonly deps: { repo: SwapRepository; signing: SigningService; ledger: Pick<LedgerGateway, "request">; vvx: Token; clock: Clock; log: Logger },
-  ) {}
+    private readonly deps: { repo: SwapRepository; signing: SigningService; ledger: Pick<LedgerGateway, "request">; vvx: Token; clock: Clock; log: Logger; sqlite?: Database },
+  ) {
+    this.gate = new RetryGate("swap settler", deps.log, deps.sqlite);
+  }
 
   start(): void {
     if (this.timer) return;
@@ -57,13 +63,16 @@ export class SwapSettler {
     if (this.sweeping) return;
     this.sweeping = true;
     try {
-      for (const row of this.deps.repo.open(50)) {
-        try {
-          await this.settle(row);
-        } catch (err) {
-          this.deps.log.warn("swap settle failed", { swap: row.id, error: err instanceof Error ? err.message : String(err) });
+      // A locked database skips the sweep (backing off) instead of blocking the server on the busy timeout.
+      await this.gate.run(async () => {
+        for (const row of this.deps.repo.open(50)) {
+          try {
+            await this.settle(row);
+          } catch (err) {
+            this.deps.log.warn("swap settle failed", { swap: row.id, error: err instanceof Error ? err.message : String(err) });
+          }
         }
-      }
+      });
     } finally {
       this.sweeping = false;
     }

@@ -3,8 +3,9 @@ import { vvxAmount } from "../../ledger/amounts";
 import type { LedgerGateway } from "../../ledger/gateway";
 import type { Outbox, OutboxEntry, OutboxInput } from "../../ledger/outbox";
 import type { Clock } from "../../platform/clock";
-import type { Db } from "../../platform/db";
+import { sqliteOf, type Db } from "../../platform/db";
 import type { Logger } from "../../platform/log";
+import { RetryGate } from "../../platform/retry";
 import type { Hub } from "../../platform/ws/hub";
 import { PAYOUT_MAX_ATTEMPTS, PAYOUT_RETRY_MS, SLOTS_PAYOUT_PURPOSE, slotKeys } from "./model";
 import type { PayoutRow, SlotsRepository } from "./repository";
@@ -36,12 +37,15 @@ export class SlotPayouts {
   private offs: (() => void)[] = [];
   private timer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
+  private readonly gate: RetryGate;
 
   constructor(
     private readonly deps: PayoutDeps,
     private readonly repo: SlotsRepository,
     private readonly slots: SlotsService,
-  ) {}
+  ) {
+    this.gate = new RetryGate("slots payouts", deps.log, sqliteOf(deps.db));
+  }
 
   start(): void {
     this.offs.push(this.deps.ledger.on("ledgerClosed", () => this.tick()));
@@ -57,17 +61,15 @@ export class SlotPayouts {
     this.offs = [];
   }
 
-  /** One round of the background work; errors are logged and retried on the next tick. */
+  /** One round of the background work; failures (a locked database too) are logged and back off, and a later tick retries. */
   tick(): void {
     if (this.stopped) return;
-    try {
+    void this.gate.run(() => {
       this.flush();
       this.reconcile();
       this.retryDue();
       this.expireIdle();
-    } catch (err) {
-      this.deps.log.warn("slots payouts paused", { error: err instanceof Error ? err.message : String(err) });
-    }
+    });
   }
 
   /** Batches every wallet's unpaid winnings into one payout each; returns the payouts made. */

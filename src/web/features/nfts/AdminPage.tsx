@@ -69,6 +69,7 @@ export default function AdminPage() {
       </div>
 
       <MintingProgress minting={minting} />
+      <DepositsCard />
     </section>
   );
 }
@@ -93,7 +94,6 @@ function AdminRefusal({ status, walletAddress }: { status: 401 | 403; walletAddr
           </p>
         )}
       </div>
-      <DepositsCard />
     </section>
   );
 }
