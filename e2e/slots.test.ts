@@ -111,7 +111,8 @@ describe("VVX Slots and the daily wheel in Chromium", () => {
           (rows, from) =>
             rows
               .filter((r) => r.querySelectorAll("td")[1]?.textContent === "Payment" && r.querySelectorAll("td")[2]?.querySelector("a")?.getAttribute("href")?.endsWith(from) && r.textContent?.includes("tesSUCCESS"))
-              .map((r) => Number(/([\d.]+) VVX/.exec(r.querySelectorAll("td")[3]?.textContent ?? "")?.[1] ?? "NaN")),
+              // The delivered amount is the cell's own line (the destination's address, which may end in a digit, is the line before).
+              .map((r) => Number(/^([\d.]+) VVX/.exec(r.querySelectorAll("td")[3]?.querySelector("div")?.textContent ?? "")?.[1] ?? "NaN")),
           platform,
         );
         await explorer.screenshot({ path: join(SCREENSHOTS, "slots-explorer.png"), fullPage: true });
