@@ -207,30 +207,44 @@ await measure("purchase hoarding", async (until) => {
   return `(${[...statuses].map(([s, n]) => `${n}x${s}`).join(", ")}; availability ${JSON.stringify(before)} -> ${JSON.stringify(after)})`;
 });
 
-// 4. Sandbox ledger: account_tx requests flooding one WebSocket connection.
+// 4. Sandbox ledger: account_tx requests flooding a WebSocket connection, reconnecting whenever the server closes it.
 await measure("ledger account_tx", async (until) => {
   const account = treasury ?? ((await (await post("/sandbox/api/accounts", { xrp: 50 })).json()) as { address: string }).address;
-  const ws = new WebSocket(`${wsBase}/sandbox/ledger`);
   let received = 0;
   let responses = 0;
-  ws.onmessage = (e) => {
-    received += String(e.data).length;
-    responses++;
-  };
-  await new Promise((resolve) => (ws.onopen = resolve));
   let sent = 0;
   let id = 0;
-  while (performance.now() < until && ws.readyState === WebSocket.OPEN) {
-    for (let i = 0; i < 100; i++, id++) {
-      const frame = JSON.stringify({ id, command: "account_tx", account, ledger_index_min: -1, ledger_index_max: -1, limit: 400 });
-      ws.send(frame);
-      sent += frame.length;
+  let connections = 0;
+  let refused = 0;
+  const reasons = new Map<string, number>();
+  while (performance.now() < until) {
+    const ws = new WebSocket(`${wsBase}/sandbox/ledger`);
+    ws.onmessage = (e) => {
+      received += String(e.data).length;
+      responses++;
+    };
+    const closed = new Promise<void>((resolve) => (ws.onclose = (e) => (reasons.set(`${e.code} ${e.reason}`, (reasons.get(`${e.code} ${e.reason}`) ?? 0) + 1), resolve())));
+    const opened = await Promise.race([new Promise<boolean>((resolve) => (ws.onopen = () => resolve(true))), closed.then(() => false)]);
+    // Closed at once on open: the server refuses this address until its balance decays.
+    if (!opened || ws.readyState !== WebSocket.OPEN) {
+      refused++;
+      await Bun.sleep(50);
+      continue;
     }
-    await Bun.sleep(10);
+    connections++;
+    while (performance.now() < until && ws.readyState === WebSocket.OPEN) {
+      for (let i = 0; i < 100; i++, id++) {
+        const frame = JSON.stringify({ id, command: "account_tx", account, ledger_index_min: -1, ledger_index_max: -1, limit: 400 });
+        ws.send(frame);
+        sent += frame.length;
+      }
+      await Bun.sleep(10);
+    }
+    ws.close();
+    await closed;
   }
-  const closed = ws.readyState !== WebSocket.OPEN;
-  ws.close();
-  return `(${id} requests, ${(sent / 1024).toFixed(0)} KB sent, ${responses} responses, ${(received / 1024 / 1024).toFixed(1)} MB received${closed ? ", closed by the server" : ""})`;
+  const closes = [...reasons].map(([r, n]) => `${n}x ${r}`).join(", ");
+  return `(${id} requests, ${(sent / 1024).toFixed(0)} KB sent, ${responses} responses, ${(received / 1024 / 1024).toFixed(1)} MB received; ${connections} connections, ${refused} refused; closes: ${closes})`;
 });
 
 console.log(`\n${rows.length} floods, ${seconds} s each, against ${base}${child ? " (started by the bench)" : ""}`);

@@ -71,8 +71,8 @@ test("2,000 account_tx pipelined on one connection: it is closed after a bounded
   await otherClosed;
 });
 
-test("a client asking one account_tx after another gets \"warning\": \"load\" first, then is closed at its byte budget (threshold exceeded)", async () => {
-  const ws = await openSocket();
+/** Asks account_tx after account_tx, each after the previous answer, until the server closes the socket. */
+async function oneAfterAnother(ws: WebSocket) {
   let bytes = 0;
   let answers = 0;
   let firstWarning: number | undefined;
@@ -92,7 +92,12 @@ test("a client asking one account_tx after another gets \"warning\": \"load\" fi
     if (!firstWarning) expect(body.result?.transactions).toHaveLength(400);
     if (body.warning === "load") firstWarning ??= answers;
   }
-  expect(await closed).toEqual({ code: 1008, reason: "threshold exceeded" });
+  return { bytes, answers, firstWarning, closed: await closed };
+}
+
+test("a client asking one account_tx after another gets \"warning\": \"load\" first, then is closed at its byte budget (threshold exceeded)", async () => {
+  const { bytes, answers, firstWarning, closed } = await oneAfterAnother(await openSocket());
+  expect(closed).toEqual({ code: 1008, reason: "threshold exceeded" });
   expect(firstWarning).toBeGreaterThan(1);
   expect(answers).toBeGreaterThan(firstWarning!);
   // The byte budget (32 MB) with at most one answer past it.
@@ -141,4 +146,22 @@ test("a balance decays over rippled's 32 s window", () => {
   now = DECAY_WINDOW_MS;
   expect(balance.get()).toBeCloseTo(1000 / Math.E, 3);
   expect(balance.charge(10)).toBeCloseTo(1000 / Math.E + 10, 3);
+});
+
+// Last: it leaves this machine's address refused for a while.
+test("reconnecting does not start afresh: past four connections' budgets the address is refused (429 with retry-after) before the upgrade", async () => {
+  let connections = 0;
+  for (; connections < 10; connections++) {
+    const ws = new WebSocket(wsUrl());
+    const opened = await new Promise<boolean>((resolve) => ((ws.onopen = () => resolve(true)), (ws.onerror = () => resolve(false))));
+    if (!opened) break;
+    expect((await oneAfterAnother(ws)).closed.reason).toBe("threshold exceeded");
+  }
+  expect(connections).toBeGreaterThanOrEqual(3);
+  expect(connections).toBeLessThan(10);
+  const upgrade = await fetch(`${server.url}/sandbox/ledger`, { headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==" } });
+  expect(upgrade.status).toBe(429);
+  expect(Number(upgrade.headers.get("retry-after"))).toBeGreaterThan(0);
+  // The HTTP side is not limited by it.
+  expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
 });

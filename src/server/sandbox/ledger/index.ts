@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { ServerWebSocket } from "bun";
-import { ValidationError } from "../../platform/errors";
+import { RateLimitError, ValidationError } from "../../platform/errors";
+import { clientIp } from "../../platform/http/rateLimit";
 import type { Logger } from "../../platform/log";
 import type { SandboxLedger } from "./ledger";
 import { LedgerSockets } from "./sockets";
@@ -23,6 +24,11 @@ export function sandboxLedgerRoutes(ledger: SandboxLedger, log: Logger) {
 
   return new Elysia({ name: "sandbox-ledger" })
     .ws(ledger.wsPath, {
+      // An address past its resource limits is refused before the upgrade, until its balance decays.
+      beforeHandle({ server, request }) {
+        const seconds = sockets.addresses.refusedFor(clientIp(server, request));
+        if (seconds !== undefined) throw new RateLimitError(seconds);
+      },
       open: (ws) => sockets.open(ws.raw as ServerWebSocket<unknown>),
       message: (ws, message) => sockets.message(ws.raw as ServerWebSocket<unknown>, message),
       drain: (ws) => sockets.drain(ws.raw as ServerWebSocket<unknown>),

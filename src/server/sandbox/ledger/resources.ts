@@ -128,6 +128,14 @@ export class AddressBook {
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
+  /** Seconds until `address` may connect again (its balances decayed below the drop thresholds); undefined when it may now. */
+  refusedFor(address: string): number | undefined {
+    const consumer = this.entries.get(address)?.consumer;
+    if (!consumer || consumer.status() !== "drop") return undefined;
+    const over = Math.max(consumer.requests.get() / ADDRESS_LIMITS.requests.drop, consumer.bytes.get() / ADDRESS_LIMITS.bytes.drop);
+    return Math.max(1, Math.ceil((DECAY_WINDOW_MS * Math.log(over)) / 1000));
+  }
+
   /** A new connection from `address`: undefined when the address is past its drop threshold. */
   open(address: string): Consumer | undefined {
     if (this.entries.size > 1_000) this.sweep();
