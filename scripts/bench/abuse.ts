@@ -2,7 +2,7 @@
 // p99 /api/health latency while it runs and the server's RSS after, next to the same figures
 // measured just before with no attack (A/B, interleaved per flood).
 //
-//   bun scripts/bench/abuse.ts [--seconds 5] [--url http://127.0.0.1:3000 --pid <server pid>]
+//   bun scripts/bench/abuse.ts [--seconds 5] [--url http://127.0.0.1:3000 --pid <server pid>] [--only ledger]
 //
 // Without --url it starts the server (sandbox mode, temporary DATA_DIR) as a child process.
 // /api/health is probed from a separate process every 10 ms, so the flood's own client work
@@ -20,6 +20,7 @@ const { values } = parseArgs({
     url: { type: "string" },
     pid: { type: "string" },
     probe: { type: "string" },
+    only: { type: "string" },
   },
 });
 
@@ -85,6 +86,7 @@ function summarize(latencies: number[]): Omit<Window, "rss"> {
 
 /** No attack for one window, then the attack for one window; health and RSS for both. */
 async function measure(name: string, attack: (until: number) => Promise<string>) {
+  if (values.only && !name.includes(values.only)) return;
   const calm = summarize(await probe());
   await Bun.sleep(300);
   const quiet: Window = { ...calm, rss: rssMb() };

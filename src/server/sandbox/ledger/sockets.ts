@@ -238,6 +238,8 @@ export class LedgerSockets {
 
   private drop(sock: Socket, [code, reason]: readonly [number, string]): void {
     if (sock.closed) return;
+    // Being dropped costs the address a whole connection's budget (rippled charges feeDrop): reconnecting is no way around the limits.
+    if (code === 1008) sock.addressConsumer.charge(CONNECTION_LIMITS.requests.drop, 0);
     const ws = sock.ws;
     this.close(ws);
     ws.close(code, reason);
