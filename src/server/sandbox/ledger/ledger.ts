@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { Wallet, encodeForMultiSigning, hashes } from "xrpl";
-import { decodeFast, encodeFast, encodeForSigningFast } from "./binary";
+import { Wallet, hashes } from "xrpl";
+import { encodeFast } from "./binary";
+import { checkedDecode } from "./decode";
 import type { Logger } from "../../platform/log";
 import { sandboxWallets, type SandboxWallets } from "../wallets";
 import { applyTransaction } from "./apply";
@@ -12,7 +13,6 @@ import { RIPPLE_EPOCH_OFFSET, NETWORK_ID, binaryMeta } from "./format";
 import { STATE_HISTORY, StateHistory } from "./history";
 import { GENESIS_SEED, accountKey } from "./keys";
 import { transactionId, transactionTreeHash } from "./shamap";
-import { verifyTxSignature } from "./signature";
 import { SandboxStore, type LedgerHeader } from "./state";
 import { Streams, type LedgerStreamFields, type Subscriber } from "./streams";
 import type { Entry, StateReader } from "./view";
@@ -69,34 +69,6 @@ export interface SandboxLedgerOptions {
 
 export function rippleTimeNow(nowMs = Date.now()): number {
   return Math.floor(nowMs / 1000) - RIPPLE_EPOCH_OFFSET;
-}
-
-/** Decodes a blob and checks its single or multi signature (rippled's local checks); throws RpcError("invalidTransaction"). */
-function checkedDecode(txBlob: string): Record<string, any> {
-  let tx: Record<string, any>;
-  try {
-    tx = decodeFast(txBlob) as Record<string, any>;
-  } catch (err) {
-    throw new RpcError("invalidTransaction", undefined, `fails local checks: ${err instanceof Error ? err.message : "cannot decode"}`);
-  }
-  if (typeof tx.TransactionType !== "string" || typeof tx.Account !== "string" || typeof tx.Sequence !== "number") {
-    throw new RpcError("invalidTransaction", undefined, "fails local checks: Missing required field.");
-  }
-  let valid = false;
-  try {
-    if (Array.isArray(tx.Signers)) {
-      if (tx.SigningPubKey !== "" || tx.TxnSignature !== undefined) throw new RpcError("invalidTransaction", undefined, "fails local checks: Cannot both single- and multi-sign.");
-      valid = tx.Signers.length > 0 && tx.Signers.every(({ Signer: s }: { Signer: Record<string, string> }) => verifyTxSignature(encodeForMultiSigning(tx as never, s.Account!), s.TxnSignature!, s.SigningPubKey!));
-    } else {
-      if (!tx.SigningPubKey) throw new RpcError("invalidTransaction", undefined, "fails local checks: Empty SigningPubKey.");
-      valid = typeof tx.TxnSignature === "string" && verifyTxSignature(encodeForSigningFast(tx), tx.TxnSignature, tx.SigningPubKey);
-    }
-  } catch (err) {
-    if (err instanceof RpcError) throw err;
-    valid = false;
-  }
-  if (!valid) throw new RpcError("invalidTransaction", undefined, "fails local checks: Invalid signature.");
-  return tx;
 }
 
 /**
@@ -156,6 +128,7 @@ export class SandboxLedger {
       const since = this.store.setting("state_history_since");
       this.historyRecorded = since !== undefined;
       this.history.load(since === undefined ? undefined : Number(since), this.store.stateHistory());
+      this.replayOpenQueue();
     } else {
       this.store.setSetting("seed_sha256", seedMark);
       genesis(this);
@@ -323,6 +296,7 @@ export class SandboxLedger {
       if (queue.length >= MAX_HELD_PER_ACCOUNT) return { result, hash, tx: txWithHash, applied: false, kept: false };
       queue.push({ tx_blob: txBlob, tx, hash });
       this.held.set(tx.Account, queue);
+      this.store.enqueueOpen(hash, txBlob);
       return { result, hash, tx: txWithHash, applied: false, kept: true };
     }
     if (isApplied(result)) this.releaseHeld(tx.Account);
@@ -347,6 +321,7 @@ export class SandboxLedger {
     const open: OpenTx = { hash, tx_json: tx, tx_blob: txBlob, meta, metaBlob: encodeFast(binaryMeta(meta)), accounts };
     this.openTxs.push(open);
     this.openByHash.set(hash, open);
+    this.store.enqueueOpen(hash, txBlob);
     if (this.streams.size && this.streams.wantsProposed()) this.streams.publishProposed(hash, tx, outcome.result, accounts, this.openIndex);
     return outcome.result;
   }
@@ -435,11 +410,27 @@ export class SandboxLedger {
   }
 
   private expireHeld(): void {
+    const expired: string[] = [];
     for (const [account, queue] of this.held) {
       const alive = queue.filter((h) => h.tx.LastLedgerSequence === undefined || h.tx.LastLedgerSequence >= this.openIndex);
+      for (const h of queue) if (!alive.includes(h)) expired.push(h.hash);
       if (alive.length) this.held.set(account, alive);
       else this.held.delete(account);
     }
+    if (expired.length) this.store.dropOpen(expired);
+  }
+
+  /** After a restart: the transactions the open ledger had taken (applied or held) are taken again, in their order. */
+  private replayOpenQueue(): void {
+    const refused: string[] = [];
+    for (const { hash, tx_blob } of this.store.openQueue()) {
+      try {
+        if (!this.submit(tx_blob).kept) refused.push(hash);
+      } catch {
+        refused.push(hash);
+      }
+    }
+    if (refused.length) this.store.dropOpen(refused);
   }
 
   // ---- streams ------------------------------------------------------------------
