@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { join } from "node:path";
 import { Wallet, hashes } from "xrpl";
 import { encodeFast } from "./binary";
 import { checkedDecode } from "./decode";
@@ -11,6 +12,7 @@ import { isApplied, RpcError, type TerCode } from "./codes";
 import { StateIndex, affectedAccounts, ownersOf } from "./entries";
 import { RIPPLE_EPOCH_OFFSET, NETWORK_ID, binaryMeta } from "./format";
 import { STATE_HISTORY, StateHistory } from "./history";
+import { OpenJournal } from "./journal";
 import { GENESIS_SEED, accountKey } from "./keys";
 import { transactionId, transactionTreeHash } from "./shamap";
 import { SandboxStore, type LedgerHeader } from "./state";
@@ -83,6 +85,7 @@ export class SandboxLedger {
   readonly wallets: SandboxWallets;
   readonly currency: string;
   readonly store: SandboxStore;
+  private readonly journal: OpenJournal;
   readonly startedAt = Date.now();
   readonly streams = new Streams();
   readonly genesisWallet = Wallet.fromSeed(GENESIS_SEED);
@@ -116,10 +119,12 @@ export class SandboxLedger {
     this.currency = options.currency;
     this.wallets = sandboxWallets(options.seed);
     this.store = new SandboxStore(options.dataDir);
+    this.journal = new OpenJournal(join(options.dataDir, "sandbox-open.log"));
     const seedMark = createHash("sha256").update(options.seed).digest("hex");
     const stored = this.store.lastLedger();
     if (stored) {
       if (this.store.setting("seed_sha256") !== seedMark) {
+        this.journal.close();
         this.store.close();
         throw new Error(`${this.store.path} was created with a different SANDBOX_SEED; use the same seed or another DATA_DIR`);
       }
@@ -200,6 +205,7 @@ export class SandboxLedger {
     this.stopTimerAndSockets();
     if (this.openTxs.length) this.close();
     this.closed = true;
+    this.journal.close();
     this.store.close();
   }
 
@@ -296,7 +302,7 @@ export class SandboxLedger {
       if (queue.length >= MAX_HELD_PER_ACCOUNT) return { result, hash, tx: txWithHash, applied: false, kept: false };
       queue.push({ tx_blob: txBlob, tx, hash });
       this.held.set(tx.Account, queue);
-      this.store.enqueueOpen(hash, txBlob);
+      this.journal.append(hash, txBlob);
       return { result, hash, tx: txWithHash, applied: false, kept: true };
     }
     if (isApplied(result)) this.releaseHeld(tx.Account);
@@ -321,7 +327,7 @@ export class SandboxLedger {
     const open: OpenTx = { hash, tx_json: tx, tx_blob: txBlob, meta, metaBlob: encodeFast(binaryMeta(meta)), accounts };
     this.openTxs.push(open);
     this.openByHash.set(hash, open);
-    this.store.enqueueOpen(hash, txBlob);
+    this.journal.append(hash, txBlob);
     if (this.streams.size && this.streams.wantsProposed()) this.streams.publishProposed(hash, tx, outcome.result, accounts, this.openIndex);
     return outcome.result;
   }
@@ -404,33 +410,35 @@ export class SandboxLedger {
     this.openTxs = [];
     this.openByHash = new Map();
     this.expireHeld();
+    this.keepHeldOnly();
     this.streams.publishClose(this.ledgerStreamFields(closedHeader), closedHeader.tx_count, closedHeader, stored);
     for (const listener of this.closeListeners) listener(index);
     return index;
   }
 
   private expireHeld(): void {
-    const expired: string[] = [];
     for (const [account, queue] of this.held) {
       const alive = queue.filter((h) => h.tx.LastLedgerSequence === undefined || h.tx.LastLedgerSequence >= this.openIndex);
-      for (const h of queue) if (!alive.includes(h)) expired.push(h.hash);
       if (alive.length) this.held.set(account, alive);
       else this.held.delete(account);
     }
-    if (expired.length) this.store.dropOpen(expired);
   }
 
-  /** After a restart: the transactions the open ledger had taken (applied or held) are taken again, in their order. */
+  /** At start: the transactions the open ledger had taken before the process ended (applied or held) are taken again, in order. */
   private replayOpenQueue(): void {
-    const refused: string[] = [];
-    for (const { hash, tx_blob } of this.store.openQueue()) {
+    for (const { txBlob } of this.journal.entries()) {
       try {
-        if (!this.submit(tx_blob).kept) refused.push(hash);
-      } catch {
-        refused.push(hash);
+        this.submit(txBlob);
+      } catch (err) {
+        this.log.warn("sandbox ledger: a queued transaction could not be taken again", { error: err instanceof Error ? err.message : String(err) });
       }
     }
-    if (refused.length) this.store.dropOpen(refused);
+    this.keepHeldOnly();
+  }
+
+  /** The journal keeps only what no close has taken: the held transactions. */
+  private keepHeldOnly(): void {
+    this.journal.reset([...this.held.values()].flat().map((h) => ({ hash: h.hash, txBlob: h.tx_blob })));
   }
 
   // ---- streams ------------------------------------------------------------------

@@ -63,7 +63,6 @@ CREATE TABLE IF NOT EXISTS state_history (
   ledger_index INTEGER NOT NULL, key TEXT NOT NULL, data TEXT, PRIMARY KEY (ledger_index, key)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS faucet_accounts (address TEXT PRIMARY KEY, seed TEXT NOT NULL, created TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS open_queue (seq INTEGER PRIMARY KEY AUTOINCREMENT, hash TEXT NOT NULL UNIQUE, tx_blob TEXT NOT NULL);
 `;
 
 type TxRow = { hash: string; ledger_index: number; tx_index: number; tx_json: string; meta: string; tx_blob: string };
@@ -141,35 +140,11 @@ export class SandboxStore {
         for (const [key, entry] of batch.before) putUndo.run(h.ledger_index, key, entry ? JSON.stringify(entry) : null);
       }
       if (batch.keepFrom !== undefined) this.db.query("DELETE FROM state_history WHERE ledger_index < ?").run(batch.keepFrom);
-      const dequeue = this.db.query("DELETE FROM open_queue WHERE hash = ?");
       for (const tx of batch.txs) {
-        dequeue.run(tx.hash);
         putTx.run(tx.hash, tx.ledger_index, tx.tx_index, tx.tx_json.TransactionType, tx.tx_json.Account, tx.meta.TransactionResult, JSON.stringify(tx.tx_json), JSON.stringify(tx.meta), tx.tx_blob);
         for (const account of tx.accounts) putAccountTx.run(account, tx.ledger_index, tx.tx_index, tx.hash);
       }
     })();
-  }
-
-  /**
-   * Keeps a transaction the open ledger took (applied, or held for a sequence
-   * gap) until the close that validates it removes it in the same SQLite
-   * transaction: a process killed in between loses nothing it accepted.
-   */
-  enqueueOpen(hash: string, txBlob: string): void {
-    this.db.query("INSERT OR IGNORE INTO open_queue (hash, tx_blob) VALUES (?, ?)").run(hash, txBlob);
-  }
-
-  /** Forgets queued transactions that will never be validated (a held one whose LastLedgerSequence passed, or one refused on replay). */
-  dropOpen(hashes: string[]): void {
-    const drop = this.db.query("DELETE FROM open_queue WHERE hash = ?");
-    this.db.transaction(() => {
-      for (const hash of hashes) drop.run(hash);
-    })();
-  }
-
-  /** The accepted transactions no close has taken yet, in the order they came. */
-  openQueue(): { hash: string; tx_blob: string }[] {
-    return this.db.query<{ hash: string; tx_blob: string }, []>("SELECT hash, tx_blob FROM open_queue ORDER BY seq").all();
   }
 
   /** The kept undo records, oldest ledger first, to rebuild the readable history after a restart. */
