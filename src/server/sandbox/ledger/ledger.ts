@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { Wallet, hashes } from "xrpl";
 import { encodeFast } from "./binary";
-import { checkedDecode } from "./decode";
+import { checkedDecode, checkedDecodeAsync } from "./decode";
 import type { Logger } from "../../platform/log";
 import { sandboxWallets, type SandboxWallets } from "../wallets";
 import { applyTransaction } from "./apply";
@@ -12,6 +12,7 @@ import { isApplied, RpcError, type TerCode } from "./codes";
 import { StateIndex, affectedAccounts, ownersOf } from "./entries";
 import { RIPPLE_EPOCH_OFFSET, NETWORK_ID, binaryMeta } from "./format";
 import { STATE_HISTORY, StateHistory } from "./history";
+import { HeldTransactions } from "./held";
 import { OpenJournal } from "./journal";
 import { GENESIS_SEED, accountKey } from "./keys";
 import { transactionId, transactionTreeHash } from "./shamap";
@@ -27,8 +28,6 @@ export type { Subscriber } from "./streams";
 /** rippled's genesis: 100 billion XRP in the master account. */
 export const GENESIS_DROPS = 100_000_000_000_000_000n;
 export const ZERO_HASH = "0".repeat(64);
-/** Future-sequence transactions kept per account, so a client cannot fill memory with gaps. */
-const MAX_HELD_PER_ACCOUNT = 32;
 
 /** Which ledger to read: the open one, the last validated one, or a closed one by index. */
 export type LedgerSelector = "current" | "validated" | number;
@@ -42,13 +41,6 @@ interface OpenTx {
   /** The metadata in binary, encoded when applied so the close only hashes. */
   metaBlob: string;
   accounts: string[];
-}
-
-/** A transaction with a future sequence, kept until the gap is filled or its LastLedgerSequence passes (rippled's held transactions). */
-interface HeldTx {
-  tx_blob: string;
-  tx: Record<string, any>;
-  hash: string;
 }
 
 export interface SubmitOutcome {
@@ -98,9 +90,12 @@ export class SandboxLedger {
   private readonly index = new StateIndex();
   private readonly history = new StateHistory();
   private readonly closeListeners = new Set<(index: number) => void>();
-  private held = new Map<string, HeldTx[]>();
+  private readonly held = new HeldTransactions();
   private openTxs: OpenTx[] = [];
   private openByHash = new Map<string, OpenTx>();
+  /** Submits waiting for their signature check or their turn (submitInTurn), and the chain that keeps them in order. */
+  private waitingTurns = 0;
+  private turns: Promise<void> = Promise.resolve();
   private last!: LedgerHeader;
   private timer?: ReturnType<typeof setInterval>;
   private closed = false;
@@ -291,19 +286,40 @@ export class SandboxLedger {
    */
   submit(txBlob: string): SubmitOutcome {
     if (this.closed) throw new RpcError("internal", "The sandbox ledger is shutting down.");
-    const tx = checkedDecode(txBlob);
     const hash = transactionId(txBlob);
+    return this.submitChecked(checkedDecode(txBlob, hash), txBlob, hash);
+  }
+
+  /**
+   * submit() for clients over the WebSocket: an Ed25519 signature is checked
+   * off the main thread, and transactions are applied in the order they came
+   * (so one account's sequences stay in order).
+   */
+  submitInTurn(txBlob: string): SubmitOutcome | Promise<SubmitOutcome> {
+    if (this.closed) throw new RpcError("internal", "The sandbox ledger is shutting down.");
+    const hash = transactionId(txBlob);
+    const checked = checkedDecodeAsync(txBlob, hash);
+    if (!(checked instanceof Promise) && this.waitingTurns === 0) return this.submitChecked(checked, txBlob, hash);
+    this.waitingTurns++;
+    const turn = this.turns.then(() => checked).then((tx) => {
+      if (this.closed) throw new RpcError("internal", "The sandbox ledger is shutting down.");
+      return this.submitChecked(tx, txBlob, hash);
+    });
+    this.turns = turn.then(
+      () => void this.waitingTurns--,
+      () => void this.waitingTurns--,
+    );
+    return turn;
+  }
+
+  private submitChecked(tx: Record<string, any>, txBlob: string, hash: string): SubmitOutcome {
     const txWithHash = { ...tx, hash };
     if (this.openByHash.has(hash)) return { result: "tefALREADY", hash, tx: txWithHash, applied: false, kept: false };
     const result = this.applyBlob(tx, txBlob, hash);
     if (result === "terPRE_SEQ") {
-      const queue = this.held.get(tx.Account) ?? [];
-      if (queue.some((h) => h.hash === hash)) return { result, hash, tx: txWithHash, applied: false, kept: true };
-      if (queue.length >= MAX_HELD_PER_ACCOUNT) return { result, hash, tx: txWithHash, applied: false, kept: false };
-      queue.push({ tx_blob: txBlob, tx, hash });
-      this.held.set(tx.Account, queue);
-      this.journal.append(hash, txBlob);
-      return { result, hash, tx: txWithHash, applied: false, kept: true };
+      const held = this.held.hold({ tx_blob: txBlob, tx, hash });
+      if (held === "new") this.journal.append(hash, txBlob);
+      return { result, hash, tx: txWithHash, applied: false, kept: held !== "full" };
     }
     if (isApplied(result)) this.releaseHeld(tx.Account);
     return { result, hash, tx: txWithHash, applied: isApplied(result), kept: isApplied(result) };
@@ -334,15 +350,8 @@ export class SandboxLedger {
 
   /** Applies held transactions whose turn has come. */
   private releaseHeld(account: string): void {
-    for (;;) {
-      const queue = this.held.get(account);
-      if (!queue?.length) return;
-      const next = this.accountRoot(account, "current")?.Sequence;
-      const i = queue.findIndex((h) => h.tx.Sequence === next);
-      if (i < 0) return;
-      const [held] = queue.splice(i, 1);
-      const result = this.applyBlob(held!.tx, held!.tx_blob, held!.hash);
-      if (!isApplied(result)) return;
+    for (let held; (held = this.held.take(account, this.accountRoot(account, "current")?.Sequence)); ) {
+      if (!isApplied(this.applyBlob(held.tx, held.tx_blob, held.hash))) return;
     }
   }
 
@@ -409,19 +418,11 @@ export class SandboxLedger {
     this.openOriginals.clear();
     this.openTxs = [];
     this.openByHash = new Map();
-    this.expireHeld();
+    this.held.expire(this.openIndex);
     this.keepHeldOnly();
     this.streams.publishClose(this.ledgerStreamFields(closedHeader), closedHeader.tx_count, closedHeader, stored);
     for (const listener of this.closeListeners) listener(index);
     return index;
-  }
-
-  private expireHeld(): void {
-    for (const [account, queue] of this.held) {
-      const alive = queue.filter((h) => h.tx.LastLedgerSequence === undefined || h.tx.LastLedgerSequence >= this.openIndex);
-      if (alive.length) this.held.set(account, alive);
-      else this.held.delete(account);
-    }
   }
 
   /** At start: the transactions the open ledger had taken before the process ended (applied or held) are taken again, in order. */
@@ -438,7 +439,7 @@ export class SandboxLedger {
 
   /** The journal keeps only what no close has taken: the held transactions. */
   private keepHeldOnly(): void {
-    this.journal.reset([...this.held.values()].flat().map((h) => ({ hash: h.hash, txBlob: h.tx_blob })));
+    this.journal.reset(this.held.all().map((h) => ({ hash: h.hash, txBlob: h.tx_blob })));
   }
 
   // ---- streams ------------------------------------------------------------------

@@ -39,10 +39,9 @@ const METHOD_FEES: Record<string, number> = {
   path_find: FEES.high,
 };
 
-/** The fee of one request: the method's, or a ledger with its transactions expanded (heavy), or malformed when it failed. */
-export function requestFee(request: Record<string, unknown>, failed: boolean): number {
+/** The fee of one request: the method's, a ledger with its transactions expanded (heavy), or malformed without a command name. */
+export function requestFee(request: Record<string, unknown>): number {
   const command = request.command ?? request.method;
-  if (failed) return FEES.malformed;
   if (typeof command !== "string") return FEES.malformed;
   if (command === "ledger" && (request.expand === true || request.full === true)) return FEES.high;
   return Object.hasOwn(METHOD_FEES, command) ? METHOD_FEES[command]! : FEES.reference;

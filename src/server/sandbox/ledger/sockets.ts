@@ -185,21 +185,35 @@ export class LedgerSockets {
       return this.respond(sock, { error: "jsonInvalid", status: "error", type: "error", value: JSON.stringify(request) }, true);
     }
     const params = request as Record<string, unknown>;
-    const before = this.chargeRequest(sock, requestFee(params, false));
+    const before = this.chargeRequest(sock, requestFee(params));
     if (before === "drop") {
       this.send(sock, this.slowDown(params));
       return this.drop(sock, CLOSE.threshold);
     }
-    let response: Record<string, unknown>;
+    let response: Record<string, unknown> | Promise<Record<string, unknown>>;
     try {
       response = this.rpc.dispatch(params, sock.conn);
     } catch (err) {
-      this.log.error("sandbox ledger request failed", { error: err instanceof Error ? err.stack ?? err.message : String(err) });
-      const { id, ...echo } = params;
-      response = { ...(id !== undefined ? { id } : {}), error: "internal", error_code: 73, error_message: "Internal error.", request: echo, status: "error", type: "response" };
+      response = this.internal(params, err);
     }
+    if (response instanceof Promise) {
+      response.then(
+        (r) => this.finish(sock, r, before),
+        (err) => this.finish(sock, this.internal(params, err), before),
+      );
+    } else this.finish(sock, response, before);
+  }
+
+  private internal(params: Record<string, unknown>, err: unknown): Record<string, unknown> {
+    this.log.error("sandbox ledger request failed", { error: err instanceof Error ? err.stack ?? err.message : String(err) });
+    const { id, ...echo } = params;
+    return { ...(id !== undefined ? { id } : {}), error: "internal", error_code: 73, error_message: "Internal error.", request: echo, status: "error", type: "response" };
+  }
+
+  private finish(sock: Socket, response: Record<string, unknown>, before: Verdict): void {
+    if (sock.closed) return;
     // A failed request costs what rippled charges a malformed one (on top of its method's fee).
-    if (response.status === "error") this.chargeRequest(sock, requestFee(params, true));
+    if (response.status === "error") this.chargeRequest(sock, FEES.malformed);
     if (before === "warn") response.warning = "load";
     this.respond(sock, response, false);
   }
