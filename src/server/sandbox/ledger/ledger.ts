@@ -18,7 +18,7 @@ import { GENESIS_SEED, accountKey } from "./keys";
 import { transactionId, transactionTreeHash } from "./shamap";
 import { SandboxStore, type LedgerHeader } from "./state";
 import { Streams, type LedgerStreamFields, type Subscriber } from "./streams";
-import type { Entry, StateReader } from "./view";
+import { entryJson, type Entry, type StateReader } from "./view";
 
 export { RIPPLE_EPOCH_OFFSET } from "./format";
 export { DEFAULT_FAUCET_XRP, FAUCET_VVX_LIMIT, GENESIS } from "./faucet";
@@ -357,10 +357,10 @@ export class SandboxLedger {
 
   // ---- closing ------------------------------------------------------------------
 
-  /** A stand-in for the state tree hash: chains the previous hash with every object written in this ledger. */
+  /** A stand-in for the state tree hash: chains the previous hash with every object written in this ledger (`writes` in key order). */
   stateHash(previous: string, writes: [string, Entry | null][]): string {
     const h = createHash("sha512").update(previous);
-    for (const [key, entry] of [...writes].sort(([a], [b]) => (a < b ? -1 : 1))) h.update(key).update(entry ? JSON.stringify(entry) : "deleted");
+    for (const [key, entry] of writes) h.update(key).update(entry ? entryJson(entry) : "deleted");
     return h.digest("hex").slice(0, 64).toUpperCase();
   }
 
@@ -388,7 +388,7 @@ export class SandboxLedger {
     if (this.closed) throw new Error("sandbox ledger is shut down");
     const index = this.openIndex;
     const txs = this.openTxs;
-    const writes: [string, Entry | null][] = [...this.openOriginals.keys()].map((k) => [k, this.entries.get(k) ?? null]);
+    const writes: [string, Entry | null][] = [...this.openOriginals.keys()].sort().map((k) => [k, this.entries.get(k) ?? null]);
     const feesBurnt = txs.reduce((sum, t) => sum + BigInt(t.tx_json.Fee), 0n);
     // Close times never go backwards; several ledgers may share a second when SANDBOX_LEDGER_MS < 1000.
     const closeTime = Math.max(rippleTimeNow(this.now()), this.last.close_time);
