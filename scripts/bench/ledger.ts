@@ -153,11 +153,13 @@ try {
   }
 
   const bareBefore = await bareRate(blobs);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const results = await submitAll(clients.slice(1), blobs);
   const submittedAt = performance.now();
   const notAccepted = results.filter((r) => r !== "tesSUCCESS");
   await Promise.race([allValidated, Bun.sleep(Math.max(30_000, ledgerMs * 20))]);
+  const cpu = process.cpuUsage(cpu0);
   const bare = (bareBefore + (await bareRate(blobs))) / 2;
 
   const seconds = (lastValidatedAt - t0) / 1000;
@@ -171,6 +173,7 @@ try {
   console.log(`  baseline               ${Math.round(bare)} tx/s  (same clients and blobs against a bare responder, before and after)`);
   console.log(`  ratio                  ${(validated / seconds / bare).toFixed(2)}  (validated / bare responder)`);
   console.log(`  largest ledger         ${Math.max(0, ...during.map((c) => c.txs))} transactions`);
+  console.log(`  CPU per transaction    ${((cpu.user + cpu.system) / total).toFixed(0)} us  (this process, server and clients, first submit to last validation: less noisy than rates on a shared machine)`);
   console.log(`  machine load average   ${loadavg().map((l) => l.toFixed(1)).join(" / ")} (1 / 5 / 15 min)`);
   console.log(`  ledger close time      median ${ms(quantile(closeMs, 0.5))}, p99 ${ms(quantile(closeMs, 0.99))}, max ${ms(closeMs.at(-1) ?? NaN)} (closes with transactions: ${closeMs.length})`);
   if (validated !== total) process.exitCode = 1;
