@@ -389,7 +389,10 @@ export class SandboxLedger {
     const index = this.openIndex;
     const txs = this.openTxs;
     const writes: [string, Entry | null][] = [...this.openOriginals.keys()].sort().map((k) => [k, this.entries.get(k) ?? null]);
-    const feesBurnt = txs.reduce((sum, t) => sum + BigInt(t.tx_json.Fee), 0n);
+    // Summed as numbers while exact (a BigInt per transaction showed in the close's profile).
+    let fees = 0;
+    for (const t of txs) fees += Number(t.tx_json.Fee);
+    const feesBurnt = Number.isSafeInteger(fees) ? BigInt(fees) : txs.reduce((sum, t) => sum + BigInt(t.tx_json.Fee), 0n);
     // Close times never go backwards; several ledgers may share a second when SANDBOX_LEDGER_MS < 1000.
     const closeTime = Math.max(rippleTimeNow(this.now()), this.last.close_time);
     const header: Omit<LedgerHeader, "ledger_hash"> = {

@@ -156,8 +156,4 @@ export class AddressBook {
       if (entry.connections <= 0 && entry.consumer.requests.get() < FEES.reference && entry.consumer.bytes.get() < 1024) this.entries.delete(address);
     }
   }
-
-  get size(): number {
-    return this.entries.size;
-  }
 }

@@ -7,9 +7,9 @@ import { LedgerRpc, type Connection } from "./rpc";
 import { newSubscriber } from "./streams";
 
 /** While more than this is buffered for a client (it reads slower than it asks), its requests wait. */
-export const HIGH_WATER_BYTES = 1024 * 1024;
+const HIGH_WATER_BYTES = 1024 * 1024;
 /** Stream messages are not held back: past this much buffered, the client is closed (rippled's "client is too slow"). */
-export const STREAM_LIMIT_BYTES = 16 * 1024 * 1024;
+const STREAM_LIMIT_BYTES = 16 * 1024 * 1024;
 /** Requests one connection may have waiting for their turn; one more closes it. */
 export const MAX_PENDING = 500;
 /**
@@ -63,10 +63,6 @@ export class LedgerSockets {
     private readonly log: Logger,
   ) {
     this.rpc = new LedgerRpc(ledger);
-  }
-
-  get size(): number {
-    return this.sockets.size;
   }
 
   open(ws: Raw): void {
