@@ -200,6 +200,7 @@ export const RPC_ERRORS = {
   issueMalformed: [93, "Issue is malformed."],
   invalidHotWallet: [30, "Invalid hotwallet."],
   txSigned: [96, "Transaction should not be signed."],
+  slowDown: [10, "You are placing too much load on the server."],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type RpcErrorName = keyof typeof RPC_ERRORS;

@@ -1,10 +1,10 @@
 import { Elysia, t } from "elysia";
 import type { ServerWebSocket } from "bun";
-import { ValidationError } from "../../platform/errors";
+import { RateLimitError, ValidationError } from "../../platform/errors";
+import { clientIp } from "../../platform/http/rateLimit";
 import type { Logger } from "../../platform/log";
 import type { SandboxLedger } from "./ledger";
-import { newSubscriber } from "./streams";
-import { LedgerRpc, type Connection } from "./rpc";
+import { LedgerSockets } from "./sockets";
 
 export { SandboxLedger } from "./ledger";
 
@@ -20,56 +20,19 @@ const CreateAccountBody = t.Object({
  * (`/sandbox/api/ledger/close`). Registered only when NETWORK=sandbox.
  */
 export function sandboxLedgerRoutes(ledger: SandboxLedger, log: Logger) {
-  const rpc = new LedgerRpc(ledger);
-  const connections = new Map<ServerWebSocket<unknown>, Connection>();
+  const sockets = new LedgerSockets(ledger, log);
 
   return new Elysia({ name: "sandbox-ledger" })
     .ws(ledger.wsPath, {
-      open(ws) {
-        const subscriber = newSubscriber(
-          (message) => void ws.raw.send(message),
-          () => ws.raw.close(1001, "server shutting down"),
-        );
-        connections.set(ws.raw as ServerWebSocket<unknown>, { subscriber });
-        // Registered at once (with no streams) so a shutdown closes every ledger socket, subscribed or not.
-        ledger.addSubscriber(subscriber);
+      // An address past its resource limits is refused before the upgrade, until its balance decays.
+      beforeHandle({ server, request }) {
+        const seconds = sockets.addresses.refusedFor(clientIp(server, request));
+        if (seconds !== undefined) throw new RateLimitError(seconds);
       },
-      message(ws, message) {
-        const conn = connections.get(ws.raw as ServerWebSocket<unknown>);
-        if (!conn) return;
-        let request: unknown = message;
-        if (typeof request === "string" || request instanceof Uint8Array) {
-          const text = typeof request === "string" ? request : new TextDecoder().decode(request);
-          try {
-            request = JSON.parse(text);
-          } catch {
-            // rippled answers unparsable frames with a jsonInvalid error of type "error".
-            ws.raw.send(JSON.stringify({ error: "jsonInvalid", status: "error", type: "error", value: text }));
-            return;
-          }
-        }
-        if (!request || typeof request !== "object" || Array.isArray(request)) {
-          ws.raw.send(JSON.stringify({ error: "jsonInvalid", status: "error", type: "error", value: JSON.stringify(request) }));
-          return;
-        }
-        let response: Record<string, unknown>;
-        try {
-          response = rpc.dispatch(request as Record<string, unknown>, conn);
-        } catch (err) {
-          log.error("sandbox ledger request failed", { error: err instanceof Error ? err.stack ?? err.message : String(err) });
-          const { id, ...echo } = request as Record<string, unknown>;
-          response = { ...(id !== undefined ? { id } : {}), error: "internal", error_code: 73, error_message: "Internal error.", request: echo, status: "error", type: "response" };
-        }
-        ws.raw.send(JSON.stringify(response));
-      },
-      close(ws) {
-        const conn = connections.get(ws.raw as ServerWebSocket<unknown>);
-        if (conn) {
-          ledger.removeSubscriber(conn.subscriber);
-          conn.pathFind?.stop();
-        }
-        connections.delete(ws.raw as ServerWebSocket<unknown>);
-      },
+      open: (ws) => sockets.open(ws.raw as ServerWebSocket<unknown>),
+      message: (ws, message) => sockets.message(ws.raw as ServerWebSocket<unknown>, message),
+      drain: (ws) => sockets.drain(ws.raw as ServerWebSocket<unknown>),
+      close: (ws) => sockets.close(ws.raw as ServerWebSocket<unknown>),
     })
     .post(
       "/sandbox/api/accounts",

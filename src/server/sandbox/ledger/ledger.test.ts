@@ -223,6 +223,18 @@ describe("trust lines and issuers", () => {
 });
 
 describe("transaction checks", () => {
+  test("submits sent without waiting keep their order: signatures are checked off the main thread, transactions applied as they came", async () => {
+    const alice = await kit.fund({ xrp: 500 });
+    const bob = await kit.fund({ xrp: 50 });
+    const first = (await kit.client.request({ command: "account_info", account: alice.address, ledger_index: "current" })).result.account_data.Sequence;
+    const blobs = Array.from({ length: 30 }, (_, i) => alice.sign({ TransactionType: "Payment", Account: alice.address, Destination: bob.address, Amount: String(1000 + i), Fee: "12", Sequence: first + i, Flags: 0 }));
+    // A forged one in the middle is refused without holding up the rest.
+    const forged = encode({ ...decode(blobs[15]!.tx_blob), Amount: "999999" } as never);
+    const answers = await Promise.all([...blobs.slice(0, 15).map((b) => b.tx_blob), forged, ...blobs.slice(15).map((b) => b.tx_blob)].map((tx_blob) => kit.client.request({ command: "submit", tx_blob }).then((r) => r.result.engine_result, (e) => e.data.error)));
+    // Applied out of order, a later sequence would have been terPRE_SEQ (held), not tesSUCCESS.
+    expect(answers).toEqual([...Array(15).fill("tesSUCCESS"), "invalidTransaction", ...Array(15).fill("tesSUCCESS")]);
+  });
+
   test("a tampered signature is refused before it reaches the ledger", async () => {
     const alice = await kit.fund({ xrp: 50 });
     const bob = await kit.fund({ xrp: 50 });

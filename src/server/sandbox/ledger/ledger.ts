@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
-import { Wallet, encodeForMultiSigning, hashes } from "xrpl";
-import { decodeFast, encodeFast, encodeForSigningFast } from "./binary";
+import { join } from "node:path";
+import { Wallet, hashes } from "xrpl";
+import { encodeFast } from "./binary";
+import { checkedDecode, checkedDecodeAsync } from "./decode";
 import type { Logger } from "../../platform/log";
 import { sandboxWallets, type SandboxWallets } from "../wallets";
 import { applyTransaction } from "./apply";
@@ -10,12 +12,13 @@ import { isApplied, RpcError, type TerCode } from "./codes";
 import { StateIndex, affectedAccounts, ownersOf } from "./entries";
 import { RIPPLE_EPOCH_OFFSET, NETWORK_ID, binaryMeta } from "./format";
 import { STATE_HISTORY, StateHistory } from "./history";
+import { HeldTransactions } from "./held";
+import { OpenJournal } from "./journal";
 import { GENESIS_SEED, accountKey } from "./keys";
 import { transactionId, transactionTreeHash } from "./shamap";
-import { verifyTxSignature } from "./signature";
 import { SandboxStore, type LedgerHeader } from "./state";
 import { Streams, type LedgerStreamFields, type Subscriber } from "./streams";
-import type { Entry, StateReader } from "./view";
+import { entryJson, type Entry, type StateReader } from "./view";
 
 export { RIPPLE_EPOCH_OFFSET } from "./format";
 export { DEFAULT_FAUCET_XRP, FAUCET_VVX_LIMIT, GENESIS } from "./faucet";
@@ -25,8 +28,6 @@ export type { Subscriber } from "./streams";
 /** rippled's genesis: 100 billion XRP in the master account. */
 export const GENESIS_DROPS = 100_000_000_000_000_000n;
 export const ZERO_HASH = "0".repeat(64);
-/** Future-sequence transactions kept per account, so a client cannot fill memory with gaps. */
-const MAX_HELD_PER_ACCOUNT = 32;
 
 /** Which ledger to read: the open one, the last validated one, or a closed one by index. */
 export type LedgerSelector = "current" | "validated" | number;
@@ -40,13 +41,6 @@ interface OpenTx {
   /** The metadata in binary, encoded when applied so the close only hashes. */
   metaBlob: string;
   accounts: string[];
-}
-
-/** A transaction with a future sequence, kept until the gap is filled or its LastLedgerSequence passes (rippled's held transactions). */
-interface HeldTx {
-  tx_blob: string;
-  tx: Record<string, any>;
-  hash: string;
 }
 
 export interface SubmitOutcome {
@@ -71,34 +65,6 @@ export function rippleTimeNow(nowMs = Date.now()): number {
   return Math.floor(nowMs / 1000) - RIPPLE_EPOCH_OFFSET;
 }
 
-/** Decodes a blob and checks its single or multi signature (rippled's local checks); throws RpcError("invalidTransaction"). */
-function checkedDecode(txBlob: string): Record<string, any> {
-  let tx: Record<string, any>;
-  try {
-    tx = decodeFast(txBlob) as Record<string, any>;
-  } catch (err) {
-    throw new RpcError("invalidTransaction", undefined, `fails local checks: ${err instanceof Error ? err.message : "cannot decode"}`);
-  }
-  if (typeof tx.TransactionType !== "string" || typeof tx.Account !== "string" || typeof tx.Sequence !== "number") {
-    throw new RpcError("invalidTransaction", undefined, "fails local checks: Missing required field.");
-  }
-  let valid = false;
-  try {
-    if (Array.isArray(tx.Signers)) {
-      if (tx.SigningPubKey !== "" || tx.TxnSignature !== undefined) throw new RpcError("invalidTransaction", undefined, "fails local checks: Cannot both single- and multi-sign.");
-      valid = tx.Signers.length > 0 && tx.Signers.every(({ Signer: s }: { Signer: Record<string, string> }) => verifyTxSignature(encodeForMultiSigning(tx as never, s.Account!), s.TxnSignature!, s.SigningPubKey!));
-    } else {
-      if (!tx.SigningPubKey) throw new RpcError("invalidTransaction", undefined, "fails local checks: Empty SigningPubKey.");
-      valid = typeof tx.TxnSignature === "string" && verifyTxSignature(encodeForSigningFast(tx), tx.TxnSignature, tx.SigningPubKey);
-    }
-  } catch (err) {
-    if (err instanceof RpcError) throw err;
-    valid = false;
-  }
-  if (!valid) throw new RpcError("invalidTransaction", undefined, "fails local checks: Invalid signature.");
-  return tx;
-}
-
 /**
  * The sandbox XRP Ledger: state in memory (persisted at every close), an
  * open ledger that takes signed transactions, a close every `ledgerMs`, the
@@ -111,6 +77,7 @@ export class SandboxLedger {
   readonly wallets: SandboxWallets;
   readonly currency: string;
   readonly store: SandboxStore;
+  private readonly journal: OpenJournal;
   readonly startedAt = Date.now();
   readonly streams = new Streams();
   readonly genesisWallet = Wallet.fromSeed(GENESIS_SEED);
@@ -123,9 +90,12 @@ export class SandboxLedger {
   private readonly index = new StateIndex();
   private readonly history = new StateHistory();
   private readonly closeListeners = new Set<(index: number) => void>();
-  private held = new Map<string, HeldTx[]>();
+  private readonly held = new HeldTransactions();
   private openTxs: OpenTx[] = [];
   private openByHash = new Map<string, OpenTx>();
+  /** Submits waiting for their signature check or their turn (submitInTurn), and the chain that keeps them in order. */
+  private waitingTurns = 0;
+  private turns: Promise<void> = Promise.resolve();
   private last!: LedgerHeader;
   private timer?: ReturnType<typeof setInterval>;
   private closed = false;
@@ -144,10 +114,12 @@ export class SandboxLedger {
     this.currency = options.currency;
     this.wallets = sandboxWallets(options.seed);
     this.store = new SandboxStore(options.dataDir);
+    this.journal = new OpenJournal(join(options.dataDir, "sandbox-open.log"));
     const seedMark = createHash("sha256").update(options.seed).digest("hex");
     const stored = this.store.lastLedger();
     if (stored) {
       if (this.store.setting("seed_sha256") !== seedMark) {
+        this.journal.close();
         this.store.close();
         throw new Error(`${this.store.path} was created with a different SANDBOX_SEED; use the same seed or another DATA_DIR`);
       }
@@ -156,6 +128,7 @@ export class SandboxLedger {
       const since = this.store.setting("state_history_since");
       this.historyRecorded = since !== undefined;
       this.history.load(since === undefined ? undefined : Number(since), this.store.stateHistory());
+      this.replayOpenQueue();
     } else {
       this.store.setSetting("seed_sha256", seedMark);
       genesis(this);
@@ -227,6 +200,7 @@ export class SandboxLedger {
     this.stopTimerAndSockets();
     if (this.openTxs.length) this.close();
     this.closed = true;
+    this.journal.close();
     this.store.close();
   }
 
@@ -312,18 +286,40 @@ export class SandboxLedger {
    */
   submit(txBlob: string): SubmitOutcome {
     if (this.closed) throw new RpcError("internal", "The sandbox ledger is shutting down.");
-    const tx = checkedDecode(txBlob);
     const hash = transactionId(txBlob);
+    return this.submitChecked(checkedDecode(txBlob, hash), txBlob, hash);
+  }
+
+  /**
+   * submit() for clients over the WebSocket: an Ed25519 signature is checked
+   * off the main thread, and transactions are applied in the order they came
+   * (so one account's sequences stay in order).
+   */
+  submitInTurn(txBlob: string): SubmitOutcome | Promise<SubmitOutcome> {
+    if (this.closed) throw new RpcError("internal", "The sandbox ledger is shutting down.");
+    const hash = transactionId(txBlob);
+    const checked = checkedDecodeAsync(txBlob, hash);
+    if (!(checked instanceof Promise) && this.waitingTurns === 0) return this.submitChecked(checked, txBlob, hash);
+    this.waitingTurns++;
+    const turn = this.turns.then(() => checked).then((tx) => {
+      if (this.closed) throw new RpcError("internal", "The sandbox ledger is shutting down.");
+      return this.submitChecked(tx, txBlob, hash);
+    });
+    this.turns = turn.then(
+      () => void this.waitingTurns--,
+      () => void this.waitingTurns--,
+    );
+    return turn;
+  }
+
+  private submitChecked(tx: Record<string, any>, txBlob: string, hash: string): SubmitOutcome {
     const txWithHash = { ...tx, hash };
     if (this.openByHash.has(hash)) return { result: "tefALREADY", hash, tx: txWithHash, applied: false, kept: false };
     const result = this.applyBlob(tx, txBlob, hash);
     if (result === "terPRE_SEQ") {
-      const queue = this.held.get(tx.Account) ?? [];
-      if (queue.some((h) => h.hash === hash)) return { result, hash, tx: txWithHash, applied: false, kept: true };
-      if (queue.length >= MAX_HELD_PER_ACCOUNT) return { result, hash, tx: txWithHash, applied: false, kept: false };
-      queue.push({ tx_blob: txBlob, tx, hash });
-      this.held.set(tx.Account, queue);
-      return { result, hash, tx: txWithHash, applied: false, kept: true };
+      const held = this.held.hold({ tx_blob: txBlob, tx, hash });
+      if (held === "new") this.journal.append(hash, txBlob);
+      return { result, hash, tx: txWithHash, applied: false, kept: held !== "full" };
     }
     if (isApplied(result)) this.releaseHeld(tx.Account);
     return { result, hash, tx: txWithHash, applied: isApplied(result), kept: isApplied(result) };
@@ -347,30 +343,24 @@ export class SandboxLedger {
     const open: OpenTx = { hash, tx_json: tx, tx_blob: txBlob, meta, metaBlob: encodeFast(binaryMeta(meta)), accounts };
     this.openTxs.push(open);
     this.openByHash.set(hash, open);
+    this.journal.append(hash, txBlob);
     if (this.streams.size && this.streams.wantsProposed()) this.streams.publishProposed(hash, tx, outcome.result, accounts, this.openIndex);
     return outcome.result;
   }
 
   /** Applies held transactions whose turn has come. */
   private releaseHeld(account: string): void {
-    for (;;) {
-      const queue = this.held.get(account);
-      if (!queue?.length) return;
-      const next = this.accountRoot(account, "current")?.Sequence;
-      const i = queue.findIndex((h) => h.tx.Sequence === next);
-      if (i < 0) return;
-      const [held] = queue.splice(i, 1);
-      const result = this.applyBlob(held!.tx, held!.tx_blob, held!.hash);
-      if (!isApplied(result)) return;
+    for (let held; (held = this.held.take(account, this.accountRoot(account, "current")?.Sequence)); ) {
+      if (!isApplied(this.applyBlob(held.tx, held.tx_blob, held.hash))) return;
     }
   }
 
   // ---- closing ------------------------------------------------------------------
 
-  /** A stand-in for the state tree hash: chains the previous hash with every object written in this ledger. */
+  /** A stand-in for the state tree hash: chains the previous hash with every object written in this ledger (`writes` in key order). */
   stateHash(previous: string, writes: [string, Entry | null][]): string {
     const h = createHash("sha512").update(previous);
-    for (const [key, entry] of [...writes].sort(([a], [b]) => (a < b ? -1 : 1))) h.update(key).update(entry ? JSON.stringify(entry) : "deleted");
+    for (const [key, entry] of writes) h.update(key).update(entry ? entryJson(entry) : "deleted");
     return h.digest("hex").slice(0, 64).toUpperCase();
   }
 
@@ -398,8 +388,11 @@ export class SandboxLedger {
     if (this.closed) throw new Error("sandbox ledger is shut down");
     const index = this.openIndex;
     const txs = this.openTxs;
-    const writes: [string, Entry | null][] = [...this.openOriginals.keys()].map((k) => [k, this.entries.get(k) ?? null]);
-    const feesBurnt = txs.reduce((sum, t) => sum + BigInt(t.tx_json.Fee), 0n);
+    const writes: [string, Entry | null][] = [...this.openOriginals.keys()].sort().map((k) => [k, this.entries.get(k) ?? null]);
+    // Summed as numbers while exact (a BigInt per transaction showed in the close's profile).
+    let fees = 0;
+    for (const t of txs) fees += Number(t.tx_json.Fee);
+    const feesBurnt = Number.isSafeInteger(fees) ? BigInt(fees) : txs.reduce((sum, t) => sum + BigInt(t.tx_json.Fee), 0n);
     // Close times never go backwards; several ledgers may share a second when SANDBOX_LEDGER_MS < 1000.
     const closeTime = Math.max(rippleTimeNow(this.now()), this.last.close_time);
     const header: Omit<LedgerHeader, "ledger_hash"> = {
@@ -428,18 +421,28 @@ export class SandboxLedger {
     this.openOriginals.clear();
     this.openTxs = [];
     this.openByHash = new Map();
-    this.expireHeld();
+    this.held.expire(this.openIndex);
+    this.keepHeldOnly();
     this.streams.publishClose(this.ledgerStreamFields(closedHeader), closedHeader.tx_count, closedHeader, stored);
     for (const listener of this.closeListeners) listener(index);
     return index;
   }
 
-  private expireHeld(): void {
-    for (const [account, queue] of this.held) {
-      const alive = queue.filter((h) => h.tx.LastLedgerSequence === undefined || h.tx.LastLedgerSequence >= this.openIndex);
-      if (alive.length) this.held.set(account, alive);
-      else this.held.delete(account);
+  /** At start: the transactions the open ledger had taken before the process ended (applied or held) are taken again, in order. */
+  private replayOpenQueue(): void {
+    for (const { txBlob } of this.journal.entries()) {
+      try {
+        this.submit(txBlob);
+      } catch (err) {
+        this.log.warn("sandbox ledger: a queued transaction could not be taken again", { error: err instanceof Error ? err.message : String(err) });
+      }
     }
+    this.keepHeldOnly();
+  }
+
+  /** The journal keeps only what no close has taken: the held transactions. */
+  private keepHeldOnly(): void {
+    this.journal.reset(this.held.all().map((h) => ({ hash: h.hash, txBlob: h.tx_blob })));
   }
 
   // ---- streams ------------------------------------------------------------------

@@ -22,3 +22,21 @@ export function verifyTxSignature(signingHex: string, signatureHex: string, publ
   }
   return verifyKeypairSignature(signingHex, signatureHex, publicKeyHex);
 }
+
+const webKeys = new Map<string, Promise<CryptoKey>>();
+
+/** The same Ed25519 check through WebCrypto, which runs it on another thread; false for a malformed key or signature. */
+export async function verifyEd25519Async(signingHex: string, signatureHex: string, publicKeyHex: string): Promise<boolean> {
+  let key = webKeys.get(publicKeyHex);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", Buffer.from(publicKeyHex.slice(2), "hex"), { name: "Ed25519" }, false, ["verify"]);
+    if (webKeys.size > 10_000) webKeys.clear();
+    webKeys.set(publicKeyHex, key);
+  }
+  try {
+    return await crypto.subtle.verify("Ed25519", await key, Buffer.from(signatureHex, "hex"), Buffer.from(signingHex, "hex"));
+  } catch {
+    webKeys.delete(publicKeyHex);
+    return false;
+  }
+}

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Entry } from "./view";
+import { entryJson, type Entry } from "./view";
 
 /** A closed ledger's header, as rippled reports it (times in seconds since the Ripple epoch). */
 export interface LedgerHeader {
@@ -132,12 +132,12 @@ export class SandboxStore {
         )
         .run(h.ledger_index, h.ledger_hash, h.parent_hash, h.account_hash, h.transaction_hash, h.close_time, h.parent_close_time, h.close_time_resolution, h.close_flags, h.total_coins, h.tx_count);
       for (const [key, entry] of batch.writes) {
-        if (entry) putEntry.run(key, entry.LedgerEntryType, JSON.stringify(entry));
+        if (entry) putEntry.run(key, entry.LedgerEntryType, entryJson(entry));
         else delEntry.run(key);
       }
       if (batch.before) {
         const putUndo = this.db.query("INSERT OR REPLACE INTO state_history (ledger_index, key, data) VALUES (?, ?, ?)");
-        for (const [key, entry] of batch.before) putUndo.run(h.ledger_index, key, entry ? JSON.stringify(entry) : null);
+        for (const [key, entry] of batch.before) putUndo.run(h.ledger_index, key, entry ? entryJson(entry) : null);
       }
       if (batch.keepFrom !== undefined) this.db.query("DELETE FROM state_history WHERE ledger_index < ?").run(batch.keepFrom);
       for (const tx of batch.txs) {

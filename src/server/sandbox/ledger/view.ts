@@ -119,3 +119,17 @@ export function sameValue(a: unknown, b: unknown): boolean {
   if (ka.length !== kb.length) return false;
   return ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
+
+const serialized = new WeakMap<Entry, string>();
+
+/**
+ * An object's JSON, made once per version: an entry in the state is never
+ * changed in place (views clone on read and write new objects), so the close's
+ * state hash, its write to SQLite and the next close's undo record share one
+ * serialization.
+ */
+export function entryJson(entry: Entry): string {
+  let json = serialized.get(entry);
+  if (json === undefined) serialized.set(entry, (json = JSON.stringify(entry)));
+  return json;
+}

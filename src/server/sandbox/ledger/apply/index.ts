@@ -113,8 +113,20 @@ export function applyTransaction(
   return { result, applied: { affectedNodes, writes, extraMeta: ctx.meta } };
 }
 
+/** Public key -> account ID: the derivation (two hashes and a base58 checksum) was a seventh of a payment's apply. */
+const addressOfKey = new Map<string, string>();
+function signerAddress(publicKey: string): string {
+  let address = addressOfKey.get(publicKey);
+  if (address === undefined) {
+    address = deriveAddress(publicKey);
+    if (addressOfKey.size >= 10_000) addressOfKey.clear();
+    addressOfKey.set(publicKey, address);
+  }
+  return address;
+}
+
 function checkSingleSign(root: Entry, tx: Record<string, any>, account: string): TerCode | undefined {
-  const signer = deriveAddress(tx.SigningPubKey);
+  const signer = signerAddress(tx.SigningPubKey);
   if (signer === root.RegularKey) return undefined;
   if (signer !== account) return "tefBAD_AUTH";
   return ((root.Flags ?? 0) & LSF.disableMaster) === 0 ? undefined : "tefMASTER_DISABLED";
@@ -129,7 +141,7 @@ function checkMultiSign(view: ApplyView, tx: Record<string, any>, account: strin
   for (const { Signer: s } of tx.Signers as { Signer: { Account: string; SigningPubKey: string } }[]) {
     const weight = weights.get(s.Account);
     if (weight === undefined) return "tefBAD_SIGNATURE";
-    const key = deriveAddress(s.SigningPubKey);
+    const key = signerAddress(s.SigningPubKey);
     const signerRoot = view.read(accountKey(s.Account));
     const viaMaster = key === s.Account && (!signerRoot || ((signerRoot.Flags ?? 0) & LSF.disableMaster) === 0);
     if (!viaMaster && key !== signerRoot?.RegularKey) return "tefBAD_SIGNATURE";

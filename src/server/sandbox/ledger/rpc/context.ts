@@ -21,7 +21,8 @@ export interface CallContext {
   id: unknown;
 }
 
-export type Method = (params: Params, call: CallContext) => Record<string, unknown>;
+/** A method's result; submit's may come later (its signature is checked off the main thread). */
+export type Method = (params: Params, call: CallContext) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 /** What a resolved ledger_index/ledger_hash points at: the open ledger or a closed one (with its header). */
 export type Resolved = { which: "current" } | { which: number; header: LedgerHeader };

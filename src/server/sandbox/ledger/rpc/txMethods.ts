@@ -2,7 +2,7 @@ import { encode } from "xrpl";
 import { FEES } from "../apply/common";
 import { RpcError, engineResult } from "../codes";
 import { NETWORK_ID, accountTxEntry, decodeCtid, openTxResponse, txResponse } from "../format";
-import type { SandboxLedger } from "../ledger";
+import type { SandboxLedger, SubmitOutcome } from "../ledger";
 import type { LedgerHeader } from "../state";
 import { limitOf, requireAccount, resolveLedger, type Method, type Params } from "./context";
 
@@ -30,7 +30,10 @@ function accountTxRange(ledger: SandboxLedger, params: Params, apiVersion: numbe
 
 /** rippled's Submit.cpp result for an applied, held or refused blob. */
 function submitBlob(ledger: SandboxLedger, txBlob: string) {
-  const outcome = ledger.submit(txBlob);
+  return submitResult(ledger, txBlob, ledger.submit(txBlob));
+}
+
+function submitResult(ledger: SandboxLedger, txBlob: string, outcome: SubmitOutcome) {
   const root = ledger.accountRoot(outcome.tx.Account, "current");
   return {
     accepted: outcome.applied || outcome.kept,
@@ -106,7 +109,9 @@ export const txMethods: Record<string, Method> = {
     }
     // rippled: a blob that is not hex is an invalid parameter, not a failed transaction check.
     if (!/^([0-9A-Fa-f]{2})+$/.test(params.tx_blob)) throw new RpcError("invalidParams");
-    return submitBlob(ledger, params.tx_blob);
+    const txBlob = params.tx_blob;
+    const outcome = ledger.submitInTurn(txBlob);
+    return outcome instanceof Promise ? outcome.then((o) => submitResult(ledger, txBlob, o)) : submitResult(ledger, txBlob, outcome);
   },
 
   submit_multisigned(params, { ledger, apiVersion }) {
