@@ -31,10 +31,11 @@ export class CachedJson<T> {
 
 const JSON_HEADERS = Object.freeze({ "content-type": "application/json" });
 
-/** A function that checks a value against `schema` and returns it serialized (the validator is compiled once). */
+/** A function that checks a value against `schema` and returns it serialized (the validator is compiled once, on first use: not at start-up). */
 export function jsonEncoder<T>(schema: TSchema, what: string): (value: T) => CachedJson<T> {
-  const validator = getSchemaValidator(schema, {});
+  let validator: ReturnType<typeof getSchemaValidator> | undefined;
   return (value) => {
+    validator ??= getSchemaValidator(schema, {});
     if (!validator!.Check(value)) throw new ResponseShapeError(what);
     return new CachedJson(value);
   };

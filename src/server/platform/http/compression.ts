@@ -1,4 +1,4 @@
-import { brotliCompress, brotliCompressSync, constants } from "node:zlib";
+import { brotliCompress, brotliCompressSync, constants, gzip } from "node:zlib";
 
 /** The encodings the SPA's files are kept in besides their own bytes, best first. */
 export type Encoding = "br" | "gzip";
@@ -20,18 +20,19 @@ export function compressSync(bytes: Uint8Array<ArrayBuffer>): Compressed {
 }
 
 /**
- * Gzip now (milliseconds) and brotli on zlib's worker threads (the best quality takes about half a
- * second for the largest chunk, so it never holds up the start or a request): `into` gets each copy
- * when it is ready; until then a visitor gets the gzip copy.
+ * Both copies on zlib's worker threads (brotli's best quality takes about half a second for the
+ * largest chunk, so it never holds up the start or a request): `into` gets each copy when it is
+ * ready (gzip first, in milliseconds); until then a visitor gets the file's own bytes.
  */
 export function compressInBackground(bytes: Uint8Array<ArrayBuffer>, into: Compressed): Promise<void> {
-  Object.assign(into, keepSmaller(bytes, { gzip: Bun.gzipSync(bytes, { level: 9 }) }));
-  return new Promise((resolve) =>
-    brotliCompress(bytes, BROTLI, (err, out) => {
-      if (!err) Object.assign(into, keepSmaller(bytes, { br: new Uint8Array(out) }));
-      resolve();
-    }),
-  );
+  const one = (encoding: Encoding, run: (done: (err: Error | null, out: Buffer) => void) => void) =>
+    new Promise<void>((resolve) =>
+      run((err, out) => {
+        if (!err) Object.assign(into, keepSmaller(bytes, { [encoding]: new Uint8Array(out) }));
+        resolve();
+      }),
+    );
+  return Promise.all([one("gzip", (done) => gzip(bytes, { level: 9 }, done)), one("br", (done) => brotliCompress(bytes, BROTLI, done))]).then(() => undefined);
 }
 
 function keepSmaller(bytes: Uint8Array, copies: Compressed): Compressed {
