@@ -28,6 +28,5 @@ export function formatTable(rows: BenchRow[]): string {
 export const ROWS_MARKER = "BENCH_ROWS ";
 
 export function emitRows(rows: BenchRow[], json: boolean): void {
-  if (json) console.log(ROWS_MARKER + JSON.stringify(rows));
-  else console.log(formatTable(rows));
+  process.stdout.write((json ? ROWS_MARKER + JSON.stringify(rows) : formatTable(rows)) + "\n");
 }
