@@ -1,8 +1,8 @@
+import { t } from "elysia";
 import { formatMicroVvx, microToVvxNumber, nftDisplayName, percentText } from "../../engine";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
 import { NotFoundError, ValidationError } from "../platform/errors";
-import { t } from "elysia";
 import { AvailabilityResponse, MintingStatusResponse, TiersResponse, VaultResponse, type VaultRow } from "../../shared/api/nfts";
 import { jsonEncoder, withLastField, type CachedJson } from "../platform/http/cachedJson";
 import type { ReadModel, ReadModels } from "../platform/db/readModels";
@@ -126,12 +126,9 @@ export class NftCatalog {
         total: { minted: genesis.minted + oasis.minted, remaining: genesis.remaining + oasis.remaining, total: genesis.total + oasis.total },
         trackedInDatabase: true,
       },
+      // Admin vault rows (spec part 2): minted = NFTs on the ledger, sold = paid purchases.
       vault: tiers.map((t) => ({ tier_id: t.id, tier_name: t.name, minted_count: this.counts(t.id).minted, max_supply: t.maxSupply, sold_count: this.counts(t.id).sold })),
     };
-  }
-
-  tiers() {
-    return this.views.get().tiers.value;
   }
 
   /** The catalog's responses, checked against their schemas and serialized once per change of the tables. */
@@ -146,26 +143,9 @@ export class NftCatalog {
     return tier;
   }
 
-  tierByCode(code: TierCode): TierRow | undefined {
-    return this.supply.get().tiers.find((t) => t.tier === code);
-  }
-
-  availability() {
-    return this.views.get().availability.value;
-  }
-
-  mintingStatus() {
-    return { ...this.views.get().minting.value, timestamp: this.clock.date().toISOString() };
-  }
-
   /** GET /api/nft-minting-status: the cached figures plus the time of this request. */
   mintingStatusResponse(headers?: Record<string, string>): Response {
     return withLastField(this.views.get().minting, "timestamp", this.clock.date().toISOString(), headers);
-  }
-
-  /** Admin vault rows (spec part 2): minted = NFTs on the ledger, sold = paid purchases. */
-  vaultSummary() {
-    return this.views.get().vault.value;
   }
 
   /** The JSON an NFT's URI points to; 404 for a number not minted (or being minted) yet. */
