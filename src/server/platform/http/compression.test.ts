@@ -51,6 +51,8 @@ describe("compressed SPA files", () => {
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(plain.headers.get("etag")).toBe('"abc"');
     expect(new Uint8Array(await plain.arrayBuffer())).toEqual(text);
+    const again = await fetch(`http://127.0.0.1:${app.server!.port}/chunk-abc.js`, { headers: { "accept-encoding": "br", "if-none-match": '"abc-br"' }, decompress: false } as RequestInit);
+    expect(again.status).toBe(304);
     await app.stop(true);
   });
 });

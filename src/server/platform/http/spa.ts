@@ -37,9 +37,10 @@ export interface BuiltSpa {
 let built: Promise<BuiltSpa> | undefined;
 
 /**
- * The production SPA, built once per process: the binary carries Bun's build of index.html
- * (`bun build --compile`); from source, Bun.build makes the same with the options Bun's own
- * HTML routes use in production (minified, React's production build).
+ * The production SPA, built once per process: the binary carries the bundle `bun run build` made
+ * (PREBUILT_SPA, with its compressed copies); from source, Bun.build makes the same with
+ * SPA_BUILD_OPTIONS (minified, React's production build, split per page) and the copies are made
+ * in the background.
  */
 export function buildSpa(): Promise<BuiltSpa> {
   const prebuilt = (globalThis as { [PREBUILT_SPA]?: PrebuiltSpa })[PREBUILT_SPA];
@@ -143,6 +144,7 @@ function assetRoute(asset: SpaAsset, policy?: SecurityHeaders): Response | ((ctx
   return ({ request }) => {
     const encoding = chooseEncoding(request.headers.get("accept-encoding"), copies);
     const headers: Record<string, string> = { ...base, vary: "accept-encoding", ...(encoding ? { "content-encoding": encoding, ...etag(`-${encoding}`) } : etag()) };
+    if (headers.etag && request.headers.get("if-none-match") === headers.etag) return new Response(null, { status: 304, headers });
     return new Response(encoding ? copies[encoding] : asset.body, { headers });
   };
 }
