@@ -1,4 +1,5 @@
-// `bun run verify <game> ...`: reproduces any seeded round from its seeds with the same engine the server runs.
+// `bun run verify <game> ...`: reproduces any seeded round from its seeds with the same engine the server runs
+// (and its native hash functions, which give the bytes of the browser's pure-JS ones).
 import {
   EngineInputError,
   SLOT_PACKAGES,
@@ -15,6 +16,7 @@ import {
   spinSlots,
   type GameSeeds,
 } from "../src/engine";
+import { NATIVE_HASHES } from "../src/server/platform/nativeHashes";
 
 const USAGE = [
   "usage: bun run verify crash --hash <64 hex> --salt <text> [--games N]",
@@ -96,25 +98,26 @@ export function runVerify(argv: string[]): { lines: string[]; code: number } {
         hashFlag(flags, "hash"),
         required(flags, "salt"),
         wholeFlag(flags, "games", 10, 1, 1_000_000),
+        NATIVE_HASHES,
       );
       return { lines: games.map((g) => `${g.gameHash} ${formatHundredths(g.crashHundredths)}`), code: 0 };
     }
     case "chain": {
       const flags = parseFlags(rest, ["hash", "terminating", "max"]);
       const max = wholeFlag(flags, "max", 1_000_000, 1, 100_000_000);
-      const game = findGameNumber(hashFlag(flags, "hash"), hashFlag(flags, "terminating"), max);
+      const game = findGameNumber(hashFlag(flags, "hash"), hashFlag(flags, "terminating"), max, NATIVE_HASHES);
       return game === null
         ? { lines: [`not found: the terminating hash is not reached within ${max} hashes`], code: 1 }
         : { lines: [`game ${game}`], code: 0 };
     }
     case "floats": {
       const flags = parseFlags(rest, ["server-seed", "client-seed", "nonce", "count"]);
-      const floats = floatsFromSeeds(seedFlags(flags), wholeFlag(flags, "count", 8, 1, 4096));
+      const floats = floatsFromSeeds(seedFlags(flags), wholeFlag(flags, "count", 8, 1, 4096), NATIVE_HASHES);
       return { lines: floats.map((f) => f.toFixed(10)), code: 0 };
     }
     case "race": {
       const flags = parseFlags(rest, ["server-seed", "client-seed", "nonce"]);
-      const race = raceFromSeeds(seedFlags(flags));
+      const race = raceFromSeeds(seedFlags(flags), NATIVE_HASHES);
       const name = (i: number) => UNICORNS[i]!.name;
       const outcome = {
         winner: race.winner,
@@ -131,7 +134,7 @@ export function runVerify(argv: string[]): { lines: string[]; code: number } {
     case "slots": {
       const flags = parseFlags(rest, ["server-seed", "client-seed", "nonce", "package"]);
       const pkg = wholeFlag(flags, "package", 0, 0, SLOT_PACKAGES.length - 1);
-      const spin = spinSlots(seedFlags(flags), pkg);
+      const spin = spinSlots(seedFlags(flags), pkg, NATIVE_HASHES);
       return { lines: [toJson({ package: SLOT_PACKAGES[pkg]!.name, ...spin })], code: 0 };
     }
     case "wheel": {

@@ -1,5 +1,5 @@
 import { assertInteger, EngineInputError } from "./errors";
-import { bytesToHex, hash64ToBytes, keyedHmacSha256, sha256Bytes, utf8ToBytes } from "./hashing";
+import { bytesToHex, hash64ToBytes, PURE_JS_HASHES, sha256Bytes, utf8ToBytes, type HashFunctions } from "./hashing";
 
 /** House edge of the crash formula, in percent (the 99 in floor(99 / (1 - X))). */
 export const CRASH_HOUSE_EDGE_PERCENT = 1;
@@ -45,16 +45,20 @@ export function crashHundredthsFromBits(r: number): number {
 /** Crash computation with the salt's HMAC key absorbed once: raw 32-byte game hash -> hundredths. */
 export type CrashHasher = (gameHash: Uint8Array) => number;
 
-/** Builds a CrashHasher: h = HMAC-SHA256(key = salt as UTF-8 text, message = game hash's 32 raw bytes). */
-export function createCrashHasher(salt: string): CrashHasher {
+/**
+ * Builds a CrashHasher: h = HMAC-SHA256(key = salt as UTF-8 text, message = game hash's 32 raw bytes).
+ * The salt's key is absorbed once here; make one per chain and reuse it for every game. `hashes`:
+ * the server passes its native ones (platform/nativeHashes.ts), browsers keep the pure-JS default.
+ */
+export function createCrashHasher(salt: string, hashes: HashFunctions = PURE_JS_HASHES): CrashHasher {
   if (typeof salt !== "string") throw new EngineInputError("salt", "must be a text");
-  const mac = keyedHmacSha256(utf8ToBytes(salt));
+  const mac = hashes.keyedHmac(utf8ToBytes(salt));
   return (gameHash) => crashHundredthsFromBits(top52Bits(mac(gameHash)));
 }
 
 /** Crash point in hundredths of game `gameHash` (64 hex digits) under `salt`: 100 means 1.00x. */
-export function crashHundredthsFromHash(gameHash: string, salt: string): number {
-  return createCrashHasher(salt)(hash64ToBytes("hash", gameHash));
+export function crashHundredthsFromHash(gameHash: string, salt: string, hashes: HashFunctions = PURE_JS_HASHES): number {
+  return createCrashHasher(salt, hashes)(hash64ToBytes("hash", gameHash));
 }
 
 /** Crash point as a multiplier (2.38); for display, since hundredths are the exact value. */
@@ -75,20 +79,20 @@ export function nextChainHash(gameHash: string): string {
 }
 
 /** Games from `gameHash` back through the chain (the given game, then the one before it, ...), lazily. */
-export function* iterateCrashGames(gameHash: string, salt: string): Generator<CrashGame> {
-  const crashOf = createCrashHasher(salt);
+export function* iterateCrashGames(gameHash: string, salt: string, hashes: HashFunctions = PURE_JS_HASHES): Generator<CrashGame> {
+  const crashOf = createCrashHasher(salt, hashes);
   let hash = hash64ToBytes("hash", gameHash);
   for (;;) {
     yield { gameHash: bytesToHex(hash), crashHundredths: crashOf(hash) };
-    hash = sha256Bytes(hash);
+    hash = hashes.sha256(hash);
   }
 }
 
 /** `count` games from `gameHash` back through the chain. */
-export function crashGamesFrom(gameHash: string, salt: string, count: number): CrashGame[] {
+export function crashGamesFrom(gameHash: string, salt: string, count: number, hashes: HashFunctions = PURE_JS_HASHES): CrashGame[] {
   assertInteger("games", count, 1, 10_000_000);
   const games: CrashGame[] = [];
-  for (const game of iterateCrashGames(gameHash, salt)) {
+  for (const game of iterateCrashGames(gameHash, salt, hashes)) {
     games.push(game);
     if (games.length === count) break;
   }
@@ -121,23 +125,24 @@ export function findGameNumber(
   gameHash: string,
   terminatingHash: string,
   maxGames: number = DEFAULT_CHAIN_SEARCH_LIMIT,
+  hashes: HashFunctions = PURE_JS_HASHES,
 ): number | null {
   assertInteger("max", maxGames, 1, 100_000_000);
   const target = bytesToHex(hash64ToBytes("terminating", terminatingHash));
   let hash = hash64ToBytes("hash", gameHash);
   for (let steps = 1; steps <= maxGames; steps++) {
-    hash = sha256Bytes(hash);
+    hash = hashes.sha256(hash);
     if (bytesToHex(hash) === target) return steps;
   }
   return null;
 }
 
 /** True when `gameHash` hashed exactly `gameNumber` times gives `terminatingHash`. */
-export function isGameHashOfChain(gameHash: string, gameNumber: number, terminatingHash: string): boolean {
+export function isGameHashOfChain(gameHash: string, gameNumber: number, terminatingHash: string, hashes: HashFunctions = PURE_JS_HASHES): boolean {
   assertInteger("gameNumber", gameNumber, 1, 100_000_000);
   const target = bytesToHex(hash64ToBytes("terminating", terminatingHash));
   let hash = hash64ToBytes("hash", gameHash);
-  for (let i = 0; i < gameNumber; i++) hash = sha256Bytes(hash);
+  for (let i = 0; i < gameNumber; i++) hash = hashes.sha256(hash);
   return bytesToHex(hash) === target;
 }
 

@@ -1,5 +1,5 @@
 import { EngineInputError, assertInteger } from "./errors";
-import { type KeyedHmac, keyedHmacSha256, sha256HexOfText, utf8ToBytes } from "./hashing";
+import { type HashFunctions, type KeyedHmac, PURE_JS_HASHES, sha256HexOfText, utf8ToBytes } from "./hashing";
 
 /** Bytes of HMAC output turned into one float. */
 export const BYTES_PER_FLOAT = 4;
@@ -66,10 +66,10 @@ export interface SeedSession {
   roundDigest(nonce: number, round: number): Uint8Array;
 }
 
-/** Opens a SeedSession for a server seed (key, as UTF-8 text) and client seed. */
-export function createSeedSession(serverSeed: string, clientSeed: string): SeedSession {
+/** Opens a SeedSession for a server seed (key, as UTF-8 text) and client seed; `hashes`: see createCrashHasher. */
+export function createSeedSession(serverSeed: string, clientSeed: string, hashes: HashFunctions = PURE_JS_HASHES): SeedSession {
   checkSeeds({ serverSeed, clientSeed, nonce: 0 });
-  const mac: KeyedHmac = keyedHmacSha256(utf8ToBytes(serverSeed));
+  const mac: KeyedHmac = hashes.keyedHmac(utf8ToBytes(serverSeed));
   const roundDigest = (nonce: number, round: number) => mac(utf8ToBytes(roundMessage(clientSeed, nonce, round)));
   return {
     roundDigest,
@@ -89,9 +89,9 @@ export function createSeedSession(serverSeed: string, clientSeed: string): SeedS
 }
 
 /** `count` floats in [0, 1) from HMAC-SHA256(serverSeed, "clientSeed:nonce:round"), round 0, 1, ... as needed. */
-export function floatsFromSeeds(seeds: GameSeeds, count: number): number[] {
+export function floatsFromSeeds(seeds: GameSeeds, count: number, hashes: HashFunctions = PURE_JS_HASHES): number[] {
   checkSeeds(seeds);
-  return createSeedSession(seeds.serverSeed, seeds.clientSeed).floats(seeds.nonce, count);
+  return createSeedSession(seeds.serverSeed, seeds.clientSeed, hashes).floats(seeds.nonce, count);
 }
 
 /** Reads floats one at a time, moving on to the next HMAC round after every 8. */
@@ -119,9 +119,9 @@ export function cursorFromFloats(floats: readonly number[]): FloatCursor {
 }
 
 /** A FloatCursor over seeds: round 0's 8 floats, then round 1's, and so on without end. */
-export function cursorFromSeeds(seeds: GameSeeds): FloatCursor {
+export function cursorFromSeeds(seeds: GameSeeds, hashes: HashFunctions = PURE_JS_HASHES): FloatCursor {
   checkSeeds(seeds);
-  const session = createSeedSession(seeds.serverSeed, seeds.clientSeed);
+  const session = createSeedSession(seeds.serverSeed, seeds.clientSeed, hashes);
   let buffer: number[] = [];
   let round = 0;
   let used = 0;

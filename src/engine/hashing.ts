@@ -4,6 +4,8 @@ import { bytesToHex, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { EngineInputError } from "./errors";
 
 // One synchronous pure-JS implementation (noble) so Bun and every browser compute identical bytes.
+// The server may hand the engine its native SHA-256 and HMAC instead (HashFunctions): same bytes,
+// several times faster; the engine never imports them itself (it stays pure and runs in browsers).
 
 export { bytesToHex, utf8ToBytes };
 
@@ -38,6 +40,17 @@ export function keyedHmacSha256(key: Uint8Array): KeyedHmac {
     return out;
   };
 }
+
+/** The hash functions a chain walk or a seed session uses: noble's by default, the runtime's native ones on the server. */
+export interface HashFunctions {
+  /** SHA-256 of raw bytes (a fresh 32-byte array). */
+  sha256(data: Uint8Array): Uint8Array;
+  /** An HMAC-SHA256 with `key` absorbed once (made once per chain or seed, then called per game). */
+  keyedHmac(key: Uint8Array): KeyedHmac;
+}
+
+/** The pure-JS hash functions (noble): what browsers and every default use. */
+export const PURE_JS_HASHES: HashFunctions = Object.freeze({ sha256: sha256Bytes, keyedHmac: keyedHmacSha256 });
 
 const HEX_64 = /^[0-9a-fA-F]{64}$/;
 

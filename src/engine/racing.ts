@@ -1,5 +1,6 @@
 import { EngineInputError } from "./errors";
 import { cursorFromFloats, cursorFromSeeds, type FloatCursor, type GameSeeds } from "./fairness";
+import type { HashFunctions } from "./hashing";
 
 /** The five unicorns in lane order; the winner index and every per-unicorn array use this order. */
 export const UNICORNS = [
@@ -163,8 +164,8 @@ export function raceFromCursor(cursor: FloatCursor): RaceOutcome {
 }
 
 /** The race of these seeds. */
-export function raceFromSeeds(seeds: GameSeeds): RaceOutcome {
-  return raceFromCursor(cursorFromSeeds(seeds));
+export function raceFromSeeds(seeds: GameSeeds, hashes?: HashFunctions): RaceOutcome {
+  return raceFromCursor(cursorFromSeeds(seeds, hashes));
 }
 
 /** The race from a list of at least RACE_FLOATS floats (for callers that already hold them). */

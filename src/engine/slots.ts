@@ -1,6 +1,7 @@
 import { EngineInputError, assertInteger } from "./errors";
 import { cursorFromFloats, floatsFromSeeds, type GameSeeds } from "./fairness";
 import { MICRO_PER_VVX } from "./money";
+import type { HashFunctions } from "./hashing";
 
 /**
  * The spec's ten symbols in table order. weight is the spec's rarity weight x 100 (whole numbers, total 261);
@@ -185,8 +186,8 @@ export function slotSpinFromFloats(floats: readonly number[], spinCostVvx: numbe
 }
 
 /** The spin of these seeds in a package (by index). */
-export function spinSlots(seeds: GameSeeds, packageIndex: number): SlotSpin {
-  return slotSpinFromFloats(floatsFromSeeds(seeds, SLOT_FLOATS_PER_SPIN), slotPackage(packageIndex).spinCostVvx);
+export function spinSlots(seeds: GameSeeds, packageIndex: number, hashes?: HashFunctions): SlotSpin {
+  return slotSpinFromFloats(floatsFromSeeds(seeds, SLOT_FLOATS_PER_SPIN, hashes), slotPackage(packageIndex).spinCostVvx);
 }
 
 /** An exact fraction (bigint numerator and denominator). */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, render } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import { MemoryRouter } from "react-router-dom";
 import { stubFetch, useDom, withProviders } from "./testing/dom";
 
 useDom();
@@ -57,9 +57,8 @@ describe("routing", () => {
   test("an unknown path renders the '404 Page Not Found' page and sets the title", async () => {
     const fetchStub = stubFetch({ "/api/site-config": SITE, "/api/stats": { totalRewardsPoolVvx: 1, totalRewardsPaidVvx: 0, nftSupply: 1, nftsMinted: 0, holders: 0 } });
     try {
-      const { buildRoutes } = await import("./App");
-      const router = createMemoryRouter(buildRoutes(), { initialEntries: ["/definitely/not/here"] });
-      const screen = render(withProviders(<RouterProvider router={router} />, { router: false }));
+      const { AppRoutes } = await import("./App");
+      const screen = render(withProviders(<MemoryRouter initialEntries={["/definitely/not/here"]}><AppRoutes /></MemoryRouter>, { router: false }));
       await screen.findByRole("heading", { name: "404 Page Not Found" });
       expect(document.title).toStartWith("404 Page Not Found");
     } finally {
@@ -76,9 +75,8 @@ describe("routing", () => {
   test("the landing page shows the server's figures, not literals", async () => {
     const fetchStub = stubFetch({ "/api/site-config": SITE, "/api/stats": { totalRewardsPoolVvx: 3_500_000, totalRewardsPaidVvx: 1234, nftSupply: 77, nftsMinted: 5, holders: 4 } });
     try {
-      const { buildRoutes } = await import("./App");
-      const router = createMemoryRouter(buildRoutes(), { initialEntries: ["/"] });
-      const screen = render(withProviders(<RouterProvider router={router} />, { router: false }));
+      const { AppRoutes } = await import("./App");
+      const screen = render(withProviders(<MemoryRouter initialEntries={["/"]}><AppRoutes /></MemoryRouter>, { router: false }));
       await screen.findByText("3.5M VVX");
       const stats = screen.getByTestId("landing-stats").textContent!;
       expect(stats).toContain("77");

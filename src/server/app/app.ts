@@ -36,19 +36,21 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   const signLimits = new SignRequestLimits();
   const headers = new SecurityHeaders(ctx.config.publicUrl);
   const web = webRoutes(spa, headers);
+  // The API's JSON answers with their security headers, for routes that build their Response from a cached body.
+  const jsonHeaders = Object.freeze({ "content-type": "application/json", ...headers.resource("/api") });
   const api = new Elysia({ name: "api" })
     .use(requestLog(ctx.log))
     .use(securityHeaders(headers))
     .use(requestGuard({ publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => FORM_ROUTES.has(path) }))
     .use(wsRoutes(ctx.hub, (cookies) => ctx.auth.session(cookies[SESSION_COOKIE]?.value)?.wallet ?? null, ctx.config.publicUrl))
     .use(healthRoutes(ctx))
-    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress }))
+    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, jsonHeaders }))
     .use(siteRoutes(ctx))
     .use(docsRoutes(ctx.version))
     .use(xummRoutes(ctx, signLimits))
     .use(authRoutes(ctx, signLimits))
     .use(walletRoutes(ctx.ledger))
-    .use(nftRoutes({ nfts: ctx.nfts, auth: ctx.auth, config: ctx.config, platformAddress: () => ctx.ledger.platformAddress }))
+    .use(nftRoutes({ nfts: ctx.nfts, auth: ctx.auth, config: ctx.config, platformAddress: () => ctx.ledger.platformAddress, jsonHeaders }))
     .use(rewardRoutes(ctx))
     .use(historyRoutes(ctx))
     .use(swapRoutes(ctx))

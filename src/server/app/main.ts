@@ -125,9 +125,9 @@ async function healthcheck(): Promise<never> {
   }
 }
 
-if (import.meta.main && process.argv[2] === "healthcheck") await healthcheck();
-
-if (import.meta.main) {
+/** The server's command line: `vvx` runs the server, `vvx healthcheck` checks one (the binary's entry calls it too). */
+export async function main(): Promise<void> {
+  if (process.argv[2] === "healthcheck") await healthcheck();
   let config: Config;
   try {
     config = loadConfig();
@@ -153,3 +153,5 @@ if (import.meta.main) {
     process.on(signal, () => void stop().then(() => process.exit(0)));
   }
 }
+
+if (import.meta.main) await main();

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { createSeedSession, serverSeedCommitment, type SeedSession } from "../../engine";
+import { NATIVE_HASHES } from "../platform/nativeHashes";
 import type { Clock } from "../platform/clock";
 import type { Db } from "../platform/db";
 import { NotFoundError } from "../platform/errors";
@@ -46,13 +47,13 @@ export class FairSeedService {
     this.repo = new FairRepository(deps.db, deps.sqlite);
   }
 
-  /** `count` floats of drawn seeds: the engine's floatsFromSeeds, with the keyed HMAC of the pair reused. */
+  /** `count` floats of drawn seeds: the engine's floatsFromSeeds, with the native keyed HMAC of the pair reused. */
   floats(seeds: DrawnSeeds, count: number): number[] {
     const key = `${seeds.serverSeed}:${seeds.clientSeed}`;
     let session = this.sessions.get(key);
     if (!session) {
       if (this.sessions.size >= SEED_SESSION_CACHE) this.sessions.clear();
-      session = createSeedSession(seeds.serverSeed, seeds.clientSeed);
+      session = createSeedSession(seeds.serverSeed, seeds.clientSeed, NATIVE_HASHES);
       this.sessions.set(key, session);
     }
     return session.floats(seeds.nonce, count);

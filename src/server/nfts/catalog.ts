@@ -1,8 +1,31 @@
+import { t } from "elysia";
 import { formatMicroVvx, microToVvxNumber, nftDisplayName, percentText } from "../../engine";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
 import { NotFoundError, ValidationError } from "../platform/errors";
-import type { NftRepository, TierRow } from "./repository";
+import { AvailabilityResponse, MintingStatusResponse, TiersResponse, VaultResponse, type VaultRow } from "../../shared/api/nfts";
+import { jsonEncoder, withLastField, type CachedJson } from "../platform/http/cachedJson";
+import type { ReadModel, ReadModels } from "../platform/db/readModels";
+import type { NftRepository, TierCounts, TierRow } from "./repository";
+
+const encode = {
+  tiers: jsonEncoder<ReturnType<NftCatalog["tierView"]>[]>(TiersResponse, "NFT tiers"),
+  availability: jsonEncoder<AvailabilityResponse>(AvailabilityResponse, "NFT availability"),
+  minting: jsonEncoder<Omit<MintingStatusResponse, "timestamp">>(t.Omit(MintingStatusResponse, ["timestamp"]), "NFT minting status"),
+  vault: jsonEncoder<VaultRow[]>(VaultResponse, "NFT vault summary"),
+};
+
+/** The catalog's responses as their routes send them. */
+export interface CatalogJson {
+  tiers: CachedJson<ReturnType<NftCatalog["tierView"]>[]>;
+  availability: CachedJson<AvailabilityResponse>;
+  minting: CachedJson<Omit<MintingStatusResponse, "timestamp">>;
+  vault: CachedJson<VaultRow[]>;
+}
+
+/** The tables the tiers' supply figures are read from. */
+const SUPPLY_TABLES = ["nft_tiers", "nft_purchases", "payment_requests", "nfts"] as const;
+const NO_UNITS: TierCounts = Object.freeze({ held: 0, sold: 0, minted: 0 });
 
 /** Whole VVX with thousands separators: 500000000000 micro -> "500,000". */
 export function formatVvx(micro: number | bigint): string {
@@ -18,11 +41,25 @@ export type TierCode = "GENESIS" | "OASIS";
  * the admin vault and the metadata JSON each NFT's URI points to. Reads only.
  */
 export class NftCatalog {
+  /**
+   * The tiers with their counts, rebuilt after any write to the tables they come from (a
+   * purchase, a payment request opening or closing, a mint, an admin edit): see ReadModels.
+   */
+  private readonly supply: ReadModel<{ tiers: TierRow[]; counts: Map<number, TierCounts> }>;
+  private readonly views: ReadModel<CatalogJson>;
+
   constructor(
     private readonly repo: NftRepository,
     private readonly config: Pick<Config, "publicUrl">,
     private readonly clock: Clock,
-  ) {}
+    models: ReadModels,
+  ) {
+    this.supply = models.model(SUPPLY_TABLES, () => ({ tiers: repo.tiers(), counts: repo.tierCounts() }));
+    this.views = models.model(SUPPLY_TABLES, () => {
+      const v = this.buildViews();
+      return { tiers: encode.tiers(v.tiers), availability: encode.availability(v.availability), minting: encode.minting(v.minting), vault: encode.vault(v.vault) };
+    });
+  }
 
   imageUrl(tier: TierRow, absolute = false): string {
     const path = `/assets/nfts/${tier.tier === "OASIS" ? "oasis" : "genesis"}.svg`;
@@ -34,9 +71,13 @@ export class NftCatalog {
     return `${this.config.publicUrl}/api/nfts/metadata/${tierId}/${number}`;
   }
 
+  private counts(tierId: number): TierCounts {
+    return this.supply.get().counts.get(tierId) ?? NO_UNITS;
+  }
+
   /** Units still available: max supply minus paid and reserved units. */
   available(tier: TierRow): number {
-    return Math.max(0, tier.maxSupply - this.repo.heldUnits(tier.id));
+    return Math.max(0, tier.maxSupply - this.counts(tier.id).held);
   }
 
   tierView(tier: TierRow) {
@@ -53,15 +94,46 @@ export class NftCatalog {
       payoutFrequency: "Monthly",
       currentSupply: this.available(tier),
       maxSupply: tier.maxSupply,
-      minted: this.repo.mintedCount(tier.id),
+      minted: this.counts(tier.id).minted,
       imageUrl: this.imageUrl(tier),
       isActive: tier.isActive,
       isPopular: tier.isPopular,
     };
   }
 
-  tiers() {
-    return this.repo.tiers().map((t) => this.tierView(t));
+  /** Every response of the catalog that depends only on the tables (built together, cached together). */
+  private buildViews() {
+    const tiers = this.supply.get().tiers;
+    const byCode = (code: TierCode) => tiers.find((t) => t.tier === code);
+    const availability = (code: TierCode) => {
+      const tier = byCode(code);
+      return tier ? { currentSupply: this.available(tier), maxSupply: tier.maxSupply } : { currentSupply: 0, maxSupply: 0 };
+    };
+    const minting = (code: TierCode) => {
+      const tier = byCode(code);
+      if (!tier) return { minted: 0, remaining: 0, total: 0 };
+      const { minted } = this.counts(tier.id);
+      return { minted, remaining: Math.max(0, tier.maxSupply - minted), total: tier.maxSupply };
+    };
+    const [genesis, oasis] = [minting("GENESIS"), minting("OASIS")];
+    return {
+      tiers: tiers.map((t) => this.tierView(t)),
+      availability: { success: true as const, genesis: availability("GENESIS"), oasis: availability("OASIS") },
+      minting: {
+        success: true as const,
+        genesis,
+        oasis,
+        total: { minted: genesis.minted + oasis.minted, remaining: genesis.remaining + oasis.remaining, total: genesis.total + oasis.total },
+        trackedInDatabase: true,
+      },
+      // Admin vault rows (spec part 2): minted = NFTs on the ledger, sold = paid purchases.
+      vault: tiers.map((t) => ({ tier_id: t.id, tier_name: t.name, minted_count: this.counts(t.id).minted, max_supply: t.maxSupply, sold_count: this.counts(t.id).sold })),
+    };
+  }
+
+  /** The catalog's responses, checked against their schemas and serialized once per change of the tables. */
+  json(): CatalogJson {
+    return this.views.get();
   }
 
   /** The tier with this id; 400 naming `field` when there is none. */
@@ -71,46 +143,9 @@ export class NftCatalog {
     return tier;
   }
 
-  tierByCode(code: TierCode): TierRow | undefined {
-    return this.repo.tiers().find((t) => t.tier === code);
-  }
-
-  availability() {
-    const of = (code: TierCode) => {
-      const tier = this.tierByCode(code);
-      return tier ? { currentSupply: this.available(tier), maxSupply: tier.maxSupply } : { currentSupply: 0, maxSupply: 0 };
-    };
-    return { genesis: of("GENESIS"), oasis: of("OASIS") };
-  }
-
-  mintingStatus() {
-    const of = (code: TierCode) => {
-      const tier = this.tierByCode(code);
-      if (!tier) return { minted: 0, remaining: 0, total: 0 };
-      const minted = this.repo.mintedCount(tier.id);
-      return { minted, remaining: Math.max(0, tier.maxSupply - minted), total: tier.maxSupply };
-    };
-    const genesis = of("GENESIS");
-    const oasis = of("OASIS");
-    return {
-      success: true as const,
-      genesis,
-      oasis,
-      total: { minted: genesis.minted + oasis.minted, remaining: genesis.remaining + oasis.remaining, total: genesis.total + oasis.total },
-      trackedInDatabase: true,
-      timestamp: this.clock.date().toISOString(),
-    };
-  }
-
-  /** Admin vault rows (spec part 2): minted = NFTs on the ledger, sold = paid purchases. */
-  vaultSummary() {
-    return this.repo.tiers().map((t) => ({
-      tier_id: t.id,
-      tier_name: t.name,
-      minted_count: this.repo.mintedCount(t.id),
-      max_supply: t.maxSupply,
-      sold_count: this.repo.soldUnits(t.id),
-    }));
+  /** GET /api/nft-minting-status: the cached figures plus the time of this request. */
+  mintingStatusResponse(headers?: Record<string, string>): Response {
+    return withLastField(this.views.get().minting, "timestamp", this.clock.date().toISOString(), headers);
   }
 
   /** The JSON an NFT's URI points to; 404 for a number not minted (or being minted) yet. */

@@ -22,31 +22,37 @@ export function nftRoutes(deps: NftRouteDeps) {
   return new Elysia({ name: "nfts" }).use(catalogRoutes(deps)).use(purchaseRoutes(deps)).use(offerRoutes(deps));
 }
 
-/** Tiers, supply and minting figures, the admin vault, metadata and the tier art: reads only. */
-function catalogRoutes({ nfts, auth, config }: NftRouteDeps) {
+/**
+ * Tiers, supply and minting figures, the admin vault, metadata and the tier art: reads only. The
+ * public figures come from the catalog's read model as JSON serialized once per change, with the
+ * API's headers built in (no session: these routes read no cookie).
+ */
+function catalogRoutes({ nfts, auth, config, jsonHeaders }: NftRouteDeps) {
   const { catalog } = nfts;
-  return new Elysia({ name: "nft-catalog" })
+  const admin = new Elysia({ name: "nft-vault" })
     .use(walletSession(auth))
-    .get("/api/nft-tiers", () => catalog.tiers(), {
-      response: TiersResponse,
-      detail: { summary: "NFT tiers on sale; currentSupply is the number still available", tags: ["nfts"] },
-    })
-    .get("/api/nft-availability", () => ({ success: true as const, ...catalog.availability() }), {
-      response: AvailabilityResponse,
-      detail: { summary: "Units still available per tier", tags: ["nfts"] },
-    })
-    .get("/api/nft-minting-status", () => catalog.mintingStatus(), {
-      response: MintingStatusResponse,
-      detail: { summary: "Minted, remaining and total per tier (refetched every 5 s)", tags: ["nfts"] },
-    })
     .get(
       "/api/admin/nft-vault-summary",
       ({ session }) => {
         requireAdmin(session, config.adminWallets);
-        return catalog.vaultSummary();
+        return catalog.json().vault.response(jsonHeaders);
       },
       { response: VaultResponse, detail: { summary: "Admins: minted, sold and max supply per tier", tags: ["admin"] } },
-    )
+    );
+  return new Elysia({ name: "nft-catalog" })
+    .use(admin)
+    .get("/api/nft-tiers", () => catalog.json().tiers.response(jsonHeaders), {
+      response: TiersResponse,
+      detail: { summary: "NFT tiers on sale; currentSupply is the number still available", tags: ["nfts"] },
+    })
+    .get("/api/nft-availability", () => catalog.json().availability.response(jsonHeaders), {
+      response: AvailabilityResponse,
+      detail: { summary: "Units still available per tier", tags: ["nfts"] },
+    })
+    .get("/api/nft-minting-status", () => catalog.mintingStatusResponse(jsonHeaders), {
+      response: MintingStatusResponse,
+      detail: { summary: "Minted, remaining and total per tier (refetched every 5 s)", tags: ["nfts"] },
+    })
     .get("/api/nfts/metadata/:tierId/:number", ({ params }) => catalog.metadata(parseTierId(params.tierId, "tierId"), parseNftNumber(params.number)), {
       params: t.Object({ tierId: t.String(), number: t.String() }),
       response: NftMetadata,

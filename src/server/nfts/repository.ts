@@ -5,19 +5,64 @@ import { nftPurchases, nftTiers, nfts } from "./schema";
 import { paymentRequests } from "../payments/schema";
 import { HOLDING_STATUSES, type PurchaseStatus } from "./model";
 
+/** Purchases paid for, whose NFT exists or is on its way. */
+const SOLD_STATUSES: PurchaseStatus[] = ["processing", "creating_offer", "offer_created", "completed"];
+
 export type TierRow = typeof nftTiers.$inferSelect;
 export type PurchaseRow = typeof nftPurchases.$inferSelect;
 export type NftRow = typeof nfts.$inferSelect;
 
+/** Per tier: units held (see heldUnits), sold (see soldUnits) and NFTs minted. */
+export interface TierCounts {
+  held: number;
+  sold: number;
+  minted: number;
+}
+
+/** The catalog's reads, compiled once and reused (they run whenever the catalog's read model is rebuilt). */
+function prepareCatalogReads(db: Db) {
+  return {
+    tiers: db.select().from(nftTiers).orderBy(asc(nftTiers.id)).prepare(),
+    held: db
+      .select({ tierId: nftPurchases.tierId, n: sql<number>`count(*)` })
+      .from(nftPurchases)
+      .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
+      .where(and(inArray(nftPurchases.status, HOLDING_STATUSES), sql`(${nftPurchases.status} <> 'pending' OR ${paymentRequests.status} = 'open')`))
+      .groupBy(nftPurchases.tierId)
+      .prepare(),
+    sold: db
+      .select({ tierId: nftPurchases.tierId, n: sql<number>`count(*)` })
+      .from(nftPurchases)
+      .where(and(isNotNull(nftPurchases.number), inArray(nftPurchases.status, SOLD_STATUSES)))
+      .groupBy(nftPurchases.tierId)
+      .prepare(),
+    minted: db.select({ tierId: nfts.tierId, n: sql<number>`count(*)` }).from(nfts).groupBy(nfts.tierId).prepare(),
+  };
+}
+
 /** Every query of the NFT feature, in one place. */
 export class NftRepository {
+  private readonly prepared: ReturnType<typeof prepareCatalogReads>;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.prepared = prepareCatalogReads(db);
+  }
+
+  /** Held, sold and minted units of every tier, three grouped queries in all (tiers without any are absent). */
+  tierCounts(): Map<number, TierCounts> {
+    const out = new Map<number, TierCounts>();
+    const at = (tierId: number) => out.get(tierId) ?? out.set(tierId, { held: 0, sold: 0, minted: 0 }).get(tierId)!;
+    for (const r of this.prepared.held.all()) at(r.tierId).held = r.n;
+    for (const r of this.prepared.sold.all()) at(r.tierId).sold = r.n;
+    for (const r of this.prepared.minted.all()) at(r.tierId).minted = r.n;
+    return out;
+  }
 
   tiers(db: DbOrTx = this.db): TierRow[] {
-    return db.select().from(nftTiers).orderBy(asc(nftTiers.id)).all();
+    return db === this.db ? this.prepared.tiers.all() : db.select().from(nftTiers).orderBy(asc(nftTiers.id)).all();
   }
 
   tier(id: number, db: DbOrTx = this.db): TierRow | undefined {
@@ -50,7 +95,7 @@ export class NftRepository {
     const row = db
       .select({ n: sql<number>`count(*)` })
       .from(nftPurchases)
-      .where(and(eq(nftPurchases.tierId, tierId), isNotNull(nftPurchases.number), inArray(nftPurchases.status, ["processing", "creating_offer", "offer_created", "completed"])))
+      .where(and(eq(nftPurchases.tierId, tierId), isNotNull(nftPurchases.number), inArray(nftPurchases.status, SOLD_STATUSES)))
       .get();
     return row?.n ?? 0;
   }
@@ -60,10 +105,6 @@ export class NftRepository {
     const p = db.select({ m: max(nftPurchases.number) }).from(nftPurchases).where(eq(nftPurchases.tierId, tierId)).get();
     const n = db.select({ m: max(nfts.number) }).from(nfts).where(eq(nfts.tierId, tierId)).get();
     return Math.max(p?.m ?? 0, n?.m ?? 0) + 1;
-  }
-
-  mintedCount(tierId: number, db: DbOrTx = this.db): number {
-    return db.select({ n: sql<number>`count(*)` }).from(nfts).where(eq(nfts.tierId, tierId)).get()?.n ?? 0;
   }
 
   insertPurchase(db: DbOrTx, values: typeof nftPurchases.$inferInsert): PurchaseRow {

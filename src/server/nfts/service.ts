@@ -2,6 +2,7 @@ import type { AuthService } from "../auth/service";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
 import { sqliteOf, type Db } from "../platform/db";
+import { readModelsOf } from "../platform/db/readModels";
 import { RetryGate } from "../platform/retry";
 import type { Logger } from "../platform/log";
 import type { Hub } from "../platform/ws/hub";
@@ -31,6 +32,8 @@ export interface NftRouteDeps {
   config: Pick<Config, "adminWallets" | "cookieSecret">;
   /** The platform account buyers pay. */
   platformAddress: () => string;
+  /** Headers of the API's JSON answers (content type and security headers), for responses the routes build themselves. */
+  jsonHeaders?: Record<string, string>;
 }
 
 export interface NftServiceDeps {
@@ -74,7 +77,7 @@ export class NftService {
     this.sweepGate = new RetryGate("nft sweep", log, sqliteOf(db));
     this.repo = new NftRepository(db, clock);
     const repo = this.repo;
-    this.catalog = new NftCatalog(repo, config, clock);
+    this.catalog = new NftCatalog(repo, config, clock, readModelsOf(sqliteOf(db)!));
     this.progress = new PurchaseProgress(hub, clock, log);
     const progress = this.progress;
     this.purchases = new PurchaseService({ db, repo, catalog: this.catalog, progress, payments, signing, log, clock });

@@ -1,16 +1,24 @@
 import { Elysia, t } from "elysia";
 import type { Db } from "../platform/db";
-import { platformStats } from "./service";
+import { sqliteOf } from "../platform/db";
+import { jsonEncoder } from "../platform/http/cachedJson";
+import { readModelsOf } from "../platform/db/readModels";
+import { platformStats, STATS_TABLES } from "./service";
 
-export function statsRoutes(deps: { db: Db; platformAddress: () => string }) {
-  return new Elysia({ name: "stats" }).get("/api/stats", () => platformStats(deps.db, deps.platformAddress()), {
-    response: t.Object({
-      totalRewardsPoolVvx: t.Number({ description: "Rewards all live tiers pay over their terms when sold out" }),
-      totalRewardsPaidVvx: t.Number({ description: "VVX rewards paid to holders so far" }),
-      nftSupply: t.Number(),
-      nftsMinted: t.Number(),
-      holders: t.Number({ description: "Distinct wallets holding platform NFTs" }),
-    }),
+const StatsResponse = t.Object({
+  totalRewardsPoolVvx: t.Number({ description: "Rewards all live tiers pay over their terms when sold out" }),
+  totalRewardsPaidVvx: t.Number({ description: "VVX rewards paid to holders so far" }),
+  nftSupply: t.Number(),
+  nftsMinted: t.Number(),
+  holders: t.Number({ description: "Distinct wallets holding platform NFTs" }),
+});
+
+export function statsRoutes(deps: { db: Db; platformAddress: () => string; jsonHeaders?: Record<string, string> }) {
+  // Cached until a write to one of the tables the figures come from (per platform address, which is fixed once connected).
+  const encode = jsonEncoder<ReturnType<typeof platformStats>>(StatsResponse, "stats");
+  const stats = readModelsOf(sqliteOf(deps.db)!).keyed(STATS_TABLES, (platform: string) => encode(platformStats(deps.db, platform)));
+  return new Elysia({ name: "stats" }).get("/api/stats", () => stats.get(deps.platformAddress()).response(deps.jsonHeaders), {
+    response: StatsResponse,
     detail: { summary: "Landing page figures", tags: ["system"] },
   });
 }

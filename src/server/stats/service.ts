@@ -4,6 +4,9 @@ import type { Db } from "../platform/db";
 import { nftTiers, nfts } from "../nfts/schema";
 import { rewardClaims } from "../rewards/schema";
 
+/** The tables the landing-page figures are read from. */
+export const STATS_TABLES = ["nft_tiers", "nfts", "reward_claims"] as const;
+
 /**
  * Landing-page figures, all read from the database (never literals). Holders
  * are owners other than the platform, which holds an NFT between mint and accept.

@@ -1,5 +1,5 @@
-import { Suspense } from "react";
-import { Outlet, ScrollRestoration } from "react-router-dom";
+import { Suspense, useEffect } from "react";
+import { Outlet, useLocation, useNavigationType } from "react-router-dom";
 import { Toaster } from "../components/Toaster";
 import { WalletConnect } from "../features/wallet/WalletConnect";
 import { WalletSigning } from "../features/wallet/WalletSigning";
@@ -24,9 +24,19 @@ export function AppLayout() {
       <Toaster />
       <MaintenanceDialog />
       <WalletSigning />
-      <ScrollRestoration />
+      <ScrollToTop />
     </div>
   );
+}
+
+/** A new page starts at its top; back and forward leave the browser's own scroll restoration alone. */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  const type = useNavigationType();
+  useEffect(() => {
+    if (type !== "POP") window.scrollTo(0, 0);
+  }, [pathname, type]);
+  return null;
 }
 
 /** The spec's authenticated layout: pages that act for a connected wallet sit inside it. */

@@ -84,8 +84,17 @@ export class SecurityHeaders {
 
   /** Headers of anything that is not a page (JSON, images, files): nothing in it may run or be framed. */
   resource(path: string): Record<string, string> {
-    return this.policy(path, ["default-src 'none'"]);
+    // Two possible answers (embeddable or not), built once: every API response takes one.
+    const embed = isEmbedPath(path);
+    const cached = embed ? this.resourceEmbed : this.resourceOther;
+    if (cached) return cached;
+    const headers = Object.freeze(this.policy(path, ["default-src 'none'"]));
+    if (embed) this.resourceEmbed = headers;
+    else this.resourceOther = headers;
+    return headers;
   }
+  private resourceEmbed: Record<string, string> | undefined;
+  private resourceOther: Record<string, string> | undefined;
 
   /** Headers of a bundled asset (script, style sheet, image of the SPA). */
   asset(): Record<string, string> {
@@ -119,8 +128,7 @@ export function securityHeaders(policy: SecurityHeaders) {
       response instanceof Response && typeof type === "string" && type.startsWith("text/html")
         ? policy.renderedPage(path, await response.clone().text())
         : policy.resource(path);
-    for (const [name, value] of Object.entries(headers)) {
-      if (!(response instanceof Response && response.headers.has(name))) set.headers[name] = value;
-    }
+    const own = response instanceof Response ? response.headers : undefined;
+    for (const name in headers) if (!own?.has(name)) set.headers[name] = headers[name];
   });
 }

@@ -3,6 +3,7 @@ import { Elysia, type AnyElysia } from "elysia";
 import logo from "../../../../assets/logo.svg" with { type: "file" };
 import index from "../../../web/index.html";
 import { CLIENT_PATHS } from "../../../shared/routes";
+import { chooseEncoding, compressInBackground, isCompressible, type Compressed } from "./compression";
 import type { SecurityHeaders } from "./securityHeaders";
 
 /** One built file of the SPA (script chunk, style sheet, image) at its URL path. */
@@ -11,6 +12,20 @@ export interface SpaAsset {
   body: Blob;
   contentType: string;
   etag?: string;
+  /** Its gzip and brotli copies (text files only), answered to clients that accept them. */
+  compressed?: Compressed;
+}
+
+/**
+ * The SPA as `bun run build` bundled it (with SPA_BUILD_OPTIONS, as `bun run start` does) and
+ * embedded it in the binary, with the gzip and brotli copies of its text files made at build: the
+ * binary's entry (scripts/build.ts) sets it before the server starts. File fields are paths of
+ * embedded files.
+ */
+export const PREBUILT_SPA = Symbol.for("vvx.spa.prebuilt");
+export interface PrebuiltSpa {
+  html: string;
+  assets: { path: string; file: string; contentType: string; etag?: string; gzip?: string; br?: string }[];
 }
 
 /** The production SPA: the bundled page and the files it loads. */
@@ -22,42 +37,67 @@ export interface BuiltSpa {
 let built: Promise<BuiltSpa> | undefined;
 
 /**
- * The production SPA, built once per process: the binary carries Bun's build of index.html
- * (`bun build --compile`); from source, Bun.build makes the same with the options Bun's own
- * HTML routes use in production (minified, React's production build).
+ * The production SPA, built once per process: the binary carries the bundle `bun run build` made
+ * (PREBUILT_SPA, with its compressed copies); from source, Bun.build makes the same with
+ * SPA_BUILD_OPTIONS (minified, React's production build, split per page) and the copies are made
+ * in the background.
  */
 export function buildSpa(): Promise<BuiltSpa> {
-  built ??= index.files?.length ? embeddedSpa(index.files) : bundleSpa(index.index);
+  const prebuilt = (globalThis as { [PREBUILT_SPA]?: PrebuiltSpa })[PREBUILT_SPA];
+  built ??= prebuilt ? prebuiltSpa(prebuilt) : index.files?.length ? embeddedSpa(index.files) : bundleSpa(index.index);
   return built;
 }
 
+async function prebuiltSpa(spa: PrebuiltSpa): Promise<BuiltSpa> {
+  const bytes = async (path: string | undefined) => (path ? await Bun.file(path).bytes() : undefined);
+  const assets = await Promise.all(
+    spa.assets.map(async (a): Promise<SpaAsset> => {
+      const [gzip, br] = await Promise.all([bytes(a.gzip), bytes(a.br)]);
+      return { path: a.path, body: Bun.file(a.file), contentType: a.contentType, etag: a.etag, ...(gzip || br ? { compressed: { ...(gzip && { gzip }), ...(br && { br }) } } : {}) };
+    }),
+  );
+  return { html: await Bun.file(spa.html).text(), assets };
+}
+
+/** A binary compiled without scripts/build.ts: Bun's own bundle of index.html, compressed in the background at start. */
 async function embeddedSpa(files: NonNullable<typeof index.files>): Promise<BuiltSpa> {
   let html: string | undefined;
   const assets: SpaAsset[] = [];
   for (const file of files) {
     if (file.loader === "html") html = await Bun.file(file.path).text();
-    else assets.push({ path: `/${basename(file.path)}`, body: Bun.file(file.path), contentType: file.headers["content-type"], etag: file.headers.etag });
+    else {
+      const asset: SpaAsset = { path: `/${basename(file.path)}`, body: Bun.file(file.path), contentType: file.headers["content-type"], etag: file.headers.etag };
+      if (isCompressible(asset.contentType)) void compressInBackground(await Bun.file(file.path).bytes(), (asset.compressed = {}));
+      assets.push(asset);
+    }
   }
   if (html === undefined) throw new Error("the binary carries no SPA page");
   return { html, assets };
 }
 
+/** The options both `bun run start` and `bun run build` bundle the SPA with (code split per page, as the binary). */
+export const SPA_BUILD_OPTIONS = {
+  target: "browser",
+  publicPath: "/",
+  minify: true,
+  splitting: true,
+  sourcemap: "none",
+  define: { "process.env.NODE_ENV": '"production"' },
+  jsx: { development: false },
+} as const;
+
 async function bundleSpa(entry: string): Promise<BuiltSpa> {
-  const result = await Bun.build({
-    entrypoints: [entry],
-    target: "browser",
-    publicPath: "/",
-    minify: true,
-    sourcemap: "none",
-    define: { "process.env.NODE_ENV": '"production"' },
-    jsx: { development: false },
-  });
+  const result = await Bun.build({ entrypoints: [entry], ...SPA_BUILD_OPTIONS });
   if (!result.success) throw new AggregateError(result.logs, "the SPA did not build");
   let html: string | undefined;
   const assets: SpaAsset[] = [];
   for (const out of result.outputs) {
     if (out.type.startsWith("text/html")) html = await out.text();
-    else assets.push({ path: `/${basename(out.path)}`, body: out, contentType: out.type, etag: out.hash ?? undefined });
+    else {
+      const asset: SpaAsset = { path: `/${basename(out.path)}`, body: out, contentType: out.type, etag: out.hash ?? undefined };
+      if (isCompressible(out.type)) void compressInBackground(new Uint8Array(await out.arrayBuffer()), (asset.compressed = {}));
+      assets.push(asset);
+    }
   }
   if (html === undefined) throw new Error("the SPA build produced no page");
   return { html, assets };
@@ -82,20 +122,31 @@ export function webRoutes(spa?: BuiltSpa, headers?: SecurityHeaders, paths: read
     new Response(spa!.html, { status, headers: { "content-type": "text/html;charset=utf-8", "cache-control": "no-cache", ...headers?.spaPage(path) } });
   if (spa) {
     for (const path of paths) app.get(path, page(path));
-    for (const asset of spa.assets) {
-      app.get(
-        asset.path,
-        new Response(asset.body, {
-          headers: { "content-type": asset.contentType, "cache-control": "public, max-age=31536000, immutable", ...(asset.etag ? { etag: `"${asset.etag}"` } : {}), ...headers?.asset() },
-        }),
-      );
-    }
+    for (const asset of spa.assets) app.get(asset.path, assetRoute(asset, headers));
   } else {
     for (const path of paths) app.get(path, index);
   }
   // Pages outside the SPA (API reference, sandbox wallet and explorer) get the logo as their icon too.
   app.get("/favicon.ico", () => new Response(Bun.file(logo), { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400", ...headers?.asset() } }));
   return { routes: app, notFound: async (requestUrl) => (spa ? page(new URL(requestUrl).pathname, 404) : spaNotFound(requestUrl)) };
+}
+
+/**
+ * One SPA file: its name carries its content hash, so browsers may keep it for a year untouched.
+ * A file without compressed copies is a static Response (Bun serves it natively); one with them
+ * is answered in the best encoding the request accepts (Vary: Accept-Encoding).
+ */
+function assetRoute(asset: SpaAsset, policy?: SecurityHeaders): Response | ((ctx: { request: Request }) => Response) {
+  const base = { "content-type": asset.contentType, "cache-control": "public, max-age=31536000, immutable", ...policy?.asset() };
+  const etag = (suffix = ""): Record<string, string> => (asset.etag ? { etag: `"${asset.etag}${suffix}"` } : {});
+  if (!asset.compressed) return new Response(asset.body, { headers: { ...base, ...etag() } });
+  const copies = asset.compressed;
+  return ({ request }) => {
+    const encoding = chooseEncoding(request.headers.get("accept-encoding"), copies);
+    const headers: Record<string, string> = { ...base, vary: "accept-encoding", ...(encoding ? { "content-encoding": encoding, ...etag(`-${encoding}`) } : etag()) };
+    if (headers.etag && request.headers.get("if-none-match") === headers.etag) return new Response(null, { status: 304, headers });
+    return new Response(encoding ? copies[encoding] : asset.body, { headers });
+  };
 }
 
 let cachedShell: string | undefined;

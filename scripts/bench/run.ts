@@ -1,0 +1,51 @@
+// `bun run bench`: runs every benchmark of the performance goals (each in its own process, one after
+// the other, so none shares the machine with another) and prints one table: metric, the product's
+// figure, the bare baseline measured in the same run, their ratio, the goal and whether it is met.
+// Each bench prints its rows as a BENCH_ROWS line when given --json (scripts/bench/lib/report.ts);
+// its own detail goes to stderr, shown with --verbose.
+//
+//   bun run bench [--only reads,ws] [--verbose]
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { formatTable, ROWS_MARKER, type BenchRow } from "./lib/report";
+
+/** The benches and the options `bun run bench` runs them with (shorter than their defaults where they take minutes). */
+const BENCHES: { name: string; args: string[] }[] = [
+  { name: "reads", args: [] },
+  { name: "static", args: [] },
+  { name: "ws", args: [] },
+  { name: "startup", args: [] },
+  { name: "engine", args: [] },
+  { name: "ledger", args: [] },
+  { name: "purchase-ui", args: ["--purchases", "5"] },
+];
+
+const { values } = parseArgs({ options: { only: { type: "string" }, verbose: { type: "boolean", default: false } } });
+const only = values.only?.split(",").map((s) => s.trim());
+const selected = BENCHES.filter((b) => !only || only.includes(b.name));
+if (!selected.length) throw new Error(`--only names none of: ${BENCHES.map((b) => b.name).join(", ")}`);
+
+const rows: BenchRow[] = [];
+const failures: string[] = [];
+const started = performance.now();
+for (const bench of selected) {
+  const t0 = performance.now();
+  process.stderr.write(`running ${bench.name}...`);
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, `${bench.name}.ts`), ...bench.args, "--json"], { stdout: "pipe", stderr: values.verbose ? "inherit" : "pipe" });
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), proc.stderr ? new Response(proc.stderr as ReadableStream).text() : ""]);
+  const code = await proc.exited;
+  const line = out.split("\n").find((l) => l.startsWith(ROWS_MARKER));
+  process.stderr.write(` ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+  if (code !== 0 || !line) {
+    failures.push(`${bench.name}: ${code !== 0 ? `exited with ${code}` : "printed no BENCH_ROWS line"}\n${(err || out).trim().split("\n").slice(-8).join("\n")}`);
+    continue;
+  }
+  rows.push(...(JSON.parse(line.slice(ROWS_MARKER.length)) as BenchRow[]).map((r) => ({ ...r, metric: `${bench.name}: ${r.metric}` })));
+}
+
+const machine = `${navigator.hardwareConcurrency} cores, Bun ${Bun.version}, ${process.platform}/${process.arch}`;
+console.log(`\nbun run bench (${machine}), ${((performance.now() - started) / 1000).toFixed(0)} s; ratio: product / bare baseline where higher is better (times: baseline / product)\n`);
+console.log(formatTable(rows));
+console.log(`\n${rows.filter((r) => r.met).length} of ${rows.length} goals met`);
+for (const f of failures) console.log(`\nNOT RUN ${f}`);
+if (failures.length) process.exitCode = 1;

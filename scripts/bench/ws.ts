@@ -1,0 +1,71 @@
+// WebSockets: (1) connects per second, --clients sockets opened at once on /ws (and subscribed to the
+// public `site` topic); (2) broadcast, --messages messages published on that topic through the hub
+// (hub.publish: JSON once, then Bun's server.publish) to every client, messages delivered per second.
+// Each next to a bare Bun.serve with the same pub/sub (subscribe on the same client message,
+// server.publish of the same bytes), same clients (their own process), A/B interleaved over rounds.
+//
+//   bun scripts/bench/ws.ts [--clients 1000] [--messages 200] [--rounds 3] [--json]
+import { parseArgs } from "node:util";
+import { startTestServer } from "../../src/server/testing/testServer";
+import { runWsClients } from "./lib/wsclients";
+import { emitRows, median, type BenchRow } from "./lib/report";
+
+const { values } = parseArgs({ options: { clients: { type: "string", default: "1000" }, messages: { type: "string", default: "200" }, rounds: { type: "string", default: "3" }, json: { type: "boolean", default: false } } });
+const opt = { clients: Number(values.clients), messages: Number(values.messages), rounds: Number(values.rounds) };
+if (!Object.values(opt).every((n) => Number.isInteger(n) && n > 0)) throw new Error("options must be positive whole numbers");
+const log = (line: string) => values.json || console.log(line);
+
+const MESSAGE = { type: "stats", bench: true, totalRewardsPaidVvx: 1234, nftsMinted: 5, holders: 4 };
+const TOPIC = "site";
+
+// The bare baseline: the same protocol reduced to Bun's own pub/sub.
+const bare = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  fetch: (req, srv) => (srv.upgrade(req) ? undefined : new Response("upgrade", { status: 400 })),
+  websocket: {
+    message(ws, raw) {
+      const msg = JSON.parse(String(raw)) as { type: string; topic: string };
+      if (msg.type === "subscribe") {
+        ws.subscribe(msg.topic);
+        ws.send(JSON.stringify({ type: "subscribed", topic: msg.topic }));
+      }
+    },
+  },
+});
+const server = await startTestServer({ SANDBOX_LEDGER_MS: "1000" });
+const rows: BenchRow[] = [];
+try {
+  const product = { connect: [] as number[], receive: [] as number[] };
+  const base = { connect: [] as number[], receive: [] as number[] };
+  const runProduct = async () => {
+    const r = await runWsClients({ url: `ws://127.0.0.1:${server.port}/ws`, clients: opt.clients, subscribe: TOPIC, messages: opt.messages }, () => {
+      for (let i = 0; i < opt.messages; i++) server.ctx.hub.publish(TOPIC, { ...MESSAGE, topic: TOPIC });
+    });
+    product.connect.push(r.connectMs);
+    product.receive.push(r.receiveMs);
+  };
+  const runBare = async () => {
+    const r = await runWsClients({ url: `ws://127.0.0.1:${bare.port}/`, clients: opt.clients, subscribe: TOPIC, messages: opt.messages }, () => {
+      for (let i = 0; i < opt.messages; i++) bare.publish(TOPIC, JSON.stringify({ ...MESSAGE, topic: TOPIC }));
+    });
+    base.connect.push(r.connectMs);
+    base.receive.push(r.receiveMs);
+  };
+  for (let r = 0; r < opt.rounds; r++) {
+    const pair = [runProduct, runBare];
+    if (r % 2) pair.reverse();
+    for (const run of pair) await run();
+    await Bun.sleep(200); // closed sockets drain before the next round
+  }
+  const perSecond = (n: number, ms: number) => (n / ms) * 1000;
+  const connectRatio = median(product.connect.map((ms, i) => base.connect[i]! / ms));
+  const receiveRatio = median(product.receive.map((ms, i) => base.receive[i]! / ms));
+  log(`WebSockets: ${opt.clients} clients (own process), ${opt.messages} broadcasts, ${opt.rounds} rounds A/B`);
+  rows.push({ metric: `WS connects+subscribes/s (${opt.clients} at once)`, unit: "/s", product: perSecond(opt.clients, median(product.connect)), baseline: perSecond(opt.clients, median(base.connect)), ratio: connectRatio, goal: ">= 0.8", met: connectRatio >= 0.8 });
+  rows.push({ metric: `WS broadcast to ${opt.clients} clients, msg/s delivered`, unit: "/s", product: perSecond(opt.clients * opt.messages, median(product.receive)), baseline: perSecond(opt.clients * opt.messages, median(base.receive)), ratio: receiveRatio, goal: ">= 0.9", met: receiveRatio >= 0.9 });
+} finally {
+  bare.stop(true);
+  await server.stop(true);
+}
+emitRows(rows, values.json);

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { platformStats } from "../stats/service";
+import { buyer, sessionBrowser } from "../testing/nftKit";
+import { advanceClock, buyNft, DAY_MS } from "../testing/rewardKit";
+import { startTestServer, type TestServer } from "../testing/testServer";
+
+// The read endpoints answer from read models cached in memory (platform/db/readModels.ts). This
+// test proves they are never stale: while a purchase, its mint and a reward claim run through the
+// real flow, a reader keeps asking the API and compares each answer with the same figures computed
+// straight from the database just before and just after it. Whenever the database did not change
+// in between, the answer must be exactly the database's.
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ SANDBOX_LEDGER_MS: "150" });
+  await server.ctx.ledger.waitConnected(15_000);
+});
+afterAll(() => server.stop(true));
+
+/** What the four read endpoints must say, computed from the database without any cache. */
+function fromDatabase() {
+  const { nfts, store, ledger } = server.ctx;
+  const sqlite = store.sqlite;
+  const minted = new Map(sqlite.query<{ tier: number; n: number }, []>("SELECT tier_id AS tier, count(*) AS n FROM nfts GROUP BY tier_id").all().map((r) => [r.tier, r.n]));
+  const tiers = nfts.repo.tiers();
+  const genesis = tiers.find((t) => t.tier === "GENESIS")!;
+  return {
+    available: tiers.map((t) => Math.max(0, t.maxSupply - nfts.repo.heldUnits(t.id))),
+    genesis: { currentSupply: Math.max(0, genesis.maxSupply - nfts.repo.heldUnits(genesis.id)), maxSupply: genesis.maxSupply },
+    minted: minted.get(genesis.id) ?? 0,
+    stats: platformStats(store.db, ledger.platformAddress),
+  };
+}
+
+async function fromApi() {
+  const get = async (path: string) => (await (await server.app.handle(new Request(server.url + path))).json()) as Record<string, any>;
+  const [tiers, availability, minting, stats] = await Promise.all([get("/api/nft-tiers"), get("/api/nft-availability"), get("/api/nft-minting-status"), get("/api/stats")]);
+  return { available: (tiers as unknown as { currentSupply: number }[]).map((t) => t.currentSupply), genesis: availability.genesis, minted: minting.genesis.minted, stats };
+}
+
+test("tiers, availability, minting status and stats are never stale after a purchase, a mint or a claim", async () => {
+  const before = fromDatabase();
+  expect(await fromApi()).toEqual(before);
+
+  let checked = 0;
+  let stale: unknown;
+  const seen = new Set<string>();
+  let reading = true;
+  const reader = (async () => {
+    while (reading) {
+      const a = JSON.stringify(fromDatabase());
+      const api = JSON.stringify(await fromApi());
+      const b = JSON.stringify(fromDatabase());
+      if (a === b) {
+        checked++;
+        seen.add(a);
+        if (api !== a) stale ??= { api, database: a };
+      }
+      await Bun.sleep(1);
+    }
+  })();
+
+  const wallet = await buyer(server, 500_000);
+  const address = wallet.classicAddress;
+  // A purchase: the reservation takes a unit (availability), the payment mints (minting status), the
+  // accept moves the NFT to its buyer (stats: holders).
+  const tokenId = await buyNft(server, wallet, 1);
+  // A claim a day later: the paid reward shows in the stats.
+  await advanceClock(server, DAY_MS);
+  const claimed = await sessionBrowser(server, address).json("/api/rewards/claim", { method: "POST", json: { walletAddress: address, claimType: "early", tokenId, tierId: 1 } });
+  expect(claimed.status).toBe(200);
+  reading = false;
+  await reader;
+
+  expect(stale).toBeUndefined();
+  const after = fromDatabase();
+  expect(await fromApi()).toEqual(after);
+  // The flow did change every figure, and the reader saw the states in between.
+  expect(after.genesis.currentSupply).toBe(before.genesis.currentSupply - 1);
+  expect(after.minted).toBe(before.minted + 1);
+  expect(after.stats.holders).toBe(before.stats.holders + 1);
+  expect(after.stats.totalRewardsPaidVvx).toBeGreaterThan(before.stats.totalRewardsPaidVvx);
+  expect(seen.size).toBeGreaterThanOrEqual(4);
+  expect(checked).toBeGreaterThan(20);
+}, 120_000);

@@ -1,0 +1,152 @@
+import type { Database, Statement } from "bun:sqlite";
+
+/** The table SQLite triggers keep one counter per watched table in. */
+const VERSIONS_TABLE = "_table_versions";
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** How often commits by other connections (not the product's own) are looked for. */
+export const OTHER_WRITERS_MS = 100;
+
+/** Most entries a keyed read model keeps (a bound, not a tuning knob): past it the map starts over. */
+export const MAX_KEYED_ENTRIES = 10_000;
+
+/**
+ * Read models cached in memory and invalidated by the database itself. Each watched table gets
+ * triggers (after insert, update and delete) that bump its counter in `_table_versions`, so any
+ * write bumps it: a feature's service, a raw SQL statement, a migration. A read model remembers the
+ * counters of the tables it depends on when it was built and is rebuilt when one differs; the
+ * counters are read again only after this connection wrote anything (see changeMark), so the usual
+ * check reads no table. A rolled-back write rolls its counter back with it, and nothing is cached
+ * while this connection is inside a transaction (it could see its own uncommitted rows), so a
+ * cached value is the committed state after every write the product makes.
+ */
+export class ReadModels {
+  private readonly watched = new Set<string>();
+  private readonly ownChanges: Statement<unknown, []>;
+  private readonly dataVersion: Statement<unknown, []>;
+
+  constructor(private readonly sqlite: Database) {
+    sqlite.exec(`CREATE TABLE IF NOT EXISTS ${VERSIONS_TABLE} (name TEXT PRIMARY KEY, version INTEGER NOT NULL DEFAULT 0)`);
+    this.ownChanges = sqlite.query("SELECT total_changes()");
+    this.dataVersion = sqlite.query("PRAGMA data_version");
+  }
+
+  /** Creates the counter and triggers of `table` once (they persist in the database file). */
+  watch(table: string): void {
+    if (this.watched.has(table)) return;
+    if (!IDENTIFIER.test(table)) throw new Error(`not a table name: ${table}`);
+    const bump = `BEGIN UPDATE ${VERSIONS_TABLE} SET version = version + 1 WHERE name = '${table}'; END`;
+    this.sqlite.transaction(() => {
+      this.sqlite.query(`INSERT OR IGNORE INTO ${VERSIONS_TABLE} (name, version) VALUES (?, 0)`).run(table);
+      for (const event of ["insert", "update", "delete"]) {
+        this.sqlite.exec(`CREATE TRIGGER IF NOT EXISTS ${VERSIONS_TABLE}_${table}_${event} AFTER ${event.toUpperCase()} ON ${table} ${bump}`);
+      }
+    })();
+    this.watched.add(table);
+  }
+
+  /**
+   * The counters of `tables` as one number: their sum (each counter only grows between commits, so
+   * the sum changes exactly when one of them does). The usual answer reads no table: SQLite's count
+   * of this connection's changes (triggers included) and its data version (which moves when another
+   * connection commits); only when one of those moved are the tables' counters summed again.
+   */
+  versionReader(tables: readonly string[]): () => number {
+    for (const table of tables) this.watch(table);
+    const sum = this.sqlite.query<{ v: number }, []>(`SELECT sum(version) AS v FROM ${VERSIONS_TABLE} WHERE name IN (${tables.map((t) => `'${t}'`).join(", ")})`);
+    let seen = "";
+    let version = -1;
+    return () => {
+      const now = this.changeMark();
+      if (now !== seen) {
+        version = sum.get()?.v ?? 0;
+        seen = now;
+      }
+      return version;
+    };
+  }
+
+  /**
+   * Changes by this connection and commits by others, as one mark (equal marks: nothing was written
+   * in between). The product writes its database through this one connection, whose count SQLite
+   * keeps in memory (no read at all); another process's commits (an operator's tool) show in the
+   * data version, which costs a read of the WAL index, so it is looked at once per OTHER_WRITERS_MS.
+   */
+  private changeMark(): string {
+    const own = this.ownChanges.values()[0]![0] as number;
+    const now = performance.now();
+    if (now - this.otherCheckedAt >= OTHER_WRITERS_MS) {
+      this.otherVersion = this.dataVersion.values()[0]![0] as number;
+      this.otherCheckedAt = now;
+    }
+    return `${own}/${this.otherVersion}`;
+  }
+  private otherCheckedAt = -Infinity;
+  private otherVersion = 0;
+
+  /** A value built from `tables`, rebuilt after any write to one of them. */
+  model<T>(tables: readonly string[], build: () => T): ReadModel<T> {
+    return new ReadModel(this.versionReader(tables), () => this.sqlite.inTransaction, build);
+  }
+
+  /** Values per key (a wallet, a page) built from `tables`; every key is dropped after any write to one of them. */
+  keyed<K, T>(tables: readonly string[], build: (key: K) => T): KeyedReadModel<K, T> {
+    return new KeyedReadModel(this.versionReader(tables), () => this.sqlite.inTransaction, build);
+  }
+}
+
+/** One cached value (see ReadModels). */
+export class ReadModel<T> {
+  private version = -1;
+  private value: T | undefined;
+
+  constructor(
+    private readonly readVersion: () => number,
+    private readonly inTransaction: () => boolean,
+    private readonly build: () => T,
+  ) {}
+
+  get(): T {
+    if (this.inTransaction()) return this.build();
+    const version = this.readVersion();
+    if (version !== this.version) {
+      this.value = this.build();
+      this.version = version;
+    }
+    return this.value as T;
+  }
+}
+
+/** Cached values per key (see ReadModels). */
+export class KeyedReadModel<K, T> {
+  private version = -1;
+  private values = new Map<K, T>();
+
+  constructor(
+    private readonly readVersion: () => number,
+    private readonly inTransaction: () => boolean,
+    private readonly build: (key: K) => T,
+  ) {}
+
+  get(key: K): T {
+    if (this.inTransaction()) return this.build(key);
+    const version = this.readVersion();
+    if (version !== this.version || this.values.size >= MAX_KEYED_ENTRIES) {
+      this.values = new Map();
+      this.version = version;
+    }
+    if (this.values.has(key)) return this.values.get(key) as T;
+    const value = this.build(key);
+    this.values.set(key, value);
+    return value;
+  }
+}
+
+const byConnection = new WeakMap<Database, ReadModels>();
+
+/** The read models of one connection (made on first use; every service on it shares one). */
+export function readModelsOf(sqlite: Database): ReadModels {
+  let models = byConnection.get(sqlite);
+  if (!models) byConnection.set(sqlite, (models = new ReadModels(sqlite)));
+  return models;
+}

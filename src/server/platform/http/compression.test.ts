@@ -1,0 +1,58 @@
+import { describe, expect, test } from "bun:test";
+import { brotliDecompressSync } from "node:zlib";
+import { chooseEncoding, compressInBackground, compressSync, isCompressible, type Compressed } from "./compression";
+import { webRoutes, type BuiltSpa } from "./spa";
+
+const text = new TextEncoder().encode("const answer = 42;\n".repeat(500));
+
+describe("compressed SPA files", () => {
+  test("text is compressed, images and fonts are not", () => {
+    for (const type of ["text/javascript;charset=utf-8", "text/css;charset=utf-8", "image/svg+xml", "application/json"]) expect(isCompressible(type)).toBe(true);
+    for (const type of ["image/png", "font/woff2", "image/webp"]) expect(isCompressible(type)).toBe(false);
+  });
+
+  test("both copies decompress to the file; a copy no smaller than the file is not kept", async () => {
+    const copies = compressSync(text);
+    expect(new Uint8Array(brotliDecompressSync(copies.br!))).toEqual(text);
+    expect(Bun.gunzipSync(copies.gzip!)).toEqual(text);
+    expect(compressSync(new Uint8Array([1, 2, 3]))).toEqual({});
+    const later: Compressed = {};
+    await compressInBackground(text, later);
+    expect(Bun.gunzipSync(later.gzip!)).toEqual(text);
+    expect(new Uint8Array(brotliDecompressSync(later.br!))).toEqual(text);
+  });
+
+  test("the best encoding the request accepts, with q=0 and * honoured", () => {
+    const both = { br: new Uint8Array(1), gzip: new Uint8Array(1) };
+    expect(chooseEncoding("gzip, deflate, br, zstd", both)).toBe("br");
+    expect(chooseEncoding("gzip", both)).toBe("gzip");
+    expect(chooseEncoding("br;q=0, gzip;q=0.5", both)).toBe("gzip");
+    expect(chooseEncoding("*", both)).toBe("br");
+    expect(chooseEncoding("*, br;q=0", both)).toBe("gzip");
+    expect(chooseEncoding("identity", both)).toBeUndefined();
+    expect(chooseEncoding(null, both)).toBeUndefined();
+    expect(chooseEncoding("br", { gzip: both.gzip })).toBeUndefined();
+  });
+
+  test("an SPA file is answered compressed when accepted, with Vary, its own ETag and a year of immutable caching", async () => {
+    const spa: BuiltSpa = { html: "<!doctype html>", assets: [{ path: "/chunk-abc.js", body: new Blob([text]), contentType: "text/javascript;charset=utf-8", etag: "abc", compressed: compressSync(text) }] };
+    const app = webRoutes(spa, undefined, ["/"]).routes.listen({ port: 0, hostname: "127.0.0.1" });
+    const get = (encoding?: string) =>
+      fetch(`http://127.0.0.1:${app.server!.port}/chunk-abc.js`, { headers: encoding ? { "accept-encoding": encoding } : {}, decompress: false } as RequestInit);
+    const br = await get("gzip, br");
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(br.headers.get("vary")).toBe("accept-encoding");
+    expect(br.headers.get("etag")).toBe('"abc-br"');
+    expect(br.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(new Uint8Array(brotliDecompressSync(new Uint8Array(await br.arrayBuffer())))).toEqual(text);
+    const gz = await get("gzip");
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    const plain = await get();
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("etag")).toBe('"abc"');
+    expect(new Uint8Array(await plain.arrayBuffer())).toEqual(text);
+    const again = await fetch(`http://127.0.0.1:${app.server!.port}/chunk-abc.js`, { headers: { "accept-encoding": "br", "if-none-match": '"abc-br"' }, decompress: false } as RequestInit);
+    expect(again.status).toBe(304);
+    await app.stop(true);
+  });
+});

@@ -1,0 +1,60 @@
+import { brotliCompress, brotliCompressSync, constants, gzip } from "node:zlib";
+
+/** The encodings the SPA's files are kept in besides their own bytes, best first. */
+export type Encoding = "br" | "gzip";
+
+/** A file's compressed copies (absent: not made yet, or not worth it). */
+export type Compressed = Partial<Record<Encoding, Uint8Array<ArrayBuffer>>>;
+
+/** Text is worth compressing; images other than SVG and fonts are compressed already. */
+export function isCompressible(contentType: string): boolean {
+  return /^(text\/|application\/(javascript|json|xml|wasm|manifest\+json)|image\/svg\+xml)/.test(contentType);
+}
+
+/** Brotli at its best quality: made once per file (at build for the binary), read by every visitor. */
+const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } };
+
+/** Both copies, now (the build's way). */
+export function compressSync(bytes: Uint8Array<ArrayBuffer>): Compressed {
+  return keepSmaller(bytes, { gzip: Bun.gzipSync(bytes, { level: 9 }), br: new Uint8Array(brotliCompressSync(bytes, BROTLI)) });
+}
+
+/**
+ * Both copies on zlib's worker threads (brotli's best quality takes about half a second for the
+ * largest chunk, so it never holds up the start or a request): `into` gets each copy when it is
+ * ready (gzip first, in milliseconds); until then a visitor gets the file's own bytes.
+ */
+export function compressInBackground(bytes: Uint8Array<ArrayBuffer>, into: Compressed): Promise<void> {
+  const one = (encoding: Encoding, run: (done: (err: Error | null, out: Buffer) => void) => void) =>
+    new Promise<void>((resolve) =>
+      run((err, out) => {
+        if (!err) Object.assign(into, keepSmaller(bytes, { [encoding]: new Uint8Array(out) }));
+        resolve();
+      }),
+    );
+  return Promise.all([one("gzip", (done) => gzip(bytes, { level: 9 }, done)), one("br", (done) => brotliCompress(bytes, BROTLI, done))]).then(() => undefined);
+}
+
+function keepSmaller(bytes: Uint8Array, copies: Compressed): Compressed {
+  const kept: Compressed = {};
+  for (const [encoding, data] of Object.entries(copies) as [Encoding, Uint8Array<ArrayBuffer>][]) if (data.length < bytes.length) kept[encoding] = data;
+  return kept;
+}
+
+/**
+ * The encoding to answer with: brotli, then gzip, when the request's Accept-Encoding takes it (with a
+ * q above 0, or `*`) and the file has that copy; undefined for the file's own bytes.
+ */
+export function chooseEncoding(acceptEncoding: string | null, available: Compressed): Encoding | undefined {
+  if (!acceptEncoding) return undefined;
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.toLowerCase().split(",")) {
+    const [name, ...params] = part.trim().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    accepted.set(name!.trim(), q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const takes = (encoding: Encoding) => (accepted.get(encoding) ?? accepted.get("*") ?? 0) > 0;
+  if (available.br && takes("br")) return "br";
+  if (available.gzip && takes("gzip")) return "gzip";
+  return undefined;
+}
