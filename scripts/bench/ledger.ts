@@ -24,6 +24,7 @@ import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Client, Wallet, type Payment } from "xrpl";
 import { startTestServer } from "../../src/server/testing/testServer";
+import { emitRows } from "./lib/report";
 
 const { values } = parseArgs({
   options: {
@@ -31,8 +32,11 @@ const { values } = parseArgs({
     payments: { type: "string", default: "400" },
     "ledger-ms": { type: "string", default: "1000" },
     inflight: { type: "string", default: "4" },
+    json: { type: "boolean", default: false },
   },
 });
+// With --json (`bun run bench`) the detail goes to stderr and stdout carries the table's row.
+const say = (line: string) => (values.json ? console.error(line) : console.log(line));
 const accounts = Number(values.accounts);
 const perAccount = Number(values.payments);
 const ledgerMs = Number(values["ledger-ms"]);
@@ -165,17 +169,19 @@ try {
   const seconds = (lastValidatedAt - t0) / 1000;
   const during = closeTimes.filter((c) => c.txs > 0);
   const closeMs = during.map((c) => c.ms).sort((a, b) => a - b);
-  console.log(`Sandbox ledger throughput (${accounts} accounts x ${perAccount} payments = ${total} signed transactions, ${inflight} in flight per account, SANDBOX_LEDGER_MS=${ledgerMs})`);
-  console.log(`  submitted in           ${ms(submittedAt - t0)}  (${Math.round(total / ((submittedAt - t0) / 1000))} tx/s into the open ledger)`);
-  console.log(`  preliminary failures   ${notAccepted.length}`);
-  console.log(`  validated              ${validated}/${total} (${failed} not tesSUCCESS) in ${ledgersUsed.size} ledgers`);
-  console.log(`  validated throughput   ${Math.round(validated / seconds)} tx/s  (first submit to last validation: ${ms(seconds * 1000)})`);
-  console.log(`  baseline               ${Math.round(bare)} tx/s  (same clients and blobs against a bare responder, before and after)`);
-  console.log(`  ratio                  ${(validated / seconds / bare).toFixed(2)}  (validated / bare responder)`);
-  console.log(`  largest ledger         ${Math.max(0, ...during.map((c) => c.txs))} transactions`);
-  console.log(`  CPU per transaction    ${((cpu.user + cpu.system) / total).toFixed(0)} us  (this process, server and clients, first submit to last validation: less noisy than rates on a shared machine)`);
-  console.log(`  machine load average   ${loadavg().map((l) => l.toFixed(1)).join(" / ")} (1 / 5 / 15 min)`);
-  console.log(`  ledger close time      median ${ms(quantile(closeMs, 0.5))}, p99 ${ms(quantile(closeMs, 0.99))}, max ${ms(closeMs.at(-1) ?? NaN)} (closes with transactions: ${closeMs.length})`);
+  say(`Sandbox ledger throughput (${accounts} accounts x ${perAccount} payments = ${total} signed transactions, ${inflight} in flight per account, SANDBOX_LEDGER_MS=${ledgerMs})`);
+  say(`  submitted in           ${ms(submittedAt - t0)}  (${Math.round(total / ((submittedAt - t0) / 1000))} tx/s into the open ledger)`);
+  say(`  preliminary failures   ${notAccepted.length}`);
+  say(`  validated              ${validated}/${total} (${failed} not tesSUCCESS) in ${ledgersUsed.size} ledgers`);
+  say(`  validated throughput   ${Math.round(validated / seconds)} tx/s  (first submit to last validation: ${ms(seconds * 1000)})`);
+  say(`  baseline               ${Math.round(bare)} tx/s  (same clients and blobs against a bare responder, before and after)`);
+  say(`  ratio                  ${(validated / seconds / bare).toFixed(2)}  (validated / bare responder)`);
+  say(`  largest ledger         ${Math.max(0, ...during.map((c) => c.txs))} transactions`);
+  say(`  CPU per transaction    ${((cpu.user + cpu.system) / total).toFixed(0)} us  (this process, server and clients, first submit to last validation: less noisy than rates on a shared machine)`);
+  say(`  machine load average   ${loadavg().map((l) => l.toFixed(1)).join(" / ")} (1 / 5 / 15 min)`);
+  say(`  ledger close time      median ${ms(quantile(closeMs, 0.5))}, p99 ${ms(quantile(closeMs, 0.99))}, max ${ms(closeMs.at(-1) ?? NaN)} (closes with transactions: ${closeMs.length})`);
+  const rate = validated / seconds;
+  emitRows([{ metric: `validated payments/s, ${accounts} wallets`, product: rate, baseline: bare, ratio: rate / bare, goal: ">= 3,000 payments/s", met: rate >= 3000, unit: "tx/s" }], values.json);
   if (validated !== total) process.exitCode = 1;
 } finally {
   for (const c of clients) if (c.isConnected()) await c.disconnect();
