@@ -19,7 +19,7 @@ afterAll(() => server.stop(true));
 
 /** What the four read endpoints must say, computed from the database without any cache. */
 function fromDatabase() {
-  const { nfts, store, ledger } = server.ctx;
+  const { nfts, store, ledger, crash } = server.ctx;
   const sqlite = store.sqlite;
   const minted = new Map(sqlite.query<{ tier: number; n: number }, []>("SELECT tier_id AS tier, count(*) AS n FROM nfts GROUP BY tier_id").all().map((r) => [r.tier, r.n]));
   const tiers = nfts.repo.tiers();
@@ -28,7 +28,7 @@ function fromDatabase() {
     available: tiers.map((t) => Math.max(0, t.maxSupply - nfts.repo.heldUnits(t.id))),
     genesis: { currentSupply: Math.max(0, genesis.maxSupply - nfts.repo.heldUnits(genesis.id)), maxSupply: genesis.maxSupply },
     minted: minted.get(genesis.id) ?? 0,
-    stats: platformStats(store.db, ledger.platformAddress),
+    stats: { ...platformStats(store.db, ledger.platformAddress), vvxBurned: Number(crash.burns.summary(0).totalVvxBurnedMicro) / 1e6 },
   };
 }
 
