@@ -42,7 +42,9 @@ export class WalletRewardReads {
   /** The wallet's platform NFTs among `held`, with their reward state at `nowMs`. */
   holdings(owner: string, held: HeldToken[], nowMs: number): Holding[] {
     if (!held.length) return [];
-    return joinHoldings(owner, held, (tokenId) => this.records.get(tokenId), this.tiers.get(), nowMs);
+    const records = this.records.getMany(held.map((t) => t.tokenId));
+    const byToken = new Map(held.map((t, i) => [t.tokenId, records[i]]));
+    return joinHoldings(owner, held, (tokenId) => byToken.get(tokenId), this.tiers.get(), nowMs);
   }
 
   /** One page of the wallet's claims made at or after `sinceMs` (null: all), and how many there are. */
