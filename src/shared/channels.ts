@@ -13,6 +13,10 @@ export const CHANNELS = {
   wallet: { keyed: true, private: true },
   /** Public site figures (landing stats, burns). */
   site: { keyed: false, private: false },
+  /** One XRP game's public state (rounds, ticks, players): `game:<name>` (crash, racing); everyone may listen. */
+  game: { keyed: true, private: false },
+  /** One player's own news in one game (bet confirmed, cash-out, refund): `player:<game>:<address>`; only that wallet's session. */
+  player: { keyed: true, private: true },
 } as const;
 
 export type ChannelName = keyof typeof CHANNELS;
@@ -21,6 +25,7 @@ export type ChannelName = keyof typeof CHANNELS;
 export const MAX_TOPICS_PER_SOCKET = 16;
 
 const CLASSIC_ADDRESS = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
+const GAME_NAME = /^[a-z][a-z-]{0,30}$/;
 
 /** The topic string of a channel (and key, for keyed channels). */
 export function topicOf(channel: ChannelName, key?: string): string {
@@ -37,7 +42,15 @@ export function parseTopic(topic: unknown): { channel: ChannelName; key?: string
   const key = at < 0 ? undefined : topic.slice(at + 1);
   if (CHANNELS[channel].keyed !== (key !== undefined)) return undefined;
   if (channel === "wallet" && !CLASSIC_ADDRESS.test(key!)) return undefined;
+  if (channel === "game" && !GAME_NAME.test(key!)) return undefined;
+  if (channel === "player" && !(GAME_NAME.test(key!.slice(0, key!.indexOf(":"))) && CLASSIC_ADDRESS.test(key!.slice(key!.indexOf(":") + 1)))) return undefined;
   return { channel, key };
+}
+
+/** The wallet that alone may listen to a private topic (undefined for public ones). */
+export function topicOwner(parsed: { channel: ChannelName; key?: string }): string | undefined {
+  if (!CHANNELS[parsed.channel].private) return undefined;
+  return parsed.channel === "player" ? parsed.key!.slice(parsed.key!.indexOf(":") + 1) : parsed.key;
 }
 
 /** How the buyer's accept-offer sign request ended when the NFT did not change hands (the offer stays open). */
@@ -111,4 +124,13 @@ export interface ChannelMessages {
   keepalive: { type: "keepalive"; timestamp: number };
   wallet: WalletMessage;
   site: { type: "stats"; [key: string]: unknown };
+  /** A game's own messages (the game's shared/ file names them: gameState, gameHistory ...). */
+  game: GameMessage;
+  player: GameMessage;
+}
+
+/** A message of a game's socket: its `type` and the game's fields. */
+export interface GameMessage {
+  type: string;
+  [key: string]: unknown;
 }

@@ -86,6 +86,16 @@ export const ERROR_CODES = {
   PAYMENT_NOT_FOUND: "No such package payment",
   ALREADY_SPUN_TODAY: "The daily wheel was spun already today (UTC)",
 
+  // Unicorn Racing
+  RACE_ALREADY_BET: "The wallet has a bet on this race already (one bet per wallet per race)",
+  RACE_BETTING_CLOSED: "Betting on this race has closed (it starts soon or runs); bet on the next one",
+  RACE_FULL: "The treasury could not cover this race's worst case with this bet; bet on the next race",
+
+  // Crash
+  NO_ACTIVE_BET: "The wallet has no bet riding in the running round",
+  ALREADY_CASHED_OUT: "The wallet cashed out of this round already",
+  ROUND_CRASHED: "The round crashed before the cash-out arrived",
+
   // WebSocket control messages
   BAD_MESSAGE: "A socket frame that is not a JSON object with a type",
   UNKNOWN_TYPE: "A socket message type the server does not know",

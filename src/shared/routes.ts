@@ -5,6 +5,8 @@ export interface ClientRoute {
   menuLabel?: string;
   /** Inside the spec's authenticated layout (wallet context) rather than public. */
   authenticated: boolean;
+  /** Rendered without the site's chrome (header, footer): the streamers' embeds. */
+  bare?: boolean;
 }
 
 /**
@@ -17,6 +19,11 @@ export const CLIENT_ROUTES: ClientRoute[] = [
   { path: "/games", menuLabel: "Games", authenticated: true },
   // Game screens sit outside the authenticated layout (spec part 2, section 2).
   { path: "/games/slots", authenticated: false },
+  { path: "/games/unicorn-racing", authenticated: false },
+  { path: "/embed/racing", authenticated: false, bare: true },
+  { path: "/games/crash", authenticated: false },
+  // Chrome-less live views any site may frame (the security headers allow framing for /embed/* only).
+  { path: "/embed/crash", authenticated: false, bare: true },
   { path: "/fair", menuLabel: "Provably Fair", authenticated: false },
   { path: "/oauth/callback", authenticated: true },
   { path: "/test-wallet-connect", menuLabel: "Wallet Test", authenticated: true },

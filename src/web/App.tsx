@@ -1,4 +1,4 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from "react";
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
 import { BrowserRouter, useRoutes, type RouteObject } from "react-router-dom";
 import { SWRConfig } from "swr";
 import { AppLayout, AuthenticatedLayout } from "./layout/AppLayout";
@@ -10,6 +10,10 @@ import { CLIENT_ROUTES } from "../shared/routes";
 export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   "/games": lazy(() => import("./features/games/GamesPage")),
   "/games/slots": lazy(() => import("./features/games/slots/SlotsPage")),
+  "/games/unicorn-racing": lazy(() => import("./features/games/racing/RacingPage")),
+  "/embed/racing": lazy(() => import("./features/games/racing/EmbedRacingPage")),
+  "/games/crash": lazy(() => import("./features/games/crash/CrashPage")),
+  "/embed/crash": lazy(() => import("./features/games/crash/EmbedCrashPage")),
   "/fair": lazy(() => import("./features/fair/FairPage")),
   "/oauth/callback": lazy(() => import("./features/wallet/OAuthCallbackPage")),
   "/test-wallet-connect": lazy(() => import("./features/wallet/TestWalletConnectPage")),
@@ -44,11 +48,12 @@ export function buildRoutes(): RouteObject[] {
     return { path: path.slice(1), element: <Page /> };
   };
   return [
+    ...CLIENT_ROUTES.filter((r) => r.bare).map((r) => ({ ...page(r.path), element: <Suspense fallback={null}>{page(r.path).element}</Suspense> })),
     {
       path: "/",
       element: <AppLayout />,
       children: [
-        ...CLIENT_ROUTES.filter((r) => !r.authenticated).map((r) => page(r.path)),
+        ...CLIENT_ROUTES.filter((r) => !r.authenticated && !r.bare).map((r) => page(r.path)),
         { element: <AuthenticatedLayout />, children: CLIENT_ROUTES.filter((r) => r.authenticated).map((r) => page(r.path)) },
         { path: "*", element: <NotFoundPage /> },
       ],

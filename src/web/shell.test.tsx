@@ -55,7 +55,7 @@ describe("footer", () => {
 
 describe("routing", () => {
   test("an unknown path renders the '404 Page Not Found' page and sets the title", async () => {
-    const fetchStub = stubFetch({ "/api/site-config": SITE, "/api/stats": { totalRewardsPoolVvx: 1, totalRewardsPaidVvx: 0, nftSupply: 1, nftsMinted: 0, holders: 0 } });
+    const fetchStub = stubFetch({ "/api/site-config": SITE, "/api/stats": { totalRewardsPoolVvx: 1, totalRewardsPaidVvx: 0, nftSupply: 1, nftsMinted: 0, holders: 0, vvxBurned: 0 } });
     try {
       const { AppRoutes } = await import("./App");
       const screen = render(withProviders(<MemoryRouter initialEntries={["/definitely/not/here"]}><AppRoutes /></MemoryRouter>, { router: false }));
@@ -73,7 +73,7 @@ describe("routing", () => {
   });
 
   test("the landing page shows the server's figures, not literals", async () => {
-    const fetchStub = stubFetch({ "/api/site-config": SITE, "/api/stats": { totalRewardsPoolVvx: 3_500_000, totalRewardsPaidVvx: 1234, nftSupply: 77, nftsMinted: 5, holders: 4 } });
+    const fetchStub = stubFetch({ "/api/site-config": SITE, "/api/stats": { totalRewardsPoolVvx: 3_500_000, totalRewardsPaidVvx: 1234, nftSupply: 77, nftsMinted: 5, holders: 4, vvxBurned: 12.5 } });
     try {
       const { AppRoutes } = await import("./App");
       const screen = render(withProviders(<MemoryRouter initialEntries={["/"]}><AppRoutes /></MemoryRouter>, { router: false }));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { nfts } from "../nfts/schema";
 import { rewardClaims } from "../rewards/schema";
+import { crashBurns } from "../games/crash/schema";
 import { ConflictError } from "../platform/errors";
 import { errorHandler } from "../platform/http/errors";
 import { memoryLogger } from "../platform/log";
@@ -26,7 +27,7 @@ describe("system routes", () => {
 
   test("GET /api/stats counts minted NFTs, holders and paid rewards from the database", async () => {
     const before = await (await get("/api/stats")).json();
-    expect(before).toEqual({ totalRewardsPoolVvx: 24_000_000, totalRewardsPaidVvx: 0, nftSupply: 60, nftsMinted: 0, holders: 0 });
+    expect(before).toEqual({ totalRewardsPoolVvx: 24_000_000, totalRewardsPaidVvx: 0, nftSupply: 60, nftsMinted: 0, holders: 0, vvxBurned: 0 });
     const db = server.ctx.store.db;
     const mintedAt = new Date();
     db.insert(nfts).values([
@@ -45,8 +46,14 @@ describe("system routes", () => {
       claim("C".repeat(64), 1, "rOwnerTwo", "early", 9_000_000n, "failed"),
       claim("C".repeat(64), 2, "rOwnerTwo", "early", 7_000_000n, "pending"),
     ]).run();
+    // Crash burns count once validated.
+    const burn = { betsDrops: 100_000_000n, xrpDrops: 1_000_000n, createdAt: mintedAt };
+    db.insert(crashBurns).values([
+      { ...burn, round: 900_001, outboxKey: "crash-burn:900001", status: "validated", vvxBurnedMicro: 1_234_500_000n },
+      { ...burn, round: 900_002, outboxKey: "crash-burn:900002", status: "queued" },
+    ]).run();
     const after = await (await get("/api/stats")).json();
-    expect(after).toEqual({ totalRewardsPoolVvx: 24_000_000, totalRewardsPaidVvx: 1750.5, nftSupply: 60, nftsMinted: 4, holders: 2 });
+    expect(after).toEqual({ totalRewardsPoolVvx: 24_000_000, totalRewardsPaidVvx: 1750.5, nftSupply: 60, nftsMinted: 4, holders: 2, vvxBurned: 1234.5 });
   });
 
   test("GET /api/site-config exposes only configured links", async () => {

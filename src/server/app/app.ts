@@ -5,6 +5,8 @@ import { docsRoutes } from "../docs";
 import { fairRoutes } from "../fair";
 import { dailySpinRoutes } from "../games/daily-spin";
 import { slotsRoutes } from "../games/slots";
+import { racingRoutes } from "../games/racing";
+import { crashRoutes } from "../games/crash";
 import { healthRoutes } from "../health";
 import { historyRoutes } from "../history";
 import { nftRoutes, parseTierId, parseVvxText } from "../nfts";
@@ -38,13 +40,14 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   const web = webRoutes(spa, headers);
   // The API's JSON answers with their security headers, for routes that build their Response from a cached body.
   const jsonHeaders = Object.freeze({ "content-type": "application/json", ...headers.resource("/api") });
+  const socketWallet = (cookies: Record<string, { value?: unknown } | undefined>) => ctx.auth.session(cookies[SESSION_COOKIE]?.value as string | undefined)?.wallet ?? null;
   const api = new Elysia({ name: "api" })
     .use(requestLog(ctx.log))
     .use(securityHeaders(headers))
     .use(requestGuard({ publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => FORM_ROUTES.has(path) }))
-    .use(wsRoutes(ctx.hub, (cookies) => ctx.auth.session(cookies[SESSION_COOKIE]?.value)?.wallet ?? null, ctx.config.publicUrl))
+    .use(wsRoutes(ctx.hub, socketWallet, ctx.config.publicUrl))
     .use(healthRoutes(ctx))
-    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, jsonHeaders }))
+    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: () => Number(ctx.crash.burns.summary(0).totalVvxBurnedMicro) / 1e6, jsonHeaders }))
     .use(siteRoutes(ctx))
     .use(docsRoutes(ctx.version))
     .use(xummRoutes(ctx, signLimits))
@@ -56,6 +59,9 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(swapRoutes(ctx))
     .use(fairRoutes(ctx))
     .use(slotsRoutes(ctx))
+    .use(racingRoutes({ racing: ctx.racing, auth: ctx.auth, config: ctx.config, socketWallet }))
+    .use(crashRoutes(ctx))
+    .use(ctx.crash.routes({ socketWallet, publicUrl: ctx.config.publicUrl }))
     .use(dailySpinRoutes(ctx))
     .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));

@@ -8,6 +8,8 @@ import type { Config } from "../platform/config";
 import type { FairSeedService } from "../fair/service";
 import type { DailySpinService } from "../games/daily-spin/service";
 import type { SlotsGame } from "../games/slots/game";
+import type { RacingGame } from "../games/racing/game";
+import type { CrashGame } from "../games/crash/game";
 import type { Store } from "../platform/db";
 import type { Logger } from "../platform/log";
 import type { Hub } from "../platform/ws/hub";
@@ -39,6 +41,10 @@ export interface AppContext {
   fair: FairSeedService;
   /** VVX Slots: packages, sessions, spins and winnings payouts. */
   slots: SlotsGame;
+  /** Unicorn Racing: races every minute, XRP bets and payouts through the games kit. */
+  racing: RacingGame;
+  /** Crash: XRP bets, server-run rounds, payouts and the 1% burn (games/kit's money layer). */
+  crash: CrashGame;
   /** The daily spin wheel (its prizes are slot spins). */
   dailySpin: DailySpinService;
   /** NFT holdings, rewards and claims (paid through the outbox). */

@@ -9,6 +9,8 @@ import { NftService } from "../nfts/service";
 import { FairSeedService } from "../fair/service";
 import { DailySpinService } from "../games/daily-spin/service";
 import { SlotsGame } from "../games/slots/game";
+import { RacingGame } from "../games/racing/game";
+import { CrashGame } from "../games/crash/game";
 import { PaymentWatcher } from "../payments/watcher";
 import { systemClock } from "../platform/clock";
 import { createSigningServices } from "./identity";
@@ -41,6 +43,8 @@ export async function createContext(settings: Config, log = createLogger(!settin
   const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
   const fair = new FairSeedService({ db: store.db, sqlite: store.sqlite, clock, log });
   const slots = new SlotsGame({ db: store.db, sqlite: store.sqlite, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub });
+  const racing = new RacingGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, hub, config });
+  const crash = new CrashGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, hub, config });
   // Wheel prizes become slot spins; the two games meet only here.
   const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
   const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
@@ -52,9 +56,11 @@ export async function createContext(settings: Config, log = createLogger(!settin
     refundHistory(store.db, ledger.vvx),
     swapHistorySource(store.db),
     slots.history(),
+    racing.history(),
+    crash.history(),
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
-  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, dailySpin, sandbox, version: VERSION };
+  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -74,7 +80,9 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.rewards.start();
   ctx.swap.start();
   ctx.slots.start();
+  ctx.racing.start();
   ctx.ledger.start();
+  ctx.crash.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
   const exposed = exposedSandboxAdmin(config);
@@ -89,6 +97,8 @@ export async function startServer(config: Config, log?: Logger) {
       ctx.rewards.stop();
       ctx.swap.stop();
       ctx.slots.stop();
+      ctx.racing.stop();
+      ctx.crash.stop();
       ctx.payments.stop();
       ctx.outbox.stop();
       await ctx.ledger.stop();

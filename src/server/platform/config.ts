@@ -43,6 +43,21 @@ export interface Config {
   logRequests: boolean;
   /** Signs the browser binding cookie (COOKIE_SECRET, else a random key kept in DATA_DIR). */
   cookieSecret?: string;
+  /** Crash: betting countdown before a round runs (CRASH_WAIT_MS). */
+  crashWaitMs: number;
+  /** Crash: pause after a crash before the next countdown (CRASH_PAUSE_MS). */
+  crashPauseMs: number;
+  /** Crash: a round's combined profit is capped at this share of the bankroll at its start (CRASH_MAX_PROFIT_RATIO). */
+  crashMaxProfitRatio: number;
+  /** Unicorn Racing: countdown of a race, betting close before its start, payout multiple of a winning bet. */
+  racing: RacingConfig;
+}
+
+/** Unicorn Racing's timing and payout (RACING_COUNTDOWN_MS, RACING_BET_CLOSE_MS, RACING_PAYOUT_MULTIPLE). */
+export interface RacingConfig {
+  countdownMs: number;
+  betCloseMs: number;
+  payoutMultiple: number;
 }
 
 /** A configuration value that cannot be used; names the variable. */
@@ -87,6 +102,14 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     throw new ConfigError(name, `must start with ${protocols.map((p) => p + "//").join(" or ")}, got "${raw}"`);
   }
   return raw.replace(/\/+$/, "");
+}
+
+function ratio(env: Env, name: string, fallback: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+  if (!(value > 0 && value <= max)) throw new ConfigError(name, `must be a number above 0 and at most ${max}, got "${raw}"`);
+  return value;
 }
 
 function flag(env: Env, name: string): boolean {
@@ -176,6 +199,8 @@ export function loadConfig(env: Env = process.env): Config {
     if (value) links[key] = value;
   }
 
+  const racing = racingConfig(env);
+
   const cookieSecret = env.COOKIE_SECRET?.trim() || undefined;
   if (cookieSecret && cookieSecret.length < 32) throw new ConfigError("COOKIE_SECRET", "must be at least 32 characters (random)");
 
@@ -202,5 +227,19 @@ export function loadConfig(env: Env = process.env): Config {
     links,
     logRequests: !flag(env, "QUIET"),
     cookieSecret,
+    crashWaitMs: int(env, "CRASH_WAIT_MS", 10_000, 100, 600_000),
+    crashPauseMs: int(env, "CRASH_PAUSE_MS", 3_000, 0, 600_000),
+    crashMaxProfitRatio: ratio(env, "CRASH_MAX_PROFIT_RATIO", 0.01, 1),
+    racing,
   };
+}
+
+/** The racing settings: betting must close before the countdown ends; the multiple has at most 2 decimals. */
+function racingConfig(env: Env): RacingConfig {
+  const countdownMs = int(env, "RACING_COUNTDOWN_MS", 60_000, 1_000, 3_600_000);
+  const betCloseMs = int(env, "RACING_BET_CLOSE_MS", 5_000, 0, 600_000);
+  if (betCloseMs >= countdownMs) throw new ConfigError("RACING_BET_CLOSE_MS", `must be less than RACING_COUNTDOWN_MS (${countdownMs}), got ${betCloseMs}`);
+  const raw = env.RACING_PAYOUT_MULTIPLE?.trim() || "5";
+  if (!/^\d{1,4}(\.\d{1,2})?$/.test(raw) || Number(raw) <= 1) throw new ConfigError("RACING_PAYOUT_MULTIPLE", `must be a number above 1 with at most 2 decimals (5 or 3 in the spec), got "${raw}"`);
+  return { countdownMs, betCloseMs, payoutMultiple: Number(raw) };
 }

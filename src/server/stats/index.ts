@@ -11,12 +11,16 @@ const StatsResponse = t.Object({
   nftSupply: t.Number(),
   nftsMinted: t.Number(),
   holders: t.Number({ description: "Distinct wallets holding platform NFTs" }),
+  vvxBurned: t.Number({ description: "VVX bought back with 1% of the crash bets and burned" }),
 });
 
-export function statsRoutes(deps: { db: Db; platformAddress: () => string; jsonHeaders?: Record<string, string> }) {
+/** The table the VVX burned comes from (crash's burns). */
+const BURN_TABLES = ["crash_burns"] as const;
+
+export function statsRoutes(deps: { db: Db; platformAddress: () => string; vvxBurned: () => number; jsonHeaders?: Record<string, string> }) {
   // Cached until a write to one of the tables the figures come from (per platform address, which is fixed once connected).
-  const encode = jsonEncoder<ReturnType<typeof platformStats>>(StatsResponse, "stats");
-  const stats = readModelsOf(sqliteOf(deps.db)!).keyed(STATS_TABLES, (platform: string) => encode(platformStats(deps.db, platform)));
+  const encode = jsonEncoder<ReturnType<typeof platformStats> & { vvxBurned: number }>(StatsResponse, "stats");
+  const stats = readModelsOf(sqliteOf(deps.db)!).keyed([...STATS_TABLES, ...BURN_TABLES], (platform: string) => encode({ ...platformStats(deps.db, platform), vvxBurned: deps.vvxBurned() }));
   return new Elysia({ name: "stats" }).get("/api/stats", () => stats.get(deps.platformAddress()).response(deps.jsonHeaders), {
     response: StatsResponse,
     detail: { summary: "Landing page figures", tags: ["system"] },

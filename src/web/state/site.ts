@@ -23,6 +23,7 @@ export interface PlatformStats {
   nftSupply: number;
   nftsMinted: number;
   holders: number;
+  vvxBurned: number;
 }
 
 export function usePlatformStats() {

@@ -1,5 +1,5 @@
 import type { Server } from "bun";
-import { MAX_TOPICS_PER_SOCKET, parseTopic, topicOf, type ChannelMessages, type ChannelName } from "../../../shared/channels";
+import { MAX_TOPICS_PER_SOCKET, parseTopic, topicOf, topicOwner, type ChannelMessages, type ChannelName } from "../../../shared/channels";
 import type { ErrorCode } from "../../../shared/errorCodes";
 
 /** A JSON message on any product socket: always has a `type`. */
@@ -97,7 +97,8 @@ export class Hub {
     const entry = this.sockets.get(socket.id);
     if (!entry) return "FORBIDDEN";
     if (entry.topics.has(topic)) return undefined;
-    if (parsed.channel === "wallet" && parsed.key !== wallet) return "FORBIDDEN";
+    const owner = topicOwner(parsed);
+    if (owner !== undefined && owner !== wallet) return "FORBIDDEN";
     if (entry.topics.size >= MAX_TOPICS_PER_SOCKET) return "TOO_MANY_TOPICS";
     entry.topics.add(topic);
     socket.subscribe(topic);

@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useState, type FormEvent } from "react";
 import {
   EngineInputError,
   SLOT_PACKAGES,
@@ -16,6 +16,7 @@ import {
 } from "../../../engine";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { CommitmentCheck, SeedLinkNotice, useLinkedCheck, useSeedLink } from "./seedLink";
+import { PublishedChain, readCrashLink } from "./crashLink";
 
 /** Most crash games one check lists, and how far back a chain search goes in the browser. */
 const MAX_CRASH_GAMES = 100;
@@ -51,6 +52,7 @@ export default function FairPage() {
             For a game hash H: h = HMAC-SHA256(key = salt, message = H's 32 bytes); X = first 13 hex digits of h / 2^52; crash = max(1, floor(99
             / (1 − X)) / 100). The 1% house edge is the 99. The multiplier at t ms is e^(0.00006 t).
           </p>
+          <PublishedChain />
         </article>
         <article className="card stack" id="seeds">
           <h2>Racing, slots and the wheel: seeds</h2>
@@ -105,15 +107,17 @@ function describeError(err: unknown): string {
 
 /** The crash chain check. Long because it is one form: its inputs, validation, and the results table, read top to bottom. */
 function CrashVerifier() {
-  const [hash, setHash] = useState("");
-  const [salt, setSalt] = useState("");
-  const [count, setCount] = useState("10");
-  const [terminating, setTerminating] = useState("");
+  // A link from a crash round fills the form in and checks it at once.
+  const [link] = useState(() => (typeof window === "undefined" ? null : readCrashLink(window.location.search)));
+  const [hash, setHash] = useState(link?.hash ?? "");
+  const [salt, setSalt] = useState(link?.salt ?? "");
+  const [count, setCount] = useState(link?.count ?? "10");
+  const [terminating, setTerminating] = useState(link?.terminating ?? "");
   const [result, setResult] = useState<{ games: { hash: string; crash: string }[]; gameNumber?: number | null } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
     setError(null);
     setResult(null);
     const n = Number(count);
@@ -130,8 +134,14 @@ function CrashVerifier() {
     }
   };
 
+  useEffect(() => {
+    if (!link) return;
+    submit();
+    document.getElementById("crash-verify")?.scrollIntoView();
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps -- once, for the link's round
+
   return (
-    <article className="card section-gap stack" aria-labelledby="crash-verify-title">
+    <article className="card section-gap stack" aria-labelledby="crash-verify-title" id="crash-verify">
       <h2 id="crash-verify-title">Check crash rounds</h2>
       <form className="form-grid" onSubmit={submit}>
         <label className="field field-wide">

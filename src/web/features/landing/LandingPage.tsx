@@ -87,6 +87,7 @@ function StatsStrip() {
     { label: "Total Rewards", value: data ? `${formatCompact(data.totalRewardsPoolVvx)} VVX` : "…", hint: data ? `${formatWhole(data.totalRewardsPaidVvx)} VVX paid so far` : "" },
     { label: "NFTs", value: data ? formatWhole(data.nftSupply) : "…", hint: data ? `${formatWhole(data.nftsMinted)} minted` : "" },
     { label: "Holders", value: data ? formatWhole(data.holders) : "…", hint: "wallets holding VVX NFTs" },
+    { label: "VVX Burned", value: data ? formatWhole(data.vvxBurned) : "…", hint: "bought back with 1% of Crash bets" },
   ];
   return (
     <dl className="stats" aria-busy={isLoading} data-testid="landing-stats">

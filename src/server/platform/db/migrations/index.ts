@@ -7,6 +7,9 @@ import m4 from "./0004_reward_claims_transfers.sql" with { type: "text" };
 import m5 from "./0005_swaps.sql" with { type: "text" };
 import m6 from "./0006_slots_daily_spin_fair.sql" with { type: "text" };
 import m7 from "./0007_drop_sandbox_xumm_tables.sql" with { type: "text" };
+import m8 from "./0008_games_kit.sql" with { type: "text" };
+import m9 from "./0009_crash.sql" with { type: "text" };
+import m10 from "./0010_racing.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -17,4 +20,7 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0005_swaps", sql: m5 },
   { tag: "0006_slots_daily_spin_fair", sql: m6 },
   { tag: "0007_drop_sandbox_xumm_tables", sql: m7 },
+  { tag: "0008_games_kit", sql: m8 },
+  { tag: "0009_crash", sql: m9 },
+  { tag: "0010_racing", sql: m10 },
 ];

@@ -1,0 +1,145 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { DESKTOP, PHONE, SCREENSHOTS, openPage, useServerAndBrowser } from "./browser";
+import { waitForRound } from "../src/server/testing/crashKit";
+
+const live = useServerAndBrowser({ CRASH_WAIT_MS: "6000", CRASH_PAUSE_MS: "1500" });
+const viewShot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+
+async function api<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const res = await fetch(live.server.url + path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+const sign = (uuid: string, account: string) => api<{ signed: boolean }>("POST", `/sandbox/api/payloads/${uuid}/sign`, { account });
+
+/** How many distinct colours the element's pixels have (a blank canvas has one or two). */
+async function distinctColours(page: Page, selector: string): Promise<number> {
+  const png = (await page.locator(selector).screenshot()).toString("base64");
+  return page.evaluate(async (data) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${data}`;
+    await img.decode();
+    const c = document.createElement("canvas");
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext("2d")!;
+    ctx.drawImage(img, 0, 0);
+    const px = ctx.getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set<number>();
+    for (let i = 0; i < px.length; i += 16) seen.add((px[i]! << 16) | (px[i + 1]! << 8) | px[i + 2]!);
+    return seen.size;
+  }, png);
+}
+
+describe("Crash in Chromium", () => {
+  test("a new user bets 5 XRP with auto cash-out 2 through the sandbox wallet, sees the banner and the payout on the explorer", async () => {
+    const { address } = await api<{ address: string }>("POST", "/sandbox/api/accounts", { xrp: 200 });
+    const context = await live.browser.newContext({ viewport: DESKTOP });
+    const { page, errors } = await openPage(context);
+    try {
+      await page.goto(`${live.server.url}/games/crash`);
+      await page.getByTestId("crash-canvas").and(page.locator("[data-state=ready]")).waitFor({ timeout: 20_000 });
+      await page.getByTestId("crash-server-dot").getByText("Game server connected").waitFor();
+      expect(await page.getByTestId("crash-place").innerText()).toBe("Connect Wallet to Play");
+
+      // Connect through the header: the sandbox wallet signs the SignIn.
+      await page.getByTestId("wallet-connect").first().click();
+      const modal = page.getByTestId("signing-modal");
+      await modal.waitFor();
+      await sign((await modal.getAttribute("data-uuid"))!, address);
+      await page.getByTestId("wallet-button").first().waitFor({ timeout: 15_000 });
+      await page.getByTestId("crash-balance").getByText("200 XRP").waitFor({ timeout: 10_000 });
+      expect(await page.getByTestId("crash-auto").inputValue()).toBe("2");
+      expect(await page.getByTestId("crash-amount").inputValue()).toBe("5");
+      await viewShot(page, "crash-desktop");
+
+      // A round that reaches 2x, still counting down: the bet goes in it.
+      await waitForRound(live.server, (c) => c >= 200 && c <= 800, 4_000, 300_000);
+      await page.getByTestId("crash-place").click();
+      const dialog = page.getByTestId("crash-payment");
+      await dialog.waitFor();
+      await page.getByAltText("QR code of the bet payment").waitFor();
+      await viewShot(page, "crash-payment-desktop");
+      await sign((await dialog.getAttribute("data-uuid"))!, address);
+      await dialog.waitFor({ state: "detached", timeout: 15_000 });
+      await page.getByTestId("crash-status-line").getByText("Round starting soon...").waitFor({ timeout: 15_000 });
+      await page.getByTestId("crash-players").getByText("5 XRP").waitFor();
+
+      // The round runs: the canvas draws the curve; at 2.00x the server cashes the bet out and pays it.
+      await page.getByTestId("crash-cashout").waitFor({ timeout: 20_000 });
+      await page.waitForTimeout(700);
+      expect(await distinctColours(page, "[data-testid=crash-canvas] canvas")).toBeGreaterThan(20);
+      await viewShot(page, "crash-running-desktop");
+      await page.getByTestId("crash-banner").getByText("CASHED OUT AT 2.00x - XRP SENT!").waitFor({ timeout: 30_000 });
+      await viewShot(page, "crash-banner-desktop");
+      expect(await page.getByTestId("crash-status-line").innerText()).toBe("You cashed out at 2.00x – XRP Sent!");
+      await page.getByTestId("crash-bets").getByText("won 10 XRP at 2.00x").waitFor({ timeout: 20_000 });
+      await page.getByTestId("crash-bets").getByRole("link", { name: "tx" }).waitFor({ timeout: 30_000 });
+
+      // The explorer shows the platform's 10 XRP payment to the wallet.
+      const explorer = await context.newPage();
+      await explorer.goto(`${live.server.url}/sandbox/explorer/account/${address}`);
+      const text = await explorer.locator("main").innerText();
+      expect(text).toContain("10 XRP");
+      await explorer.screenshot({ path: join(SCREENSHOTS, "crash-explorer.png"), fullPage: true });
+      await explorer.close();
+
+      // The finished round is in the previous crashes with a /fair link that re-computes it.
+      const verify = page.getByTestId("crash-previous").getByRole("link", { name: "verify" }).first();
+      await verify.waitFor({ timeout: 20_000 });
+      await verify.click();
+      await page.getByTestId("crash-result").waitFor({ timeout: 10_000 });
+      expect(await page.getByTestId("crash-result").innerText()).toMatch(/This hash is game #\d+ of the chain/);
+      await viewShot(page, "crash-fair-prefilled");
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 450_000);
+
+  test("the embed plays live inside another site's page; other pages refuse framing; the phone layout", async () => {
+    const host = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () =>
+        new Response(`<!doctype html><title>stream</title><body style="background:#222"><iframe id="e" src="${live.server.url}/embed/crash?transparent=1" width="800" height="560"></iframe><iframe id="g" src="${live.server.url}/games/crash" width="300" height="200"></iframe></body>`, { headers: { "content-type": "text/html" } }),
+    });
+    const context = await live.browser.newContext({ viewport: { width: 1000, height: 800 } });
+    const { page, errors } = await openPage(context);
+    try {
+      await page.goto(`http://127.0.0.1:${host.port}/`);
+      const embed = page.frameLocator("#e");
+      await embed.getByTestId("crash-embed").waitFor({ timeout: 20_000 });
+      await embed.getByTestId("crash-canvas").and(embed.locator("[data-state=ready]")).waitFor({ timeout: 20_000 });
+      await embed.getByText(`${live.server.url}/games/crash`).waitFor();
+      await page.waitForTimeout(1000);
+      await viewShot(page, "crash-embed-framed");
+      const headers = (await fetch(`${live.server.url}/embed/crash`)).headers;
+      expect(headers.get("content-security-policy")).toContain("frame-ancestors *");
+      expect(headers.get("x-frame-options")).toBeNull();
+      const game = (await fetch(`${live.server.url}/games/crash`)).headers;
+      expect(game.get("content-security-policy")).toContain("frame-ancestors 'none'");
+      expect(game.get("x-frame-options")).toBe("DENY");
+      // The framed game page stays empty (Chromium refuses it).
+      const g = page.frames().find((f) => f.url().endsWith("/games/crash"));
+      expect(g ? await g.locator("[data-testid=crash-canvas]").count() : 0).toBe(0);
+      // Chromium reports the refused frame as a console error; nothing else may fail.
+      expect(errors.filter((e) => !/frame-ancestors|Refused to display/.test(e))).toEqual([]);
+
+      const phone = await live.browser.newContext({ viewport: PHONE });
+      const p = await openPage(phone);
+      await p.page.goto(`${live.server.url}/games/crash`);
+      await p.page.getByTestId("crash-canvas").and(p.page.locator("[data-state=ready]")).waitFor({ timeout: 20_000 });
+      await p.page.waitForTimeout(800);
+      await p.page.screenshot({ path: join(SCREENSHOTS, "crash-phone.png"), fullPage: true });
+      expect(p.errors).toEqual([]);
+      await phone.close();
+    } finally {
+      await context.close();
+      host.stop(true);
+    }
+  }, 120_000);
+});

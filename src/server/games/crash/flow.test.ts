@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Wallet } from "xrpl";
+import { crashHundredthsFromHash, isGameHashOfChain } from "../../../engine";
+import { eventually, faucet } from "../../testing/ledgerKit";
+import { sessionBrowser } from "../../testing/nftKit";
+import { startTestServer, type TestServer } from "../../testing/testServer";
+import { betReaches, CrashSocket, deliveredDrops, placeBet, waitForRound } from "../../testing/crashKit";
+import type { TestBrowser } from "../../testing/testBrowser";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ CRASH_WAIT_MS: "2500", CRASH_PAUSE_MS: "300" });
+  await server.ctx.ledger.waitConnected(15_000);
+});
+afterAll(async () => {
+  await server?.stop(true);
+});
+
+async function player(xrp = 300): Promise<{ wallet: Wallet; browser: TestBrowser; socket: CrashSocket }> {
+  const wallet = await faucet(server.url, { xrp });
+  const browser = sessionBrowser(server, wallet.classicAddress);
+  const socket = await CrashSocket.open(server, browser);
+  await socket.auth(wallet.classicAddress);
+  return { wallet, browser, socket };
+}
+
+/** The issuer's VVX obligations (all VVX in existence), as micro-VVX, from gateway_balances. */
+async function vvxOutstanding(): Promise<bigint> {
+  const { issuer, currency } = server.ctx.ledger.vvx;
+  const res = await server.ctx.ledger.request({ command: "gateway_balances", account: issuer, ledger_index: "validated" });
+  const value = res.result.obligations?.[currency] ?? "0";
+  const [w, f = ""] = value.split(".");
+  return BigInt(w!) * 1_000_000n + BigInt((f + "000000").slice(0, 6));
+}
+
+/** A decimal value truncated to 6 decimals, as text without trailing zeros. */
+function truncateMicro(value: string): string {
+  const [w, f = ""] = value.split(".");
+  const frac = f.slice(0, 6).replace(/0+$/, "");
+  return frac ? `${w}.${frac}` : w!;
+}
+
+describe("crash, live on the sandbox ledger", () => {
+  test("bet 5 XRP with auto cash-out 2: paid floor(5 x 2) XRP on the ledger at exactly 2.00x; the round's 1% burns VVX", async () => {
+    const { wallet, browser, socket } = await player();
+    const { round } = await waitForRound(server, (c) => c >= 200 && c <= 600);
+    const burnedBefore = await vvxOutstanding();
+    const bet = await placeBet(server, browser, wallet.seed!, 5, 2);
+    expect(bet).toMatchObject({ betAmount: 5, autoCashOut: 2 });
+    const confirmed = await socket.find((m) => m.type === "betConfirmed" && m.betId === bet.betId, 10_000, "betConfirmed");
+    expect(confirmed).toMatchObject({ round, betAmount: 5, autoCashOut: 2 });
+    const status = await browser.json(`/api/xumm/status/${bet.uuid}?betId=${bet.betId}`);
+    expect(status.body.betConfirmed).toBe(true);
+
+    const paid = await socket.find((m) => m.type === "cashOutConfirmed" && m.betId === bet.betId && m.txid, 60_000, "payout txid");
+    expect(paid).toMatchObject({ multiplier: 2, payout: 10, round });
+    expect(await deliveredDrops(server, paid.txid)).toBe(10_000_000n);
+    const view = await betReaches(server, wallet.classicAddress, bet.betId, (b) => b.txid, "bet with txid");
+    expect(view).toMatchObject({ result: "win", cashOutMultiplier: 2, payoutAmount: 10, txid: paid.txid, round });
+    expect(server.ctx.outbox.list({ purpose: "game-payout" }).filter((e) => e.key === `crash-payout:${bet.betId}`)).toHaveLength(1);
+
+    // The round's burn: 1% of 5 XRP buys VVX from the AMM and delivers it to the issuer, lowering the VVX in existence by exactly that.
+    const burns = await eventually(async () => {
+      const res = await fetch(`${server.url}/api/crash/burns`).then((r) => r.json());
+      const b = res.latest.find((x: any) => x.round === round);
+      return b?.status === "validated" ? { res, b } : undefined;
+    }, "the round's burn", 30_000);
+    expect(burns.b.txid).toMatch(/^[0-9A-F]{64}$/);
+    expect(Number(burns.b.vvxBurned)).toBeGreaterThan(0);
+    const tx = await server.ctx.ledger.request({ command: "tx", transaction: burns.b.txid });
+    expect((tx.result as any).tx_json.SendMax).toBe("50000");
+    expect((tx.result as any).tx_json.Destination).toBe(server.ctx.ledger.vvx.issuer);
+    // delivered_amount has up to 15 significant digits; micro-VVX truncate both sides, so they agree to 1 micro-VVX.
+    const burnedMicro = BigInt(Math.round(Number(burns.b.vvxBurned) * 1e6));
+    const delivered = (tx.result as any).meta.delivered_amount;
+    expect(delivered.issuer).toBe(server.ctx.ledger.vvx.issuer);
+    expect(burns.b.vvxBurned).toBe(truncateMicro(delivered.value));
+    const fell = burnedBefore - (await vvxOutstanding());
+    expect(fell - burnedMicro >= 0n && fell - burnedMicro <= 1n).toBe(true);
+    expect(Number(burns.res.totalVvxBurned)).toBeGreaterThanOrEqual(Number(burns.b.vvxBurned));
+    socket.close();
+  }, 400_000);
+
+  test("a manual cash-out pays floor(bet x the multiplier of that moment); a second one (another socket) is refused and pays nothing", async () => {
+    const { wallet, browser, socket } = await player();
+    const other = await CrashSocket.open(server, browser);
+    await other.auth(wallet.classicAddress);
+    const { round, crash } = await waitForRound(server, (c) => c >= 150 && c <= 600);
+    const bet = await placeBet(server, browser, wallet.seed!, 3);
+    await socket.find((m) => m.type === "betConfirmed" && m.betId === bet.betId, 10_000, "betConfirmed");
+    await socket.next((m) => m.type === "tick" && m.round === round && m.currentMultiplier >= 1.2, 30_000, "1.2x");
+    socket.send({ type: "cashOut", walletAddress: wallet.classicAddress });
+    const done = await socket.next((m) => m.type === "cashOutConfirmed" && m.betId === bet.betId, 5_000, "cashOutConfirmed");
+    expect(done.multiplier).toBeGreaterThanOrEqual(1.2);
+    expect(done.multiplier * 100).toBeLessThan(crash);
+    const h = Math.round(done.multiplier * 100);
+    expect(done.payout).toBe(Number((3_000_000n * BigInt(h)) / 100n) / 1e6);
+    other.send({ type: "cashOut", walletAddress: wallet.classicAddress });
+    const refused = await other.next((m) => m.type === "error", 5_000, "second cash-out refused");
+    expect(refused).toMatchObject({ code: "ALREADY_CASHED_OUT", message: "You've already cashed out in this round." });
+    const paid = await socket.find((m) => m.type === "cashOutConfirmed" && m.betId === bet.betId && m.txid, 30_000, "payout txid");
+    expect(await deliveredDrops(server, paid.txid)).toBe((3_000_000n * BigInt(h)) / 100n);
+    expect(server.ctx.outbox.list({ purpose: "game-payout" }).filter((e) => e.key === `crash-payout:${bet.betId}`)).toHaveLength(1);
+    // The crash reaches every socket, with the round's hash.
+    const crashed = await other.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
+    expect(crashed.crashPoint).toBe(crash / 100);
+    socket.close();
+    other.close();
+  }, 400_000);
+
+  test("a loss pays nothing; a cash-out after the crash is refused; a bet confirmed while a round runs joins the next round", async () => {
+    const { wallet, browser, socket } = await player();
+    const { round, crash } = await waitForRound(server, (c) => c >= 150 && c <= 500);
+    const bet = await placeBet(server, browser, wallet.seed!, 2, crash / 100 + 1);
+    await socket.find((m) => m.type === "betConfirmed" && m.betId === bet.betId, 10_000, "betConfirmed");
+    const crashed = await socket.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
+    expect(crashed.players.find((p: any) => p.walletAddress === wallet.classicAddress)).toMatchObject({ hasCashedOut: false, betAmount: 2 });
+    socket.send({ type: "cashOut", walletAddress: wallet.classicAddress });
+    expect(await socket.next((m) => m.type === "error", 5_000)).toMatchObject({ code: "NO_ACTIVE_BET" });
+    const lost = await betReaches(server, wallet.classicAddress, bet.betId, (b) => b.result !== null, "the loss");
+    expect(lost).toMatchObject({ result: "loss", payoutAmount: 0, txid: null, round });
+    expect(server.ctx.outbox.get(`crash-payout:${bet.betId}`)).toBeUndefined();
+
+    // Now a bet confirmed while a round runs: it joins the round after it.
+    await waitForRound(server, (c) => c >= 300 && c <= 900, 0);
+    const running = await socket.next((m) => m.type === "gameState" && m.status === "running", 30_000, "a running round");
+    const late = await placeBet(server, browser, wallet.seed!, 1, 1.1);
+    const joined = await socket.find((m) => m.type === "betConfirmed" && m.betId === late.betId, 10_000, "late bet confirmed");
+    expect(joined.round).toBe(running.round + 1);
+    socket.close();
+  }, 400_000);
+
+  test("a second bet of one wallet in one round is refunded in full with its reason, sent to the player's socket", async () => {
+    const { wallet, browser, socket } = await player();
+    const { round } = await waitForRound(server, () => true, 2_000);
+    const first = await placeBet(server, browser, wallet.seed!, 1);
+    const second = await placeBet(server, browser, wallet.seed!, 2);
+    expect(await socket.find((m) => m.type === "betConfirmed" && m.betId === first.betId, 10_000)).toMatchObject({ round });
+    const refunded = await socket.find((m) => m.type === "betRefunded" && m.betId === second.betId && m.txid, 30_000, "refund with txid");
+    expect(refunded).toMatchObject({ reason: "second_bet", betAmount: 2 });
+    expect(await deliveredDrops(server, refunded.txid)).toBe(2_000_000n);
+    socket.close();
+  }, 400_000);
+
+  test("bad input: 400 naming the field with the spec's texts, 403 for another wallet, 401 without a session", async () => {
+    const wallet = await faucet(server.url, { xrp: 50 });
+    const browser = sessionBrowser(server, wallet.classicAddress);
+    const post = (json: unknown) => browser.json("/api/crash-bet/initiate", { method: "POST", json });
+    expect((await post({ betAmount: 0.5 })).body).toMatchObject({ field: "betAmount", message: "Minimum bet amount is 1 XRP." });
+    expect((await post({ betAmount: 101 })).body).toMatchObject({ field: "betAmount", message: "Maximum bet amount is 100 XRP." });
+    expect((await post({ betAmount: "abc" })).status).toBe(400);
+    expect((await post({ betAmount: 5, autoCashOut: 1.05 })).body).toMatchObject({ field: "autoCashOut" });
+    expect((await post({ betAmount: 5, autoCashOut: "x" })).status).toBe(400);
+    expect((await post({ walletAddress: "rN7n7otQDd6FczFgLdSqtcsAUxDkw6fzRH", betAmount: 5 })).status).toBe(403);
+    expect((await fetch(`${server.url}/api/crash-bet/initiate`, { method: "POST", headers: { "content-type": "application/json", origin: server.url }, body: JSON.stringify({ betAmount: 5 }) })).status).toBe(401);
+    expect((await fetch(`${server.url}/api/crash/bets`)).status).toBe(400);
+    expect((await fetch(`${server.url}/api/crash/rounds?limit=0`)).status).toBe(400);
+    // A spectator socket cannot bet or authenticate as someone else.
+    const spectator = await CrashSocket.open(server);
+    spectator.send({ type: "auth", walletAddress: wallet.classicAddress });
+    expect(await spectator.next((m) => m.type === "error", 5_000)).toMatchObject({ code: "FORBIDDEN" });
+    spectator.send({ type: "bet", betAmount: 5 });
+    expect(await spectator.next((m) => m.type === "error", 5_000)).toMatchObject({ code: "UNAUTHORIZED" });
+    spectator.close();
+  }, 60_000);
+
+  test("every finished round's crash point re-computes from its published hash and salt, and its hash chains to the terminating hash", async () => {
+    const fairness = await fetch(`${server.url}/api/crash/fairness`).then((r) => r.json());
+    expect(fairness.terminatingHash).toMatch(/^[0-9a-f]{64}$/);
+    const { rounds } = await fetch(`${server.url}/api/crash/rounds?limit=200`).then((r) => r.json());
+    const finished = rounds.filter((r: any) => !r.voided);
+    expect(finished.length).toBeGreaterThan(3);
+    for (const r of finished) {
+      expect(crashHundredthsFromHash(r.hash, fairness.salt) / 100).toBe(r.crashPoint);
+      expect(isGameHashOfChain(r.hash, r.round - fairness.firstRound + 1, fairness.terminatingHash)).toBe(true);
+    }
+    // Consecutive rounds: hashing round n's hash gives round n-1's.
+    const byRound = new Map<number, string>(finished.map((r: any) => [r.round, r.hash]));
+    const { nextChainHash } = await import("../../../engine");
+    for (const r of finished) if (byRound.has(r.round - 1)) expect(nextChainHash(r.hash)).toBe(byRound.get(r.round - 1)!);
+    // The running round's hash is never out before it crashes.
+    const live = server.ctx.crash.rounds.state();
+    if (live.status !== "crashed") expect(live.hash).toBeNull();
+  }, 30_000);
+});

@@ -1,0 +1,170 @@
+import type { CrashServerMessage } from "../../../shared/api/crash";
+import type { GameMessage } from "../../../shared/channels";
+import { clientToken, type CookieJar } from "../../auth/cookies";
+import type { Config } from "../../platform/config";
+import type { Hub, HubSocket } from "../../platform/ws/hub";
+import type { SocketWallet } from "../../platform/ws";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../platform/errors";
+import { formatHundredths } from "../../../engine";
+import { Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type KitDeps } from "../kit";
+import { CrashBurns } from "./burns";
+import { CrashChains } from "./chain";
+import { CRASH_GAME, HISTORY_ROUNDS, parseAutoCashOut, parseBetAmount, xrpNumber, type CrashParams } from "./model";
+import { CrashRounds } from "./rounds";
+import { betView, roundView } from "./views";
+
+export interface CrashDeps extends KitDeps {
+  hub: Hub;
+  config: Pick<Config, "crashWaitMs" | "crashPauseMs" | "crashMaxProfitRatio" | "cookieSecret">;
+}
+
+/**
+ * The Crash game as the composition root holds it: the kit's bets (XRP payments, payouts, refunds),
+ * the rounds loop, the 1% burn, and the socket /ws/games/crash.
+ */
+export class CrashGame {
+  readonly bets: GameBets<CrashParams>;
+  readonly channel: GameChannel;
+  readonly chains: CrashChains;
+  readonly burns: CrashBurns;
+  readonly rounds: CrashRounds;
+  readonly bankroll: Bankroll;
+  private offs: (() => void)[] = [];
+
+  constructor(private readonly deps: CrashDeps) {
+    this.bets = new GameBets<CrashParams>(deps, {
+      game: CRASH_GAME,
+      signKind: "crash_bet",
+      instruction: (drops, p) => `Crash bet of ${xrpNumber(drops)} XRP${p.autoCashOut ? ` (auto cash-out at ${formatHundredths(p.autoCashOut)}x)` : ""}`,
+      place: () => ({ round: this.rounds.placeRound() }),
+    });
+    this.channel = new GameChannel(deps.hub, CRASH_GAME);
+    this.chains = new CrashChains(deps.db, deps.clock);
+    this.burns = new CrashBurns(deps);
+    this.bankroll = new Bankroll(deps.ledger, deps.outbox);
+    this.rounds = new CrashRounds({
+      db: deps.db,
+      clock: deps.clock,
+      log: deps.log,
+      bets: this.bets,
+      channel: this.channel,
+      chains: this.chains,
+      bankroll: this.bankroll,
+      burns: this.burns,
+      waitMs: deps.config.crashWaitMs,
+      pauseMs: deps.config.crashPauseMs,
+      maxProfitRatio: deps.config.crashMaxProfitRatio,
+    });
+    this.rounds.onCrashed = () => this.channel.publish(this.historyMessage());
+  }
+
+  /** Voids what a restart cut, then follows payments and runs rounds. */
+  start(): void {
+    this.bets.voidInterrupted();
+    this.bets.start();
+    this.burns.start();
+    this.offs.push(
+      this.bets.on("confirmed", (bet) => {
+        this.channel.toPlayer(bet.wallet, { type: "betConfirmed", betId: bet.id, round: bet.round!, betAmount: xrpNumber(bet.amountDrops), autoCashOut: bet.params.autoCashOut === null ? null : bet.params.autoCashOut / 100, walletAddress: bet.wallet } satisfies CrashServerMessage);
+        this.rounds.onConfirmed(bet);
+      }),
+      this.bets.on("refunded", (bet) => this.toPlayerRefund(bet)),
+      this.bets.on("paid", ({ bet, kind, txid }) => {
+        if (kind === "refund") return this.toPlayerRefund(bet, txid);
+        this.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: bet.id, round: bet.round!, multiplier: bet.multiplierHundredths! / 100, payout: xrpNumber(bet.payoutDrops), txid } satisfies CrashServerMessage);
+      }),
+    );
+    this.rounds.start();
+  }
+
+  stop(): void {
+    this.rounds.stop();
+    for (const off of this.offs.splice(0)) off();
+    this.burns.stop();
+    this.bets.stop();
+  }
+
+  /** Rows for /history (registered where the app composes it). */
+  history() {
+    return gameBetHistory(this.deps.db, CRASH_GAME, "Crash");
+  }
+
+  /** POST /api/crash-bet/initiate and the socket's `bet`: a bet and its Xaman payment. */
+  async initiate(wallet: string, body: { betAmount: unknown; autoCashOut?: unknown }, token?: string) {
+    const amountDrops = parseBetAmount(body.betAmount);
+    const autoCashOut = parseAutoCashOut(body.autoCashOut);
+    const { bet, sign } = await this.bets.create({ wallet, amountDrops, params: { autoCashOut }, clientToken: token });
+    return {
+      xummUrl: sign.xummUrl,
+      qrUrl: sign.qrUrl,
+      betAmount: xrpNumber(amountDrops),
+      betId: bet.id,
+      uuid: sign.uuid,
+      autoCashOut: autoCashOut === null ? null : autoCashOut / 100,
+      destinationTag: bet.destinationTag,
+      expiresAt: sign.expiresAt,
+    };
+  }
+
+  /** Withdraws a bet nobody paid yet (the player closed the dialog) and its Xaman request; false when it was paid or ended. */
+  async cancel(wallet: string, betId: string): Promise<boolean> {
+    const bet = this.bets.get(betId);
+    if (!bet || bet.wallet !== wallet) throw new NotFoundError(`No crash bet ${betId} of this wallet`, "NOT_FOUND");
+    const cancelled = this.bets.cancel(betId, wallet);
+    if (cancelled && bet.signUuid) {
+      // Xaman refuses once the wallet opened the request; the withdrawn payment request refunds a late payment anyway.
+      await this.deps.signing.cancel(bet.signUuid).catch(() => undefined);
+    }
+    return cancelled;
+  }
+
+  /** Finished rounds, newest first, with their players. */
+  pastRounds(limit: number, before?: number) {
+    return this.bets.repo.pastRounds(limit, before).map((r) => roundView(r, this.bets.inRound(r.round)));
+  }
+
+  walletBets(wallet: string, limit: number) {
+    return this.bets.ofWallet(wallet, limit).map(betView);
+  }
+
+  historyMessage(): CrashServerMessage {
+    return { type: "gameHistory", history: this.pastRounds(HISTORY_ROUNDS) };
+  }
+
+  /** The socket /ws/games/crash (spec §7): auth, keepalive, bet, cashOut. */
+  routes(deps: { socketWallet: SocketWallet; publicUrl: string }) {
+    return this.channel.routes(deps, {
+      onOpen: (ws) => {
+        this.channel.send(ws, this.rounds.state());
+        this.channel.send(ws, this.historyMessage());
+      },
+      onMessage: (ws, msg, ctx) => this.onMessage(ws, msg, ctx.wallet),
+    });
+  }
+
+  private async onMessage(ws: HubSocket, msg: GameMessage, wallet: string | null): Promise<void> {
+    switch (msg.type) {
+      case "bet": {
+        if (!wallet) throw new UnauthorizedError("Please connect your XUMM wallet to place a bet.");
+        const cookie = (ws as unknown as { data?: { cookie?: CookieJar } }).data?.cookie;
+        const token = cookie ? clientToken(cookie, this.deps.config) : undefined;
+        const created = await this.initiate(wallet, { betAmount: msg.betAmount, autoCashOut: msg.autoCashOut }, token);
+        return this.channel.send(ws, { type: "betPaymentRequest", ...created } satisfies CrashServerMessage);
+      }
+      case "cashOut": {
+        if (!wallet) throw new UnauthorizedError("No wallet address available. Please reconnect your wallet.");
+        if (msg.walletAddress !== undefined && msg.walletAddress !== wallet) throw new ForbiddenError("You may only cash out your own bet");
+        this.rounds.cashOut(wallet);
+        return;
+      }
+      case "state":
+        return this.channel.send(ws, this.rounds.state());
+      default:
+        return this.channel.error(ws, "UNKNOWN_TYPE", `Unknown message type '${String(msg.type).slice(0, 40)}'`);
+    }
+  }
+
+  private toPlayerRefund(bet: Bet<CrashParams>, txid: string | null = null): void {
+    this.channel.toPlayer(bet.wallet, { type: "betRefunded", betId: bet.id, reason: bet.reason ?? "refund", betAmount: xrpNumber(bet.amountDrops), txid } satisfies CrashServerMessage);
+  }
+}

@@ -1,0 +1,299 @@
+import { hundredthsAtMs, msToReachHundredths } from "../../../engine";
+import type { CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
+import { ConflictError } from "../../platform/errors";
+import type { Clock } from "../../platform/clock";
+import type { Db } from "../../platform/db";
+import type { Logger } from "../../platform/log";
+import type { Bankroll, Bet, GameBets, GameChannel } from "../kit";
+import type { CrashBurns } from "./burns";
+import type { CrashChains, RoundSeed } from "./chain";
+import { CRASH_TICK_MS, PLAYERS_PUSH_MS, type CrashParams, type CrashRoundDetail, multiplierOf, xrpNumber } from "./model";
+
+export interface CrashRoundDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  bets: GameBets<CrashParams>;
+  channel: GameChannel;
+  chains: CrashChains;
+  bankroll: Bankroll;
+  burns: CrashBurns;
+  waitMs: number;
+  pauseMs: number;
+  maxProfitRatio: number;
+}
+
+/** The round being played (or counted down, or just crashed). */
+interface Live {
+  round: number;
+  status: CrashStatus;
+  seed: RoundSeed;
+  /** performance.now() when the countdown ends / the round started (waits in one process are in real time). */
+  countdownEnds: number;
+  startedPerf: number;
+  /** Product clock at the start, for the record and clients. */
+  startedAt: number | null;
+  endedMs: number;
+  maxProfitDrops: bigint;
+  /** Confirmed bets still riding, by wallet. */
+  playing: Map<string, Bet<CrashParams>>;
+  players: Map<string, CrashPlayer>;
+}
+
+/**
+ * The crash rounds, decided on the server only: waiting (a countdown of CRASH_WAIT_MS) -> running
+ * (multiplier e^(0.00006 t) from the engine, ticks 10 a second, the crash timed to the millisecond) ->
+ * crashed at the round's chain crash point -> a pause of CRASH_PAUSE_MS -> the next round. Cash-outs are
+ * decided at the multiplier of the moment they arrive; auto cash-outs and the max-profit cap at their exact
+ * multiplier. Each payout is one outbox entry (kit), the losses and the 1% burn commit with the round's end.
+ */
+export class CrashRounds {
+  private live: Live | undefined;
+  private timers: ReturnType<typeof setTimeout>[] = [];
+  private ticker: ReturnType<typeof setInterval> | undefined;
+  private lastBankrollDrops: bigint | undefined;
+  private playersPush: ReturnType<typeof setTimeout> | undefined;
+  private stopped = true;
+
+  constructor(private readonly deps: CrashRoundDeps) {}
+
+  /** The round a bet confirmed now joins: the counting-down one, else the next (spec §4). */
+  placeRound(): number {
+    const live = this.live;
+    if (!live) return this.deps.bets.repo.lastRoundNumber() + 1;
+    return live.status === "waiting" ? live.round : live.round + 1;
+  }
+
+  start(): void {
+    this.stopped = false;
+    const began = performance.now();
+    this.deps.chains.load(this.deps.bets.repo.lastRoundNumber() + 1);
+    this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
+    this.openRound();
+  }
+
+  /** Stops the loop; a round left open or running is voided (and its bets refunded) at the next start. */
+  stop(): void {
+    this.stopped = true;
+    this.clearTimers();
+    clearTimeout(this.playersPush);
+  }
+
+  /** The current state message (new sockets get it first). */
+  state(): Extract<CrashServerMessage, { type: "gameState" }> {
+    const live = this.live;
+    const now = performance.now();
+    if (!live) {
+      return { type: "gameState", status: "waiting", round: 0, countdown: 0, startedAt: null, elapsedMs: 0, currentMultiplier: 1, players: [], crashPoint: null, hash: null, maxProfit: 0, serverTime: Date.now() };
+    }
+    const crashed = live.status === "crashed";
+    const elapsedMs = live.status === "running" ? Math.max(0, now - live.startedPerf) : crashed ? live.endedMs : 0;
+    return {
+      type: "gameState",
+      status: live.status,
+      round: live.round,
+      countdown: live.status === "waiting" ? Math.max(0, Math.ceil((live.countdownEnds - now) / 1000)) : 0,
+      startedAt: live.startedAt,
+      elapsedMs: Math.round(elapsedMs),
+      currentMultiplier: crashed ? live.seed.crashHundredths / 100 : Math.min(hundredthsAtMs(elapsedMs), live.seed.crashHundredths - 1) / 100,
+      players: [...live.players.values()],
+      crashPoint: crashed ? live.seed.crashHundredths / 100 : null,
+      hash: crashed ? live.seed.hash : null,
+      maxProfit: xrpNumber(live.maxProfitDrops),
+      serverTime: Date.now(),
+    };
+  }
+
+  /** Milliseconds left of the countdown (0 unless waiting). */
+  countdownLeftMs(): number {
+    return this.live?.status === "waiting" ? Math.max(0, this.live.countdownEnds - performance.now()) : 0;
+  }
+
+  /**
+   * A confirmed bet of the counting-down round joins its players list; the list goes out at most every
+   * PLAYERS_PUSH_MS (a ledger crediting 200 bets at once is one message, not 200 copies of a growing list).
+   */
+  onConfirmed(bet: Bet<CrashParams>): void {
+    const live = this.live;
+    if (!live || live.status !== "waiting" || bet.round !== live.round) return;
+    live.players.set(bet.wallet, playerOf(bet));
+    if (this.playersPush) return;
+    this.playersPush = setTimeout(() => {
+      this.playersPush = undefined;
+      if (this.live?.status === "waiting") this.deps.channel.publish(this.state());
+    }, PLAYERS_PUSH_MS);
+  }
+
+  /**
+   * A manual cash-out at the multiplier of this moment; before the crash only. Throws a ConflictError with
+   * the spec's texts when the wallet has no bet riding (never bet, already cashed out, or too late).
+   */
+  cashOut(wallet: string): Bet<CrashParams> {
+    const live = this.live;
+    if (!live || live.status !== "running") throw new ConflictError("NO_ACTIVE_BET", "You don't have an active bet in this round.");
+    const h = hundredthsAtMs(performance.now() - live.startedPerf);
+    if (h >= live.seed.crashHundredths) {
+      // The crash's moment has passed even if its timer has not run yet: it crashes now, the cash-out is too late.
+      this.crash();
+      throw new ConflictError("ROUND_CRASHED", `Too late: the round crashed at ${(live.seed.crashHundredths / 100).toFixed(2)}x.`);
+    }
+    this.settleUpTo(h);
+    const bet = live.playing.get(wallet);
+    if (!bet) {
+      if (live.players.get(wallet)?.hasCashedOut) throw new ConflictError("ALREADY_CASHED_OUT", "You've already cashed out in this round.");
+      throw new ConflictError("NO_ACTIVE_BET", "You don't have an active bet in this round.");
+    }
+    return this.winAt(bet, h)!;
+  }
+
+  // --- The loop ---------------------------------------------------------------------
+
+  private openRound(): void {
+    if (this.stopped) return;
+    this.clearTimers();
+    const round = this.deps.bets.repo.lastRoundNumber() + 1;
+    const seed = this.deps.chains.seedFor(round);
+    const detail: CrashRoundDetail = { hash: seed.hash, crashHundredths: seed.crashHundredths, chainId: seed.chainId, gameNumber: seed.gameNumber };
+    this.deps.db.transaction((tx) => this.deps.bets.repo.insertRound(tx, { round, status: "open", detailJson: JSON.stringify(detail), openedAt: this.deps.clock.date() }));
+    const players = new Map<string, CrashPlayer>();
+    // Bets confirmed while the previous round ran joined this one.
+    for (const bet of this.deps.bets.inRound(round)) players.set(bet.wallet, playerOf(bet));
+    this.live = { round, status: "waiting", seed, countdownEnds: performance.now() + this.deps.waitMs, startedPerf: 0, startedAt: null, endedMs: 0, maxProfitDrops: 0n, playing: new Map(), players };
+    void this.refreshBankroll();
+    this.deps.channel.publish(this.state());
+    this.ticker = setInterval(() => this.deps.channel.publish(this.state()), 1000);
+    this.timers.push(setTimeout(() => this.run(), this.deps.waitMs));
+  }
+
+  private async refreshBankroll(): Promise<void> {
+    try {
+      this.lastBankrollDrops = await this.deps.bankroll.spendableDrops();
+    } catch (err) {
+      this.deps.log.warn("crash bankroll unavailable; using the last one", { error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  private run(): void {
+    const live = this.live;
+    if (!live || this.stopped) return;
+    this.clearTimers();
+    // The cap is a share of the bankroll at the start (0 when it was never read: bets then return at 1.00x at most).
+    const bankroll = this.lastBankrollDrops ?? 0n;
+    live.maxProfitDrops = (bankroll * BigInt(Math.round(this.deps.maxProfitRatio * 1_000_000))) / 1_000_000n;
+    live.status = "running";
+    live.startedPerf = performance.now();
+    live.startedAt = this.deps.clock.now();
+    for (const bet of this.deps.bets.inRound(live.round)) {
+      if (bet.status !== "confirmed") continue;
+      live.playing.set(bet.wallet, bet);
+      live.players.set(bet.wallet, playerOf(bet));
+    }
+    const detail: CrashRoundDetail = { hash: live.seed.hash, crashHundredths: live.seed.crashHundredths, chainId: live.seed.chainId, gameNumber: live.seed.gameNumber, maxProfitDrops: live.maxProfitDrops.toString() };
+    this.deps.db.transaction((tx) => this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) }));
+    this.deps.channel.publish(this.state());
+    this.ticker = setInterval(() => this.tick(), CRASH_TICK_MS);
+    this.timers.push(setTimeout(() => this.crash(), msToReachHundredths(live.seed.crashHundredths)));
+  }
+
+  private tick(): void {
+    const live = this.live;
+    if (!live || live.status !== "running") return;
+    const elapsedMs = performance.now() - live.startedPerf;
+    const h = hundredthsAtMs(elapsedMs);
+    if (h >= live.seed.crashHundredths) return this.crash();
+    this.settleUpTo(h);
+    this.deps.channel.publish({ type: "tick", round: live.round, elapsedMs: Math.round(elapsedMs), currentMultiplier: h / 100, serverTime: Date.now() } satisfies CrashServerMessage);
+  }
+
+  /**
+   * Pays, in multiplier order, every auto cash-out and the max-profit cap reached by `h` (never past the
+   * crash point): each at its exact multiplier. The cap is recomputed as riders leave.
+   */
+  private settleUpTo(h: number): void {
+    const live = this.live!;
+    const limit = Math.min(h, live.seed.crashHundredths);
+    for (;;) {
+      let next: Bet<CrashParams> | undefined;
+      for (const bet of live.playing.values()) {
+        const target = bet.params.autoCashOut;
+        if (target !== null && target <= limit && (!next || target < next.params.autoCashOut!)) next = bet;
+      }
+      const cap = this.capHundredths();
+      if (cap !== undefined && cap <= limit && (!next || cap <= next.params.autoCashOut!)) {
+        this.deps.log.info("crash max profit reached", { round: live.round, cap, riders: live.playing.size });
+        for (const bet of [...live.playing.values()]) this.winAt(bet, cap);
+        return;
+      }
+      if (!next) return;
+      this.winAt(next, next.params.autoCashOut!);
+    }
+  }
+
+  /** The multiplier at which the riders' combined profit would pass the cap (floored), or undefined with none riding. */
+  private capHundredths(): number | undefined {
+    const live = this.live!;
+    let riding = 0n;
+    for (const bet of live.playing.values()) riding += bet.amountDrops;
+    if (riding === 0n) return undefined;
+    return Number(((riding + live.maxProfitDrops) * 100n) / riding);
+  }
+
+  private winAt(bet: Bet<CrashParams>, hundredths: number): Bet<CrashParams> | undefined {
+    const live = this.live!;
+    live.playing.delete(bet.wallet);
+    const won = this.deps.db.transaction((tx) => this.deps.bets.win(tx, bet.id, hundredths));
+    if (!won) return undefined;
+    this.deps.bets.kick();
+    const payout = xrpNumber(won.payoutDrops);
+    live.players.set(bet.wallet, { ...playerOf(won), hasCashedOut: true, cashOutMultiplier: hundredths / 100 });
+    this.deps.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: won.id, round: live.round, multiplier: hundredths / 100, payout, txid: null } satisfies CrashServerMessage);
+    this.deps.channel.publish({ type: "playerCashedOut", walletAddress: bet.wallet, round: live.round, multiplier: hundredths / 100, payout } satisfies CrashServerMessage);
+    return won;
+  }
+
+  /** The crash: what is still riding loses; the round, the losses and the burn commit together; then the pause. */
+  private crash(): void {
+    const live = this.live;
+    if (!live || live.status !== "running") return;
+    this.clearTimers();
+    this.settleUpTo(live.seed.crashHundredths);
+    live.status = "crashed";
+    live.endedMs = Math.round(performance.now() - live.startedPerf);
+    const riders = [...live.playing.values()];
+    live.playing.clear();
+    const burn = this.deps.db.transaction(
+      (tx) => {
+        for (const bet of riders) this.deps.bets.lose(tx, bet.id);
+        this.deps.bets.repo.updateRound(tx, live.round, { status: "finished", endedAt: this.deps.clock.date() });
+        const total = this.deps.bets.inRound(live.round, tx).reduce((n, b) => n + b.amountDrops, 0n);
+        return this.deps.burns.record(tx, live.round, total);
+      },
+      { behavior: "immediate" },
+    );
+    if (burn) this.deps.bets.kick();
+    this.deps.log.info("crash round crashed", { round: live.round, crash: live.seed.crashHundredths, players: live.players.size, lost: riders.length });
+    this.deps.channel.publish(this.state());
+    this.onCrashed?.(live.round);
+    this.timers.push(setTimeout(() => this.openRound(), this.deps.pauseMs));
+  }
+
+  /** Called after each crash (the game publishes gameHistory). */
+  onCrashed: ((round: number) => void) | undefined;
+
+  private clearTimers(): void {
+    for (const timer of this.timers.splice(0)) clearTimeout(timer);
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+}
+
+function playerOf(bet: Bet<CrashParams>): CrashPlayer {
+  return {
+    walletAddress: bet.wallet,
+    betAmount: xrpNumber(bet.amountDrops),
+    autoCashOut: multiplierOf(bet.params.autoCashOut),
+    hasCashedOut: bet.status === "won",
+    cashOutMultiplier: multiplierOf(bet.multiplierHundredths),
+    round: bet.round ?? 0,
+  };
+}

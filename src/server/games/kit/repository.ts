@@ -1,0 +1,119 @@
+import { and, desc, eq, inArray, lt, notInArray, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../platform/db";
+import type { Bet, BetRow, BetStatus, RoundRow, RoundStatus } from "./model";
+import { gameBets, gameRounds } from "./schema";
+
+/** A bet row with its params parsed. */
+export function toBet<P>(row: BetRow): Bet<P> {
+  const { paramsJson, ...rest } = row;
+  return { ...rest, params: JSON.parse(paramsJson) as P };
+}
+
+/** The kit's queries on game_bets and game_rounds, for one game. */
+export class GameRepository {
+  constructor(
+    readonly db: Db,
+    readonly game: string,
+  ) {}
+
+  insertBet(db: DbOrTx, values: Omit<typeof gameBets.$inferInsert, "game">): BetRow {
+    return db.insert(gameBets).values({ ...values, game: this.game }).returning().get();
+  }
+
+  updateBet(db: DbOrTx, id: string, values: Partial<typeof gameBets.$inferInsert>): BetRow | undefined {
+    return db.update(gameBets).set(values).where(eq(gameBets.id, id)).returning().get();
+  }
+
+  /** Updates a bet only while it has one of `from` (a compare-and-set: two racing settlements cannot both win). */
+  moveBet(db: DbOrTx, id: string, from: BetStatus[], values: Partial<typeof gameBets.$inferInsert>): BetRow | undefined {
+    return db.update(gameBets).set(values).where(and(eq(gameBets.id, id), inArray(gameBets.status, from))).returning().get();
+  }
+
+  bet(id: string, db: DbOrTx = this.db): BetRow | undefined {
+    return db.select().from(gameBets).where(and(eq(gameBets.id, id), eq(gameBets.game, this.game))).get();
+  }
+
+  betByRequest(requestId: number, db: DbOrTx = this.db): BetRow | undefined {
+    return db.select().from(gameBets).where(and(eq(gameBets.paymentRequestId, requestId), eq(gameBets.game, this.game))).get();
+  }
+
+  betBySignUuid(uuid: string): BetRow | undefined {
+    return this.db.select().from(gameBets).where(and(eq(gameBets.signUuid, uuid), eq(gameBets.game, this.game))).get();
+  }
+
+  betByOutboxKey(key: string): BetRow | undefined {
+    return this.db.select().from(gameBets).where(eq(gameBets.outboxKey, key)).get();
+  }
+
+  /** Paid bets of a round (confirmed, won or lost), oldest first. */
+  betsInRound(round: number, db: DbOrTx = this.db): BetRow[] {
+    return db
+      .select()
+      .from(gameBets)
+      .where(and(eq(gameBets.game, this.game), eq(gameBets.round, round), inArray(gameBets.status, ["confirmed", "won", "lost"])))
+      .orderBy(gameBets.confirmedAt)
+      .all();
+  }
+
+  /** The wallet's paid bet in a round, if any. */
+  walletBetInRound(db: DbOrTx, wallet: string, round: number): BetRow | undefined {
+    return db
+      .select()
+      .from(gameBets)
+      .where(and(eq(gameBets.game, this.game), eq(gameBets.wallet, wallet), eq(gameBets.round, round), inArray(gameBets.status, ["confirmed", "won", "lost"])))
+      .get();
+  }
+
+  /** A wallet's bets, newest first. */
+  betsOf(wallet: string, limit: number): BetRow[] {
+    return this.db.select().from(gameBets).where(and(eq(gameBets.game, this.game), eq(gameBets.wallet, wallet))).orderBy(desc(gameBets.createdAt)).limit(limit).all();
+  }
+
+  /** Bets with a payout or refund in the outbox and no txid yet. */
+  unsettledOutbox(): BetRow[] {
+    return this.db
+      .select()
+      .from(gameBets)
+      .where(and(eq(gameBets.game, this.game), sql`${gameBets.outboxKey} is not null`, sql`${gameBets.txid} is null`))
+      .all();
+  }
+
+  insertRound(db: DbOrTx, values: Omit<typeof gameRounds.$inferInsert, "game">): RoundRow {
+    return db.insert(gameRounds).values({ ...values, game: this.game }).returning().get();
+  }
+
+  updateRound(db: DbOrTx, round: number, values: Partial<typeof gameRounds.$inferInsert>): RoundRow | undefined {
+    return db.update(gameRounds).set(values).where(and(eq(gameRounds.game, this.game), eq(gameRounds.round, round))).returning().get();
+  }
+
+  round(round: number, db: DbOrTx = this.db): RoundRow | undefined {
+    return db.select().from(gameRounds).where(and(eq(gameRounds.game, this.game), eq(gameRounds.round, round))).get();
+  }
+
+  /** The highest round number recorded (0 before the first). */
+  lastRoundNumber(db: DbOrTx = this.db): number {
+    const row = db.select({ n: sql<number>`coalesce(max(${gameRounds.round}), 0)` }).from(gameRounds).where(eq(gameRounds.game, this.game)).get();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Finished or voided rounds, newest first. */
+  pastRounds(limit: number, beforeRound?: number): RoundRow[] {
+    return this.db
+      .select()
+      .from(gameRounds)
+      .where(and(eq(gameRounds.game, this.game), inArray(gameRounds.status, ["finished", "voided"]), beforeRound ? lt(gameRounds.round, beforeRound) : undefined))
+      .orderBy(desc(gameRounds.round))
+      .limit(limit)
+      .all();
+  }
+
+  /** Rounds left open or running (by a previous run of the process). */
+  unfinishedRounds(db: DbOrTx): RoundRow[] {
+    return db.select().from(gameRounds).where(and(eq(gameRounds.game, this.game), notInArray(gameRounds.status, ["finished", "voided"] satisfies RoundStatus[]))).all();
+  }
+
+  /** Paid bets still waiting for their round to be played (confirmed, not settled). */
+  confirmedBets(db: DbOrTx): BetRow[] {
+    return db.select().from(gameBets).where(and(eq(gameBets.game, this.game), eq(gameBets.status, "confirmed"))).all();
+  }
+}

@@ -1,0 +1,156 @@
+import { and, eq, inArray, max } from "drizzle-orm";
+import { UNICORNS } from "../../../engine";
+import type { BetInitiateResponse } from "../../../shared/api/racing";
+import { MAX_BET_DROPS, MIN_BET_DROPS, type Bankroll, type Bet, type BetPlacement, type GameBets } from "../kit";
+import { gameBets } from "../kit/schema";
+import type { IncomingPayment } from "../../payments/model";
+import { incomingPayments } from "../../payments/schema";
+import type { DbOrTx } from "../../platform/db";
+import { ConflictError, ValidationError } from "../../platform/errors";
+import type { Logger } from "../../platform/log";
+import { dropsToXrp } from "./model";
+import type { RaceRow, RacingRepository } from "./repository";
+
+/** What a racing bet carries besides its amount: the unicorn (engine index) and the race it was made for. */
+export interface RaceBetParams {
+  unicorn: number;
+  round: number;
+}
+
+/** Why a racing bet's payment is refused (refunded in full); the kit adds above_max, below_min, second_bet, short, expired. */
+export const RACING_REFUSAL = {
+  /** Validated after betting on its race closed (or for a race that is over). */
+  bettingClosed: "betting_closed",
+  /** The treasury could no longer cover the race's worst case when the payment came. */
+  raceFull: "race_full",
+} as const;
+
+export const TEXT = {
+  alreadyBet: "You have already placed a bet for this race.",
+  duringRace: "Cannot place bets during a race. Please wait for the next race.",
+  amount: "Please enter a bet amount between 1 and 100 XRP.",
+  full: "This race is full, please bet on the next one.",
+} as const;
+
+/** Drops of a bet amount given in XRP (a number or numeric text, at most 6 decimals); 400 naming betAmount otherwise. */
+export function parseBetDrops(value: unknown): bigint {
+  const text = typeof value === "number" ? (Number.isFinite(value) ? String(value) : "") : typeof value === "string" ? value.trim() : "";
+  const m = /^(\d{1,3})(?:\.(\d{1,6}))?$/.exec(text);
+  const drops = m ? BigInt(m[1]!) * 1_000_000n + BigInt((m[2] ?? "").padEnd(6, "0")) : -1n;
+  // The spec's rule is "above 0 and at most 100"; the ledger side takes whole drops from 1 XRP.
+  if (drops <= 0n || drops > MAX_BET_DROPS) throw new ValidationError("betAmount", TEXT.amount);
+  if (drops < MIN_BET_DROPS) throw new ValidationError("betAmount", "Minimum bet amount is 1 XRP.");
+  return drops;
+}
+
+/**
+ * The largest total payout over the five unicorns (each unicorn's bets x the multiple), with an
+ * extra bet of `extra` drops on `unicorn` when given: what the treasury must cover for the race.
+ */
+export function worstCaseDrops(bets: readonly { amountDrops: bigint; unicorn: number }[], multipleHundredths: number, extra?: { amountDrops: bigint; unicorn: number }): bigint {
+  const totals = UNICORNS.map(() => 0n);
+  for (const b of extra ? [...bets, extra] : bets) totals[b.unicorn]! += b.amountDrops;
+  return totals.reduce((worst, t) => {
+    const payout = (t * BigInt(multipleHundredths)) / 100n;
+    return payout > worst ? payout : worst;
+  }, 0n);
+}
+
+/**
+ * Racing's rules on top of the games kit: which payments are bets of which race (`place`, inside
+ * the watcher's credit transaction), the liability guard (before the payment request and again
+ * when the payment comes), and the settlement of a finished race (5x to the winners, exactly once,
+ * recorded with the race's result).
+ */
+export class RacingBetRules {
+  /** The treasury's spendable XRP at the last ledger close, less what the outbox has to send since. */
+  private cachedBalance: { spendable: bigint; inFlight: bigint } | undefined;
+  private refreshing = false;
+
+  constructor(
+    private readonly deps: { bankroll: Bankroll; log: Logger },
+    private readonly repo: RacingRepository,
+  ) {}
+
+  /** Re-reads the treasury (after each ledger close); failures keep the last figure. */
+  refreshBankroll(): void {
+    if (this.refreshing) return;
+    this.refreshing = true;
+    this.deps.bankroll
+      .facts()
+      .then((f) => void (this.cachedBalance = { spendable: f.spendableDrops, inFlight: f.inFlightDrops }))
+      .catch((err) => this.deps.log.warn("racing bankroll not read", { error: err instanceof Error ? err.message : String(err) }))
+      .finally(() => (this.refreshing = false));
+  }
+
+  /** Spendable XRP now: the last ledger's figure, less payouts recorded since it was read. */
+  private spendableNow(): bigint | undefined {
+    if (!this.cachedBalance) return undefined;
+    const grown = this.deps.bankroll.inFlightDrops() - this.cachedBalance.inFlight;
+    return this.cachedBalance.spendable - (grown > 0n ? grown : 0n);
+  }
+
+  /** The race's confirmed bets as (amount, unicorn). */
+  stakes(bets: GameBets<RaceBetParams>, round: number, db?: DbOrTx) {
+    return bets.inRound(round, db).map((b) => ({ amountDrops: b.amountDrops, unicorn: b.params.unicorn }));
+  }
+
+  /** Before a payment request: 409 when this bet would take the race's worst case beyond the treasury. */
+  async guard(bets: GameBets<RaceBetParams>, race: RaceRow, bet: { amountDrops: bigint; unicorn: number }): Promise<void> {
+    const facts = await this.deps.bankroll.facts();
+    this.cachedBalance = { spendable: facts.spendableDrops, inFlight: facts.inFlightDrops };
+    if (worstCaseDrops(this.stakes(bets, race.round), race.multipleHundredths, bet) > facts.spendableDrops) throw new ConflictError("RACE_FULL", TEXT.full);
+  }
+
+  /** The kit asks which race a paid bet joins (inside the credit's transaction). */
+  place(ctx: { db: DbOrTx; bet: Bet<RaceBetParams>; payment: IncomingPayment }, bets: GameBets<RaceBetParams>): BetPlacement {
+    const race = this.repo.current(ctx.db);
+    const { round, unicorn } = ctx.bet.params;
+    if (!race || race.round !== round) return { refuse: RACING_REFUSAL.bettingClosed };
+    const open = race.status === "waiting" || (race.status === "closed" && ctx.payment.ledgerIndex <= race.closeLedger!);
+    if (!open) return { refuse: RACING_REFUSAL.bettingClosed };
+    const spendable = this.spendableNow();
+    if (spendable !== undefined && worstCaseDrops(this.stakes(bets, round, ctx.db), race.multipleHundredths, { amountDrops: ctx.bet.amountDrops, unicorn }) > spendable) {
+      return { refuse: RACING_REFUSAL.raceFull };
+    }
+    return { round };
+  }
+
+  /** The highest ledger of an accepted bet payment of a round (0 when none). */
+  lastBetLedger(db: DbOrTx, game: string, round: number): number {
+    const row = db
+      .select({ n: max(incomingPayments.ledgerIndex) })
+      .from(gameBets)
+      .innerJoin(incomingPayments, eq(incomingPayments.txHash, gameBets.paymentTxHash))
+      .where(and(eq(gameBets.game, game), eq(gameBets.round, round), inArray(gameBets.status, ["confirmed", "won", "lost"])))
+      .get();
+    return row?.n ?? 0;
+  }
+
+  /** Winners get bet x the race's multiple, the rest lose; in the race's finishing transaction. */
+  settle(db: DbOrTx, bets: GameBets<RaceBetParams>, race: RaceRow): void {
+    for (const bet of bets.inRound(race.round, db)) {
+      if (bet.status !== "confirmed") continue;
+      if (bet.params.unicorn === race.winnerIndex) bets.win(db, bet.id, race.multipleHundredths);
+      else bets.lose(db, bet.id);
+    }
+  }
+}
+
+/** The initiate response: the spec's fields and their aliases. */
+export function initiateView(bet: Bet<RaceBetParams>, sign: { uuid: string; qrUrl: string; xummUrl: string }): BetInitiateResponse {
+  return {
+    success: true,
+    error: null,
+    betId: bet.id,
+    uuid: sign.uuid,
+    qrUrl: sign.qrUrl,
+    xummQrUrl: sign.qrUrl,
+    paymentUrl: sign.xummUrl,
+    xummUrl: sign.xummUrl,
+    unicornName: UNICORNS[bet.params.unicorn]!.name,
+    betAmount: dropsToXrp(bet.amountDrops),
+    round: bet.params.round,
+    destinationTag: bet.destinationTag,
+  };
+}

@@ -1,0 +1,179 @@
+import { UNICORNS } from "../../../engine";
+import type { BetInitiateResponse, RacingServerMessage } from "../../../shared/api/racing";
+import type { Config } from "../../platform/config";
+import { ConflictError } from "../../platform/errors";
+import type { Hub, HubSocket } from "../../platform/ws/hub";
+import { Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type KitDeps } from "../kit";
+import { RacingBetRules, TEXT, initiateView, parseBetDrops, type RaceBetParams } from "./bets";
+import { HISTORY_ON_CONNECT, RACING_PUSH_MS, dropsToXrp, parseUnicorn } from "./model";
+import { RacingRepository, type RaceRow } from "./repository";
+import { RaceRounds } from "./rounds";
+import { playerView, raceRecord, raceStateView } from "./views";
+
+/** The game's name in the kit: bets' purpose `unicorn-racing-bet`, the socket /ws/games/unicorn-racing. */
+export const RACING_GAME = "unicorn-racing";
+
+export interface RacingDeps extends KitDeps {
+  hub: Hub;
+  config: Pick<Config, "racing">;
+}
+
+/** What a bet's payment status is, told to the player (the spec's statuses; the reason says why it failed). */
+function statusOf(bet: Bet<RaceBetParams>): { status: "pending" | "confirmed" | "failed" | "timeout" | "canceled"; reason: string | null } {
+  switch (bet.status) {
+    case "awaiting_payment":
+      return { status: "pending", reason: null };
+    case "confirmed":
+    case "won":
+    case "lost":
+      return { status: "confirmed", reason: null };
+    case "expired":
+      return { status: "timeout", reason: "expired" };
+    case "cancelled":
+      return { status: "canceled", reason: bet.reason };
+    default:
+      return { status: "failed", reason: bet.reason };
+  }
+}
+
+/**
+ * Unicorn Racing: the round loop (rounds.ts), the bets through the games kit (bets.ts), and the
+ * socket /ws/games/unicorn-racing. Public messages (gameState, raceHistory) go to everyone watching;
+ * private ones (betPaymentRequest, paymentStatus, betConfirmed, raceResult, payout) to the bettor's
+ * sockets only. Every push is one server.publish through the hub.
+ */
+export class RacingGame {
+  readonly repo: RacingRepository;
+  readonly bets: GameBets<RaceBetParams>;
+  readonly channel: GameChannel;
+  readonly rounds: RaceRounds;
+  readonly rules: RacingBetRules;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private offs: (() => void)[] = [];
+  private lastPush = 0;
+
+  constructor(private readonly deps: RacingDeps) {
+    this.repo = new RacingRepository(deps.db);
+    this.rules = new RacingBetRules({ bankroll: new Bankroll(deps.ledger, deps.outbox), log: deps.log }, this.repo);
+    this.bets = new GameBets<RaceBetParams>(deps, {
+      game: RACING_GAME,
+      signKind: "racing_bet",
+      instruction: (drops, p) => `Bet ${dropsToXrp(drops)} XRP on ${UNICORNS[p.unicorn]!.name} in Unicorn Racing race #${p.round}`,
+      place: (ctx) => this.rules.place(ctx, this.bets),
+    });
+    this.channel = new GameChannel(deps.hub, RACING_GAME);
+    this.rounds = new RaceRounds({ ...deps, config: deps.config.racing }, this.repo, {
+      lastBetLedger: (db, round) => this.rules.lastBetLedger(db, RACING_GAME, round),
+      paymentsProcessedThrough: (ledger) => (deps.payments.cursor()?.ledgerIndex ?? 0) >= ledger,
+      settle: (db, race) => this.rules.settle(db, this.bets, race),
+    });
+  }
+
+  start(): void {
+    this.bets.start();
+    this.offs.push(
+      this.bets.on("confirmed", (bet) => {
+        this.toPlayer(bet.wallet, { type: "paymentStatus", betId: bet.id, status: "confirmed", reason: null, message: null, txid: bet.paymentTxHash });
+        this.toPlayer(bet.wallet, { type: "betConfirmed", betId: bet.id, betAmount: dropsToXrp(bet.amountDrops), unicornName: UNICORNS[bet.params.unicorn]!.name, round: bet.round! });
+        this.pushState();
+      }),
+      this.bets.on("refunded", (bet) => this.pushPayment(bet)),
+      this.bets.on("expired", (bet) => this.pushPayment(bet)),
+      this.bets.on("paid", ({ bet, kind, txid, failed }) => {
+        if (kind === "payout") this.toPlayer(bet.wallet, { type: "payout", betId: bet.id, round: bet.round!, status: failed ? "failed" : "validated", txid, amount: dropsToXrp(bet.payoutDrops ?? 0n) });
+      }),
+      this.rounds.on("changed", (race) => this.onRaceChanged(race)),
+      this.deps.ledger.on("ledgerClosed", () => this.rules.refreshBankroll()),
+    );
+    this.offs.push(this.deps.ledger.on("connected", () => this.rules.refreshBankroll()));
+    this.rounds.start();
+    // Positions for clients that do not run the engine: every RACING_PUSH_MS while racing, each second otherwise.
+    this.timer = setInterval(() => {
+      const racing = this.rounds.current?.status === "racing";
+      if (racing || performance.now() - this.lastPush >= 1000) this.pushState();
+    }, RACING_PUSH_MS);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.rounds.stop();
+    this.bets.stop();
+    for (const off of this.offs.splice(0)) off();
+  }
+
+  /** The current race's gameState message. */
+  gameState(): RacingServerMessage | undefined {
+    const race = this.rounds.current ?? this.repo.current();
+    if (!race) return undefined;
+    const players = this.bets.inRound(race.round).map((b) => playerView({ wallet: b.wallet, round: race.round, unicorn: b.params.unicorn, amountDrops: b.amountDrops }));
+    return { type: "gameState", data: { raceState: raceStateView(race, this.rounds.outcomeOf(race), this.deps.clock.now()), players, currentRound: race.round } };
+  }
+
+  /** Finished races, newest first. */
+  races(limit: number) {
+    return this.repo.finished(limit).map(raceRecord);
+  }
+
+  /** POST /api/unicorn-bet/initiate after the session check: the spec's order of checks, the liability guard, then the payment request. */
+  async initiate(wallet: string, body: { betAmount?: unknown; unicornName?: unknown }, clientToken?: string): Promise<BetInitiateResponse> {
+    const race = this.repo.current();
+    if (race && this.bets.repo.walletBetInRound(this.deps.db, wallet, race.round)) throw new ConflictError("RACE_ALREADY_BET", TEXT.alreadyBet);
+    if (!race || race.status !== "waiting" || this.deps.clock.now() >= race.betsCloseAt.getTime()) throw new ConflictError("RACE_BETTING_CLOSED", TEXT.duringRace);
+    const amountDrops = parseBetDrops(body.betAmount);
+    const unicorn = parseUnicorn(body.unicornName);
+    await this.rules.guard(this.bets, race, { amountDrops, unicorn });
+    const { bet, sign } = await this.bets.create({ wallet, amountDrops, params: { unicorn, round: race.round }, clientToken });
+    const view = initiateView(bet, sign);
+    this.toPlayer(wallet, { type: "betPaymentRequest", data: view });
+    return view;
+  }
+
+  /** A player's own bet of the current race, told again (after auth or betCreated). */
+  tellBet(socket: HubSocket, bet: Bet<RaceBetParams>): void {
+    const { status, reason } = statusOf(bet);
+    this.channel.send(socket, { type: "paymentStatus", betId: bet.id, status, reason, message: null, txid: bet.paymentTxHash });
+  }
+
+  /** Rows of the transaction history: each paid bet and each win, refunds being listed with every refund. */
+  history() {
+    const multiple = (b: { multiplierHundredths: number | null }) => (b.multiplierHundredths ?? 0) / 100;
+    return gameBetHistory(this.deps.db, RACING_GAME, "Unicorn Racing", { win: (b) => `Unicorn Racing round #${b.round}: your unicorn won, ${multiple(b)}x payout` });
+  }
+
+  private toPlayer(wallet: string, message: RacingServerMessage): void {
+    this.channel.toPlayer(wallet, message);
+  }
+
+  private pushPayment(bet: Bet<RaceBetParams>): void {
+    const { status, reason } = statusOf(bet);
+    this.toPlayer(bet.wallet, { type: "paymentStatus", betId: bet.id, status, reason, message: null, txid: null });
+  }
+
+  pushState(): void {
+    const state = this.gameState();
+    if (!state) return;
+    this.lastPush = performance.now();
+    this.channel.publish(state);
+  }
+
+  private onRaceChanged(race: RaceRow): void {
+    this.pushState();
+    if (race.status !== "finished") return;
+    this.bets.kick();
+    this.channel.publish({ type: "raceHistory", data: this.races(HISTORY_ON_CONNECT) });
+    const winner = UNICORNS[race.winnerIndex!]!.name;
+    for (const bet of this.bets.inRound(race.round)) {
+      const payout = bet.status === "won" ? (bet.payoutDrops ?? 0n) : 0n;
+      this.toPlayer(bet.wallet, {
+        type: "raceResult",
+        betId: bet.id,
+        round: race.round,
+        isWinner: bet.status === "won",
+        unicornName: UNICORNS[bet.params.unicorn]!.name,
+        profit: dropsToXrp(payout - bet.amountDrops),
+        payout: dropsToXrp(payout),
+        winningUnicorn: winner,
+      });
+    }
+  }
+}

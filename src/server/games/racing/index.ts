@@ -1,0 +1,75 @@
+import { Elysia, t } from "elysia";
+import { BetInitiateBody, BetInitiateResponse, RaceStateResponse, RacesResponse } from "../../../shared/api/racing";
+import { NotFoundError } from "../../platform/errors";
+import type { Config } from "../../platform/config";
+import { clientToken, type CookieJar } from "../../auth/cookies";
+import { actingWallet, walletSession } from "../../auth/guard";
+import type { AuthService } from "../../auth/service";
+import type { SocketWallet } from "../../platform/ws";
+import type { RacingGame } from "./game";
+import { HISTORY_ON_CONNECT, parseRaceLimit } from "./model";
+
+/** Unicorn Racing's calls: the race list, bet initiation (spec §7) and the socket /ws/games/unicorn-racing. */
+export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; config: Pick<Config, "cookieSecret" | "publicUrl">; socketWallet: SocketWallet }) {
+  const { racing } = deps;
+  return new Elysia({ name: "racing" })
+    .use(walletSession(deps.auth))
+    .use(
+      racing.channel.routes(
+        { socketWallet: deps.socketWallet, publicUrl: deps.config.publicUrl },
+        {
+          onOpen(socket) {
+            const state = racing.gameState();
+            if (state) racing.channel.send(socket, state);
+            racing.channel.send(socket, { type: "raceHistory", data: racing.races(HISTORY_ON_CONNECT) });
+          },
+          onAuth(socket, wallet) {
+            const race = racing.rounds.current;
+            const mine = race && racing.bets.ofWallet(wallet, 5).find((b) => b.params.round === race.round);
+            if (mine) racing.tellBet(socket, mine);
+          },
+          onMessage(socket, message, ctx) {
+            if (message.type === "betCreated") {
+              // The spec's client announces its bet; the server already knows it and answers with where it stands.
+              const bet = typeof message.betId === "string" ? racing.bets.get(message.betId) : undefined;
+              if (bet && ctx.wallet === bet.wallet) racing.tellBet(socket, bet);
+              return;
+            }
+            racing.channel.error(socket, "UNKNOWN_TYPE", `Unknown message type '${message.type.slice(0, 40)}'`);
+          },
+        },
+      ),
+    )
+    .get(
+      "/api/racing/state",
+      () => {
+        const state = racing.gameState();
+        if (!state || state.type !== "gameState") throw new NotFoundError("No race yet; the first countdown starts with the server");
+        return { success: true as const, ...state.data };
+      },
+      {
+        response: RaceStateResponse,
+        detail: { summary: "The race now (what gameState pushes): for clients without the socket", tags: ["racing"] },
+      },
+    )
+    .get("/api/racing/races", ({ query }) => ({ success: true as const, races: racing.races(parseRaceLimit(query.limit)) }), {
+      query: t.Object({ limit: t.Optional(t.String()) }),
+      response: RacesResponse,
+      detail: { summary: "Finished races, newest first, with their revealed seeds (re-check each on /fair)", tags: ["racing"] },
+    })
+    .post(
+      "/api/unicorn-bet/initiate",
+      ({ body, session, cookie }) => {
+        const wallet = actingWallet(session, body.walletAddress);
+        return racing.initiate(wallet, body, clientToken(cookie as unknown as CookieJar, deps.config));
+      },
+      {
+        body: BetInitiateBody,
+        response: BetInitiateResponse,
+        detail: {
+          summary: "Bet on a unicorn of the race in its countdown: a Xaman XRP payment with its own DestinationTag; 409 when betting closed, a second bet, or the race is full",
+          tags: ["racing"],
+        },
+      },
+    );
+}

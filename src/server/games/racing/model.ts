@@ -1,0 +1,34 @@
+import { UNICORNS, unicornIndex } from "../../../engine";
+import { ValidationError } from "../../platform/errors";
+
+/** The winner banner's time before the next countdown starts (spec: banner for 8 s). */
+export const RACING_FINISHED_MS = 8_000;
+/** Most races GET /api/racing/races returns at once; the default is 20. */
+export const RACES_MAX_LIMIT = 200;
+/** Races in the raceHistory message a socket gets when it connects. */
+export const HISTORY_ON_CONNECT = 20;
+/** gameState pushes per second while a race runs (positions for clients that do not run the engine). */
+export const RACING_PUSH_MS = 500;
+/** Tick of the round loop (it also runs at each ledger close): how late a step can be taken. */
+export const RACING_TICK_MS = 250;
+
+/** Race status in the database: the spec's three plus closed (bets closed, not started yet). */
+export type RaceStatus = "waiting" | "closed" | "racing" | "finished";
+
+/** The unicorn a name stands for; 400 naming unicornName for anything else. */
+export function parseUnicorn(value: unknown): number {
+  const index = typeof value === "string" ? unicornIndex(value) : -1;
+  if (index < 0) throw new ValidationError("unicornName", `Field 'unicornName' must be one of ${UNICORNS.map((u) => u.name).join(", ")}`);
+  return index;
+}
+
+/** ?limit= of the race list: 1..RACES_MAX_LIMIT, default 20. */
+export function parseRaceLimit(raw: unknown): number {
+  if (raw === undefined || raw === "") return 20;
+  const n = typeof raw === "string" && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= RACES_MAX_LIMIT)) throw new ValidationError("limit", `Query 'limit' must be a whole number from 1 to ${RACES_MAX_LIMIT}`);
+  return n;
+}
+
+/** Drops as XRP (a number, as the spec's messages carry it). */
+export const dropsToXrp = (drops: bigint): number => Number(drops) / 1_000_000;

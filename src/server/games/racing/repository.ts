@@ -1,0 +1,38 @@
+import { and, desc, eq, max } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../platform/db";
+import type { RaceStatus } from "./model";
+import { racingRaces } from "./schema";
+
+export type RaceRow = typeof racingRaces.$inferSelect;
+
+/** The race rows (bets are the games kit's). */
+export class RacingRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The newest race (the current one), if any. */
+  current(db: DbOrTx = this.db): RaceRow | undefined {
+    return db.select().from(racingRaces).orderBy(desc(racingRaces.round)).limit(1).get();
+  }
+
+  race(round: number, db: DbOrTx = this.db): RaceRow | undefined {
+    return db.select().from(racingRaces).where(eq(racingRaces.round, round)).get();
+  }
+
+  lastRound(db: DbOrTx = this.db): number {
+    return db.select({ n: max(racingRaces.round) }).from(racingRaces).get()?.n ?? 0;
+  }
+
+  insertRace(db: DbOrTx, row: typeof racingRaces.$inferInsert): RaceRow {
+    return db.insert(racingRaces).values(row).returning().get();
+  }
+
+  /** Moves a race on only from the status it is expected in (false: someone else moved it). */
+  updateRace(db: DbOrTx, round: number, from: RaceStatus, values: Partial<typeof racingRaces.$inferInsert>): RaceRow | undefined {
+    return db.update(racingRaces).set(values).where(and(eq(racingRaces.round, round), eq(racingRaces.status, from))).returning().get();
+  }
+
+  /** Finished races, newest first. */
+  finished(limit: number, db: DbOrTx = this.db): RaceRow[] {
+    return db.select().from(racingRaces).where(eq(racingRaces.status, "finished")).orderBy(desc(racingRaces.round)).limit(limit).all();
+  }
+}

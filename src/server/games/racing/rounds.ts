@@ -1,0 +1,211 @@
+import { randomBytes } from "node:crypto";
+import { raceFromSeeds, serverSeedCommitment, type RaceOutcome } from "../../../engine";
+import type { LedgerGateway } from "../../ledger/gateway";
+import type { Clock } from "../../platform/clock";
+import type { RacingConfig } from "../../platform/config";
+import { sqliteOf, type Db, type DbOrTx } from "../../platform/db";
+import { TypedEmitter } from "../../platform/emitter";
+import type { Logger } from "../../platform/log";
+import { RetryGate } from "../../platform/retry";
+import { RACING_FINISHED_MS, RACING_TICK_MS } from "./model";
+import type { RaceRow, RacingRepository } from "./repository";
+
+export interface RoundEvents {
+  /** The current race moved to another status (or a new race began its countdown). */
+  changed: RaceRow;
+}
+
+/** What the round loop needs from the money side; the bets module provides it. */
+export interface RoundHooks {
+  /** The highest ledger of a payment already accepted as a bet of `round` (0 when none). */
+  lastBetLedger(db: DbOrTx, round: number): number;
+  /** Whether every payment in ledgers up to `ledgerIndex` has been judged by the watcher. */
+  paymentsProcessedThrough(ledgerIndex: number): boolean;
+  /** Settles the race's bets inside the transaction that records its winner (payouts recorded there). */
+  settle(db: DbOrTx, race: RaceRow): void;
+}
+
+/**
+ * The race loop on the server: waiting (countdown, bets open) -> closed (RACING_BET_CLOSE_MS
+ * before the start: the last ledger whose payments count is fixed, the next ledger's hash becomes
+ * the client seed) -> racing (seed revealed; the engine's timeline) -> finished (winner, payouts
+ * recorded with it) -> after RACING_FINISHED_MS the next round. Every step is a row update from
+ * the status it expects, so a restart resumes the race where its row stands: a race whose betting
+ * closed finishes and pays exactly once; one in its countdown simply goes on counting down.
+ */
+export class RaceRounds {
+  private readonly events: TypedEmitter<RoundEvents>;
+  private readonly gate: RetryGate;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private offs: (() => void)[] = [];
+  private busy = false;
+  private stopped = false;
+  /** The newest validated ledger the stream told us about. */
+  private validated: { index: number; hash: string } | undefined;
+  private race: RaceRow | undefined;
+  private outcome: { round: number; race: RaceOutcome } | undefined;
+
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; log: Logger; ledger: LedgerGateway; config: RacingConfig },
+    private readonly repo: RacingRepository,
+    private readonly hooks: RoundHooks,
+  ) {
+    this.events = new TypedEmitter((event, err) => deps.log.error("racing listener failed", { event, error: String(err) }));
+    this.gate = new RetryGate("racing rounds", deps.log, sqliteOf(deps.db));
+  }
+
+  on<K extends keyof RoundEvents & string>(event: K, listener: (payload: RoundEvents[K]) => void): () => void {
+    return this.events.on(event, listener);
+  }
+
+  /** The current race (undefined only before the first tick). */
+  get current(): RaceRow | undefined {
+    return this.race;
+  }
+
+  /** The timeline of the current race once its seeds are known. */
+  outcomeOf(race: RaceRow): RaceOutcome | undefined {
+    if (race.clientSeed === null || (race.status !== "racing" && race.status !== "finished")) return undefined;
+    if (this.outcome?.round !== race.round) {
+      this.outcome = { round: race.round, race: raceFromSeeds({ serverSeed: race.serverSeed, clientSeed: race.clientSeed, nonce: race.round }) };
+    }
+    return this.outcome.race;
+  }
+
+  start(): void {
+    this.offs.push(this.deps.ledger.on("ledgerClosed", (l) => this.sawLedger(l.ledger_index, l.ledger_hash)));
+    this.timer = setInterval(() => this.tick(), RACING_TICK_MS);
+    this.tick();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    for (const off of this.offs) off();
+    this.offs = [];
+  }
+
+  private sawLedger(index: number, hash: string): void {
+    if (!this.validated || index > this.validated.index) this.validated = { index, hash };
+    this.tick();
+  }
+
+  /** One pass of the loop; failures (ledger, a locked database) are logged and back off. */
+  tick(): void {
+    if (this.busy || this.stopped) return;
+    this.busy = true;
+    void this.gate
+      .run(async () => {
+        // Several steps may be due at once (after a restart or a clock advance): take them all.
+        for (let steps = 0; steps < 5 && !this.stopped; steps++) if (!(await this.step())) break;
+      })
+      .finally(() => (this.busy = false));
+  }
+
+  /** Takes the next step that is due; false when nothing is due yet. */
+  private async step(): Promise<boolean> {
+    const race = this.repo.current();
+    this.race = race;
+    const now = this.deps.clock.now();
+    if (!race) return this.begin(1);
+    switch (race.status) {
+      case "waiting":
+        return now >= race.betsCloseAt.getTime() ? this.closeBetting(race) : false;
+      case "closed":
+        return now >= race.startsAt.getTime() ? this.startRace(race) : false;
+      case "racing":
+        return now >= race.endsAt!.getTime() ? this.finish(race) : false;
+      case "finished":
+        return now >= race.finishedAt!.getTime() + RACING_FINISHED_MS ? this.begin(race.round + 1) : false;
+      default:
+        throw new Error(`race ${race.round} has an unknown status ${race.status}`);
+    }
+  }
+
+  private moved(row: RaceRow | undefined): boolean {
+    if (!row) return false;
+    this.race = row;
+    this.events.emit("changed", row);
+    return true;
+  }
+
+  /** A new round: a fresh server seed whose hash is shown from now on. */
+  private begin(round: number): boolean {
+    const { countdownMs, betCloseMs, payoutMultiple } = this.deps.config;
+    const now = this.deps.clock.now();
+    const serverSeed = randomBytes(32).toString("hex");
+    const row = this.deps.db.transaction((tx) => {
+      if (this.repo.lastRound(tx) >= round) return undefined;
+      return this.repo.insertRace(tx, {
+        round,
+        status: "waiting",
+        serverSeed,
+        serverSeedHash: serverSeedCommitment(serverSeed),
+        multipleHundredths: Math.round(payoutMultiple * 100),
+        countdownAt: new Date(now),
+        betsCloseAt: new Date(now + countdownMs - betCloseMs),
+        startsAt: new Date(now + countdownMs),
+      });
+    });
+    if (row) this.deps.log.info("race countdown", { round, serverSeedHash: row.serverSeedHash, startsAt: row.startsAt.toISOString() });
+    return this.moved(row);
+  }
+
+  private async latestValidated(): Promise<{ index: number; hash: string }> {
+    if (this.validated) return this.validated;
+    const res = await this.deps.ledger.request({ command: "ledger", ledger_index: "validated" });
+    this.validated = { index: res.result.ledger_index, hash: res.result.ledger_hash };
+    return this.validated;
+  }
+
+  /** Betting closes: payments in ledgers up to `closeLedger` are this race's bets; the next ledger's hash is its client seed. */
+  private async closeBetting(race: RaceRow): Promise<boolean> {
+    const { index } = await this.latestValidated();
+    const row = this.deps.db.transaction((tx) => {
+      const closeLedger = Math.max(index, this.hooks.lastBetLedger(tx, race.round));
+      return this.repo.updateRace(tx, race.round, "waiting", { status: "closed", closeLedger, seedLedger: closeLedger + 1 });
+    });
+    if (row) this.deps.log.info("race betting closed", { round: race.round, closeLedger: row.closeLedger });
+    return this.moved(row);
+  }
+
+  /** The start: once the seed ledger is validated and every bet payment up to the close ledger judged. */
+  private async startRace(race: RaceRow): Promise<boolean> {
+    const seedLedger = race.seedLedger!;
+    if (!this.validated || this.validated.index < seedLedger) return false;
+    if (!this.hooks.paymentsProcessedThrough(race.closeLedger!)) return false;
+    const clientSeed = this.validated.index === seedLedger ? this.validated.hash : await this.ledgerHash(seedLedger);
+    const now = this.deps.clock.now();
+    const outcome = raceFromSeeds({ serverSeed: race.serverSeed, clientSeed, nonce: race.round });
+    const durationMs = Math.ceil((outcome.durationTicks * 1000) / outcome.tickRate);
+    const row = this.deps.db.transaction((tx) =>
+      this.repo.updateRace(tx, race.round, "closed", { status: "racing", clientSeed, startedAt: new Date(now), endsAt: new Date(now + durationMs), winnerIndex: null }),
+    );
+    if (row) {
+      this.outcome = { round: race.round, race: outcome };
+      this.deps.log.info("race started", { round: race.round, clientSeed, seedLedger });
+    }
+    return this.moved(row);
+  }
+
+  private async ledgerHash(index: number): Promise<string> {
+    const res = await this.deps.ledger.request({ command: "ledger", ledger_index: index });
+    if (!res.result.validated) throw new Error(`ledger ${index} is not validated yet`);
+    return res.result.ledger_hash;
+  }
+
+  /** The finish: the winner and every bet's result (payouts recorded) in one transaction. */
+  private finish(race: RaceRow): boolean {
+    const outcome = this.outcomeOf(race)!;
+    const row = this.deps.db.transaction(
+      (tx) => {
+        const done = this.repo.updateRace(tx, race.round, "racing", { status: "finished", winnerIndex: outcome.winnerIndex, finishedAt: this.deps.clock.date() });
+        if (done) this.hooks.settle(tx, done);
+        return done;
+      },
+      { behavior: "immediate" },
+    );
+    if (row) this.deps.log.info("race finished", { round: race.round, winner: outcome.winner });
+    return this.moved(row);
+  }
+}

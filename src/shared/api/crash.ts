@@ -1,0 +1,120 @@
+import { t } from "elysia";
+
+// The Crash game's API and socket messages (spec part 2 §3 "Crash", §7): schemas written once.
+// The server validates and documents with them; the browser imports their types.
+
+const Hash = t.String({ description: "64 hex digits" });
+
+export const CrashBetInitiateBody = t.Object({
+  walletAddress: t.Optional(t.Unknown({ description: "The session's wallet (403 for another)" })),
+  betAmount: t.Unknown({ description: "XRP, 1 to 100" }),
+  autoCashOut: t.Optional(t.Unknown({ description: "Auto cash-out multiplier, at least 1.1; absent or null for none" })),
+});
+
+export const CrashBetInitiateResponse = t.Object({
+  success: t.Literal(true),
+  error: t.Null(),
+  xummUrl: t.String(),
+  qrUrl: t.String(),
+  betAmount: t.Number({ description: "XRP" }),
+  betId: t.String(),
+  uuid: t.String(),
+  autoCashOut: t.Nullable(t.Number()),
+  destinationTag: t.Number(),
+  expiresAt: t.String(),
+});
+export type CrashBetInitiateResponse = typeof CrashBetInitiateResponse.static;
+
+export const CrashFairness = t.Object({
+  terminatingHash: Hash,
+  salt: t.String(),
+  firstRound: t.Number({ description: "The round played as game 1 of this chain" }),
+  chainLength: t.Number(),
+  chains: t.Array(t.Object({ terminatingHash: Hash, salt: t.String(), firstRound: t.Number(), length: t.Number() })),
+});
+export type CrashFairness = typeof CrashFairness.static;
+
+export const CrashRoundView = t.Object({
+  round: t.Number(),
+  hash: t.Nullable(Hash),
+  crashPoint: t.Nullable(t.Number({ description: "Multiplier, e.g. 2.38 (null for a voided round)" })),
+  startedAt: t.Nullable(t.String()),
+  endedAt: t.Nullable(t.String()),
+  voided: t.Boolean(),
+  players: t.Array(t.Object({ walletAddress: t.String(), betAmount: t.Number(), cashOutMultiplier: t.Nullable(t.Number()) })),
+  timestamp: t.Nullable(t.Number({ description: "endedAt in ms" })),
+});
+export type CrashRoundView = typeof CrashRoundView.static;
+export const CrashRoundsResponse = t.Object({ success: t.Literal(true), rounds: t.Array(CrashRoundView) });
+
+export const CrashBetView = t.Object({
+  betId: t.String(),
+  id: t.String(),
+  round: t.Nullable(t.Number()),
+  walletAddress: t.String(),
+  amount: t.Number({ description: "XRP" }),
+  autoCashOut: t.Nullable(t.Number()),
+  cashOutMultiplier: t.Nullable(t.Number()),
+  status: t.String({ description: "awaiting_payment, confirmed, won, lost, refunded, expired, cancelled" }),
+  result: t.Nullable(t.String({ description: "win, loss, refund (null while open)" })),
+  reason: t.Nullable(t.String()),
+  payoutAmount: t.Number({ description: "XRP paid (0 for a loss)" }),
+  paymentTxid: t.Nullable(t.String()),
+  txid: t.Nullable(t.String({ description: "The payout's (or refund's) txid once validated" })),
+  timestamp: t.Number(),
+});
+export type CrashBetView = typeof CrashBetView.static;
+export const CrashBetsResponse = t.Object({ success: t.Literal(true), bets: t.Array(CrashBetView) });
+
+export const CrashBurnsResponse = t.Object({
+  success: t.Literal(true),
+  totalVvxBurned: t.String({ description: "VVX, exact decimal" }),
+  totalXrpSpent: t.String({ description: "XRP, exact decimal" }),
+  rounds: t.Number({ description: "Burns validated" }),
+  latest: t.Array(
+    t.Object({ round: t.Number(), xrp: t.String(), vvxBurned: t.Nullable(t.String()), txid: t.Nullable(t.String()), status: t.String(), timestamp: t.Number() }),
+  ),
+});
+export type CrashBurnsResponse = typeof CrashBurnsResponse.static;
+
+/** A player in gameState (spec §3 "Crash"). */
+export interface CrashPlayer {
+  walletAddress: string;
+  betAmount: number;
+  autoCashOut: number | null;
+  hasCashedOut: boolean;
+  cashOutMultiplier: number | null;
+  round: number;
+}
+
+export type CrashStatus = "waiting" | "running" | "crashed";
+
+/** Server -> client messages of /ws/games/crash. */
+export type CrashServerMessage =
+  | {
+      type: "gameState";
+      status: CrashStatus;
+      round: number;
+      /** Seconds left of the betting countdown (waiting). */
+      countdown: number;
+      /** Server time the round started (ms), or null. */
+      startedAt: number | null;
+      /** ms the round has run (running) or ran (crashed). */
+      elapsedMs: number;
+      currentMultiplier: number;
+      players: CrashPlayer[];
+      /** Only once crashed. */
+      crashPoint: number | null;
+      hash: string | null;
+      /** The most the round pays in profit (XRP). */
+      maxProfit: number;
+      serverTime: number;
+    }
+  | { type: "tick"; round: number; elapsedMs: number; currentMultiplier: number; serverTime: number }
+  | { type: "gameHistory"; history: CrashRoundView[] }
+  | { type: "betConfirmed"; betId: string; round: number; betAmount: number; autoCashOut: number | null; walletAddress: string }
+  | { type: "betRefunded"; betId: string; reason: string; betAmount: number; txid: string | null }
+  | { type: "cashOutConfirmed"; betId: string; round: number; multiplier: number; payout: number; txid: string | null }
+  | { type: "playerCashedOut"; walletAddress: string; round: number; multiplier: number; payout: number }
+  | ({ type: "betPaymentRequest" } & Omit<CrashBetInitiateResponse, "success" | "error">)
+  | { type: "error"; code: string; message: string };

@@ -1,0 +1,98 @@
+import { crashClass, CRASH_RULES, fairLink, pillClass, shortWallet, type CrashBetView, type CrashPlayer, type CrashRoundView } from "./api";
+
+/** The last 7 rounds as coloured pills with their round numbers (spec §2). */
+export function RecentPills({ history, count = CRASH_RULES.recentPills }: { history: CrashRoundView[]; count?: number }) {
+  return (
+    <ol className="crash-pills" aria-label="Last rounds" data-testid="crash-pills">
+      {history.slice(0, count).map((r) => (
+        <li key={r.round} className={`crash-pill ${pillClass(r.crashPoint)}`} title={`Round #${r.round}`}>
+          <span className="crash-pill-round">#{r.round}</span> {r.crashPoint === null ? "void" : `${r.crashPoint.toFixed(2)}x`}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The players of the round: shortened wallets, bets, and cash-outs. */
+export function PlayersList({ players, me }: { players: CrashPlayer[]; me: string | null }) {
+  return (
+    <article className="card crash-list" aria-labelledby="crash-players-title" data-testid="crash-players">
+      <h2 id="crash-players-title">Players ({players.length})</h2>
+      {players.length === 0 ? (
+        <p className="muted small">No bets in this round yet.</p>
+      ) : (
+        <ul>
+          {players.map((p) => (
+            <li key={p.walletAddress} className={p.walletAddress === me ? "crash-me" : undefined}>
+              <span className="mono">{shortWallet(p.walletAddress)}</span>
+              <span>{p.betAmount} XRP</span>
+              <span className={p.hasCashedOut ? "success-text" : "muted"}>{p.hasCashedOut && p.cashOutMultiplier ? `${p.cashOutMultiplier.toFixed(2)}x` : p.autoCashOut ? `auto ${p.autoCashOut.toFixed(2)}x` : "riding"}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  );
+}
+
+/** Previous crashes with their colours, each linking to /fair prefilled with its hash and the salt. */
+export function PreviousCrashes({ history, salt, terminating }: { history: CrashRoundView[]; salt?: string; terminating?: string }) {
+  return (
+    <article className="card crash-list" aria-labelledby="crash-previous-title" data-testid="crash-previous">
+      <h2 id="crash-previous-title">Previous crashes</h2>
+      {history.length === 0 ? (
+        <p className="muted small">No finished rounds yet.</p>
+      ) : (
+        <ul>
+          {history.map((r) => {
+            const link = fairLink(r, salt, terminating);
+            return (
+              <li key={r.round}>
+                <span className="muted">#{r.round}</span>
+                <span className={`mono ${crashClass(r.crashPoint)}`}>{r.crashPoint === null ? "voided" : `${r.crashPoint.toFixed(2)}x`}</span>
+                {link ? (
+                  <a className="small" href={link} title="Re-compute this crash point from its hash and the salt">
+                    verify
+                  </a>
+                ) : (
+                  <span className="small muted">{r.voided ? "refunded" : ""}</span>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </article>
+  );
+}
+
+/** The wallet's own bets (spec's bet history row), with payout txids linking to the explorer. */
+export function BetHistory({ bets, explorer }: { bets: CrashBetView[]; explorer?: (txid: string) => string }) {
+  return (
+    <article className="card crash-list" aria-labelledby="crash-bets-title" data-testid="crash-bets">
+      <h2 id="crash-bets-title">My bets</h2>
+      {bets.length === 0 ? (
+        <p className="muted small">Your bets appear here.</p>
+      ) : (
+        <ul>
+          {bets.map((b) => (
+            <li key={b.betId}>
+              <span className="muted">#{b.round ?? "-"}</span>
+              <span>{b.amount} XRP</span>
+              <span className={b.result === "win" ? "success-text" : b.result === "loss" ? "error-text" : "muted"}>
+                {b.result === "win" ? `won ${b.payoutAmount} XRP at ${b.cashOutMultiplier?.toFixed(2)}x` : b.result === "loss" ? "lost" : b.result === "refund" ? `refunded (${b.reason?.replace(/_/g, " ")})` : b.status.replace(/_/g, " ")}
+              </span>
+              {b.txid && explorer ? (
+                <a className="small mono" href={explorer(b.txid)} target="_blank" rel="noopener noreferrer">
+                  tx
+                </a>
+              ) : (
+                <span />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  );
+}

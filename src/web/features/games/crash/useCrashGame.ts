@@ -1,0 +1,147 @@
+import { useEffect, useRef, useState } from "react";
+import type { CrashServerMessage } from "../../../../shared/api/crash";
+import { toast } from "../../../state/toast";
+import { CRASH_RULES, type CrashPlayer, type CrashRoundView, type CrashStatus } from "./api";
+import { GameSocket, gameSocketUrl, type GameSocketStatus } from "./gameSocket";
+import { newTimeline, observe, type Timeline } from "./timeline";
+
+type GameState = Extract<CrashServerMessage, { type: "gameState" }>;
+
+/** The player's own news in the current round, for the status line and the banner. */
+export interface MyRound {
+  round: number;
+  betId: string;
+  betAmount: number;
+  autoCashOut: number | null;
+  cashedOutAt: number | null;
+  payout: number | null;
+  txid: string | null;
+  lost: boolean;
+}
+
+export interface CrashGameView {
+  socket: GameSocketStatus;
+  status: CrashStatus;
+  round: number;
+  players: CrashPlayer[];
+  maxProfit: number;
+  history: CrashRoundView[];
+  /** The multiplier shown on the cash-out button (server ticks; the canvas draws its own, smoother). */
+  multiplier: number;
+  mine: MyRound | null;
+  /** 'CASHED OUT AT x - XRP SENT!' while set (8 s). */
+  banner: string | null;
+  timeline: Timeline;
+  send(message: Record<string, unknown>): boolean;
+  retry(): void;
+}
+
+const CONNECTION_TOASTS: Partial<Record<GameSocketStatus, { title: string; description: string; variant: "destructive" | "info" }>> = {
+  reconnecting: { title: "Connection Lost", description: "Reconnecting to the game server…", variant: "info" },
+  failed: { title: "Connection Failed", description: "Could not reach the game server. Please refresh the page.", variant: "destructive" },
+};
+
+/**
+ * Long because it is the socket's one message switch next to the state it updates.
+ * Follows /ws/games/crash for a page (the game page, or the embed with no wallet): the round's
+ * state, ticks into the canvas timeline, the history, and the wallet's own bet, cash-out and
+ * refunds. `onMine` runs whenever the wallet's bets change (the page refreshes its lists).
+ */
+export function useCrashGame(wallet: string | null, options: { onMine?: () => void; bannerMs?: number; quiet?: boolean } = {}): CrashGameView {
+  const timeline = useRef<Timeline>(newTimeline());
+  const socketRef = useRef<GameSocket | null>(null);
+  const onMine = useRef(options.onMine);
+  onMine.current = options.onMine;
+  const [socket, setSocket] = useState<GameSocketStatus>("connecting");
+  const [state, setState] = useState<GameState | null>(null);
+  const [history, setHistory] = useState<CrashRoundView[]>([]);
+  const [multiplier, setMultiplier] = useState(1);
+  const [mine, setMine] = useState<MyRound | null>(null);
+  const [banner, setBanner] = useState<string | null>(null);
+
+  useEffect(() => {
+    const handle = (m: { type: string; [k: string]: any }) => {
+      observe(timeline.current, m, performance.now());
+      switch (m.type) {
+        case "gameState":
+          setState(m as GameState);
+          setMultiplier(m.currentMultiplier);
+          // A new round in waiting resets the player's state (spec §4), unless the bet is for it.
+          if (m.status === "waiting") setMine((cur) => (cur && cur.round >= m.round ? cur : null));
+          if (m.status === "crashed") setMine((cur) => (cur && cur.round === m.round && cur.cashedOutAt === null ? { ...cur, lost: true } : cur));
+          return;
+        case "tick":
+          return setMultiplier(m.currentMultiplier);
+        case "gameHistory":
+          return setHistory(m.history);
+        case "playerCashedOut":
+          return setState((s) => (s && s.round === m.round ? { ...s, players: s.players.map((p) => (p.walletAddress === m.walletAddress ? { ...p, hasCashedOut: true, cashOutMultiplier: m.multiplier } : p)) } : s));
+        case "betConfirmed":
+          setMine({ round: m.round, betId: m.betId, betAmount: m.betAmount, autoCashOut: m.autoCashOut, cashedOutAt: null, payout: null, txid: null, lost: false });
+          return onMine.current?.();
+        case "cashOutConfirmed":
+          setMine((cur) => (cur && cur.betId === m.betId ? { ...cur, cashedOutAt: m.multiplier, payout: m.payout, txid: m.txid ?? cur.txid } : cur));
+          if (!m.txid) setBanner(`CASHED OUT AT ${m.multiplier.toFixed(2)}x - XRP SENT!`);
+          return onMine.current?.();
+        case "betRefunded":
+          if (!m.txid) toast({ title: "Bet Refunded", description: refundText(m.reason, m.betAmount), variant: "info", durationMs: 6000 });
+          return onMine.current?.();
+        case "error":
+          if (!options.quiet) toast({ title: "Error", description: m.message || "Could not cash out. Please try again.", variant: "destructive" });
+          return;
+      }
+    };
+    const s = new GameSocket(gameSocketUrl("crash"), {
+      onMessage: handle,
+      onStatus: (status) => {
+        setSocket(status);
+        const t = CONNECTION_TOASTS[status];
+        if (t && !options.quiet) toast({ ...t, durationMs: 5000 });
+      },
+    });
+    socketRef.current = s;
+    s.start();
+    return () => {
+      s.stop();
+      socketRef.current = null;
+    };
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps -- one socket per page
+
+  useEffect(() => socketRef.current?.setWallet(wallet), [wallet]);
+
+  useEffect(() => {
+    if (!banner) return;
+    const t = setTimeout(() => setBanner(null), options.bannerMs ?? CRASH_RULES.bannerMs);
+    return () => clearTimeout(t);
+  }, [banner, options.bannerMs]);
+
+  return {
+    socket,
+    status: state?.status ?? "waiting",
+    round: state?.round ?? 0,
+    players: state?.players ?? [],
+    maxProfit: state?.maxProfit ?? 0,
+    history,
+    multiplier,
+    mine,
+    banner,
+    timeline: timeline.current,
+    send: (m) => socketRef.current?.send(m) ?? false,
+    retry: () => socketRef.current?.retry(),
+  };
+}
+
+const REFUND_TEXT: Record<string, string> = {
+  second_bet: "you already have a bet in that round",
+  above_max: "the payment was above 100 XRP",
+  below_min: "the payment was below 1 XRP",
+  short: "the payment was short of the bet",
+  expired: "the payment arrived after the request expired",
+  round_voided: "the round was voided by a server restart",
+  request_closed: "the bet request was closed",
+};
+
+/** Why a bet's payment came back, for people. */
+export function refundText(reason: string, amount: number): string {
+  return `Your ${amount} XRP bet was refunded: ${REFUND_TEXT[reason] ?? reason.replace(/_/g, " ")}.`;
+}

@@ -1,0 +1,147 @@
+import { Application, Assets, Container, Graphics, Sprite, Text, type Texture } from "../../../lib/pixi";
+import { UNICORNS } from "../../../../engine";
+import { UNICORN_ART } from "./unicorns";
+import type { LaneFrame } from "./timeline";
+
+/** Tuning of the lanes, in one place (sizes in CSS pixels). */
+export const LANES = {
+  laneHeight: 58,
+  /** Room left of the start for the names. */
+  labelWidth: 76,
+  /** Room right of the finish line for the percent figures. */
+  percentWidth: 54,
+  spriteHeight: 50,
+  /** Gallop bob: pixels and strides per second while running. */
+  bob: 3.5,
+  strideHz: 3.2,
+  laneBg: [0x12163a, 0x0e1230] as const,
+  track: 0x232a5c,
+  checker: [0xffffff, 0x111111] as const,
+  winnerGlow: 0xfbbf24,
+};
+
+interface Lane {
+  root: Container;
+  bg: Graphics;
+  sprite: Sprite;
+  name: Text;
+  percent: Text;
+}
+
+/**
+ * Five PixiJS lanes, one per unicorn in the engine's order, a chequered finish line and each
+ * unicorn's position in percent. The view decides nothing: every frame it asks `frame()` (the
+ * engine's timeline at server time, computed by the page) where the unicorns are.
+ * Lifecycle: create -> (ticker draws) -> resize with the host -> destroy.
+ */
+export class RaceView {
+  private readonly lanes: Lane[] = [];
+  private readonly finish = new Graphics();
+  private observer: ResizeObserver | undefined;
+  private width = 0;
+  private destroyed = false;
+
+  private constructor(
+    private readonly app: Application,
+    private readonly host: HTMLElement,
+    textures: Texture[],
+    private readonly frame: () => LaneFrame,
+  ) {
+    UNICORNS.forEach((u, i) => {
+      const root = new Container();
+      const bg = new Graphics();
+      const sprite = new Sprite(textures[i]!);
+      sprite.anchor.set(1, 0.5);
+      const name = new Text({ text: u.name, style: { fill: u.hex, fontSize: 14, fontWeight: "700", fontFamily: "system-ui, sans-serif" } });
+      const percent = new Text({ text: "0%", style: { fill: 0xe5e7eb, fontSize: 13, fontFamily: "ui-monospace, monospace" } });
+      name.anchor.set(0, 0.5);
+      percent.anchor.set(1, 0.5);
+      root.addChild(bg, name, percent, sprite);
+      this.lanes.push({ root, bg, sprite, name, percent });
+      app.stage.addChild(root);
+    });
+    app.stage.addChild(this.finish);
+    app.ticker.add(() => this.draw());
+    this.resize();
+    this.observer = new ResizeObserver(() => this.resize());
+    this.observer.observe(host);
+  }
+
+  /** Builds the renderer in `host` and loads the unicorn art. */
+  static async create(host: HTMLElement, frame: () => LaneFrame): Promise<RaceView> {
+    const app = new Application();
+    await app.init({
+      width: Math.max(1, host.clientWidth),
+      height: LANES.laneHeight * UNICORNS.length,
+      backgroundAlpha: 0,
+      antialias: true,
+      resolution: Math.min(2, window.devicePixelRatio || 1),
+      autoDensity: true,
+    });
+    const textures = await Promise.all(UNICORNS.map((u) => Assets.load<Texture>({ src: UNICORN_ART[u.name], data: { resolution: 2 } })));
+    app.canvas.setAttribute("aria-hidden", "true");
+    app.canvas.style.display = "block";
+    host.appendChild(app.canvas);
+    return new RaceView(app, host, textures, frame);
+  }
+
+  private get trackStart(): number {
+    return LANES.labelWidth + this.spriteWidth;
+  }
+
+  private get trackEnd(): number {
+    return this.width - LANES.percentWidth;
+  }
+
+  private get spriteWidth(): number {
+    return (LANES.spriteHeight * 4) / 3;
+  }
+
+  private resize(): void {
+    if (this.destroyed) return;
+    this.width = Math.max(320, this.host.clientWidth);
+    const height = LANES.laneHeight * UNICORNS.length;
+    this.app.renderer.resize(this.width, height);
+    this.lanes.forEach((lane, i) => {
+      lane.root.y = i * LANES.laneHeight;
+      lane.bg.clear().rect(0, 0, this.width, LANES.laneHeight).fill({ color: LANES.laneBg[i % 2] });
+      lane.bg.rect(this.trackStart - this.spriteWidth, LANES.laneHeight - 6, this.trackEnd - this.trackStart + this.spriteWidth, 2).fill({ color: LANES.track });
+      lane.name.position.set(8, LANES.laneHeight / 2);
+      lane.percent.position.set(this.width - 6, LANES.laneHeight / 2);
+      lane.sprite.height = LANES.spriteHeight;
+      lane.sprite.width = this.spriteWidth;
+    });
+    // The chequered finish line across every lane.
+    const x = this.trackEnd;
+    const cell = 6;
+    this.finish.clear();
+    for (let row = 0; row * cell < height; row++) {
+      for (let col = 0; col < 2; col++) this.finish.rect(x + col * cell, row * cell, cell, cell).fill({ color: LANES.checker[(row + col) % 2] });
+    }
+  }
+
+  private draw(): void {
+    if (this.destroyed) return;
+    const { positions, running, winner } = this.frame();
+    const t = performance.now() / 1000;
+    const span = this.trackEnd - this.trackStart;
+    this.lanes.forEach((lane, i) => {
+      const p = positions[i] ?? 0;
+      const moving = running && p < 100;
+      const phase = t * LANES.strideHz * Math.PI * 2 + i * 1.3;
+      lane.sprite.x = this.trackStart + (span * p) / 100;
+      lane.sprite.y = LANES.laneHeight / 2 + (moving ? Math.sin(phase) * LANES.bob : 0);
+      lane.sprite.rotation = moving ? Math.sin(phase + 0.8) * 0.05 : 0;
+      lane.sprite.alpha = winner === null || winner === i ? 1 : 0.55;
+      lane.percent.text = `${Math.floor(p)}%`;
+      lane.name.style.fontWeight = winner === i ? "900" : "700";
+    });
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.observer?.disconnect();
+    this.app.destroy(true, { children: true });
+  }
+}
