@@ -142,6 +142,15 @@ describe("crash, live on the sandbox ledger", () => {
     socket.close();
   }, 400_000);
 
+  test("a waiting round already shows its max profit: 1% of the treasury's spendable XRP", async () => {
+    const { socket } = await player();
+    const waiting = await socket.find((m) => m.type === "gameState" && m.status === "waiting" && m.maxProfit > 0, 30_000, "a waiting round with its max profit");
+    const spendable = await server.ctx.crash.bankroll.spendableDrops();
+    // The bankroll is read at the countdown's start; the treasury moves a little meanwhile.
+    expect(waiting.maxProfit).toBeGreaterThan(Number(spendable) / 1e6 / 100 / 2);
+    expect(waiting.maxProfit).toBeLessThan(Number(spendable) / 1e6 / 100 * 2);
+  });
+
   test("bad input: 400 naming the field with the spec's texts, 403 for another wallet, 401 without a session", async () => {
     const wallet = await faucet(server.url, { xrp: 50 });
     const browser = sessionBrowser(server, wallet.classicAddress);

@@ -158,11 +158,23 @@ export class CrashRounds {
     const players = new Map<string, CrashPlayer>();
     // Bets confirmed while the previous round ran joined this one.
     for (const bet of this.deps.bets.inRound(round)) players.set(bet.wallet, playerOf(bet));
-    this.live = { round, status: "waiting", seed, countdownEnds: performance.now() + this.deps.waitMs, startedPerf: 0, startedAt: null, endedMs: 0, maxProfitDrops: 0n, playing: new Map(), players };
-    void this.refreshBankroll();
+    const live: Live = { round, status: "waiting", seed, countdownEnds: performance.now() + this.deps.waitMs, startedPerf: 0, startedAt: null, endedMs: 0, maxProfitDrops: this.maxProfitNow(), playing: new Map(), players };
+    this.live = live;
+    // The card shows this round's max profit while it waits; it is fixed again at the start.
+    void this.refreshBankroll().then(() => {
+      if (this.live !== live || live.status !== "waiting") return;
+      live.maxProfitDrops = this.maxProfitNow();
+      this.deps.channel.publish(this.state());
+    });
     this.deps.channel.publish(this.state());
     this.ticker = setInterval(() => this.deps.channel.publish(this.state()), 1000);
     this.timers.push(setTimeout(() => this.run(), this.deps.waitMs));
+  }
+
+  /** The cap is a share of the bankroll at the start (0 when it was never read: bets then return at 1.00x at most). */
+  private maxProfitNow(): bigint {
+    const bankroll = this.lastBankrollDrops ?? 0n;
+    return (bankroll * BigInt(Math.round(this.deps.maxProfitRatio * 1_000_000))) / 1_000_000n;
   }
 
   private async refreshBankroll(): Promise<void> {
@@ -177,9 +189,7 @@ export class CrashRounds {
     const live = this.live;
     if (!live || this.stopped) return;
     this.clearTimers();
-    // The cap is a share of the bankroll at the start (0 when it was never read: bets then return at 1.00x at most).
-    const bankroll = this.lastBankrollDrops ?? 0n;
-    live.maxProfitDrops = (bankroll * BigInt(Math.round(this.deps.maxProfitRatio * 1_000_000))) / 1_000_000n;
+    live.maxProfitDrops = this.maxProfitNow();
     live.status = "running";
     live.startedPerf = performance.now();
     live.startedAt = this.deps.clock.now();
