@@ -31,9 +31,29 @@ export function vvxToMicro(vvx: number | bigint): bigint {
 
 /** Micro-VVX as VVX text with up to 6 decimals, trailing zeros dropped: 1120000000n -> "1120". */
 export function formatMicroVvx(micro: bigint): string {
+  // Amounts within a double's exact integers (9e9 VVX) are formatted with number arithmetic, exact
+  // there (% and a division by 1e6 of a multiple of 1e6), which the API's reads call many times each.
+  if (micro <= MAX_EXACT && micro >= -MAX_EXACT) return formatExact(Number(micro));
   const sign = micro < 0n ? "-" : "";
   const abs = micro < 0n ? -micro : micro;
   const whole = abs / MICRO_PER_VVX;
   const fraction = (abs % MICRO_PER_VVX).toString().padStart(6, "0").replace(/0+$/, "");
   return `${sign}${whole}${fraction ? "." + fraction : ""}`;
+}
+
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
+function formatExact(micro: number): string {
+  const sign = micro < 0 ? "-" : "";
+  const abs = Math.abs(micro);
+  let fraction = abs % 1_000_000;
+  const whole = (abs - fraction) / 1_000_000;
+  if (fraction === 0) return `${sign}${whole}`;
+  let digits = 6;
+  while (fraction % 10 === 0) {
+    fraction /= 10;
+    digits--;
+  }
+  const text = String(fraction);
+  return `${sign}${whole}.${"00000".slice(0, digits - text.length)}${text}`;
 }

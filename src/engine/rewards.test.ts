@@ -80,6 +80,26 @@ describe("calendar", () => {
   });
 });
 
+describe("VVX text", () => {
+  /** The plain bigint formatting, digit by digit. */
+  const reference = (micro: bigint) => {
+    const abs = micro < 0n ? -micro : micro;
+    const fraction = (abs % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
+    return `${micro < 0n ? "-" : ""}${abs / 1_000_000n}${fraction ? "." + fraction : ""}`;
+  };
+
+  test("number arithmetic below 2^53 writes what bigint arithmetic writes, at the edges and at random", () => {
+    const max = BigInt(Number.MAX_SAFE_INTEGER);
+    const edges = [0n, 1n, 10n, 100_000n, 999_999n, 1_000_000n, 1_000_001n, 1_666_666_666n, 8_999_999_999_999_999n, max - 1n, max, max + 1n, 10n ** 30n + 7n];
+    const random = Array.from({ length: 20_000 }, (_, i) => BigInt(Math.floor(Math.random() * 10 ** (1 + (i % 16)))));
+    for (const micro of [...edges, ...random]) {
+      expect([micro, formatMicroVvx(micro)]).toEqual([micro, reference(micro)]);
+      expect([-micro, formatMicroVvx(-micro)]).toEqual([-micro, reference(-micro)]);
+    }
+    expect([formatMicroVvx(1_120_000_000n), formatMicroVvx(-500n), formatMicroVvx(123_450_000n)]).toEqual(["1120", "-0.0005", "123.45"]);
+  });
+});
+
 describe("accrual", () => {
   const bought = Date.UTC(2026, 0, 1);
 

@@ -125,19 +125,19 @@ export interface RewardStatus {
   estimatedFullClaimAtMs: number | null;
 }
 
-function refusal(position: RewardPosition, kind: ClaimKind, nowMs: number): ClaimUnavailableError | null {
-  if (nowMs < nextClaimAtMs(position)) {
-    return new ClaimUnavailableError("TOO_SOON", "24 hours must pass between claims");
-  }
+const REFUSAL_MESSAGES: Record<ClaimRefusal, string> = {
+  TOO_SOON: "24 hours must pass between claims",
+  NOTHING_ACCRUED: "no rewards have accrued since the last claim",
+  FULL_CLAIM_NOT_AVAILABLE: "a full claim opens at the full-claim target or on the last day of the month",
+};
+
+/** Why a claim of `kind` is not allowed at `nowMs`, or null (a code, not an Error: the status reads it per request). */
+function refusal(position: RewardPosition, kind: ClaimKind, nowMs: number): ClaimRefusal | null {
+  if (nowMs < nextClaimAtMs(position)) return "TOO_SOON";
   const open = accruedSinceLastClaimMicro(position, nowMs);
-  if (open <= 0n) return new ClaimUnavailableError("NOTHING_ACCRUED", "no rewards have accrued since the last claim");
+  if (open <= 0n) return "NOTHING_ACCRUED";
   const target = BigInt(position.terms.fullClaimTargetVvx) * MICRO_PER_VVX;
-  if (kind === "full" && open < target && !isLastDayOfMonthUtc(nowMs)) {
-    return new ClaimUnavailableError(
-      "FULL_CLAIM_NOT_AVAILABLE",
-      "a full claim opens at the full-claim target or on the last day of the month",
-    );
-  }
+  if (kind === "full" && open < target && !isLastDayOfMonthUtc(nowMs)) return "FULL_CLAIM_NOT_AVAILABLE";
   return null;
 }
 
@@ -173,7 +173,7 @@ export function claimRewards(
   nowMs: number,
 ): { payoutMicro: bigint; forfeitedMicro: bigint; position: RewardPosition } {
   const refused = refusal(position, kind, nowMs);
-  if (refused) throw refused;
+  if (refused) throw new ClaimUnavailableError(refused, REFUSAL_MESSAGES[refused]);
   const open = accruedSinceLastClaimMicro(position, nowMs);
   const { payoutMicro, forfeitedMicro } = claimPayout(kind, open);
   return {

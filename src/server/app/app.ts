@@ -54,7 +54,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(authRoutes(ctx, signLimits))
     .use(walletRoutes(ctx.ledger))
     .use(nftRoutes({ nfts: ctx.nfts, auth: ctx.auth, config: ctx.config, platformAddress: () => ctx.ledger.platformAddress, jsonHeaders }))
-    .use(rewardRoutes(ctx))
+    .use(rewardRoutes({ ...ctx, jsonHeaders }))
     .use(historyRoutes(ctx))
     .use(swapRoutes(ctx))
     .use(fairRoutes(ctx))

@@ -3,6 +3,8 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** True when info lines go nowhere (QUIET): work done only to write one can be skipped. */
+  readonly quietInfo?: boolean;
 }
 
 function format(level: string, message: string, fields?: Record<string, unknown>): string {
@@ -16,6 +18,7 @@ function format(level: string, message: string, fields?: Record<string, unknown>
 
 export function createLogger(quiet = false): Logger {
   return {
+    quietInfo: quiet,
     info: (m, f) => quiet || console.log(format("INFO", m, f)),
     warn: (m, f) => console.warn(format("WARN", m, f)),
     error: (m, f) => console.error(format("ERROR", m, f)),

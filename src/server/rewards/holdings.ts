@@ -56,9 +56,17 @@ export function buildHoldings(repo: RewardRepository, owner: string, held: HeldT
   if (!held.length) return [];
   const rows = new Map(repo.holdingRows(held.map((t) => t.tokenId)).map((r) => [r.tokenId, r]));
   const tiers = new Map(repo.tiers().map((t) => [t.id, t]));
+  return joinHoldings(owner, held, (tokenId) => rows.get(tokenId), tiers, nowMs);
+}
+
+/**
+ * The holdings of `held` from records looked up by `recordOf` (a query's rows, or a read model's):
+ * the only time-dependent part is the engine's reward status at `nowMs`, plain arithmetic.
+ */
+export function joinHoldings(owner: string, held: HeldToken[], recordOf: (tokenId: string) => HoldingRow | null | undefined, tiers: Map<number, TierRow>, nowMs: number): Holding[] {
   const out: Holding[] = [];
   for (const token of held) {
-    const record = rows.get(token.tokenId);
+    const record = recordOf(token.tokenId);
     const tier = record && tiers.get(record.tierId);
     if (!record || !tier) continue;
     const purchasedAtMs = (record.paidAt ?? record.mintedAt).getTime();

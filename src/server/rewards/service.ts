@@ -15,8 +15,11 @@ import { ClaimRefusedError, NftNotFoundError, NotNftOwnerError, PayoutFailedErro
 import { buildHoldings, nextRewardAtMs, type Holding } from "./holdings";
 import { LedgerReads } from "./ledgerReads";
 import { CLAIM_OUTBOX_KEY, CLAIM_WAIT_MS, REWARD_ERROR, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
+import { sqliteOf } from "../platform/db";
+import { readModelsOf } from "../platform/db/readModels";
 import { RewardRepository, type ClaimRow, type NftRecord } from "./repository";
-import { nftRewardsView, ownedNftView, rewardRowView, vvxText } from "./views";
+import { nftRewardsView, ownedNftView, vvxText } from "./views";
+import { WalletRewardReads } from "./walletReads";
 
 export interface RewardServiceDeps {
   db: Db;
@@ -46,6 +49,7 @@ const hex = (text: string) => convertStringToHex(text).toUpperCase();
 export class RewardService {
   readonly repo: RewardRepository;
   readonly reads: LedgerReads;
+  private readonly cached: WalletRewardReads;
   /** How long a claim request waits for the payment's validation (tests and the benchmark change it). */
   claimWaitMs = CLAIM_WAIT_MS;
   private offs: (() => void)[] = [];
@@ -55,6 +59,7 @@ export class RewardService {
   constructor(private readonly deps: RewardServiceDeps) {
     this.repo = new RewardRepository(deps.db);
     this.reads = new LedgerReads(deps.ledger);
+    this.cached = new WalletRewardReads(this.repo, readModelsOf(sqliteOf(deps.db)!), deps.config);
   }
 
   /** Follows the outbox and settles claims a previous run left pending. */
@@ -73,11 +78,11 @@ export class RewardService {
     this.reads.stop();
   }
 
-  /** The wallet's platform NFTs on the ledger, with their reward state now. */
+  /** The wallet's platform NFTs on the ledger, with their reward state now (records from the read models). */
   async holdings(wallet: string): Promise<{ holdings: Holding[]; nowMs: number }> {
     const held = await this.reads.held(wallet);
     const nowMs = this.deps.clock.now();
-    return { holdings: buildHoldings(this.repo, wallet, held, nowMs), nowMs };
+    return { holdings: this.cached.holdings(wallet, held, nowMs), nowMs };
   }
 
   /** GET /api/nfts/wallet/:wallet */
@@ -89,10 +94,8 @@ export class RewardService {
   /** The Rewards response: per-NFT state, totals, and the wallet's claims in `period` (one page). */
   async rewards(wallet: string, period: Period, page: number, pageSize: number) {
     const { holdings, nowMs } = await this.holdings(wallet);
-    const sinceMs = periodStartMs(period, nowMs);
-    const { count } = this.repo.walletClaimTotals(wallet, sinceMs);
+    const { rows, count } = this.cached.claimsPage(wallet, periodStartMs(period, nowMs), page, pageSize);
     const totalPages = Math.max(1, Math.ceil(count / pageSize));
-    const rows = this.repo.walletClaims(wallet, sinceMs, pageSize, (page - 1) * pageSize);
     const nextTimes = holdings.map((h) => h.status.nextClaimableAtMs).filter((t): t is number => t !== null);
     const sum = (f: (h: Holding) => bigint) => holdings.reduce((acc, h) => acc + f(h), 0n);
     return {
@@ -106,19 +109,13 @@ export class RewardService {
       nextClaimTime: nextTimes.length ? new Date(Math.min(...nextTimes)).toISOString() : null,
       canClaimEarly: holdings.some((h) => h.status.canClaimEarly),
       canClaimFull: holdings.some((h) => h.status.canClaimFull),
-      rewards: this.rewardRows(rows),
+      rewards: rows,
       rewardsTotal: count,
       page,
       pageSize,
       totalPages,
       nfts: holdings.map((h) => nftRewardsView(h, nowMs, this.deps.config)),
     };
-  }
-
-  private rewardRows(rows: ClaimRow[]) {
-    const tiers = new Map(this.repo.tiers().map((t) => [t.id, t]));
-    const taxa = new Map(this.repo.nftRecords([...new Set(rows.map((r) => r.tokenId))]).map((n) => [n.tokenId, n.taxon]));
-    return rows.map((r) => rewardRowView(r, tiers, taxa, this.deps.config));
   }
 
   /** The dashboard cards: VVX balance (ledger), NFTs owned, pending rewards. */

@@ -19,7 +19,17 @@ export function priceText(micro: number): string {
   return `${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${frac ? "." + frac : ""} VVX`;
 }
 
+/** Summaries by tier row: a row object is replaced when its table changes (read models), so each is written once. */
+const summaries = new WeakMap<TierRow, ReturnType<typeof writeTierSummary>>();
+
+/** A tier as the Owned NFT shows it (shared: never modified). */
 export function tierSummary(tier: TierRow) {
+  let summary = summaries.get(tier);
+  if (!summary) summaries.set(tier, (summary = writeTierSummary(tier)));
+  return summary;
+}
+
+function writeTierSummary(tier: TierRow) {
   return {
     name: tier.name,
     tier: tier.tier,

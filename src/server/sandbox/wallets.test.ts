@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ECDSA, Wallet } from "xrpl";
+import { GENESIS_KEYS, GENESIS_SEED } from "./ledger/keys";
 import { ed25519WalletFromEntropy, sandboxWallets } from "./wallets";
 
 describe("sandbox wallets", () => {
@@ -19,5 +20,10 @@ describe("sandbox wallets", () => {
     expect(Wallet.fromSeed(a.treasury.seed!).address).toBe(a.treasury.address);
     const b = sandboxWallets("another-seed");
     expect(new Set([a.issuer.address, a.treasury.address, a.ammProvider.address, b.treasury.address]).size).toBe(4);
+  });
+
+  test("the genesis key pair kept in the code is the one xrpl derives from the genesis seed", () => {
+    const derived = Wallet.fromSeed(GENESIS_SEED);
+    expect([derived.publicKey, derived.privateKey, derived.classicAddress]).toEqual([GENESIS_KEYS.publicKey, GENESIS_KEYS.privateKey, GENESIS_KEYS.address]);
   });
 });

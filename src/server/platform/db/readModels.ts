@@ -129,16 +129,23 @@ export class KeyedReadModel<K, T> {
   ) {}
 
   get(key: K): T {
-    if (this.inTransaction()) return this.build(key);
+    return this.getMany([key])[0]!;
+  }
+
+  /** The values of several keys, checking the tables' version once for all of them. */
+  getMany(keys: readonly K[]): T[] {
+    if (this.inTransaction()) return keys.map((key) => this.build(key));
     const version = this.readVersion();
-    if (version !== this.version || this.values.size >= MAX_KEYED_ENTRIES) {
+    if (version !== this.version || this.values.size + keys.length > MAX_KEYED_ENTRIES) {
       this.values = new Map();
       this.version = version;
     }
-    if (this.values.has(key)) return this.values.get(key) as T;
-    const value = this.build(key);
-    this.values.set(key, value);
-    return value;
+    return keys.map((key) => {
+      if (this.values.has(key)) return this.values.get(key) as T;
+      const value = this.build(key);
+      this.values.set(key, value);
+      return value;
+    });
   }
 }
 

@@ -103,6 +103,16 @@ export function nftokenId(flags: number, transferFee: number, issuer: string, ta
 
 /** The genesis account rippled creates from the "masterpassphrase" seed; the sandbox faucet pays from it. */
 export const GENESIS_SEED = "snoPBrXtMeMyMHUVTgbuqAfg1SUTb";
+/**
+ * GENESIS_SEED's secp256k1 key pair, as Wallet.fromSeed derives it (keys.test.ts derives it again
+ * and compares): deriving it took about a quarter of every start-up's CPU (a pure-JS scalar
+ * multiplication), for a well-known pair that never changes.
+ */
+export const GENESIS_KEYS = {
+  publicKey: "0330E7FC9D56BB25D6893BA3F317AE5BCF33B3291BD63DB32654A313222F7FD020",
+  privateKey: "001ACAAEDECE405B2A958212629E16F2EB46B153EEE94CDD350FDEFF52795525B7",
+  address: "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh",
+} as const;
 /** ACCOUNT_ONE: the placeholder issuer in a RippleState's Balance field. */
 export const ACCOUNT_ONE = "rrrrrrrrrrrrrrrrrrrrBZbvji";
 

@@ -14,7 +14,7 @@ import { RIPPLE_EPOCH_OFFSET, NETWORK_ID, binaryMeta } from "./format";
 import { STATE_HISTORY, StateHistory } from "./history";
 import { HeldTransactions } from "./held";
 import { OpenJournal } from "./journal";
-import { GENESIS_SEED, accountKey } from "./keys";
+import { GENESIS_KEYS, GENESIS_SEED, accountKey } from "./keys";
 import { transactionId, transactionTreeHash } from "./shamap";
 import { SandboxStore, type LedgerHeader } from "./state";
 import { Streams, type LedgerStreamFields, type Subscriber } from "./streams";
@@ -80,7 +80,7 @@ export class SandboxLedger {
   private readonly journal: OpenJournal;
   readonly startedAt = Date.now();
   readonly streams = new Streams();
-  readonly genesisWallet = Wallet.fromSeed(GENESIS_SEED);
+  readonly genesisWallet = new Wallet(GENESIS_KEYS.publicKey, GENESIS_KEYS.privateKey, { seed: GENESIS_SEED });
   readonly log: Logger;
   private readonly ledgerMs: number;
   private readonly now: () => number;

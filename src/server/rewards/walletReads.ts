@@ -1,0 +1,69 @@
+import type { Config } from "../platform/config";
+import type { KeyedReadModel, ReadModel, ReadModels } from "../platform/db/readModels";
+import { joinHoldings, type Holding } from "./holdings";
+import type { HeldToken } from "./ledgerReads";
+import type { RewardRowView } from "./model";
+import type { HoldingRow, RewardRepository, TierRow } from "./repository";
+import { rewardRowView } from "./views";
+
+/** Every table a holding's record or a claim row is read from: a write to any of them rebuilds these read models. */
+export const REWARD_TABLES = ["nfts", "nft_purchases", "nft_tiers", "reward_claims"] as const;
+
+/** One claim of a wallet's list: when it was made and its Reward row (neither depends on the time of the read). */
+interface ListedClaim {
+  claimedAtMs: number;
+  view: RewardRowView;
+}
+
+/**
+ * The rewards feature's database reads as read models (see ReadModels): each NFT's record with its
+ * claim totals, the tiers, and each wallet's listed claims as Reward rows, newest first. They hold
+ * nothing that depends on the clock: a request joins them with the ledger's holdings and computes
+ * the accrual at its own instant (engine arithmetic), so an advanced clock is seen at once, and a
+ * purchase, claim, settlement or transfer (a write to one of REWARD_TABLES) rebuilds them.
+ */
+export class WalletRewardReads {
+  private readonly records: KeyedReadModel<string, HoldingRow | null>;
+  private readonly tiers: ReadModel<Map<number, TierRow>>;
+  private readonly claims: KeyedReadModel<string, ListedClaim[]>;
+
+  constructor(repo: RewardRepository, models: ReadModels, config: Pick<Config, "network" | "explorerUrl">) {
+    this.records = models.keyed(REWARD_TABLES, (tokenId: string) => repo.holdingRows([tokenId])[0] ?? null);
+    this.tiers = models.model(["nft_tiers"], () => new Map(repo.tiers().map((t) => [t.id, t])));
+    this.claims = models.keyed(REWARD_TABLES, (wallet: string) => {
+      // Every listed claim of the wallet (LIMIT -1: no limit), newest first, as the page shows them.
+      const rows = repo.walletClaims(wallet, null, -1);
+      const tiers = this.tiers.get();
+      const taxa = new Map(repo.nftRecords([...new Set(rows.map((r) => r.tokenId))]).map((n) => [n.tokenId, n.taxon]));
+      return rows.map((r) => ({ claimedAtMs: r.claimedAt.getTime(), view: rewardRowView(r, tiers, taxa, config) }));
+    });
+  }
+
+  /** The wallet's platform NFTs among `held`, with their reward state at `nowMs`. */
+  holdings(owner: string, held: HeldToken[], nowMs: number): Holding[] {
+    if (!held.length) return [];
+    const records = this.records.getMany(held.map((t) => t.tokenId));
+    const byToken = new Map(held.map((t, i) => [t.tokenId, records[i]]));
+    return joinHoldings(owner, held, (tokenId) => byToken.get(tokenId), this.tiers.get(), nowMs);
+  }
+
+  /** One page of the wallet's claims made at or after `sinceMs` (null: all), and how many there are. */
+  claimsPage(wallet: string, sinceMs: number | null, page: number, pageSize: number): { rows: RewardRowView[]; count: number } {
+    const all = this.claims.get(wallet);
+    const count = sinceMs === null ? all.length : firstBefore(all, sinceMs);
+    const offset = (page - 1) * pageSize;
+    return { rows: all.slice(offset, Math.min(offset + pageSize, count)).map((c) => c.view), count };
+  }
+}
+
+/** The index of the first claim made before `sinceMs` in a newest-first list (binary search): the count of those at or after it. */
+function firstBefore(claims: ListedClaim[], sinceMs: number): number {
+  let lo = 0;
+  let hi = claims.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (claims[mid]!.claimedAtMs >= sinceMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
