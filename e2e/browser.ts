@@ -60,3 +60,18 @@ export function useServerAndBrowser(env: Record<string, string> = {}): { server:
   });
   return live;
 }
+
+/** What the person sees (the viewport), saved under SCREENSHOTS. */
+export const viewShot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+
+/** The test server's HTTP API as a test drives it: JSON in and out, a non-2xx answer throws with its body; `sign` plays the sandbox wallet. */
+export function sandboxApi(live: { server: TestServer }) {
+  const api = async <T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(live.server.url + path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return JSON.parse(text) as T;
+  };
+  const sign = (uuid: string, account: string) => api<{ signed: boolean; txid?: string }>("POST", `/sandbox/api/payloads/${uuid}/sign`, { account });
+  return { api, sign };
+}

@@ -1,19 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { DESKTOP, PHONE, SCREENSHOTS, openPage, useServerAndBrowser } from "./browser";
+import { DESKTOP, PHONE, SCREENSHOTS, openPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 import { waitForRound } from "../src/server/testing/crashKit";
 
 const live = useServerAndBrowser({ CRASH_WAIT_MS: "6000", CRASH_PAUSE_MS: "1500" });
-const viewShot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 
-async function api<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-  const res = await fetch(live.server.url + path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
-const sign = (uuid: string, account: string) => api<{ signed: boolean }>("POST", `/sandbox/api/payloads/${uuid}/sign`, { account });
+const { api, sign } = sandboxApi(live);
 
 /** How many distinct colours the element's pixels have (a blank canvas has one or two). */
 async function distinctColours(page: Page, selector: string): Promise<number> {

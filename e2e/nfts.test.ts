@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Client, Wallet, type AccountNFTsResponse } from "xrpl";
 import { startTestServer, type TestServer } from "../src/server/testing/testServer";
-import { join } from "node:path";
-import { DESKTOP, PHONE, SCREENSHOTS, launchBrowser, openPage, screenshot } from "./browser";
+import { DESKTOP, PHONE, launchBrowser, openPage, screenshot, viewShot } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -30,7 +29,6 @@ afterAll(async () => {
 });
 
 /** What the person sees (the viewport): dialogs and toasts are fixed, so a full-page shot would misplace them. */
-const viewShot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 
 async function api<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
   const res = await fetch(server.url + path, {

@@ -4,19 +4,12 @@ import type { Page } from "playwright-core";
 import { eventually } from "../src/server/testing/ledgerKit";
 import { raceReaches, raceState } from "../src/server/testing/racingKit";
 import { freePort } from "../src/server/testing/testServer";
-import { DESKTOP, PHONE, SCREENSHOTS, openPage, useServerAndBrowser } from "./browser";
+import { DESKTOP, PHONE, SCREENSHOTS, openPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 
 // A 30 s countdown gives the browser time to bet; the test moves the sandbox clock over the rest.
 const live = useServerAndBrowser({ RACING_COUNTDOWN_MS: "30000", RACING_BET_CLOSE_MS: "4000" });
-const viewShot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 
-async function api<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-  const res = await fetch(live.server.url + path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
-const sign = (uuid: string, account: string) => api<{ signed: boolean }>("POST", `/sandbox/api/payloads/${uuid}/sign`, { account });
+const { api, sign } = sandboxApi(live);
 
 /** The lanes' positions as the page shows them (percent per unicorn). */
 const positions = (page: Page) => page.getByTestId("race-positions").locator("li").evaluateAll((items) => items.map((li) => Number(li.getAttribute("data-position"))));

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../src/server/testing/testServer";
-import { DESKTOP, PHONE, SCREENSHOTS, launchBrowser, openPage, screenshot } from "./browser";
+import { DESKTOP, PHONE, launchBrowser, openPage, screenshot, viewShot } from "./browser";
 
 // A new user in the sandbox: buys a Genesis NFT, moves the sandbox clock 30 days with the explorer's
 // button, sees 50,000 VVX on /rewards, claims in full, sees the VVX in the explorer and the row
@@ -22,7 +21,6 @@ afterAll(async () => {
 
 const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 /** What the person sees (the viewport): dialogs and toasts are fixed, so a full-page shot would misplace them. */
-const viewShot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 
 async function api<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
   const res = await fetch(server.url + path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });

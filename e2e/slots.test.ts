@@ -2,21 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { MS_PER_DAY, spinDailyWheel } from "../src/engine";
-import { DESKTOP, PHONE, SCREENSHOTS, openPage, useServerAndBrowser } from "./browser";
+import { DESKTOP, PHONE, SCREENSHOTS, openPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 
 const live = useServerAndBrowser();
 const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
 /** What the person sees (the viewport). */
-const viewShot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 
-async function api<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-  const res = await fetch(live.server.url + path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
-const sign = (uuid: string, account: string) => api<{ signed: boolean }>("POST", `/sandbox/api/payloads/${uuid}/sign`, { account });
+const { api, sign } = sandboxApi(live);
 
 async function newPage(viewport: typeof DESKTOP, mobile = false): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await live.browser.newContext({ viewport, ...(mobile ? { hasTouch: true, isMobile: true, userAgent: IPHONE_UA } : {}) });

@@ -2,21 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { Client, type AccountNFTsResponse } from "xrpl";
-import { DESKTOP, PHONE, SCREENSHOTS, openPage, screenshot, useServerAndBrowser } from "./browser";
+import { DESKTOP, PHONE, SCREENSHOTS, openPage, sandboxApi, screenshot, useServerAndBrowser, viewShot } from "./browser";
 
 const live = useServerAndBrowser();
 
 /** What the person sees (the viewport): dialogs are fixed, so a full-page shot would misplace them. */
-const viewShot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 
-async function api<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-  const res = await fetch(live.server.url + path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+const { api, sign } = sandboxApi(live);
 const fund = (body: { xrp: number; vvx?: number }) => api<{ address: string; seed: string }>("POST", "/sandbox/api/accounts", body);
-const sign = (uuid: string, account: string) => api<{ signed: boolean; txid?: string }>("POST", `/sandbox/api/payloads/${uuid}/sign`, { account });
 
 async function ledger<T>(fn: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client(`ws://127.0.0.1:${live.server.port}/sandbox/ledger`);
