@@ -55,36 +55,77 @@ function accountBytes(address: string): Buffer {
   return bytes;
 }
 
-function currencyBytes(code: string): Buffer {
-  if (code === "XRP") return Buffer.alloc(20);
-  if (/^[0-9A-Fa-f]{40}$/.test(code)) return Buffer.from(code, "hex");
-  if (!/^[A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}$/.test(code)) throw new Unsupported("currency");
-  const out = Buffer.alloc(20);
-  out.write(code, 12, "ascii");
-  return out;
+// ---- encoding: fields are written into one growing buffer (a Buffer per field, joined by concat, cost more than the fields' values)
+
+let out = Buffer.allocUnsafe(16_384);
+let at = 0;
+
+function room(n: number): void {
+  if (at + n <= out.length) return;
+  const bigger = Buffer.allocUnsafe(Math.max(out.length * 2, at + n));
+  out.copy(bigger, 0, 0, at);
+  out = bigger;
 }
 
-function hexBytes(value: unknown, length?: number): Buffer {
-  if (typeof value !== "string" || value.length % 2 !== 0 || !/^[0-9A-Fa-f]*$/.test(value)) throw new Unsupported("hex");
-  const bytes = Buffer.from(value, "hex");
-  if (length !== undefined && bytes.length !== length) throw new Unsupported("hash length");
-  return bytes;
+function putByte(b: number): void {
+  room(1);
+  out[at++] = b;
 }
 
-function uint(value: number, bytes: number): Buffer {
+function putBytes(bytes: Uint8Array): void {
+  room(bytes.length);
+  out.set(bytes, at);
+  at += bytes.length;
+}
+
+/** A hex string's bytes (of `length` bytes when given). */
+function putHex(value: unknown, length?: number): void {
+  if (typeof value !== "string" || value.length % 2 !== 0) throw new Unsupported("hex");
+  const n = value.length / 2;
+  if (length !== undefined && n !== length) throw new Unsupported("hash length");
+  room(n);
+  if (out.write(value, at, n, "hex") !== n) throw new Unsupported("hex");
+  at += n;
+}
+
+function putUint(value: number, bytes: number): void {
   if (!Number.isInteger(value) || value < 0) throw new Unsupported("uint");
-  const out = Buffer.alloc(bytes);
-  out.writeUIntBE(value, 0, bytes);
-  return out;
+  room(bytes);
+  out.writeUIntBE(value, at, bytes);
+  at += bytes;
 }
 
-function amountBytes(value: unknown): Buffer {
+function putCurrency(code: string): void {
+  room(20);
+  if (code === "XRP") {
+    out.fill(0, at, at + 20);
+    at += 20;
+  } else if (/^[0-9A-Fa-f]{40}$/.test(code)) putHex(code, 20);
+  else if (/^[A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}$/.test(code)) {
+    out.fill(0, at, at + 20);
+    out.write(code, at + 12, "ascii");
+    at += 20;
+  } else throw new Unsupported("currency");
+}
+
+const TWO_32 = 2 ** 32;
+
+function putAmount(value: unknown): void {
   if (typeof value === "string") {
     if (!/^-?\d+$/.test(value)) throw new Unsupported("drops");
-    const drops = BigInt(value);
-    const out = Buffer.alloc(8);
-    out.writeBigUInt64BE(drops < 0n ? -drops : drops | 0x4000000000000000n);
-    return out;
+    room(8);
+    // Up to 15 digits the drops are exact as a number (2^53 > 10^15); longer ones go through BigInt.
+    if (value.length <= 15) {
+      const drops = Number(value);
+      const abs = Math.abs(drops);
+      out.writeUInt32BE(Math.floor(abs / TWO_32) + (drops < 0 ? 0 : 0x40000000), at);
+      out.writeUInt32BE(abs % TWO_32, at + 4);
+    } else {
+      const drops = BigInt(value);
+      out.writeBigUInt64BE(drops < 0n ? -drops : drops | 0x4000000000000000n, at);
+    }
+    at += 8;
+    return;
   }
   const { currency, issuer, value: v } = (value ?? {}) as Record<string, string>;
   if (typeof currency !== "string" || typeof issuer !== "string" || typeof v !== "string") throw new Unsupported("amount");
@@ -94,67 +135,88 @@ function amountBytes(value: unknown): Buffer {
     const mantissa = iou.mantissa < 0n ? -iou.mantissa : iou.mantissa;
     bits |= (iou.isNegative() ? 0n : 0x4000000000000000n) | (BigInt(iou.exponent + 97) << 54n) | mantissa;
   }
-  const head = Buffer.alloc(8);
-  head.writeBigUInt64BE(bits);
-  return Buffer.concat([head, currencyBytes(currency), accountBytes(issuer)]);
+  room(8);
+  out.writeBigUInt64BE(bits, at);
+  at += 8;
+  putCurrency(currency);
+  putBytes(accountBytes(issuer));
 }
 
-function valueBytes(f: FieldDef, value: unknown): Buffer {
+/** The byte length of a variable-length field's value, written before it. */
+function vlLength(f: FieldDef, value: unknown): number {
   switch (f.type) {
-    case "UInt8":
-      return uint(f.name === "TransactionResult" && typeof value === "string" ? RESULTS[value]! : (value as number), 1);
-    case "UInt16": {
-      const table = f.name === "TransactionType" ? TX_TYPES : f.name === "LedgerEntryType" ? ENTRY_TYPES : undefined;
-      return uint(table && typeof value === "string" ? table[value]! : (value as number), 2);
-    }
-    case "UInt32":
-      return uint(value as number, 4);
-    case "UInt64":
-      return hexBytes(String(value).padStart(16, "0"), 8);
-    case "Hash128":
-      return hexBytes(value, 16);
-    case "Hash160":
-      return hexBytes(value, 20);
-    case "Hash192":
-      return hexBytes(value, 24);
-    case "Hash256":
-      return hexBytes(value, 32);
-    case "Amount":
-      return amountBytes(value);
     case "Blob":
-      return hexBytes(value);
+      if (typeof value !== "string" || value.length % 2 !== 0) throw new Unsupported("hex");
+      return value.length / 2;
     case "AccountID":
-      return accountBytes(value as string);
-    case "Currency":
-      return currencyBytes(value as string);
-    case "Issue": {
-      const { currency, issuer } = value as Record<string, string>;
-      return currency === "XRP" ? Buffer.alloc(20) : Buffer.concat([currencyBytes(currency!), accountBytes(issuer!)]);
-    }
+      return 20;
     case "Vector256":
       if (!Array.isArray(value)) throw new Unsupported("vector");
-      return Buffer.concat(value.map((h) => hexBytes(h, 32)));
+      return 32 * value.length;
+    default:
+      throw new Unsupported(f.type);
+  }
+}
+
+function putValue(f: FieldDef, value: unknown): void {
+  switch (f.type) {
+    case "UInt8":
+      return putUint(f.name === "TransactionResult" && typeof value === "string" ? RESULTS[value]! : (value as number), 1);
+    case "UInt16": {
+      const table = f.name === "TransactionType" ? TX_TYPES : f.name === "LedgerEntryType" ? ENTRY_TYPES : undefined;
+      return putUint(table && typeof value === "string" ? table[value]! : (value as number), 2);
+    }
+    case "UInt32":
+      return putUint(value as number, 4);
+    case "UInt64":
+      return putHex(String(value).padStart(16, "0"), 8);
+    case "Hash128":
+      return putHex(value, 16);
+    case "Hash160":
+      return putHex(value, 20);
+    case "Hash192":
+      return putHex(value, 24);
+    case "Hash256":
+      return putHex(value, 32);
+    case "Amount":
+      return putAmount(value);
+    case "Blob":
+      return putHex(value);
+    case "AccountID":
+      return putBytes(accountBytes(value as string));
+    case "Currency":
+      return putCurrency(value as string);
+    case "Issue": {
+      const { currency, issuer } = value as Record<string, string>;
+      putCurrency(currency === "XRP" ? "XRP" : currency!);
+      if (currency !== "XRP") putBytes(accountBytes(issuer!));
+      return;
+    }
+    case "Vector256":
+      for (const h of value as unknown[]) putHex(h, 32);
+      return;
     case "STObject":
       // As in the codec, only the top level drops non-signing fields.
-      return Buffer.concat([objectBytes(value as Record<string, unknown>, false), Buffer.from([0xe1])]);
+      putObject(value as Record<string, unknown>, false);
+      return putByte(0xe1);
     case "STArray": {
       if (!Array.isArray(value)) throw new Unsupported("array");
-      const parts: Buffer[] = [];
       for (const item of value) {
         const [name, inner] = Object.entries(item as Record<string, unknown>)[0] ?? [];
         const def = name ? FIELDS.get(name) : undefined;
         if (!def || def.type !== "STObject") throw new Unsupported("array item");
-        parts.push(def.header, objectBytes(inner as Record<string, unknown>, false), Buffer.from([0xe1]));
+        putBytes(def.header);
+        putObject(inner as Record<string, unknown>, false);
+        putByte(0xe1);
       }
-      parts.push(Buffer.from([0xf1]));
-      return Buffer.concat(parts);
+      return putByte(0xf1);
     }
     default:
       throw new Unsupported(f.type);
   }
 }
 
-function objectBytes(obj: Record<string, unknown>, signingOnly: boolean): Buffer {
+function putObject(obj: Record<string, unknown>, signingOnly: boolean): void {
   const fields: FieldDef[] = [];
   for (const key of Object.keys(obj)) {
     if (obj[key] === undefined) continue;
@@ -164,22 +226,33 @@ function objectBytes(obj: Record<string, unknown>, signingOnly: boolean): Buffer
     fields.push(def);
   }
   fields.sort((a, b) => a.order - b.order);
-  const parts: Buffer[] = [];
   for (const def of fields) {
-    const bytes = valueBytes(def, obj[def.name]);
-    parts.push(def.header);
-    if (def.vl) parts.push(lengthPrefix(bytes.length));
-    parts.push(bytes);
+    const value = obj[def.name];
+    putBytes(def.header);
+    if (def.vl) putBytes(lengthPrefix(vlLength(def, value)));
+    putValue(def, value);
   }
-  return Buffer.concat(parts);
+}
+
+/** Writes `obj` after `prefix`; the bytes stay valid until the next encode. */
+function encodeInto(obj: Record<string, unknown>, signingOnly: boolean, prefix?: Uint8Array): Buffer {
+  at = 0;
+  if (prefix) putBytes(prefix);
+  putObject(obj, signingOnly);
+  return out.subarray(0, at);
 }
 
 /** The binary form of a transaction, metadata or ledger object, as ripple-binary-codec's encode gives it. */
 export function encodeFast(obj: Record<string, unknown>): string {
+  return encodeFastBytes(obj).toString("hex").toUpperCase();
+}
+
+/** encodeFast's bytes, in a Buffer of their own. */
+export function encodeFastBytes(obj: Record<string, unknown>): Buffer {
   try {
-    return objectBytes(obj, false).toString("hex").toUpperCase();
+    return Buffer.from(encodeInto(obj, false));
   } catch (err) {
-    if (err instanceof Unsupported) return encode(obj as never);
+    if (err instanceof Unsupported) return Buffer.from(encode(obj as never), "hex");
     throw err;
   }
 }
@@ -189,7 +262,7 @@ const SIGNING_PREFIX = Buffer.from("53545800", "hex");
 /** The data a single signature covers (prefix STX\0 and the signing fields), as the codec's encodeForSigning gives it. */
 export function encodeForSigningFast(tx: Record<string, unknown>): string {
   try {
-    return Buffer.concat([SIGNING_PREFIX, objectBytes(tx, true)]).toString("hex").toUpperCase();
+    return encodeInto(tx, true, SIGNING_PREFIX).toString("hex").toUpperCase();
   } catch (err) {
     if (err instanceof Unsupported) return encodeForSigning(tx as never);
     throw err;
@@ -240,43 +313,52 @@ function readLength(buf: Buffer, pos: { at: number }): number {
   return 12481 + (b1 - 241) * 65536 + b2 * 256 + b3;
 }
 
-function take(buf: Buffer, pos: { at: number }, n: number): Buffer {
-  if (pos.at + n > buf.length) throw new Unsupported("short");
-  const bytes = buf.subarray(pos.at, pos.at + n);
+/** Moves past `n` bytes; returns where they start. */
+function skip(buf: Buffer, pos: { at: number }, n: number): number {
+  const start = pos.at;
+  if (start + n > buf.length) throw new Unsupported("short");
   pos.at += n;
-  return bytes;
+  return start;
+}
+
+function hexOf(buf: Buffer, pos: { at: number }, n: number): string {
+  const start = skip(buf, pos, n);
+  return buf.toString("hex", start, start + n).toUpperCase();
 }
 
 function readValue(buf: Buffer, pos: { at: number }, def: FieldDef): unknown {
   switch (def.type) {
     case "UInt8":
       if (def.name === "TransactionResult") throw new Unsupported("result");
-      return take(buf, pos, 1).readUInt8(0);
+      return buf[skip(buf, pos, 1)]!;
     case "UInt16": {
-      const v = take(buf, pos, 2).readUInt16BE(0);
+      const v = buf.readUInt16BE(skip(buf, pos, 2));
       if (def.name === "TransactionType") return TX_TYPE_NAMES.get(v) ?? v;
       if (def.name === "LedgerEntryType") throw new Unsupported("entry type");
       return v;
     }
     case "UInt32":
-      return take(buf, pos, 4).readUInt32BE(0);
+      return buf.readUInt32BE(skip(buf, pos, 4));
     case "Hash128":
     case "Hash160":
     case "Hash256":
-      return take(buf, pos, def.type === "Hash128" ? 16 : def.type === "Hash160" ? 20 : 32).toString("hex").toUpperCase();
+      return hexOf(buf, pos, def.type === "Hash128" ? 16 : def.type === "Hash160" ? 20 : 32);
     case "Amount": {
       const head = buf[pos.at]!;
       if (head & 0x80 || head & 0x20) throw new Unsupported("issued or MPT amount"); // the codec formats IOU values
-      const raw = take(buf, pos, 8).readBigUInt64BE(0);
-      const drops = raw & 0x3fffffffffffffffn;
-      return (raw & 0x4000000000000000n ? drops : -drops).toString();
+      const start = skip(buf, pos, 8);
+      const high = buf.readUInt32BE(start) & 0x3fffffff;
+      // Exact as a number below 2^53 drops (every real amount: 10^17 drops in all); larger ones through BigInt.
+      const drops = high < 0x200000 ? String(high * 2 ** 32 + buf.readUInt32BE(start + 4)) : (buf.readBigUInt64BE(start) & 0x3fffffffffffffffn).toString();
+      return head & 0x40 ? drops : (-BigInt(drops)).toString();
     }
     case "Blob":
-      return take(buf, pos, readLength(buf, pos)).toString("hex").toUpperCase();
+      return hexOf(buf, pos, readLength(buf, pos));
     case "AccountID": {
       const n = readLength(buf, pos);
       if (n !== 20) throw new Unsupported("account length");
-      return addressOf(take(buf, pos, 20));
+      const start = skip(buf, pos, 20);
+      return addressOf(buf.subarray(start, start + 20));
     }
     case "STObject":
       return readObject(buf, pos, buf.length);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { Wallet, hashes } from "xrpl";
-import { encodeFast } from "./binary";
+import { encodeFastBytes } from "./binary";
 import { checkedDecode, checkedDecodeAsync } from "./decode";
 import type { Logger } from "../../platform/log";
 import { sandboxWallets, type SandboxWallets } from "../wallets";
@@ -39,7 +39,7 @@ interface OpenTx {
   tx_blob: string;
   meta: Record<string, any>;
   /** The metadata in binary, encoded when applied so the close only hashes. */
-  metaBlob: string;
+  metaBytes: Buffer;
   accounts: string[];
 }
 
@@ -343,7 +343,7 @@ export class SandboxLedger {
     }
     const meta = { AffectedNodes: outcome.applied.affectedNodes, TransactionIndex: this.openTxs.length, TransactionResult: outcome.result, ...outcome.applied.extraMeta };
     const accounts = affectedAccounts(tx, meta);
-    const open: OpenTx = { hash, tx_json: tx, tx_blob: txBlob, meta, metaBlob: encodeFast(binaryMeta(meta)), accounts };
+    const open: OpenTx = { hash, tx_json: tx, tx_blob: txBlob, meta, metaBytes: encodeFastBytes(binaryMeta(meta)), accounts };
     this.openTxs.push(open);
     this.openByHash.set(hash, open);
     this.journal.append(hash, txBlob);
@@ -402,7 +402,7 @@ export class SandboxLedger {
       ledger_index: index,
       parent_hash: this.last.ledger_hash,
       account_hash: this.stateHash(this.last.account_hash, writes),
-      transaction_hash: transactionTreeHash(txs.map((t) => ({ hash: t.hash, txBlob: t.tx_blob, metaBlob: t.metaBlob }))),
+      transaction_hash: transactionTreeHash(txs.map((t) => ({ hash: t.hash, txBlob: t.tx_blob, metaBytes: t.metaBytes }))),
       close_time: closeTime,
       parent_close_time: this.last.close_time,
       close_time_resolution: 10,

@@ -70,12 +70,12 @@ function hashNode(node: Node): Buffer {
 }
 
 /** Root hash of the tree of (tx hash, tx blob, meta blob); all zeros for an empty ledger. */
-export function transactionTreeHash(txs: { hash: string; txBlob: string; metaBlob: string }[]): string {
+export function transactionTreeHash(txs: { hash: string; txBlob: string; metaBytes: Buffer }[]): string {
   if (!txs.length) return "0".repeat(64);
   const root: Inner = { children: [] };
   for (const tx of txs) {
     const txBytes = Buffer.from(tx.txBlob, "hex");
-    const metaBytes = Buffer.from(tx.metaBlob, "hex");
+    const metaBytes = tx.metaBytes;
     const key = Buffer.from(tx.hash, "hex");
     const hash = sha512Half(TX_NODE, lengthPrefix(txBytes.length), txBytes, lengthPrefix(metaBytes.length), metaBytes, key);
     insert(root, { key: tx.hash.toUpperCase(), hash }, 0);

@@ -25,9 +25,9 @@ export class ApplyView {
   /** A private copy: callers change it and hand it back with update(). */
   read(key: string): Entry | undefined {
     const change = this.changes.get(key);
-    if (change) return change.deleted ? undefined : structuredClone(change.entry);
+    if (change) return change.deleted ? undefined : cloneJson(change.entry);
     const entry = this.base.get(key);
-    return entry ? structuredClone(entry) : undefined;
+    return entry ? cloneJson(entry) : undefined;
   }
 
   exists(key: string): boolean {
@@ -107,6 +107,20 @@ export class ApplyView {
     }
     return { affectedNodes, writes };
   }
+}
+
+/**
+ * A deep copy of a JSON value (ledger objects hold only strings, numbers,
+ * booleans, plain objects and arrays): what structuredClone gives for them, at
+ * a fraction of its cost (structuredClone was a tenth of a payment's apply).
+ * Keys whose value is undefined are kept, as structuredClone keeps them.
+ */
+export function cloneJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = cloneJson((value as Record<string, unknown>)[key]);
+  return out as T;
 }
 
 /** Structural equality for JSON values (amount objects may be built with keys in any order). */
