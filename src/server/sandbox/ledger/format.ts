@@ -84,9 +84,9 @@ export function ledgerTxEntry(tx: StoredTx, header: LedgerHeader, apiVersion: nu
   return { ...withDeliverMax(tx.tx_json, apiVersion), hash: tx.hash, metaData: tx.meta };
 }
 
-/** The `transaction` stream message for a validated transaction (rippled's pubValidatedTransaction). */
-export function validatedStreamMessage(tx: StoredTx, header: LedgerHeader, apiVersion: number): Record<string, unknown> {
-  const base = {
+/** The `transaction` stream message of a validated transaction, in two parts: the fields before its metadata and those after. */
+function validatedStreamParts(tx: StoredTx, header: LedgerHeader, apiVersion: number): { head: Record<string, unknown>; tail: Record<string, unknown> } {
+  const head = {
     type: "transaction",
     close_time_iso: rippleTimeIso(header.close_time),
     ctid: encodeCtid(header.ledger_index, tx.tx_index),
@@ -94,12 +94,29 @@ export function validatedStreamMessage(tx: StoredTx, header: LedgerHeader, apiVe
     hash: tx.hash,
     ledger_hash: header.ledger_hash,
     ledger_index: header.ledger_index,
-    meta: tx.meta,
-    status: "closed",
-    validated: true,
   };
-  if (apiVersion >= 2) return { ...base, tx_json: { ...withDeliverMax(tx.tx_json, apiVersion), date: header.close_time, ledger_index: header.ledger_index } };
-  return { ...base, transaction: { ...withDeliverMax(tx.tx_json, apiVersion), date: header.close_time, hash: tx.hash } };
+  const tail =
+    apiVersion >= 2
+      ? { status: "closed", validated: true, tx_json: { ...withDeliverMax(tx.tx_json, apiVersion), date: header.close_time, ledger_index: header.ledger_index } }
+      : { status: "closed", validated: true, transaction: { ...withDeliverMax(tx.tx_json, apiVersion), date: header.close_time, hash: tx.hash } };
+  return { head, tail };
+}
+
+/** The `transaction` stream message for a validated transaction (rippled's pubValidatedTransaction). */
+export function validatedStreamMessage(tx: StoredTx, header: LedgerHeader, apiVersion: number): Record<string, unknown> {
+  const { head, tail } = validatedStreamParts(tx, header, apiVersion);
+  return { ...head, meta: tx.meta, ...tail };
+}
+
+/**
+ * validatedStreamMessage as JSON text with the metadata's JSON (made once at
+ * the close, also for the store) put in its place: the text
+ * JSON.stringify(validatedStreamMessage(...)) gives, without stringifying the
+ * metadata again.
+ */
+export function validatedStreamText(tx: StoredTx & { metaText: string }, header: LedgerHeader, apiVersion: number): string {
+  const { head, tail } = validatedStreamParts(tx, header, apiVersion);
+  return `${JSON.stringify(head).slice(0, -1)},"meta":${tx.metaText},${JSON.stringify(tail).slice(1)}`;
 }
 
 /** The proposed-transaction message sent when a transaction enters the open ledger (rippled's pubProposedTransaction). */

@@ -16,7 +16,7 @@ import { HeldTransactions } from "./held";
 import { OpenJournal } from "./journal";
 import { GENESIS_KEYS, GENESIS_SEED, accountKey } from "./keys";
 import { transactionId, transactionTreeHash } from "./shamap";
-import { SandboxStore, type LedgerHeader } from "./state";
+import { SandboxStore, type ClosingTx, type LedgerHeader } from "./state";
 import { Streams, type LedgerStreamFields, type Subscriber } from "./streams";
 import { entryJson, type Entry, type StateReader } from "./view";
 
@@ -411,7 +411,17 @@ export class SandboxLedger {
       tx_count: txs.length,
     };
     const closedHeader: LedgerHeader = { ...header, ledger_hash: hashes.hashLedgerHeader(header as never) };
-    const stored = txs.map((t) => ({ hash: t.hash, ledger_index: index, tx_index: t.meta.TransactionIndex as number, tx_json: t.tx_json, meta: t.meta, tx_blob: t.tx_blob, accounts: t.accounts }));
+    const stored: ClosingTx[] = txs.map((t) => ({
+      hash: t.hash,
+      ledger_index: index,
+      tx_index: t.meta.TransactionIndex as number,
+      tx_json: t.tx_json,
+      meta: t.meta,
+      tx_blob: t.tx_blob,
+      accounts: t.accounts,
+      txText: JSON.stringify(t.tx_json),
+      metaText: JSON.stringify(t.meta),
+    }));
     const before = new Map(this.openOriginals);
     if (!this.historyRecorded) {
       this.store.setSetting("state_history_since", String(index));

@@ -34,11 +34,14 @@ export interface FaucetAccount {
   created: string;
 }
 
+/** A transaction of a closing ledger: its accounts (for account_tx) and its JSON text, made once for the store and the streams. */
+export type ClosingTx = StoredTx & { accounts: string[]; txText: string; metaText: string };
+
 /** What one ledger close writes, in one SQLite transaction. */
 export interface CloseBatch {
   header: LedgerHeader;
   writes: [string, Entry | null][];
-  txs: (StoredTx & { accounts: string[] })[];
+  txs: ClosingTx[];
   /** Each changed object's value before this ledger (undefined: it did not exist), kept for reads of older ledgers. */
   before?: Map<string, Entry | undefined>;
   /** Undo records older than this ledger are dropped. */
@@ -64,6 +67,8 @@ CREATE TABLE IF NOT EXISTS state_history (
 CREATE TABLE IF NOT EXISTS faucet_accounts (address TEXT PRIMARY KEY, seed TEXT NOT NULL, created TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
+
+const ROWS_PER_INSERT = 100;
 
 type TxRow = { hash: string; ledger_index: number; tx_index: number; tx_json: string; meta: string; tx_blob: string };
 
@@ -120,10 +125,6 @@ export class SandboxStore {
   saveClose(batch: CloseBatch): void {
     const putEntry = this.db.query("INSERT INTO entries (key, type, data) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET type = excluded.type, data = excluded.data");
     const delEntry = this.db.query("DELETE FROM entries WHERE key = ?");
-    const putTx = this.db.query(
-      "INSERT INTO transactions (hash, ledger_index, tx_index, type, account, result, tx_json, meta, tx_blob) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
-    const putAccountTx = this.db.query("INSERT OR IGNORE INTO account_transactions (account, ledger_index, tx_index, hash) VALUES (?, ?, ?, ?)");
     const h = batch.header;
     this.db.transaction(() => {
       this.db
@@ -140,11 +141,24 @@ export class SandboxStore {
         for (const [key, entry] of batch.before) putUndo.run(h.ledger_index, key, entry ? entryJson(entry) : null);
       }
       if (batch.keepFrom !== undefined) this.db.query("DELETE FROM state_history WHERE ledger_index < ?").run(batch.keepFrom);
+      const txRows: unknown[][] = [];
+      const accountRows: unknown[][] = [];
       for (const tx of batch.txs) {
-        putTx.run(tx.hash, tx.ledger_index, tx.tx_index, tx.tx_json.TransactionType, tx.tx_json.Account, tx.meta.TransactionResult, JSON.stringify(tx.tx_json), JSON.stringify(tx.meta), tx.tx_blob);
-        for (const account of tx.accounts) putAccountTx.run(account, tx.ledger_index, tx.tx_index, tx.hash);
+        txRows.push([tx.hash, tx.ledger_index, tx.tx_index, tx.tx_json.TransactionType, tx.tx_json.Account, tx.meta.TransactionResult, tx.txText, tx.metaText, tx.tx_blob]);
+        for (const account of tx.accounts) accountRows.push([account, tx.ledger_index, tx.tx_index, tx.hash]);
       }
+      this.insertMany("INSERT INTO transactions (hash, ledger_index, tx_index, type, account, result, tx_json, meta, tx_blob) VALUES", txRows);
+      this.insertMany("INSERT OR IGNORE INTO account_transactions (account, ledger_index, tx_index, hash) VALUES", accountRows);
     })();
+  }
+
+  /** Inserts rows a hundred to a statement (one statement run per row was most of a close's SQLite time). */
+  private insertMany(head: string, rows: unknown[][]): void {
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+      const tuple = `(${chunk[0]!.map(() => "?").join(", ")})`;
+      this.db.query<unknown, any[]>(`${head} ${Array(chunk.length).fill(tuple).join(", ")}`).run(...chunk.flat());
+    }
   }
 
   /** The kept undo records, oldest ledger first, to rebuild the readable history after a restart. */

@@ -1,7 +1,7 @@
 import type { TerCode } from "./codes";
-import { NETWORK_ID, proposedStreamMessage, validatedStreamMessage } from "./format";
+import { NETWORK_ID, proposedStreamMessage, validatedStreamText } from "./format";
 import { bookBaseOf } from "./keys";
-import type { LedgerHeader, StoredTx } from "./state";
+import type { ClosingTx, LedgerHeader } from "./state";
 
 /** One order book a client follows (subscribe `books`): the base of its directory key, both sides when `both`. */
 export interface BookSubscription {
@@ -86,7 +86,7 @@ export class Streams {
     }
   }
 
-  publishClose(fields: LedgerStreamFields, txCount: number, header: LedgerHeader, txs: (StoredTx & { accounts: string[] })[]): void {
+  publishClose(fields: LedgerStreamFields, txCount: number, header: LedgerHeader, txs: ClosingTx[]): void {
     if (!this.subscribers.size) return;
     const ledgerMessage = JSON.stringify({ type: "ledgerClosed", ...fields, txn_count: txCount });
     let bookFollowers = false;
@@ -105,7 +105,7 @@ export class Streams {
           (books !== undefined && books.size > 0 && sub.books.some((b) => b.bases.some((base) => books.has(base))));
         if (!wanted) continue;
         let message = cache.get(sub.apiVersion);
-        if (!message) cache.set(sub.apiVersion, (message = JSON.stringify(validatedStreamMessage(tx, header, sub.apiVersion))));
+        if (!message) cache.set(sub.apiVersion, (message = validatedStreamText(tx, header, sub.apiVersion)));
         sub.send(message);
       }
     }

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { memoryLogger } from "../../platform/log";
 import { SandboxLedger } from "./ledger";
 import { transactionId } from "./shamap";
+import { validatedStreamMessage, validatedStreamText } from "./format";
 
 describe("result codes", () => {
   test("every TER value matches rippled's (ripple-binary-codec definitions)", () => {
@@ -96,6 +97,24 @@ describe("ledger hashes", () => {
       for (const t of txs) expect(transactionId(t.tx_blob)).toBe(hashes.hashSignedTx(t.tx_blob));
       expect(header.parent_hash).toBe(ledger.store.ledger(1)!.ledger_hash);
       expect(hashes.hashLedgerHeader(header as never)).toBe(header.ledger_hash);
+    } finally {
+      ledger.shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("stream text", () => {
+  test("a validated transaction's stream text is the message's JSON, in API v1 and v2, for every transaction of the genesis ledgers", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vvx-ledger-unit-"));
+    const ledger = new SandboxLedger({ dataDir: dir, seed: "unit", ledgerMs: 1000, currency: "VVX", log: memoryLogger() });
+    try {
+      const header = ledger.store.ledger(2)!;
+      const txs = ledger.store.ledgerTxs(2);
+      expect(txs.length).toBeGreaterThan(0);
+      for (const tx of txs) {
+        for (const v of [1, 2]) expect(validatedStreamText({ ...tx, metaText: JSON.stringify(tx.meta) }, header, v)).toBe(JSON.stringify(validatedStreamMessage(tx, header, v)));
+      }
     } finally {
       ledger.shutdown();
       rmSync(dir, { recursive: true, force: true });
