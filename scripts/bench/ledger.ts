@@ -2,9 +2,12 @@
 // XRP Ledger takes in and validates. Runs the real server in-process, funds
 // accounts from the faucet, pre-signs payments (so client-side signing is not
 // measured) and fires them from several accounts at once, each over its own
-// xrpl.js connection, while ledgers close on their normal timer.
+// xrpl.js connection, while ledgers close on their normal timer. The clients run
+// in a process of their own (lib/ledgerclients.ts), as the other benches' load
+// generator, so the server's event loop is not also running 21 xrpl.js clients;
+// --in-process runs them in the server's process (as this bench did at first).
 //
-//   bun scripts/bench/ledger.ts [--accounts 20] [--payments 400] [--inflight 4] [--ledger-ms 1000]
+//   bun scripts/bench/ledger.ts [--accounts 20] [--payments 400] [--inflight 4] [--ledger-ms 1000] [--in-process]
 //
 // 20 wallets x 400 = 8,000 payments by default (issue 16's goal: >= 3,000 validated
 // payments/s from 20 wallets): with a few thousand, the wait for the next 1 s ledger
@@ -22,8 +25,9 @@
 // says how close the sandbox comes to what the clients and sockets allow.
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { Client, Wallet, type Payment } from "xrpl";
+import { Wallet, type Payment } from "xrpl";
 import { startTestServer } from "../../src/server/testing/testServer";
+import { runClients, runClientsProcess, type ClientsJob } from "./lib/ledgerclients";
 import { emitRows } from "./lib/report";
 
 const { values } = parseArgs({
@@ -32,6 +36,7 @@ const { values } = parseArgs({
     payments: { type: "string", default: "400" },
     "ledger-ms": { type: "string", default: "1000" },
     inflight: { type: "string", default: "4" },
+    "in-process": { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   },
 });
@@ -41,6 +46,7 @@ const accounts = Number(values.accounts);
 const perAccount = Number(values.payments);
 const ledgerMs = Number(values["ledger-ms"]);
 const inflight = Number(values.inflight);
+const inProcess = values["in-process"];
 if (!(accounts > 0 && perAccount > 0 && inflight > 0 && ledgerMs >= 50)) throw new Error("--accounts, --payments and --inflight must be positive, --ledger-ms at least 50");
 
 function quantile(sorted: number[], q: number): number {
@@ -81,38 +87,19 @@ function bareResponder() {
   });
 }
 
-/** Each account keeps `inflight` submits outstanding on its own connection; all accounts run at once. Returns the results. */
-async function submitAll(conns: Client[], blobs: { blob: string }[][]): Promise<string[]> {
-  const results = await Promise.all(
-    blobs.map(async (mine, i) => {
-      const out: string[] = [];
-      for (let start = 0; start < mine.length; start += inflight) {
-        const wave = mine.slice(start, start + inflight).map((b) => conns[i]!.request({ command: "submit", tx_blob: b.blob }));
-        for (const r of await Promise.all(wave)) out.push(r.result.engine_result);
-      }
-      return out;
-    }),
-  );
-  return results.flat();
-}
+const runJob = (job: ClientsJob) => (inProcess ? runClients(job) : runClientsProcess(job));
 
 /** Submits every blob to the bare responder; transactions per second. */
-async function bareRate(blobs: { blob: string }[][]): Promise<number> {
+async function bareRate(blobs: { hash: string; blob: string }[][]): Promise<number> {
   const bare = bareResponder();
-  const conns = await Promise.all(blobs.map(async () => {
-    const c = new Client(`ws://127.0.0.1:${bare.port}`, { timeout: 120_000 });
-    await c.connect();
-    return c;
-  }));
-  const t0 = performance.now();
-  await submitAll(conns, blobs);
-  const rate = blobs.flat().length / ((performance.now() - t0) / 1000);
-  for (const c of conns) await c.disconnect();
-  bare.stop(true);
-  return rate;
+  try {
+    const r = await runJob({ url: `ws://127.0.0.1:${bare.port}`, blobs, inflight, watch: false, timeoutMs: 0 });
+    return blobs.flat().length / (r.submitMs / 1000);
+  } finally {
+    bare.stop(true);
+  }
 }
 
-const clients: Client[] = [];
 try {
   const wallets: Wallet[] = [];
   for (let i = 0; i < accounts; i++) wallets.push(Wallet.fromSeed((await ledger.createAccount({ xrp: 100_000 })).seed));
@@ -129,61 +116,33 @@ try {
     });
   });
   const total = accounts * perAccount;
-  const wanted = new Set(blobs.flat().map((b) => b.hash));
-
-  const watcher = new Client(url);
-  await watcher.connect();
-  clients.push(watcher);
-  let validated = 0;
-  let failed = 0;
-  let lastValidatedAt = 0;
-  const ledgersUsed = new Set<number>();
-  const allValidated = new Promise<void>((resolve) => {
-    watcher.on("transaction", (t) => {
-      if (!t.hash || !wanted.has(t.hash)) return;
-      validated++;
-      if (t.engine_result !== "tesSUCCESS") failed++;
-      ledgersUsed.add(t.ledger_index!);
-      lastValidatedAt = performance.now();
-      if (validated === total) resolve();
-    });
-  });
-  await watcher.request({ command: "subscribe", streams: ["transactions"] });
-
-  for (let i = 0; i < accounts; i++) {
-    const c = new Client(url, { timeout: 120_000 });
-    await c.connect();
-    clients.push(c);
-  }
 
   const bareBefore = await bareRate(blobs);
   const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const results = await submitAll(clients.slice(1), blobs);
-  const submittedAt = performance.now();
-  const notAccepted = results.filter((r) => r !== "tesSUCCESS");
-  await Promise.race([allValidated, Bun.sleep(Math.max(30_000, ledgerMs * 20))]);
+  const run = await runJob({ url, blobs, inflight, watch: true, timeoutMs: Math.max(30_000, ledgerMs * 20) });
   const cpu = process.cpuUsage(cpu0);
   const bare = (bareBefore + (await bareRate(blobs))) / 2;
 
-  const seconds = (lastValidatedAt - t0) / 1000;
+  const { validated } = run;
+  const seconds = run.validatedMs / 1000;
   const during = closeTimes.filter((c) => c.txs > 0);
   const closeMs = during.map((c) => c.ms).sort((a, b) => a - b);
-  say(`Sandbox ledger throughput (${accounts} accounts x ${perAccount} payments = ${total} signed transactions, ${inflight} in flight per account, SANDBOX_LEDGER_MS=${ledgerMs})`);
-  say(`  submitted in           ${ms(submittedAt - t0)}  (${Math.round(total / ((submittedAt - t0) / 1000))} tx/s into the open ledger)`);
-  say(`  preliminary failures   ${notAccepted.length}`);
-  say(`  validated              ${validated}/${total} (${failed} not tesSUCCESS) in ${ledgersUsed.size} ledgers`);
+  const serverCpu = inProcess ? "server and clients" : "the server's process";
+  say(`Sandbox ledger throughput (${accounts} accounts x ${perAccount} payments = ${total} signed transactions, ${inflight} in flight per account, SANDBOX_LEDGER_MS=${ledgerMs}, clients ${inProcess ? "in the server's process" : "in a process of their own"})`);
+  say(`  submitted in           ${ms(run.submitMs)}  (${Math.round(total / (run.submitMs / 1000))} tx/s into the open ledger)`);
+  say(`  preliminary failures   ${run.notAccepted}`);
+  say(`  validated              ${validated}/${total} (${run.failed} not tesSUCCESS) in ${run.ledgers} ledgers`);
   say(`  validated throughput   ${Math.round(validated / seconds)} tx/s  (first submit to last validation: ${ms(seconds * 1000)})`);
   say(`  baseline               ${Math.round(bare)} tx/s  (same clients and blobs against a bare responder, before and after)`);
   say(`  ratio                  ${(validated / seconds / bare).toFixed(2)}  (validated / bare responder)`);
   say(`  largest ledger         ${Math.max(0, ...during.map((c) => c.txs))} transactions`);
-  say(`  CPU per transaction    ${((cpu.user + cpu.system) / total).toFixed(0)} us  (this process, server and clients, first submit to last validation: less noisy than rates on a shared machine)`);
+  say(`  CPU per transaction    ${((cpu.user + cpu.system) / total).toFixed(0)} us  (${serverCpu}, while the clients ran: less noisy than rates on a shared machine)`);
+  if (!inProcess) say(`  clients' CPU per tx    ${(run.cpuUs / total).toFixed(0)} us  (the clients' process, first submit to last validation)`);
   say(`  machine load average   ${loadavg().map((l) => l.toFixed(1)).join(" / ")} (1 / 5 / 15 min)`);
   say(`  ledger close time      median ${ms(quantile(closeMs, 0.5))}, p99 ${ms(quantile(closeMs, 0.99))}, max ${ms(closeMs.at(-1) ?? NaN)} (closes with transactions: ${closeMs.length})`);
   const rate = validated / seconds;
   emitRows([{ metric: `validated payments/s, ${accounts} wallets`, product: rate, baseline: bare, ratio: rate / bare, goal: ">= 3,000 payments/s", met: rate >= 3000, unit: "tx/s" }], values.json);
   if (validated !== total) process.exitCode = 1;
 } finally {
-  for (const c of clients) if (c.isConnected()) await c.disconnect();
   await server.stop(true);
 }
