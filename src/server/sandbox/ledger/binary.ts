@@ -261,10 +261,15 @@ const SIGNING_PREFIX = Buffer.from("53545800", "hex");
 
 /** The data a single signature covers (prefix STX\0 and the signing fields), as the codec's encodeForSigning gives it. */
 export function encodeForSigningFast(tx: Record<string, unknown>): string {
+  return encodeForSigningBytes(tx).toString("hex").toUpperCase();
+}
+
+/** encodeForSigningFast's bytes, in a Buffer of their own (what a verifier takes, without a trip through hex). */
+export function encodeForSigningBytes(tx: Record<string, unknown>): Buffer<ArrayBuffer> {
   try {
-    return encodeInto(tx, true, SIGNING_PREFIX).toString("hex").toUpperCase();
+    return Buffer.from(encodeInto(tx, true, SIGNING_PREFIX));
   } catch (err) {
-    if (err instanceof Unsupported) return encodeForSigning(tx as never);
+    if (err instanceof Unsupported) return Buffer.from(encodeForSigning(tx as never), "hex");
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import { encodeForMultiSigning } from "xrpl";
-import { decodeFast, encodeForSigningFast } from "./binary";
+import { decodeFast, encodeForSigningBytes, encodeForSigningFast } from "./binary";
 import { RpcError } from "./codes";
 import { verifyEd25519Async, verifyTxSignature } from "./signature";
 
@@ -76,7 +76,7 @@ export function checkedDecodeAsync(txBlob: string, hash: string): Record<string,
     if (!signatureValid(tx)) throw invalid("Invalid signature.");
     return remember(hash, tx);
   }
-  return verifyEd25519Async(encodeForSigningFast(tx), tx.TxnSignature, tx.SigningPubKey).then((valid) => {
+  return verifyEd25519Async(encodeForSigningBytes(tx), tx.TxnSignature, tx.SigningPubKey).then((valid) => {
     if (!valid) throw invalid("Invalid signature.");
     return remember(hash, tx);
   });

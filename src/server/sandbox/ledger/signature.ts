@@ -25,8 +25,8 @@ export function verifyTxSignature(signingHex: string, signatureHex: string, publ
 
 const webKeys = new Map<string, Promise<CryptoKey>>();
 
-/** The same Ed25519 check through WebCrypto, which runs it on another thread; false for a malformed key or signature. */
-export async function verifyEd25519Async(signingHex: string, signatureHex: string, publicKeyHex: string): Promise<boolean> {
+/** The same Ed25519 check (of the signing data's bytes) through WebCrypto, which runs it on another thread; false for a malformed key or signature. */
+export async function verifyEd25519Async(signing: Uint8Array<ArrayBuffer>, signatureHex: string, publicKeyHex: string): Promise<boolean> {
   let key = webKeys.get(publicKeyHex);
   if (!key) {
     key = crypto.subtle.importKey("raw", Buffer.from(publicKeyHex.slice(2), "hex"), { name: "Ed25519" }, false, ["verify"]);
@@ -34,7 +34,7 @@ export async function verifyEd25519Async(signingHex: string, signatureHex: strin
     webKeys.set(publicKeyHex, key);
   }
   try {
-    return await crypto.subtle.verify("Ed25519", await key, Buffer.from(signatureHex, "hex"), Buffer.from(signingHex, "hex"));
+    return await crypto.subtle.verify("Ed25519", await key, Buffer.from(signatureHex, "hex"), signing);
   } catch {
     webKeys.delete(publicKeyHex);
     return false;
