@@ -3,44 +3,23 @@ import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from "nod
 /**
  * The open ledger's queue on disk (DATA_DIR/sandbox-open.log): one line per
  * transaction the open ledger took (applied, or held for a sequence gap),
- * written before the submit is answered, so a process killed before the
- * close loses nothing it accepted. The lines of one turn of the event loop go
- * in one write(2) into the page cache (a SQLite insert per submit cost as much
- * as applying the transaction). After each close the file keeps only the held transactions;
+ * appended before the submit is answered, so a process killed before the
+ * close loses nothing it accepted. An append is one write(2) into the page
+ * cache (a SQLite insert per submit cost as much as applying the
+ * transaction). After each close the file keeps only the held transactions;
  * at start every line is submitted again in order, and those a close already
  * took are refused as past sequences (a crash between the close's commit and
  * the rewrite is therefore harmless).
  */
 export class OpenJournal {
   private fd: number;
-  /** Lines appended and not yet written: flush() writes them in one write(2). */
-  private pending: string[] = [];
-  private flushScheduled = false;
 
   constructor(readonly path: string) {
     this.fd = openSync(path, "a+");
   }
 
-  /**
-   * Queues a line; it is written by flush(), which the WebSocket layer calls
-   * before it sends anything (so before the submit is answered), and at the
-   * latest in the next turn of the event loop. In-process submits flush at once.
-   */
   append(hash: string, txBlob: string): void {
-    this.pending.push(`${hash} ${txBlob}\n`);
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flush());
-    }
-  }
-
-  /** Writes every queued line (a write(2) per submit was a tenth of a submit's time). */
-  flush(): void {
-    this.flushScheduled = false;
-    if (!this.pending.length) return;
-    const text = this.pending.join("");
-    this.pending = [];
-    writeSync(this.fd, text);
+    writeSync(this.fd, `${hash} ${txBlob}\n`);
   }
 
   /** The queued transactions in arrival order, each once; a line torn by a crash mid-write is skipped. */
@@ -58,14 +37,11 @@ export class OpenJournal {
 
   /** After a close: only `keep` (the transactions still held) stays queued. */
   reset(keep: { hash: string; txBlob: string }[]): void {
-    this.pending = [];
     ftruncateSync(this.fd, 0);
-    for (const { hash, txBlob } of keep) this.pending.push(`${hash} ${txBlob}\n`);
-    this.flush();
+    for (const { hash, txBlob } of keep) this.append(hash, txBlob);
   }
 
   close(): void {
-    this.flush();
     closeSync(this.fd);
   }
 }

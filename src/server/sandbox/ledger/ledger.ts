@@ -287,16 +287,7 @@ export class SandboxLedger {
   submit(txBlob: string): SubmitOutcome {
     if (this.closed) throw new RpcError("internal", "The sandbox ledger is shutting down.");
     const hash = transactionId(txBlob);
-    try {
-      return this.submitChecked(checkedDecode(txBlob, hash), txBlob, hash);
-    } finally {
-      this.journal.flush();
-    }
-  }
-
-  /** Writes the open ledger's queued journal lines: the WebSocket layer calls it before it sends anything. */
-  flushJournal(): void {
-    this.journal.flush();
+    return this.submitChecked(checkedDecode(txBlob, hash), txBlob, hash);
   }
 
   /**

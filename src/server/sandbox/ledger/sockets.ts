@@ -31,9 +31,6 @@ interface Socket {
   addressConsumer: Consumer;
   /** Requests waiting for CPU time or for the client to read what it was sent. */
   pending: unknown[];
-  /** Messages for the client not yet handed to the socket (sent together, corked, once per turn of the event loop), and their length. */
-  outbox: string[];
-  outboxBytes: number;
   closed: boolean;
 }
 
@@ -56,9 +53,6 @@ export class LedgerSockets {
   private readonly sockets = new Map<Raw, Socket>();
   /** Sockets with pending requests, served one request each in turn. */
   private readonly waiting = new Set<Socket>();
-  /** Sockets with messages in their outbox, and whether sendAll is scheduled. */
-  private readonly sending = new Set<Socket>();
-  private sendScheduled = false;
   readonly addresses = new AddressBook();
   private tokens = CPU_BURST_MS;
   private refilledAt = performance.now();
@@ -78,7 +72,7 @@ export class LedgerSockets {
       ws.close(...CLOSE.threshold);
       return;
     }
-    const sock: Socket = { ws, address, addressConsumer, consumer: new Consumer(CONNECTION_LIMITS, () => performance.now()), pending: [], outbox: [], outboxBytes: 0, closed: false, conn: undefined! };
+    const sock: Socket = { ws, address, addressConsumer, consumer: new Consumer(CONNECTION_LIMITS, () => performance.now()), pending: [], closed: false, conn: undefined! };
     sock.conn = { subscriber: newSubscriber((message) => this.stream(sock, message), () => this.drop(sock, CLOSE.shutdown)) };
     this.sockets.set(ws, sock);
     // Registered at once (with no streams) so a shutdown closes every ledger socket, subscribed or not.
@@ -89,7 +83,7 @@ export class LedgerSockets {
   message(ws: Raw, message: unknown): void {
     const sock = this.sockets.get(ws);
     if (!sock || sock.closed) return;
-    if (sock.pending.length || !this.mayRun() || this.buffered(sock) > HIGH_WATER_BYTES) {
+    if (sock.pending.length || !this.mayRun() || ws.getBufferedAmount() > HIGH_WATER_BYTES) {
       if (sock.pending.length >= MAX_PENDING) return this.drop(sock, CLOSE.slow);
       sock.pending.push(message);
       this.waiting.add(sock);
@@ -110,8 +104,6 @@ export class LedgerSockets {
     if (!sock) return;
     sock.closed = true;
     sock.pending = [];
-    sock.outbox = [];
-    sock.outboxBytes = 0;
     this.waiting.delete(sock);
     this.sockets.delete(ws);
     this.addresses.close(sock.address);
@@ -153,7 +145,7 @@ export class LedgerSockets {
           this.waiting.delete(sock);
           continue;
         }
-        if (this.buffered(sock) > HIGH_WATER_BYTES) continue;
+        if (sock.ws.getBufferedAmount() > HIGH_WATER_BYTES) continue;
         this.handle(sock, sock.pending.shift());
         if (!sock.pending.length) this.waiting.delete(sock);
         progressed = true;
@@ -241,60 +233,20 @@ export class LedgerSockets {
     return JSON.stringify({ ...(id !== undefined ? { id } : {}), error: "slowDown", error_code: RPC_ERRORS.slowDown[0], error_message: RPC_ERRORS.slowDown[1], status: "error", type: "response" });
   }
 
-  /** What the client has not read yet: buffered in the socket, and waiting in its outbox. */
-  private buffered(sock: Socket): number {
-    return sock.ws.getBufferedAmount() + sock.outboxBytes;
-  }
-
-  /**
-   * Queues a message; the outboxes go out at the end of this turn of the event
-   * loop, each socket's corked into as few writes as it takes (answers resolved
-   * from promises were a write(2) each, the largest cost of a submit).
-   */
   private send(sock: Socket, text: string): void {
     if (sock.closed) return;
-    sock.outbox.push(text);
-    sock.outboxBytes += text.length;
-    this.sending.add(sock);
-    if (!this.sendScheduled) {
-      this.sendScheduled = true;
-      setImmediate(() => this.sendAll());
-    }
-  }
-
-  private sendAll(): void {
-    this.sendScheduled = false;
-    const socks = [...this.sending];
-    this.sending.clear();
-    for (const sock of socks) this.flush(sock);
-  }
-
-  /** Hands a socket's outbox to Bun, after the open ledger's journal is on disk (nothing is answered before it is durable). */
-  private flush(sock: Socket): void {
-    const texts = sock.outbox;
-    if (!texts.length || sock.closed) return;
-    sock.outbox = [];
-    sock.outboxBytes = 0;
-    this.ledger.flushJournal();
-    let refused = false;
-    sock.ws.cork(() => {
-      // 0: Bun dropped the message (its own backpressure limit); the client cannot be kept in a consistent state.
-      for (const text of texts) if (sock.ws.send(text) === 0) return void (refused = true);
-    });
-    if (refused) this.drop(sock, CLOSE.slow);
+    // 0: Bun dropped the message (its own backpressure limit); the client cannot be kept in a consistent state.
+    if (sock.ws.send(text) === 0) this.drop(sock, CLOSE.slow);
   }
 
   /** A stream message: never held back (order matters), but a client this far behind is closed. */
   private stream(sock: Socket, message: string): void {
     if (sock.closed) return;
-    if (this.buffered(sock) > STREAM_LIMIT_BYTES) return this.drop(sock, CLOSE.slow);
+    if (sock.ws.getBufferedAmount() > STREAM_LIMIT_BYTES) return this.drop(sock, CLOSE.slow);
     this.send(sock, message);
   }
 
   private drop(sock: Socket, [code, reason]: readonly [number, string]): void {
-    if (sock.closed) return;
-    // What it was sent before (a last answer, e.g. slowDown) goes out before the close frame.
-    this.flush(sock);
     if (sock.closed) return;
     // Being dropped costs the address a whole connection's budget (rippled charges feeDrop): reconnecting is no way around the limits.
     if (code === 1008) sock.addressConsumer.charge(CONNECTION_LIMITS.requests.drop, 0);
