@@ -40,7 +40,7 @@ interface Connection {
 /**
  * `/ws`: the general socket, upgraded by Bun's router before Elysia (one route handler and one
  * object per connection; Elysia's `.ws` built a request context, parsed cookies and wrapped the
- * socket on every event: over a third of a connection's cost). Clients send
+ * socket on every event: half the server's CPU time per connection). Clients send
  * `{type:"subscribe", topic}` / `{type:"unsubscribe", topic}` for topics of the shared channels
  * (src/shared/channels.ts) and `{type:"ping"}`; private topics (`wallet:<address>`) need that
  * wallet's session cookie on the upgrade. Malformed frames get an `error` message with a code,
