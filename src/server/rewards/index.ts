@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { clientToken, type CookieJar } from "../auth/cookies";
+import { CLIENT_COOKIE, clientToken, type RequestCookies } from "../auth/cookies";
 import { actingWallet, walletSession } from "../auth/guard";
 import type { AuthService } from "../auth/service";
 import type { Config } from "../platform/config";
@@ -88,9 +88,9 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
  */
 export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; transfers: TransferService; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
   const { rewards, transfers } = ctx;
-  const actor = (session: Parameters<typeof actingWallet>[0], walletAddress: unknown, cookie: unknown) => ({
+  const actor = (session: Parameters<typeof actingWallet>[0], walletAddress: unknown, cookies: RequestCookies) => ({
     wallet: actingWallet(session, walletAddress),
-    clientToken: clientToken(cookie as CookieJar, ctx.config),
+    clientToken: clientToken(cookies.get(CLIENT_COOKIE), ctx.config),
   });
   return new Elysia({ name: "rewards" })
     // Public reads first: they read no session, so they come before the session resolver.
@@ -123,18 +123,18 @@ export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; t
     )
     .post(
       "/api/nfts/transfer",
-      async ({ body, session, cookie }) =>
-        signView(await transfers.start(actor(session, body.walletAddress, cookie), body.tokenId, body.recipient), "Sign the transfer offer in Xaman; the recipient then accepts it"),
+      async ({ body, session, cookies }) =>
+        signView(await transfers.start(actor(session, body.walletAddress, cookies), body.tokenId, body.recipient), "Sign the transfer offer in Xaman; the recipient then accepts it"),
       { body: TransferBody, response: SignRequestShape, detail: { summary: "Transfer an NFT you own: Xaman request for a sell offer for 0 to the recipient", tags: ["rewards"] } },
     )
     .post(
       "/api/nfts/transfer/cancel",
-      async ({ body, session, cookie }) => signView(await transfers.cancel(actor(session, body.walletAddress, cookie), body.offerId), "Sign the cancellation in Xaman"),
+      async ({ body, session, cookies }) => signView(await transfers.cancel(actor(session, body.walletAddress, cookies), body.offerId), "Sign the cancellation in Xaman"),
       { body: CancelTransferBody, response: SignRequestShape, detail: { summary: "Cancel your pending transfer offer (Xaman NFTokenCancelOffer request)", tags: ["rewards"] } },
     )
     .post(
       "/api/nfts/transfer/accept",
-      async ({ body, session, cookie }) => signView(await transfers.accept(actor(session, body.walletAddress, cookie), body.offerId), "Sign the acceptance in Xaman to receive the NFT"),
+      async ({ body, session, cookies }) => signView(await transfers.accept(actor(session, body.walletAddress, cookies), body.offerId), "Sign the acceptance in Xaman to receive the NFT"),
       { body: AcceptTransferBody, response: SignRequestShape, detail: { summary: "Accept an NFT transferred to you (Xaman NFTokenAcceptOffer request)", tags: ["rewards"] } },
     );
 }

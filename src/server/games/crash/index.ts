@@ -7,7 +7,7 @@ import {
   CrashFairness,
   CrashRoundsResponse,
 } from "../../../shared/api/crash";
-import { clientToken, type CookieJar } from "../../auth/cookies";
+import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
 import type { Config } from "../../platform/config";
@@ -23,9 +23,9 @@ export function crashRoutes(deps: { crash: CrashGame; auth: AuthService; config:
     .use(walletSession(deps.auth))
     .post(
       "/api/crash-bet/initiate",
-      async ({ body, session, cookie }) => {
+      async ({ body, session, cookies }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        const created = await crash.initiate(wallet, body, clientToken(cookie as unknown as CookieJar, deps.config));
+        const created = await crash.initiate(wallet, body, clientToken(cookies.get(CLIENT_COOKIE), deps.config));
         return { success: true as const, error: null, ...created };
       },
       {

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { BetInitiateBody, BetInitiateResponse, RaceStateResponse, RacesResponse } from "../../../shared/api/racing";
 import { NotFoundError } from "../../platform/errors";
 import type { Config } from "../../platform/config";
-import { clientToken, type CookieJar } from "../../auth/cookies";
+import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
 import type { SocketWallet } from "../../platform/ws";
@@ -59,9 +59,9 @@ export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; conf
     })
     .post(
       "/api/unicorn-bet/initiate",
-      ({ body, session, cookie }) => {
+      ({ body, session, cookies }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        return racing.initiate(wallet, body, clientToken(cookie as unknown as CookieJar, deps.config));
+        return racing.initiate(wallet, body, clientToken(cookies.get(CLIENT_COOKIE), deps.config));
       },
       {
         body: BetInitiateBody,
