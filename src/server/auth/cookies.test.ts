@@ -41,11 +41,11 @@ describe("RequestCookies reads and sets what Elysia's cookie jar did", () => {
       const set = { headers: {} as Record<string, unknown> };
       const cookies = new RequestCookies("vvx_session=old", set);
       cookies.put("vvx_client", "tok.mac-_", cookieAttributes(config, 365 * 86_400));
-      expect(set.headers["set-cookie"]).toBe(serializeCookie({ vvx_client: { value: "tok.mac-_", path: "/", ...cookieAttributes(config, 365 * 86_400) } }) as string);
+      expect(set.headers["set-cookie"]).toBe(serializeCookie({ vvx_client: { value: "tok.mac-_", ...cookieAttributes(config, 365 * 86_400) } }) as string);
       cookies.put("vvx_session", "first", cookieAttributes(config, 30 * 86_400));
       const cleared = { ...cookieAttributes(config, 0), expires: new Date(0) };
       cookies.put("vvx_session", "", cleared);
-      expect(set.headers["set-cookie"]).toEqual(serializeCookie({ vvx_client: { value: "tok.mac-_", path: "/", ...cookieAttributes(config, 365 * 86_400) }, vvx_session: { value: "", path: "/", ...cleared } }) as string[]);
+      expect(set.headers["set-cookie"]).toEqual(serializeCookie({ vvx_client: { value: "tok.mac-_", ...cookieAttributes(config, 365 * 86_400) }, vvx_session: { value: "", ...cleared } }) as string[]);
       expect(cookies.get("vvx_session")).toBe("");
       expect(cookies.get("vvx_client")).toBe("tok.mac-_");
     }

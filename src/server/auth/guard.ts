@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { isValidClassicAddress } from "xrpl";
+import { isClassicAddress } from "../ledger/address";
 import { ForbiddenError, UnauthorizedError, ValidationError } from "../platform/errors";
 import { requestCookies, SESSION_COOKIE } from "./cookies";
 import type { AuthService, WalletSession } from "./service";
@@ -18,7 +18,7 @@ export function requireWallet(session: WalletSession | null | undefined): string
 export function actingWallet(session: WalletSession | null | undefined, walletAddress?: unknown, field = "walletAddress"): string {
   const wallet = requireWallet(session);
   if (walletAddress === undefined || walletAddress === null || walletAddress === "") return wallet;
-  if (typeof walletAddress !== "string" || !isValidClassicAddress(walletAddress.trim())) {
+  if (typeof walletAddress !== "string" || !isClassicAddress(walletAddress.trim())) {
     throw new ValidationError(field, `Field '${field}' is not an XRPL address`);
   }
   if (walletAddress.trim() !== wallet) throw new ForbiddenError("You may only act for your own connected wallet");

@@ -11,14 +11,28 @@ import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
 import type { Config } from "../../platform/config";
+import { sqliteOf, type Db } from "../../platform/db";
+import { readModelsOf } from "../../platform/db/readModels";
 import { ValidationError } from "../../platform/errors";
+import { jsonEncoder } from "../../platform/http/cachedJson";
 import { parsePositive } from "../../history/model";
 import { parseAddress } from "../../wallet/service";
 import type { CrashGame } from "./game";
 
+/**
+ * GET /api/crash/rounds without `before` (the latest rounds, what every page shows) as a read model per
+ * limit (at most 200 of them), checked against the schema and serialized once: rebuilt after any write
+ * to the rounds or bets (a round ending, a bet placed or settled), so a finished round shows at once.
+ */
+function latestRounds(crash: CrashGame, db: Db) {
+  const encode = jsonEncoder<typeof CrashRoundsResponse.static>(CrashRoundsResponse, "crash rounds");
+  return readModelsOf(sqliteOf(db)!).keyed(["game_rounds", "game_bets"], (limit: number) => encode({ success: true, rounds: crash.pastRounds(limit) }));
+}
+
 /** The spec's POST /api/crash-bet/initiate and the game's read-only calls (fairness, rounds, bets, burns). */
-export function crashRoutes(deps: { crash: CrashGame; auth: AuthService; config: Pick<Config, "cookieSecret"> }) {
+export function crashRoutes(deps: { crash: CrashGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
   const { crash } = deps;
+  const latest = latestRounds(crash, deps.db);
   return new Elysia({ name: "crash" })
     .use(walletSession(deps.auth))
     .post(
@@ -57,7 +71,11 @@ export function crashRoutes(deps: { crash: CrashGame; auth: AuthService; config:
     )
     .get(
       "/api/crash/rounds",
-      ({ query }) => ({ success: true as const, rounds: crash.pastRounds(parsePositive(query.limit, "limit", 20, 200), query.before ? parsePositive(query.before, "before", 1, 10_000_000) : undefined) }),
+      ({ query }) => {
+        const limit = parsePositive(query.limit, "limit", 20, 200);
+        if (!query.before) return latest.get(limit).response(deps.jsonHeaders);
+        return { success: true as const, rounds: crash.pastRounds(limit, parsePositive(query.before, "before", 1, 10_000_000)) };
+      },
       {
         query: t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
         response: CrashRoundsResponse,
