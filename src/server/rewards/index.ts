@@ -50,9 +50,9 @@ function optionalTierId(value: unknown): number | undefined {
 
 /** A wallet's holdings, Rewards answer and dashboard cards: public ledger facts, no session. */
 function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>) {
-  // The wallet's Rewards answer is JSON text built here: its values come from read models and engine
-  // arithmetic whose shape matches RewardsResponse by construction (walletReads.test.ts checks real answers
-  // against the schema), so the per-request schema walk is skipped; the headers are the API's.
+  // The wallet's Rewards answer is JSON text (RewardService.rewardsJson): its values come from read models
+  // and engine arithmetic whose shape matches RewardsResponse by construction (walletReads.test.ts checks
+  // real answers against the schema), so the per-request schema walk is skipped; the headers are the API's.
   const rewardsHeaders = Object.freeze({ "content-type": "application/json", ...jsonHeaders, "cache-control": "no-store" });
   return new Elysia({ name: "rewards-reads" })
     .get(
@@ -70,7 +70,7 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
         const period = parsePeriod(query.period, "7days");
         const page = parsePositive(query.page, "page", 1);
         const pageSize = parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-        return new Response(JSON.stringify(await rewards.rewards(wallet, period, page, pageSize)), { headers: rewardsHeaders });
+        return new Response(await rewards.rewardsJson(wallet, period, page, pageSize), { headers: rewardsHeaders });
       },
       { params: WalletParams, query: RewardsQuery, response: RewardsResponse, detail: { summary: "The Rewards response: per-NFT accrual and claim state, totals, and the wallet's claims in a period", tags: ["rewards"] } },
     )
