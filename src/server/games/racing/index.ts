@@ -21,11 +21,35 @@ function finishedRaces(racing: RacingGame, db: Db) {
   return readModelsOf(sqliteOf(db)!).keyed(["racing_races"], (limit: number) => encode({ success: true, races: racing.races(limit) }));
 }
 
+/** The race now and the finished races: public reads. */
+function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<string, string>) {
+  const races = finishedRaces(racing, db);
+  return new Elysia({ name: "racing-reads" })
+    .get(
+      "/api/racing/state",
+      () => {
+        const state = racing.gameState();
+        if (!state || state.type !== "gameState") throw new NotFoundError("No race yet; the first countdown starts with the server");
+        return { success: true as const, ...state.data };
+      },
+      {
+        response: RaceStateResponse,
+        detail: { summary: "The race now (what gameState pushes): for clients without the socket", tags: ["racing"] },
+      },
+    )
+    .get("/api/racing/races", ({ query }) => races.get(parseRaceLimit(query.limit)).response(jsonHeaders), {
+      query: t.Object({ limit: t.Optional(t.String()) }),
+      response: RacesResponse,
+      detail: { summary: "Finished races, newest first, with their revealed seeds (re-check each on /fair)", tags: ["racing"] },
+    });
+}
+
 /** Unicorn Racing's calls: the race list, bet initiation (spec §7) and the socket /ws/games/unicorn-racing. */
 export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret" | "publicUrl">; socketWallet: SocketWallet; jsonHeaders?: Record<string, string> }) {
   const { racing } = deps;
-  const races = finishedRaces(racing, deps.db);
   return new Elysia({ name: "racing" })
+    // Public reads first: they read no session, so they come before the session resolver.
+    .use(racingReadRoutes(racing, deps.db, deps.jsonHeaders))
     .use(walletSession(deps.auth))
     .use(
       racing.channel.routes(
@@ -53,23 +77,6 @@ export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: 
         },
       ),
     )
-    .get(
-      "/api/racing/state",
-      () => {
-        const state = racing.gameState();
-        if (!state || state.type !== "gameState") throw new NotFoundError("No race yet; the first countdown starts with the server");
-        return { success: true as const, ...state.data };
-      },
-      {
-        response: RaceStateResponse,
-        detail: { summary: "The race now (what gameState pushes): for clients without the socket", tags: ["racing"] },
-      },
-    )
-    .get("/api/racing/races", ({ query }) => races.get(parseRaceLimit(query.limit)).response(deps.jsonHeaders), {
-      query: t.Object({ limit: t.Optional(t.String()) }),
-      response: RacesResponse,
-      detail: { summary: "Finished races, newest first, with their revealed seeds (re-check each on /fair)", tags: ["racing"] },
-    })
     .post(
       "/api/unicorn-bet/initiate",
       ({ body, session, cookies }) => {
