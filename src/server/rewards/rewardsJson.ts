@@ -33,6 +33,8 @@ export class RewardsEntry {
   private readonly parts: string[] = [];
   private readonly gaps: Gap[] = [];
   private day: DayValues | undefined;
+  /** The last text made and what it was made from (within a day only the ROI progress and the claim flags move). */
+  private last: { day: DayValues; roi: number; early: boolean; full: boolean; text: string } | undefined;
 
   constructor(
     readonly holding: Holding,
@@ -78,10 +80,13 @@ export class RewardsEntry {
   json(nowMs: number, day: DayValues, canClaimEarly: boolean, canClaimFull: boolean): string {
     const h = this.holding;
     const roi = Math.round(roiProgressPercent(h.mintedAtMs, h.tier.durationMonths, nowMs) * 100) / 100;
+    const last = this.last;
+    if (last && last.day === day && last.roi === roi && last.early === canClaimEarly && last.full === canClaimFull) return last.text;
     let out = this.parts[0]!;
     for (let i = 0; i < this.gaps.length; i++) {
       out += gapValue(this.gaps[i]!, day, roi, canClaimEarly, canClaimFull) + this.parts[i + 1]!;
     }
+    this.last = { day, roi, early: canClaimEarly, full: canClaimFull, text: out };
     return out;
   }
 

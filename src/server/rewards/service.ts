@@ -16,7 +16,7 @@ import { buildHoldings, nextRewardAtMs, type Holding } from "./holdings";
 import { LedgerReads } from "./ledgerReads";
 import { CLAIM_OUTBOX_KEY, CLAIM_WAIT_MS, REWARD_ERROR, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
 import { sqliteOf } from "../platform/db";
-import { readModelsOf } from "../platform/db/readModels";
+import { readModelsOf, type ReadModels } from "../platform/db/readModels";
 import { RewardRepository, type ClaimRow, type NftRecord } from "./repository";
 import { nftRewardsView, ownedNftView, vvxText } from "./views";
 import { WalletRewardReads } from "./walletReads";
@@ -51,6 +51,7 @@ export class RewardService {
   readonly repo: RewardRepository;
   readonly reads: LedgerReads;
   private readonly cached: WalletRewardReads;
+  private readonly models: ReadModels;
   /** How long a claim request waits for the payment's validation (tests and the benchmark change it). */
   claimWaitMs = CLAIM_WAIT_MS;
   private offs: (() => void)[] = [];
@@ -60,7 +61,8 @@ export class RewardService {
   constructor(private readonly deps: RewardServiceDeps) {
     this.repo = new RewardRepository(deps.db);
     this.reads = new LedgerReads(deps.ledger);
-    this.cached = new WalletRewardReads(this.repo, readModelsOf(sqliteOf(deps.db)!), deps.config);
+    this.models = readModelsOf(sqliteOf(deps.db)!);
+    this.cached = new WalletRewardReads(this.repo, this.models, deps.config);
   }
 
   /** Follows the outbox and settles claims a previous run left pending. */
@@ -129,8 +131,8 @@ export class RewardService {
   async rewardsJson(wallet: string, period: Period, page: number, pageSize: number, at?: number): Promise<string> {
     const held = await this.reads.held(wallet);
     const nowMs = at ?? this.deps.clock.now();
-    const entries = this.cached.entries(wallet, held, nowMs);
-    const { rows, count } = this.cached.claimsPage(wallet, periodStartMs(period, nowMs), page, pageSize);
+    const sinceMs = periodStartMs(period, nowMs);
+    const { entries, rows, count } = this.models.readTogether(() => ({ entries: this.cached.entries(wallet, held, nowMs), ...this.cached.claimsPage(wallet, sinceMs, page, pageSize) }));
     const totalPages = Math.max(1, Math.ceil(count / pageSize));
     return rewardsJson(entries, nowMs, { success: true, walletAddress: wallet, period, rewards: rows, rewardsTotal: count, page, pageSize, totalPages });
   }
