@@ -49,7 +49,10 @@ export function crashRoutes(deps: { crash: CrashGame; auth: AuthService; config:
     )
     .get(
       "/api/crash/fairness",
-      () => ({ ...crash.chains.published, chainLength: crash.chains.published.length, chains: crash.chains.all() }),
+      async () => {
+        await crash.chains.ready(); // the first start publishes its chain a moment after the server listens
+        return { ...crash.chains.published, chainLength: crash.chains.published.length, chains: crash.chains.all() };
+      },
       {
         response: CrashFairness,
         detail: { summary: "The hash chain's terminating hash and the salt, published before the chain's first round (verify on /fair)", tags: ["crash"] },

@@ -54,6 +54,8 @@ export class CrashRounds {
   private lastBankrollDrops: bigint | undefined;
   private playersPush: ReturnType<typeof setTimeout> | undefined;
   private stopped = true;
+  /** Counts start() calls: a chain load of an earlier start never opens a round. */
+  private runs = 0;
 
   constructor(private readonly deps: CrashRoundDeps) {}
 
@@ -64,12 +66,22 @@ export class CrashRounds {
     return live.status === "waiting" ? live.round : live.round + 1;
   }
 
+  /**
+   * Loads (or makes) the chain, then opens the first round. The chain's walk runs in slices after the
+   * server listens; no round opens before it ends, so every round's hash is checked against the
+   * published terminating hash. A chain that fails the check stops the process, as it always did.
+   */
   start(): void {
     this.stopped = false;
     const began = performance.now();
-    this.deps.chains.load(this.deps.bets.repo.lastRoundNumber() + 1);
-    this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
-    this.openRound();
+    const run = ++this.runs;
+    const cancelled = () => this.stopped || run !== this.runs;
+    const loaded = this.deps.chains.load(this.deps.bets.repo.lastRoundNumber() + 1, cancelled);
+    void loaded.then((chain) => {
+      if (!chain || cancelled()) return;
+      this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
+      this.openRound();
+    });
   }
 
   /** Stops the loop; a round left open or running is voided (and its bets refunded) at the next start. */
