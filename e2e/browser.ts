@@ -37,7 +37,31 @@ export async function openPage(context: BrowserContext): Promise<{ page: Page; e
     if (msg.type() === "error") errors.push(`console: ${msg.text()} (${msg.location().url})`);
   });
   page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
+  if (process.env.E2E_DEBUG) traceForDebugging(page);
   return { page, errors };
+}
+
+/** E2E_DEBUG=1: the page's socket frames, console and API answers, timestamped, for a test that fails only sometimes. */
+function traceForDebugging(page: Page): void {
+  const at = () => new Date().toISOString().slice(17, 23);
+  page.on("websocket", (ws) => {
+    ws.on("framereceived", (f) => console.log(`[${at()}] ws< ${String(f.payload).slice(0, 200)}`));
+    ws.on("framesent", (f) => console.log(`[${at()}] ws> ${String(f.payload).slice(0, 200)}`));
+    ws.on("close", () => console.log(`[${at()}] ws closed`));
+  });
+  page.on("console", (m) => console.log(`console.${m.type()}: ${m.text()}`));
+  page.on("response", (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith("/api/")) void r.text().then((t) => console.log(`[${at()}] ${r.request().method()} ${url.pathname}${url.search} ${r.status()} ${t.slice(0, 300)}`)).catch(() => {});
+  });
+}
+
+const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+
+/** A page in a context of its own at `viewport`; at PHONE it touches and says it is an iPhone, as a person's phone does. */
+export async function newPage(browser: Browser, viewport: typeof DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport, ...(viewport === PHONE ? { hasTouch: true, isMobile: true, userAgent: IPHONE_UA } : {}) });
+  return { context, ...(await openPage(context)) };
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
@@ -72,6 +96,8 @@ export function sandboxApi(live: { server: TestServer }) {
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
     return JSON.parse(text) as T;
   };
-  const sign = (uuid: string, account: string) => api<{ signed: boolean; txid?: string }>("POST", `/sandbox/api/payloads/${uuid}/sign`, { account });
+  /** Signs as `account`, or as whoever `{ account }` / `{ seed }` names (a seed signs for a wallet the sandbox app does not hold). */
+  const sign = (uuid: string, who: string | { account?: string; seed?: string }) =>
+    api<{ signed: boolean; txid?: string }>("POST", `/sandbox/api/payloads/${uuid}/sign`, typeof who === "string" ? { account: who } : who);
   return { api, sign };
 }

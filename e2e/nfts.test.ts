@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { Client, Wallet, type AccountNFTsResponse } from "xrpl";
 import { startTestServer, type TestServer } from "../src/server/testing/testServer";
-import { DESKTOP, PHONE, launchBrowser, openPage, screenshot, viewShot } from "./browser";
+import { DESKTOP, PHONE, launchBrowser, newPage, sandboxApi, screenshot, viewShot } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -28,23 +28,10 @@ afterAll(async () => {
   await server?.stop(true);
 });
 
-/** What the person sees (the viewport): dialogs and toasts are fixed, so a full-page shot would misplace them. */
-
-async function api<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+const { api, sign } = sandboxApi({ get server() { return server; } });
 
 /** A funded sandbox account with a VVX trust line. */
 const fund = () => api<{ address: string; seed: string }>("POST", "/sandbox/api/accounts", { xrp: 100, vvx: 1_000_000 });
-/** What the sandbox wallet app does when the person taps "Sign". */
-const sign = (uuid: string, who: { account?: string; seed?: string }) => api<{ signed: boolean; txid?: string }>("POST", `/sandbox/api/payloads/${uuid}/sign`, who);
 
 /** Connects through the header button: the QR modal opens and the sandbox wallet signs its SignIn. */
 async function connectWallet(page: Page, who: { account?: string; seed?: string }) {
@@ -118,26 +105,6 @@ async function ledgerNfts(address: string) {
   }
 }
 
-const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
-
-async function newPage(viewport: typeof DESKTOP, mobile = false): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, ...(mobile ? { hasTouch: true, isMobile: true, userAgent: IPHONE_UA } : {}) });
-  const { page, errors } = await openPage(context);
-  if (process.env.E2E_DEBUG) {
-    page.on("websocket", (ws) => {
-      ws.on("framereceived", (f) => console.log(`[${new Date().toISOString().slice(17, 23)}] ws< ${String(f.payload).slice(0, 200)}`));
-      ws.on("framesent", (f) => console.log(`[${new Date().toISOString().slice(17, 23)}] ws> ${String(f.payload).slice(0, 200)}`));
-      ws.on("close", () => console.log(`[${new Date().toISOString().slice(17, 23)}] ws closed`));
-    });
-    page.on("console", (m) => console.log(`console.${m.type()}: ${m.text()}`));
-  }
-  if (process.env.E2E_DEBUG)
-    page.on("response", (r) => {
-      if (r.url().includes("/api/")) void r.text().then((t) => console.log(`[${new Date().toISOString().slice(17, 23)}] ${r.request().method()} ${r.url().replace(server.url, "")} ${r.status()} ${t.slice(0, 300)}`)).catch(() => {});
-    });
-  return { context, page, errors };
-}
-
 const noOverflow = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
 describe("NFT marketplace in Chromium", () => {
@@ -145,7 +112,7 @@ describe("NFT marketplace in Chromium", () => {
     "a funded sandbox account buys a Genesis NFT end to end and owns it on the ledger (taxon 1001)",
     async () => {
       const buyer = await fund();
-      const { context, page, errors } = await newPage(DESKTOP);
+      const { context, page, errors } = await newPage(browser, DESKTOP);
       await page.goto(server.url + "/marketplace");
       await page.getByRole("heading", { name: "NFT Marketplace" }).waitFor();
       await page.getByTestId("no-wallet-banner").waitFor();
@@ -200,7 +167,7 @@ describe("NFT marketplace in Chromium", () => {
     "with its socket up the dialog moves from step to step by push and makes no status poll",
     async () => {
       const buyer = await fund();
-      const { context, page, errors } = await newPage(DESKTOP);
+      const { context, page, errors } = await newPage(browser, DESKTOP);
       await page.goto(server.url + "/marketplace");
       await connectWallet(page, { account: buyer.address });
       const sockets: string[] = [];
@@ -239,7 +206,7 @@ describe("NFT marketplace in Chromium", () => {
     "on a 375 px phone the marketplace and every purchase step fit the screen",
     async () => {
       const buyer = await fund();
-      const { context, page, errors } = await newPage(PHONE, true);
+      const { context, page, errors } = await newPage(browser, PHONE);
       // On a phone the wallet app opens by itself 1.5 s after each request (the sandbox wallet opens in a new tab).
       const opened: Page[] = [];
       context.on("page", (p) => opened.push(p));
@@ -285,7 +252,7 @@ describe("NFT marketplace in Chromium", () => {
   );
 
   test("minting status pages show live progress; /admin refuses a non-admin and shows the vault to an admin", async () => {
-    const { context, page, errors } = await newPage(DESKTOP);
+    const { context, page, errors } = await newPage(browser, DESKTOP);
     const minted = (await api<{ total: { minted: number } }>("GET", "/api/nft-minting-status")).total.minted;
     await page.goto(server.url + "/nft-minting-status");
     await page.getByRole("heading", { name: "NFT Minting Status" }).waitFor();
@@ -308,7 +275,7 @@ describe("NFT marketplace in Chromium", () => {
     await context.close();
 
     // An admin.
-    const adminView = await newPage(DESKTOP);
+    const adminView = await newPage(browser, DESKTOP);
     await adminView.page.goto(server.url + "/admin");
     await adminView.page.getByTestId("admin-refused").waitFor();
     await connectWallet(adminView.page, { seed: admin.seed! });
@@ -328,7 +295,7 @@ describe("NFT marketplace in Chromium", () => {
     "/test-nft-offers: simulate a payment, accept the offer from the pending offers card",
     async () => {
       const buyer = await fund();
-      const { context, page, errors } = await newPage(DESKTOP);
+      const { context, page, errors } = await newPage(browser, DESKTOP);
       await page.goto(server.url + "/test-nft-offers");
       await page.getByRole("heading", { name: "Test NFT offers" }).waitFor();
       await connectWallet(page, { account: buyer.address });
@@ -353,7 +320,7 @@ describe("NFT marketplace in Chromium", () => {
     "/direct-nft-offer: choose a tier, pay, accept the offer",
     async () => {
       const buyer = await fund();
-      const { context, page, errors } = await newPage(DESKTOP);
+      const { context, page, errors } = await newPage(browser, DESKTOP);
       await page.goto(server.url + "/direct-nft-offer");
       await page.getByRole("heading", { name: "Direct NFT offer" }).waitFor();
       await page.getByRole("button", { name: "Create NFT Offer" }).click();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../src/server/testing/testServer";
-import { DESKTOP, PHONE, launchBrowser, openPage, screenshot, viewShot } from "./browser";
+import { DESKTOP, PHONE, launchBrowser, newPage, sandboxApi, screenshot, viewShot } from "./browser";
 
 // A new user in the sandbox: buys a Genesis NFT, moves the sandbox clock 30 days with the explorer's
 // button, sees 50,000 VVX on /rewards, claims in full, sees the VVX in the explorer and the row
@@ -19,24 +19,8 @@ afterAll(async () => {
   await server?.stop(true);
 });
 
-const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
-/** What the person sees (the viewport): dialogs and toasts are fixed, so a full-page shot would misplace them. */
-
-async function api<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-  const res = await fetch(server.url + path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+const { api, sign } = sandboxApi({ get server() { return server; } });
 const fund = (vvx?: number) => api<{ address: string }>("POST", "/sandbox/api/accounts", vvx === undefined ? { xrp: 100 } : { xrp: 100, vvx });
-const sign = (uuid: string, account: string) => api<{ signed: boolean }>("POST", `/sandbox/api/payloads/${uuid}/sign`, { account });
-
-async function newPage(viewport: typeof DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const phone = viewport === PHONE;
-  const context = await browser.newContext({ viewport, ...(phone ? { hasTouch: true, isMobile: true, userAgent: IPHONE_UA } : {}) });
-  const { page, errors } = await openPage(context);
-  return { context, page, errors };
-}
 
 /** Signs whatever the signing modal shows, as the sandbox wallet app would, and waits for the modal to go. */
 async function signModal(page: Page, account: string) {
@@ -79,7 +63,7 @@ describe("rewards, claims and holdings in Chromium", () => {
     "a new user buys Genesis, moves the sandbox 30 days ahead, sees 50,000 VVX, claims in full, finds the VVX in the explorer and the row Claimed in /history",
     async () => {
       user = (await fund(600_000)).address;
-      const { context, page, errors } = await newPage(DESKTOP);
+      const { context, page, errors } = await newPage(browser, DESKTOP);
 
       // Not connected: each page says what to do; /rewards is in the header.
       await page.goto(server.url + "/");
@@ -172,7 +156,7 @@ describe("rewards, claims and holdings in Chromium", () => {
     "dashboard and My NFTs: cards, details, recent rewards; a transfer offered, shown pending, cancelled",
     async () => {
       const other = (await fund()).address;
-      const { context, page, errors } = await newPage(DESKTOP);
+      const { context, page, errors } = await newPage(browser, DESKTOP);
       await page.goto(server.url + "/dashboard");
       await connect(page, user);
       await page.getByTestId("vvx-balance").filter({ hasText: "150,000 VVX" }).waitFor();
@@ -228,7 +212,7 @@ describe("rewards, claims and holdings in Chromium", () => {
   test(
     "on a 375 px phone the four pages fit; a recipient accepts a transfer and the NFT's rewards come with it",
     async () => {
-      const { context, page, errors } = await newPage(PHONE);
+      const { context, page, errors } = await newPage(browser, PHONE);
       // On a phone the wallet app opens by itself after some requests (a new tab in the sandbox): ignore those tabs.
       await page.goto(server.url + "/rewards");
       await connect(page, user);
@@ -248,7 +232,7 @@ describe("rewards, claims and holdings in Chromium", () => {
       // The owner offers the NFT to a new account (desktop, signed in the wallet); the recipient accepts on the phone.
       const recipient = (await fund()).address;
       const offer = await (async () => {
-        const owner = await newPage(DESKTOP);
+        const owner = await newPage(browser, DESKTOP);
         await owner.page.goto(server.url + "/my-nfts");
         await connect(owner.page, user);
         await owner.page.getByTestId("nft-card").getByRole("button", { name: "View Details" }).click();
@@ -264,7 +248,7 @@ describe("rewards, claims and holdings in Chromium", () => {
         return owner;
       })();
 
-      const them = await newPage(PHONE);
+      const them = await newPage(browser, PHONE);
       await them.page.goto(server.url + "/my-nfts");
       await connect(them.page, recipient);
       const incoming = them.page.getByTestId("incoming-transfers");

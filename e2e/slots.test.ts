@@ -1,21 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { MS_PER_DAY, spinDailyWheel } from "../src/engine";
-import { DESKTOP, PHONE, SCREENSHOTS, openPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
+import { DESKTOP, PHONE, SCREENSHOTS, newPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 
 const live = useServerAndBrowser();
-const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
-
-/** What the person sees (the viewport). */
-
 const { api, sign } = sandboxApi(live);
-
-async function newPage(viewport: typeof DESKTOP, mobile = false): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await live.browser.newContext({ viewport, ...(mobile ? { hasTouch: true, isMobile: true, userAgent: IPHONE_UA } : {}) });
-  const { page, errors } = await openPage(context);
-  return { context, page, errors };
-}
 
 /** Connects through the header button: the QR modal opens and the sandbox wallet signs its SignIn. */
 async function connectWallet(page: Page, account: string) {
@@ -58,7 +48,7 @@ describe("VVX Slots and the daily wheel in Chromium", () => {
     "a new user buys 10 spins, plays them to the end and sees the winnings on the explorer; spins the wheel, plays the prize; comes back a day later",
     async () => {
       const { address } = await api<{ address: string }>("POST", "/sandbox/api/accounts", { xrp: 100, vvx: 25_000 });
-      const { context, page, errors } = await newPage(DESKTOP);
+      const { context, page, errors } = await newPage(live.browser, DESKTOP);
       try {
         await page.goto(`${live.server.url}/games/slots`);
         await page.getByText("Win up to 10,000,000 VVX").waitFor();
@@ -159,7 +149,7 @@ describe("VVX Slots and the daily wheel in Chromium", () => {
     "375 px phone: the reels, the session card and the wheel fit the screen",
     async () => {
       const { address } = await api<{ address: string }>("POST", "/sandbox/api/accounts", { xrp: 100, vvx: 15_000 });
-      const { context, page, errors } = await newPage(PHONE, true);
+      const { context, page, errors } = await newPage(live.browser, PHONE);
       try {
         // The wheel is mounted (and, in the split production build, its code fetched) only when its card scrolls into view.
         await page.goto(`${live.server.url}/`);
@@ -207,7 +197,7 @@ describe("VVX Slots and the daily wheel in Chromium", () => {
   test(
     "disconnected: the wheel card is a disabled 'Connect Wallet to Spin'; /fair checks a spin from a prefilled link",
     async () => {
-      const { context, page, errors } = await newPage(DESKTOP);
+      const { context, page, errors } = await newPage(live.browser, DESKTOP);
       try {
         await page.goto(`${live.server.url}/`);
         await page.getByTestId("daily-spin-card").scrollIntoViewIfNeeded();

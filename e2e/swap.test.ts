@@ -6,8 +6,6 @@ import { DESKTOP, PHONE, SCREENSHOTS, openPage, sandboxApi, screenshot, useServe
 
 const live = useServerAndBrowser();
 
-/** What the person sees (the viewport): dialogs are fixed, so a full-page shot would misplace them. */
-
 const { api, sign } = sandboxApi(live);
 const fund = (body: { xrp: number; vvx?: number }) => api<{ address: string; seed: string }>("POST", "/sandbox/api/accounts", body);
 

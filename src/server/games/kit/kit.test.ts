@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client, Wallet } from "xrpl";
-import { eventually, faucet, outsideClient, pay } from "../../testing/ledgerKit";
+import { eventually, faucet, outsideClient, pay, submitValidated } from "../../testing/ledgerKit";
 import { signPayload } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
 import { Bankroll, GameBets, type Bet, type BetPlacement } from ".";
@@ -140,5 +140,37 @@ describe("games kit", () => {
     expect(entry).toMatchObject({ status: "validated", purpose: "refund" });
     expect(entry.tx.Amount).toBe(String(7n * XRP));
     await eventually(() => bets.get(bet.id)!.txid === entry.hash, "refund txid on the bet");
+  }, 60_000);
+
+  test("a payout the ledger refuses (the player's account wants a destination tag) goes again under a new key once due, and pays once", async () => {
+    const wallet = await faucet(server.url, { xrp: 300 });
+    placement = { round: 5 };
+    const bet = await placeSigned(wallet, 3n * XRP);
+    expect(bet.status).toBe("confirmed");
+    // The player's account now refuses untagged payments: the payout fails with tecDST_TAG_NEEDED, moving nothing.
+    await submitValidated(client, wallet, { TransactionType: "AccountSet", Account: wallet.classicAddress, SetFlag: 1 });
+    const { db } = server.ctx.store;
+    db.transaction((tx) => bets.win(tx, bet.id, 200));
+    bets.kick();
+    const failed = await server.ctx.outbox.waitFor(`kittest-payout:${bet.id}`, 20_000);
+    expect(failed).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
+    // Not before the pause: the bet keeps its failed key.
+    expect(bets.resendFailed()).toHaveLength(0);
+    expect(bets.get(bet.id)).toMatchObject({ status: "won", outboxKey: failed.key, txid: null });
+
+    // The player clears the flag; a minute later (the sandbox clock) the payout goes under the next key.
+    await submitValidated(client, wallet, { TransactionType: "AccountSet", Account: wallet.classicAddress, ClearFlag: 1 });
+    const before = await xrpOf(wallet.classicAddress);
+    await fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms: 61_000 }) });
+    const resent = bets.resendFailed();
+    expect(resent.map((b) => b.id)).toEqual([bet.id]);
+    expect(bets.resendFailed()).toHaveLength(0);
+    const txid = await eventually(() => bets.get(bet.id)!.txid, "the resent payout's txid", 20_000);
+    expect(bets.get(bet.id)!.outboxKey).toBe(`kittest-payout:${bet.id}#2`);
+    const paid = await server.ctx.outbox.waitFor(`kittest-payout:${bet.id}#2`, 1_000);
+    expect(paid).toMatchObject({ status: "validated", hash: txid });
+    expect(paid.tx.Amount).toBe(String(6n * XRP));
+    // Exactly the 6 XRP, once.
+    expect(await xrpOf(wallet.classicAddress)).toBe(before + 6n * XRP);
   }, 60_000);
 });

@@ -29,6 +29,11 @@ export class GameRepository {
     return db.update(gameBets).set(values).where(and(eq(gameBets.id, id), inArray(gameBets.status, from))).returning().get();
   }
 
+  /** Points a bet at a new outbox key only while it still points at `from` with no txid (a compare-and-set). */
+  moveOutboxKey(db: DbOrTx, id: string, from: string, to: string): BetRow | undefined {
+    return db.update(gameBets).set({ outboxKey: to }).where(and(eq(gameBets.id, id), eq(gameBets.outboxKey, from), sql`${gameBets.txid} is null`)).returning().get();
+  }
+
   bet(id: string, db: DbOrTx = this.db): BetRow | undefined {
     return db.select().from(gameBets).where(and(eq(gameBets.id, id), eq(gameBets.game, this.game))).get();
   }

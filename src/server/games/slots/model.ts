@@ -11,9 +11,6 @@ export const PACKAGE_SIGN_SECONDS = 300;
 export const PACKAGE_PAYMENT_GRACE_SECONDS = 60;
 /** A session expires this long after its purchase or its last spin; unplayed paid spins are then refunded. */
 export const SESSION_IDLE_MS = 7 * 24 * 3_600_000;
-/** A failed payout is sent again under a new key this long after, at most this many times in all. */
-export const PAYOUT_RETRY_MS = 60_000;
-export const PAYOUT_MAX_ATTEMPTS = 5;
 /** Spin cost of wheel spins (the spec: spins at 1,000 VVX). */
 export const BONUS_SPIN_COST_VVX = 1_000;
 

@@ -2,12 +2,13 @@ import { convertStringToHex } from "xrpl";
 import { vvxAmount } from "../../ledger/amounts";
 import type { LedgerGateway } from "../../ledger/gateway";
 import type { Outbox, OutboxEntry, OutboxInput } from "../../ledger/outbox";
+import { RESEND_POLICY } from "../../ledger/resend";
 import type { Clock } from "../../platform/clock";
 import { sqliteOf, type Db } from "../../platform/db";
 import type { Logger } from "../../platform/log";
 import { RetryGate } from "../../platform/retry";
 import type { Hub } from "../../platform/ws/hub";
-import { PAYOUT_MAX_ATTEMPTS, PAYOUT_RETRY_MS, SLOTS_PAYOUT_PURPOSE, slotKeys } from "./model";
+import { SLOTS_PAYOUT_PURPOSE, slotKeys } from "./model";
 import type { PayoutRow, SlotsRepository } from "./repository";
 import type { SlotsService } from "./service";
 import { payoutView } from "./views";
@@ -118,9 +119,9 @@ export class SlotPayouts {
         return this.repo.updatePayout(tx, payout.id, { status: "validated", txid: entry.hash, settledAt: now, error: null });
       });
     } else {
-      const last = payout.attempt >= PAYOUT_MAX_ATTEMPTS;
+      const last = payout.attempt >= RESEND_POLICY.maxAttempts;
       updated = this.deps.db.transaction((tx) =>
-        this.repo.updatePayout(tx, payout.id, { status: "failed", error: entry.error ?? entry.result ?? "failed", settledAt: now, retryAt: last ? null : new Date(now.getTime() + PAYOUT_RETRY_MS) }),
+        this.repo.updatePayout(tx, payout.id, { status: "failed", error: entry.error ?? entry.result ?? "failed", settledAt: now, retryAt: last ? null : new Date(now.getTime() + RESEND_POLICY.afterMs) }),
       );
       this.deps.log.error("slots payout failed", { payout: payout.id, wallet: payout.wallet, attempt: payout.attempt, error: entry.error, retry: !last });
     }
@@ -135,11 +136,11 @@ export class SlotPayouts {
     }
   }
 
-  /** A failed payout goes out again under a new key (the failed attempt provably moved nothing). */
+  /** A failed payout goes out again under a new key when RESEND_POLICY says (the failed attempt provably moved nothing); slots count attempts on the payout row, its keys predate ledger/resend.ts's. */
   private retryDue(): void {
     const now = this.deps.clock.now();
     for (const payout of this.repo.payoutsIn(["failed"])) {
-      if (!payout.retryAt || payout.retryAt.getTime() > now || payout.attempt >= PAYOUT_MAX_ATTEMPTS) continue;
+      if (!payout.retryAt || payout.retryAt.getTime() > now || payout.attempt >= RESEND_POLICY.maxAttempts) continue;
       const attempt = payout.attempt + 1;
       const key = slotKeys.payout(payout.id, attempt);
       this.deps.db.transaction((tx) => {
