@@ -72,13 +72,17 @@ export async function startServer(config: Config, log?: Logger) {
   const app = createApp(ctx, await spa);
   app.listen({ port: config.port, hostname: config.host, development });
   ctx.hub.attach(app.server!);
-  // The loops start after the server listens, one per turn of the event loop, so a request that
-  // arrives meanwhile (the first health check) is answered between them rather than after all.
-  const starts = [ctx.hub, ctx.sandbox, ctx.outbox, ctx.payments, ctx.nfts, ctx.rewards, ctx.swap, ctx.slots, ctx.racing, ctx.ledger, ctx.crash];
-  for (const service of starts) {
-    await new Promise((resolve) => setImmediate(resolve));
-    service?.start();
-  }
+  ctx.hub.start();
+  ctx.sandbox?.start();
+  ctx.outbox.start();
+  ctx.payments.start();
+  ctx.nfts.start();
+  ctx.rewards.start();
+  ctx.swap.start();
+  ctx.slots.start();
+  ctx.racing.start();
+  ctx.ledger.start();
+  ctx.crash.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
   const exposed = exposedSandboxAdmin(config);

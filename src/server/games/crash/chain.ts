@@ -1,8 +1,10 @@
 import { desc } from "drizzle-orm";
 import { createCrashHasher, type CrashHasher } from "../../../engine";
 import type { Clock } from "../../platform/clock";
-import type { Db } from "../../platform/db";
+import { sqliteOf, type Db } from "../../platform/db";
+import type { Logger } from "../../platform/log";
 import { NATIVE_HASHES } from "../../platform/nativeHashes";
+import { RetryGate } from "../../platform/retry";
 import { crashChains } from "./schema";
 
 /** Games per chain: about five months of 13-second rounds; walking it takes about 0.1 s of CPU. */
@@ -87,6 +89,7 @@ export class CrashChains {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly log: Logger,
     private readonly length = CRASH_CHAIN_LENGTH,
   ) {}
 
@@ -106,8 +109,8 @@ export class CrashChains {
         if (cancelled()) return undefined;
       }
       if (stored && walk.end !== stored.terminatingHash) throw new Error(`crash chain ${stored.id} does not end in its published terminating hash`);
-      const row = stored ?? this.insert(seed, walk.end, nextRound);
-      this.current = new LoadedChain(row, walk.checkpoints);
+      const row = stored ?? (await this.publish(seed, walk.end, nextRound, cancelled));
+      if (row) this.current = new LoadedChain(row, walk.checkpoints);
       return row;
     })();
     return this.loading;
@@ -154,6 +157,19 @@ export class CrashChains {
   private get chain(): LoadedChain {
     if (!this.current) throw new Error("crash chain not loaded");
     return this.current;
+  }
+
+  /** Publishes the first chain once the database takes the write (a lock held elsewhere pauses it, as the other loops). */
+  private async publish(seed: Uint8Array, terminatingHash: string, firstRound: number, cancelled: () => boolean): Promise<ChainRow | undefined> {
+    const gate = new RetryGate("crash chain", this.log, sqliteOf(this.db), 250);
+    let row: ChainRow | undefined;
+    while (!row) {
+      await gate.run(() => void (row = this.insert(seed, terminatingHash, firstRound)));
+      if (row) break;
+      await Bun.sleep(250);
+      if (cancelled()) return undefined;
+    }
+    return row;
   }
 
   /** Publishes a new chain: its terminating hash and a fresh salt, from round `firstRound` on. */

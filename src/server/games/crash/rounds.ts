@@ -2,8 +2,9 @@ import { hundredthsAtMs, msToReachHundredths } from "../../../engine";
 import type { CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
 import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
-import type { Db } from "../../platform/db";
+import { sqliteOf, type Db } from "../../platform/db";
 import type { Logger } from "../../platform/log";
+import { RetryGate } from "../../platform/retry";
 import type { Bankroll, Bet, GameBets, GameChannel } from "../kit";
 import type { CrashBurns } from "./burns";
 import type { CrashChains, RoundSeed } from "./chain";
@@ -77,10 +78,15 @@ export class CrashRounds {
     const run = ++this.runs;
     const cancelled = () => this.stopped || run !== this.runs;
     const loaded = this.deps.chains.load(this.deps.bets.repo.lastRoundNumber() + 1, cancelled);
-    void loaded.then((chain) => {
+    void loaded.then(async (chain) => {
       if (!chain || cancelled()) return;
       this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
-      this.openRound();
+      // The first round opens whenever the walk ends: while a lock held elsewhere refuses the write, it waits.
+      const gate = new RetryGate("crash rounds", this.deps.log, sqliteOf(this.deps.db), 250);
+      while (!this.live && !cancelled()) {
+        await gate.run(() => this.openRound());
+        if (!this.live) await Bun.sleep(250);
+      }
     });
   }
 
