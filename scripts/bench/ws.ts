@@ -3,17 +3,20 @@
 // (hub.publish: JSON once, then Bun's server.publish) to every client, messages delivered per second.
 // Each next to a bare Bun.serve with the same pub/sub (subscribe on the same client message,
 // server.publish of the same bytes), same clients (their own process), A/B interleaved over rounds.
+// The detail adds the server process's CPU time per connect of each side (wall time moves with the
+// machine's other load; CPU time much less).
 //
-//   bun scripts/bench/ws.ts [--clients 1000] [--messages 200] [--rounds 3] [--json]
+//   bun scripts/bench/ws.ts [--clients 1000] [--messages 200] [--rounds 5] [--json]
 import { parseArgs } from "node:util";
 import { startTestServer } from "../../src/server/testing/testServer";
 import { runWsClients } from "./lib/wsclients";
 import { emitRows, median, type BenchRow } from "./lib/report";
 
-const { values } = parseArgs({ options: { clients: { type: "string", default: "1000" }, messages: { type: "string", default: "200" }, rounds: { type: "string", default: "3" }, json: { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { clients: { type: "string", default: "1000" }, messages: { type: "string", default: "200" }, rounds: { type: "string", default: "5" }, json: { type: "boolean", default: false } } });
 const opt = { clients: Number(values.clients), messages: Number(values.messages), rounds: Number(values.rounds) };
 if (!Object.values(opt).every((n) => Number.isInteger(n) && n > 0)) throw new Error("options must be positive whole numbers");
-const log = (line: string) => values.json || console.log(line);
+// With --json (`bun run bench`) the detail goes to stderr and stdout carries the table's rows.
+const log = (line: string) => (values.json ? console.error(line) : console.log(line));
 
 const MESSAGE = { type: "stats", bench: true, totalRewardsPaidVvx: 1234, nftsMinted: 5, holders: 4 };
 const TOPIC = "site";
@@ -36,14 +39,15 @@ const bare = Bun.serve({
 const server = await startTestServer({ SANDBOX_LEDGER_MS: "1000" });
 const rows: BenchRow[] = [];
 try {
-  const product = { connect: [] as number[], receive: [] as number[] };
-  const base = { connect: [] as number[], receive: [] as number[] };
+  const product = { connect: [] as number[], receive: [] as number[], cpu: [] as number[] };
+  const base = { connect: [] as number[], receive: [] as number[], cpu: [] as number[] };
   const runProduct = async () => {
     const r = await runWsClients({ url: `ws://127.0.0.1:${server.port}/ws`, clients: opt.clients, subscribe: TOPIC, messages: opt.messages }, () => {
       for (let i = 0; i < opt.messages; i++) server.ctx.hub.publish(TOPIC, { ...MESSAGE, topic: TOPIC });
     });
     product.connect.push(r.connectMs);
     product.receive.push(r.receiveMs);
+    product.cpu.push(r.connectCpuMs);
   };
   const runBare = async () => {
     const r = await runWsClients({ url: `ws://127.0.0.1:${bare.port}/`, clients: opt.clients, subscribe: TOPIC, messages: opt.messages }, () => {
@@ -51,6 +55,7 @@ try {
     });
     base.connect.push(r.connectMs);
     base.receive.push(r.receiveMs);
+    base.cpu.push(r.connectCpuMs);
   };
   for (let r = 0; r < opt.rounds; r++) {
     const pair = [runProduct, runBare];
@@ -62,6 +67,8 @@ try {
   const connectRatio = median(product.connect.map((ms, i) => base.connect[i]! / ms));
   const receiveRatio = median(product.receive.map((ms, i) => base.receive[i]! / ms));
   log(`WebSockets: ${opt.clients} clients (own process), ${opt.messages} broadcasts, ${opt.rounds} rounds A/B`);
+  const cpuPerConnect = (side: { cpu: number[] }) => (median(side.cpu) / opt.clients) * 1000;
+  log(`server CPU per connect+subscribe (median): product ${cpuPerConnect(product).toFixed(0)} us, bare ${cpuPerConnect(base).toFixed(0)} us`);
   rows.push({ metric: `WS connects+subscribes/s (${opt.clients} at once)`, unit: "/s", product: perSecond(opt.clients, median(product.connect)), baseline: perSecond(opt.clients, median(base.connect)), ratio: connectRatio, goal: ">= 0.8", met: connectRatio >= 0.8 });
   rows.push({ metric: `WS broadcast to ${opt.clients} clients, msg/s delivered`, unit: "/s", product: perSecond(opt.clients * opt.messages, median(product.receive)), baseline: perSecond(opt.clients * opt.messages, median(base.receive)), ratio: receiveRatio, goal: ">= 0.9", met: receiveRatio >= 0.9 });
 } finally {

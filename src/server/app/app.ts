@@ -14,11 +14,11 @@ import { formatVvx } from "../nfts/catalog";
 import { depositRoutes } from "../deposits";
 import { rewardRoutes } from "../rewards";
 import { errorHandler } from "../platform/http/errors";
-import { requestGuard } from "../platform/http/requestGuard";
+import { guardRequest, requestGuard, type RequestGuardOptions } from "../platform/http/requestGuard";
 import { requestLog } from "../platform/http/requestLog";
 import { SecurityHeaders, securityHeaders } from "../platform/http/securityHeaders";
 import { webRoutes, type BuiltSpa } from "../platform/http/spa";
-import { wsRoutes } from "../platform/ws";
+import { siteSocketRoute, WS_PATH } from "../platform/ws";
 import { MAX_FRAME_BYTES } from "../platform/ws/hub";
 import { siteRoutes } from "../site";
 import { statsRoutes } from "../stats";
@@ -40,12 +40,12 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   const web = webRoutes(spa, headers);
   // The API's JSON answers with their security headers, for routes that build their Response from a cached body.
   const jsonHeaders = Object.freeze({ "content-type": "application/json", ...headers.resource("/api") });
+  const guardOptions: RequestGuardOptions = { publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => FORM_ROUTES.has(path) };
   const socketWallet = (cookies: Record<string, { value?: unknown } | undefined>) => ctx.auth.session(cookies[SESSION_COOKIE]?.value as string | undefined)?.wallet ?? null;
   const api = new Elysia({ name: "api" })
     .use(requestLog(ctx.log))
     .use(securityHeaders(headers))
-    .use(requestGuard({ publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => FORM_ROUTES.has(path) }))
-    .use(wsRoutes(ctx.hub, socketWallet, ctx.config.publicUrl))
+    .use(requestGuard(guardOptions))
     .use(healthRoutes(ctx))
     .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: () => Number(ctx.crash.burns.summary(0).totalVvxBurnedMicro) / 1e6, jsonHeaders }))
     .use(siteRoutes(ctx))
@@ -66,7 +66,13 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
 
-  return new Elysia({ name: "vvx", websocket: { maxPayloadLength: MAX_FRAME_BYTES } }).use(errorHandler(ctx.log, { notFound: web.notFound, headers })).use(api).use(web.routes);
+  // /ws is Bun's own route (upgraded before Elysia: the hot path of every page); its other requests fall back to Elysia.
+  const ws = siteSocketRoute({ hub: ctx.hub, socketWallet, publicUrl: ctx.config.publicUrl, headers, log: ctx.log, guard: guardRequest(guardOptions), fallback: (request) => app.fetch(request) });
+  const app = new Elysia({ name: "vvx", websocket: { maxPayloadLength: MAX_FRAME_BYTES }, serve: { routes: { [WS_PATH]: ws } } })
+    .use(errorHandler(ctx.log, { notFound: web.notFound, headers }))
+    .use(api)
+    .use(web.routes);
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -32,7 +32,7 @@ export interface GameSocketHandlers {
 export class GameChannel {
   readonly topic: string;
   readonly path: string;
-  private readonly wallets = new Map<string, string>();
+  private readonly wallets = new Map<object, string>();
 
   constructor(
     private readonly hub: Hub,
@@ -65,7 +65,7 @@ export class GameChannel {
 
   /** The wallet a socket authenticated as (null: spectator). */
   walletOf(socket: HubSocket): string | null {
-    return this.wallets.get(socket.id) ?? null;
+    return this.wallets.get(socket.data) ?? null;
   }
 
   routes(deps: { socketWallet: SocketWallet; publicUrl: string }, handlers: GameSocketHandlers) {
@@ -103,7 +103,7 @@ export class GameChannel {
         }
       },
       close: (ws) => {
-        this.wallets.delete(ws.id);
+        this.wallets.delete(ws.data);
         this.hub.remove(ws);
       },
     });
@@ -113,10 +113,10 @@ export class GameChannel {
     if (typeof walletAddress !== "string" || !sessionWallet || walletAddress !== sessionWallet) {
       return this.hub.sendError(ws, "FORBIDDEN", "Field 'walletAddress': connect this wallet first; watching as a spectator");
     }
-    const previous = this.wallets.get(ws.id);
+    const previous = this.wallets.get(ws.data);
     if (previous && previous !== sessionWallet) this.hub.unsubscribe(ws, topicOf("player", `${this.game}:${previous}`));
-    this.wallets.set(ws.id, sessionWallet);
-    this.hub.subscribe(ws, topicOf("player", `${this.game}:${sessionWallet}`), sessionWallet);
+    this.wallets.set(ws.data, sessionWallet);
+    this.hub.subscribe(ws, topicOf("player", `${this.game}:${sessionWallet}`), () => sessionWallet);
     this.hub.send(ws, { type: "authenticated", walletAddress: sessionWallet });
     handlers.onAuth?.(ws, sessionWallet);
   }

@@ -35,6 +35,17 @@ export function describeValidation(error: ElysiaValidationError): ValidationErro
 }
 
 /**
+ * The error handler's answer for a refusal made outside Elysia (routes Bun serves itself, such
+ * as the /ws upgrade): the same status, JSON body and headers.
+ */
+export function errorResponse(appError: AppError, path: string, headers?: SecurityHeaders): Response {
+  return new Response(JSON.stringify(errorBody(appError)), {
+    status: appError.status,
+    headers: { ...headers?.resource(path), "content-type": "application/json; charset=utf-8" },
+  });
+}
+
+/**
  * The one global error handler: typed AppErrors keep their status and code,
  * schema and parse failures become 400s naming the field, anything else is
  * logged and answered as a 500 without internal details.

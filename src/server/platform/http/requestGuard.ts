@@ -117,14 +117,25 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
  * only then parsed. Validation then works on a small, shallow value, so its work and its error
  * stay small. Server-to-server routes (API key) skip the Origin check; form routes take forms.
  * Elysia runs parse hooks for every method but GET and HEAD, WebSocket upgrades ("WS") included,
- * so a socket opened by another site's page is refused here too.
+ * so a socket opened by another site's page is refused here too (/ws, which Bun upgrades before
+ * Elysia sees it, runs `guardRequest` itself).
  */
 export function requestGuard(options: RequestGuardOptions) {
+  const guard = guardRequest(options);
+  return new Elysia({ name: "request-guard" }).onParse({ as: "scoped" }, ({ request, path }, contentType) => guard(request, path, contentType));
+}
+
+/**
+ * The guard's check of one request (`contentType` without its parameters, "" when there is no
+ * body): throws the AppError that refuses it, else returns the parsed body (undefined: none).
+ * Routes served outside Elysia (the /ws upgrade) call it for the same refusals.
+ */
+export function guardRequest(options: RequestGuardOptions): (request: Request, path: string, contentType: string) => Promise<unknown> {
   const publicOrigin = new URL(options.publicUrl).origin;
   const limits = options.bodyLimits ?? [];
   const limitFor = (path: string) => limits.find((l) => (typeof l.path === "string" ? l.path === path : l.path.test(path)))?.bytes ?? DEFAULT_BODY_LIMIT;
 
-  return new Elysia({ name: "request-guard" }).onParse({ as: "scoped" }, async ({ request, path }, contentType) => {
+  return async (request, path, contentType) => {
     if (!options.serverToServer?.(path) && isCrossSite(request, publicOrigin)) throw new CrossSiteRequestError();
     const type = contentType.trim().toLowerCase();
     const form = options.formRoutes?.(path) === true;
@@ -147,5 +158,5 @@ export function requestGuard(options: RequestGuardOptions) {
     } catch {
       throw new ValidationError("body", "Request body is not valid JSON");
     }
-  });
+  };
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { connect as tcpConnect } from "node:net";
+import { sessionBrowser } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
 
 let server: TestServer;
@@ -9,9 +11,9 @@ afterAll(async () => {
   await server.stop(true);
 });
 
-/** Opens /ws and collects every message it receives. */
-async function connect() {
-  const ws = new WebSocket(`${server.url.replace("http", "ws")}/ws`);
+/** Opens /ws (with these upgrade headers) and collects every message it receives. */
+async function connect(headers?: Record<string, string>) {
+  const ws = new WebSocket(`${server.url.replace("http", "ws")}/ws`, headers ? ({ headers } as unknown as string[]) : undefined);
   const messages: Record<string, unknown>[] = [];
   ws.onmessage = (e) => messages.push(JSON.parse(String(e.data)));
   await new Promise((resolve, reject) => {
@@ -78,6 +80,49 @@ describe("/ws", () => {
     expect(await e.next("error")).toMatchObject({ code: "FORBIDDEN" });
     expect(server.ctx.hub.subscribers("wallet:rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY")).toBe(0);
     e.ws.close();
+  });
+
+  test("the session cookie of the upgrade opens that wallet's own channels, no other's", async () => {
+    const own = "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY";
+    const other = "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh";
+    const session = sessionBrowser(server, own).cookieHeader();
+    const s = await connect({ cookie: `theme=dark; ${session}` });
+    for (const topic of [`wallet:${own}`, `player:crash:${own}`]) {
+      s.ws.send(JSON.stringify({ type: "subscribe", topic }));
+      expect(await s.next("subscribed")).toEqual({ type: "subscribed", topic });
+    }
+    s.ws.send(JSON.stringify({ type: "subscribe", topic: `wallet:${other}` }));
+    expect(await s.next("error")).toMatchObject({ code: "FORBIDDEN", topic: `wallet:${other}` });
+    server.ctx.hub.emit("wallet", own, { type: "reward-claim", claimId: 1, tokenId: "T", status: "Pending", amount: "1", txid: null });
+    expect(await s.next("reward-claim")).toMatchObject({ claimId: 1, topic: `wallet:${own}` });
+    s.ws.close();
+    // A made-up session is no session.
+    const forged = await connect({ cookie: session.replace(/=.*/, `=${"A".repeat(43)}`) });
+    forged.ws.send(JSON.stringify({ type: "subscribe", topic: `wallet:${own}` }));
+    expect(await forged.next("error")).toMatchObject({ code: "FORBIDDEN" });
+    forged.ws.close();
+  });
+
+  test("upgrades get the API's refusals: a body (415), a broken handshake (400); other requests the API's 404", async () => {
+    const raw = (head: string, body = "") =>
+      new Promise<string>((resolve, reject) => {
+        const socket = tcpConnect(server.port, "127.0.0.1", () => socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n${head}\r\n${body}`));
+        let text = "";
+        socket.on("data", (d) => {
+          text += String(d);
+          if (text.includes("\r\n\r\n")) (socket.destroy(), resolve(text));
+        });
+        socket.on("error", reject);
+      });
+    const handshake = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
+    expect(await raw(handshake)).toStartWith("HTTP/1.1 101");
+    const withBody = await raw(`${handshake}Content-Length: 3\r\n`, "abc");
+    expect(withBody).toStartWith("HTTP/1.1 415");
+    expect(withBody.toLowerCase()).toContain("content-security-policy: default-src 'none'");
+    expect(await raw("")).toStartWith("HTTP/1.1 400");
+    const plain = await fetch(`${server.url}/ws`);
+    expect(plain.status).toBe(404);
+    expect(await plain.json()).toMatchObject({ code: "NOT_FOUND" });
   });
 
   test("closed sockets leave the hub", async () => {

@@ -8,9 +8,12 @@ export interface WsMessage {
   [key: string]: unknown;
 }
 
-/** What the hub needs from a socket: Elysia's ws wrapper and Bun's ServerWebSocket both fit. */
+/**
+ * What the hub needs from a socket: Elysia's ws wrapper and Bun's ServerWebSocket both fit.
+ * `data` is the connection's own object (the same on every event), so it is the hub's key.
+ */
 export interface HubSocket {
-  id: string;
+  readonly data: object;
   send(data: string): unknown;
   close(code?: number, reason?: string): unknown;
   subscribe(topic: string): void;
@@ -44,7 +47,7 @@ export const REFUSAL_CODES: Record<SubscribeRefusal, ErrorCode> = { UNKNOWN_TOPI
  */
 export class Hub {
   private server: Server<unknown> | undefined;
-  private readonly sockets = new Map<string, { socket: HubSocket; topics: Set<string>; budget: number; refilledAt: number }>();
+  private readonly sockets = new Map<object, { socket: HubSocket; topics: Set<string>; budget: number; refilledAt: number }>();
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly keepaliveMs = KEEPALIVE_MS) {}
@@ -65,7 +68,7 @@ export class Hub {
   }
 
   add(socket: HubSocket): void {
-    this.sockets.set(socket.id, { socket, topics: new Set(), budget: MESSAGE_BURST, refilledAt: performance.now() });
+    this.sockets.set(socket.data, { socket, topics: new Set(), budget: MESSAGE_BURST, refilledAt: performance.now() });
   }
 
   /**
@@ -73,7 +76,7 @@ export class Hub {
    * MESSAGE_RATE per second after). False when it is spent: the caller closes the socket.
    */
   admit(socket: HubSocket): boolean {
-    const entry = this.sockets.get(socket.id);
+    const entry = this.sockets.get(socket.data);
     if (!entry) return false;
     const now = performance.now();
     entry.budget = Math.min(MESSAGE_BURST, entry.budget + ((now - entry.refilledAt) / 1000) * MESSAGE_RATE);
@@ -84,21 +87,22 @@ export class Hub {
   }
 
   remove(socket: HubSocket): void {
-    this.sockets.delete(socket.id);
+    this.sockets.delete(socket.data);
   }
 
   /**
-   * Subscribes a socket to a topic of a known channel. Private channels need `wallet` (the
-   * socket's session wallet) to be the topic's key. Returns the refusal, or undefined when done.
+   * Subscribes a socket to a topic of a known channel. Private channels need `wallet()` (the
+   * socket's session wallet, looked up only for them) to be the topic's key. Returns the refusal,
+   * or undefined when done.
    */
-  subscribe(socket: HubSocket, topic: string, wallet?: string | null): SubscribeRefusal | undefined {
+  subscribe(socket: HubSocket, topic: string, wallet?: () => string | null): SubscribeRefusal | undefined {
     const parsed = parseTopic(topic);
     if (!parsed) return "UNKNOWN_TOPIC";
-    const entry = this.sockets.get(socket.id);
+    const entry = this.sockets.get(socket.data);
     if (!entry) return "FORBIDDEN";
     if (entry.topics.has(topic)) return undefined;
     const owner = topicOwner(parsed);
-    if (owner !== undefined && owner !== wallet) return "FORBIDDEN";
+    if (owner !== undefined && owner !== wallet?.()) return "FORBIDDEN";
     if (entry.topics.size >= MAX_TOPICS_PER_SOCKET) return "TOO_MANY_TOPICS";
     entry.topics.add(topic);
     socket.subscribe(topic);
@@ -106,7 +110,7 @@ export class Hub {
   }
 
   unsubscribe(socket: HubSocket, topic: string): void {
-    const entry = this.sockets.get(socket.id);
+    const entry = this.sockets.get(socket.data);
     if (!entry?.topics.delete(topic)) return;
     socket.unsubscribe(topic);
   }
