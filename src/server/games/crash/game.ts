@@ -39,7 +39,7 @@ export class CrashGame {
       place: () => ({ round: this.rounds.placeRound() }),
     });
     this.channel = new GameChannel(deps.hub, CRASH_GAME);
-    this.chains = new CrashChains(deps.db, deps.clock);
+    this.chains = new CrashChains(deps.db, deps.clock, deps.log);
     this.burns = new CrashBurns(deps);
     this.bankroll = new Bankroll(deps.ledger, deps.outbox);
     this.rounds = new CrashRounds({

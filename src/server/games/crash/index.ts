@@ -35,7 +35,10 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
   return new Elysia({ name: "crash-reads" })
     .get(
       "/api/crash/fairness",
-      () => ({ ...crash.chains.published, chainLength: crash.chains.published.length, chains: crash.chains.all() }),
+      async () => {
+        await crash.chains.ready(); // the first start publishes its chain a moment after the server listens
+        return { ...crash.chains.published, chainLength: crash.chains.published.length, chains: crash.chains.all() };
+      },
       {
         response: CrashFairness,
         detail: { summary: "The hash chain's terminating hash and the salt, published before the chain's first round (verify on /fair)", tags: ["crash"] },
