@@ -23,7 +23,7 @@ try {
   // The brotli copies are made on zlib's threads after the start; wait for every one.
   const spa = await buildSpa();
   const until = Date.now() + 60_000;
-  while (spa.assets.some((a) => a.compressed && !a.compressed.br && (a.compressed.gzip?.length ?? 0) > 1024) && Date.now() < until) await Bun.sleep(50);
+  while (spa.assets.some((a) => a.compressed && !a.compressed.br && (a.compressed.gzip instanceof Blob ? a.compressed.gzip.size : (a.compressed.gzip?.length ?? 0)) > 1024) && Date.now() < until) await Bun.sleep(50);
   const identity = new Map(await Promise.all(spa.assets.map(async (a) => [a.path, a.body.size] as const)));
 
   const hasPixi = (files: { text: string }[]) => files.some((f) => f.text.includes("pixi.js") || f.text.includes("PIXI"));

@@ -131,10 +131,13 @@ const REFUSAL_MESSAGES: Record<ClaimRefusal, string> = {
   FULL_CLAIM_NOT_AVAILABLE: "a full claim opens at the full-claim target or on the last day of the month",
 };
 
-/** Why a claim of `kind` is not allowed at `nowMs`, or null (a code, not an Error: the status reads it per request). */
-function refusal(position: RewardPosition, kind: ClaimKind, nowMs: number): ClaimRefusal | null {
+/**
+ * Why a claim of `kind` is not allowed at `nowMs`, or null (a code, not an Error: the status reads it per
+ * request). `openMicro` is accruedSinceLastClaimMicro(position, nowMs) when the caller has it already.
+ */
+export function claimRefusal(position: RewardPosition, kind: ClaimKind, nowMs: number, openMicro?: bigint): ClaimRefusal | null {
   if (nowMs < nextClaimAtMs(position)) return "TOO_SOON";
-  const open = accruedSinceLastClaimMicro(position, nowMs);
+  const open = openMicro ?? accruedSinceLastClaimMicro(position, nowMs);
   if (open <= 0n) return "NOTHING_ACCRUED";
   const target = BigInt(position.terms.fullClaimTargetVvx) * MICRO_PER_VVX;
   if (kind === "full" && open < target && !isLastDayOfMonthUtc(nowMs)) return "FULL_CLAIM_NOT_AVAILABLE";
@@ -160,8 +163,8 @@ export function rewardStatus(position: RewardPosition, nowMs: number): RewardSta
     daysToFullClaim: daysToFullClaim(terms),
     nextClaimAtMs: nextClaimAtMs(position),
     nextClaimableAtMs: nextClaimableAtMs(position),
-    canClaimEarly: refusal(position, "early", nowMs) === null,
-    canClaimFull: refusal(position, "full", nowMs) === null,
+    canClaimEarly: claimRefusal(position, "early", nowMs) === null,
+    canClaimFull: claimRefusal(position, "full", nowMs) === null,
     estimatedFullClaimAtMs,
   };
 }
@@ -172,7 +175,7 @@ export function claimRewards(
   kind: ClaimKind,
   nowMs: number,
 ): { payoutMicro: bigint; forfeitedMicro: bigint; position: RewardPosition } {
-  const refused = refusal(position, kind, nowMs);
+  const refused = claimRefusal(position, kind, nowMs);
   if (refused) throw new ClaimUnavailableError(refused, REFUSAL_MESSAGES[refused]);
   const open = accruedSinceLastClaimMicro(position, nowMs);
   const { payoutMicro, forfeitedMicro } = claimPayout(kind, open);

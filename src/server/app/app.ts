@@ -59,8 +59,8 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(swapRoutes(ctx))
     .use(fairRoutes(ctx))
     .use(slotsRoutes(ctx))
-    .use(racingRoutes({ racing: ctx.racing, auth: ctx.auth, config: ctx.config, socketWallet }))
-    .use(crashRoutes(ctx))
+    .use(racingRoutes({ racing: ctx.racing, auth: ctx.auth, db: ctx.store.db, config: ctx.config, socketWallet, jsonHeaders }))
+    .use(crashRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(ctx.crash.routes({ socketWallet, publicUrl: ctx.config.publicUrl }))
     .use(dailySpinRoutes(ctx))
     .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { platformStats } from "../stats/service";
 import { buyer, sessionBrowser } from "../testing/nftKit";
+import { raceReaches } from "../testing/racingKit";
 import { advanceClock, buyNft, DAY_MS } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 
@@ -83,3 +84,49 @@ test("tiers, availability, minting status and stats are never stale after a purc
   expect(seen.size).toBeGreaterThanOrEqual(4);
   expect(checked).toBeGreaterThan(20);
 }, 120_000);
+
+test("crash's latest rounds and racing's races are never stale after a round or a race ends", async () => {
+  // Its own server: crash rounds a fraction of a second apart, so several end while the reader reads.
+  const games = await startTestServer({ SANDBOX_LEDGER_MS: "150", CRASH_WAIT_MS: "200", CRASH_PAUSE_MS: "0" });
+  try {
+    await games.ctx.ledger.waitConnected(15_000);
+    const { crash, racing } = games.ctx;
+    const database = () => JSON.stringify([{ success: true, rounds: crash.pastRounds(20) }, { success: true, rounds: crash.pastRounds(3) }, { success: true, races: racing.races(20) }]);
+    const api = async () => {
+      const get = async (path: string) => (await games.app.handle(new Request(games.url + path))).json();
+      return JSON.stringify(await Promise.all([get("/api/crash/rounds"), get("/api/crash/rounds?limit=3"), get("/api/racing/races")]));
+    };
+    let checked = 0;
+    let stale: unknown;
+    const seen = new Set<string>();
+    let reading = true;
+    const reader = (async () => {
+      while (reading) {
+        const a = database();
+        const answer = await api();
+        const b = database();
+        if (a === b) {
+          checked++;
+          seen.add(a);
+          if (answer !== a) stale ??= { answer, database: a };
+        }
+        await Bun.sleep(1);
+      }
+    })();
+    // Three races driven over the sandbox clock; crash rounds end on their own meanwhile.
+    for (let round = 1; round <= 3; round++) await raceReaches(games, round, "finished", 60_000);
+    const crashRounds = () => crash.pastRounds(20).length;
+    for (const until = performance.now() + 90_000; crashRounds() < 3 && performance.now() < until; ) await Bun.sleep(50);
+    reading = false;
+    await reader;
+
+    expect(stale).toBeUndefined();
+    expect(await api()).toBe(database());
+    expect(racing.races(20).length).toBeGreaterThanOrEqual(3);
+    expect(crashRounds()).toBeGreaterThanOrEqual(3);
+    expect(seen.size).toBeGreaterThanOrEqual(4);
+    expect(checked).toBeGreaterThan(20);
+  } finally {
+    await games.stop(true);
+  }
+}, 180_000);

@@ -42,9 +42,106 @@ export function cookieAttributes(config: Config, maxAgeSeconds: number) {
   };
 }
 
-/** Minimal view of Elysia's cookie jar that the auth helpers need. */
-export interface CookieJar {
-  [name: string]: { value: unknown; set(options: Record<string, unknown>): unknown; remove(): unknown };
+/** A cookie's attributes, as cookieAttributes makes them (plus `expires` to clear one). */
+export type CookieAttributes = ReturnType<typeof cookieAttributes> & { expires?: Date };
+
+/** What RequestCookies writes Set-Cookie into: Elysia's `set` (its headers go out with the answer, errors included). */
+interface HeaderSink {
+  headers: Record<string, unknown>;
+}
+
+/**
+ * One request's cookies: read from its Cookie header, set through `set.headers` (Set-Cookie).
+ * HTTP routes never take Elysia's `cookie` from the context: one route reading it makes Elysia
+ * parse the cookies of, and copy the Response of, every route of the app. Parsing follows what
+ * Elysia did (the `cookie` package's rules, first pair of a name wins, percent-decoding), and
+ * Set-Cookie is written as it did (`cookie`'s serializer: Max-Age, Path, Expires, HttpOnly, Secure,
+ * SameSite), one header per name, the last set of a name winning.
+ */
+export class RequestCookies {
+  private parsed: Map<string, string | null> | undefined;
+  private readonly outgoing = new Map<string, { value: string; header: string }>();
+
+  constructor(
+    private readonly header: string | null,
+    private readonly set: HeaderSink,
+  ) {}
+
+  /** The cookie's value: set in this request, else sent with it; undefined when neither. */
+  get(name: string): string | undefined {
+    const sent = this.outgoing.get(name);
+    if (sent) return sent.value;
+    this.parsed ??= parseCookieHeader(this.header);
+    return this.parsed.get(name) ?? undefined;
+  }
+
+  /** Sets the cookie on the answer. */
+  put(name: string, value: string, attributes: CookieAttributes): void {
+    this.outgoing.set(name, { value, header: serializeCookie(name, value, attributes) });
+    const headers = [...this.outgoing.values()].map((c) => c.header);
+    this.set.headers["set-cookie"] = headers.length === 1 ? headers[0] : headers;
+  }
+}
+
+/** The cookies of a request's context (its Cookie header; Set-Cookie through its `set`). */
+export function requestCookies(ctx: { request: Request; set: HeaderSink }): RequestCookies {
+  return new RequestCookies(ctx.request.headers.get("cookie"), ctx.set);
+}
+
+/** One cookie of a request (read only). */
+export function readCookie(request: Request, name: string): string | undefined {
+  return parseCookieHeader(request.headers.get("cookie")).get(name) ?? undefined;
+}
+
+/** Percent-decoding that gives up on malformed input (the `cookie` package's rule). */
+function decodeLoose(text: string): string {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Trims spaces and tabs (not other whitespace), as the `cookie` package does. */
+function trimPair(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && (text.charCodeAt(start) === 0x20 || text.charCodeAt(start) === 0x09)) start++;
+  while (end > start && (text.charCodeAt(end - 1) === 0x20 || text.charCodeAt(end - 1) === 0x09)) end--;
+  return text.slice(start, end);
+}
+
+/**
+ * A Cookie header's pairs by name: `name=value` pairs split at `;` (a part without `=` is skipped),
+ * the first pair of a name kept, values percent-decoded twice as Elysia did (the `cookie` package
+ * once, then Elysia's own decode, whose failure is null: that name has no value).
+ */
+export function parseCookieHeader(header: string | null): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  if (!header || header.length < 2) return out;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const name = trimPair(part.slice(0, eq));
+    if (out.has(name) || name === "__proto__" || name === "constructor" || name === "prototype") continue;
+    const once = decodeLoose(trimPair(part.slice(eq + 1)));
+    try {
+      out.set(name, once.includes("%") ? decodeURIComponent(once) : once);
+    } catch {
+      out.set(name, null);
+    }
+  }
+  return out;
+}
+
+/** A Set-Cookie header in the `cookie` package's format and attribute order. */
+function serializeCookie(name: string, value: string, a: CookieAttributes): string {
+  let text = `${name}=${value ? encodeURIComponent(value) : ""}; Max-Age=${a.maxAge}; Path=${a.path}`;
+  if (a.expires) text += `; Expires=${a.expires.toUTCString()}`;
+  if (a.httpOnly) text += "; HttpOnly";
+  if (a.secure) text += "; Secure";
+  return `${text}; SameSite=Lax`;
 }
 
 /** The cookie value for a binding token: the token and its HMAC under the server's key. */
@@ -58,11 +155,10 @@ function clientMac(token: string, config: Pick<Config, "cookieSecret">): string 
 }
 
 /**
- * The browser's binding token when its cookie is one this server issued (the HMAC checks);
+ * The browser's binding token when its cookie (the value of CLIENT_COOKIE) is one this server issued (the HMAC checks);
  * anything else, made up or tampered with, counts as no cookie at all.
  */
-export function clientToken(cookie: CookieJar, config: Pick<Config, "cookieSecret">): string | undefined {
-  const value = cookie[CLIENT_COOKIE]?.value;
+export function clientToken(value: unknown, config: Pick<Config, "cookieSecret">): string | undefined {
   if (typeof value !== "string") return undefined;
   const dot = value.indexOf(".");
   const token = validToken(value.slice(0, dot));
@@ -73,10 +169,10 @@ export function clientToken(cookie: CookieJar, config: Pick<Config, "cookieSecre
 }
 
 /** The browser's binding token, issuing (and setting) a signed one when it has none the server issued. */
-export function ensureClientToken(cookie: CookieJar, config: Config): string {
-  const existing = clientToken(cookie, config);
+export function ensureClientToken(cookies: RequestCookies, config: Config): string {
+  const existing = clientToken(cookies.get(CLIENT_COOKIE), config);
   if (existing) return existing;
   const token = newToken();
-  cookie[CLIENT_COOKIE]!.set({ value: signedClientValue(token, config), ...cookieAttributes(config, CLIENT_COOKIE_DAYS * 86_400) });
+  cookies.put(CLIENT_COOKIE, signedClientValue(token, config), cookieAttributes(config, CLIENT_COOKIE_DAYS * 86_400));
   return token;
 }

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
-import { isValidClassicAddress } from "xrpl";
+import { isClassicAddress } from "../ledger/address";
 import { ForbiddenError, UnauthorizedError, ValidationError } from "../platform/errors";
-import { SESSION_COOKIE } from "./cookies";
+import { requestCookies, SESSION_COOKIE } from "./cookies";
 import type { AuthService, WalletSession } from "./service";
 
 /** The session's wallet; 401 when there is no session. */
@@ -18,7 +18,7 @@ export function requireWallet(session: WalletSession | null | undefined): string
 export function actingWallet(session: WalletSession | null | undefined, walletAddress?: unknown, field = "walletAddress"): string {
   const wallet = requireWallet(session);
   if (walletAddress === undefined || walletAddress === null || walletAddress === "") return wallet;
-  if (typeof walletAddress !== "string" || !isValidClassicAddress(walletAddress.trim())) {
+  if (typeof walletAddress !== "string" || !isClassicAddress(walletAddress.trim())) {
     throw new ValidationError(field, `Field '${field}' is not an XRPL address`);
   }
   if (walletAddress.trim() !== wallet) throw new ForbiddenError("You may only act for your own connected wallet");
@@ -33,11 +33,12 @@ export function requireAdmin(session: WalletSession | null | undefined, adminWal
 }
 
 /**
- * Adds `session` (the signed-in wallet or null) to every route of the
- * instance that uses it. Features then call `actingWallet(session, body.walletAddress)`.
+ * Adds `session` (the signed-in wallet or null) and `cookies` (the request's, see RequestCookies)
+ * to every route of the instance that uses it. Features then call `actingWallet(session, body.walletAddress)`.
  */
 export function walletSession(auth: AuthService) {
-  return new Elysia().resolve({ as: "scoped" }, ({ cookie }) => ({
-    session: auth.session(cookie[SESSION_COOKIE]?.value),
-  }));
+  return new Elysia().resolve({ as: "scoped" }, ({ request, set }) => {
+    const cookies = requestCookies({ request, set });
+    return { cookies, session: auth.session(cookies.get(SESSION_COOKIE)) };
+  });
 }

@@ -12,7 +12,7 @@ import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
 import { clientIp } from "../platform/http/rateLimit";
 import { parseAddress } from "../ledger/address";
-import { clientToken, cookieAttributes, ensureClientToken, SESSION_COOKIE, SESSION_DAYS, type CookieJar } from "./cookies";
+import { CLIENT_COOKIE, clientToken, cookieAttributes, ensureClientToken, SESSION_COOKIE, SESSION_DAYS, type RequestCookies } from "./cookies";
 import { actingWallet, requireWallet, walletSession } from "./guard";
 import type { SignRequestLimits } from "./limits";
 import type { AuthService } from "./service";
@@ -33,7 +33,7 @@ export function authRoutes(deps: AuthRouteDeps, limits: SignRequestLimits) {
 
 /** The session: its status, the OAuth2 callback that starts it, logout. */
 function sessionRoutes({ auth, config }: AuthRouteDeps) {
-  const clearSession = (jar: CookieJar) => jar[SESSION_COOKIE]!.set({ value: "", ...cookieAttributes(config, 0), expires: new Date(0) });
+  const clearSession = (cookies: RequestCookies) => cookies.put(SESSION_COOKIE, "", { ...cookieAttributes(config, 0), expires: new Date(0) });
   return new Elysia({ name: "auth-session" })
     .use(walletSession(auth))
     .get(
@@ -48,10 +48,9 @@ function sessionRoutes({ auth, config }: AuthRouteDeps) {
     )
     .post(
       "/api/auth/callback",
-      async ({ body, cookie }) => {
-        const jar = cookie as CookieJar;
-        const issued = await auth.completeOauth(body.code, body.state, clientToken(jar, config));
-        jar[SESSION_COOKIE]!.set({ value: issued.token, ...cookieAttributes(config, SESSION_DAYS * 86_400) });
+      async ({ body, cookies }) => {
+        const issued = await auth.completeOauth(body.code, body.state, clientToken(cookies.get(CLIENT_COOKIE), config));
+        cookies.put(SESSION_COOKIE, issued.token, cookieAttributes(config, SESSION_DAYS * 86_400));
         return { success: true as const, user: { walletAddress: issued.session.wallet }, message: "Signed in with Xaman" };
       },
       {
@@ -62,10 +61,9 @@ function sessionRoutes({ auth, config }: AuthRouteDeps) {
     )
     .post(
       "/api/auth/logout",
-      ({ cookie }) => {
-        const jar = cookie as CookieJar;
-        const ended = auth.logout(jar[SESSION_COOKIE]?.value);
-        clearSession(jar);
+      ({ cookies }) => {
+        const ended = auth.logout(cookies.get(SESSION_COOKIE));
+        clearSession(cookies);
         return { success: true as const, loggedOut: ended, message: ended ? "Wallet disconnected" : "No wallet was connected" };
       },
       { response: LogoutResponse, detail: { summary: "End this browser's session", tags: ["auth"] } },
@@ -82,9 +80,9 @@ function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLi
     .use(walletSession(auth))
     .post(
       "/api/auth/oauth-request",
-      async ({ body, cookie, request, server, session }) => {
+      async ({ body, cookies, request, server, session }) => {
         const wallet = actingWallet(session, body?.walletAddress);
-        const token = ensureClientToken(cookie as CookieJar, config);
+        const token = ensureClientToken(cookies, config);
         limits.hit(clientIp(server, request), token);
         return auth.pushAuthRequest(wallet, token);
       },

@@ -17,7 +17,7 @@ import { clientIp } from "../platform/http/rateLimit";
 import type { LedgerGateway } from "../ledger/gateway";
 import { parseUuid, type SigningService, type SignStatus } from "../signing/service";
 import { ledgerTransaction, parseTxHash } from "../signing/transaction";
-import { ensureClientToken, clientToken, cookieAttributes, SESSION_COOKIE, SESSION_DAYS, type CookieJar } from "./cookies";
+import { CLIENT_COOKIE, ensureClientToken, clientToken, cookieAttributes, readCookie, requestCookies, SESSION_COOKIE, SESSION_DAYS, type RequestCookies } from "./cookies";
 import type { SignRequestLimits } from "./limits";
 import type { AuthService } from "./service";
 
@@ -42,19 +42,18 @@ export function xummRoutes(deps: XummRouteDeps, limits: SignRequestLimits) {
 }
 
 /** The browser's binding token (set when new), counted against the sign-request limits. */
-function boundClient(cookie: unknown, config: Config, limits: SignRequestLimits, ip: string): string {
-  const token = ensureClientToken(cookie as CookieJar, config);
+function boundClient(cookies: RequestCookies, config: Config, limits: SignRequestLimits, ip: string): string {
+  const token = ensureClientToken(cookies, config);
   limits.hit(ip, token);
   return token;
 }
 
 /** A signed wallet_connect polled by the browser that asked for it starts its session (sets the cookie); whether this browser is signed in as the signer. */
-function sessionFor(status: SignStatus, cookie: unknown, deps: XummRouteDeps): boolean {
+function sessionFor(status: SignStatus, cookies: RequestCookies, deps: XummRouteDeps): boolean {
   if (status.kind !== "wallet_connect" || !status.signed || !status.account) return false;
-  const jar = cookie as CookieJar;
-  const issued = deps.auth.completeWalletConnect(status, clientToken(jar, deps.config));
-  if (!issued) return deps.auth.session(jar[SESSION_COOKIE]?.value)?.wallet === status.account;
-  jar[SESSION_COOKIE]!.set({ value: issued.token, ...cookieAttributes(deps.config, SESSION_DAYS * 86_400) });
+  const issued = deps.auth.completeWalletConnect(status, clientToken(cookies.get(CLIENT_COOKIE), deps.config));
+  if (!issued) return deps.auth.session(cookies.get(SESSION_COOKIE))?.wallet === status.account;
+  cookies.put(SESSION_COOKIE, issued.token, cookieAttributes(deps.config, SESSION_DAYS * 86_400));
   return true;
 }
 
@@ -64,9 +63,9 @@ function signRequestRoutes(deps: XummRouteDeps, limits: SignRequestLimits) {
   return new Elysia({ name: "xumm-sign" })
     .post(
       "/api/xumm/sign-request",
-      async ({ body, cookie, request, server }) => {
+      async ({ body, request, set, server }) => {
         if (body.type !== "wallet_connect") throw new ValidationError("type", "Field 'type' must be wallet_connect");
-        const token = boundClient(cookie, config, limits, clientIp(server, request));
+        const token = boundClient(requestCookies({ request, set }), config, limits, clientIp(server, request));
         const created = await signing.createSignRequest({ kind: "wallet_connect", txjson: { TransactionType: "SignIn" }, clientToken: token, instruction: "Connect your wallet to VVX" });
         return { success: true as const, ...created, message: "Scan the QR code with Xaman to connect your wallet" };
       },
@@ -74,11 +73,11 @@ function signRequestRoutes(deps: XummRouteDeps, limits: SignRequestLimits) {
     )
     .get(
       "/api/xumm/status/:uuid",
-      async ({ params, query, cookie }) => {
+      async ({ params, query, request, set }) => {
         const uuid = parseUuid(params.uuid);
         if (query.betId !== undefined && (query.betId.length < 1 || query.betId.length > 100)) throw new ValidationError("betId", "Field 'betId' must be 1-100 characters");
         const status = await signing.status(uuid);
-        const authenticated = sessionFor(status, cookie, deps);
+        const authenticated = sessionFor(status, requestCookies({ request, set }), deps);
         const { kind, uuid: _uuid, reference: _r, wallet: _w, issuedUserToken: _t, ...shown } = status;
         return {
           success: true as const,
@@ -133,8 +132,8 @@ function oauthRoutes({ config, auth }: XummRouteDeps, limits: SignRequestLimits)
   return new Elysia({ name: "xumm-oauth" })
     .post(
       "/api/xumm/oauth/initiate",
-      ({ cookie, request, server }) => {
-        const started = auth.initiateOauth(boundClient(cookie, config, limits, clientIp(server, request)));
+      ({ request, set, server }) => {
+        const started = auth.initiateOauth(boundClient(requestCookies({ request, set }), config, limits, clientIp(server, request)));
         return {
           success: true as const,
           uuid: started.uuid,
@@ -148,16 +147,16 @@ function oauthRoutes({ config, auth }: XummRouteDeps, limits: SignRequestLimits)
     )
     .get(
       "/api/xumm/oauth/callback/:uuid",
-      ({ params, cookie }) => {
-        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(cookie as CookieJar, config));
+      ({ params, request }) => {
+        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(readCookie(request, CLIENT_COOKIE), config));
         return { success: p.success, signed: p.signed, walletAddress: p.walletAddress, message: p.message };
       },
       { params: UuidParams, response: OauthCallbackResponse, detail: { summary: "Poll an OAuth2 sign-in (every 5 s)", tags: ["xumm"] } },
     )
     .get(
       "/api/xumm/oauth/status/:uuid",
-      ({ params, cookie }) => {
-        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(cookie as CookieJar, config));
+      ({ params, request }) => {
+        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(readCookie(request, CLIENT_COOKIE), config));
         return { success: true as const, hasOAuth: p.hasOAuth, signed: p.signed, walletAddress: p.walletAddress };
       },
       { params: UuidParams, response: OauthStatusResponse, detail: { summary: "Whether an OAuth2 sign-in completed", tags: ["xumm"] } },

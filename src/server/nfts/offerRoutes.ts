@@ -8,7 +8,7 @@ import {
   CheckOfferQuery,
   OfferAcceptanceResponse,
 } from "../../shared/api/nfts";
-import { clientToken, type CookieJar } from "../auth/cookies";
+import { CLIENT_COOKIE, clientToken } from "../auth/cookies";
 import { actingWallet, walletSession } from "../auth/guard";
 import { parseAddress } from "../ledger/address";
 import { AppError, ConflictError, ValidationError } from "../platform/errors";
@@ -69,7 +69,7 @@ function acceptRoutes({ nfts, auth, config }: NftRouteDeps) {
     .use(walletSession(auth))
     .post(
       "/api/nfts/accept-offer",
-      async ({ body, session, cookie }) => {
+      async ({ body, session, cookies }) => {
         const wallet = actingWallet(session, body.walletAddress);
         const offerId = parseLedgerId(body.offerId, "offerId");
         let purchase = acceptance.byOffer(offerId);
@@ -77,7 +77,7 @@ function acceptRoutes({ nfts, auth, config }: NftRouteDeps) {
         purchase = await acceptance.checkAccepted(purchase);
         if (purchase.status === "completed") throw new ConflictError("OFFER_ALREADY_ACCEPTED", "This NFT offer was accepted already; the NFT is in your wallet");
         // A new sign request only when the current one was rejected, cancelled or expired.
-        purchase = await acceptance.signRequest(purchase, clientToken(cookie as CookieJar, config), await acceptance.requestClosed(purchase));
+        purchase = await acceptance.signRequest(purchase, clientToken(cookies.get(CLIENT_COOKIE), config), await acceptance.requestClosed(purchase));
         return {
           success: true as const,
           uuid: purchase.acceptUuid!,
@@ -99,7 +99,7 @@ function acceptRoutes({ nfts, auth, config }: NftRouteDeps) {
     )
     .post(
       "/api/nfts/accept-offer-complete",
-      async ({ body, session, cookie }) => {
+      async ({ body, session, cookies }) => {
         const wallet = actingWallet(session, body.walletAddress);
         let purchase = completePurchaseOf(nfts, body);
         purchases.requireBuyer(purchase, wallet);
@@ -113,7 +113,7 @@ function acceptRoutes({ nfts, auth, config }: NftRouteDeps) {
         if (purchase.status === "completed") {
           return { success: true as const, completed: true as const, ...tail(purchase), message: "The NFT is in your wallet" };
         }
-        if (purchase.status === "offer_created") purchase = await acceptance.signRequest(purchase, clientToken(cookie as CookieJar, config));
+        if (purchase.status === "offer_created") purchase = await acceptance.signRequest(purchase, clientToken(cookies.get(CLIENT_COOKIE), config));
         throw notCompleted(purchase);
       },
       {

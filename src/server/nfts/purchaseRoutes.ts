@@ -9,7 +9,7 @@ import {
   PurchaseBody,
   PurchaseStatusResponse,
 } from "../../shared/api/nfts";
-import { clientToken, type CookieJar } from "../auth/cookies";
+import { CLIENT_COOKIE, clientToken } from "../auth/cookies";
 import { actingWallet, walletSession } from "../auth/guard";
 import type { WalletSession } from "../auth/service";
 import { parseAddress } from "../ledger/address";
@@ -35,9 +35,9 @@ function startRoutes({ nfts, auth, config, platformAddress }: NftRouteDeps) {
     .use(walletSession(auth))
     .post(
       "/api/payments/vvx-payment-qr",
-      async ({ body, session, cookie, server, request }) => {
+      async ({ body, session, cookies, server, request }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        const actor = { wallet, clientToken: clientToken(cookie as CookieJar, config), ip: clientIp(server, request) };
+        const actor = { wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config), ip: clientIp(server, request) };
         const created = await purchases.create(actor, parseTierId(body.tierId), "vvx_payment_qr", parseVvxText(body.amount, "amount"));
         const price = formatVvx(created.purchase.priceMicroVvx);
         return {
@@ -65,9 +65,9 @@ function startRoutes({ nfts, auth, config, platformAddress }: NftRouteDeps) {
     )
     .post(
       "/api/nfts/direct-offer",
-      async ({ body, session, cookie, server, request }) => {
+      async ({ body, session, cookies, server, request }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        const actor = { wallet, clientToken: clientToken(cookie as CookieJar, config), ip: clientIp(server, request) };
+        const actor = { wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config), ip: clientIp(server, request) };
         // A paid path like the marketplace: the QR is the VVX payment; the offer follows the payment.
         const created = await purchases.create(actor, parseTierId(body.tierId), "direct_offer");
         const price = `${formatVvx(created.purchase.priceMicroVvx)} VVX`;

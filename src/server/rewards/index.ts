@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { clientToken, type CookieJar } from "../auth/cookies";
+import { CLIENT_COOKIE, clientToken, type RequestCookies } from "../auth/cookies";
 import { actingWallet, walletSession } from "../auth/guard";
 import type { AuthService } from "../auth/service";
 import type { Config } from "../platform/config";
@@ -50,9 +50,9 @@ function optionalTierId(value: unknown): number | undefined {
 
 /** A wallet's holdings, Rewards answer and dashboard cards: public ledger facts, no session. */
 function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>) {
-  // The wallet's Rewards answer is JSON text built here: its values come from read models and engine
-  // arithmetic whose shape matches RewardsResponse by construction (walletReads.test.ts checks real answers
-  // against the schema), so the per-request schema walk is skipped; the headers are the API's.
+  // The wallet's Rewards answer is JSON text (RewardService.rewardsJson): its values come from read models
+  // and engine arithmetic whose shape matches RewardsResponse by construction (walletReads.test.ts checks
+  // real answers against the schema), so the per-request schema walk is skipped; the headers are the API's.
   const rewardsHeaders = Object.freeze({ "content-type": "application/json", ...jsonHeaders, "cache-control": "no-store" });
   return new Elysia({ name: "rewards-reads" })
     .get(
@@ -70,7 +70,7 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
         const period = parsePeriod(query.period, "7days");
         const page = parsePositive(query.page, "page", 1);
         const pageSize = parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-        return new Response(JSON.stringify(await rewards.rewards(wallet, period, page, pageSize)), { headers: rewardsHeaders });
+        return new Response(await rewards.rewardsJson(wallet, period, page, pageSize), { headers: rewardsHeaders });
       },
       { params: WalletParams, query: RewardsQuery, response: RewardsResponse, detail: { summary: "The Rewards response: per-NFT accrual and claim state, totals, and the wallet's claims in a period", tags: ["rewards"] } },
     )
@@ -88,9 +88,9 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
  */
 export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; transfers: TransferService; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
   const { rewards, transfers } = ctx;
-  const actor = (session: Parameters<typeof actingWallet>[0], walletAddress: unknown, cookie: unknown) => ({
+  const actor = (session: Parameters<typeof actingWallet>[0], walletAddress: unknown, cookies: RequestCookies) => ({
     wallet: actingWallet(session, walletAddress),
-    clientToken: clientToken(cookie as CookieJar, ctx.config),
+    clientToken: clientToken(cookies.get(CLIENT_COOKIE), ctx.config),
   });
   return new Elysia({ name: "rewards" })
     // Public reads first: they read no session, so they come before the session resolver.
@@ -123,18 +123,18 @@ export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; t
     )
     .post(
       "/api/nfts/transfer",
-      async ({ body, session, cookie }) =>
-        signView(await transfers.start(actor(session, body.walletAddress, cookie), body.tokenId, body.recipient), "Sign the transfer offer in Xaman; the recipient then accepts it"),
+      async ({ body, session, cookies }) =>
+        signView(await transfers.start(actor(session, body.walletAddress, cookies), body.tokenId, body.recipient), "Sign the transfer offer in Xaman; the recipient then accepts it"),
       { body: TransferBody, response: SignRequestShape, detail: { summary: "Transfer an NFT you own: Xaman request for a sell offer for 0 to the recipient", tags: ["rewards"] } },
     )
     .post(
       "/api/nfts/transfer/cancel",
-      async ({ body, session, cookie }) => signView(await transfers.cancel(actor(session, body.walletAddress, cookie), body.offerId), "Sign the cancellation in Xaman"),
+      async ({ body, session, cookies }) => signView(await transfers.cancel(actor(session, body.walletAddress, cookies), body.offerId), "Sign the cancellation in Xaman"),
       { body: CancelTransferBody, response: SignRequestShape, detail: { summary: "Cancel your pending transfer offer (Xaman NFTokenCancelOffer request)", tags: ["rewards"] } },
     )
     .post(
       "/api/nfts/transfer/accept",
-      async ({ body, session, cookie }) => signView(await transfers.accept(actor(session, body.walletAddress, cookie), body.offerId), "Sign the acceptance in Xaman to receive the NFT"),
+      async ({ body, session, cookies }) => signView(await transfers.accept(actor(session, body.walletAddress, cookies), body.offerId), "Sign the acceptance in Xaman to receive the NFT"),
       { body: AcceptTransferBody, response: SignRequestShape, detail: { summary: "Accept an NFT transferred to you (Xaman NFTokenAcceptOffer request)", tags: ["rewards"] } },
     );
 }

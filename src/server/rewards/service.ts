@@ -16,10 +16,11 @@ import { buildHoldings, nextRewardAtMs, type Holding } from "./holdings";
 import { LedgerReads } from "./ledgerReads";
 import { CLAIM_OUTBOX_KEY, CLAIM_WAIT_MS, REWARD_ERROR, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
 import { sqliteOf } from "../platform/db";
-import { readModelsOf } from "../platform/db/readModels";
+import { readModelsOf, type ReadModels } from "../platform/db/readModels";
 import { RewardRepository, type ClaimRow, type NftRecord } from "./repository";
 import { nftRewardsView, ownedNftView, vvxText } from "./views";
 import { WalletRewardReads } from "./walletReads";
+import { rewardsJson } from "./rewardsJson";
 
 export interface RewardServiceDeps {
   db: Db;
@@ -50,6 +51,7 @@ export class RewardService {
   readonly repo: RewardRepository;
   readonly reads: LedgerReads;
   private readonly cached: WalletRewardReads;
+  private readonly models: ReadModels;
   /** How long a claim request waits for the payment's validation (tests and the benchmark change it). */
   claimWaitMs = CLAIM_WAIT_MS;
   private offs: (() => void)[] = [];
@@ -59,7 +61,8 @@ export class RewardService {
   constructor(private readonly deps: RewardServiceDeps) {
     this.repo = new RewardRepository(deps.db);
     this.reads = new LedgerReads(deps.ledger);
-    this.cached = new WalletRewardReads(this.repo, readModelsOf(sqliteOf(deps.db)!), deps.config);
+    this.models = readModelsOf(sqliteOf(deps.db)!);
+    this.cached = new WalletRewardReads(this.repo, this.models, deps.config);
   }
 
   /** Follows the outbox and settles claims a previous run left pending. */
@@ -79,9 +82,9 @@ export class RewardService {
   }
 
   /** The wallet's platform NFTs on the ledger, with their reward state now (records from the read models). */
-  async holdings(wallet: string): Promise<{ holdings: Holding[]; nowMs: number }> {
+  async holdings(wallet: string, at?: number): Promise<{ holdings: Holding[]; nowMs: number }> {
     const held = await this.reads.held(wallet);
-    const nowMs = this.deps.clock.now();
+    const nowMs = at ?? this.deps.clock.now();
     return { holdings: this.cached.holdings(wallet, held, nowMs), nowMs };
   }
 
@@ -91,9 +94,12 @@ export class RewardService {
     return holdings.map((h) => ownedNftView(h, nowMs, this.deps.config));
   }
 
-  /** The Rewards response: per-NFT state, totals, and the wallet's claims in `period` (one page). */
-  async rewards(wallet: string, period: Period, page: number, pageSize: number) {
-    const { holdings, nowMs } = await this.holdings(wallet);
+  /**
+   * The Rewards response: per-NFT state, totals, and the wallet's claims in `period` (one page), at
+   * `at` (default: now). Its definition; the route sends rewardsJson, the same bytes made from templates.
+   */
+  async rewards(wallet: string, period: Period, page: number, pageSize: number, at?: number) {
+    const { holdings, nowMs } = await this.holdings(wallet, at);
     const { rows, count } = this.cached.claimsPage(wallet, periodStartMs(period, nowMs), page, pageSize);
     const totalPages = Math.max(1, Math.ceil(count / pageSize));
     const nextTimes = holdings.map((h) => h.status.nextClaimableAtMs).filter((t): t is number => t !== null);
@@ -116,6 +122,19 @@ export class RewardService {
       totalPages,
       nfts: holdings.map((h) => nftRewardsView(h, nowMs, this.deps.config)),
     };
+  }
+
+  /**
+   * GET /api/rewards/wallet/:w's body: JSON.stringify(rewards(...)) byte for byte (rewardsJson.test.ts),
+   * made from per-NFT templates (RewardsEntry) so a read computes only what the time changes.
+   */
+  async rewardsJson(wallet: string, period: Period, page: number, pageSize: number, at?: number): Promise<string> {
+    const held = await this.reads.held(wallet);
+    const nowMs = at ?? this.deps.clock.now();
+    const sinceMs = periodStartMs(period, nowMs);
+    const { entries, rows, count } = this.models.readTogether(() => ({ entries: this.cached.entries(wallet, held, nowMs), ...this.cached.claimsPage(wallet, sinceMs, page, pageSize) }));
+    const totalPages = Math.max(1, Math.ceil(count / pageSize));
+    return rewardsJson(entries, nowMs, { success: true, walletAddress: wallet, period, rewards: rows, rewardsTotal: count, page, pageSize, totalPages });
   }
 
   /** The dashboard cards: VVX balance (ledger), NFTs owned, pending rewards. */

@@ -1,6 +1,7 @@
 import type { Config } from "../platform/config";
 import type { KeyedReadModel, ReadModel, ReadModels } from "../platform/db/readModels";
 import { joinHoldings, type Holding } from "./holdings";
+import { RewardsEntry } from "./rewardsJson";
 import type { HeldToken } from "./ledgerReads";
 import type { RewardRowView } from "./model";
 import type { HoldingRow, RewardRepository, TierRow } from "./repository";
@@ -26,8 +27,14 @@ export class WalletRewardReads {
   private readonly records: KeyedReadModel<string, HoldingRow | null>;
   private readonly tiers: ReadModel<Map<number, TierRow>>;
   private readonly claims: KeyedReadModel<string, ListedClaim[]>;
+  /** Rewards entry templates by the record they were made from (a record object is replaced after any write: see ReadModels). */
+  private readonly entryCache = new WeakMap<HoldingRow, RewardsEntry[]>();
 
-  constructor(repo: RewardRepository, models: ReadModels, config: Pick<Config, "network" | "explorerUrl">) {
+  constructor(
+    repo: RewardRepository,
+    models: ReadModels,
+    private readonly config: Pick<Config, "network" | "explorerUrl">,
+  ) {
     this.records = models.keyed(REWARD_TABLES, (tokenId: string) => repo.holdingRows([tokenId])[0] ?? null);
     this.tiers = models.model(["nft_tiers"], () => new Map(repo.tiers().map((t) => [t.id, t])));
     this.claims = models.keyed(REWARD_TABLES, (wallet: string) => {
@@ -45,6 +52,31 @@ export class WalletRewardReads {
     const records = this.records.getMany(held.map((t) => t.tokenId));
     const byToken = new Map(held.map((t, i) => [t.tokenId, records[i]]));
     return joinHoldings(owner, held, (tokenId) => byToken.get(tokenId), this.tiers.get(), nowMs);
+  }
+
+  /**
+   * The wallet's platform NFTs among `held` as Rewards entries (see RewardsEntry), in the order of
+   * `holdings`: oldest purchase first. An entry is made once per record, holder and tier.
+   */
+  entries(owner: string, held: HeldToken[], nowMs: number): RewardsEntry[] {
+    if (!held.length) return [];
+    const records = this.records.getMany(held.map((t) => t.tokenId));
+    const tiers = this.tiers.get();
+    const out: RewardsEntry[] = [];
+    held.forEach((token, i) => {
+      const record = records[i];
+      const tier = record && tiers.get(record.tierId);
+      if (!record || !tier) return;
+      const made = this.entryCache.get(record) ?? [];
+      let entry = made.find((e) => e.holding.owner === owner && e.holding.taxon === token.taxon && e.holding.tier === tier);
+      if (!entry) {
+        entry = new RewardsEntry(joinHoldings(owner, [token], () => record, tiers, nowMs)[0]!, this.config);
+        // A record is held by one wallet at a time: a few entries cover a transfer or two between record changes.
+        this.entryCache.set(record, [entry, ...made.slice(0, 3)]);
+      }
+      out.push(entry);
+    });
+    return out.sort((a, b) => a.holding.purchasedAtMs - b.holding.purchasedAtMs || a.holding.tokenId.localeCompare(b.holding.tokenId));
   }
 
   /** One page of the wallet's claims made at or after `sinceMs` (null: all), and how many there are. */

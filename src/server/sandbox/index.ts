@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Elysia, type AnyElysia } from "elysia";
 import type { AdvancingClock } from "../platform/clock";
@@ -9,6 +11,7 @@ import { sandboxXummCredentials } from "../signing/credentials";
 import { sandboxClock, sandboxClockRoutes } from "./clock";
 import { explorerRoutes } from "./explorer";
 import { sandboxLedgerRoutes } from "./ledger";
+import { KEPT_SIGNATURES, type KeptSignatures } from "./ledger/faucet";
 import { SandboxLedger } from "./ledger/ledger";
 import { simulatePaymentRoutes, type SandboxProductHooks } from "./simulate";
 import { sandboxWalletRoutes } from "./wallet";
@@ -19,6 +22,7 @@ import { sandboxXummDb } from "./xumm/tables";
 
 export type { SandboxWallets } from "./wallets";
 export type { SandboxProductHooks } from "./simulate";
+export { KEPT_SIGNATURES, type KeptSignatures } from "./ledger/faucet";
 
 /**
  * Everything NETWORK=sandbox adds, behind one entry point: the embedded XRP Ledger, the Xaman
@@ -102,6 +106,25 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
     },
   };
   return sandbox;
+}
+
+/**
+ * Makes a sandbox genesis for `config`'s seed and currency in a scratch directory and returns its
+ * signed transactions: `bun run build` keeps them in the binary (KEPT_SIGNATURES), so a fresh data
+ * directory's genesis is not signed again at start-up.
+ */
+export function signGenesis(config: Pick<Config, "sandboxSeed" | "sandboxLedgerMs" | "vvxCurrency">, log: Logger): KeptSignatures["blobs"] {
+  const kept: KeptSignatures = { blobs: {}, record: true };
+  const global = globalThis as { [KEPT_SIGNATURES]?: KeptSignatures };
+  global[KEPT_SIGNATURES] = kept;
+  const dir = mkdtempSync(join(tmpdir(), "vvx-genesis-"));
+  try {
+    new SandboxLedger({ dataDir: dir, seed: config.sandboxSeed, ledgerMs: config.sandboxLedgerMs, currency: config.vvxCurrency, log }).shutdown();
+  } finally {
+    delete global[KEPT_SIGNATURES];
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return kept.blobs;
 }
 
 /** The faucet (POST /sandbox/api/accounts) makes at most `perMinute` accounts a minute for one client IP (429 after). */

@@ -1,7 +1,7 @@
 import type { Config } from "../platform/config";
 import { Elysia } from "elysia";
 import { SimulatePaymentBody, SimulatePaymentResponse } from "../../shared/api/nfts";
-import { clientToken, type CookieJar } from "../auth/cookies";
+import { CLIENT_COOKIE, clientToken } from "../auth/cookies";
 import { actingWallet, walletSession } from "../auth/guard";
 import type { AuthService } from "../auth/service";
 import { AppError, ValidationError } from "../platform/errors";
@@ -29,9 +29,9 @@ export interface SandboxProductHooks {
 export function simulatePaymentRoutes(xumm: SandboxXumm, hooks: SandboxProductHooks, config: Pick<Config, "cookieSecret">) {
   return new Elysia({ name: "sandbox-simulate" }).use(walletSession(hooks.auth)).post(
     "/api/test/simulate-payment",
-    async ({ body, session, cookie, server, request }) => {
+    async ({ body, session, cookies, server, request }) => {
       const wallet = actingWallet(session, body.walletAddress);
-      const started = await hooks.startNftPurchase({ wallet, clientToken: clientToken(cookie as CookieJar, config), ip: clientIp(server, request) }, body.tierId, body.amount);
+      const started = await hooks.startNftPurchase({ wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config), ip: clientIp(server, request) }, body.tierId, body.amount);
       const signed = await xumm.sign(started.paymentUuid, { account: wallet }).catch((err) => {
         if (err instanceof AppError && err.status === 400) {
           throw new ValidationError("walletAddress", `Field 'walletAddress': ${wallet} is not a funded sandbox account this server can sign for; pay with the sandbox wallet instead`);

@@ -1,7 +1,7 @@
 import type { Config } from "../platform/config";
 import { Elysia, t } from "elysia";
 import type { AuthService } from "../auth/service";
-import { clientToken, type CookieJar } from "../auth/cookies";
+import { CLIENT_COOKIE, clientToken } from "../auth/cookies";
 import { actingWallet, walletSession } from "../auth/guard";
 import { unscaleDecimal, xrpFromDrops } from "../ledger/amounts";
 import { ValidationError } from "../platform/errors";
@@ -84,10 +84,10 @@ function swapRequestRoutes({ swap, auth, config }: SwapContext) {
     .use(walletSession(auth))
     .post(
       "/api/vvx/create-swap",
-      async ({ body, session, cookie }) => {
+      async ({ body, session, cookies }) => {
         const wallet = actingWallet(session, body.walletAddress);
         const drops = parseXrpAmount(body.xrpAmount);
-        const { sign, quote } = await swap.createSwap({ wallet, clientToken: clientToken(cookie as CookieJar, config) }, drops);
+        const { sign, quote } = await swap.createSwap({ wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config) }, drops);
         const estimated = unscaleDecimal(quote.microVvx, 6);
         return {
           success: true as const,
@@ -134,9 +134,9 @@ function trustlineRoutes({ swap, auth, config }: SwapContext) {
     )
     .post(
       "/api/vvx/create-trustline",
-      async ({ body, session, cookie }) => {
+      async ({ body, session, cookies }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        const sign = await swap.createTrustline({ wallet, clientToken: clientToken(cookie as CookieJar, config) });
+        const sign = await swap.createTrustline({ wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config) });
         return {
           success: true as const,
           error: null,
@@ -157,9 +157,9 @@ function xappRoutes({ swap, auth, config }: SwapContext) {
     .use(walletSession(auth))
     .post(
       "/api/xumm/payment/xapp",
-      async ({ body, session, cookie }) => {
+      async ({ body, session, cookies }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        const caller = { wallet, clientToken: clientToken(cookie as CookieJar, config), xapp: true };
+        const caller = { wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config), xapp: true };
         let sign: SignRequestCreated;
         if (body.type === "swap") sign = (await swap.createSwap(caller, parseXrpAmount(body.xrpAmount))).sign;
         else if (body.type === "trustline") sign = await swap.createTrustline(caller);

@@ -1,39 +1,71 @@
 import { desc } from "drizzle-orm";
-import { crashHundredthsFromHash } from "../../../engine";
+import { createCrashHasher, type CrashHasher } from "../../../engine";
 import type { Clock } from "../../platform/clock";
-import type { Db } from "../../platform/db";
+import { sqliteOf, type Db } from "../../platform/db";
+import type { Logger } from "../../platform/log";
+import { NATIVE_HASHES } from "../../platform/nativeHashes";
+import { RetryGate } from "../../platform/retry";
 import { crashChains } from "./schema";
 
-/** Games per chain: about five months of 13-second rounds; walking it at start-up takes about 0.2 s. */
+/** Games per chain: about five months of 13-second rounds; walking it takes about 0.1 s of CPU. */
 export const CRASH_CHAIN_LENGTH = 1_000_000;
 /** Every this many chain steps a hash is kept in memory, so any game's hash is at most this many SHA-256 steps away. */
 const CHECKPOINT_EVERY = 1_000;
+/** Chain steps walked between two turns of the event loop at start-up (a few milliseconds of hashing). */
+const STEPS_PER_TURN = 25_000;
 
 type ChainRow = typeof crashChains.$inferSelect;
 
 const hexOf = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
-const sha = (bytes: Uint8Array) => Bun.SHA256.hash(bytes) as Uint8Array;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** One loaded chain: checkpoints from its seed, so game n's hash is cheap. */
-class LoadedChain {
-  private readonly checkpoints: Uint8Array[] = [];
+/** A walk from a seed along its chain (Bun's native SHA-256, in place), keeping every CHECKPOINT_EVERY-th hash. */
+class ChainWalk {
+  readonly checkpoints: Uint8Array[] = [];
+  private readonly h: Uint8Array;
+  private done = 0;
 
-  constructor(readonly row: ChainRow) {
-    // Walk the whole chain once (Bun's native SHA-256) and check it still ends in the published hash.
-    let h: Uint8Array = Buffer.from(row.seedHash, "hex");
-    for (let i = 0; i < row.length; i++) {
-      if (i % CHECKPOINT_EVERY === 0) this.checkpoints.push(h);
-      h = sha(h);
+  constructor(
+    seed: Uint8Array,
+    readonly length: number,
+  ) {
+    this.h = Uint8Array.from(seed);
+  }
+
+  /** Walks up to `steps` more steps; true once the whole chain is walked. */
+  step(steps = Infinity): boolean {
+    const end = Math.min(this.length, this.done + steps);
+    for (let i = this.done; i < end; i++) {
+      if (i % CHECKPOINT_EVERY === 0) this.checkpoints.push(this.h.slice());
+      Bun.SHA256.hash(this.h, this.h);
     }
-    if (hexOf(h) !== row.terminatingHash) throw new Error(`crash chain ${row.id} does not end in its published terminating hash`);
+    this.done = end;
+    return end === this.length;
+  }
+
+  /** The seed hashed `length` times (once walked). */
+  get end(): string {
+    return hexOf(this.h);
+  }
+}
+
+/** One loaded chain: checkpoints from its seed, so game n's hash is cheap, and its salt's keyed HMAC (native). */
+class LoadedChain {
+  readonly crashOf: CrashHasher;
+
+  constructor(
+    readonly row: ChainRow,
+    private readonly checkpoints: Uint8Array[],
+  ) {
+    this.crashOf = createCrashHasher(row.salt, NATIVE_HASHES);
   }
 
   /** The hash of game `n` (1-based) of this chain: the seed hashed length - n times. */
-  gameHash(n: number): string {
+  gameHash(n: number): Uint8Array {
     const steps = this.row.length - n;
-    let h = this.checkpoints[Math.floor(steps / CHECKPOINT_EVERY)]!;
-    for (let i = 0; i < steps % CHECKPOINT_EVERY; i++) h = sha(h);
-    return hexOf(h);
+    const h = this.checkpoints[Math.floor(steps / CHECKPOINT_EVERY)]!.slice();
+    for (let i = 0; i < steps % CHECKPOINT_EVERY; i++) Bun.SHA256.hash(h, h);
+    return h;
   }
 }
 
@@ -52,18 +84,41 @@ export interface RoundSeed {
  */
 export class CrashChains {
   private current: LoadedChain | undefined;
+  private loading: Promise<ChainRow | undefined> | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly log: Logger,
     private readonly length = CRASH_CHAIN_LENGTH,
   ) {}
 
-  /** Loads the newest chain, or makes the first one (starting at `nextRound`). */
-  load(nextRound: number): ChainRow {
-    const row = this.db.select().from(crashChains).orderBy(desc(crashChains.id)).get() ?? this.create(nextRound);
-    this.current = new LoadedChain(row);
-    return row;
+  /**
+   * Loads the newest chain, checking that its seed still walks to its published terminating hash, or
+   * makes the first one (starting at `nextRound`); either way the walk runs in slices between other
+   * work (the server answers meanwhile). Resolves with the chain once no game of it can be played
+   * from an unchecked hash; undefined when `cancelled()` turned true on the way (nothing was written).
+   */
+  load(nextRound: number, cancelled: () => boolean = () => false): Promise<ChainRow | undefined> {
+    this.loading = (async () => {
+      const stored = this.db.select().from(crashChains).orderBy(desc(crashChains.id)).get();
+      const seed = stored ? Buffer.from(stored.seedHash, "hex") : crypto.getRandomValues(new Uint8Array(32));
+      const walk = new ChainWalk(seed, stored?.length ?? this.length);
+      while (!walk.step(STEPS_PER_TURN)) {
+        await nextTurn();
+        if (cancelled()) return undefined;
+      }
+      if (stored && walk.end !== stored.terminatingHash) throw new Error(`crash chain ${stored.id} does not end in its published terminating hash`);
+      const row = stored ?? (await this.publish(seed, walk.end, nextRound, cancelled));
+      if (row) this.current = new LoadedChain(row, walk.checkpoints);
+      return row;
+    })();
+    return this.loading;
+  }
+
+  /** Resolves once the chain in use is loaded (at once when it is); the published facts may be read then. */
+  async ready(): Promise<void> {
+    if (!this.current && !(await this.loading)) throw new Error("crash chain not loaded");
   }
 
   /** The published facts of the chain in use. */
@@ -87,12 +142,16 @@ export class CrashChains {
     let chain = this.chain;
     if (round < chain.row.firstRound) throw new Error(`round ${round} is before the current chain`);
     if (round - chain.row.firstRound + 1 > chain.row.length) {
-      this.current = new LoadedChain(this.create(round));
+      // Once a chain's length of rounds (months): the next chain is made here, in one go, before its first round.
+      const seed = crypto.getRandomValues(new Uint8Array(32));
+      const walk = new ChainWalk(seed, this.length);
+      walk.step();
+      this.current = new LoadedChain(this.insert(seed, walk.end, round), walk.checkpoints);
       chain = this.current;
     }
     const gameNumber = round - chain.row.firstRound + 1;
     const hash = chain.gameHash(gameNumber);
-    return { hash, crashHundredths: crashHundredthsFromHash(hash, chain.row.salt), chainId: chain.row.id, gameNumber };
+    return { hash: hexOf(hash), crashHundredths: chain.crashOf(hash), chainId: chain.row.id, gameNumber };
   }
 
   private get chain(): LoadedChain {
@@ -100,14 +159,25 @@ export class CrashChains {
     return this.current;
   }
 
-  private create(firstRound: number): ChainRow {
-    const seed = crypto.getRandomValues(new Uint8Array(32));
-    let h: Uint8Array = seed;
-    for (let i = 0; i < this.length; i++) h = sha(h);
+  /** Publishes the first chain once the database takes the write (a lock held elsewhere pauses it, as the other loops). */
+  private async publish(seed: Uint8Array, terminatingHash: string, firstRound: number, cancelled: () => boolean): Promise<ChainRow | undefined> {
+    const gate = new RetryGate("crash chain", this.log, sqliteOf(this.db), 250);
+    let row: ChainRow | undefined;
+    while (!row) {
+      await gate.run(() => void (row = this.insert(seed, terminatingHash, firstRound)));
+      if (row) break;
+      await Bun.sleep(250);
+      if (cancelled()) return undefined;
+    }
+    return row;
+  }
+
+  /** Publishes a new chain: its terminating hash and a fresh salt, from round `firstRound` on. */
+  private insert(seed: Uint8Array, terminatingHash: string, firstRound: number): ChainRow {
     const salt = hexOf(crypto.getRandomValues(new Uint8Array(16)));
     return this.db
       .insert(crashChains)
-      .values({ seedHash: hexOf(seed), length: this.length, terminatingHash: hexOf(h), salt, firstRound, createdAt: this.clock.date() })
+      .values({ seedHash: hexOf(seed), length: this.length, terminatingHash, salt, firstRound, createdAt: this.clock.date() })
       .returning()
       .get();
   }

@@ -1,6 +1,6 @@
 import type { CrashServerMessage } from "../../../shared/api/crash";
 import type { GameMessage } from "../../../shared/channels";
-import { clientToken, type CookieJar } from "../../auth/cookies";
+import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import type { Config } from "../../platform/config";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
 import type { SocketWallet } from "../../platform/ws";
@@ -39,7 +39,7 @@ export class CrashGame {
       place: () => ({ round: this.rounds.placeRound() }),
     });
     this.channel = new GameChannel(deps.hub, CRASH_GAME);
-    this.chains = new CrashChains(deps.db, deps.clock);
+    this.chains = new CrashChains(deps.db, deps.clock, deps.log);
     this.burns = new CrashBurns(deps);
     this.bankroll = new Bankroll(deps.ledger, deps.outbox);
     this.rounds = new CrashRounds({
@@ -146,8 +146,9 @@ export class CrashGame {
     switch (msg.type) {
       case "bet": {
         if (!wallet) throw new UnauthorizedError("Please connect your XUMM wallet to place a bet.");
-        const cookie = (ws as unknown as { data?: { cookie?: CookieJar } }).data?.cookie;
-        const token = cookie ? clientToken(cookie, this.deps.config) : undefined;
+        // A socket's cookies are Elysia's jar, parsed at the upgrade.
+        const cookie = (ws as unknown as { data?: { cookie?: Record<string, { value?: unknown } | undefined> } }).data?.cookie;
+        const token = clientToken(cookie?.[CLIENT_COOKIE]?.value, this.deps.config);
         const created = await this.initiate(wallet, { betAmount: msg.betAmount, autoCashOut: msg.autoCashOut }, token);
         return this.channel.send(ws, { type: "betPaymentRequest", ...created } satisfies CrashServerMessage);
       }

@@ -7,49 +7,38 @@ import {
   CrashFairness,
   CrashRoundsResponse,
 } from "../../../shared/api/crash";
-import { clientToken, type CookieJar } from "../../auth/cookies";
+import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
 import type { Config } from "../../platform/config";
+import { sqliteOf, type Db } from "../../platform/db";
+import { readModelsOf } from "../../platform/db/readModels";
 import { ValidationError } from "../../platform/errors";
+import { jsonEncoder } from "../../platform/http/cachedJson";
 import { parsePositive } from "../../history/model";
 import { parseAddress } from "../../wallet/service";
 import type { CrashGame } from "./game";
 
-/** The spec's POST /api/crash-bet/initiate and the game's read-only calls (fairness, rounds, bets, burns). */
-export function crashRoutes(deps: { crash: CrashGame; auth: AuthService; config: Pick<Config, "cookieSecret"> }) {
-  const { crash } = deps;
-  return new Elysia({ name: "crash" })
-    .use(walletSession(deps.auth))
-    .post(
-      "/api/crash-bet/initiate",
-      async ({ body, session, cookie }) => {
-        const wallet = actingWallet(session, body.walletAddress);
-        const created = await crash.initiate(wallet, body, clientToken(cookie as unknown as CookieJar, deps.config));
-        return { success: true as const, error: null, ...created };
-      },
-      {
-        body: CrashBetInitiateBody,
-        response: CrashBetInitiateResponse,
-        detail: { summary: "Bet on the next crash round: a Xaman XRP payment to the treasury with its own DestinationTag (valid 5 minutes)", tags: ["crash"] },
-      },
-    )
-    .post(
-      "/api/crash-bet/cancel",
-      async ({ body, session }) => {
-        const wallet = actingWallet(session);
-        if (typeof body.betId !== "string" || !/^[0-9a-f-]{36}$/.test(body.betId)) throw new ValidationError("betId", "Field 'betId' must be a bet id");
-        return { success: true as const, cancelled: await crash.cancel(wallet, body.betId) };
-      },
-      {
-        body: t.Object({ betId: t.Unknown() }),
-        response: t.Object({ success: t.Literal(true), cancelled: t.Boolean({ description: "false when the bet was paid (or ended) already" }) }),
-        detail: { summary: "Withdraw an unpaid bet (the player closed the payment dialog); a later payment to it is refunded", tags: ["crash"] },
-      },
-    )
+/**
+ * GET /api/crash/rounds without `before` (the latest rounds, what every page shows) as a read model per
+ * limit (at most 200 of them), checked against the schema and serialized once: rebuilt after any write
+ * to the rounds or bets (a round ending, a bet placed or settled), so a finished round shows at once.
+ */
+function latestRounds(crash: CrashGame, db: Db) {
+  const encode = jsonEncoder<typeof CrashRoundsResponse.static>(CrashRoundsResponse, "crash rounds");
+  return readModelsOf(sqliteOf(db)!).keyed(["game_rounds", "game_bets"], (limit: number) => encode({ success: true, rounds: crash.pastRounds(limit) }));
+}
+
+/** The game's public reads: fairness, rounds, a wallet's bets, burns. */
+function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, string>) {
+  const latest = latestRounds(crash, db);
+  return new Elysia({ name: "crash-reads" })
     .get(
       "/api/crash/fairness",
-      () => ({ ...crash.chains.published, chainLength: crash.chains.published.length, chains: crash.chains.all() }),
+      async () => {
+        await crash.chains.ready(); // the first start publishes its chain a moment after the server listens
+        return { ...crash.chains.published, chainLength: crash.chains.published.length, chains: crash.chains.all() };
+      },
       {
         response: CrashFairness,
         detail: { summary: "The hash chain's terminating hash and the salt, published before the chain's first round (verify on /fair)", tags: ["crash"] },
@@ -57,7 +46,11 @@ export function crashRoutes(deps: { crash: CrashGame; auth: AuthService; config:
     )
     .get(
       "/api/crash/rounds",
-      ({ query }) => ({ success: true as const, rounds: crash.pastRounds(parsePositive(query.limit, "limit", 20, 200), query.before ? parsePositive(query.before, "before", 1, 10_000_000) : undefined) }),
+      ({ query }) => {
+        const limit = parsePositive(query.limit, "limit", 20, 200);
+        if (!query.before) return latest.get(limit).response(jsonHeaders);
+        return { success: true as const, rounds: crash.pastRounds(limit, parsePositive(query.before, "before", 1, 10_000_000)) };
+      },
       {
         query: t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
         response: CrashRoundsResponse,
@@ -83,6 +76,41 @@ export function crashRoutes(deps: { crash: CrashGame; auth: AuthService; config:
         return { success: true as const, ...summary };
       },
       { response: CrashBurnsResponse, detail: { summary: "VVX bought back and burned with 1% of the crash bets: totals and the latest burns", tags: ["crash"] } },
+    );
+}
+
+/** The spec's POST /api/crash-bet/initiate and the game's read-only calls (fairness, rounds, bets, burns). */
+export function crashRoutes(deps: { crash: CrashGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
+  const { crash } = deps;
+  return new Elysia({ name: "crash" })
+    // Public reads first: they read no session, so they come before the session resolver.
+    .use(crashReadRoutes(crash, deps.db, deps.jsonHeaders))
+    .use(walletSession(deps.auth))
+    .post(
+      "/api/crash-bet/initiate",
+      async ({ body, session, cookies }) => {
+        const wallet = actingWallet(session, body.walletAddress);
+        const created = await crash.initiate(wallet, body, clientToken(cookies.get(CLIENT_COOKIE), deps.config));
+        return { success: true as const, error: null, ...created };
+      },
+      {
+        body: CrashBetInitiateBody,
+        response: CrashBetInitiateResponse,
+        detail: { summary: "Bet on the next crash round: a Xaman XRP payment to the treasury with its own DestinationTag (valid 5 minutes)", tags: ["crash"] },
+      },
+    )
+    .post(
+      "/api/crash-bet/cancel",
+      async ({ body, session }) => {
+        const wallet = actingWallet(session);
+        if (typeof body.betId !== "string" || !/^[0-9a-f-]{36}$/.test(body.betId)) throw new ValidationError("betId", "Field 'betId' must be a bet id");
+        return { success: true as const, cancelled: await crash.cancel(wallet, body.betId) };
+      },
+      {
+        body: t.Object({ betId: t.Unknown() }),
+        response: t.Object({ success: t.Literal(true), cancelled: t.Boolean({ description: "false when the bet was paid (or ended) already" }) }),
+        detail: { summary: "Withdraw an unpaid bet (the player closed the payment dialog); a later payment to it is refunded", tags: ["crash"] },
+      },
     );
 }
 

@@ -2,8 +2,9 @@ import { hundredthsAtMs, msToReachHundredths } from "../../../engine";
 import type { CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
 import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
-import type { Db } from "../../platform/db";
+import { sqliteOf, type Db } from "../../platform/db";
 import type { Logger } from "../../platform/log";
+import { RetryGate } from "../../platform/retry";
 import type { Bankroll, Bet, GameBets, GameChannel } from "../kit";
 import type { CrashBurns } from "./burns";
 import type { CrashChains, RoundSeed } from "./chain";
@@ -54,6 +55,8 @@ export class CrashRounds {
   private lastBankrollDrops: bigint | undefined;
   private playersPush: ReturnType<typeof setTimeout> | undefined;
   private stopped = true;
+  /** Counts start() calls: a chain load of an earlier start never opens a round. */
+  private runs = 0;
 
   constructor(private readonly deps: CrashRoundDeps) {}
 
@@ -64,12 +67,27 @@ export class CrashRounds {
     return live.status === "waiting" ? live.round : live.round + 1;
   }
 
+  /**
+   * Loads (or makes) the chain, then opens the first round. The chain's walk runs in slices after the
+   * server listens; no round opens before it ends, so every round's hash is checked against the
+   * published terminating hash. A chain that fails the check stops the process, as it always did.
+   */
   start(): void {
     this.stopped = false;
     const began = performance.now();
-    this.deps.chains.load(this.deps.bets.repo.lastRoundNumber() + 1);
-    this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
-    this.openRound();
+    const run = ++this.runs;
+    const cancelled = () => this.stopped || run !== this.runs;
+    const loaded = this.deps.chains.load(this.deps.bets.repo.lastRoundNumber() + 1, cancelled);
+    void loaded.then(async (chain) => {
+      if (!chain || cancelled()) return;
+      this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
+      // The first round opens whenever the walk ends: while a lock held elsewhere refuses the write, it waits.
+      const gate = new RetryGate("crash rounds", this.deps.log, sqliteOf(this.deps.db), 250);
+      while (!this.live && !cancelled()) {
+        await gate.run(() => this.openRound());
+        if (!this.live) await Bun.sleep(250);
+      }
+    });
   }
 
   /** Stops the loop; a round left open or running is voided (and its bets refunded) at the next start. */

@@ -2,17 +2,54 @@ import { Elysia, t } from "elysia";
 import { BetInitiateBody, BetInitiateResponse, RaceStateResponse, RacesResponse } from "../../../shared/api/racing";
 import { NotFoundError } from "../../platform/errors";
 import type { Config } from "../../platform/config";
-import { clientToken, type CookieJar } from "../../auth/cookies";
+import { sqliteOf, type Db } from "../../platform/db";
+import { readModelsOf } from "../../platform/db/readModels";
+import { jsonEncoder } from "../../platform/http/cachedJson";
+import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
 import type { SocketWallet } from "../../platform/ws";
 import type { RacingGame } from "./game";
 import { HISTORY_ON_CONNECT, parseRaceLimit } from "./model";
 
+/**
+ * GET /api/racing/races as a read model per limit (at most RACES_MAX_LIMIT of them), checked against the
+ * schema and serialized once: rebuilt after any write to the races (a race finishing), so it shows at once.
+ */
+function finishedRaces(racing: RacingGame, db: Db) {
+  const encode = jsonEncoder<typeof RacesResponse.static>(RacesResponse, "racing races");
+  return readModelsOf(sqliteOf(db)!).keyed(["racing_races"], (limit: number) => encode({ success: true, races: racing.races(limit) }));
+}
+
+/** The race now and the finished races: public reads. */
+function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<string, string>) {
+  const races = finishedRaces(racing, db);
+  return new Elysia({ name: "racing-reads" })
+    .get(
+      "/api/racing/state",
+      () => {
+        const state = racing.gameState();
+        if (!state || state.type !== "gameState") throw new NotFoundError("No race yet; the first countdown starts with the server");
+        return { success: true as const, ...state.data };
+      },
+      {
+        response: RaceStateResponse,
+        detail: { summary: "The race now (what gameState pushes): for clients without the socket", tags: ["racing"] },
+      },
+    )
+    .get("/api/racing/races", ({ query }) => races.get(parseRaceLimit(query.limit)).response(jsonHeaders), {
+      query: t.Object({ limit: t.Optional(t.String()) }),
+      response: RacesResponse,
+      detail: { summary: "Finished races, newest first, with their revealed seeds (re-check each on /fair)", tags: ["racing"] },
+    });
+}
+
 /** Unicorn Racing's calls: the race list, bet initiation (spec §7) and the socket /ws/games/unicorn-racing. */
-export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; config: Pick<Config, "cookieSecret" | "publicUrl">; socketWallet: SocketWallet }) {
+export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret" | "publicUrl">; socketWallet: SocketWallet; jsonHeaders?: Record<string, string> }) {
   const { racing } = deps;
   return new Elysia({ name: "racing" })
+    // Public reads first: they read no session, so they come before the session resolver.
+    .use(racingReadRoutes(racing, deps.db, deps.jsonHeaders))
     .use(walletSession(deps.auth))
     .use(
       racing.channel.routes(
@@ -40,28 +77,11 @@ export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; conf
         },
       ),
     )
-    .get(
-      "/api/racing/state",
-      () => {
-        const state = racing.gameState();
-        if (!state || state.type !== "gameState") throw new NotFoundError("No race yet; the first countdown starts with the server");
-        return { success: true as const, ...state.data };
-      },
-      {
-        response: RaceStateResponse,
-        detail: { summary: "The race now (what gameState pushes): for clients without the socket", tags: ["racing"] },
-      },
-    )
-    .get("/api/racing/races", ({ query }) => ({ success: true as const, races: racing.races(parseRaceLimit(query.limit)) }), {
-      query: t.Object({ limit: t.Optional(t.String()) }),
-      response: RacesResponse,
-      detail: { summary: "Finished races, newest first, with their revealed seeds (re-check each on /fair)", tags: ["racing"] },
-    })
     .post(
       "/api/unicorn-bet/initiate",
-      ({ body, session, cookie }) => {
+      ({ body, session, cookies }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        return racing.initiate(wallet, body, clientToken(cookie as unknown as CookieJar, deps.config));
+        return racing.initiate(wallet, body, clientToken(cookies.get(CLIENT_COOKIE), deps.config));
       },
       {
         body: BetInitiateBody,

@@ -6,6 +6,7 @@ import type { RacingConfig } from "../../platform/config";
 import { sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import { TypedEmitter } from "../../platform/emitter";
 import type { Logger } from "../../platform/log";
+import { NATIVE_HASHES } from "../../platform/nativeHashes";
 import { RetryGate } from "../../platform/retry";
 import { RACING_FINISHED_MS, RACING_TICK_MS } from "./model";
 import type { RaceRow, RacingRepository } from "./repository";
@@ -67,7 +68,7 @@ export class RaceRounds {
   outcomeOf(race: RaceRow): RaceOutcome | undefined {
     if (race.clientSeed === null || (race.status !== "racing" && race.status !== "finished")) return undefined;
     if (this.outcome?.round !== race.round) {
-      this.outcome = { round: race.round, race: raceFromSeeds({ serverSeed: race.serverSeed, clientSeed: race.clientSeed, nonce: race.round }) };
+      this.outcome = { round: race.round, race: raceFromSeeds({ serverSeed: race.serverSeed, clientSeed: race.clientSeed, nonce: race.round }, NATIVE_HASHES) };
     }
     return this.outcome.race;
   }
@@ -176,7 +177,7 @@ export class RaceRounds {
     if (!this.hooks.paymentsProcessedThrough(race.closeLedger!)) return false;
     const clientSeed = this.validated.index === seedLedger ? this.validated.hash : await this.ledgerHash(seedLedger);
     const now = this.deps.clock.now();
-    const outcome = raceFromSeeds({ serverSeed: race.serverSeed, clientSeed, nonce: race.round });
+    const outcome = raceFromSeeds({ serverSeed: race.serverSeed, clientSeed, nonce: race.round }, NATIVE_HASHES);
     const durationMs = Math.ceil((outcome.durationTicks * 1000) / outcome.tickRate);
     const row = this.deps.db.transaction((tx) =>
       this.repo.updateRace(tx, race.round, "closed", { status: "racing", clientSeed, startedAt: new Date(now), endsAt: new Date(now + durationMs), winnerIndex: null }),

@@ -1,6 +1,6 @@
 import type { Config } from "../../platform/config";
 import { Elysia, t } from "elysia";
-import { clientToken, type CookieJar } from "../../auth/cookies";
+import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
 import { parseUuid } from "../../signing/service";
@@ -17,10 +17,10 @@ export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; config:
     .use(walletSession(deps.auth))
     .post(
       "/api/slots/create-session",
-      async ({ body, session, cookie }) => {
+      async ({ body, session, cookies }) => {
         const wallet = actingWallet(session, body.walletAddress);
         const tierIndex = parseTierIndex(body.tierIndex);
-        const payment = await slots.purchases.create({ wallet, clientToken: clientToken(cookie as unknown as CookieJar, deps.config) }, tierIndex);
+        const payment = await slots.purchases.create({ wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), deps.config) }, tierIndex);
         return { success: true as const, payment };
       },
       {

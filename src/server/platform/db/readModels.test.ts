@@ -32,6 +32,24 @@ function summed(db: Database) {
 }
 
 describe("read models", () => {
+  test("readTogether reads the change mark once for all its reads; a write after it is seen at once", () => {
+    const { db } = database();
+    const models = new ReadModels(db);
+    const sum = models.model(["items"], () => db.query<{ s: number | null }, []>("SELECT sum(n) AS s FROM items").get()!.s ?? 0);
+    const count = models.keyed(["items"], (min: number) => db.query<{ c: number }, [number]>("SELECT count(*) AS c FROM items WHERE n >= ?").get(min)!.c);
+    // Counts the runs of the models' change-mark query (SELECT total_changes()).
+    const statement = (models as unknown as { ownChanges: { values: () => unknown } }).ownChanges;
+    const values = statement.values.bind(statement);
+    let reads = 0;
+    statement.values = () => (reads++, values());
+    db.run("INSERT INTO items (n) VALUES (5)");
+    expect(models.readTogether(() => [sum.get(), count.get(1), models.readTogether(() => count.get(6))])).toEqual([5, 1, 0]);
+    expect(reads).toBe(1);
+    db.run("INSERT INTO items (n) VALUES (7)");
+    expect(models.readTogether(() => [sum.get(), count.get(6)])).toEqual([12, 1]);
+    expect([sum.get(), count.get(1)]).toEqual([12, 2]);
+  });
+
   test("built once, then served from memory until a write to a table it reads", () => {
     const { db } = database();
     const { model, builds } = summed(db);

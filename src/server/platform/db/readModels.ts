@@ -73,6 +73,7 @@ export class ReadModels {
    * data version, which costs a read of the WAL index, so it is looked at once per OTHER_WRITERS_MS.
    */
   private changeMark(): string {
+    if (this.pinned !== undefined) return this.pinned;
     const own = this.ownChanges.values()[0]![0] as number;
     const now = performance.now();
     if (now - this.otherCheckedAt >= OTHER_WRITERS_MS) {
@@ -83,6 +84,22 @@ export class ReadModels {
   }
   private otherCheckedAt = -Infinity;
   private otherVersion = 0;
+  private pinned: string | undefined;
+
+  /**
+   * Runs `read`, which only reads (read models and queries, no write, no await), with the change mark
+   * read once for all the read models it asks: nothing can be written between its reads, since this
+   * connection is the product's one writer and `read` runs to its end before anything else does.
+   */
+  readTogether<T>(read: () => T): T {
+    if (this.pinned !== undefined) return read();
+    this.pinned = this.changeMark();
+    try {
+      return read();
+    } finally {
+      this.pinned = undefined;
+    }
+  }
 
   /** A value built from `tables`, rebuilt after any write to one of them. */
   model<T>(tables: readonly string[], build: () => T): ReadModel<T> {

@@ -45,7 +45,7 @@ function keepSmaller(bytes: Uint8Array, copies: Compressed): Compressed {
  * The encoding to answer with: brotli, then gzip, when the request's Accept-Encoding takes it (with a
  * q above 0, or `*`) and the file has that copy; undefined for the file's own bytes.
  */
-export function chooseEncoding(acceptEncoding: string | null, available: Compressed): Encoding | undefined {
+export function chooseEncoding(acceptEncoding: string | null, available: Partial<Record<Encoding, unknown>>): Encoding | undefined {
   if (!acceptEncoding) return undefined;
   const accepted = new Map<string, number>();
   for (const part of acceptEncoding.toLowerCase().split(",")) {

@@ -3,7 +3,7 @@ import { Elysia, type AnyElysia } from "elysia";
 import logo from "../../../../assets/logo.svg" with { type: "file" };
 import index from "../../../web/index.html";
 import { CLIENT_PATHS } from "../../../shared/routes";
-import { chooseEncoding, compressInBackground, isCompressible, type Compressed } from "./compression";
+import { chooseEncoding, compressInBackground, isCompressible, type Encoding } from "./compression";
 import type { SecurityHeaders } from "./securityHeaders";
 
 /** One built file of the SPA (script chunk, style sheet, image) at its URL path. */
@@ -12,8 +12,8 @@ export interface SpaAsset {
   body: Blob;
   contentType: string;
   etag?: string;
-  /** Its gzip and brotli copies (text files only), answered to clients that accept them. */
-  compressed?: Compressed;
+  /** Its gzip and brotli copies (text files only), answered to clients that accept them: bytes, or the binary's embedded files. */
+  compressed?: Partial<Record<Encoding, Uint8Array<ArrayBuffer> | Blob>>;
 }
 
 /**
@@ -48,14 +48,12 @@ export function buildSpa(): Promise<BuiltSpa> {
   return built;
 }
 
+/** The binary's SPA: every file, compressed copies too, stays in the binary until a request sends it (nothing is read at start-up). */
 async function prebuiltSpa(spa: PrebuiltSpa): Promise<BuiltSpa> {
-  const bytes = async (path: string | undefined) => (path ? await Bun.file(path).bytes() : undefined);
-  const assets = await Promise.all(
-    spa.assets.map(async (a): Promise<SpaAsset> => {
-      const [gzip, br] = await Promise.all([bytes(a.gzip), bytes(a.br)]);
-      return { path: a.path, body: Bun.file(a.file), contentType: a.contentType, etag: a.etag, ...(gzip || br ? { compressed: { ...(gzip && { gzip }), ...(br && { br }) } } : {}) };
-    }),
-  );
+  const assets = spa.assets.map((a): SpaAsset => {
+    const compressed: SpaAsset["compressed"] = { ...(a.gzip && { gzip: Bun.file(a.gzip) }), ...(a.br && { br: Bun.file(a.br) }) };
+    return { path: a.path, body: Bun.file(a.file), contentType: a.contentType, etag: a.etag, ...(a.gzip || a.br ? { compressed } : {}) };
+  });
   return { html: await Bun.file(spa.html).text(), assets };
 }
 

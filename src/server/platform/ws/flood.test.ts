@@ -36,7 +36,7 @@ async function until(check: () => boolean, what: string, ms = 30_000) {
 const rssMb = () => process.memoryUsage().rss / 1024 / 1024;
 
 describe("/ws under attack", () => {
-  test("2 x 100,000 subscription attempts (unknown, private and repeated topics) leave nothing behind", async () => {
+  test("3 x 100,000 subscription attempts (unknown, private and repeated topics) leave nothing behind", async () => {
     const perSocket = MESSAGE_BURST - 10;
     // 20 connections at a time, each spending its message budget on subscriptions, then the next.
     const attack = async (total: number) => {
@@ -63,13 +63,18 @@ describe("/ws under attack", () => {
       Bun.gc(true);
     };
     // A first wave fills the allocators' pools (the test process is shared with other files, so RSS
-    // before it says little); a leak then shows as growth over an equal second wave (it was 95 MB per
-    // 200,000 attempts, so about 47 MB per wave).
+    // before it says little); a leak then shows as growth over each equal wave after it (it was 95 MB
+    // per 200,000 attempts, so about 47 MB per wave). The smaller of two waves' growth: a leak grows in
+    // both, while the shared process's own noise (another file's garbage freed late) seldom hits both.
     await attack(100_000);
-    const before = rssMb();
-    await attack(100_000);
-    expect(rssMb() - before).toBeLessThan(25);
-  }, 60_000);
+    const growth: number[] = [];
+    for (let wave = 0; wave < 2; wave++) {
+      const before = rssMb();
+      await attack(100_000);
+      growth.push(rssMb() - before);
+    }
+    expect(Math.min(...growth)).toBeLessThan(25);
+  }, 120_000);
 
   test("frames larger than any client sends close the socket (1009) before anything parses them", async () => {
     for (const frame of ['{"type":"subscribe","topic":"' + "x".repeat(MAX_FRAME_BYTES) + '"}', '{"type":"subscribe","topic":' + "[".repeat(1_000_000) + "]".repeat(1_000_000) + "}"]) {

@@ -31,6 +31,28 @@ function vvx(ledger: SandboxLedger, value: string) {
   return { currency: ledger.currency, issuer: ledger.wallets.issuer.address, value };
 }
 
+/**
+ * Signed transactions kept from an earlier genesis: `bun run build` makes a genesis once with the
+ * default SANDBOX_SEED and VVX_CURRENCY (`record` on) and the binary's entry hands its blobs back, so a
+ * fresh data directory's genesis is not signed again. A blob is used only for the very transaction it
+ * signs (same signer, same fields, in order); the ledger checks its signature as any other's.
+ */
+export const KEPT_SIGNATURES = Symbol.for("vvx.sandbox.keptSignatures");
+export interface KeptSignatures {
+  /** Signer's public key and the unsigned transaction's JSON -> its tx_blob. */
+  blobs: Record<string, string>;
+  /** Keep what is signed (the build's genesis). */
+  record?: boolean;
+}
+
+function signed(wallet: Wallet, tx: Record<string, unknown>): string {
+  const kept = (globalThis as { [KEPT_SIGNATURES]?: KeptSignatures })[KEPT_SIGNATURES];
+  const key = `${wallet.publicKey} ${JSON.stringify(tx)}`;
+  const blob = kept?.blobs[key] ?? wallet.sign(tx as unknown as SubmittableTransaction).tx_blob;
+  if (kept?.record) kept.blobs[key] = blob;
+  return blob;
+}
+
 /** Signs and applies a transaction for one of the sandbox's own wallets (genesis and faucet). */
 export function submitAs(ledger: SandboxLedger, wallet: Wallet, fields: Record<string, unknown>): string {
   const root = ledger.accountRoot(wallet.address, "current");
@@ -43,8 +65,7 @@ export function submitAs(ledger: SandboxLedger, wallet: Wallet, fields: Record<s
     ...fields,
     Account: wallet.address,
   };
-  const { tx_blob } = wallet.sign(tx as unknown as SubmittableTransaction);
-  const outcome = ledger.submit(tx_blob);
+  const outcome = ledger.submit(signed(wallet, tx));
   if (outcome.result !== "tesSUCCESS") throw new Error(`sandbox ${fields.TransactionType} failed: ${outcome.result}`);
   return outcome.hash;
 }

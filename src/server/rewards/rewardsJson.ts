@@ -1,0 +1,183 @@
+import { accruedSinceLastClaimMicro, accruedTotalMicro, claimRefusal, daysSincePurchase, roiProgressPercent } from "../../engine";
+import type { Config } from "../platform/config";
+import { nextRewardAtMs, type Holding } from "./holdings";
+import { nftRewardsView, vvxText } from "./views";
+
+/** The fields of one NFT's Rewards entry that depend on the time of the read (nftRewardsView's, `nft.` inside its Owned NFT). */
+type Gap = "totalRewardsEarned" | "rewardsClaimable" | "roiProgress" | "nextRewardDate" | "totalRewards" | "accruedRewardsSinceLastClaim" | "earlyClaimAmount" | "canClaimEarly" | "canClaimFull";
+
+/** A placeholder value no real field holds (JSON.stringify writes it as `"\u0000name\u0000"`). */
+const mark = (gap: Gap) => `\u0000${gap}\u0000`;
+const MARK = /"\\u0000(\w+)\\u0000"/g;
+const GAP_COUNT = 9;
+
+/** What one whole day since purchase (and whether the term is over) fixes: the amounts and the next reward's date, as JSON. */
+interface DayValues {
+  key: number;
+  totalMicro: bigint;
+  openMicro: bigint;
+  total: string;
+  open: string;
+  early: string;
+  nextRewardDate: string;
+}
+
+/**
+ * One held NFT's Rewards entry as JSON text with gaps: nftRewardsView's own output, serialized once
+ * with placeholders where the values change with the time of the read. Everything else (names,
+ * tier, dates of purchase and claims, daily amount, targets, the next claimable time) depends only
+ * on the NFT's record, which a read model replaces after any write, so a template lives as long
+ * as the record object it was made from.
+ */
+export class RewardsEntry {
+  private readonly parts: string[] = [];
+  private readonly gaps: Gap[] = [];
+  private day: DayValues | undefined;
+  /** The last text made and what it was made from (within a day only the ROI progress and the claim flags move). */
+  private last: { day: DayValues; roi: number; early: boolean; full: boolean; text: string } | undefined;
+
+  constructor(
+    readonly holding: Holding,
+    config: Pick<Config, "network" | "explorerUrl">,
+  ) {
+    const view = nftRewardsView(holding, holding.purchasedAtMs, config);
+    const nft = view.nft as unknown as Record<Gap, unknown>;
+    const top = view as unknown as Record<Gap, unknown>;
+    for (const gap of ["totalRewardsEarned", "rewardsClaimable", "roiProgress", "nextRewardDate"] as const) nft[gap] = mark(gap);
+    for (const gap of ["totalRewards", "accruedRewardsSinceLastClaim", "earlyClaimAmount", "canClaimEarly", "canClaimFull"] as const) top[gap] = mark(gap);
+    const text = JSON.stringify(view);
+    let last = 0;
+    for (const m of text.matchAll(MARK)) {
+      this.parts.push(text.slice(last, m.index));
+      this.gaps.push(m[1] as Gap);
+      last = m.index + m[0].length;
+    }
+    this.parts.push(text.slice(last));
+    if (this.gaps.length !== GAP_COUNT) throw new Error(`a Rewards entry template has ${this.gaps.length} gaps, not ${GAP_COUNT}`);
+  }
+
+  /** The amounts at `nowMs`, made once per whole day since purchase. */
+  amounts(nowMs: number): DayValues {
+    const h = this.holding;
+    const key = daysSincePurchase(h.purchasedAtMs, nowMs) * 2 + (nowMs >= h.termEndMs ? 1 : 0);
+    if (this.day?.key === key) return this.day;
+    const totalMicro = accruedTotalMicro(h.terms, h.purchasedAtMs, nowMs);
+    const openMicro = accruedSinceLastClaimMicro(h.position, nowMs);
+    const next = nextRewardAtMs(h, nowMs);
+    this.day = {
+      key,
+      totalMicro,
+      openMicro,
+      total: `"${vvxText(totalMicro)}"`,
+      open: `"${vvxText(openMicro)}"`,
+      early: `"${vvxText(openMicro / 2n)}"`,
+      nextRewardDate: next === null ? "null" : `"${new Date(next).toISOString()}"`,
+    };
+    return this.day;
+  }
+
+  /** The entry's JSON at `nowMs`: the bytes JSON.stringify(nftRewardsView(holding at nowMs)) writes. */
+  json(nowMs: number, day: DayValues, canClaimEarly: boolean, canClaimFull: boolean): string {
+    const h = this.holding;
+    const roi = Math.round(roiProgressPercent(h.mintedAtMs, h.tier.durationMonths, nowMs) * 100) / 100;
+    const last = this.last;
+    if (last && last.day === day && last.roi === roi && last.early === canClaimEarly && last.full === canClaimFull) return last.text;
+    let out = this.parts[0]!;
+    for (let i = 0; i < this.gaps.length; i++) {
+      out += gapValue(this.gaps[i]!, day, roi, canClaimEarly, canClaimFull) + this.parts[i + 1]!;
+    }
+    this.last = { day, roi, early: canClaimEarly, full: canClaimFull, text: out };
+    return out;
+  }
+
+  /** Whether each kind of claim is allowed at `nowMs` (the engine's rules, with the day's open amount). */
+  claims(nowMs: number, day: DayValues): { early: boolean; full: boolean } {
+    const position = this.holding.position;
+    return { early: claimRefusal(position, "early", nowMs, day.openMicro) === null, full: claimRefusal(position, "full", nowMs, day.openMicro) === null };
+  }
+}
+
+function gapValue(gap: Gap, day: DayValues, roi: number, early: boolean, full: boolean): string {
+  switch (gap) {
+    case "totalRewardsEarned":
+    case "totalRewards":
+      return day.total;
+    case "rewardsClaimable":
+    case "accruedRewardsSinceLastClaim":
+      return day.open;
+    case "earlyClaimAmount":
+      return day.early;
+    case "nextRewardDate":
+      return day.nextRewardDate;
+    case "roiProgress":
+      return JSON.stringify(roi);
+    case "canClaimEarly":
+      return early ? "true" : "false";
+    case "canClaimFull":
+      return full ? "true" : "false";
+  }
+}
+
+/** The Rewards response without its last field, `nfts` (RewardService.rewards builds the same object). */
+export interface RewardsHead {
+  success: true;
+  walletAddress: string;
+  now: string;
+  period: string;
+  totalAccruedVVX: string;
+  totalEarnedVVX: string;
+  dailyVVX: string;
+  nextClaimTime: string | null;
+  canClaimEarly: boolean;
+  canClaimFull: boolean;
+  rewards: unknown[];
+  rewardsTotal: number;
+  page: number;
+  pageSize: number;
+  totalPages: number;
+}
+
+/**
+ * The Rewards response's JSON text at `nowMs` from the wallet's entries (in the answer's order) and
+ * its head: the totals are the entries' amounts summed, as RewardService.rewards sums its holdings.
+ */
+export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<RewardsHead, "now" | "totalAccruedVVX" | "totalEarnedVVX" | "dailyVVX" | "nextClaimTime" | "canClaimEarly" | "canClaimFull">): string {
+  let open = 0n;
+  let total = 0n;
+  let daily = 0n;
+  let nextClaim: number | null = null;
+  let anyEarly = false;
+  let anyFull = false;
+  const nfts: string[] = [];
+  for (const entry of entries) {
+    const h = entry.holding;
+    const day = entry.amounts(nowMs);
+    const can = entry.claims(nowMs, day);
+    open += day.openMicro;
+    total += day.totalMicro;
+    if (nowMs < h.termEndMs) daily += h.status.dailyMicro;
+    const next = h.status.nextClaimableAtMs;
+    if (next !== null && (nextClaim === null || next < nextClaim)) nextClaim = next;
+    anyEarly ||= can.early;
+    anyFull ||= can.full;
+    nfts.push(entry.json(nowMs, day, can.early, can.full));
+  }
+  const full: RewardsHead = {
+    success: head.success,
+    walletAddress: head.walletAddress,
+    now: new Date(nowMs).toISOString(),
+    period: head.period,
+    totalAccruedVVX: vvxText(open),
+    totalEarnedVVX: vvxText(total),
+    dailyVVX: vvxText(daily),
+    nextClaimTime: nextClaim === null ? null : new Date(nextClaim).toISOString(),
+    canClaimEarly: anyEarly,
+    canClaimFull: anyFull,
+    rewards: head.rewards,
+    rewardsTotal: head.rewardsTotal,
+    page: head.page,
+    pageSize: head.pageSize,
+    totalPages: head.totalPages,
+  };
+  return `${JSON.stringify(full).slice(0, -1)},"nfts":[${nfts.join(",")}]}`;
+}
