@@ -35,9 +35,9 @@ async function signInWalletApp(context: BrowserContext, link: string, account: s
   await wallet.goto(link);
   await wallet.locator(`#account option[value="${account}"]`).waitFor({ state: "attached" });
   await wallet.locator("#account").selectOption(account);
-  const button = wallet.locator("button.sign");
-  await button.waitFor();
-  await expect(button.isEnabled()).resolves.toBe(true);
+  // Choosing the account re-renders the card: the Sign button is enabled once the page knows who signs.
+  const button = wallet.locator("button.sign:enabled");
+  await button.waitFor({ timeout: 10_000 });
   if (shot) await wallet.screenshot({ path: join(SCREENSHOTS, `${shot}.png`) });
   await button.click();
   await wallet.getByText("Signed. You can go back to the app now.").waitFor({ timeout: 15_000 });
