@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseCookie, serializeCookie } from "elysia/cookies";
-import { cookieAttributes, parseCookieHeader, RequestCookies } from "./cookies";
+import { parseCookieHeader } from "../platform/http/cookieHeader";
+import { cookieAttributes, RequestCookies } from "./cookies";
 import type { Config } from "../platform/config";
 
 // The routes read cookies from the Cookie header themselves instead of Elysia's jar (see RequestCookies):

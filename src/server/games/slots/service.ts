@@ -5,14 +5,9 @@ import { SLOT_FLOATS_PER_SPIN, slotSpinFromFloats, type SlotSpin } from "../../.
 import type { DrawnSeeds } from "../../fair/model";
 import type { FairSeedService } from "../../fair/service";
 import { vvxAmount } from "../../ledger/amounts";
-import type { LedgerGateway } from "../../ledger/gateway";
-import type { DbOrTx, Outbox, OutboxInput } from "../../ledger/outbox";
-import type { PaymentWatcher } from "../../payments/watcher";
-import type { Clock } from "../../platform/clock";
-import type { Db } from "../../platform/db";
-import type { Logger } from "../../platform/log";
+import type { DbOrTx, OutboxInput } from "../../ledger/outbox";
 import type { Hub } from "../../platform/ws/hub";
-import type { SigningService } from "../../signing/service";
+import type { KitDeps } from "../kit";
 import {
   BONUS_SPIN_COST_VVX,
   SESSION_IDLE_MS,
@@ -23,16 +18,10 @@ import {
 import { SlotsRepository, type SessionRow, type SpinTaken } from "./repository";
 import { sessionView, spinListItem, spinView, vvxNumber } from "./views";
 
-export interface SlotsDeps {
-  db: Db;
+/** The games kit's services, and what slots adds. */
+export interface SlotsDeps extends KitDeps {
   /** The same database, for the statements every spin runs. */
   sqlite: Database;
-  clock: Clock;
-  log: Logger;
-  ledger: LedgerGateway;
-  outbox: Outbox;
-  payments: PaymentWatcher;
-  signing: SigningService;
   fair: FairSeedService;
   hub: Hub;
 }

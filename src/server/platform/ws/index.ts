@@ -1,6 +1,7 @@
 import type { Server, ServerWebSocket } from "bun";
 import { isBusyError } from "../db";
 import { AppError } from "../errors";
+import { parseCookieHeader } from "../http/cookieHeader";
 import { errorResponse } from "../http/errors";
 import { CrossSiteRequestError, isCrossSite } from "../http/requestGuard";
 import { logRequest } from "../http/requestLog";
@@ -142,9 +143,9 @@ function answer(hub: Hub, socketWallet: SocketWallet, ws: ServerWebSocket<Connec
   }
 }
 
-/** The cookies of a Cookie header, in the shape of Elysia's cookie jar that SocketWallet reads (first of a name wins, values decoded). */
+/** The cookies of a Cookie header (parsed as every HTTP route parses them), in the shape of Elysia's cookie jar that SocketWallet reads. */
 function cookieJar(header: string | null): Record<string, { value: string }> {
   const jar: Record<string, { value: string }> = Object.create(null);
-  if (header) for (const [name, value] of new Bun.CookieMap(header)) jar[name] ??= { value };
+  for (const [name, value] of parseCookieHeader(header)) if (value !== null) jar[name] = { value };
   return jar;
 }
