@@ -52,8 +52,9 @@ function optionalTierId(value: unknown): number | undefined {
 function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>) {
   // The wallet's Rewards answer is JSON text (RewardService.rewardsJson): its values come from read models
   // and engine arithmetic whose shape matches RewardsResponse by construction (walletReads.test.ts checks
-  // real answers against the schema), so the per-request schema walk is skipped; the headers are the API's.
-  const rewardsHeaders = Object.freeze({ "content-type": "application/json", ...jsonHeaders, "cache-control": "no-store" });
+  // real answers against the schema), so the per-request schema walk is skipped; the headers are the API's
+  // (a Headers object: each answer copies it, instead of reading a plain object's fields again).
+  const rewardsHeaders = new Headers({ "content-type": "application/json", ...jsonHeaders, "cache-control": "no-store" });
   return new Elysia({ name: "rewards-reads" })
     .get(
       "/api/nfts/wallet/:wallet",

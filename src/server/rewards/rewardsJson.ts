@@ -33,8 +33,8 @@ export class RewardsEntry {
   private readonly parts: string[] = [];
   private readonly gaps: Gap[] = [];
   private day: DayValues | undefined;
-  /** The last text made and what it was made from (within a day only the ROI progress and the claim flags move). */
-  private last: { day: DayValues; roi: number; early: boolean; full: boolean; text: string } | undefined;
+  /** The last entry made and what it was made from (within a day only the ROI progress and the claim flags move). */
+  private last: { day: DayValues; roi: number; early: boolean; full: boolean; bytes: Uint8Array } | undefined;
 
   constructor(
     readonly holding: Holding,
@@ -76,18 +76,18 @@ export class RewardsEntry {
     return this.day;
   }
 
-  /** The entry's JSON at `nowMs`: the bytes JSON.stringify(nftRewardsView(holding at nowMs)) writes. */
-  json(nowMs: number, day: DayValues, canClaimEarly: boolean, canClaimFull: boolean): string {
+  /** The entry's JSON at `nowMs` as UTF-8: the bytes JSON.stringify(nftRewardsView(holding at nowMs)) writes. */
+  json(nowMs: number, day: DayValues, canClaimEarly: boolean, canClaimFull: boolean): Uint8Array {
     const h = this.holding;
     const roi = Math.round(roiProgressPercent(h.mintedAtMs, h.tier.durationMonths, nowMs) * 100) / 100;
     const last = this.last;
-    if (last && last.day === day && last.roi === roi && last.early === canClaimEarly && last.full === canClaimFull) return last.text;
+    if (last && last.day === day && last.roi === roi && last.early === canClaimEarly && last.full === canClaimFull) return last.bytes;
     let out = this.parts[0]!;
     for (let i = 0; i < this.gaps.length; i++) {
       out += gapValue(this.gaps[i]!, day, roi, canClaimEarly, canClaimFull) + this.parts[i + 1]!;
     }
-    this.last = { day, roi, early: canClaimEarly, full: canClaimFull, text: out };
-    return out;
+    this.last = { day, roi, early: canClaimEarly, full: canClaimFull, bytes: UTF8.encode(out) };
+    return this.last.bytes;
   }
 
   /** Whether each kind of claim is allowed at `nowMs` (the engine's rules, with the day's open amount). */
@@ -137,18 +137,44 @@ export interface RewardsHead {
   totalPages: number;
 }
 
+const UTF8 = new TextEncoder();
+const COMMA = 44;
+const CLOSE = UTF8.encode("]}");
+
+/** A one-value memo of a pure formatting function (the same instant or amount is asked for again and again). */
+function lastOf<K, V>(format: (key: K) => V): (key: K) => V {
+  let key: K | undefined;
+  let value: V | undefined;
+  return (k) => {
+    if (k !== key || value === undefined) {
+      value = format(k);
+      key = k;
+    }
+    return value;
+  };
+}
+const nowText = lastOf((ms: number) => new Date(ms).toISOString());
+const nextClaimText = lastOf((ms: number) => new Date(ms).toISOString());
+const openText = lastOf(vvxText);
+const totalText = lastOf(vvxText);
+const dailyText = lastOf(vvxText);
+
 /**
- * The Rewards response's JSON text at `nowMs` from the wallet's entries (in the answer's order) and
- * its head: the totals are the entries' amounts summed, as RewardService.rewards sums its holdings.
+ * The Rewards response's JSON at `nowMs` as UTF-8 bytes, from the wallet's entries (in the answer's
+ * order) and its head: the totals are the entries' amounts summed, as RewardService.rewards sums its
+ * holdings. The head is written field by field in RewardsHead's order (JSON.stringify's output for
+ * that object) and the entries' cached bytes are copied after it: a body of bytes, not a string Bun
+ * would have to flatten and encode on every answer.
  */
-export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<RewardsHead, "now" | "totalAccruedVVX" | "totalEarnedVVX" | "dailyVVX" | "nextClaimTime" | "canClaimEarly" | "canClaimFull">): string {
+export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<RewardsHead, "now" | "totalAccruedVVX" | "totalEarnedVVX" | "dailyVVX" | "nextClaimTime" | "canClaimEarly" | "canClaimFull">): Uint8Array<ArrayBuffer> {
   let open = 0n;
   let total = 0n;
   let daily = 0n;
   let nextClaim: number | null = null;
   let anyEarly = false;
   let anyFull = false;
-  const nfts: string[] = [];
+  const nfts: Uint8Array[] = [];
+  let size = 0;
   for (const entry of entries) {
     const h = entry.holding;
     const day = entry.amounts(nowMs);
@@ -160,24 +186,24 @@ export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<R
     if (next !== null && (nextClaim === null || next < nextClaim)) nextClaim = next;
     anyEarly ||= can.early;
     anyFull ||= can.full;
-    nfts.push(entry.json(nowMs, day, can.early, can.full));
+    const bytes = entry.json(nowMs, day, can.early, can.full);
+    nfts.push(bytes);
+    size += bytes.length + 1;
   }
-  const full: RewardsHead = {
-    success: head.success,
-    walletAddress: head.walletAddress,
-    now: new Date(nowMs).toISOString(),
-    period: head.period,
-    totalAccruedVVX: vvxText(open),
-    totalEarnedVVX: vvxText(total),
-    dailyVVX: vvxText(daily),
-    nextClaimTime: nextClaim === null ? null : new Date(nextClaim).toISOString(),
-    canClaimEarly: anyEarly,
-    canClaimFull: anyFull,
-    rewards: head.rewards,
-    rewardsTotal: head.rewardsTotal,
-    page: head.page,
-    pageSize: head.pageSize,
-    totalPages: head.totalPages,
-  };
-  return `${JSON.stringify(full).slice(0, -1)},"nfts":[${nfts.join(",")}]}`;
+  const text =
+    `{"success":${head.success},"walletAddress":${JSON.stringify(head.walletAddress)},"now":"${nowText(nowMs)}","period":${JSON.stringify(head.period)}` +
+    `,"totalAccruedVVX":"${openText(open)}","totalEarnedVVX":"${totalText(total)}","dailyVVX":"${dailyText(daily)}"` +
+    `,"nextClaimTime":${nextClaim === null ? "null" : `"${nextClaimText(nextClaim)}"`},"canClaimEarly":${anyEarly},"canClaimFull":${anyFull}` +
+    `,"rewards":${head.rewards.length ? JSON.stringify(head.rewards) : "[]"},"rewardsTotal":${head.rewardsTotal},"page":${head.page},"pageSize":${head.pageSize},"totalPages":${head.totalPages},"nfts":[`;
+  const start = UTF8.encode(text);
+  const body = new Uint8Array(start.length + Math.max(size - 1, 0) + CLOSE.length);
+  body.set(start);
+  let at = start.length;
+  nfts.forEach((bytes, i) => {
+    if (i) body[at++] = COMMA;
+    body.set(bytes, at);
+    at += bytes.length;
+  });
+  body.set(CLOSE, at);
+  return body;
 }

@@ -128,7 +128,7 @@ export class RewardService {
    * GET /api/rewards/wallet/:w's body: JSON.stringify(rewards(...)) byte for byte (rewardsJson.test.ts),
    * made from per-NFT templates (RewardsEntry) so a read computes only what the time changes.
    */
-  async rewardsJson(wallet: string, period: Period, page: number, pageSize: number, at?: number): Promise<string> {
+  async rewardsJson(wallet: string, period: Period, page: number, pageSize: number, at?: number): Promise<Uint8Array<ArrayBuffer>> {
     const held = await this.reads.held(wallet);
     const nowMs = at ?? this.deps.clock.now();
     const sinceMs = periodStartMs(period, nowMs);

@@ -120,15 +120,35 @@ export function inlineScripts(html: string): string[] {
  * global: a global hook would stop Bun serving the SPA's static routes natively). HTML pages
  * get a CSP naming the hashes of their own inline scripts; everything else the resource policy.
  * Error responses get theirs from the global error handler.
+ *
+ * A mapResponse hook, synchronous: Elysia awaits an afterHandle hook it takes for async, and
+ * decides that from the function's source (any `return f(` or `async` in it), so every API answer
+ * paid for an await. Only a server-rendered page needs its body read (for its scripts' hashes):
+ * that one answer is replaced by a promise of the page with its headers, which Elysia resolves.
  */
 export function securityHeaders(policy: SecurityHeaders) {
-  return new Elysia({ name: "security-headers" }).onAfterHandle({ as: "scoped" }, async ({ set, response, path }) => {
-    const type = response instanceof Response ? response.headers.get("content-type") : set.headers["content-type"];
-    const headers =
-      response instanceof Response && typeof type === "string" && type.startsWith("text/html")
-        ? policy.renderedPage(path, await response.clone().text())
-        : policy.resource(path);
-    const own = response instanceof Response ? response.headers : undefined;
-    for (const name in headers) if (!own?.has(name)) set.headers[name] = headers[name];
+  return new Elysia({ name: "security-headers" }).mapResponse({ as: "scoped" }, function withSecurityHeaders({ set, response, path }) {
+    if (!(response instanceof Response)) {
+      assignMissing(set.headers as Record<string, string>, policy.resource(path), undefined);
+      return undefined;
+    }
+    const own = response.headers;
+    if (own.get("content-type")?.startsWith("text/html")) return withPageHeaders(policy, path, response);
+    assignMissing(set.headers as Record<string, string>, policy.resource(path), own);
+    return undefined;
   });
+}
+
+/** Copies the headers of `from` that the response does not set itself into `to`. */
+function assignMissing(to: Record<string, string>, from: Record<string, string>, own: Headers | undefined): void {
+  for (const name in from) if (!own?.has(name)) to[name] = from[name]!;
+}
+
+/** A server-rendered page with the CSP of its inline scripts added (headers it sets itself are kept). */
+async function withPageHeaders(policy: SecurityHeaders, path: string, page: Response): Promise<Response> {
+  const html = await page.text();
+  const headers = new Headers(page.headers);
+  const policyHeaders = policy.renderedPage(path, html);
+  for (const name in policyHeaders) if (!headers.has(name)) headers.set(name, policyHeaders[name]!);
+  return new Response(html, { status: page.status, statusText: page.statusText, headers });
 }
