@@ -1,18 +1,22 @@
 // Read endpoints: GET /api/nft-tiers, /api/nft-availability, /api/nft-minting-status, /api/stats,
 // /api/rewards/wallet/:wallet (a holder of NFTs bought through the real purchase flow) and the games'
-// public history: crash's finished rounds and racing's finished races (real rounds the game loops
-// played: races driven over the sandbox clock, crash rounds in real time, still ending during the
-// run as they would), each next to
+// history: crash's finished rounds and racing's finished races (real rounds the game loops played:
+// races driven over the sandbox clock, crash rounds in real time, still ending during the run as they
+// would), and one player's own lists (public, by wallet): a slots package played to its last spin,
+// daily-wheel spins on consecutive days and crash bets settled in their rounds. Each next to
 // a bare Bun.serve answering the same JSON bytes, driven by the same load generator (its own
 // process) with the same concurrency, A/B interleaved round by round; the ratio is the median of
 // the rounds' throughput ratios.
 //
-//   bun scripts/bench/reads.ts [--concurrency 50] [--seconds 2] [--rounds 3] [--nfts 3] [--races 5] [--only <path part>] [--json]
+//   bun scripts/bench/reads.ts [--concurrency 50] [--seconds 2] [--rounds 3] [--nfts 3] [--races 5] [--bets 5] [--days 5] [--only <path part>] [--json]
 import { parseArgs } from "node:util";
+import { betReaches, placeBet } from "../../src/server/testing/crashKit";
 import { faucet } from "../../src/server/testing/ledgerKit";
-import { buyNft } from "../../src/server/testing/rewardKit";
+import { buyer, sessionBrowser } from "../../src/server/testing/nftKit";
+import { advanceClock, buyNft, DAY_MS } from "../../src/server/testing/rewardKit";
+import { buyPackage } from "../../src/server/testing/slotsKit";
 import { raceReaches } from "../../src/server/testing/racingKit";
-import { startTestServer } from "../../src/server/testing/testServer";
+import { startTestServer, type TestServer } from "../../src/server/testing/testServer";
 import { runLoad } from "./lib/loadgen";
 import { emitRows, median, type BenchRow } from "./lib/report";
 
@@ -23,14 +27,42 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     nfts: { type: "string", default: "3" },
     races: { type: "string", default: "5" },
+    bets: { type: "string", default: "5" },
+    days: { type: "string", default: "5" },
     only: { type: "string" },
     json: { type: "boolean", default: false },
   },
 });
-const opt = { concurrency: Number(values.concurrency), seconds: Number(values.seconds), rounds: Number(values.rounds), nfts: Number(values.nfts), races: Number(values.races) };
+const opt = { concurrency: Number(values.concurrency), seconds: Number(values.seconds), rounds: Number(values.rounds), nfts: Number(values.nfts), races: Number(values.races), bets: Number(values.bets), days: Number(values.days) };
 if (!Object.values(opt).every((n) => Number.isInteger(n) && n > 0)) throw new Error("options must be positive whole numbers");
 
 type Steady = { requests: number; statuses: Record<string, number>; p50: number; p99: number; rps: number };
+
+/**
+ * A player's history made through the real flows: a 10-spin slots package bought and played to its
+ * end, the daily wheel spun on `days` consecutive days (the sandbox clock moved a day between spins)
+ * and `bets` crash bets, one per round, each waited for until its round settled it.
+ */
+async function playGames(server: TestServer, days: number, bets: number): Promise<string> {
+  const wallet = await buyer(server, 20_000);
+  const address = wallet.classicAddress;
+  const browser = sessionBrowser(server, address);
+  const { session } = await buyPackage(server, browser, address, 0);
+  for (let left = session.remainingSpins as number; left > 0; left--) {
+    const spun = await browser.json("/api/slots/spin", { method: "POST", json: { sessionId: session.sessionId, walletAddress: address } });
+    if (spun.status !== 200) throw new Error(`slots spin answered ${spun.status}: ${JSON.stringify(spun.body)}`);
+  }
+  for (let day = 0; day < days; day++) {
+    if (day) await advanceClock(server, DAY_MS);
+    const spun = await sessionBrowser(server, address).json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: address } });
+    if (spun.status !== 200) throw new Error(`daily spin answered ${spun.status}: ${JSON.stringify(spun.body)}`);
+  }
+  for (let i = 0; i < bets; i++) {
+    const bet = await placeBet(server, sessionBrowser(server, address), wallet.seed!, 1 + i, 2);
+    await betReaches(server, address, bet.betId, (b) => b.result !== null, `crash bet ${i + 1} settled`, 180_000);
+  }
+  return address;
+}
 
 // Crash rounds a second apart (the default 10 s countdown would leave a handful by the time they are read).
 const server = await startTestServer({ SANDBOX_LEDGER_MS: "1000", CRASH_WAIT_MS: "1000", CRASH_PAUSE_MS: "0" });
@@ -40,10 +72,11 @@ try {
   const holder = await faucet(server.url, { xrp: 200, vvx: 500_000 * opt.nfts });
   for (let i = 0; i < opt.nfts; i++) await buyNft(server, holder, 1);
   for (let round = 1; round <= opt.races; round++) await raceReaches(server, round, "finished", 60_000);
+  const player = await playGames(server, opt.days, opt.bets);
   // Crash rounds run in real time: wait for a few to finish (a round ends at its crash point).
   const crashRounds = async () => ((await (await fetch(`${server.url}/api/crash/rounds`)).json()) as { rounds: unknown[] }).rounds.length;
   for (const until = performance.now() + 120_000; (await crashRounds()) < opt.races && performance.now() < until; ) await Bun.sleep(500);
-  const paths = ["/api/nft-tiers", "/api/nft-availability", "/api/nft-minting-status", "/api/stats", `/api/rewards/wallet/${holder.classicAddress}`, "/api/crash/rounds", "/api/racing/races"];
+  const paths = ["/api/nft-tiers", "/api/nft-availability", "/api/nft-minting-status", "/api/stats", `/api/rewards/wallet/${holder.classicAddress}`, "/api/crash/rounds", "/api/racing/races", `/api/slots/spins?wallet=${player}`, `/api/daily-spin/spins?wallet=${player}`, `/api/crash/bets?wallet=${player}`];
   if (!values.json) console.log(`Read endpoints: ${opt.concurrency} concurrent readers, ${opt.rounds} rounds x ${opt.seconds} s each side, A/B interleaved`);
   for (const path of paths.filter((p) => !values.only || p.includes(values.only))) {
     const sample = await (await fetch(server.url + path)).text();
@@ -60,7 +93,7 @@ try {
     const bad = real.flatMap((s) => Object.keys(s.statuses).filter((code) => code !== "200"));
     if (bad.length) throw new Error(`${path}: non-200 answers ${JSON.stringify(real.map((s) => s.statuses))}`);
     const ratio = median(real.map((s, i) => s.rps / base[i]!.rps));
-    const label = path.startsWith("/api/rewards/wallet/") ? `GET /api/rewards/wallet/:w (${opt.nfts} NFTs)` : path === "/api/crash/rounds" ? `GET ${path} (${JSON.parse(sample).rounds.length})` : path === "/api/racing/races" ? `GET ${path} (${JSON.parse(sample).races.length})` : `GET ${path}`;
+    const label = labelOf(path, sample);
     rows.push({ metric: `${label} req/s`, product: median(real.map((s) => s.rps)), baseline: median(base.map((s) => s.rps)), ratio, goal: ">= 0.7", met: ratio >= 0.7 });
     if (!values.json) {
       const p = (xs: Steady[], k: "p50" | "p99") => median(xs.map((s) => s[k])).toFixed(2);
@@ -71,3 +104,11 @@ try {
   await server.stop(true);
 }
 emitRows(rows, values.json);
+
+/** A row's name: the path, with its list's length and the wallet as :w. */
+function labelOf(path: string, sample: string): string {
+  if (path.startsWith("/api/rewards/wallet/")) return `GET /api/rewards/wallet/:w (${opt.nfts} NFTs)`;
+  const body = JSON.parse(sample) as Record<string, unknown>;
+  const list = ["rounds", "races", "spins", "bets"].map((k) => body[k]).find(Array.isArray);
+  return `GET ${path.replace(/wallet=\w+/, "wallet=:w")}${list ? ` (${list.length})` : ""}`;
+}
