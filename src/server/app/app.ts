@@ -58,11 +58,11 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(historyRoutes(ctx))
     .use(swapRoutes(ctx))
     .use(fairRoutes(ctx))
-    .use(slotsRoutes(ctx))
+    .use(slotsRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(racingRoutes({ racing: ctx.racing, auth: ctx.auth, db: ctx.store.db, config: ctx.config, socketWallet, jsonHeaders }))
     .use(crashRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(ctx.crash.routes({ socketWallet, publicUrl: ctx.config.publicUrl }))
-    .use(dailySpinRoutes(ctx))
+    .use(dailySpinRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
 

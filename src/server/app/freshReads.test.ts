@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { platformStats } from "../stats/service";
+import { LISTED_SPINS } from "../games/daily-spin";
+import { betReaches, placeBet } from "../testing/crashKit";
 import { buyer, sessionBrowser } from "../testing/nftKit";
+import { buyPackage } from "../testing/slotsKit";
 import { raceReaches } from "../testing/racingKit";
 import { advanceClock, buyNft, DAY_MS } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
@@ -126,6 +129,74 @@ test("crash's latest rounds and racing's races are never stale after a round or 
     expect(racing.races(20).length).toBeGreaterThanOrEqual(3);
     expect(crashRounds()).toBeGreaterThanOrEqual(3);
     expect(seen.size).toBeGreaterThanOrEqual(4);
+    expect(checked).toBeGreaterThan(20);
+  } finally {
+    await games.stop(true);
+  }
+}, 420_000);
+
+test("a player's slots spins, wheel spins and crash bets are never stale after a spin, a payout or a bet", async () => {
+  const games = await startTestServer({ SANDBOX_LEDGER_MS: "150", CRASH_WAIT_MS: "300", CRASH_PAUSE_MS: "0" });
+  try {
+    await games.ctx.ledger.waitConnected(15_000);
+    const wallet = await buyer(games, 20_000);
+    const me = wallet.classicAddress;
+    const browser = sessionBrowser(games, me);
+    const { slots, dailySpin, crash } = games.ctx;
+    // The lists as the database has them now: the default pages, a short one, and one after a cursor.
+    const database = () => {
+      const spins = slots.sessions.spinList(me, 50);
+      const cursor = spins[2]?.spinId ?? 1;
+      return JSON.stringify([
+        { success: true, spins },
+        { success: true, spins: slots.sessions.spinList(me, 3, cursor) },
+        { success: true, spins: dailySpin.spinList(me, LISTED_SPINS) },
+        { success: true, bets: crash.walletBets(me, 50) },
+        { success: true, bets: crash.walletBets(me, 2) },
+      ]);
+    };
+    const api = async () => {
+      const get = async (path: string) => (await games.app.handle(new Request(games.url + path))).json();
+      const spins = (await get(`/api/slots/spins?wallet=${me}`)) as { spins: { spinId: number }[] };
+      const cursor = spins.spins[2]?.spinId ?? 1;
+      const rest = await Promise.all([`/api/slots/spins?wallet=${me}&limit=3&before=${cursor}`, `/api/daily-spin/spins?wallet=${me}`, `/api/crash/bets?wallet=${me}`, `/api/crash/bets?wallet=${me}&limit=2`].map(get));
+      return JSON.stringify([spins, ...rest]);
+    };
+    let checked = 0;
+    let stale: unknown;
+    const seen = new Set<string>();
+    let reading = true;
+    const reader = (async () => {
+      while (reading) {
+        const a = database();
+        const answer = await api();
+        const b = database();
+        if (a === b) {
+          checked++;
+          seen.add(a);
+          if (answer !== a) stale ??= { answer, database: a };
+        }
+        await Bun.sleep(1);
+      }
+    })();
+    // A package played to its end (its winnings paid meanwhile), the wheel on two days, two crash bets settled.
+    const { session } = await buyPackage(games, browser, me, 0);
+    for (let i = 0; i < 10; i++) expect((await browser.json("/api/slots/spin", { method: "POST", json: { sessionId: session.sessionId, walletAddress: me } })).status).toBe(200);
+    expect((await browser.json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: me } })).status).toBe(200);
+    await advanceClock(games, DAY_MS);
+    expect((await sessionBrowser(games, me).json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: me } })).status).toBe(200);
+    for (const amount of [1, 2]) {
+      const bet = await placeBet(games, sessionBrowser(games, me), wallet.seed!, amount, 2);
+      await betReaches(games, me, bet.betId, (b) => b.result !== null, `crash bet of ${amount} XRP settled`, 180_000);
+    }
+    reading = false;
+    await reader;
+
+    expect(stale).toBeUndefined();
+    expect(await api()).toBe(database());
+    const [spins, , wheel, bets] = JSON.parse(database()) as { spins?: unknown[]; bets?: unknown[] }[];
+    expect([spins!.spins!.length, wheel!.spins!.length, bets!.bets!.length]).toEqual([10, 2, 2]);
+    expect(seen.size).toBeGreaterThanOrEqual(10);
     expect(checked).toBeGreaterThan(20);
   } finally {
     await games.stop(true);

@@ -1,5 +1,6 @@
 import { accruedSinceLastClaimMicro, accruedTotalMicro, claimRefusal, daysSincePurchase, roiProgressPercent } from "../../engine";
 import type { Config } from "../platform/config";
+import { joinedBytes, utf8 } from "../platform/http/cachedJson";
 import { nextRewardAtMs, type Holding } from "./holdings";
 import { nftRewardsView, vvxText } from "./views";
 
@@ -86,7 +87,7 @@ export class RewardsEntry {
     for (let i = 0; i < this.gaps.length; i++) {
       out += gapValue(this.gaps[i]!, day, roi, canClaimEarly, canClaimFull) + this.parts[i + 1]!;
     }
-    this.last = { day, roi, early: canClaimEarly, full: canClaimFull, bytes: UTF8.encode(out) };
+    this.last = { day, roi, early: canClaimEarly, full: canClaimFull, bytes: utf8(out) };
     return this.last.bytes;
   }
 
@@ -137,9 +138,7 @@ export interface RewardsHead {
   totalPages: number;
 }
 
-const UTF8 = new TextEncoder();
-const COMMA = 44;
-const CLOSE = UTF8.encode("]}");
+const CLOSE = utf8("]}");
 
 /** A one-value memo of a pure formatting function (the same instant or amount is asked for again and again). */
 function lastOf<K, V>(format: (key: K) => V): (key: K) => V {
@@ -174,7 +173,6 @@ export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<R
   let anyEarly = false;
   let anyFull = false;
   const nfts: Uint8Array[] = [];
-  let size = 0;
   for (const entry of entries) {
     const h = entry.holding;
     const day = entry.amounts(nowMs);
@@ -186,24 +184,12 @@ export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<R
     if (next !== null && (nextClaim === null || next < nextClaim)) nextClaim = next;
     anyEarly ||= can.early;
     anyFull ||= can.full;
-    const bytes = entry.json(nowMs, day, can.early, can.full);
-    nfts.push(bytes);
-    size += bytes.length + 1;
+    nfts.push(entry.json(nowMs, day, can.early, can.full));
   }
-  const text =
+  const opening =
     `{"success":${head.success},"walletAddress":${JSON.stringify(head.walletAddress)},"now":"${nowText(nowMs)}","period":${JSON.stringify(head.period)}` +
     `,"totalAccruedVVX":"${openText(open)}","totalEarnedVVX":"${totalText(total)}","dailyVVX":"${dailyText(daily)}"` +
     `,"nextClaimTime":${nextClaim === null ? "null" : `"${nextClaimText(nextClaim)}"`},"canClaimEarly":${anyEarly},"canClaimFull":${anyFull}` +
     `,"rewards":${head.rewards.length ? JSON.stringify(head.rewards) : "[]"},"rewardsTotal":${head.rewardsTotal},"page":${head.page},"pageSize":${head.pageSize},"totalPages":${head.totalPages},"nfts":[`;
-  const start = UTF8.encode(text);
-  const body = new Uint8Array(start.length + Math.max(size - 1, 0) + CLOSE.length);
-  body.set(start);
-  let at = start.length;
-  nfts.forEach((bytes, i) => {
-    if (i) body[at++] = COMMA;
-    body.set(bytes, at);
-    at += bytes.length;
-  });
-  body.set(CLOSE, at);
-  return body;
+  return joinedBytes(utf8(opening), nfts, CLOSE);
 }

@@ -14,7 +14,7 @@ import type { Config } from "../../platform/config";
 import { sqliteOf, type Db } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import { ValidationError } from "../../platform/errors";
-import { jsonEncoder } from "../../platform/http/cachedJson";
+import { jsonEncoder, listJson, rowsEncoder } from "../../platform/http/cachedJson";
 import { parsePositive } from "../../history/model";
 import { parseAddress } from "../../wallet/service";
 import type { CrashGame } from "./game";
@@ -29,9 +29,26 @@ function latestRounds(crash: CrashGame, db: Db) {
   return readModelsOf(sqliteOf(db)!).keyed(["game_rounds", "game_bets"], (limit: number) => encode({ success: true, rounds: crash.pastRounds(limit) }));
 }
 
+/** The longest list of a wallet's bets one answer shows. */
+const MAX_LISTED_BETS = 500;
+
+/**
+ * A wallet's bets as a read model: its newest MAX_LISTED_BETS, each checked against the schema and
+ * serialized once, rebuilt after any write to game_bets (a bet placed, confirmed, settled, paid), so
+ * a bet's new state shows in the next answer. An answer is its first `limit` bets.
+ */
+function walletBets(crash: CrashGame, db: Db, jsonHeaders?: Record<string, string>) {
+  const BetItem = CrashBetsResponse.properties.bets.items;
+  const encode = rowsEncoder<typeof BetItem.static, string>(BetItem, "crash bets", (bet) => bet.betId);
+  const newest = readModelsOf(sqliteOf(db)!).keyed(["game_bets"], (wallet: string) => encode(crash.walletBets(wallet, MAX_LISTED_BETS)));
+  const headers = new Headers({ "content-type": "application/json", ...jsonHeaders });
+  return (wallet: string, limit: number) => listJson("bets", newest.get(wallet).items.slice(0, limit), headers);
+}
+
 /** The game's public reads: fairness, rounds, a wallet's bets, burns. */
 function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, string>) {
   const latest = latestRounds(crash, db);
+  const betsOf = walletBets(crash, db, jsonHeaders);
   return new Elysia({ name: "crash-reads" })
     .get(
       "/api/crash/fairness",
@@ -61,7 +78,7 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
       "/api/crash/bets",
       ({ query }) => {
         if (!query.wallet) throw new ValidationError("wallet", "Field 'wallet' is required: an XRPL address (r...)");
-        return { success: true as const, bets: crash.walletBets(parseAddress(query.wallet, "wallet"), parsePositive(query.limit, "limit", 50, 500)) };
+        return betsOf(parseAddress(query.wallet, "wallet"), parsePositive(query.limit, "limit", 50, MAX_LISTED_BETS));
       },
       {
         query: t.Object({ wallet: t.Optional(t.String()), limit: t.Optional(t.String()) }),

@@ -1,15 +1,40 @@
 import { Elysia, t } from "elysia";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
-import type { FairSeedService } from "../../fair/service";
+import { sqliteOf, type Db } from "../../platform/db";
+import { readModelsOf } from "../../platform/db/readModels";
+import { listJson, rowsEncoder } from "../../platform/http/cachedJson";
 import { parseAddress } from "../../wallet/service";
 import { EligibilityView, SpinBody, WheelResult, WheelSpinItem } from "./model";
 import type { DailySpinService } from "./service";
 
+const SpinsResponse = t.Object({ success: t.Literal(true), spins: t.Array(WheelSpinItem) });
+/** Most spins a wallet's list shows. */
+export const LISTED_SPINS = 60;
+
+/**
+ * A wallet's wheel spins (newest first, with their seeds) as a read model keyed by wallet, checked
+ * against the schema and serialized once: rebuilt after any write to the spins or the revealed
+ * seeds (a spin, a seed pair rotated), so a new spin shows in the next answer.
+ */
+function spinLists(dailySpin: DailySpinService, db: Db, jsonHeaders?: Record<string, string>) {
+  const encode = rowsEncoder<typeof WheelSpinItem.static>(WheelSpinItem, "daily-wheel spins", (spin) => spin.id);
+  const lists = readModelsOf(sqliteOf(db)!).keyed(["daily_spins", "fair_revealed_seeds"], (wallet: string) => encode(dailySpin.spinList(wallet, LISTED_SPINS)));
+  const headers = new Headers({ "content-type": "application/json", ...jsonHeaders });
+  return (wallet: string) => listJson("spins", lists.get(wallet).items, headers);
+}
+
 /** The spec's /api/daily-spin/* calls, plus the wallet's wheel spins with their seeds (for /fair). */
-export function dailySpinRoutes(deps: { dailySpin: DailySpinService; fair: FairSeedService; auth: AuthService }) {
-  const { dailySpin, fair } = deps;
+export function dailySpinRoutes(deps: { dailySpin: DailySpinService; auth: AuthService; db: Db; jsonHeaders?: Record<string, string> }) {
+  const { dailySpin, jsonHeaders } = deps;
+  const spinList = spinLists(dailySpin, deps.db, jsonHeaders);
   return new Elysia({ name: "daily-spin" })
+    // The public spin list first: it reads no session, so it comes before the session resolver.
+    .get("/api/daily-spin/spins", ({ query }) => spinList(parseAddress(query.wallet, "wallet")), {
+      query: t.Object({ wallet: t.Optional(t.String()) }),
+      response: SpinsResponse,
+      detail: { summary: "A wallet's wheel spins, newest first, with their seeds", tags: ["daily-spin"] },
+    })
     .use(walletSession(deps.auth))
     .get(
       "/api/daily-spin/check-eligibility/:wallet",
@@ -23,34 +48,6 @@ export function dailySpinRoutes(deps: { dailySpin: DailySpinService; fair: FairS
         body: SpinBody,
         response: t.Object({ success: t.Literal(true), result: WheelResult }),
         detail: { summary: "Spin the wheel once today; prize spins are credited to the slots at once; 409 when already spun", tags: ["daily-spin"] },
-      },
-    )
-    .get(
-      "/api/daily-spin/spins",
-      ({ query }) => {
-        const rows = dailySpin.repo.spinsOf(parseAddress(query.wallet, "wallet"), 60);
-        const revealed = fair.revealedSeeds(rows.map((r) => r.serverSeedHash));
-        return {
-          success: true as const,
-          spins: rows.map((r) => ({
-            id: r.id,
-            date: r.createdAt.toISOString(),
-            position: r.position,
-            prizeLabel: r.prizeLabel,
-            prizeAmount: r.prizeAmount,
-            streak: r.streak,
-            serverSeedHash: r.serverSeedHash,
-            serverSeed: revealed.get(r.serverSeedHash) ?? null,
-            clientSeed: r.clientSeed,
-            nonce: r.nonce,
-            slotSessionId: r.slotSessionId,
-          })),
-        };
-      },
-      {
-        query: t.Object({ wallet: t.Optional(t.String()) }),
-        response: t.Object({ success: t.Literal(true), spins: t.Array(WheelSpinItem) }),
-        detail: { summary: "A wallet's wheel spins, newest first, with their seeds", tags: ["daily-spin"] },
       },
     );
 }

@@ -36,6 +36,25 @@ export class DailySpinService {
   }
 
   /** The spec's eligibility fields at the product clock's now. */
+  /** The wallet's newest `limit` wheel spins, newest first, with their seeds (the server seed once revealed). */
+  spinList(wallet: string, limit: number) {
+    const rows = this.repo.spinsOf(wallet, limit);
+    const revealed = this.deps.fair.revealedSeeds(rows.map((r) => r.serverSeedHash));
+    return rows.map((r) => ({
+      id: r.id,
+      date: r.createdAt.toISOString(),
+      position: r.position,
+      prizeLabel: r.prizeLabel,
+      prizeAmount: r.prizeAmount,
+      streak: r.streak,
+      serverSeedHash: r.serverSeedHash,
+      serverSeed: revealed.get(r.serverSeedHash) ?? null,
+      clientSeed: r.clientSeed,
+      nonce: r.nonce,
+      slotSessionId: r.slotSessionId,
+    }));
+  }
+
   eligibility(wallet: string) {
     const now = this.deps.clock.now();
     const last = this.repo.latest(wallet);

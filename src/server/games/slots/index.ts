@@ -1,5 +1,8 @@
 import type { Config } from "../../platform/config";
 import { Elysia, t } from "elysia";
+import { sqliteOf, type Db } from "../../platform/db";
+import { readModelsOf } from "../../platform/db/readModels";
+import { listJson, rowsEncoder } from "../../platform/http/cachedJson";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
@@ -9,11 +12,49 @@ import { CreateSessionBody, PaymentView, SessionView, SpinBody, SpinListItem, Sp
 import type { SlotsGame } from "./game";
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
+const SpinsResponse = t.Object({ success: t.Literal(true), spins: t.Array(SpinListItem) });
+
+/** Every table a spin list is read from (its spins, their payouts, the revealed server seeds). */
+const SPIN_LIST_TABLES = ["slot_spins", "slot_payouts", "fair_revealed_seeds"] as const;
+/** The longest list one answer shows (parseLimit's maximum). */
+const MAX_LISTED = 500;
+
+/**
+ * A wallet's spin list as a read model: its newest MAX_LISTED spins, each checked against the
+ * schema and serialized once, rebuilt after any write to SPIN_LIST_TABLES (a spin, a payout moving
+ * on, a seed revealed), so a new spin shows in the next answer. An answer is a slice of it (by
+ * limit and cursor); a cursor past its end reads the database.
+ */
+function spinLists(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, string>) {
+  const encode = rowsEncoder<typeof SpinListItem.static>(SpinListItem, "slots spins", (spin) => spin.spinId);
+  const newest = readModelsOf(sqliteOf(db)!).keyed(SPIN_LIST_TABLES, (wallet: string) => encode(slots.sessions.spinList(wallet, MAX_LISTED)));
+  const headers = new Headers({ "content-type": "application/json", ...jsonHeaders });
+  return (wallet: string, limit: number, before: number | undefined): Response => {
+    const rows = newest.get(wallet);
+    // Ids are newest first: the first spin older than the cursor.
+    const from = before === undefined ? 0 : rows.keys.findIndex((id) => id < before);
+    const complete = rows.keys.length < MAX_LISTED;
+    if (from >= 0 && (complete || from + limit <= rows.keys.length)) return listJson("spins", rows.items.slice(from, from + limit), headers);
+    if (from < 0 && complete) return listJson("spins", [], headers);
+    return listJson("spins", encode(slots.sessions.spinList(wallet, limit, before)).items, headers);
+  };
+}
 
 /** The spec's /api/slots/* calls: packages, payment check, the active session, spins and the spin list. */
-export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; config: Pick<Config, "cookieSecret"> }) {
-  const { slots } = deps;
+export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
+  const { slots, jsonHeaders } = deps;
+  const spinList = spinLists(slots, deps.db, jsonHeaders);
   return new Elysia({ name: "slots" })
+    // The public spin list first: it reads no session, so it comes before the session resolver.
+    .get(
+      "/api/slots/spins",
+      ({ query }) => spinList(parseAddress(query.wallet, "wallet"), parseLimit(query.limit, 50, MAX_LISTED), parseSpinCursor(query.before)),
+      {
+        query: t.Object({ wallet: t.Optional(t.String()), limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
+        response: SpinsResponse,
+        detail: { summary: "A wallet's spins, newest first, with their seeds (the server seed once revealed) and payout txid", tags: ["slots"] },
+      },
+    )
     .use(walletSession(deps.auth))
     .post(
       "/api/slots/create-session",
@@ -70,18 +111,6 @@ export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; config:
           totalWinnings: t.Number({ description: "The session's winnings so far, in VVX" }),
         }),
         detail: { summary: "Spin once; 403 when the session is expired, finished or not the session wallet's", tags: ["slots"] },
-      },
-    )
-    .get(
-      "/api/slots/spins",
-      ({ query }) => ({
-        success: true as const,
-        spins: slots.sessions.spinList(parseAddress(query.wallet, "wallet"), parseLimit(query.limit, 50, 500), parseSpinCursor(query.before)),
-      }),
-      {
-        query: t.Object({ wallet: t.Optional(t.String()), limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
-        response: t.Object({ success: t.Literal(true), spins: t.Array(SpinListItem) }),
-        detail: { summary: "A wallet's spins, newest first, with their seeds (the server seed once revealed) and payout txid", tags: ["slots"] },
       },
     );
 }
