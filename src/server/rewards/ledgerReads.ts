@@ -45,10 +45,15 @@ function offerOf(entry: Record<string, unknown>, id?: string): NftOffer {
  */
 export class LedgerReads {
   private cache = new Map<string, Promise<HeldToken[]>>();
+  /** The walks of `cache` that have answered (same ledger, same lifetime). */
+  private answered = new Map<string, HeldToken[]>();
   private readonly off: () => void;
 
   constructor(private readonly ledger: Gateway) {
-    this.off = ledger.on("ledgerClosed", () => (this.cache = new Map()));
+    this.off = ledger.on("ledgerClosed", () => {
+      this.cache = new Map();
+      this.answered = new Map();
+    });
   }
 
   stop(): void {
@@ -60,12 +65,23 @@ export class LedgerReads {
     if (fresh) return this.walk(wallet);
     const cached = this.cache.get(wallet);
     if (cached) return cached;
-    if (this.cache.size >= MAX_CACHED) this.cache = new Map();
-    const cache = this.cache;
+    if (this.cache.size >= MAX_CACHED) {
+      this.cache = new Map();
+      this.answered = new Map();
+    }
+    const { cache, answered } = this;
     const job = this.walk(wallet);
     cache.set(wallet, job);
-    job.catch(() => cache.get(wallet) === job && cache.delete(wallet));
+    job.then(
+      (tokens) => cache.get(wallet) === job && answered.set(wallet, tokens),
+      () => cache.get(wallet) === job && cache.delete(wallet),
+    );
     return job;
+  }
+
+  /** What `held(wallet)` would answer when its walk of the current ledger has answered already (no await); else undefined. */
+  heldNow(wallet: string): HeldToken[] | undefined {
+    return this.answered.get(wallet);
   }
 
   /** Whether `wallet` holds `tokenId` in the validated ledger (read now, not from the cache). */

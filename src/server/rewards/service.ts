@@ -13,7 +13,7 @@ import { walletBalance } from "../wallet/service";
 import { explorerTxUrl } from "../history/model";
 import { ClaimRefusedError, NftNotFoundError, NotNftOwnerError, PayoutFailedError, TreasuryShortError } from "./errors";
 import { buildHoldings, nextRewardAtMs, type Holding } from "./holdings";
-import { LedgerReads } from "./ledgerReads";
+import { LedgerReads, type HeldToken } from "./ledgerReads";
 import { CLAIM_OUTBOX_KEY, CLAIM_WAIT_MS, REWARD_ERROR, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
 import { sqliteOf } from "../platform/db";
 import { readModelsOf, type ReadModels } from "../platform/db/readModels";
@@ -129,7 +129,16 @@ export class RewardService {
    * made from per-NFT templates (RewardsEntry) so a read computes only what the time changes.
    */
   async rewardsJson(wallet: string, period: Period, page: number, pageSize: number, at?: number): Promise<Uint8Array<ArrayBuffer>> {
-    const held = await this.reads.held(wallet);
+    return this.rewardsBody(wallet, await this.reads.held(wallet), period, page, pageSize, at);
+  }
+
+  /** rewardsJson without an await when the wallet's holdings of the current ledger are known already (the usual read); else undefined. */
+  rewardsJsonNow(wallet: string, period: Period, page: number, pageSize: number): Uint8Array<ArrayBuffer> | undefined {
+    const held = this.reads.heldNow(wallet);
+    return held && this.rewardsBody(wallet, held, period, page, pageSize);
+  }
+
+  private rewardsBody(wallet: string, held: HeldToken[], period: Period, page: number, pageSize: number, at?: number): Uint8Array<ArrayBuffer> {
     const nowMs = at ?? this.deps.clock.now();
     const sinceMs = periodStartMs(period, nowMs);
     const { entries, rows, count } = this.models.readTogether(() => ({ entries: this.cached.entries(wallet, held, nowMs), ...this.cached.claimsPage(wallet, sinceMs, page, pageSize) }));

@@ -28,15 +28,14 @@ const MAX_LISTED = 500;
 function spinLists(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, string>) {
   const encode = rowsEncoder<typeof SpinListItem.static>(SpinListItem, "slots spins", (spin) => spin.spinId);
   const newest = readModelsOf(sqliteOf(db)!).keyed(SPIN_LIST_TABLES, (wallet: string) => encode(slots.sessions.spinList(wallet, MAX_LISTED)));
-  const headers = new Headers({ "content-type": "application/json", ...jsonHeaders });
   return (wallet: string, limit: number, before: number | undefined): Response => {
     const rows = newest.get(wallet);
     // Ids are newest first: the first spin older than the cursor.
     const from = before === undefined ? 0 : rows.keys.findIndex((id) => id < before);
     const complete = rows.keys.length < MAX_LISTED;
-    if (from >= 0 && (complete || from + limit <= rows.keys.length)) return listJson("spins", rows.items.slice(from, from + limit), headers);
-    if (from < 0 && complete) return listJson("spins", [], headers);
-    return listJson("spins", encode(slots.sessions.spinList(wallet, limit, before)).items, headers);
+    if (from >= 0 && (complete || from + limit <= rows.keys.length)) return listJson("spins", rows.items.slice(from, from + limit), jsonHeaders);
+    if (from < 0 && complete) return listJson("spins", [], jsonHeaders);
+    return listJson("spins", encode(slots.sessions.spinList(wallet, limit, before)).items, jsonHeaders);
   };
 }
 
