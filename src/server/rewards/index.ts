@@ -4,6 +4,7 @@ import { actingWallet, walletSession } from "../auth/guard";
 import type { AuthService } from "../auth/service";
 import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
+import { joinedResponse } from "../platform/http/cachedJson";
 import { parseAddress } from "../wallet/service";
 import type { SignRequestCreated } from "../signing/service";
 import {
@@ -52,9 +53,8 @@ function optionalTierId(value: unknown): number | undefined {
 function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>) {
   // The wallet's Rewards answer is JSON text (RewardService.rewardsJson): its values come from read models
   // and engine arithmetic whose shape matches RewardsResponse by construction (walletReads.test.ts checks
-  // real answers against the schema), so the per-request schema walk is skipped; the headers are the API's
-  // (a Headers object: each answer copies it, instead of reading a plain object's fields again).
-  const rewardsHeaders = new Headers({ "content-type": "application/json", ...jsonHeaders, "cache-control": "no-store" });
+  // real answers against the schema), so the per-request schema walk is skipped; the headers are the API's.
+  const rewardsHeaders = Object.freeze({ "content-type": "application/json", ...jsonHeaders, "cache-control": "no-store" });
   return new Elysia({ name: "rewards-reads" })
     .get(
       "/api/nfts/wallet/:wallet",
@@ -72,7 +72,8 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
         const page = parsePositive(query.page, "page", 1);
         const pageSize = parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
         // Between two ledger closes the wallet's holdings are known: the answer is made without waiting.
-        return new Response(rewards.rewardsJsonNow(wallet, period, page, pageSize) ?? (await rewards.rewardsJson(wallet, period, page, pageSize)), { headers: rewardsHeaders });
+        const { head, items, tail } = rewards.rewardsJsonNow(wallet, period, page, pageSize) ?? (await rewards.rewardsJson(wallet, period, page, pageSize));
+        return joinedResponse(head, items, tail, rewardsHeaders);
       },
       { params: WalletParams, query: RewardsQuery, response: RewardsResponse, detail: { summary: "The Rewards response: per-NFT accrual and claim state, totals, and the wallet's claims in a period", tags: ["rewards"] } },
     )

@@ -1,6 +1,6 @@
 import { accruedSinceLastClaimMicro, accruedTotalMicro, claimRefusal, daysSincePurchase, roiProgressPercent } from "../../engine";
 import type { Config } from "../platform/config";
-import { joinedBytes, utf8 } from "../platform/http/cachedJson";
+import { utf8 } from "../platform/http/cachedJson";
 import { nextRewardAtMs, type Holding } from "./holdings";
 import { nftRewardsView, vvxText } from "./views";
 
@@ -140,6 +140,13 @@ export interface RewardsHead {
 
 const CLOSE = utf8("]}");
 
+/** An answer's JSON in parts (joinedResponse's): its opening text, the serialized items (comma-separated) and its end. */
+export interface JsonParts {
+  head: string;
+  items: Uint8Array[];
+  tail: Uint8Array;
+}
+
 /** A one-value memo of a pure formatting function (the same instant or amount is asked for again and again). */
 function lastOf<K, V>(format: (key: K) => V): (key: K) => V {
   let key: K | undefined;
@@ -159,13 +166,12 @@ const totalText = lastOf(vvxText);
 const dailyText = lastOf(vvxText);
 
 /**
- * The Rewards response's JSON at `nowMs` as UTF-8 bytes, from the wallet's entries (in the answer's
- * order) and its head: the totals are the entries' amounts summed, as RewardService.rewards sums its
+ * The Rewards response's JSON at `nowMs` in parts, from the wallet's entries (in the answer's order)
+ * and its head: the totals are the entries' amounts summed, as RewardService.rewards sums its
  * holdings. The head is written field by field in RewardsHead's order (JSON.stringify's output for
- * that object) and the entries' cached bytes are copied after it: a body of bytes, not a string Bun
- * would have to flatten and encode on every answer.
+ * that object); the entries' cached bytes follow it (see joinedResponse).
  */
-export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<RewardsHead, "now" | "totalAccruedVVX" | "totalEarnedVVX" | "dailyVVX" | "nextClaimTime" | "canClaimEarly" | "canClaimFull">): Uint8Array<ArrayBuffer> {
+export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<RewardsHead, "now" | "totalAccruedVVX" | "totalEarnedVVX" | "dailyVVX" | "nextClaimTime" | "canClaimEarly" | "canClaimFull">): JsonParts {
   let open = 0n;
   let total = 0n;
   let daily = 0n;
@@ -191,5 +197,5 @@ export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<R
     `,"totalAccruedVVX":"${openText(open)}","totalEarnedVVX":"${totalText(total)}","dailyVVX":"${dailyText(daily)}"` +
     `,"nextClaimTime":${nextClaim === null ? "null" : `"${nextClaimText(nextClaim)}"`},"canClaimEarly":${anyEarly},"canClaimFull":${anyFull}` +
     `,"rewards":${head.rewards.length ? JSON.stringify(head.rewards) : "[]"},"rewardsTotal":${head.rewardsTotal},"page":${head.page},"pageSize":${head.pageSize},"totalPages":${head.totalPages},"nfts":[`;
-  return joinedBytes(utf8(opening), nfts, CLOSE);
+  return { head: opening, items: nfts, tail: CLOSE };
 }

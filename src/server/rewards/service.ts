@@ -20,7 +20,7 @@ import { readModelsOf, type ReadModels } from "../platform/db/readModels";
 import { RewardRepository, type ClaimRow, type NftRecord } from "./repository";
 import { nftRewardsView, ownedNftView, vvxText } from "./views";
 import { WalletRewardReads } from "./walletReads";
-import { rewardsJson } from "./rewardsJson";
+import { rewardsJson, type JsonParts } from "./rewardsJson";
 
 export interface RewardServiceDeps {
   db: Db;
@@ -128,17 +128,17 @@ export class RewardService {
    * GET /api/rewards/wallet/:w's body: JSON.stringify(rewards(...)) byte for byte (rewardsJson.test.ts),
    * made from per-NFT templates (RewardsEntry) so a read computes only what the time changes.
    */
-  async rewardsJson(wallet: string, period: Period, page: number, pageSize: number, at?: number): Promise<Uint8Array<ArrayBuffer>> {
+  async rewardsJson(wallet: string, period: Period, page: number, pageSize: number, at?: number): Promise<JsonParts> {
     return this.rewardsBody(wallet, await this.reads.held(wallet), period, page, pageSize, at);
   }
 
   /** rewardsJson without an await when the wallet's holdings of the current ledger are known already (the usual read); else undefined. */
-  rewardsJsonNow(wallet: string, period: Period, page: number, pageSize: number): Uint8Array<ArrayBuffer> | undefined {
+  rewardsJsonNow(wallet: string, period: Period, page: number, pageSize: number): JsonParts | undefined {
     const held = this.reads.heldNow(wallet);
     return held && this.rewardsBody(wallet, held, period, page, pageSize);
   }
 
-  private rewardsBody(wallet: string, held: HeldToken[], period: Period, page: number, pageSize: number, at?: number): Uint8Array<ArrayBuffer> {
+  private rewardsBody(wallet: string, held: HeldToken[], period: Period, page: number, pageSize: number, at?: number): JsonParts {
     const nowMs = at ?? this.deps.clock.now();
     const sinceMs = periodStartMs(period, nowMs);
     const { entries, rows, count } = this.models.readTogether(() => ({ entries: this.cached.entries(wallet, held, nowMs), ...this.cached.claimsPage(wallet, sinceMs, page, pageSize) }));

@@ -66,32 +66,40 @@ export function jsonEncoder<T>(schema: TSchema, what: string): (value: T) => Cac
  * `{"a":1,"timestamp":"..."}`): the bytes JSON.stringify writes for `{ ...head, [name]: value }`.
  */
 export function withLastField(head: CachedJson<object>, name: string, value: string, headers: Record<string, string> = JSON_HEADERS): Response {
-  const open = head.openBytes();
-  const last = UTF8.encode(`${JSON.stringify(name)}:${JSON.stringify(value)}}`);
-  const body = new Uint8Array(open.length + last.length);
-  body.set(open);
-  body.set(last, open.length);
-  return new Response(body, { headers: headersOf(headers) });
+  return joinedResponse(head.openBytes(), [], `${JSON.stringify(name)}:${JSON.stringify(value)}}`, headers);
+}
+
+/** Where answers assembled from parts are written (grown to the largest answer; see joinedResponse). */
+let scratch = new Uint8Array(16 * 1024);
+
+/** Writes `part` into the scratch buffer at `at`; returns where it ends. */
+function put(part: string | Uint8Array, at: number): number {
+  if (typeof part !== "string") {
+    scratch.set(part, at);
+    return at + part.length;
+  }
+  return at + UTF8.encodeInto(part, scratch.subarray(at)).written;
 }
 
 /**
- * `head`, the items separated by commas, then `tail`, as one UTF-8 body. Answers assembled from
- * cached parts are sent as bytes: a string made by concatenation is a rope that Bun flattens and
- * encodes again on every answer (several microseconds for a few KB), a copy of bytes is not.
+ * A response whose body is `head`, the items separated by commas, then `tail` (UTF-8). Answers made
+ * of cached parts are sent as bytes: a string made by concatenation is a rope that Bun flattens and
+ * encodes on every answer, and a new buffer per answer costs an allocation of its size. The parts
+ * are written into one scratch buffer instead, which the Response copies when it is made (Fetch
+ * copies a BufferSource body at construction), so the next answer may reuse it at once.
  */
-export function joinedBytes(head: Uint8Array, items: readonly Uint8Array[], tail: Uint8Array): Uint8Array<ArrayBuffer> {
-  let size = head.length + tail.length + Math.max(items.length - 1, 0);
+export function joinedResponse(head: string | Uint8Array, items: readonly Uint8Array[], tail: string | Uint8Array, headers: Record<string, string> = JSON_HEADERS): Response {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit.
+  let size = (typeof head === "string" ? head.length * 3 : head.length) + (typeof tail === "string" ? tail.length * 3 : tail.length) + items.length;
   for (const item of items) size += item.length;
-  const body = new Uint8Array(size);
-  body.set(head);
-  let at = head.length;
+  if (scratch.length < size) scratch = new Uint8Array(Math.max(size, scratch.length * 2));
+  let at = put(head, 0);
   for (let i = 0; i < items.length; i++) {
-    if (i) body[at++] = COMMA;
-    body.set(items[i]!, at);
-    at += items[i]!.length;
+    if (i) scratch[at++] = COMMA;
+    at = put(items[i]!, at);
   }
-  body.set(tail, at);
-  return body;
+  at = put(tail, at);
+  return new Response(scratch.subarray(0, at), { headers: headersOf(headers) });
 }
 
 /** A string as UTF-8 bytes. */
@@ -130,5 +138,5 @@ const listHeads = new Map<string, Uint8Array>();
 export function listJson(field: string, items: readonly Uint8Array[], headers: Record<string, string> = JSON_HEADERS): Response {
   let head = listHeads.get(field);
   if (!head) listHeads.set(field, (head = UTF8.encode(`{"success":true,${JSON.stringify(field)}:[`)));
-  return new Response(joinedBytes(head, items, LIST_TAIL), { headers: headersOf(headers) });
+  return joinedResponse(head, items, LIST_TAIL, headers);
 }
