@@ -41,7 +41,7 @@ function walletBets(crash: CrashGame, db: Db, jsonHeaders?: Record<string, strin
   const BetItem = CrashBetsResponse.properties.bets.items;
   const encode = rowsEncoder<typeof BetItem.static, string>(BetItem, "crash bets", (bet) => bet.betId);
   const newest = readModelsOf(sqliteOf(db)!).keyed(["game_bets"], (wallet: string) => encode(crash.walletBets(wallet, MAX_LISTED_BETS)));
-  return (wallet: string, limit: number) => listJson("bets", newest.get(wallet).items.slice(0, limit), jsonHeaders);
+  return (wallet: string, limit: number) => listJson("bets", newest.get(wallet), 0, limit, jsonHeaders);
 }
 
 /** The game's public reads: fairness, rounds, a wallet's bets, burns. */

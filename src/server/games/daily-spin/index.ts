@@ -20,7 +20,7 @@ export const LISTED_SPINS = 60;
 function spinLists(dailySpin: DailySpinService, db: Db, jsonHeaders?: Record<string, string>) {
   const encode = rowsEncoder<typeof WheelSpinItem.static>(WheelSpinItem, "daily-wheel spins", (spin) => spin.id);
   const lists = readModelsOf(sqliteOf(db)!).keyed(["daily_spins", "fair_revealed_seeds"], (wallet: string) => encode(dailySpin.spinList(wallet, LISTED_SPINS)));
-  return (wallet: string) => listJson("spins", lists.get(wallet).items, jsonHeaders);
+  return (wallet: string) => listJson("spins", lists.get(wallet), 0, LISTED_SPINS, jsonHeaders);
 }
 
 /** The spec's /api/daily-spin/* calls, plus the wallet's wheel spins with their seeds (for /fair). */

@@ -33,9 +33,9 @@ function spinLists(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, string
     // Ids are newest first: the first spin older than the cursor.
     const from = before === undefined ? 0 : rows.keys.findIndex((id) => id < before);
     const complete = rows.keys.length < MAX_LISTED;
-    if (from >= 0 && (complete || from + limit <= rows.keys.length)) return listJson("spins", rows.items.slice(from, from + limit), jsonHeaders);
-    if (from < 0 && complete) return listJson("spins", [], jsonHeaders);
-    return listJson("spins", encode(slots.sessions.spinList(wallet, limit, before)).items, jsonHeaders);
+    if (from >= 0 && (complete || from + limit <= rows.keys.length)) return listJson("spins", rows, from, from + limit, jsonHeaders);
+    if (from < 0 && complete) return listJson("spins", rows, rows.keys.length, rows.keys.length, jsonHeaders);
+    return listJson("spins", encode(slots.sessions.spinList(wallet, limit, before)), 0, limit, jsonHeaders);
   };
 }
 

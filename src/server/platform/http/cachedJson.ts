@@ -107,16 +107,25 @@ export const utf8 = (text: string): Uint8Array<ArrayBuffer> => UTF8.encode(text)
 
 /**
  * A list's items, each checked against the item schema and serialized once (when its read model is
- * built), for answers that show a slice of them: `listJson` writes the slice per request.
+ * built), for answers that show a slice of them (see listJson).
  */
 export class JsonRows<K = number> {
+  private wholeText: string | undefined;
+
   constructor(
     /** Each item's key (a row id), in the list's order. */
     readonly keys: K[],
     /** Each item's JSON as UTF-8. */
     readonly items: Uint8Array[],
   ) {}
+
+  /** The answer showing every item, as text: made once, on first use. */
+  whole(field: string): string {
+    return (this.wholeText ??= `{"success":true,${JSON.stringify(field)}:[${this.items.map((item) => UTF8_TEXT.decode(item)).join(",")}]}`);
+  }
 }
+
+const UTF8_TEXT = new TextDecoder();
 
 /** A function that checks list items against `itemSchema` and serializes each (the validator compiled on first use). */
 export function rowsEncoder<T, K = number>(itemSchema: TSchema, what: string, keyOf: (item: T) => K): (items: T[]) => JsonRows<K> {
@@ -132,11 +141,13 @@ const LIST_TAIL = UTF8.encode("]}");
 const listHeads = new Map<string, Uint8Array>();
 
 /**
- * `{"success":true,"<field>":[...]}` from serialized items: the bytes JSON.stringify writes for
- * `{ success: true, [field]: items }`.
+ * `{"success":true,"<field>":[...]}` showing `rows`' items from `from` to `to` (exclusive): the bytes
+ * JSON.stringify writes for `{ success: true, [field]: items }`. A slice of every item (the usual
+ * answer) is the list's own text, made once; any other slice is assembled from the items' bytes.
  */
-export function listJson(field: string, items: readonly Uint8Array[], headers: Record<string, string> = JSON_HEADERS): Response {
+export function listJson(field: string, rows: JsonRows<unknown>, from: number, to: number, headers: Record<string, string> = JSON_HEADERS): Response {
+  if (from === 0 && to >= rows.items.length) return new Response(rows.whole(field), { headers: headersOf(headers) });
   let head = listHeads.get(field);
   if (!head) listHeads.set(field, (head = UTF8.encode(`{"success":true,${JSON.stringify(field)}:[`)));
-  return joinedResponse(head, items, LIST_TAIL, headers);
+  return joinedResponse(head, rows.items.slice(from, to), LIST_TAIL, headers);
 }
