@@ -23,7 +23,6 @@ export interface SwapHistoryRow {
   feeXrp: string;
 }
 
-
 /**
  * A wallet's completed swaps for the history page's Swaps tab, newest first (optionally only those
  * settled since `since`). Registered with the history feature's sources at merge time.
