@@ -125,8 +125,9 @@ export class RewardService {
   }
 
   /**
-   * GET /api/rewards/wallet/:w's body: JSON.stringify(rewards(...)) byte for byte (rewardsJson.test.ts),
-   * made from per-NFT templates (RewardsEntry) so a read computes only what the time changes.
+   * GET /api/rewards/wallet/:w's body in parts (joinedResponse writes them): JSON.stringify(rewards(...))
+   * byte for byte (rewardsJson.test.ts), made from per-NFT templates (RewardsEntry) so a read computes
+   * only what the time changes.
    */
   async rewardsJson(wallet: string, period: Period, page: number, pageSize: number, at?: number): Promise<JsonParts> {
     return this.rewardsBody(wallet, await this.reads.held(wallet), period, page, pageSize, at);
