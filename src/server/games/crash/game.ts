@@ -3,10 +3,10 @@ import type { GameMessage } from "../../../shared/channels";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import type { Config } from "../../platform/config";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
-import type { SocketWallet } from "../../platform/ws";
+import type { SocketEndpoint } from "../../platform/ws";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../platform/errors";
 import { formatHundredths } from "../../../engine";
-import { Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type KitDeps } from "../kit";
+import { Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type GameSocketContext, type GameSocketDeps, type KitDeps } from "../kit";
 import { CrashBurns } from "./burns";
 import { CrashChains } from "./chain";
 import { CRASH_GAME, HISTORY_ROUNDS, parseAutoCashOut, parseBetAmount, xrpNumber, type CrashParams } from "./model";
@@ -132,23 +132,21 @@ export class CrashGame {
   }
 
   /** The socket /ws/games/crash (spec §7): auth, keepalive, bet, cashOut. */
-  routes(deps: { socketWallet: SocketWallet; publicUrl: string }) {
-    return this.channel.routes(deps, {
+  socket(deps: GameSocketDeps): SocketEndpoint {
+    return this.channel.socket(deps, {
       onOpen: (ws) => {
         this.channel.send(ws, this.rounds.state());
         this.channel.send(ws, this.historyMessage());
       },
-      onMessage: (ws, msg, ctx) => this.onMessage(ws, msg, ctx.wallet),
+      onMessage: (ws, msg, ctx) => this.onMessage(ws, msg, ctx),
     });
   }
 
-  private async onMessage(ws: HubSocket, msg: GameMessage, wallet: string | null): Promise<void> {
+  private async onMessage(ws: HubSocket, msg: GameMessage, { wallet, cookies }: GameSocketContext): Promise<void> {
     switch (msg.type) {
       case "bet": {
         if (!wallet) throw new UnauthorizedError("Please connect your XUMM wallet to place a bet.");
-        // A socket's cookies are Elysia's jar, parsed at the upgrade.
-        const cookie = (ws as unknown as { data?: { cookie?: Record<string, { value?: unknown } | undefined> } }).data?.cookie;
-        const token = clientToken(cookie?.[CLIENT_COOKIE]?.value, this.deps.config);
+        const token = clientToken(cookies.get(CLIENT_COOKIE), this.deps.config);
         const created = await this.initiate(wallet, { betAmount: msg.betAmount, autoCashOut: msg.autoCashOut }, token);
         return this.channel.send(ws, { type: "betPaymentRequest", ...created } satisfies CrashServerMessage);
       }
