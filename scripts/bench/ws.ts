@@ -1,6 +1,8 @@
 // WebSockets: (1) connects per second, --clients sockets opened at once on /ws (and subscribed to the
 // public `site` topic); (2) broadcast, --messages messages published on that topic through the hub
-// (hub.publish: JSON once, then Bun's server.publish) to every client, messages delivered per second.
+// (hub.publish: JSON once, then Bun's server.publish) to every client, messages delivered per second;
+// (3) a game socket's connects, --clients sockets opened at once on /ws/games/crash, each done when
+// it has the game's opening messages (welcome, the round's state, the latest rounds).
 // Each next to a bare Bun.serve with the same pub/sub (subscribe on the same client message,
 // server.publish of the same bytes), same clients (their own process), A/B interleaved over rounds.
 // The detail adds the server process's CPU time per connect of each side (wall time moves with the
@@ -41,6 +43,7 @@ const rows: BenchRow[] = [];
 try {
   const product = { connect: [] as number[], receive: [] as number[], cpu: [] as number[] };
   const base = { connect: [] as number[], receive: [] as number[], cpu: [] as number[] };
+  const game = { connect: [] as number[], cpu: [] as number[] };
   const runProduct = async () => {
     const r = await runWsClients({ url: `ws://127.0.0.1:${server.port}/ws`, clients: opt.clients, subscribe: TOPIC, messages: opt.messages }, () => {
       for (let i = 0; i < opt.messages; i++) server.ctx.hub.publish(TOPIC, { ...MESSAGE, topic: TOPIC });
@@ -57,19 +60,26 @@ try {
     base.receive.push(r.receiveMs);
     base.cpu.push(r.connectCpuMs);
   };
+  const runGame = async () => {
+    const r = await runWsClients({ url: `ws://127.0.0.1:${server.port}/ws/games/crash`, clients: opt.clients, readyOn: '"type":"gameHistory"', messages: 0 }, () => undefined);
+    game.connect.push(r.connectMs);
+    game.cpu.push(r.connectCpuMs);
+  };
   for (let r = 0; r < opt.rounds; r++) {
-    const pair = [runProduct, runBare];
-    if (r % 2) pair.reverse();
-    for (const run of pair) await run();
+    // Interleaved, each side first in turn.
+    const runs = [runProduct, runBare, runGame];
+    for (let i = 0; i < runs.length; i++) await runs[(i + r) % runs.length]!();
     await Bun.sleep(200); // closed sockets drain before the next round
   }
   const perSecond = (n: number, ms: number) => (n / ms) * 1000;
   const connectRatio = median(product.connect.map((ms, i) => base.connect[i]! / ms));
   const receiveRatio = median(product.receive.map((ms, i) => base.receive[i]! / ms));
+  const gameRatio = median(game.connect.map((ms, i) => base.connect[i]! / ms));
   log(`WebSockets: ${opt.clients} clients (own process), ${opt.messages} broadcasts, ${opt.rounds} rounds A/B`);
   const cpuPerConnect = (side: { cpu: number[] }) => (median(side.cpu) / opt.clients) * 1000;
-  log(`server CPU per connect+subscribe (median): product ${cpuPerConnect(product).toFixed(0)} us, bare ${cpuPerConnect(base).toFixed(0)} us`);
+  log(`server CPU per connect+subscribe (median): product ${cpuPerConnect(product).toFixed(0)} us, bare ${cpuPerConnect(base).toFixed(0)} us; per game socket connect ${cpuPerConnect(game).toFixed(0)} us`);
   rows.push({ metric: `WS connects+subscribes/s (${opt.clients} at once)`, unit: "/s", product: perSecond(opt.clients, median(product.connect)), baseline: perSecond(opt.clients, median(base.connect)), ratio: connectRatio, goal: ">= 0.8", met: connectRatio >= 0.8 });
+  rows.push({ metric: `WS /ws/games/crash connects/s (${opt.clients} at once, vs bare connect+subscribe)`, unit: "/s", product: perSecond(opt.clients, median(game.connect)), baseline: perSecond(opt.clients, median(base.connect)), ratio: gameRatio, goal: ">= 0.8", met: gameRatio >= 0.8 });
   rows.push({ metric: `WS broadcast to ${opt.clients} clients, msg/s delivered`, unit: "/s", product: perSecond(opt.clients * opt.messages, median(product.receive)), baseline: perSecond(opt.clients * opt.messages, median(base.receive)), ratio: receiveRatio, goal: ">= 0.9", met: receiveRatio >= 0.9 });
 } finally {
   bare.stop(true);

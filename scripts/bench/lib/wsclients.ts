@@ -1,13 +1,15 @@
 // WebSocket clients for the benchmarks, in their own process (never the server's event loop).
-// Reads one JSON job from stdin: { url, clients, subscribe?: topic, messages }.
+// Reads one JSON job from stdin: { url, clients, subscribe?: topic, readyOn?: text, messages }.
 // Opens `clients` sockets at once and prints {"connectMs"} when every one is open and (with
-// `subscribe`) subscribed; then counts `messages` broadcast messages on every socket and prints
+// `subscribe`) subscribed, or (with `readyOn`) has received a message containing that text; then counts `messages` broadcast messages on every socket and prints
 // {"receiveMs"} from the first to the last one received. Stdout lines are JSON; the parent waits on them.
 
 interface WsJob {
   url: string;
   clients: number;
   subscribe?: string;
+  /** Text of the message that ends a socket's connect when it does not subscribe (e.g. the last message a server sends on open). */
+  readyOn?: string;
   messages: number;
 }
 
@@ -25,14 +27,15 @@ async function run(job: WsJob) {
         const ws = new WebSocket(job.url);
         sockets.push(ws);
         let ready = false;
+        const readyOn = job.subscribe ? '"subscribed"' : job.readyOn;
         ws.onopen = () => {
-          if (!job.subscribe) (ready = true), resolve();
-          else ws.send(JSON.stringify({ type: "subscribe", topic: job.subscribe }));
+          if (job.subscribe) ws.send(JSON.stringify({ type: "subscribe", topic: job.subscribe }));
+          else if (!readyOn) (ready = true), resolve();
         };
         ws.onmessage = (e) => {
           const text = String(e.data);
           if (!ready) {
-            if (text.includes('"subscribed"')) (ready = true), resolve();
+            if (readyOn && text.includes(readyOn)) (ready = true), resolve();
             return;
           }
           if (!text.includes('"bench"')) return; // keepalives and welcomes are not the broadcast

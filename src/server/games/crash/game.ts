@@ -2,6 +2,8 @@ import type { CrashServerMessage } from "../../../shared/api/crash";
 import type { GameMessage } from "../../../shared/channels";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import type { Config } from "../../platform/config";
+import { sqliteOf } from "../../platform/db";
+import { readModelsOf } from "../../platform/db/readModels";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
 import type { SocketEndpoint } from "../../platform/ws";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../platform/errors";
@@ -56,7 +58,14 @@ export class CrashGame {
       maxProfitRatio: deps.config.crashMaxProfitRatio,
     });
     this.rounds.onCrashed = () => this.channel.publish(this.historyMessage());
+    // What every socket gets on open, serialized once per change of the rounds or bets (a round ending, a bet placed or settled).
+    const sqlite = sqliteOf(deps.db);
+    const history = sqlite && readModelsOf(sqlite).model(["game_rounds", "game_bets"], () => JSON.stringify(this.historyMessage()));
+    this.historyText = history ? () => history.get() : () => JSON.stringify(this.historyMessage());
   }
+
+  /** The gameHistory message's JSON as it is now. */
+  private readonly historyText: () => string;
 
   /** Voids what a restart cut, then follows payments and runs rounds. */
   start(): void {
@@ -136,7 +145,7 @@ export class CrashGame {
     return this.channel.socket(deps, {
       onOpen: (ws) => {
         this.channel.send(ws, this.rounds.state());
-        this.channel.send(ws, this.historyMessage());
+        ws.send(this.historyText());
       },
       onMessage: (ws, msg, ctx) => this.onMessage(ws, msg, ctx),
     });
