@@ -58,9 +58,10 @@ if (import.meta.main) await run(JSON.parse(await Bun.stdin.text()) as WsJob);
 
 /**
  * Starts the clients; `connected` resolves when all are open, then `publish` is called and the result waits for delivery.
- * `connectCpuMs`: this (the server's) process's CPU time while the clients connected, steadier than wall time on a busy machine.
+ * `connectCpuMs`: this (the server's) process's CPU time while the clients connected, steadier than wall time on a busy machine;
+ * `receiveCpuMs`: its CPU time from the publish until every message was delivered.
  */
-export async function runWsClients(job: WsJob, publish: () => void): Promise<{ connectMs: number; receiveMs: number; connectCpuMs: number }> {
+export async function runWsClients(job: WsJob, publish: () => void): Promise<{ connectMs: number; receiveMs: number; connectCpuMs: number; receiveCpuMs: number }> {
   const cpu0 = process.cpuUsage();
   const proc = Bun.spawn([process.execPath, import.meta.path], { stdin: new Blob([JSON.stringify(job)]), stdout: "pipe", stderr: "inherit" });
   const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
@@ -81,10 +82,12 @@ export async function runWsClients(job: WsJob, publish: () => void): Promise<{ c
   };
   lines.push(await next());
   const cpu = process.cpuUsage(cpu0);
+  const cpu1 = process.cpuUsage();
   if (job.messages > 0) {
     publish();
     lines.push(await next());
   }
+  const receiveCpu = process.cpuUsage(cpu1);
   await proc.exited;
-  return { connectMs: lines[0]!.connectMs!, receiveMs: lines[1]?.receiveMs ?? 0, connectCpuMs: (cpu.user + cpu.system) / 1000 };
+  return { connectMs: lines[0]!.connectMs!, receiveMs: lines[1]?.receiveMs ?? 0, connectCpuMs: (cpu.user + cpu.system) / 1000, receiveCpuMs: (receiveCpu.user + receiveCpu.system) / 1000 };
 }
