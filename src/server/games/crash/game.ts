@@ -64,8 +64,8 @@ export class CrashGame {
     this.historyText = history ? () => history.get() : () => JSON.stringify(this.historyMessage());
   }
 
-  /** The gameHistory message's JSON as it is now. */
-  private readonly historyText: () => string;
+  /** The gameHistory message's JSON as it is now (what a socket gets on open). */
+  readonly historyText: () => string;
 
   /** Voids what a restart cut, then follows payments and runs rounds. */
   start(): void {

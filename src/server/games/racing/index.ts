@@ -11,7 +11,7 @@ import type { AuthService } from "../../auth/service";
 import type { SocketEndpoint } from "../../platform/ws";
 import type { GameSocketDeps } from "../kit";
 import type { RacingGame } from "./game";
-import { HISTORY_ON_CONNECT, parseRaceLimit } from "./model";
+import { parseRaceLimit } from "./model";
 
 /**
  * GET /api/racing/races as a read model per limit (at most RACES_MAX_LIMIT of them), checked against the
@@ -75,7 +75,7 @@ export function racingSocket(racing: RacingGame, deps: GameSocketDeps): SocketEn
     onOpen(socket) {
       const state = racing.gameState();
       if (state) racing.channel.send(socket, state);
-      racing.channel.send(socket, { type: "raceHistory", data: racing.races(HISTORY_ON_CONNECT) });
+      socket.send(racing.raceHistoryText());
     },
     onAuth(socket, wallet) {
       const race = racing.rounds.current;
