@@ -33,9 +33,10 @@ export interface GameSocketHandlers {
  * copied to every subscriber in native code):
  * - `publish(message)`: to everyone watching the game (topic `game:<name>`);
  * - `toPlayer(wallet, message)`: to that wallet's sockets on the game (topic `player:<name>:<wallet>`);
- * - `socket(deps, handlers)`: the socket `/ws/games/<name>` (a route of Bun's router, `socketRoutes`). It answers `keepalive`/`ping` with `pong`, takes
- *   `auth {walletAddress}` only when it matches the session cookie of the upgrade (otherwise the socket
- *   stays a spectator and gets `error`), and passes every other message to the game.
+ * - `socket(deps, handlers)`: the socket `/ws/games/<name>`, a route of Bun's router (`socketRoutes`). It
+ *   answers `keepalive`/`ping` with `pong`, takes `auth {walletAddress}` (or `?wallet=` on the URL) only
+ *   when it matches the session cookie of the upgrade (otherwise the socket stays a spectator and gets
+ *   `error`), and passes every other message to the game.
  */
 export class GameChannel {
   readonly topic: string;
@@ -131,7 +132,7 @@ export class GameChannel {
   private failed(ws: HubSocket, err: unknown, log: Logger): void {
     const e = err as { code?: ErrorCode; message?: string; status?: number };
     if (e?.code && typeof e.status === "number" && e.status < 500) return this.hub.sendError(ws, e.code, e.message ?? "Refused");
-    if (!(typeof e?.status === "number")) log.error(`${this.path} message failed`, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    if (typeof e?.status !== "number") log.error(`${this.path} message failed`, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
     this.hub.sendError(ws, "INTERNAL_ERROR", "Something went wrong on the server; please try again.");
   }
 
