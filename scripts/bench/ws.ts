@@ -8,18 +8,20 @@
 // The detail adds the server process's CPU time per connect of each side (wall time moves with the
 // machine's other load; CPU time much less).
 //
-//   bun scripts/bench/ws.ts [--clients 1000] [--messages 200] [--rounds 5] [--json]
+//   bun scripts/bench/ws.ts [--clients 1000] [--messages 500] [--rounds 7] [--json]
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { startTestServer } from "../../src/server/testing/testServer";
 import { runWsClients } from "./lib/wsclients";
 import { emitRows, median, type BenchRow } from "./lib/report";
 
-const { values } = parseArgs({ options: { clients: { type: "string", default: "1000" }, messages: { type: "string", default: "200" }, rounds: { type: "string", default: "5" }, json: { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { clients: { type: "string", default: "1000" }, messages: { type: "string", default: "500" }, rounds: { type: "string", default: "7" }, json: { type: "boolean", default: false } } });
 const opt = { clients: Number(values.clients), messages: Number(values.messages), rounds: Number(values.rounds) };
 if (!Object.values(opt).every((n) => Number.isInteger(n) && n > 0)) throw new Error("options must be positive whole numbers");
 // With --json (`bun run bench`) the detail goes to stderr and stdout carries the table's rows.
 const log = (line: string) => (values.json ? console.error(line) : console.log(line));
 
+const load0 = loadavg()[0]!.toFixed(2);
 const MESSAGE = { type: "stats", bench: true, totalRewardsPaidVvx: 1234, nftsMinted: 5, holders: 4 };
 const TOPIC = "site";
 
@@ -81,16 +83,20 @@ try {
   const connectRatio = median(product.connect.map((ms, i) => base.connect[i]! / ms));
   const receiveRatio = median(product.receive.map((ms, i) => base.receive[i]! / ms));
   const gameRatio = median(game.connect.map((ms, i) => base.connect[i]! / ms));
-  log(`WebSockets: ${opt.clients} clients (own process), ${opt.messages} broadcasts, ${opt.rounds} rounds A/B`);
+  const receiveCpuRatio = median(product.receiveCpu.map((ms, i) => base.receiveCpu[i]! / ms));
+  log(`WebSockets: ${opt.clients} clients (own process), ${opt.messages} broadcasts, ${opt.rounds} rounds A/B; load average ${load0} at the start, ${loadavg()[0]!.toFixed(2)} at the end`);
   const cpuPerConnect = (side: { cpu: number[] }) => (median(side.cpu) / opt.clients) * 1000;
   log(`server CPU per connect+subscribe (median): product ${cpuPerConnect(product).toFixed(0)} us, bare ${cpuPerConnect(base).toFixed(0)} us; per game socket connect ${cpuPerConnect(game).toFixed(0)} us`);
   const perDelivery = (side: { receiveCpu: number[] }) => ((median(side.receiveCpu) / (opt.clients * opt.messages)) * 1e6).toFixed(0);
   log(`server CPU per message delivered, publish to last delivery (median): product ${perDelivery(product)} ns, bare ${perDelivery(base)} ns`);
   const ratios = (a: number[], b: number[]) => a.map((ms, i) => (b[i]! / ms).toFixed(2)).join(" ");
-  log(`ratios per round: connects ${ratios(product.connect, base.connect)}; game connects ${ratios(game.connect, base.connect)}; broadcast ${ratios(product.receive, base.receive)}`);
+  log(`ratios per round: connects ${ratios(product.connect, base.connect)}; game connects ${ratios(game.connect, base.connect)}; broadcast ${ratios(product.receive, base.receive)}; broadcast server CPU ${ratios(product.receiveCpu, base.receiveCpu)}`);
   rows.push({ metric: `WS connects+subscribes/s (${opt.clients} at once)`, unit: "/s", product: perSecond(opt.clients, median(product.connect)), baseline: perSecond(opt.clients, median(base.connect)), ratio: connectRatio, goal: ">= 0.8", met: connectRatio >= 0.8 });
   rows.push({ metric: `WS /ws/games/crash connects/s (${opt.clients} at once, vs bare connect+subscribe)`, unit: "/s", product: perSecond(opt.clients, median(game.connect)), baseline: perSecond(opt.clients, median(base.connect)), ratio: gameRatio, goal: ">= 0.8", met: gameRatio >= 0.8 });
   rows.push({ metric: `WS broadcast to ${opt.clients} clients, msg/s delivered`, unit: "/s", product: perSecond(opt.clients * opt.messages, median(product.receive)), baseline: perSecond(opt.clients * opt.messages, median(base.receive)), ratio: receiveRatio, goal: ">= 0.9", met: receiveRatio >= 0.9 });
+  // The delivered rate above is mostly the clients' process reading 1,000 sockets (the same on both sides) and moves
+  // with the machine's load; the server's own CPU time from publish to last delivery is its share of that work.
+  rows.push({ metric: `WS broadcast to ${opt.clients} clients, msgs per server CPU-second`, unit: "/s", product: perSecond(opt.clients * opt.messages, median(product.receiveCpu)), baseline: perSecond(opt.clients * opt.messages, median(base.receiveCpu)), ratio: receiveCpuRatio, goal: ">= 0.9", met: receiveCpuRatio >= 0.9 });
 } finally {
   bare.stop(true);
   await server.stop(true);
