@@ -2,11 +2,12 @@
 // public `site` topic); (2) broadcast, --messages messages published on that topic through the hub
 // (hub.publish: JSON once, then Bun's server.publish) to every client, messages delivered per second;
 // (3) a game socket's connects, --clients sockets opened at once on /ws/games/crash, each done when
-// it has the game's opening messages (welcome, the round's state, the latest rounds).
+// it has the game's opening messages (welcome, the round's state, the latest rounds), next to the
+// same bare connects (a subscribe and its answer: one round trip, as the game's opening messages).
 // Each next to a bare Bun.serve with the same pub/sub (subscribe on the same client message,
 // server.publish of the same bytes), same clients (their own process), A/B interleaved over rounds.
-// The detail adds the server process's CPU time per connect of each side (wall time moves with the
-// machine's other load; CPU time much less).
+// The detail adds the server process's CPU time per connect and per delivered message of each side
+// (wall time moves with the machine's other load; CPU time much less) and every round's ratios.
 //
 //   bun scripts/bench/ws.ts [--clients 1000] [--messages 500] [--rounds 7] [--json]
 import { loadavg } from "node:os";
