@@ -3,7 +3,7 @@
 // (hub.publish: JSON once, then Bun's server.publish) to every client, messages delivered per second;
 // (3) a game socket's connects, --clients sockets opened at once on /ws/games/crash, each done when
 // it has the game's opening messages (welcome, the round's state, the latest rounds), next to the
-// same bare connects (a subscribe and its answer: one round trip, as the game's opening messages).
+// same bare connects (each with its subscribe and answer; the game pushes its messages unasked).
 // Each next to a bare Bun.serve with the same pub/sub (subscribe on the same client message,
 // server.publish of the same bytes), same clients (their own process), A/B interleaved over rounds.
 // The detail adds the server process's CPU time per connect and per delivered message of each side
