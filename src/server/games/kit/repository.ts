@@ -29,9 +29,14 @@ export class GameRepository {
     return db.update(gameBets).set(values).where(and(eq(gameBets.id, id), inArray(gameBets.status, from))).returning().get();
   }
 
-  /** Points a bet at a new outbox key only while it still points at `from` with no txid (a compare-and-set). */
-  moveOutboxKey(db: DbOrTx, id: string, from: string, to: string): BetRow | undefined {
-    return db.update(gameBets).set({ outboxKey: to }).where(and(eq(gameBets.id, id), eq(gameBets.outboxKey, from), sql`${gameBets.txid} is null`)).returning().get();
+  /** Points this game's bets from outbox key `from` to `to` while they have no txid (a compare-and-set); returns how many moved. */
+  moveOutboxKey(db: DbOrTx, from: string, to: string): number {
+    return db
+      .update(gameBets)
+      .set({ outboxKey: to })
+      .where(and(eq(gameBets.game, this.game), eq(gameBets.outboxKey, from), sql`${gameBets.txid} is null`))
+      .returning({ id: gameBets.id })
+      .all().length;
   }
 
   bet(id: string, db: DbOrTx = this.db): BetRow | undefined {

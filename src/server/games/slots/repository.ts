@@ -218,6 +218,16 @@ export class SlotsRepository {
     return db.update(slotPayouts).set(values).where(eq(slotPayouts.id, id)).returning().get();
   }
 
+  /** The payout under outbox key `from` moves to `to` as its next attempt while pending or failed (a compare-and-set on the key). */
+  movePayoutKey(db: DbOrTx, from: string, to: string): PayoutRow | undefined {
+    return db
+      .update(slotPayouts)
+      .set({ outboxKey: to, status: "pending", attempt: sql`${slotPayouts.attempt} + 1`, retryAt: null, settledAt: null })
+      .where(and(eq(slotPayouts.outboxKey, from), inArray(slotPayouts.status, ["pending", "failed"])))
+      .returning()
+      .get();
+  }
+
   payoutByKey(key: string): PayoutRow | undefined {
     return this.db.select().from(slotPayouts).where(eq(slotPayouts.outboxKey, key)).get();
   }
