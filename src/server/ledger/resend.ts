@@ -101,9 +101,8 @@ export class OutboxResend {
         const next = this.resendOne(failed, `${base}#${attempt + 1}`);
         if (next) resent.push({ from: failed, to: next });
       } catch (err) {
-        // A locked database, a broken owner: nothing of this entry committed; the next sweep tries again.
+        // A locked database, a broken owner: nothing of this entry committed; the next sweep tries it again.
         this.log.error("outbox resend failed; the next sweep retries", { key: failed.key, error: err instanceof Error ? err.message : String(err) });
-        break;
       }
     }
     return resent;
