@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Clock } from "../platform/clock";
 import type { Db, DbOrTx } from "../platform/db";
 import type { Logger } from "../platform/log";
@@ -31,7 +31,7 @@ export function attemptOfKey(key: string): { base: string; attempt: number } {
 }
 
 /** Whether a failed entry will go again (once due): not after the last key, nor a malformed transaction (tem, or refused by xrpl.js), which fails the same way every time. */
-export function mayResend(failed: OutboxEntry): boolean {
+export function mayResend(failed: Pick<OutboxEntry, "key" | "result" | "error">): boolean {
   const malformed = !!failed.result?.startsWith("tem") || !!failed.error?.startsWith("Invalid transaction");
   return !malformed && attemptOfKey(failed.key).attempt < RESEND_POLICY.maxAttempts;
 }
@@ -59,6 +59,9 @@ export type ResendFault = (from: OutboxEntry, to: string) => void;
  */
 export class OutboxResend {
   private readonly owners = new Map<string, ResendOwner[]>();
+  /** Failed entries whose fate is undecided, oldest first (index ledger_outbox_resend). */
+  private readonly undecided;
+  private readonly byId;
 
   constructor(
     private readonly db: Db,
@@ -66,7 +69,16 @@ export class OutboxResend {
     private readonly log: Logger,
     private readonly record: (tx: DbOrTx, input: OutboxInput) => OutboxEntry,
     private readonly fault: () => ResendFault | undefined,
-  ) {}
+  ) {
+    const { id, key, purpose, result, error, updatedAt } = ledgerOutbox;
+    this.undecided = db
+      .select({ id, key, purpose, result, error, updatedAt })
+      .from(ledgerOutbox)
+      .where(and(eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey)))
+      .orderBy(asc(ledgerOutbox.id))
+      .prepare();
+    this.byId = db.select().from(ledgerOutbox).where(eq(ledgerOutbox.id, sql.placeholder("id"))).prepare();
+  }
 
   /** Failed entries of these purposes go again, `owner` following them (register before the outbox starts). */
   register(purposes: string[], owner: ResendOwner): () => void {
@@ -78,25 +90,19 @@ export class OutboxResend {
 
   /** One sweep over the failed entries still undecided (indexed on status, next_key); returns the entries sent again. */
   sweep(): { from: OutboxEntry; to: OutboxEntry }[] {
-    const purposes = [...this.owners].filter(([, owners]) => owners.length).map(([purpose]) => purpose);
-    if (!purposes.length) return [];
-    const rows = this.db
-      .select()
-      .from(ledgerOutbox)
-      .where(and(eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey), inArray(ledgerOutbox.purpose, purposes)))
-      .orderBy(asc(ledgerOutbox.id))
-      .all();
     const now = this.clock.now();
     const resent: { from: OutboxEntry; to: OutboxEntry }[] = [];
-    for (const row of rows) {
-      const failed = toEntry(row);
-      const { base, attempt } = attemptOfKey(failed.key);
-      if (!mayResend(failed)) {
-        this.decide(this.db, failed, "");
-        this.log.error("outbox entry failed for good; left to an operator", { key: failed.key, result: failed.result ?? failed.error });
+    for (const row of this.undecided.all()) {
+      if (!this.owners.get(row.purpose)?.length) continue;
+      if (!mayResend(row)) {
+        this.decide(this.db, row.id, "");
+        this.log.error("outbox entry failed for good; left to an operator", { key: row.key, result: row.result ?? row.error });
         continue;
       }
-      if (now < failed.updatedAt.getTime() + RESEND_POLICY.afterMs) continue;
+      // Inside the pause (most sweeps): decided from the row's own columns, nothing parsed.
+      if (now < row.updatedAt.getTime() + RESEND_POLICY.afterMs) continue;
+      const failed = toEntry(this.byId.get({ id: row.id })!);
+      const { base, attempt } = attemptOfKey(failed.key);
       try {
         const next = this.resendOne(failed, `${base}#${attempt + 1}`);
         if (next) resent.push({ from: failed, to: next });
@@ -113,7 +119,7 @@ export class OutboxResend {
     let next: OutboxEntry | undefined;
     try {
       next = this.db.transaction((tx) => {
-        if (!this.decide(tx, failed, key)) return undefined;
+        if (!this.decide(tx, failed.id, key)) return undefined;
         const { Account: _platform, ...txJson } = failed.tx;
         const recorded = this.record(tx, { key, purpose: failed.purpose, tx: txJson as OutboxInput["tx"] });
         this.fault()?.(failed, key);
@@ -124,7 +130,7 @@ export class OutboxResend {
     } catch (err) {
       if (!(err instanceof NoOwner)) throw err;
       // Nobody's record points at the failed key (an owner moved on, or none registered): nothing recorded, and no payment nobody would account for.
-      this.decide(this.db, failed, "");
+      this.decide(this.db, failed.id, "");
       this.log.error("failed outbox entry has no owner to follow a resend; left to an operator", { key: failed.key });
       return undefined;
     }
@@ -133,12 +139,12 @@ export class OutboxResend {
   }
 
   /** Sets a failed entry's fate once (compare-and-set on next_key null); false when it was decided already. */
-  private decide(db: DbOrTx, failed: OutboxEntry, nextKey: string): boolean {
+  private decide(db: DbOrTx, id: number, nextKey: string): boolean {
     return (
       db
         .update(ledgerOutbox)
         .set({ nextKey })
-        .where(and(eq(ledgerOutbox.id, failed.id), eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey)))
+        .where(and(eq(ledgerOutbox.id, id), eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey)))
         .returning({ id: ledgerOutbox.id })
         .all().length > 0
     );

@@ -11,10 +11,15 @@ export function toBet<P>(row: BetRow): Bet<P> {
 
 /** The kit's queries on game_bets and game_rounds, for one game. */
 export class GameRepository {
+  /** The bet of a settled payout or refund: once per outbox settlement, on the game_bets_outbox index. */
+  private readonly byOutboxKey;
+
   constructor(
     readonly db: Db,
     readonly game: string,
-  ) {}
+  ) {
+    this.byOutboxKey = db.select().from(gameBets).where(eq(gameBets.outboxKey, sql.placeholder("key"))).prepare();
+  }
 
   insertBet(db: DbOrTx, values: Omit<typeof gameBets.$inferInsert, "game">): BetRow {
     return db.insert(gameBets).values({ ...values, game: this.game }).returning().get();
@@ -52,7 +57,7 @@ export class GameRepository {
   }
 
   betByOutboxKey(key: string): BetRow | undefined {
-    return this.db.select().from(gameBets).where(eq(gameBets.outboxKey, key)).get();
+    return this.byOutboxKey.get({ key });
   }
 
   /** Paid bets of a round (confirmed, won or lost), oldest first. */
