@@ -29,8 +29,6 @@ export interface OutboxEvents {
   failed: OutboxEntry;
   /** Either of the above. */
   settled: OutboxEntry;
-  /** A failed entry went again under its next key (its owners moved with it). */
-  resent: { from: OutboxEntry; to: OutboxEntry };
 }
 
 /** Fault-injection points for crash tests: a hook that never resolves freezes the outbox there. */
@@ -124,8 +122,13 @@ export class Outbox {
   /** Sends the failed entries that are due again (every RESEND_SWEEP_MS; tests call it after moving the clock). */
   resendDue(): { from: OutboxEntry; to: OutboxEntry }[] {
     if (this.stopped) return [];
-    const resent = this.resend.sweep();
-    for (const r of resent) this.events.emit("resent", r);
+    let resent: { from: OutboxEntry; to: OutboxEntry }[] = [];
+    try {
+      resent = this.resend.sweep();
+    } catch (err) {
+      // The read of the failed entries itself failed (each entry's own failure is caught inside): the next sweep tries again.
+      this.log.error("outbox resend sweep failed", { error: err instanceof Error ? err.message : String(err) });
+    }
     if (resent.length) this.kick();
     return resent;
   }
