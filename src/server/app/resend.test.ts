@@ -69,6 +69,10 @@ describe("the outbox's resend, for every payer", () => {
     expect(paid).toMatchObject({ status: "validated", purpose: "refund" });
     expect(await xrpOf(client, wallet.classicAddress)).toBe(before + 10n * XRP);
     expect(outbox.get(`refund:${hash}#3`)).toBeUndefined();
+    // The wallet's history shows the refund once, completed with the resend's txid.
+    const history = server.ctx.history.query(wallet.classicAddress, "all", "all", 1, 50);
+    expect(history.transactions.filter((t) => t.category === "refunds").map((t) => [t.status, t.txid, t.currency])).toEqual([["Completed", paid.hash, "XRP"]]);
+    expect(history.statistics.byCategory.refunds).toEqual({ count: 1, amounts: { XRP: "10" } });
   }, 90_000);
 
   test("an NFT purchase refund (the mint failed) the buyer's account refuses goes again, and the VVX arrives once", async () => {
