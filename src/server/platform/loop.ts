@@ -25,14 +25,14 @@ export class BackgroundLoop {
 
   /**
    * Starts the timer, keeps the listeners `follow` subscribes (each returns its off) and runs the
-   * first tick unless `firstTick` is false. A second start, or a start after stop, does nothing.
+   * first tick. A second start, or a start after stop, does nothing.
    */
-  start(follow: () => (() => void)[] = () => [], firstTick = true): void {
+  start(follow: () => (() => void)[] = () => []): void {
     if (this.state !== "idle") return;
     this.state = "running";
     this.offs = follow();
     this.timer = setInterval(this.tick, this.everyMs);
-    if (firstTick) this.tick();
+    this.tick();
   }
 
   /** Stops the timer and every listener for good. */
