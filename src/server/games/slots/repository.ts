@@ -121,6 +121,11 @@ export class SlotsRepository {
     return db.insert(slotSessions).values(row).returning().get();
   }
 
+  /** Points the session refunded under outbox key `from` at `to` (the refund sent again; a compare-and-set on the key). */
+  moveRefundKey(db: DbOrTx, from: string, to: string): SessionRow | undefined {
+    return db.update(slotSessions).set({ refundKey: to }).where(eq(slotSessions.refundKey, from)).returning().get();
+  }
+
   updateSession(db: DbOrTx, id: string, values: Partial<typeof slotSessions.$inferInsert>): SessionRow | undefined {
     return db.update(slotSessions).set(values).where(eq(slotSessions.id, id)).returning().get();
   }

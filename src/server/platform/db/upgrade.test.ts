@@ -45,6 +45,7 @@ describe("upgrading a data directory to migration 0011", () => {
       expect(plan("SELECT * FROM game_bets WHERE outbox_key = 'crash-payout:x'")).toContain("USING INDEX game_bets_outbox");
       expect(plan("SELECT * FROM incoming_payments WHERE refund_key = 'refund:AB'")).toContain("USING INDEX incoming_payments_refund");
       expect(plan("SELECT * FROM crash_burns WHERE outbox_key = 'crash-burn:1'")).toContain("USING INDEX crash_burns_outbox");
+      expect(plan("SELECT * FROM slot_sessions WHERE refund_key = 'slots:session:x:refund'")).toContain("USING INDEX slot_sessions_refund");
       expect(plan("SELECT id FROM ledger_outbox WHERE status = 'failed' AND next_key IS NULL ORDER BY id")).toContain("ledger_outbox_resend");
     } finally {
       store.close();
