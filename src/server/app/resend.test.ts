@@ -4,6 +4,7 @@ import type { OutboxEntry } from "../ledger/outbox";
 import { sandboxRoles } from "../sandbox";
 import { eventually, faucet, outsideClient, pay, submitValidated } from "../testing/ledgerKit";
 import { buyer, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
+import { buyPackage } from "../testing/slotsKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 
 // Every payer's failed payment goes again through the outbox's resend, once, on the real sandbox ledger:
@@ -141,6 +142,29 @@ describe("the outbox's resend, for every payer", () => {
       [paid.hash!, "tesSUCCESS"],
     ]);
     expect(outbox.list({ purpose: "burn" }).filter((e) => e.key.startsWith(`crash-burn:${round}`)).map((e) => e.key)).toEqual([`crash-burn:${round}`, `crash-burn:${round}#2`]);
+  }, 90_000);
+
+  test("a slots expiry refund (unplayed spins) the wallet's account refuses goes again, the session following, and arrives once", async () => {
+    const { outbox, slots } = server.ctx;
+    const wallet = await buyer(server, 20_000);
+    const browser = sessionBrowser(server, wallet.classicAddress);
+    const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
+    await requireDest(client, wallet, true);
+    // A week idle: the session expires on the next read, and its unplayed paid spins are refunded.
+    await advance(server, 7 * 86_400_000 + 60_000);
+    expect((await browser.json(`/api/slots/active-session/${wallet.classicAddress}`)).body.session).toBeNull();
+    const row = slots.repo.session(session.sessionId)!;
+    expect(row.status).toBe("expired");
+    const failed = await outbox.waitFor(row.refundKey!, 20_000);
+    expect(failed).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED", purpose: "refund" });
+
+    await requireDest(client, wallet, false);
+    const before = await vvxMicro(client, wallet.classicAddress, server);
+    await advance(server, 61_000);
+    expect(outbox.resendDue().map((r) => r.to.key)).toEqual([`${failed.key}#2`]);
+    expect(slots.repo.session(session.sessionId)!.refundKey).toBe(`${failed.key}#2`);
+    expect(await outbox.waitFor(`${failed.key}#2`, 20_000)).toMatchObject({ status: "validated" });
+    expect(await vvxMicro(client, wallet.classicAddress, server)).toBe(before + row.refundMicro!);
   }, 90_000);
 });
 
