@@ -65,7 +65,6 @@ sqlite.transaction(() => {
     }
   }
 })();
-sqlite.exec("ANALYZE");
 log(`database: ${opt.bets.toLocaleString("en-US")} bets, ${keys.length.toLocaleString("en-US")} outbox entries, built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 // The product's classes on that file. The outbox is never started: the sweep reads and decides, and no
