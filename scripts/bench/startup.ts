@@ -30,8 +30,8 @@ await Bun.write(bareSource, `Bun.serve({ port: Number(process.env.PORT), hostnam
 const bare = join(work, "bare");
 build([process.execPath, "build", "--compile", "--production", "--minify", bareSource, "--outfile", bare]);
 
-/** Spawns `binary`, polls /api/health every 2 ms until a 200; returns the milliseconds and, after `idle`, the RSS in MiB. */
-async function start(binary: string, dataDir: string, idle: number): Promise<{ ms: number; rssMiB: number }> {
+/** Spawns `binary`, polls /api/health every 2 ms until a 200; returns the milliseconds and, after `idle`, the RSS in MiB (and its anonymous and file-backed parts). */
+async function start(binary: string, dataDir: string, idle: number): Promise<{ ms: number; rssMiB: number; anonMiB?: number; fileMiB?: number }> {
   const port = await freePort();
   const t0 = performance.now();
   const proc = Bun.spawn([binary], { env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, QUIET: "1" }, stdout: "ignore", stderr: "inherit" });
@@ -47,7 +47,8 @@ async function start(binary: string, dataDir: string, idle: number): Promise<{ m
     if (!idle) return { ms, rssMiB: 0 };
     await Bun.sleep(idle);
     const status = await Bun.file(`/proc/${proc.pid}/status`).text();
-    return { ms, rssMiB: Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024 };
+    const mib = (field: string) => Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))![1]) / 1024;
+    return { ms, rssMiB: mib("VmRSS"), anonMiB: mib("RssAnon"), fileMiB: mib("RssFile") };
   } finally {
     proc.kill();
     await proc.exited;
@@ -66,7 +67,11 @@ try {
     for (const [into, binary] of order) {
       const warm = await start(binary, warmDir, r === 0 ? idleMs : 0);
       into.warm.push(warm.ms);
-      if (r === 0) into.rss.push(warm.rssMiB);
+      if (r === 0) {
+        into.rss.push(warm.rssMiB);
+        // The split says where to look: anonymous (JS heap, malloc, JIT code) or pages of the binary itself (its native code, bytecode, data).
+        console.error(`${into === p ? "dist/vvx" : "bare"} idle RSS ${warm.rssMiB.toFixed(1)} MiB: anonymous ${warm.anonMiB!.toFixed(1)}, file-backed ${warm.fileMiB!.toFixed(1)}`);
+      }
       const freshDir = join(work, `fresh-${r}-${into === p ? "p" : "b"}`);
       into.fresh.push((await start(binary, freshDir, 0)).ms);
       rmSync(freshDir, { recursive: true, force: true });

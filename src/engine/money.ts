@@ -43,6 +43,15 @@ export function formatMicroVvx(micro: bigint): string {
 
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 
+/**
+ * Decimal text with en-US thousands separators: "11789.576937" -> "11,789.576937" (what
+ * toLocaleString("en-US") prints for the whole part, without loading ICU's number formatter).
+ */
+export function groupThousands(text: string): string {
+  const [whole, frac] = text.split(".");
+  return whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (frac ? `.${frac}` : "");
+}
+
 function formatExact(micro: number): string {
   const sign = micro < 0 ? "-" : "";
   const abs = Math.abs(micro);

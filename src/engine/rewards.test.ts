@@ -12,6 +12,7 @@ import {
   daysToFullClaim,
   defaultTierById,
   formatMicroVvx,
+  groupThousands,
   isLastDayOfMonthUtc,
   nftDisplayName,
   rewardCapMicro,
@@ -97,6 +98,14 @@ describe("VVX text", () => {
       expect([-micro, formatMicroVvx(-micro)]).toEqual([-micro, reference(-micro)]);
     }
     expect([formatMicroVvx(1_120_000_000n), formatMicroVvx(-500n), formatMicroVvx(123_450_000n)]).toEqual(["1120", "-0.0005", "123.45"]);
+  });
+
+  test("thousands separators are toLocaleString(\"en-US\")'s, whole part only", () => {
+    const random = Array.from({ length: 5_000 }, (_, i) => BigInt(Math.floor(Math.random() * 10 ** (1 + (i % 16)))));
+    for (const n of [0n, 1n, 999n, 1_000n, 999_999n, 1_000_000n, 10n ** 30n + 7n, ...random]) {
+      for (const v of [n, -n]) expect(groupThousands(v.toString())).toBe(v.toLocaleString("en-US"));
+      expect(groupThousands(`${n}.123456`)).toBe(`${n.toLocaleString("en-US")}.123456`);
+    }
   });
 });
 

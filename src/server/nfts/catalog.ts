@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { formatMicroVvx, microToVvxNumber, nftDisplayName, percentText } from "../../engine";
+import { formatMicroVvx, groupThousands, microToVvxNumber, nftDisplayName, percentText } from "../../engine";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
 import { NotFoundError, ValidationError } from "../platform/errors";
@@ -29,8 +29,7 @@ const NO_UNITS: TierCounts = Object.freeze({ held: 0, sold: 0, minted: 0 });
 
 /** Whole VVX with thousands separators: 500000000000 micro -> "500,000". */
 export function formatVvx(micro: number | bigint): string {
-  const [int, frac] = formatMicroVvx(BigInt(micro)).split(".");
-  return BigInt(int!).toLocaleString("en-US") + (frac ? "." + frac : "");
+  return groupThousands(formatMicroVvx(BigInt(micro)));
 }
 
 /** A tier code the marketplace knows. */

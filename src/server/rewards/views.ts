@@ -1,4 +1,4 @@
-import { formatMicroVvx, nftDisplayName, rewardCapMicro, roiProgressPercent } from "../../engine";
+import { formatMicroVvx, groupThousands, nftDisplayName, rewardCapMicro, roiProgressPercent } from "../../engine";
 import type { Config } from "../platform/config";
 import { explorerAccountUrl, explorerTxUrl } from "../history/model";
 import { nextRewardAtMs, type Holding } from "./holdings";
@@ -15,8 +15,7 @@ export const vvxText = (micro: bigint) => formatMicroVvx(micro);
 
 /** VVX with thousands separators, as tier prices are shown ("500,000 VVX"). */
 export function priceText(micro: number): string {
-  const [whole, frac] = formatMicroVvx(BigInt(Math.trunc(micro))).split(".");
-  return `${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${frac ? "." + frac : ""} VVX`;
+  return `${groupThousands(formatMicroVvx(BigInt(Math.trunc(micro))))} VVX`;
 }
 
 /** Summaries by tier row: a row object is replaced when its table changes (read models), so each is written once. */

@@ -1,3 +1,4 @@
+import { groupThousands } from "../../engine";
 import type { HistoryEntry, HistorySource } from "../history/model";
 import { unscaleDecimal, xrpFromDrops } from "../ledger/amounts";
 import type { Db } from "../platform/db";
@@ -22,12 +23,6 @@ export interface SwapHistoryRow {
   feeXrp: string;
 }
 
-/** Decimal text with en-US thousands separators ("11789.576937" -> "11,789.576937"). */
-function grouped(text: string): string {
-  const [whole, frac] = text.split(".");
-  return whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (frac ? `.${frac}` : "");
-}
-
 /**
  * A wallet's completed swaps for the history page's Swaps tab, newest first (optionally only those
  * settled since `since`). Registered with the history feature's sources at merge time.
@@ -43,12 +38,12 @@ export function swapHistory(db: Db, wallet: string, since?: Date, limit?: number
       id: `swap-${row.id}`,
       date: (row.settledAt ?? row.createdAt).toISOString(),
       type: "Swap" as const,
-      description: `Swapped ${grouped(xrp)} XRP for ${grouped(vvx)} VVX`,
+      description: `Swapped ${groupThousands(xrp)} XRP for ${groupThousands(vvx)} VVX`,
       amount: vvx,
       microVvx: microVvx.toString(),
       currency: "VVX" as const,
       txid: row.txid ?? "",
-      details: `${grouped(xrp)} XRP -> ${grouped(vvx)} VVX at ${grouped(rateText(microVvx, spent))} VVX/XRP; network fee ${fee} XRP; quoted ${grouped(unscaleDecimal(row.quotedMicroVvx, 6))} VVX`,
+      details: `${groupThousands(xrp)} XRP -> ${groupThousands(vvx)} VVX at ${groupThousands(rateText(microVvx, spent))} VVX/XRP; network fee ${fee} XRP; quoted ${groupThousands(unscaleDecimal(row.quotedMicroVvx, 6))} VVX`,
       xrpSpent: xrp,
       feeXrp: fee,
     };

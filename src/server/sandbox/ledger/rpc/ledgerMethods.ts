@@ -1,19 +1,12 @@
 import { isValidClassicAddress } from "xrpl";
 import { encodeFast } from "../binary";
 import { RpcError } from "../codes";
-import { RIPPLE_EPOCH_OFFSET, ledgerTxEntry, rippleTimeIso, withDeliverMax } from "../format";
+import { RIPPLE_EPOCH_OFFSET, ledgerTxEntry, rippledHumanTime, rippleTimeIso, withDeliverMax } from "../format";
 import { accountKey, ammKey, offerKey, signerListKey, trustLineKey } from "../keys";
 import type { SandboxLedger } from "../ledger";
 import type { LedgerHeader } from "../state";
 import type { Entry } from "../view";
 import { ledgerFields, limitOf, requireAccount, resolveLedger, stateLedger, type Method, type Params } from "./context";
-
-function humanTime(rippleTime: number): string {
-  const d = new Date((rippleTime + RIPPLE_EPOCH_OFFSET) * 1000);
-  const month = d.toLocaleString("en-US", { month: "short", timeZone: "UTC" });
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getUTCFullYear()}-${month}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.000000000 UTC`;
-}
 
 /** An issue in a request ({currency: "XRP"} or {currency, issuer}); invalidParams naming the field otherwise. */
 export function parseIssue(value: unknown, field: string): { currency: string; issuer?: string } {
@@ -30,7 +23,7 @@ function ledgerObject(ledger: SandboxLedger, header: LedgerHeader, params: Param
     account_hash: header.account_hash,
     close_flags: header.close_flags,
     close_time: header.close_time,
-    close_time_human: humanTime(header.close_time),
+    close_time_human: rippledHumanTime(new Date((header.close_time + RIPPLE_EPOCH_OFFSET) * 1000), "000000000"),
     close_time_iso: rippleTimeIso(header.close_time),
     close_time_resolution: header.close_time_resolution,
     closed: true,

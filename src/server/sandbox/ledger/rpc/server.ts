@@ -3,7 +3,7 @@ import { encodeNodePublic } from "xrpl";
 import definitions from "ripple-binary-codec/dist/enums/definitions.json";
 import { FEES } from "../apply/common";
 import { RpcError } from "../codes";
-import { NETWORK_ID, RIPPLE_EPOCH_OFFSET } from "../format";
+import { NETWORK_ID, RIPPLE_EPOCH_OFFSET, rippledHumanTime } from "../format";
 import { sha512Half } from "../keys";
 import type { SandboxLedger } from "../ledger";
 import type { Method } from "./context";
@@ -37,9 +37,9 @@ export function amendmentId(name: string): string {
 
 const FEATURES = Object.fromEntries(AMENDMENTS.map((name) => [amendmentId(name), { enabled: true, name, supported: true }]));
 
+/** server_info's time: to the microsecond, as rippled prints it. */
 function rippledTime(date: Date): string {
-  const month = date.toLocaleString("en-US", { month: "short", timeZone: "UTC" });
-  return `${date.getUTCFullYear()}-${month}-${String(date.getUTCDate()).padStart(2, "0")} ${date.toISOString().slice(11, 23)}000 UTC`;
+  return rippledHumanTime(date, `${String(date.getUTCMilliseconds()).padStart(3, "0")}000`);
 }
 
 function nodeKey(ledger: SandboxLedger): string {
