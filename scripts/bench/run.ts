@@ -17,6 +17,7 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: "startup", args: [] },
   { name: "engine", args: [] },
   { name: "ledger", args: [] },
+  { name: "settle", args: [] },
   { name: "purchase-ui", args: ["--purchases", "5"] },
 ];
 

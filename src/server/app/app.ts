@@ -5,7 +5,7 @@ import { docsRoutes } from "../docs";
 import { fairRoutes } from "../fair";
 import { dailySpinRoutes } from "../games/daily-spin";
 import { slotsRoutes } from "../games/slots";
-import { racingRoutes } from "../games/racing";
+import { racingRoutes, racingSocket } from "../games/racing";
 import { crashRoutes } from "../games/crash";
 import { healthRoutes } from "../health";
 import { historyRoutes } from "../history";
@@ -18,7 +18,7 @@ import { guardRequest, requestGuard, type RequestGuardOptions } from "../platfor
 import { requestLog } from "../platform/http/requestLog";
 import { SecurityHeaders, securityHeaders } from "../platform/http/securityHeaders";
 import { webRoutes, type BuiltSpa } from "../platform/http/spa";
-import { siteSocketRoute, WS_PATH } from "../platform/ws";
+import { siteSocket, socketRoutes, type SocketWallet } from "../platform/ws";
 import { MAX_FRAME_BYTES } from "../platform/ws/hub";
 import { siteRoutes } from "../site";
 import { statsRoutes } from "../stats";
@@ -41,7 +41,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   // The API's JSON answers with their security headers, for routes that build their Response from a cached body.
   const jsonHeaders = Object.freeze({ "content-type": "application/json", ...headers.resource("/api") });
   const guardOptions: RequestGuardOptions = { publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => FORM_ROUTES.has(path) };
-  const socketWallet = (cookies: Record<string, { value?: unknown } | undefined>) => ctx.auth.session(cookies[SESSION_COOKIE]?.value as string | undefined)?.wallet ?? null;
+  const socketWallet: SocketWallet = (cookies) => ctx.auth.session(cookies.get(SESSION_COOKIE) ?? undefined)?.wallet ?? null;
   const api = new Elysia({ name: "api" })
     .use(requestLog(ctx.log))
     .use(securityHeaders(headers))
@@ -59,16 +59,20 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(swapRoutes(ctx))
     .use(fairRoutes(ctx))
     .use(slotsRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
-    .use(racingRoutes({ racing: ctx.racing, auth: ctx.auth, db: ctx.store.db, config: ctx.config, socketWallet, jsonHeaders }))
+    .use(racingRoutes({ racing: ctx.racing, auth: ctx.auth, db: ctx.store.db, config: ctx.config, jsonHeaders }))
     .use(crashRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
-    .use(ctx.crash.routes({ socketWallet, publicUrl: ctx.config.publicUrl }))
     .use(dailySpinRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
 
-  // /ws is Bun's own route (upgraded before Elysia: the hot path of every page); its other requests fall back to Elysia.
-  const ws = siteSocketRoute({ hub: ctx.hub, socketWallet, publicUrl: ctx.config.publicUrl, headers, log: ctx.log, guard: guardRequest(guardOptions), fallback: (request) => app.fetch(request) });
-  const app = new Elysia({ name: "vvx", websocket: { maxPayloadLength: MAX_FRAME_BYTES }, serve: { routes: { [WS_PATH]: ws } } })
+  // The sockets are Bun's own routes (upgraded before Elysia: the hot path of every page); their other requests fall back to Elysia.
+  const gameSocket = { socketWallet, log: ctx.log };
+  const sockets = socketRoutes({ publicUrl: ctx.config.publicUrl, headers, log: ctx.log, guard: guardRequest(guardOptions), fallback: (request) => app.fetch(request) }, [
+    siteSocket(ctx.hub, socketWallet, ctx.log),
+    ctx.crash.socket(gameSocket),
+    racingSocket(ctx.racing, gameSocket),
+  ]);
+  const app = new Elysia({ name: "vvx", websocket: { maxPayloadLength: MAX_FRAME_BYTES }, serve: { routes: sockets } })
     .use(errorHandler(ctx.log, { notFound: web.notFound, headers }))
     .use(api)
     .use(web.routes);

@@ -88,16 +88,18 @@ test("tiers, availability, minting status and stats are never stale after a purc
   expect(checked).toBeGreaterThan(20);
 }, 120_000);
 
-test("crash's latest rounds and racing's races are never stale after a round or a race ends", async () => {
+test("crash's latest rounds and racing's races (API and socket history) are never stale after a round or a race ends", async () => {
   // Its own server: crash rounds a fraction of a second apart, so several end while the reader reads.
   const games = await startTestServer({ SANDBOX_LEDGER_MS: "150", CRASH_WAIT_MS: "200", CRASH_PAUSE_MS: "0" });
   try {
     await games.ctx.ledger.waitConnected(15_000);
     const { crash, racing } = games.ctx;
-    const database = () => JSON.stringify([{ success: true, rounds: crash.pastRounds(20) }, { success: true, rounds: crash.pastRounds(3) }, { success: true, races: racing.races(20) }]);
+    // The API's answers, and the history messages every game socket gets on open.
+    const database = () => JSON.stringify([{ success: true, rounds: crash.pastRounds(20) }, { success: true, rounds: crash.pastRounds(3) }, { success: true, races: racing.races(20) }, crash.historyMessage(), racing.raceHistory()]);
     const api = async () => {
       const get = async (path: string) => (await games.app.handle(new Request(games.url + path))).json();
-      return JSON.stringify(await Promise.all([get("/api/crash/rounds"), get("/api/crash/rounds?limit=3"), get("/api/racing/races")]));
+      const onOpen = [JSON.parse(crash.historyText()), JSON.parse(racing.raceHistoryText())];
+      return JSON.stringify([...(await Promise.all([get("/api/crash/rounds"), get("/api/crash/rounds?limit=3"), get("/api/racing/races")])), ...onOpen]);
     };
     let checked = 0;
     let stale: unknown;

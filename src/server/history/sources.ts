@@ -100,11 +100,12 @@ export function refundReason(tx: { Memos?: { Memo?: { MemoType?: string; MemoDat
 
 const REFUND_STATUS: Record<string, string> = { validated: "Completed", queued: "Pending", pending: "Pending", failed: "Failed" };
 
-/** Refunds the platform sent (or is sending) to the wallet through the outbox, from any feature. */
+/** Refunds the platform sent (or is sending) to the wallet through the outbox, from any feature; a refused one sent again shows once, as its latest key. */
 export function refundHistory(db: Db, vvx: Token): HistorySource {
   const where = (q: HistoryQuery) =>
     and(
       eq(ledgerOutbox.purpose, "refund"),
+      sql`coalesce(${ledgerOutbox.nextKey}, '') = ''`,
       sql`json_extract(${ledgerOutbox.txJson}, '$.Destination') = ${q.wallet}`,
       q.sinceMs === null ? undefined : gte(ledgerOutbox.createdAt, new Date(q.sinceMs)),
     );

@@ -3,7 +3,8 @@ import type { Client, Wallet } from "xrpl";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { OutboxConflictError } from "./errors";
 import type { OutboxEntry } from "./outbox";
-import { closeLedger, faucet, outsideClient, startStack } from "../testing/ledgerKit";
+import { closeLedger, faucet, outsideClient, startStack, submitValidated } from "../testing/ledgerKit";
+import { RESEND_POLICY } from "./resend";
 
 // Real servers and ledgers: allow more than Bun's 5 s default.
 setDefaultTimeout(60_000);
@@ -189,6 +190,51 @@ describe("outbox across restarts", () => {
       expect(lookup).toBeInstanceOf(Error); // the dead attempt is in no ledger
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe("outbox resend", () => {
+  test("a failed entry goes again once per failure, only after the pause, only while its owner follows, and at most 5 keys in all", async () => {
+    const { outbox } = server.ctx;
+    const advance = (ms: number) => fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms }) });
+    const dest = await faucet(server.url, { xrp: 50 });
+    // The account wants a destination tag from now on: every payment to it fails with tecDST_TAG_NEEDED, moving nothing.
+    await submitValidated(client, dest, { TransactionType: "AccountSet", SetFlag: 1 });
+    // Two records of a made-up payer: one follows its payment, the other has moved on (to something else).
+    const records = new Map([["a", "rs:a"], ["b", "rs:b"]]);
+    const off = outbox.resendFor(["test-resend"], {
+      move: (_tx, from, to) => {
+        const owner = [...records].find(([, key]) => key === from.key)?.[0];
+        if (owner) records.set(owner, to);
+        return !!owner;
+      },
+    });
+    try {
+      for (const key of ["rs:a", "rs:b"]) outbox.enqueue({ ...payout(key, dest, "1000000"), purpose: "test-resend" });
+      for (const key of ["rs:a", "rs:b"]) expect(await outbox.waitFor(key, 20_000)).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
+      records.set("b", "elsewhere");
+      expect(outbox.resendDue()).toHaveLength(0);
+
+      for (let attempt = 2; attempt <= RESEND_POLICY.maxAttempts; attempt++) {
+        await advance(RESEND_POLICY.afterMs + 1_000);
+        // Two sweeps at once (another worker): one resend.
+        const sent = [...outbox.resendDue(), ...outbox.resendDue()];
+        expect(sent.map((r) => r.to.key)).toEqual([`rs:a#${attempt}`]);
+        expect(records.get("a")).toBe(`rs:a#${attempt}`);
+        expect(await outbox.waitFor(`rs:a#${attempt}`, 20_000)).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
+      }
+      // b's record moved on: b was never sent again. After the 5th key, a is left to an operator.
+      expect(outbox.get("rs:b")!.nextKey).toBe("");
+      expect(outbox.get("rs:b#2")).toBeUndefined();
+      await advance(RESEND_POLICY.afterMs + 1_000);
+      expect(outbox.resendDue()).toHaveLength(0);
+      expect(outbox.get(`rs:a#${RESEND_POLICY.maxAttempts}`)!.nextKey).toBe("");
+      expect(outbox.get(`rs:a#${RESEND_POLICY.maxAttempts + 1}`)).toBeUndefined();
+      expect(outbox.list({ purpose: "test-resend" }).map((e) => e.key)).toEqual(["rs:a", "rs:b", "rs:a#2", "rs:a#3", "rs:a#4", "rs:a#5"]);
+      expect(await paymentsReceived(dest.classicAddress, server.ctx.ledger.platformAddress)).toEqual([]);
+    } finally {
+      off();
     }
   });
 });

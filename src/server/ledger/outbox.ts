@@ -2,10 +2,13 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { ValidationError as XrplValidationError, type SubmittableTransaction, type TransactionMetadata } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
 import { sqliteOf, type Db, type DbOrTx } from "../platform/db";
+import { toEntry, type OutboxEntry, type OutboxInput, type OutboxRow, type OutboxStatus } from "./entry";
 import { ledgerOutbox, ledgerOutboxAttempts } from "./schema";
 import { NotFoundError, UpstreamError } from "../platform/errors";
 import type { Logger } from "../platform/log";
+import { BackgroundLoop } from "../platform/loop";
 import { RetryGate } from "../platform/retry";
+import { OutboxResend, RESEND_SWEEP_MS, type ResendFault, type ResendOwner } from "./resend";
 import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError, OutboxConflictError } from "./errors";
 import type { LedgerGateway } from "./gateway";
@@ -17,40 +20,9 @@ export const OUTBOX_MAX_ATTEMPTS = 10;
 /** Safety-net poll when no ledgerClosed event arrives. */
 export const OUTBOX_POLL_MS = 1_000;
 
-type Row = typeof ledgerOutbox.$inferSelect;
+type Row = OutboxRow;
 type AttemptRow = typeof ledgerOutboxAttempts.$inferSelect;
-export type { DbOrTx };
-
-/** queued: waiting to be signed; pending: an attempt is signed (maybe submitted); validated: tesSUCCESS; failed: final other result. */
-export type OutboxStatus = "queued" | "pending" | "validated" | "failed";
-
-/** One platform transaction under an idempotency key. */
-export interface OutboxEntry {
-  id: number;
-  key: string;
-  purpose: string;
-  tx: Record<string, unknown>;
-  status: OutboxStatus;
-  attempts: number;
-  /** Hash of the live or final attempt. */
-  hash: string | null;
-  /** TransactionResult once validated (tesSUCCESS, tec...), or the tem code that rejected it. */
-  result: string | null;
-  ledgerIndex: number | null;
-  meta: TransactionMetadata | null;
-  error: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface OutboxInput {
-  /** Idempotency key: one key is one transaction, however often it is enqueued (e.g. "refund:<txhash>"). */
-  key: string;
-  /** What it is for (refund, payout, reward, nft-mint ...), for records and filters. */
-  purpose: string;
-  /** The transaction without Account/Sequence/Fee/LastLedgerSequence (the outbox fills them; Account is the platform). */
-  tx: Omit<SubmittableTransaction, "Account"> & { Account?: string };
-}
+export type { DbOrTx, OutboxEntry, OutboxInput, OutboxStatus };
 
 export interface OutboxEvents {
   validated: OutboxEntry;
@@ -65,24 +37,8 @@ export interface OutboxFaults {
   afterRecord?: (entry: OutboxEntry) => Promise<void> | void;
   /** After an attempt was submitted, before its result is known. */
   afterSubmit?: (entry: OutboxEntry) => Promise<void> | void;
-}
-
-function toEntry(row: Row): OutboxEntry {
-  return {
-    id: row.id,
-    key: row.key,
-    purpose: row.purpose,
-    tx: JSON.parse(row.txJson),
-    status: row.status as OutboxStatus,
-    attempts: row.attempts,
-    hash: row.hash,
-    result: row.result,
-    ledgerIndex: row.ledgerIndex,
-    meta: row.metaJson ? JSON.parse(row.metaJson) : null,
-    error: row.error,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
+  /** Inside a resend's transaction, after the next key is recorded and before the owners move (throwing rolls it all back, as a kill would). */
+  beforeOwnersMove?: ResendFault;
 }
 
 /** JSON with object keys sorted, so the same transaction always compares equal. */
@@ -112,11 +68,10 @@ export class Outbox {
   private readonly submittedThisRun = new Set<string>();
   private running = false;
   private again = false;
-  private started = false;
-  private stopped = false;
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private offs: (() => void)[] = [];
+  private readonly loop = new BackgroundLoop(OUTBOX_POLL_MS, () => this.kick());
+  private readonly resendLoop = new BackgroundLoop(RESEND_SWEEP_MS, () => this.resendDue());
   private readonly gate: RetryGate;
+  private readonly resend: OutboxResend;
 
   constructor(
     private readonly db: Db,
@@ -127,6 +82,11 @@ export class Outbox {
   ) {
     this.events = new TypedEmitter((event, err) => log.error("outbox listener failed", { event, error: String(err) }));
     this.gate = new RetryGate("outbox", log, sqliteOf(db));
+    this.resend = new OutboxResend(db, clock, log, (tx, input) => this.record(tx, input), () => this.faults.beforeOwnersMove);
+  }
+
+  private get stopped(): boolean {
+    return this.loop.stopped;
   }
 
   on<K extends keyof OutboxEvents & string>(event: K, listener: (entry: OutboxEvents[K]) => void): () => void {
@@ -135,25 +95,42 @@ export class Outbox {
 
   /** Begins working through queued and pending entries (also those left by a previous run). */
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.offs.push(
+    this.loop.start(() => [
       this.ledger.on("connected", () => {
         // A new connection may be to a server that never saw our blobs (or lost its open ledger): send them again.
         this.submittedThisRun.clear();
         this.kick();
       }),
-    );
-    this.offs.push(this.ledger.on("ledgerClosed", () => this.kick()));
-    this.timer = setInterval(() => this.kick(), OUTBOX_POLL_MS);
-    this.kick();
+      this.ledger.on("ledgerClosed", () => this.kick()),
+    ]);
+    this.resendLoop.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    clearInterval(this.timer);
-    for (const off of this.offs) off();
-    this.offs = [];
+    this.loop.stop();
+    this.resendLoop.stop();
+  }
+
+  /**
+   * A payer's failed entries of these purposes go again under their next key once RESEND_POLICY says
+   * (ledger/resend.ts), `owner` moving its record along; call it at construction, before start.
+   */
+  resendFor(purposes: string[], owner: ResendOwner): () => void {
+    return this.resend.register(purposes, owner);
+  }
+
+  /** Sends the failed entries that are due again (every RESEND_SWEEP_MS; tests call it after moving the clock). */
+  resendDue(): { from: OutboxEntry; to: OutboxEntry }[] {
+    if (this.stopped) return [];
+    let resent: { from: OutboxEntry; to: OutboxEntry }[] = [];
+    try {
+      resent = this.resend.sweep();
+    } catch (err) {
+      // The read of the failed entries itself failed (each entry's own failure is caught inside): the next sweep tries again.
+      this.log.error("outbox resend sweep failed", { error: err instanceof Error ? err.message : String(err) });
+    }
+    if (resent.length) this.kick();
+    return resent;
   }
 
   /**
@@ -239,7 +216,7 @@ export class Outbox {
 
   /** Asks the worker to run (after an enqueue, a ledger close, a reconnect). */
   kick(): void {
-    if (!this.started || this.stopped) return;
+    if (!this.loop.running) return;
     if (this.running) {
       this.again = true;
       return;

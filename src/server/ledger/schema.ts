@@ -21,10 +21,12 @@ export const ledgerOutbox = sqliteTable(
     /** Final metadata (JSON) of the validated attempt: nftoken_id, offer_id, delivered_amount ... */
     metaJson: text("meta_json"),
     error: text("error"),
+    /** A failed entry's fate (ledger/resend.ts): the key it was sent again under, or "" when it will not be. */
+    nextKey: text("next_key"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [uniqueIndex("ledger_outbox_key").on(t.key), index("ledger_outbox_status").on(t.status)],
+  (t) => [uniqueIndex("ledger_outbox_key").on(t.key), index("ledger_outbox_status").on(t.status), index("ledger_outbox_resend").on(t.status, t.nextKey)],
 );
 
 /** Every signed version of an outbox entry; at most one is live, and a new one only once the last is provably dead. */

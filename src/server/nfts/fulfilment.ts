@@ -43,6 +43,8 @@ export class Fulfilment {
   constructor(private readonly deps: FulfilmentDeps) {
     // Registered at construction so the watcher never credits a purchase without its handler.
     deps.payments.handle(NFT_PURCHASE_PURPOSE, (ctx) => this.onPayment(ctx));
+    // A refund the ledger refused goes again under the outbox's next key; the purchase's refund key follows.
+    deps.outbox.resendFor(["refund"], { move: (tx, from, to) => !!deps.repo.moveRefundKey(tx, from.key, to) });
   }
 
   /**
@@ -175,11 +177,12 @@ export class Fulfilment {
   private failAndRefund(purchase: PurchaseRow, from: PurchaseStatus, reason: string): PurchaseRow | undefined {
     const { db, repo, outbox, ledger, log, progress } = this.deps;
     const memo = (text: string) => convertStringToHex(text).toUpperCase();
+    const refundKey = outboxKeys.refund(purchase.id);
     const row = db.transaction((tx) => {
-      const moved = repo.transition(purchase.id, from, { status: "failed", reason }, tx);
+      const moved = repo.transition(purchase.id, from, { status: "failed", reason, refundKey }, tx);
       if (!moved) return undefined;
       outbox.record(tx, {
-        key: outboxKeys.refund(purchase.id),
+        key: refundKey,
         purpose: "refund",
         tx: {
           TransactionType: "Payment",

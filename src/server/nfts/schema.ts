@@ -71,6 +71,8 @@ export const nftPurchases = sqliteTable(
     acceptTxHash: text("accept_tx_hash"),
     /** Why it ended without an NFT (refund reason, mint failure ...). */
     reason: text("reason"),
+    /** Outbox key of the refund of a failed purchase (moves to the next key when the refund is sent again). */
+    refundKey: text("refund_key"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),

@@ -1,13 +1,18 @@
 import { and, asc, eq, lt } from "drizzle-orm";
 import { isValidClassicAddress } from "xrpl";
 import type { Db } from "../platform/db";
-import { paymentRequests } from "./schema";
+import { incomingPayments, paymentRequests } from "./schema";
 import { ValidationError } from "../platform/errors";
 import { MAX_STORED_AMOUNT } from "../ledger/amounts";
 import type { DbOrTx } from "../ledger/outbox";
 import { PAYMENT_CURRENCIES, type CreatePaymentRequestInput, type PaymentCurrency, type PaymentRequest, type PaymentRequestStatus } from "./model";
 
 type Row = typeof paymentRequests.$inferSelect;
+
+/** Points the incoming payments refunded under outbox key `from` at `to` (the refund sent again; a compare-and-set on the key); returns how many moved. */
+export function moveRefundKey(db: DbOrTx, from: string, to: string): number {
+  return db.update(incomingPayments).set({ refundKey: to }).where(eq(incomingPayments.refundKey, from)).returning({ id: incomingPayments.id }).all().length;
+}
 
 export function toRequest(row: Row): PaymentRequest {
   return {

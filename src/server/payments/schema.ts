@@ -57,7 +57,7 @@ export const incomingPayments = sqliteTable(
     closedAt: integer("closed_at", { mode: "timestamp_ms" }),
     processedAt: integer("processed_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [uniqueIndex("incoming_payments_tx_hash").on(t.txHash), index("incoming_payments_request").on(t.requestId)],
+  (t) => [uniqueIndex("incoming_payments_tx_hash").on(t.txHash), index("incoming_payments_request").on(t.requestId), index("incoming_payments_refund").on(t.refundKey)],
 );
 
 /** How far the watcher has processed each watched account: every ledger up to ledgerIndex is done. */

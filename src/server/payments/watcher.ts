@@ -21,7 +21,7 @@ import {
   type PaymentInstructions,
   type PaymentRequest,
 } from "./model";
-import { cancelRequest, expireRequests, insertPaymentRequest, requestById, requestByTag, requestsByRef, setRequestStatus } from "./requests";
+import { cancelRequest, expireRequests, insertPaymentRequest, moveRefundKey, requestById, requestByTag, requestsByRef, setRequestStatus } from "./requests";
 
 /** Seconds between the Unix and the Ripple epoch. */
 const RIPPLE_EPOCH_OFFSET_S = 946_684_800;
@@ -121,6 +121,8 @@ export class PaymentWatcher {
     this.funders = new Set(options.funders ?? []);
     this.events = new TypedEmitter((event, err) => log.error("payment listener failed", { event, error: String(err) }));
     this.gate = new RetryGate("payment catch-up", log, sqliteOf(db));
+    // A refund the ledger refused goes again under the outbox's next key; the incoming payment's record follows.
+    outbox.resendFor(["refund"], { move: (tx, from, to) => moveRefundKey(tx, from.key, to) > 0 });
   }
 
   /** The accounts whose untagged payments are treasury funding (kept). */

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { convertStringToHex, decode, type TransactionMetadata } from "xrpl";
 import { classifyAmount, xrpFromDrops } from "../../ledger/amounts";
 import type { LedgerGateway } from "../../ledger/gateway";
@@ -25,12 +25,24 @@ type BurnRow = typeof crashBurns.$inferSelect;
  * The crash game's 1% buyback-and-burn: after each round with bets, one Payment from the treasury to the
  * VVX issuer with SendMax = 1% of the round's bets in XRP and tfPartialPayment. The ledger converts the XRP
  * through the XRP/VVX AMM and delivers VVX to its issuer, which destroys it. One per round (unique round,
- * one outbox key), recorded with the round's settlement; the VVX burned is the payment's delivered_amount.
+ * one outbox key, the next one if the ledger refuses it), recorded with the round's settlement; the VVX burned is the
+ * payment's delivered_amount.
  */
 export class CrashBurns {
   private off: (() => void) | undefined;
 
-  constructor(private readonly deps: { db: Db; clock: Clock; log: Logger; ledger: LedgerGateway; outbox: Outbox }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; log: Logger; ledger: LedgerGateway; outbox: Outbox }) {
+    // A burn the ledger refused (no path through the pool, the treasury short) goes again under the outbox's next key; the burn row follows, queued again.
+    deps.outbox.resendFor([BURN_PURPOSE], {
+      move: (tx, from, to) =>
+        tx
+          .update(crashBurns)
+          .set({ outboxKey: to, status: "queued", settledAt: null })
+          .where(and(eq(crashBurns.outboxKey, from.key), isNull(crashBurns.txid)))
+          .returning({ id: crashBurns.id })
+          .all().length > 0,
+    });
+  }
 
   start(): void {
     this.off = this.deps.outbox.on("settled", (entry) => entry.purpose === BURN_PURPOSE && this.settle(entry));

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Wallet } from "xrpl";
 import { crashHundredthsFromHash, isGameHashOfChain } from "../../../engine";
 import { eventually, faucet } from "../../testing/ledgerKit";
-import { sessionBrowser } from "../../testing/nftKit";
+import { CLIENT_COOKIE } from "../../auth/cookies";
+import { bindingHash } from "../../signing/service";
+import { connectedBrowser, sessionBrowser } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
 import { betReaches, CrashSocket, deliveredDrops, placeBet, waitForRound } from "../../testing/crashKit";
 import type { TestBrowser } from "../../testing/testBrowser";
@@ -171,6 +173,29 @@ describe("crash, live on the sandbox ledger", () => {
     spectator.send({ type: "bet", betAmount: 5 });
     expect(await spectator.next((m) => m.type === "error", 5_000)).toMatchObject({ code: "UNAUTHORIZED" });
     spectator.close();
+  }, 60_000);
+
+  test("a bet over the player's own socket: betPaymentRequest, its sign request bound to the browser's client cookie from the upgrade", async () => {
+    const wallet = await faucet(server.url, { xrp: 50 });
+    const browser = await connectedBrowser(server, wallet);
+    const clientToken = browser.cookies.get(CLIENT_COOKIE)!.split(".")[0]!;
+    const clientHash = (uuid: string) => server.ctx.store.sqlite.query<{ h: string | null }, [string]>("SELECT client_hash AS h FROM sign_requests WHERE uuid = ?").get(uuid)?.h;
+    const socket = await CrashSocket.open(server, browser);
+    await socket.auth(wallet.classicAddress);
+    socket.send({ type: "bet", betAmount: 2 });
+    const asked = await socket.next((m) => m.type === "betPaymentRequest" || m.type === "error", 10_000);
+    expect(asked).toMatchObject({ type: "betPaymentRequest", betAmount: 2 });
+    expect(clientHash(asked.uuid)).toBe(bindingHash(clientToken));
+    socket.close();
+    // A client cookie the server did not sign binds nothing.
+    browser.cookies.set(CLIENT_COOKIE, `${clientToken}.forged`);
+    const forged = await CrashSocket.open(server, browser);
+    await forged.auth(wallet.classicAddress);
+    forged.send({ type: "bet", betAmount: 2 });
+    const second = await forged.next((m) => m.type === "betPaymentRequest" || m.type === "error", 10_000);
+    expect(second.type).toBe("betPaymentRequest");
+    expect(clientHash(second.uuid)).toBeNull();
+    forged.close();
   }, 60_000);
 
   test("every finished round's crash point re-computes from its published hash and salt, and its hash chains to the terminating hash", async () => {

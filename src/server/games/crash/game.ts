@@ -2,11 +2,13 @@ import type { CrashServerMessage } from "../../../shared/api/crash";
 import type { GameMessage } from "../../../shared/channels";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import type { Config } from "../../platform/config";
+import { sqliteOf } from "../../platform/db";
+import { readModelsOf } from "../../platform/db/readModels";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
-import type { SocketWallet } from "../../platform/ws";
+import type { SocketEndpoint } from "../../platform/ws";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../platform/errors";
 import { formatHundredths } from "../../../engine";
-import { Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type KitDeps } from "../kit";
+import { Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type GameSocketContext, type GameSocketDeps, type KitDeps } from "../kit";
 import { CrashBurns } from "./burns";
 import { CrashChains } from "./chain";
 import { CRASH_GAME, HISTORY_ROUNDS, parseAutoCashOut, parseBetAmount, xrpNumber, type CrashParams } from "./model";
@@ -56,7 +58,14 @@ export class CrashGame {
       maxProfitRatio: deps.config.crashMaxProfitRatio,
     });
     this.rounds.onCrashed = () => this.channel.publish(this.historyMessage());
+    // What every socket gets on open, serialized once per change of the rounds or bets (a round ending, a bet placed or settled).
+    const sqlite = sqliteOf(deps.db);
+    const history = sqlite && readModelsOf(sqlite).model(["game_rounds", "game_bets"], () => JSON.stringify(this.historyMessage()));
+    this.historyText = history ? () => history.get() : () => JSON.stringify(this.historyMessage());
   }
+
+  /** The gameHistory message's JSON as it is now (what a socket gets on open). */
+  readonly historyText: () => string;
 
   /** Voids what a restart cut, then follows payments and runs rounds. */
   start(): void {
@@ -132,23 +141,21 @@ export class CrashGame {
   }
 
   /** The socket /ws/games/crash (spec §7): auth, keepalive, bet, cashOut. */
-  routes(deps: { socketWallet: SocketWallet; publicUrl: string }) {
-    return this.channel.routes(deps, {
+  socket(deps: GameSocketDeps): SocketEndpoint {
+    return this.channel.socket(deps, {
       onOpen: (ws) => {
         this.channel.send(ws, this.rounds.state());
-        this.channel.send(ws, this.historyMessage());
+        ws.send(this.historyText());
       },
-      onMessage: (ws, msg, ctx) => this.onMessage(ws, msg, ctx.wallet),
+      onMessage: (ws, msg, ctx) => this.onMessage(ws, msg, ctx),
     });
   }
 
-  private async onMessage(ws: HubSocket, msg: GameMessage, wallet: string | null): Promise<void> {
+  private async onMessage(ws: HubSocket, msg: GameMessage, { wallet, cookies }: GameSocketContext): Promise<void> {
     switch (msg.type) {
       case "bet": {
         if (!wallet) throw new UnauthorizedError("Please connect your XUMM wallet to place a bet.");
-        // A socket's cookies are Elysia's jar, parsed at the upgrade.
-        const cookie = (ws as unknown as { data?: { cookie?: Record<string, { value?: unknown } | undefined> } }).data?.cookie;
-        const token = clientToken(cookie?.[CLIENT_COOKIE]?.value, this.deps.config);
+        const token = clientToken(cookies.get(CLIENT_COOKIE), this.deps.config);
         const created = await this.initiate(wallet, { betAmount: msg.betAmount, autoCashOut: msg.autoCashOut }, token);
         return this.channel.send(ws, { type: "betPaymentRequest", ...created } satisfies CrashServerMessage);
       }

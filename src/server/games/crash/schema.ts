@@ -37,5 +37,5 @@ export const crashBurns = sqliteTable(
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     settledAt: integer("settled_at", { mode: "timestamp_ms" }),
   },
-  (t) => [uniqueIndex("crash_burns_round").on(t.round)],
+  (t) => [uniqueIndex("crash_burns_round").on(t.round), uniqueIndex("crash_burns_outbox").on(t.outboxKey)],
 );

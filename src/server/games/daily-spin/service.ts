@@ -35,7 +35,6 @@ export class DailySpinService {
     this.repo = new DailySpinRepository(deps.db);
   }
 
-  /** The spec's eligibility fields at the product clock's now. */
   /** The wallet's newest `limit` wheel spins, newest first, with their seeds (the server seed once revealed). */
   spinList(wallet: string, limit: number) {
     const rows = this.repo.spinsOf(wallet, limit);
@@ -55,6 +54,7 @@ export class DailySpinService {
     }));
   }
 
+  /** The spec's eligibility fields at the product clock's now. */
   eligibility(wallet: string) {
     const now = this.deps.clock.now();
     const last = this.repo.latest(wallet);

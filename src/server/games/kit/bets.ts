@@ -3,7 +3,6 @@ import { convertStringToHex } from "xrpl";
 import type { LedgerGateway } from "../../ledger/gateway";
 import type { DbOrTx, Outbox, OutboxEntry, OutboxInput } from "../../ledger/outbox";
 import { xrpAmount } from "../../ledger/amounts";
-import { nextAttempt, recordResend } from "../../ledger/resend";
 import type { PaymentDecision, PaymentHandlerContext } from "../../payments/model";
 import type { PaymentWatcher } from "../../payments/watcher";
 import { insertPaymentRequest } from "../../payments/requests";
@@ -31,8 +30,6 @@ export interface KitDeps {
 export const GAME_PAYOUT_PURPOSE = "game-payout";
 
 const hex = (text: string) => convertStringToHex(text).toUpperCase();
-/** How often failed payouts and refunds are looked at for a resend (RESEND_POLICY says when one is due). */
-const RESEND_SWEEP_MS = 15_000;
 
 /**
  * The money side of one XRP game, shared by every game (crash, racing):
@@ -43,7 +40,7 @@ const RESEND_SWEEP_MS = 15_000;
  *   `place` names. The watcher's own refusals (short, expired, unknown tag) are recorded on the bet too;
  * - `win`, `lose`, `refund` settle a confirmed bet inside the caller's transaction; a payout or refund is one
  *   outbox entry under the bet's own key, so it is recorded before signing and sent exactly once; one that
- *   fails on the ledger goes again under the next key (ledger/resend.ts), the bet following the key;
+ *   fails on the ledger goes again under the next key (the outbox's resend), the bet following the key;
  * - `voidInterrupted` (call once in the game's start) voids rounds a restart cut and refunds their bets.
  * Events (`on`) tell the game what to push to players; nothing here publishes.
  */
@@ -53,7 +50,6 @@ export class GameBets<P = Record<string, unknown>> {
   readonly purpose: string;
   private readonly events: TypedEmitter<BetEvents<P>>;
   private offs: (() => void)[] = [];
-  private sweep: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly deps: KitDeps,
@@ -65,6 +61,8 @@ export class GameBets<P = Record<string, unknown>> {
     this.events = new TypedEmitter((event, err) => deps.log.error("game bet listener failed", { game: rules.game, event, error: String(err) }));
     // Registered at construction so the watcher never credits a bet without its handler.
     deps.payments.handle(this.purpose, (ctx) => this.onPayment(ctx));
+    // A payout or refund the ledger refused goes again under its next key; the bet follows (compare-and-set on the old key, no txid).
+    this.offs.push(deps.outbox.resendFor([GAME_PAYOUT_PURPOSE, "refund"], { move: (tx, from, to) => this.repo.moveOutboxKey(tx, from.key, to) > 0 }));
     deps.signing.onBetConfirmation((betId, status) => {
       const bet = this.repo.bet(betId);
       return !!bet && bet.signUuid === status.uuid && (bet.status === "confirmed" || bet.status === "won" || bet.status === "lost");
@@ -107,43 +105,10 @@ export class GameBets<P = Record<string, unknown>> {
       const entry = outbox.get(bet.outboxKey!);
       if (entry && (entry.status === "validated" || entry.status === "failed")) this.onSettled(entry);
     }
-    this.resendFailed();
-    this.sweep = setInterval(() => this.resendFailed(), RESEND_SWEEP_MS);
   }
 
   stop(): void {
-    clearInterval(this.sweep);
     for (const off of this.offs.splice(0)) off();
-  }
-
-  /**
-   * Sends every payout or refund that failed on the ledger again under its next key once due; the bet
-   * moves to the new key in the same transaction (compare-and-set on the old one, so two sweeps cannot
-   * both resend). Returns the bets resent; failures (a locked database) are logged and the next sweep retries.
-   */
-  resendFailed(): Bet<P>[] {
-    const resent: Bet<P>[] = [];
-    try {
-      const now = this.deps.clock.now();
-      for (const row of this.repo.unsettledOutbox()) {
-        const failed = this.deps.outbox.get(row.outboxKey!);
-        if (failed?.status !== "failed") continue;
-        const next = nextAttempt(failed, now);
-        if (!next) continue;
-        const bet = this.deps.db.transaction((tx) => {
-          const moved = this.repo.moveOutboxKey(tx, row.id, failed.key, next.key);
-          if (moved) recordResend(tx, this.deps.outbox, failed, next.key);
-          return moved;
-        });
-        if (!bet) continue;
-        this.deps.log.warn("game bet payment sent again", { game: this.game, bet: bet.id, failed: failed.key, key: bet.outboxKey, result: failed.result ?? failed.error });
-        resent.push(toBet<P>(bet));
-      }
-    } catch (err) {
-      this.deps.log.error("game bet resend failed; the next sweep retries", { game: this.game, error: String(err) });
-    }
-    if (resent.length) this.kick();
-    return resent;
   }
 
   /**

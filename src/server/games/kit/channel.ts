@@ -1,14 +1,22 @@
-import { Elysia } from "elysia";
+import type { ServerWebSocket } from "bun";
 import { topicOf, type GameMessage } from "../../../shared/channels";
 import type { ErrorCode } from "../../../shared/errorCodes";
-import { CrossSiteRequestError, isCrossSite } from "../../platform/http/requestGuard";
+import type { Logger } from "../../platform/log";
 import { KEEPALIVE_MS, parseMessage, type Hub, type HubSocket } from "../../platform/ws/hub";
-import type { SocketWallet } from "../../platform/ws";
+import { SocketConnection, type Cookies, type SocketEndpoint, type SocketWallet } from "../../platform/ws";
 
 /** What a game's socket handler gets with each client message. */
 export interface GameSocketContext {
   /** The wallet this socket authenticated as (auth matching its session cookie), or null for a spectator. */
   wallet: string | null;
+  /** The cookies the socket was opened with. */
+  cookies: Cookies;
+}
+
+/** What a game's socket needs from the server around it. */
+export interface GameSocketDeps {
+  socketWallet: SocketWallet;
+  log: Logger;
 }
 
 export interface GameSocketHandlers {
@@ -25,9 +33,10 @@ export interface GameSocketHandlers {
  * copied to every subscriber in native code):
  * - `publish(message)`: to everyone watching the game (topic `game:<name>`);
  * - `toPlayer(wallet, message)`: to that wallet's sockets on the game (topic `player:<name>:<wallet>`);
- * - `routes(handlers)`: the socket `/ws/games/<name>`. It answers `keepalive`/`ping` with `pong`, takes
- *   `auth {walletAddress}` only when it matches the session cookie of the upgrade (otherwise the socket
- *   stays a spectator and gets `error`), and passes every other message to the game.
+ * - `socket(deps, handlers)`: the socket `/ws/games/<name>`, a route of Bun's router (`socketRoutes`). It
+ *   answers `keepalive`/`ping` with `pong`, takes `auth {walletAddress}` (or `?wallet=` on the URL) only
+ *   when it matches the session cookie of the upgrade (otherwise the socket stays a spectator and gets
+ *   `error`), and passes every other message to the game.
  */
 export class GameChannel {
   readonly topic: string;
@@ -68,45 +77,63 @@ export class GameChannel {
     return this.wallets.get(socket.data) ?? null;
   }
 
-  routes(deps: { socketWallet: SocketWallet; publicUrl: string }, handlers: GameSocketHandlers) {
-    const publicOrigin = new URL(deps.publicUrl).origin;
-    return new Elysia({ name: `ws-${this.game}` }).ws(this.path, {
-      // Another site's page must not act with a visitor's cookie (the embed page is ours, so its socket is same-origin).
-      beforeHandle({ request }) {
-        if (isCrossSite(request, publicOrigin)) throw new CrossSiteRequestError();
-      },
-      open: (ws) => {
-        this.hub.add(ws);
-        this.hub.subscribe(ws, "keepalive");
-        this.hub.subscribe(ws, this.topic);
-        this.hub.send(ws, { type: "welcome", keepaliveMs: KEEPALIVE_MS });
-        handlers.onOpen?.(ws);
-        // `?wallet=` on the socket URL counts as auth when it is the session's wallet (else the socket just watches).
-        const wanted = (ws.data as { query?: Record<string, string | undefined> }).query?.wallet;
-        const session = wanted ? deps.socketWallet(ws.data.cookie as never) : null;
-        if (wanted && session && wanted === session) this.auth(ws, wanted, session, handlers);
-      },
-      message: async (ws, raw) => {
-        if (ws.readyState !== 1) return;
-        if (!this.hub.admit(ws)) return ws.close(1008, "too many messages");
-        const msg = parseMessage(raw);
-        if (!msg) return this.hub.sendError(ws, "BAD_MESSAGE", "Messages must be JSON objects with a type");
-        if (msg.type === "keepalive" || msg.type === "ping") return this.hub.send(ws, { type: "pong", timestamp: Date.now() });
-        if (msg.type === "auth") return this.auth(ws, msg.walletAddress, deps.socketWallet(ws.data.cookie as never), handlers);
+  socket(deps: GameSocketDeps, handlers: GameSocketHandlers): SocketEndpoint {
+    const { hub, topic } = this;
+    const channel = this;
+    const welcome = JSON.stringify({ type: "welcome", keepaliveMs: KEEPALIVE_MS });
+
+    class GameConnection extends SocketConnection {
+      constructor(
+        cookieHeader: string | null,
+        /** `?wallet=` of the socket URL: counts as auth when it is the session's wallet (else the socket just watches). */
+        private readonly wanted: string | null,
+      ) {
+        super(cookieHeader);
+      }
+
+      open(ws: ServerWebSocket<SocketConnection>) {
+        hub.add(ws);
+        hub.subscribe(ws, "keepalive");
+        hub.subscribe(ws, topic);
+        ws.send(welcome);
         try {
-          await handlers.onMessage(ws, msg, { wallet: this.walletOf(ws) });
+          handlers.onOpen?.(ws);
+          const session = this.wanted ? deps.socketWallet(this.cookies) : null;
+          if (this.wanted && session && this.wanted === session) channel.auth(ws, this.wanted, session, handlers);
         } catch (err) {
-          const e = err as { code?: ErrorCode; message?: string; status?: number };
-          // AppErrors are for the player; anything else is ours (logged by the caller's handler), answered generically.
-          if (e?.code && typeof e.status === "number" && e.status < 500) return this.hub.sendError(ws, e.code, e.message ?? "Refused");
-          this.hub.sendError(ws, "INTERNAL_ERROR", "Something went wrong on the server; please try again.");
+          channel.failed(ws, err, deps.log);
         }
-      },
-      close: (ws) => {
-        this.wallets.delete(ws.data);
-        this.hub.remove(ws);
-      },
-    });
+      }
+
+      async message(ws: ServerWebSocket<SocketConnection>, raw: string | Buffer) {
+        if (ws.readyState !== 1) return;
+        if (!hub.admit(ws)) return ws.close(1008, "too many messages");
+        try {
+          const msg = parseMessage(raw);
+          if (!msg) return hub.sendError(ws, "BAD_MESSAGE", "Messages must be JSON objects with a type");
+          if (msg.type === "keepalive" || msg.type === "ping") return hub.send(ws, { type: "pong", timestamp: Date.now() });
+          if (msg.type === "auth") return channel.auth(ws, msg.walletAddress, deps.socketWallet(this.cookies), handlers);
+          await handlers.onMessage(ws, msg, { wallet: channel.walletOf(ws), cookies: this.cookies });
+        } catch (err) {
+          channel.failed(ws, err, deps.log);
+        }
+      }
+
+      close(ws: ServerWebSocket<SocketConnection>) {
+        channel.wallets.delete(ws.data);
+        hub.remove(ws);
+      }
+    }
+
+    return { path: this.path, connect: (request) => new GameConnection(request.headers.get("cookie"), wantedWallet(request.url)) };
+  }
+
+  /** A failed message: AppErrors are for the player; anything else is ours (logged), answered generically. */
+  private failed(ws: HubSocket, err: unknown, log: Logger): void {
+    const e = err as { code?: ErrorCode; message?: string; status?: number };
+    if (e?.code && typeof e.status === "number" && e.status < 500) return this.hub.sendError(ws, e.code, e.message ?? "Refused");
+    if (typeof e?.status !== "number") log.error(`${this.path} message failed`, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    this.hub.sendError(ws, "INTERNAL_ERROR", "Something went wrong on the server; please try again.");
   }
 
   private auth(ws: HubSocket, walletAddress: unknown, sessionWallet: string | null, handlers: GameSocketHandlers): void {
@@ -120,4 +147,10 @@ export class GameChannel {
     this.hub.send(ws, { type: "authenticated", walletAddress: sessionWallet });
     handlers.onAuth?.(ws, sessionWallet);
   }
+}
+
+/** The `wallet` parameter of a socket URL's query (null: none). */
+function wantedWallet(url: string): string | null {
+  const q = url.indexOf("?");
+  return q < 0 ? null : new URLSearchParams(url.slice(q + 1)).get("wallet") || null;
 }

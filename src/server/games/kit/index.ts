@@ -23,7 +23,7 @@
  */
 export { Bankroll, xrpOutOf, type BankrollFacts } from "./bankroll";
 export { GAME_PAYOUT_PURPOSE, GameBets, type KitDeps } from "./bets";
-export { GameChannel, type GameSocketContext, type GameSocketHandlers } from "./channel";
+export { GameChannel, type GameSocketContext, type GameSocketDeps, type GameSocketHandlers } from "./channel";
 export { gameBetHistory } from "./history";
 export {
   BET_REFUND_REASON,

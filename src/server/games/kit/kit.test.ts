@@ -155,16 +155,16 @@ describe("games kit", () => {
     const failed = await server.ctx.outbox.waitFor(`kittest-payout:${bet.id}`, 20_000);
     expect(failed).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
     // Not before the pause: the bet keeps its failed key.
-    expect(bets.resendFailed()).toHaveLength(0);
+    expect(server.ctx.outbox.resendDue()).toHaveLength(0);
     expect(bets.get(bet.id)).toMatchObject({ status: "won", outboxKey: failed.key, txid: null });
 
     // The player clears the flag; a minute later (the sandbox clock) the payout goes under the next key.
     await submitValidated(client, wallet, { TransactionType: "AccountSet", Account: wallet.classicAddress, ClearFlag: 1 });
     const before = await xrpOf(wallet.classicAddress);
     await fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms: 61_000 }) });
-    const resent = bets.resendFailed();
-    expect(resent.map((b) => b.id)).toEqual([bet.id]);
-    expect(bets.resendFailed()).toHaveLength(0);
+    const resent = server.ctx.outbox.resendDue();
+    expect(resent.map((r) => [r.from.key, r.to.key])).toEqual([[failed.key, `kittest-payout:${bet.id}#2`]]);
+    expect(server.ctx.outbox.resendDue()).toHaveLength(0);
     const txid = await eventually(() => bets.get(bet.id)!.txid, "the resent payout's txid", 20_000);
     expect(bets.get(bet.id)!.outboxKey).toBe(`kittest-payout:${bet.id}#2`);
     const paid = await server.ctx.outbox.waitFor(`kittest-payout:${bet.id}#2`, 1_000);

@@ -11,10 +11,15 @@ export function toBet<P>(row: BetRow): Bet<P> {
 
 /** The kit's queries on game_bets and game_rounds, for one game. */
 export class GameRepository {
+  /** The bet of a settled payout or refund: once per outbox settlement, on the game_bets_outbox index. */
+  private readonly byOutboxKey;
+
   constructor(
     readonly db: Db,
     readonly game: string,
-  ) {}
+  ) {
+    this.byOutboxKey = db.select().from(gameBets).where(eq(gameBets.outboxKey, sql.placeholder("key"))).prepare();
+  }
 
   insertBet(db: DbOrTx, values: Omit<typeof gameBets.$inferInsert, "game">): BetRow {
     return db.insert(gameBets).values({ ...values, game: this.game }).returning().get();
@@ -29,9 +34,14 @@ export class GameRepository {
     return db.update(gameBets).set(values).where(and(eq(gameBets.id, id), inArray(gameBets.status, from))).returning().get();
   }
 
-  /** Points a bet at a new outbox key only while it still points at `from` with no txid (a compare-and-set). */
-  moveOutboxKey(db: DbOrTx, id: string, from: string, to: string): BetRow | undefined {
-    return db.update(gameBets).set({ outboxKey: to }).where(and(eq(gameBets.id, id), eq(gameBets.outboxKey, from), sql`${gameBets.txid} is null`)).returning().get();
+  /** Points this game's bets from outbox key `from` to `to` while they have no txid (a compare-and-set); returns how many moved. */
+  moveOutboxKey(db: DbOrTx, from: string, to: string): number {
+    return db
+      .update(gameBets)
+      .set({ outboxKey: to })
+      .where(and(eq(gameBets.game, this.game), eq(gameBets.outboxKey, from), sql`${gameBets.txid} is null`))
+      .returning({ id: gameBets.id })
+      .all().length;
   }
 
   bet(id: string, db: DbOrTx = this.db): BetRow | undefined {
@@ -47,7 +57,7 @@ export class GameRepository {
   }
 
   betByOutboxKey(key: string): BetRow | undefined {
-    return this.db.select().from(gameBets).where(eq(gameBets.outboxKey, key)).get();
+    return this.byOutboxKey.get({ key });
   }
 
   /** Paid bets of a round (confirmed, won or lost), oldest first. */

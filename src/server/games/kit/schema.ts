@@ -60,5 +60,6 @@ export const gameBets = sqliteTable(
     index("game_bets_wallet").on(t.wallet, t.createdAt),
     index("game_bets_status").on(t.game, t.status),
     index("game_bets_sign").on(t.signUuid),
+    index("game_bets_outbox").on(t.outboxKey),
   ],
 );

@@ -1,6 +1,8 @@
 import { UNICORNS } from "../../../engine";
 import type { BetInitiateResponse, RacingServerMessage } from "../../../shared/api/racing";
 import type { Config } from "../../platform/config";
+import { sqliteOf } from "../../platform/db";
+import { readModelsOf } from "../../platform/db/readModels";
 import { ConflictError } from "../../platform/errors";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
 import { Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type KitDeps } from "../kit";
@@ -67,6 +69,18 @@ export class RacingGame {
       paymentsProcessedThrough: (ledger) => (deps.payments.cursor()?.ledgerIndex ?? 0) >= ledger,
       settle: (db, race) => this.rules.settle(db, this.bets, race),
     });
+    // What every socket gets on open, serialized once per change of the races (a race finishing).
+    const sqlite = sqliteOf(deps.db);
+    const history = sqlite && readModelsOf(sqlite).model(["racing_races"], () => JSON.stringify(this.raceHistory()));
+    this.raceHistoryText = history ? () => history.get() : () => JSON.stringify(this.raceHistory());
+  }
+
+  /** The raceHistory message's JSON as it is now. */
+  readonly raceHistoryText: () => string;
+
+  /** The latest finished races, as sockets get them on open and after each race. */
+  raceHistory(): RacingServerMessage {
+    return { type: "raceHistory", data: this.races(HISTORY_ON_CONNECT) };
   }
 
   start(): void {
@@ -160,7 +174,7 @@ export class RacingGame {
     this.pushState();
     if (race.status !== "finished") return;
     this.bets.kick();
-    this.channel.publish({ type: "raceHistory", data: this.races(HISTORY_ON_CONNECT) });
+    this.channel.publish(this.raceHistory());
     const winner = UNICORNS[race.winnerIndex!]!.name;
     for (const bet of this.bets.inRound(race.round)) {
       const payout = bet.status === "won" ? (bet.payoutDrops ?? 0n) : 0n;

@@ -8,9 +8,10 @@ import { jsonEncoder } from "../../platform/http/cachedJson";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
-import type { SocketWallet } from "../../platform/ws";
+import type { SocketEndpoint } from "../../platform/ws";
+import type { GameSocketDeps } from "../kit";
 import type { RacingGame } from "./game";
-import { HISTORY_ON_CONNECT, parseRaceLimit } from "./model";
+import { parseRaceLimit } from "./model";
 
 /**
  * GET /api/racing/races as a read model per limit (at most RACES_MAX_LIMIT of them), checked against the
@@ -44,39 +45,13 @@ function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<strin
     });
 }
 
-/** Unicorn Racing's calls: the race list, bet initiation (spec §7) and the socket /ws/games/unicorn-racing. */
-export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret" | "publicUrl">; socketWallet: SocketWallet; jsonHeaders?: Record<string, string> }) {
+/** Unicorn Racing's calls: the race list and bet initiation (spec §7); its socket is `racingSocket`. */
+export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
   const { racing } = deps;
   return new Elysia({ name: "racing" })
     // Public reads first: they read no session, so they come before the session resolver.
     .use(racingReadRoutes(racing, deps.db, deps.jsonHeaders))
     .use(walletSession(deps.auth))
-    .use(
-      racing.channel.routes(
-        { socketWallet: deps.socketWallet, publicUrl: deps.config.publicUrl },
-        {
-          onOpen(socket) {
-            const state = racing.gameState();
-            if (state) racing.channel.send(socket, state);
-            racing.channel.send(socket, { type: "raceHistory", data: racing.races(HISTORY_ON_CONNECT) });
-          },
-          onAuth(socket, wallet) {
-            const race = racing.rounds.current;
-            const mine = race && racing.bets.ofWallet(wallet, 5).find((b) => b.params.round === race.round);
-            if (mine) racing.tellBet(socket, mine);
-          },
-          onMessage(socket, message, ctx) {
-            if (message.type === "betCreated") {
-              // The spec's client announces its bet; the server already knows it and answers with where it stands.
-              const bet = typeof message.betId === "string" ? racing.bets.get(message.betId) : undefined;
-              if (bet && ctx.wallet === bet.wallet) racing.tellBet(socket, bet);
-              return;
-            }
-            racing.channel.error(socket, "UNKNOWN_TYPE", `Unknown message type '${message.type.slice(0, 40)}'`);
-          },
-        },
-      ),
-    )
     .post(
       "/api/unicorn-bet/initiate",
       ({ body, session, cookies }) => {
@@ -92,4 +67,29 @@ export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: 
         },
       },
     );
+}
+
+/** The socket /ws/games/unicorn-racing: the race now and the latest races on open, the player's bet after auth. */
+export function racingSocket(racing: RacingGame, deps: GameSocketDeps): SocketEndpoint {
+  return racing.channel.socket(deps, {
+    onOpen(socket) {
+      const state = racing.gameState();
+      if (state) racing.channel.send(socket, state);
+      socket.send(racing.raceHistoryText());
+    },
+    onAuth(socket, wallet) {
+      const race = racing.rounds.current;
+      const mine = race && racing.bets.ofWallet(wallet, 5).find((b) => b.params.round === race.round);
+      if (mine) racing.tellBet(socket, mine);
+    },
+    onMessage(socket, message, ctx) {
+      if (message.type === "betCreated") {
+        // The spec's client announces its bet; the server already knows it and answers with where it stands.
+        const bet = typeof message.betId === "string" ? racing.bets.get(message.betId) : undefined;
+        if (bet && ctx.wallet === bet.wallet) racing.tellBet(socket, bet);
+        return;
+      }
+      racing.channel.error(socket, "UNKNOWN_TYPE", `Unknown message type '${message.type.slice(0, 40)}'`);
+    },
+  });
 }

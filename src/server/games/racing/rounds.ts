@@ -7,6 +7,7 @@ import { sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import { TypedEmitter } from "../../platform/emitter";
 import type { Logger } from "../../platform/log";
 import { NATIVE_HASHES } from "../../platform/nativeHashes";
+import { BackgroundLoop } from "../../platform/loop";
 import { RetryGate } from "../../platform/retry";
 import { RACING_FINISHED_MS, RACING_TICK_MS } from "./model";
 import type { RaceRow, RacingRepository } from "./repository";
@@ -37,10 +38,8 @@ export interface RoundHooks {
 export class RaceRounds {
   private readonly events: TypedEmitter<RoundEvents>;
   private readonly gate: RetryGate;
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private offs: (() => void)[] = [];
+  private readonly loop = new BackgroundLoop(RACING_TICK_MS, () => this.tick());
   private busy = false;
-  private stopped = false;
   /** The newest validated ledger the stream told us about. */
   private validated: { index: number; hash: string } | undefined;
   private race: RaceRow | undefined;
@@ -74,16 +73,11 @@ export class RaceRounds {
   }
 
   start(): void {
-    this.offs.push(this.deps.ledger.on("ledgerClosed", (l) => this.sawLedger(l.ledger_index, l.ledger_hash)));
-    this.timer = setInterval(() => this.tick(), RACING_TICK_MS);
-    this.tick();
+    this.loop.start(() => [this.deps.ledger.on("ledgerClosed", (l) => this.sawLedger(l.ledger_index, l.ledger_hash))]);
   }
 
   stop(): void {
-    this.stopped = true;
-    clearInterval(this.timer);
-    for (const off of this.offs) off();
-    this.offs = [];
+    this.loop.stop();
   }
 
   private sawLedger(index: number, hash: string): void {
@@ -93,12 +87,12 @@ export class RaceRounds {
 
   /** One pass of the loop; failures (ledger, a locked database) are logged and back off. */
   tick(): void {
-    if (this.busy || this.stopped) return;
+    if (this.busy || !this.loop.running) return;
     this.busy = true;
     void this.gate
       .run(async () => {
         // Several steps may be due at once (after a restart or a clock advance): take them all.
-        for (let steps = 0; steps < 5 && !this.stopped; steps++) if (!(await this.step())) break;
+        for (let steps = 0; steps < 5 && this.loop.running; steps++) if (!(await this.step())) break;
       })
       .finally(() => (this.busy = false));
   }

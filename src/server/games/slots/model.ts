@@ -14,9 +14,9 @@ export const SESSION_IDLE_MS = 7 * 24 * 3_600_000;
 /** Spin cost of wheel spins (the spec: spins at 1,000 VVX). */
 export const BONUS_SPIN_COST_VVX = 1_000;
 
-/** Outbox keys: one per payout attempt, one per session refund. */
+/** Outbox keys: a payout's first attempt (later ones are the outbox's `<key>#<n>`), one per session refund. */
 export const slotKeys = {
-  payout: (payoutId: number, attempt: number) => `slots:payout:${payoutId}:${attempt}`,
+  payout: (payoutId: number) => `slots:payout:${payoutId}:1`,
   expiryRefund: (sessionId: string) => `slots:session:${sessionId}:refund`,
 };
 

@@ -2,10 +2,11 @@ import { convertStringToHex } from "xrpl";
 import { vvxAmount } from "../../ledger/amounts";
 import type { LedgerGateway } from "../../ledger/gateway";
 import type { Outbox, OutboxEntry, OutboxInput } from "../../ledger/outbox";
-import { RESEND_POLICY } from "../../ledger/resend";
+import { mayResend, RESEND_POLICY } from "../../ledger/resend";
 import type { Clock } from "../../platform/clock";
 import { sqliteOf, type Db } from "../../platform/db";
 import type { Logger } from "../../platform/log";
+import { BackgroundLoop } from "../../platform/loop";
 import { RetryGate } from "../../platform/retry";
 import type { Hub } from "../../platform/ws/hub";
 import { SLOTS_PAYOUT_PURPOSE, slotKeys } from "./model";
@@ -32,12 +33,11 @@ export interface PayoutDeps {
  * transaction), so a restart can neither lose nor double a payout. A wallet has at most one payout
  * on its way: what it wins meanwhile goes in its next one, so a busy outbox gets fewer, larger
  * payments instead of a growing queue. Follows the outbox to fill
- * in txids, sends a failed payout again under a new key after a pause, and expires idle sessions.
+ * in txids (a failed payout goes again under the outbox's next key, the payout row following it), and
+ * expires idle sessions.
  */
 export class SlotPayouts {
-  private offs: (() => void)[] = [];
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private stopped = false;
+  private readonly loop = new BackgroundLoop(TICK_MS, () => this.tick());
   private readonly gate: RetryGate;
 
   constructor(
@@ -46,29 +46,27 @@ export class SlotPayouts {
     private readonly slots: SlotsService,
   ) {
     this.gate = new RetryGate("slots payouts", deps.log, sqliteOf(deps.db));
+    // A failed payout goes again under the outbox's next key; the payout row follows (compare-and-set on its key).
+    deps.outbox.resendFor([SLOTS_PAYOUT_PURPOSE], { move: (tx, from, to) => !!repo.movePayoutKey(tx, from.key, to) });
   }
 
   start(): void {
-    this.offs.push(this.deps.ledger.on("ledgerClosed", () => this.tick()));
-    this.offs.push(this.deps.outbox.on("settled", (entry) => entry.purpose === SLOTS_PAYOUT_PURPOSE && this.settle(entry)));
-    this.timer = setInterval(() => this.tick(), TICK_MS);
-    this.tick();
+    this.loop.start(() => [
+      this.deps.ledger.on("ledgerClosed", () => this.tick()),
+      this.deps.outbox.on("settled", (entry) => entry.purpose === SLOTS_PAYOUT_PURPOSE && this.settle(entry)),
+    ]);
   }
 
   stop(): void {
-    this.stopped = true;
-    clearInterval(this.timer);
-    for (const off of this.offs) off();
-    this.offs = [];
+    this.loop.stop();
   }
 
   /** One round of the background work; failures (a locked database too) are logged and back off, and a later tick retries. */
   tick(): void {
-    if (this.stopped) return;
+    if (!this.loop.running) return;
     void this.gate.run(() => {
       this.flush();
       this.reconcile();
-      this.retryDue();
       this.expireIdle();
     });
   }
@@ -81,7 +79,7 @@ export class SlotPayouts {
         const rows: PayoutRow[] = [];
         for (const { wallet, total, count } of this.repo.unpaidByWallet(tx)) {
           const payout = this.repo.insertPayout(tx, { wallet, amountMicro: total, spinCount: count, attempt: 1, outboxKey: `pending:${wallet}:${now.getTime()}`, status: "pending", createdAt: now });
-          const key = slotKeys.payout(payout.id, 1);
+          const key = slotKeys.payout(payout.id);
           const assigned = this.repo.assignPayout(tx, wallet, payout.id);
           if (assigned !== count) throw new Error(`payout ${payout.id}: ${assigned} spins assigned, ${count} expected`);
           this.deps.outbox.record(tx, { key, purpose: SLOTS_PAYOUT_PURPOSE, tx: this.paymentTx(payout) });
@@ -119,7 +117,7 @@ export class SlotPayouts {
         return this.repo.updatePayout(tx, payout.id, { status: "validated", txid: entry.hash, settledAt: now, error: null });
       });
     } else {
-      const last = payout.attempt >= RESEND_POLICY.maxAttempts;
+      const last = !mayResend(entry);
       updated = this.deps.db.transaction((tx) =>
         this.repo.updatePayout(tx, payout.id, { status: "failed", error: entry.error ?? entry.result ?? "failed", settledAt: now, retryAt: last ? null : new Date(now.getTime() + RESEND_POLICY.afterMs) }),
       );
@@ -133,22 +131,6 @@ export class SlotPayouts {
     for (const payout of this.repo.payoutsIn(["pending"])) {
       const entry = this.deps.outbox.get(payout.outboxKey);
       if (entry && (entry.status === "validated" || entry.status === "failed")) this.settle(entry);
-    }
-  }
-
-  /** A failed payout goes out again under a new key when RESEND_POLICY says (the failed attempt provably moved nothing); slots count attempts on the payout row, its keys predate ledger/resend.ts's. */
-  private retryDue(): void {
-    const now = this.deps.clock.now();
-    for (const payout of this.repo.payoutsIn(["failed"])) {
-      if (!payout.retryAt || payout.retryAt.getTime() > now || payout.attempt >= RESEND_POLICY.maxAttempts) continue;
-      const attempt = payout.attempt + 1;
-      const key = slotKeys.payout(payout.id, attempt);
-      this.deps.db.transaction((tx) => {
-        this.deps.outbox.record(tx, { key, purpose: SLOTS_PAYOUT_PURPOSE, tx: this.paymentTx(payout) });
-        this.repo.updatePayout(tx, payout.id, { status: "pending", attempt, outboxKey: key, retryAt: null, settledAt: null });
-      });
-      this.deps.outbox.kick();
-      this.deps.log.info("slots payout retried", { payout: payout.id, attempt });
     }
   }
 

@@ -121,6 +121,11 @@ export class SlotsRepository {
     return db.insert(slotSessions).values(row).returning().get();
   }
 
+  /** Points the session refunded under outbox key `from` at `to` (the refund sent again; a compare-and-set on the key). */
+  moveRefundKey(db: DbOrTx, from: string, to: string): SessionRow | undefined {
+    return db.update(slotSessions).set({ refundKey: to }).where(eq(slotSessions.refundKey, from)).returning().get();
+  }
+
   updateSession(db: DbOrTx, id: string, values: Partial<typeof slotSessions.$inferInsert>): SessionRow | undefined {
     return db.update(slotSessions).set(values).where(eq(slotSessions.id, id)).returning().get();
   }
@@ -216,6 +221,16 @@ export class SlotsRepository {
 
   updatePayout(db: DbOrTx, id: number, values: Partial<typeof slotPayouts.$inferInsert>): PayoutRow | undefined {
     return db.update(slotPayouts).set(values).where(eq(slotPayouts.id, id)).returning().get();
+  }
+
+  /** The payout under outbox key `from` moves to `to` as its next attempt while pending or failed (a compare-and-set on the key). */
+  movePayoutKey(db: DbOrTx, from: string, to: string): PayoutRow | undefined {
+    return db
+      .update(slotPayouts)
+      .set({ outboxKey: to, status: "pending", attempt: sql`${slotPayouts.attempt} + 1`, retryAt: null, settledAt: null })
+      .where(and(eq(slotPayouts.outboxKey, from), inArray(slotPayouts.status, ["pending", "failed"])))
+      .returning()
+      .get();
   }
 
   payoutByKey(key: string): PayoutRow | undefined {

@@ -67,7 +67,7 @@ export const slotSessions = sqliteTable(
     refundKey: text("refund_key"),
     refundMicro: bigintAmount("refund_micro"),
   },
-  (t) => [index("slot_sessions_wallet").on(t.wallet, t.status, t.createdAt), index("slot_sessions_expiry").on(t.status, t.expiresAt)],
+  (t) => [index("slot_sessions_wallet").on(t.wallet, t.status, t.createdAt), index("slot_sessions_expiry").on(t.status, t.expiresAt), index("slot_sessions_refund").on(t.refundKey)],
 );
 
 /** Every spin: its seeds (for /fair), reels, payout, and the payout payment it is part of. */

@@ -49,6 +49,8 @@ export class SlotsService {
 
   constructor(private readonly deps: SlotsDeps) {
     this.repo = new SlotsRepository(deps.db, deps.sqlite);
+    // An expiry refund the ledger refused goes again under the outbox's next key; the session's refund key follows.
+    deps.outbox.resendFor(["refund"], { move: (tx, from, to) => !!this.repo.moveRefundKey(tx, from.key, to) });
   }
 
   // --- Sessions -----------------------------------------------------------------------

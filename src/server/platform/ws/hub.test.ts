@@ -103,27 +103,38 @@ describe("/ws", () => {
     forged.ws.close();
   });
 
-  test("upgrades get the API's refusals: a body (415), a broken handshake (400); other requests the API's 404", async () => {
-    const raw = (head: string, body = "") =>
-      new Promise<string>((resolve, reject) => {
-        const socket = tcpConnect(server.port, "127.0.0.1", () => socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n${head}\r\n${body}`));
-        let text = "";
-        socket.on("data", (d) => {
-          text += String(d);
-          if (text.includes("\r\n\r\n")) (socket.destroy(), resolve(text));
+  // The same refusals on every socket of the product (one mechanism, platform/ws/route.ts): what Elysia's `.ws` answered.
+  for (const path of ["/ws", "/ws/games/crash", "/ws/games/unicorn-racing"]) {
+    test(`${path}: upgrades get the API's refusals: another site (403), a body (415), a broken handshake (400); other requests the API's 404`, async () => {
+      const raw = (head: string, body = "") =>
+        new Promise<string>((resolve, reject) => {
+          const socket = tcpConnect(server.port, "127.0.0.1", () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n${head}\r\n${body}`));
+          let text = "";
+          socket.on("data", (d) => {
+            text += String(d);
+            if (text.includes("\r\n\r\n")) (socket.destroy(), resolve(text));
+          });
+          socket.on("error", reject);
         });
-        socket.on("error", reject);
-      });
-    const handshake = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
-    expect(await raw(handshake)).toStartWith("HTTP/1.1 101");
-    const withBody = await raw(`${handshake}Content-Length: 3\r\n`, "abc");
-    expect(withBody).toStartWith("HTTP/1.1 415");
-    expect(withBody.toLowerCase()).toContain("content-security-policy: default-src 'none'");
-    expect(await raw("")).toStartWith("HTTP/1.1 400");
-    const plain = await fetch(`${server.url}/ws`);
-    expect(plain.status).toBe(404);
-    expect(await plain.json()).toMatchObject({ code: "NOT_FOUND" });
-  });
+      const handshake = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n";
+      expect(await raw(handshake)).toStartWith("HTTP/1.1 101");
+      expect(await raw(`${handshake}Origin: ${server.url}\r\n`)).toStartWith("HTTP/1.1 101");
+      const foreign = await raw(`${handshake}Origin: https://evil.example\r\nSec-Fetch-Site: cross-site\r\n`);
+      expect(foreign).toStartWith("HTTP/1.1 403");
+      expect(foreign).toContain('"code":"CROSS_SITE_REQUEST"');
+      for (const body of [`Content-Length: 3\r\n`, `Content-Type: application/json\r\nContent-Length: 2\r\n`]) {
+        const withBody = await raw(`${handshake}${body}`, body.includes("json") ? "{}" : "abc");
+        expect(withBody).toStartWith("HTTP/1.1 415");
+        expect(withBody.toLowerCase()).toContain("content-security-policy: default-src 'none'");
+      }
+      expect(await raw("")).toStartWith("HTTP/1.1 400");
+      for (const method of ["GET", "POST"]) {
+        const plain = await fetch(`${server.url}${path}`, { method });
+        expect(plain.status).toBe(404);
+        expect(await plain.json()).toMatchObject({ code: "NOT_FOUND" });
+      }
+    });
+  }
 
   test("closed sockets leave the hub", async () => {
     const d = await connect();

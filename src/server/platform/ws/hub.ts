@@ -9,8 +9,8 @@ export interface WsMessage {
 }
 
 /**
- * What the hub needs from a socket: Elysia's ws wrapper and Bun's ServerWebSocket both fit.
- * `data` is the connection's own object (the same on every event), so it is the hub's key.
+ * What the hub needs from a socket (Bun's ServerWebSocket fits). `data` is the connection's own
+ * object (its SocketConnection, the same on every event), so it is the hub's key.
  */
 export interface HubSocket {
   readonly data: object;

@@ -10,6 +10,7 @@ import m7 from "./0007_drop_sandbox_xumm_tables.sql" with { type: "text" };
 import m8 from "./0008_games_kit.sql" with { type: "text" };
 import m9 from "./0009_crash.sql" with { type: "text" };
 import m10 from "./0010_racing.sql" with { type: "text" };
+import m11 from "./0011_outbox_resend_indexes.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -23,4 +24,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0008_games_kit", sql: m8 },
   { tag: "0009_crash", sql: m9 },
   { tag: "0010_racing", sql: m10 },
+  { tag: "0011_outbox_resend_indexes", sql: m11 },
 ];
