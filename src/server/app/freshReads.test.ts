@@ -21,6 +21,39 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop(true));
 
+/**
+ * Keeps asking `api` until stopped, comparing each answer with `database` computed just before and
+ * just after it; whenever the database did not change in between, the answer must be exactly the
+ * database's. `stop` ends it and returns what it saw: the comparisons made, the first stale answer,
+ * the distinct database states.
+ */
+function staleReader(database: () => string, api: () => Promise<string>) {
+  let checked = 0;
+  let stale: unknown;
+  const seen = new Set<string>();
+  let reading = true;
+  const reader = (async () => {
+    while (reading) {
+      const a = database();
+      const answer = await api();
+      const b = database();
+      if (a === b) {
+        checked++;
+        seen.add(a);
+        if (answer !== a) stale ??= { answer, database: a };
+      }
+      await Bun.sleep(1);
+    }
+  })();
+  return {
+    async stop() {
+      reading = false;
+      await reader;
+      return { checked, stale, seen: seen.size };
+    },
+  };
+}
+
 /** What the four read endpoints must say, computed from the database without any cache. */
 function fromDatabase() {
   const { nfts, store, ledger, crash } = server.ctx;
@@ -46,23 +79,7 @@ test("tiers, availability, minting status and stats are never stale after a purc
   const before = fromDatabase();
   expect(await fromApi()).toEqual(before);
 
-  let checked = 0;
-  let stale: unknown;
-  const seen = new Set<string>();
-  let reading = true;
-  const reader = (async () => {
-    while (reading) {
-      const a = JSON.stringify(fromDatabase());
-      const api = JSON.stringify(await fromApi());
-      const b = JSON.stringify(fromDatabase());
-      if (a === b) {
-        checked++;
-        seen.add(a);
-        if (api !== a) stale ??= { api, database: a };
-      }
-      await Bun.sleep(1);
-    }
-  })();
+  const reader = staleReader(() => JSON.stringify(fromDatabase()), async () => JSON.stringify(await fromApi()));
 
   const wallet = await buyer(server, 500_000);
   const address = wallet.classicAddress;
@@ -73,8 +90,7 @@ test("tiers, availability, minting status and stats are never stale after a purc
   await advanceClock(server, DAY_MS);
   const claimed = await sessionBrowser(server, address).json("/api/rewards/claim", { method: "POST", json: { walletAddress: address, claimType: "early", tokenId, tierId: 1 } });
   expect(claimed.status).toBe(200);
-  reading = false;
-  await reader;
+  const { checked, stale, seen } = await reader.stop();
 
   expect(stale).toBeUndefined();
   const after = fromDatabase();
@@ -84,7 +100,7 @@ test("tiers, availability, minting status and stats are never stale after a purc
   expect(after.minted).toBe(before.minted + 1);
   expect(after.stats.holders).toBe(before.stats.holders + 1);
   expect(after.stats.totalRewardsPaidVvx).toBeGreaterThan(before.stats.totalRewardsPaidVvx);
-  expect(seen.size).toBeGreaterThanOrEqual(4);
+  expect(seen).toBeGreaterThanOrEqual(4);
   expect(checked).toBeGreaterThan(20);
 }, 120_000);
 
@@ -101,36 +117,19 @@ test("crash's latest rounds and racing's races (API and socket history) are neve
       const onOpen = [JSON.parse(crash.historyText()), JSON.parse(racing.raceHistoryText())];
       return JSON.stringify([...(await Promise.all([get("/api/crash/rounds"), get("/api/crash/rounds?limit=3"), get("/api/racing/races")])), ...onOpen]);
     };
-    let checked = 0;
-    let stale: unknown;
-    const seen = new Set<string>();
-    let reading = true;
-    const reader = (async () => {
-      while (reading) {
-        const a = database();
-        const answer = await api();
-        const b = database();
-        if (a === b) {
-          checked++;
-          seen.add(a);
-          if (answer !== a) stale ??= { answer, database: a };
-        }
-        await Bun.sleep(1);
-      }
-    })();
+    const reader = staleReader(database, api);
     // Three races driven over the sandbox clock; crash rounds end on their own meanwhile.
     for (let round = 1; round <= 3; round++) await raceReaches(games, round, "finished", 60_000);
     const crashRounds = () => crash.pastRounds(20).length;
     // A crash round lasts until its crash point (real time: 10x is 38 s, 100x 77 s), so three may take minutes.
     for (const until = performance.now() + 300_000; crashRounds() < 3 && performance.now() < until; ) await Bun.sleep(50);
-    reading = false;
-    await reader;
+    const { checked, stale, seen } = await reader.stop();
 
     expect(stale).toBeUndefined();
     expect(await api()).toBe(database());
     expect(racing.races(20).length).toBeGreaterThanOrEqual(3);
     expect(crashRounds()).toBeGreaterThanOrEqual(3);
-    expect(seen.size).toBeGreaterThanOrEqual(4);
+    expect(seen).toBeGreaterThanOrEqual(4);
     expect(checked).toBeGreaterThan(20);
   } finally {
     await games.stop(true);
@@ -164,23 +163,7 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
       const rest = await Promise.all([`/api/slots/spins?wallet=${me}&limit=3&before=${cursor}`, `/api/daily-spin/spins?wallet=${me}`, `/api/crash/bets?wallet=${me}`, `/api/crash/bets?wallet=${me}&limit=2`].map(get));
       return JSON.stringify([spins, ...rest]);
     };
-    let checked = 0;
-    let stale: unknown;
-    const seen = new Set<string>();
-    let reading = true;
-    const reader = (async () => {
-      while (reading) {
-        const a = database();
-        const answer = await api();
-        const b = database();
-        if (a === b) {
-          checked++;
-          seen.add(a);
-          if (answer !== a) stale ??= { answer, database: a };
-        }
-        await Bun.sleep(1);
-      }
-    })();
+    const reader = staleReader(database, api);
     // A package played to its end (its winnings paid meanwhile), the wheel on two days, two crash bets settled.
     const { session } = await buyPackage(games, browser, me, 0);
     for (let i = 0; i < 10; i++) expect((await browser.json("/api/slots/spin", { method: "POST", json: { sessionId: session.sessionId, walletAddress: me } })).status).toBe(200);
@@ -192,14 +175,13 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
       const bet = await placeBet(games, sessionBrowser(games, me), wallet.seed!, amount, 1.1);
       await betReaches(games, me, bet.betId, (b) => b.result !== null, `crash bet of ${amount} XRP settled`, 180_000);
     }
-    reading = false;
-    await reader;
+    const { checked, stale, seen } = await reader.stop();
 
     expect(stale).toBeUndefined();
     expect(await api()).toBe(database());
     const [spins, , wheel, bets] = JSON.parse(database()) as { spins?: unknown[]; bets?: unknown[] }[];
     expect([spins!.spins!.length, wheel!.spins!.length, bets!.bets!.length]).toEqual([10, 2, 2]);
-    expect(seen.size).toBeGreaterThanOrEqual(10);
+    expect(seen).toBeGreaterThanOrEqual(10);
     expect(checked).toBeGreaterThan(20);
   } finally {
     await games.stop(true);
