@@ -26,7 +26,6 @@ import {
   parseLedgerId,
   parsePeriod,
   parsePositive,
-  type Period,
 } from "./model";
 import type { RewardService } from "./service";
 import type { TransferService } from "./transfers";
@@ -50,17 +49,6 @@ function optionalTierId(value: unknown): number | undefined {
   return n;
 }
 
-/**
- * The Rewards answer: between two ledger closes the wallet's holdings are known and it is made at
- * once; otherwise a promise of it. Its route handler only returns this, in a form Elysia's check of
- * the handler's source does not take for async (it would await every answer, the usual sync one too).
- */
-function rewardsResponse(rewards: RewardService, wallet: string, period: Period, page: number, pageSize: number, headers: Record<string, string>): Response | Promise<Response> {
-  const now = rewards.rewardsJsonNow(wallet, period, page, pageSize);
-  if (now) return joinedResponse(now.head, now.items, now.tail, headers);
-  return rewards.rewardsJson(wallet, period, page, pageSize).then(({ head, items, tail }) => joinedResponse(head, items, tail, headers));
-}
-
 /** A wallet's holdings, Rewards answer and dashboard cards: public ledger facts, no session. */
 function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>) {
   // The wallet's Rewards answer is JSON text (RewardService.rewardsJson): its values come from read models
@@ -78,13 +66,14 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
     )
     .get(
       "/api/rewards/wallet/:wallet",
-      function rewardsAnswer({ params, query }) {
+      async ({ params, query }) => {
         const wallet = parseAddress(params.wallet, "walletAddress");
         const period = parsePeriod(query.period, "7days");
         const page = parsePositive(query.page, "page", 1);
         const pageSize = parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-        const answer = rewardsResponse(rewards, wallet, period, page, pageSize, rewardsHeaders);
-        return answer;
+        // Between two ledger closes the wallet's holdings are known: the answer is made without waiting.
+        const { head, items, tail } = rewards.rewardsJsonNow(wallet, period, page, pageSize) ?? (await rewards.rewardsJson(wallet, period, page, pageSize));
+        return joinedResponse(head, items, tail, rewardsHeaders);
       },
       { params: WalletParams, query: RewardsQuery, response: RewardsResponse, detail: { summary: "The Rewards response: per-NFT accrual and claim state, totals, and the wallet's claims in a period", tags: ["rewards"] } },
     )
