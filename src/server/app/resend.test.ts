@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { convertStringToHex, type Client, type Wallet } from "xrpl";
 import type { OutboxEntry } from "../ledger/outbox";
 import { sandboxRoles } from "../sandbox";
@@ -6,6 +6,7 @@ import { eventually, faucet, outsideClient, pay, submitValidated } from "../test
 import { buyer, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
 import { buyPackage } from "../testing/slotsKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
+import { serverWithClient } from "../testing/serverSuite";
 
 // Every payer's failed payment goes again through the outbox's resend, once, on the real sandbox ledger:
 // an account that wants a destination tag (RequireDest) refuses the first payment with tecDST_TAG_NEEDED,
@@ -37,14 +38,9 @@ async function untaggedPayment(server: TestServer, client: Client, wallet: Walle
 describe("the outbox's resend, for every payer", () => {
   let server: TestServer;
   let client: Client;
-  beforeAll(async () => {
-    server = await startTestServer({ SANDBOX_LEDGER_MS: "150" });
-    await server.ctx.ledger.waitConnected(15_000);
-    client = await outsideClient(server.url);
-  });
-  afterAll(async () => {
-    await client?.disconnect();
-    await server?.stop(true);
+  serverWithClient((s, c) => {
+    server = s;
+    client = c;
   });
 
   test("a watcher refund the sender's account refuses goes again under refund:<hash>#2 after the pause, and arrives once", async () => {

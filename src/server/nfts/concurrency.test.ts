@@ -1,25 +1,20 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Client, Wallet } from "xrpl";
 import { incomingPayments } from "../payments/schema";
 import { nftTiers, nfts as nftsTable } from "./schema";
-import { eventually, outsideClient, pay } from "../testing/ledgerKit";
-import { startTestServer, type TestServer } from "../testing/testServer";
+import { eventually, pay } from "../testing/ledgerKit";
+import type { TestServer } from "../testing/testServer";
+import { serverWithClient } from "../testing/serverSuite";
 import type { TestBrowser } from "../testing/testBrowser";
 import { acceptRequest, buyer, GENESIS_PRICE_MICRO, mintsAndOffers, nftsOf, OASIS_PRICE_MICRO, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
 
 let server: TestServer;
 let client: Client;
 
-beforeAll(async () => {
-  server = await startTestServer({ SANDBOX_LEDGER_MS: "150" });
-  await server.ctx.ledger.waitConnected(15_000);
-  client = await outsideClient(server.url);
-});
-
-afterAll(async () => {
-  await client.disconnect();
-  await server.stop(true);
+serverWithClient((s, c) => {
+  server = s;
+  client = c;
 });
 
 interface Buyer {

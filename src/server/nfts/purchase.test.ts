@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { convertHexToString, type Client } from "xrpl";
 import { tierFromTaxon } from "../../engine";
 import { nfts as nftsTable } from "./schema";
-import { eventually, outsideClient } from "../testing/ledgerKit";
-import { startTestServer, type TestServer } from "../testing/testServer";
+import { eventually } from "../testing/ledgerKit";
+import type { TestServer } from "../testing/testServer";
+import { serverWithClient } from "../testing/serverSuite";
 import { TestBrowser } from "../testing/testBrowser";
 import { acceptRequest, buyer, connectedBrowser, mintsAndOffers, nftsOf, OASIS_PRICE_MICRO, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
 
 let server: TestServer;
 let client: Client;
 
-beforeAll(async () => {
-  server = await startTestServer({ SANDBOX_LEDGER_MS: "150" });
-  await server.ctx.ledger.waitConnected(15_000);
-  client = await outsideClient(server.url);
-});
-
-afterAll(async () => {
-  await client.disconnect();
-  await server.stop(true);
+serverWithClient((s, c) => {
+  server = s;
+  client = c;
 });
 
 describe("NFT purchase end to end", () => {

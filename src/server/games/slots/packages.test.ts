@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Client, Wallet } from "xrpl";
-import { eventually, outsideClient, pay } from "../../testing/ledgerKit";
+import { eventually, pay } from "../../testing/ledgerKit";
 import { buyer, sessionBrowser, signPayload, vvxMicro } from "../../testing/nftKit";
-import { startTestServer, type TestServer } from "../../testing/testServer";
+import type { TestServer } from "../../testing/testServer";
+import { serverWithClient } from "../../testing/serverSuite";
 import { paymentConfirmed, purchaseReaches } from "../../testing/slotsKit";
 
 let server: TestServer;
 let client: Client;
-beforeAll(async () => {
-  server = await startTestServer({ SANDBOX_LEDGER_MS: "150" });
-  await server.ctx.ledger.waitConnected(15_000);
-  client = await outsideClient(server.url);
-});
-afterAll(async () => {
-  await client?.disconnect();
-  await server?.stop(true);
+serverWithClient((s, c) => {
+  server = s;
+  client = c;
 });
 
 const VVX = 1_000_000n;

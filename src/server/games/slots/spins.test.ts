@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Client } from "xrpl";
 import { serverSeedCommitment, spinSlots } from "../../../engine";
 import { TestBrowser } from "../../testing/testBrowser";
-import { eventually, outsideClient } from "../../testing/ledgerKit";
+import { eventually } from "../../testing/ledgerKit";
 import { buyer, sessionBrowser, vvxMicro } from "../../testing/nftKit";
-import { startTestServer, type TestServer } from "../../testing/testServer";
+import type { TestServer } from "../../testing/testServer";
+import { serverWithClient } from "../../testing/serverSuite";
 import { buyPackage } from "../../testing/slotsKit";
 
 let server: TestServer;
 let client: Client;
-beforeAll(async () => {
-  server = await startTestServer({ SANDBOX_LEDGER_MS: "150" });
-  await server.ctx.ledger.waitConnected(15_000);
-  client = await outsideClient(server.url);
-});
-afterAll(async () => {
-  await client?.disconnect();
-  await server?.stop(true);
+serverWithClient((s, c) => {
+  server = s;
+  client = c;
 });
 
 const spin = (browser: TestBrowser, sessionId: string, walletAddress?: string) =>
