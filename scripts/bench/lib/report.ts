@@ -9,7 +9,8 @@ export interface BenchRow {
   /** product / baseline in the direction where higher is better (the bench says which). */
   ratio: number;
   goal: string;
-  met: boolean;
+  /** Undefined for a figure the issue sets no goal for (shown as "-", not counted). */
+  met?: boolean;
   unit?: string;
 }
 
@@ -18,7 +19,7 @@ export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor
 const num = (n: number) => (Math.abs(n) >= 100 ? Math.round(n).toLocaleString("en-US") : n.toFixed(n >= 10 ? 1 : 2));
 
 export function formatTable(rows: BenchRow[]): string {
-  const cells = [["metric", "product", "baseline", "ratio", "goal", "met"], ...rows.map((r) => [r.metric, num(r.product) + (r.unit ? ` ${r.unit}` : ""), num(r.baseline) + (r.unit ? ` ${r.unit}` : ""), r.ratio.toFixed(2), r.goal, r.met ? "yes" : "NO"])];
+  const cells = [["metric", "product", "baseline", "ratio", "goal", "met"], ...rows.map((r) => [r.metric, num(r.product) + (r.unit ? ` ${r.unit}` : ""), num(r.baseline) + (r.unit ? ` ${r.unit}` : ""), r.ratio.toFixed(2), r.goal, r.met === undefined ? "-" : r.met ? "yes" : "NO"])];
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => "| " + c.map((s, i) => (i === 0 || i === 4 ? s.padEnd(widths[i]!) : s.padStart(widths[i]!))).join(" | ") + " |";
   return [line(cells[0]!), "|" + widths.map((w, i) => (i === 0 || i === 4 ? "-" : "") + "-".repeat(w + 1) + (i === 0 || i === 4 ? "" : ":") ).join("|") + "|", ...cells.slice(1).map(line)].join("\n");
