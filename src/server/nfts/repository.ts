@@ -19,7 +19,7 @@ export interface TierCounts {
   minted: number;
 }
 
-/** The catalog's reads, compiled once and reused (they run whenever the catalog's read model is rebuilt). */
+/** The catalog's reads (they run whenever the catalog's read model is rebuilt) and the sweep's, compiled once and reused. */
 function prepareCatalogReads(db: Db) {
   return {
     tiers: db.select().from(nftTiers).orderBy(asc(nftTiers.id)).prepare(),
@@ -37,12 +37,22 @@ function prepareCatalogReads(db: Db) {
       .groupBy(nftPurchases.tierId)
       .prepare(),
     minted: db.select({ tierId: nfts.tierId, n: sql<number>`count(*)` }).from(nfts).groupBy(nfts.tierId).prepare(),
+    // The purchase sweep's question, every 2 s.
+    pendingClosed: db
+      .select({ p: nftPurchases, requestStatus: paymentRequests.status })
+      .from(nftPurchases)
+      .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
+      .where(and(eq(nftPurchases.status, "pending"), sql`${paymentRequests.status} <> 'open'`))
+      .prepare(),
   };
 }
+
+const byStatusesQuery = (db: Db, statuses: PurchaseStatus[]) => db.select().from(nftPurchases).where(inArray(nftPurchases.status, statuses)).orderBy(asc(nftPurchases.id)).prepare();
 
 /** Every query of the NFT feature, in one place. */
 export class NftRepository {
   private readonly prepared: ReturnType<typeof prepareCatalogReads>;
+  private readonly byStatuses = new Map<string, ReturnType<typeof byStatusesQuery>>();
 
   constructor(
     private readonly db: Db,
@@ -159,8 +169,12 @@ export class NftRepository {
     return db.select().from(nftPurchases).where(eq(nftPurchases.paymentRequestId, paymentRequestId)).get();
   }
 
-  withStatus(statuses: PurchaseStatus[]): PurchaseRow[] {
-    return this.db.select().from(nftPurchases).where(inArray(nftPurchases.status, statuses)).orderBy(asc(nftPurchases.id)).all();
+  /** Purchases in any of these states, oldest first. The sweep asks at every ledger close, so each list of states (a constant of the code) is compiled once. */
+  withStatus(statuses: readonly PurchaseStatus[]): PurchaseRow[] {
+    const key = statuses.join();
+    let query = this.byStatuses.get(key);
+    if (!query) this.byStatuses.set(key, (query = byStatusesQuery(this.db, [...statuses])));
+    return query.all();
   }
 
   /** The wallet's newest purchase of a tier (any state). */
@@ -197,13 +211,7 @@ export class NftRepository {
 
   /** Pending purchases whose payment request is no longer open (expired, cancelled, refunded). */
   pendingWithClosedRequest(): (PurchaseRow & { requestStatus: string })[] {
-    return this.db
-      .select({ p: nftPurchases, requestStatus: paymentRequests.status })
-      .from(nftPurchases)
-      .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
-      .where(and(eq(nftPurchases.status, "pending"), sql`${paymentRequests.status} <> 'open'`))
-      .all()
-      .map((r) => ({ ...r.p, requestStatus: r.requestStatus }));
+    return this.prepared.pendingClosed.all().map((r) => ({ ...r.p, requestStatus: r.requestStatus }));
   }
 
   offersFor(wallet: string): PurchaseRow[] {

@@ -8,7 +8,12 @@ export type NewSwap = typeof swaps.$inferInsert;
 
 /** The swap feature's queries. Status changes are conditional updates: two settlers never both win. */
 export class SwapRepository {
-  constructor(private readonly db: Db) {}
+  /** The settler's sweep asks for the open swaps every few seconds. */
+  private readonly openStmt;
+
+  constructor(private readonly db: Db) {
+    this.openStmt = db.select().from(swaps).where(inArray(swaps.status, OPEN_STATUSES)).orderBy(asc(swaps.id)).limit(sql.placeholder("limit")).prepare();
+  }
 
   insert(row: NewSwap): SwapRow {
     return this.db.insert(swaps).values(row).returning().get();
@@ -29,7 +34,7 @@ export class SwapRepository {
 
   /** Open swaps, oldest first (the background settler's work list). */
   open(limit: number): SwapRow[] {
-    return this.db.select().from(swaps).where(inArray(swaps.status, OPEN_STATUSES)).orderBy(asc(swaps.id)).limit(limit).all();
+    return this.openStmt.all({ limit });
   }
 
   /** Creations interrupted before their sign request existed, started before `before`. */

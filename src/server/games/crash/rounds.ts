@@ -293,7 +293,7 @@ export class CrashRounds {
       (tx) => {
         for (const bet of riders) this.deps.bets.lose(tx, bet.id);
         this.deps.bets.repo.updateRound(tx, live.round, { status: "finished", endedAt: this.deps.clock.date() });
-        const total = this.deps.bets.inRound(live.round, tx).reduce((n, b) => n + b.amountDrops, 0n);
+        const total = this.deps.bets.inRound(live.round).reduce((n, b) => n + b.amountDrops, 0n);
         return this.deps.burns.record(tx, live.round, total);
       },
       { behavior: "immediate" },

@@ -179,9 +179,9 @@ export class GameBets<P = Record<string, unknown>> {
     return toBet<P>(row);
   }
 
-  /** Paid bets of a round, in the order they were confirmed. */
-  inRound(round: number, db?: DbOrTx): Bet<P>[] {
-    return this.repo.betsInRound(round, db).map((r) => toBet<P>(r));
+  /** Paid bets of a round, in the order they were confirmed (inside a transaction too: one connection). */
+  inRound(round: number): Bet<P>[] {
+    return this.repo.betsInRound(round).map((r) => toBet<P>(r));
   }
 
   /** A wallet's bets, newest first. */

@@ -13,12 +13,20 @@ export function toBet<P>(row: BetRow): Bet<P> {
 export class GameRepository {
   /** The bet of a settled payout or refund: once per outbox settlement, on the game_bets_outbox index. */
   private readonly byOutboxKey;
+  /** A round's paid bets: read for every state a game pushes. */
+  private readonly paidInRound;
 
   constructor(
     readonly db: Db,
     readonly game: string,
   ) {
     this.byOutboxKey = db.select().from(gameBets).where(eq(gameBets.outboxKey, sql.placeholder("key"))).prepare();
+    this.paidInRound = db
+      .select()
+      .from(gameBets)
+      .where(and(eq(gameBets.game, game), eq(gameBets.round, sql.placeholder("round")), inArray(gameBets.status, ["confirmed", "won", "lost"])))
+      .orderBy(gameBets.confirmedAt)
+      .prepare();
   }
 
   insertBet(db: DbOrTx, values: Omit<typeof gameBets.$inferInsert, "game">): BetRow {
@@ -60,14 +68,9 @@ export class GameRepository {
     return this.byOutboxKey.get({ key });
   }
 
-  /** Paid bets of a round (confirmed, won or lost), oldest first. */
-  betsInRound(round: number, db: DbOrTx = this.db): BetRow[] {
-    return db
-      .select()
-      .from(gameBets)
-      .where(and(eq(gameBets.game, this.game), eq(gameBets.round, round), inArray(gameBets.status, ["confirmed", "won", "lost"])))
-      .orderBy(gameBets.confirmedAt)
-      .all();
+  /** Paid bets of a round (confirmed, won or lost), oldest first; inside a transaction too (one connection). */
+  betsInRound(round: number): BetRow[] {
+    return this.paidInRound.all({ round });
   }
 
   /** The wallet's paid bet in a round, if any. */

@@ -91,8 +91,8 @@ export class RacingBetRules {
   }
 
   /** The race's confirmed bets as (amount, unicorn). */
-  stakes(bets: GameBets<RaceBetParams>, round: number, db?: DbOrTx) {
-    return bets.inRound(round, db).map((b) => ({ amountDrops: b.amountDrops, unicorn: b.params.unicorn }));
+  stakes(bets: GameBets<RaceBetParams>, round: number) {
+    return bets.inRound(round).map((b) => ({ amountDrops: b.amountDrops, unicorn: b.params.unicorn }));
   }
 
   /** Before a payment request: 409 when this bet would take the race's worst case beyond the treasury. */
@@ -104,13 +104,13 @@ export class RacingBetRules {
 
   /** The kit asks which race a paid bet joins (inside the credit's transaction). */
   place(ctx: { db: DbOrTx; bet: Bet<RaceBetParams>; payment: IncomingPayment }, bets: GameBets<RaceBetParams>): BetPlacement {
-    const race = this.repo.current(ctx.db);
+    const race = this.repo.current();
     const { round, unicorn } = ctx.bet.params;
     if (!race || race.round !== round) return { refuse: RACING_REFUSAL.bettingClosed };
     const open = race.status === "waiting" || (race.status === "closed" && ctx.payment.ledgerIndex <= race.closeLedger!);
     if (!open) return { refuse: RACING_REFUSAL.bettingClosed };
     const spendable = this.spendableNow();
-    if (spendable !== undefined && worstCaseDrops(this.stakes(bets, round, ctx.db), race.multipleHundredths, { amountDrops: ctx.bet.amountDrops, unicorn }) > spendable) {
+    if (spendable !== undefined && worstCaseDrops(this.stakes(bets, round), race.multipleHundredths, { amountDrops: ctx.bet.amountDrops, unicorn }) > spendable) {
       return { refuse: RACING_REFUSAL.raceFull };
     }
     return { round };
@@ -129,7 +129,7 @@ export class RacingBetRules {
 
   /** Winners get bet x the race's multiple, the rest lose; in the race's finishing transaction. */
   settle(db: DbOrTx, bets: GameBets<RaceBetParams>, race: RaceRow): void {
-    for (const bet of bets.inRound(race.round, db)) {
+    for (const bet of bets.inRound(race.round)) {
       if (bet.status !== "confirmed") continue;
       if (bet.params.unicorn === race.winnerIndex) bets.win(db, bet.id, race.multipleHundredths);
       else bets.lose(db, bet.id);

@@ -164,6 +164,8 @@ export class RacingGame {
   }
 
   pushState(): void {
+    // Nobody watching: no state to build (its players come from the database).
+    if (this.channel.watchers === 0) return;
     const state = this.gameState();
     if (!state) return;
     this.lastPush = performance.now();

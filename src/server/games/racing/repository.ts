@@ -7,11 +7,16 @@ export type RaceRow = typeof racingRaces.$inferSelect;
 
 /** The race rows (bets are the games kit's). */
 export class RacingRepository {
-  constructor(private readonly db: Db) {}
+  /** The newest race: read on every tick of the rounds loop (4 a second), so compiled once. */
+  private readonly newest;
 
-  /** The newest race (the current one), if any. */
-  current(db: DbOrTx = this.db): RaceRow | undefined {
-    return db.select().from(racingRaces).orderBy(desc(racingRaces.round)).limit(1).get();
+  constructor(private readonly db: Db) {
+    this.newest = db.select().from(racingRaces).orderBy(desc(racingRaces.round)).limit(1).prepare();
+  }
+
+  /** The newest race (the current one), if any; inside a transaction too (one connection). */
+  current(): RaceRow | undefined {
+    return this.newest.get();
   }
 
   race(round: number, db: DbOrTx = this.db): RaceRow | undefined {

@@ -73,11 +73,13 @@ export class SlotPayouts {
 
   /** Batches every wallet's unpaid winnings into one payout each; returns the payouts made. */
   flush(): PayoutRow[] {
+    // Nothing unpaid (the usual idle pass): no write transaction, so no write lock every 2 s.
+    if (this.repo.unpaidByWallet().length === 0) return [];
     const now = this.deps.clock.date();
     const made = this.deps.db.transaction(
       (tx) => {
         const rows: PayoutRow[] = [];
-        for (const { wallet, total, count } of this.repo.unpaidByWallet(tx)) {
+        for (const { wallet, total, count } of this.repo.unpaidByWallet()) {
           const payout = this.repo.insertPayout(tx, { wallet, amountMicro: total, spinCount: count, attempt: 1, outboxKey: `pending:${wallet}:${now.getTime()}`, status: "pending", createdAt: now });
           const key = slotKeys.payout(payout.id);
           const assigned = this.repo.assignPayout(tx, wallet, payout.id);

@@ -53,10 +53,23 @@ export class SlotsRepository {
   private readonly takeSpinStmt;
   private readonly insertSpinStmt;
 
+  /** Unpaid winnings by wallet: the payouts loop asks every 2 s. */
+  private readonly unpaidStmt;
+
   constructor(
     readonly db: Db,
     private readonly sqlite: Database,
   ) {
+    const inFlight = db
+      .select({ wallet: slotPayouts.wallet })
+      .from(slotPayouts)
+      .where(sql`${slotPayouts.status} = 'pending' OR (${slotPayouts.status} = 'failed' AND ${slotPayouts.retryAt} IS NOT NULL)`);
+    this.unpaidStmt = db
+      .select({ wallet: slotSpins.wallet, total: sql<number>`sum(${slotSpins.totalPayoutMicro})`, count: sql<number>`count(*)` })
+      .from(slotSpins)
+      .where(and(isNull(slotSpins.payoutId), notInArray(slotSpins.wallet, inFlight)))
+      .groupBy(slotSpins.wallet)
+      .prepare();
     this.spinSessionStmt = sqlite.query<{ id: string; wallet: string; status: string; remaining_spins: number; spin_cost_micro: number; expires_at: number }, [string]>(
       "SELECT id, wallet, status, remaining_spins, spin_cost_micro, expires_at FROM slot_sessions WHERE id = ?",
     );
@@ -192,18 +205,8 @@ export class SlotsRepository {
    * Winnings not yet in a payout, per wallet, for wallets with no payout in flight (pending, or
    * failed and waiting to be sent again): a wallet has at most one payout on its way at a time.
    */
-  unpaidByWallet(db: DbOrTx): { wallet: string; total: bigint; count: number }[] {
-    const inFlight = db
-      .select({ wallet: slotPayouts.wallet })
-      .from(slotPayouts)
-      .where(sql`${slotPayouts.status} = 'pending' OR (${slotPayouts.status} = 'failed' AND ${slotPayouts.retryAt} IS NOT NULL)`);
-    return db
-      .select({ wallet: slotSpins.wallet, total: sql<number>`sum(${slotSpins.totalPayoutMicro})`, count: sql<number>`count(*)` })
-      .from(slotSpins)
-      .where(and(isNull(slotSpins.payoutId), notInArray(slotSpins.wallet, inFlight)))
-      .groupBy(slotSpins.wallet)
-      .all()
-      .map((r) => ({ wallet: r.wallet, total: BigInt(r.total), count: Number(r.count) }));
+  unpaidByWallet(): { wallet: string; total: bigint; count: number }[] {
+    return this.unpaidStmt.all().map((r) => ({ wallet: r.wallet, total: BigInt(r.total), count: Number(r.count) }));
   }
 
   assignPayout(db: DbOrTx, wallet: string, payoutId: number): number {

@@ -87,15 +87,16 @@ export function applyMigrations(sqlite: Database): string[] {
 export function probeWrite(sqlite: Database): string | undefined {
   // Inside our own transaction we hold the lock already.
   if (sqlite.inTransaction) return undefined;
-  sqlite.exec("PRAGMA busy_timeout = 0");
+  // Every background pass asks (several a second): `query` keeps each statement compiled.
+  sqlite.query("PRAGMA busy_timeout = 0").run();
   try {
-    sqlite.exec("BEGIN IMMEDIATE");
-    sqlite.exec("ROLLBACK");
+    sqlite.query("BEGIN IMMEDIATE").run();
+    sqlite.query("ROLLBACK").run();
     return undefined;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   } finally {
-    sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    sqlite.query(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
   }
 }
 

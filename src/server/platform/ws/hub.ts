@@ -124,9 +124,9 @@ export class Hub {
     return this.publish(topic, { ...message, topic });
   }
 
-  /** Publishes one message to every subscriber of a topic. */
+  /** Publishes one message to every subscriber of a topic (no JSON is made for a topic nobody listens to: the game rounds tick on an idle server). */
   publish(topic: string, message: WsMessage | object): number {
-    if (!this.server) return 0;
+    if (!this.server || this.server.subscriberCount(topic) === 0) return 0;
     return this.server.publish(topic, JSON.stringify(message));
   }
 

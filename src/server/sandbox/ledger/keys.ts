@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { decodeAccountID, encodeAccountID, hashes } from "xrpl";
+import type { LedgerHeader } from "./state";
 
 /**
  * Ledger object keys (rippled's keylets) and identifiers derived the way
@@ -7,7 +8,27 @@ import { decodeAccountID, encodeAccountID, hashes } from "xrpl";
  */
 
 export function sha512Half(hex: string): string {
-  return createHash("sha512").update(Buffer.from(hex, "hex")).digest("hex").slice(0, 64).toUpperCase();
+  // Bun's native hasher: node:crypto's createHash builds a stream wrapper per call (keys are hashed on every account read).
+  return new Bun.CryptoHasher("sha512").update(Buffer.from(hex, "hex")).digest("hex").slice(0, 64).toUpperCase();
+}
+
+/**
+ * A ledger's hash, as rippled (and xrpl.js's hashLedgerHeader) makes it: SHA-512Half of "LWR\0" and
+ * the header's fields in binary. Computed natively here: it runs at every close, idle or not.
+ */
+export function ledgerHeaderHash(h: Omit<LedgerHeader, "ledger_hash" | "tx_count">): string {
+  const fixed = Buffer.alloc(4 + 4 + 8);
+  fixed.write("4C575200", 0, "hex");
+  fixed.writeUInt32BE(h.ledger_index, 4);
+  fixed.writeBigUInt64BE(BigInt(h.total_coins), 8);
+  const times = Buffer.alloc(4 + 4 + 1 + 1);
+  times.writeUInt32BE(h.parent_close_time, 0);
+  times.writeUInt32BE(h.close_time, 4);
+  times.writeUInt8(h.close_time_resolution, 8);
+  times.writeUInt8(h.close_flags, 9);
+  const hasher = new Bun.CryptoHasher("sha512").update(fixed);
+  for (const hash of [h.parent_hash, h.transaction_hash, h.account_hash]) hasher.update(Buffer.from(hash, "hex"));
+  return hasher.update(times).digest("hex").slice(0, 64).toUpperCase();
 }
 
 export function accountIdHex(address: string): string {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { Wallet, hashes } from "xrpl";
+import { Wallet } from "xrpl";
 import { encodeFastBytes } from "./binary";
 import { checkedDecode, checkedDecodeAsync } from "./decode";
 import type { Logger } from "../../platform/log";
@@ -14,7 +14,7 @@ import { RIPPLE_EPOCH_OFFSET, NETWORK_ID, binaryMeta } from "./format";
 import { STATE_HISTORY, StateHistory } from "./history";
 import { HeldTransactions } from "./held";
 import { OpenJournal } from "./journal";
-import { GENESIS_KEYS, GENESIS_SEED, accountKey } from "./keys";
+import { GENESIS_KEYS, GENESIS_SEED, accountKey, ledgerHeaderHash } from "./keys";
 import { transactionId, transactionTreeHash } from "./shamap";
 import { SandboxStore, type ClosingTx, type LedgerHeader } from "./state";
 import { Streams, type LedgerStreamFields, type Subscriber } from "./streams";
@@ -362,7 +362,7 @@ export class SandboxLedger {
 
   /** A stand-in for the state tree hash: chains the previous hash with every object written in this ledger (`writes` in key order). */
   stateHash(previous: string, writes: [string, Entry | null][]): string {
-    const h = createHash("sha512").update(previous);
+    const h = new Bun.CryptoHasher("sha512").update(previous);
     for (const [key, entry] of writes) h.update(key).update(entry ? entryJson(entry) : "deleted");
     return h.digest("hex").slice(0, 64).toUpperCase();
   }
@@ -381,7 +381,7 @@ export class SandboxLedger {
       total_coins: GENESIS_DROPS.toString(),
       tx_count: 0,
     };
-    this.last = { ...header, ledger_hash: hashes.hashLedgerHeader(header as never) };
+    this.last = { ...header, ledger_hash: ledgerHeaderHash(header) };
     this.store.saveClose({ header: this.last, writes: [[master.index, master]], txs: [] });
     this.put(master.index, master);
   }
@@ -410,7 +410,7 @@ export class SandboxLedger {
       total_coins: (BigInt(this.last.total_coins) - feesBurnt).toString(),
       tx_count: txs.length,
     };
-    const closedHeader: LedgerHeader = { ...header, ledger_hash: hashes.hashLedgerHeader(header as never) };
+    const closedHeader: LedgerHeader = { ...header, ledger_hash: ledgerHeaderHash(header) };
     const stored: ClosingTx[] = txs.map((t) => ({
       hash: t.hash,
       ledger_index: index,

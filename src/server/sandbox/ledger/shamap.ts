@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 
 /**
  * The transaction tree root of a ledger (rippled's SHAMap over tx + metadata),
@@ -13,7 +12,7 @@ const TX_NODE = Buffer.from("534E4400", "hex"); // "SND\0"
 const ZERO = Buffer.alloc(32);
 
 function sha512Half(...parts: Buffer[]): Buffer {
-  const h = createHash("sha512");
+  const h = new Bun.CryptoHasher("sha512");
   for (const p of parts) h.update(p);
   return h.digest().subarray(0, 32);
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import definitions from "ripple-binary-codec/dist/enums/definitions.json";
 import { TER } from "./codes";
 import { Iou, Rational } from "./iou";
-import { ammKey, lpTokenCurrency, nftokenId, scrambleTaxon } from "./keys";
+import { ammKey, ledgerHeaderHash, lpTokenCurrency, nftokenId, scrambleTaxon } from "./keys";
 import { initialLpTokens, swapIn, swapOut } from "./apply/amm";
 import { Wallet, hashes, parseNFTokenID } from "xrpl";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -78,6 +78,26 @@ describe("identifiers", () => {
 });
 
 describe("ledger hashes", () => {
+  test("a ledger header's hash (made natively at every close) is xrpl.js's hashLedgerHeader, for 500 random headers", () => {
+    const hex = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex").toUpperCase();
+    const u32 = () => crypto.getRandomValues(new Uint32Array(1))[0]!;
+    for (let i = 0; i < 500; i++) {
+      const header = {
+        ledger_index: u32(),
+        // Up to the XRP ever made (10^17 drops), the top of the uint64 field included.
+        total_coins: (i === 0 ? 2n ** 64n - 1n : BigInt(u32()) * BigInt(u32()) + BigInt(i)).toString(),
+        parent_hash: hex(),
+        transaction_hash: hex(),
+        account_hash: hex(),
+        parent_close_time: u32(),
+        close_time: u32(),
+        close_time_resolution: i % 256,
+        close_flags: i % 2,
+      };
+      expect(ledgerHeaderHash(header)).toBe(hashes.hashLedgerHeader(header as never));
+    }
+  });
+
   test("the genesis ledger's transaction tree hash is the one xrpl.js computes, and the header hash chains", () => {
     const dir = mkdtempSync(join(tmpdir(), "vvx-ledger-unit-"));
     const ledger = new SandboxLedger({ dataDir: dir, seed: "unit", ledgerMs: 1000, currency: "VVX", log: memoryLogger() });
