@@ -14,21 +14,12 @@ export function sha512Half(hex: string): string {
 
 /**
  * A ledger's hash, as rippled (and xrpl.js's hashLedgerHeader) makes it: SHA-512Half of "LWR\0" and
- * the header's fields in binary. Computed natively here: it runs at every close, idle or not.
+ * the header's fields in binary. Hashed natively (sha512Half): it runs at every close, idle or not.
  */
 export function ledgerHeaderHash(h: Omit<LedgerHeader, "ledger_hash" | "tx_count">): string {
-  const fixed = Buffer.alloc(4 + 4 + 8);
-  fixed.write("4C575200", 0, "hex");
-  fixed.writeUInt32BE(h.ledger_index, 4);
-  fixed.writeBigUInt64BE(BigInt(h.total_coins), 8);
-  const times = Buffer.alloc(4 + 4 + 1 + 1);
-  times.writeUInt32BE(h.parent_close_time, 0);
-  times.writeUInt32BE(h.close_time, 4);
-  times.writeUInt8(h.close_time_resolution, 8);
-  times.writeUInt8(h.close_flags, 9);
-  const hasher = new Bun.CryptoHasher("sha512").update(fixed);
-  for (const hash of [h.parent_hash, h.transaction_hash, h.account_hash]) hasher.update(Buffer.from(hash, "hex"));
-  return hasher.update(times).digest("hex").slice(0, 64).toUpperCase();
+  const hex = (n: number | bigint, bytes: number) => n.toString(16).padStart(bytes * 2, "0");
+  const times = hex(h.parent_close_time, 4) + hex(h.close_time, 4) + hex(h.close_time_resolution, 1) + hex(h.close_flags, 1);
+  return sha512Half("4C575200" + hex(h.ledger_index, 4) + hex(BigInt(h.total_coins), 8) + h.parent_hash + h.transaction_hash + h.account_hash + times);
 }
 
 export function accountIdHex(address: string): string {
