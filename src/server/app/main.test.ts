@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seedDefaults } from "../nfts/seed";
 import { openStore } from "../platform/db";
+import { DataDirInUseError } from "../platform/db/dataDirLock";
 import { migrations } from "../platform/db/migrations";
 import { freePort, startTestServer } from "../testing/testServer";
 
@@ -40,6 +41,60 @@ describe("start-up and shutdown", () => {
     } finally {
       proc.kill();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("one server per data directory", () => {
+  /** `bun main.ts` on `dir`, with its output collected; `healthy` waits for its first 200 on /api/health. */
+  async function spawnServer(dir: string) {
+    const port = await freePort();
+    const proc = Bun.spawn(["bun", MAIN], { env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, QUIET: "1" }, stdout: "pipe", stderr: "pipe" });
+    const healthy = async () => {
+      for (let i = 0; i < 200; i++) {
+        if (await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false)) return true;
+        if (proc.exitCode !== null) return false;
+        await Bun.sleep(50);
+      }
+      return false;
+    };
+    return { proc, healthy };
+  }
+
+  test("a second server on the same DATA_DIR exits 1 naming the directory; the first keeps serving; a killed server leaves no stale lock", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vvx-twice-"));
+    const first = await spawnServer(dir);
+    let third: Awaited<ReturnType<typeof spawnServer>> | undefined;
+    try {
+      expect(await first.healthy()).toBe(true);
+      const second = await spawnServer(dir);
+      expect(await second.proc.exited).toBe(1);
+      expect(await new Response(second.proc.stderr).text()).toContain(`Database error: ${dir} is in use by another VVX server (it holds ${join(dir, "vvx.lock")})`);
+      expect(await first.healthy()).toBe(true);
+
+      // A kill leaves nothing to clean up: the lock goes with the process.
+      first.proc.kill("SIGKILL");
+      await first.proc.exited;
+      third = await spawnServer(dir);
+      expect(await third.healthy()).toBe(true);
+    } finally {
+      first.proc.kill();
+      third?.proc.kill();
+      await third?.proc.exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("in one process too: a second start on the directory is refused until the first stops", async () => {
+    const first = await startTestServer();
+    try {
+      await expect(startTestServer({}, first.dataDir)).rejects.toThrow(DataDirInUseError);
+      await first.stop();
+      const again = await startTestServer({}, first.dataDir);
+      expect((await fetch(`${again.url}/api/health`)).status).toBe(200);
+      await again.stop(true);
+    } finally {
+      await first.stop(true);
     }
   });
 });

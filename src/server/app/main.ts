@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import { ConfigError, loadConfig, type Config } from "../platform/config";
 import type { AppContext } from "./context";
 import { DatabaseFileError, openStore } from "../platform/db";
+import { lockDataDir } from "../platform/db/dataDirLock";
 import { gatewayFromConfig } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { createLogger, type Logger } from "../platform/log";
@@ -65,10 +66,18 @@ export async function createContext(settings: Config, log = createLogger(!settin
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
 export async function startServer(config: Config, log?: Logger) {
+  // One server per DATA_DIR: refused before anything opens the database or starts a worker.
+  const dataDirLock = lockDataDir(config.dataDir);
   // Production: the SPA is built (or read from the binary) while the rest starts; `bun run dev` keeps Bun's HMR route.
   const development = process.env.NODE_ENV === "development";
   const spa = development ? undefined : buildSpa();
-  const ctx = await createContext(config, log);
+  let ctx: AppContext;
+  try {
+    ctx = await createContext(config, log);
+  } catch (err) {
+    dataDirLock.release();
+    throw err;
+  }
   const app = createApp(ctx, await spa);
   app.listen({ port: config.port, hostname: config.host, development });
   ctx.hub.attach(app.server!);
@@ -107,6 +116,7 @@ export async function startServer(config: Config, log?: Logger) {
       await app.stop(false); // let requests in flight finish
       ctx.sandbox?.shutdown();
       ctx.store.close();
+      dataDirLock.release();
       ctx.log.info("stopped");
     })());
   return { app, ctx, port, stop };

@@ -1,0 +1,56 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseFileError, databaseFileError, isBusyError } from ".";
+
+/** The file whose lock says "a server runs on this DATA_DIR" (an otherwise tiny SQLite database). */
+export const LOCK_FILE = "vvx.lock";
+
+/** DATA_DIR is held by another running server. */
+export class DataDirInUseError extends DatabaseFileError {
+  constructor(dataDir: string, lockPath: string) {
+    super(lockPath, `${dataDir} is in use by another VVX server (it holds ${lockPath}). Stop that server first, or give this one its own DATA_DIR.`);
+    this.name = "DataDirInUseError";
+  }
+}
+
+export interface DataDirLock {
+  release(): void;
+}
+
+/**
+ * Holds `dataDir` for one server: a second server on the same directory would run a second
+ * payment worker, ledger watcher and set of game rounds on the same rows (and close the sandbox
+ * ledger twice), so it is refused. The lock is SQLite's own file lock on DATA_DIR/vvx.lock, taken
+ * exclusively and kept until release: the kernel drops it when the process ends, however it ends,
+ * so a killed server leaves no stale lock. Throws DataDirInUseError when another server holds it.
+ */
+export function lockDataDir(dataDir: string): DataDirLock {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, LOCK_FILE);
+  let db: Database | undefined;
+  try {
+    db = new Database(path, { create: true });
+    db.exec("PRAGMA busy_timeout = 0");
+    // Exclusive locking mode: the lock the first write takes is kept until the connection closes.
+    db.exec("PRAGMA locking_mode = EXCLUSIVE");
+    db.exec("BEGIN EXCLUSIVE");
+    db.exec("CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, since TEXT NOT NULL)");
+    db.exec("DELETE FROM holder");
+    db.query("INSERT INTO holder (pid, since) VALUES (?, ?)").run(process.pid, new Date().toISOString());
+    db.exec("COMMIT");
+  } catch (err) {
+    db?.close();
+    if (isBusyError(err)) throw new DataDirInUseError(dataDir, path);
+    throw databaseFileError(path, err, `Move ${path} aside; it holds no data`) ?? err;
+  }
+  const held = db;
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      held.close();
+    },
+  };
+}
