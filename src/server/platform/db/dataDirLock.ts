@@ -32,6 +32,9 @@ export function lockDataDir(dataDir: string): DataDirLock {
   try {
     db = new Database(path, { create: true });
     db.exec("PRAGMA busy_timeout = 0");
+    // Only the lock matters, not the row: no journal and no fsync on the start-up path.
+    db.exec("PRAGMA journal_mode = OFF");
+    db.exec("PRAGMA synchronous = OFF");
     // Exclusive locking mode: the lock the first write takes is kept until the connection closes.
     db.exec("PRAGMA locking_mode = EXCLUSIVE");
     db.exec("BEGIN EXCLUSIVE");
