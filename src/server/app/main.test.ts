@@ -7,7 +7,9 @@ import { seedDefaults } from "../nfts/seed";
 import { openStore } from "../platform/db";
 import { DataDirInUseError } from "../platform/db/dataDirLock";
 import { migrations } from "../platform/db/migrations";
+import { loadConfig } from "../platform/config";
 import { freePort, startTestServer } from "../testing/testServer";
+import { ListenError, listenError, startServer } from "./main";
 
 const MAIN = join(import.meta.dir, "main.ts");
 
@@ -42,6 +44,46 @@ describe("start-up and shutdown", () => {
       proc.kill();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a HOST:PORT the server cannot listen on", () => {
+  test("a port in use: exit 1 with one line naming HOST:PORT, no stack", async () => {
+    const holder = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("someone else") });
+    const dir = mkdtempSync(join(tmpdir(), "vvx-port-"));
+    try {
+      const run = Bun.spawn(["bun", MAIN], { env: { ...process.env, PORT: String(holder.port), HOST: "127.0.0.1", DATA_DIR: dir, QUIET: "1" }, stdout: "pipe", stderr: "pipe" });
+      expect(await run.exited).toBe(1);
+      const stderr = await new Response(run.stderr).text();
+      expect(stderr.trim()).toBe(`Cannot start: 127.0.0.1:${holder.port} is in use by another program. Stop it, or set PORT to a free port.`);
+    } finally {
+      await holder.stop(true);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("in one process: the failed start closes what it opened, so the next start on the directory works", async () => {
+    const holder = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("someone else") });
+    const dir = mkdtempSync(join(tmpdir(), "vvx-port-"));
+    try {
+      const config = loadConfig({ PORT: String(holder.port), HOST: "127.0.0.1", DATA_DIR: dir, QUIET: "1" });
+      await expect(startServer(config)).rejects.toThrow(ListenError);
+      await expect(startServer({ ...config, host: "10.255.255.1" })).rejects.toThrow("HOST 10.255.255.1 is not an address of this machine");
+      const next = await startTestServer({}, dir);
+      expect((await fetch(`${next.url}/api/health`)).status).toBe(200);
+      await next.stop();
+    } finally {
+      await holder.stop(true);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("each listen failure names what to change; other errors pass through", () => {
+    const at = { host: "0.0.0.0", port: 80 };
+    expect(listenError(at, Object.assign(new Error("x"), { code: "EACCES", syscall: "listen" }))?.message).toBe("0.0.0.0:80 needs privileges this user does not have (ports below 1024). Set PORT to 1024 or above.");
+    expect(listenError(at, Object.assign(new Error("x"), { code: "EINVAL", syscall: "listen" }))?.message).toBe("cannot listen on 0.0.0.0:80 (EINVAL). Check HOST and PORT.");
+    expect(listenError(at, Object.assign(new Error("x"), { code: "ENOENT", syscall: "open" }))).toBeUndefined();
+    expect(listenError(at, new Error("x"))).toBeUndefined();
   });
 });
 

@@ -79,7 +79,14 @@ export async function startServer(config: Config, log?: Logger) {
     throw err;
   }
   const app = createApp(ctx, await spa);
-  app.listen({ port: config.port, hostname: config.host, development });
+  try {
+    app.listen({ port: config.port, hostname: config.host, development });
+  } catch (err) {
+    ctx.sandbox?.shutdown();
+    ctx.store.close();
+    dataDirLock.release();
+    throw listenError(config, err) ?? err;
+  }
   ctx.hub.attach(app.server!);
   ctx.hub.start();
   ctx.sandbox?.start();
@@ -134,6 +141,25 @@ export function exposedSandboxAdmin(config: Pick<Config, "network" | "host" | "a
   return "sandbox mode listens beyond localhost with ADMIN_WALLETS set: anyone who reaches this server can sign in as an admin's account through the sandbox wallet; set HOST=127.0.0.1, or use a real network";
 }
 
+/** The server cannot listen on HOST:PORT: the message names them and what to change. */
+export class ListenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ListenError";
+  }
+}
+
+/** Turns Bun's listen failure into a ListenError; undefined for other errors. */
+export function listenError(config: Pick<Config, "host" | "port">, err: unknown): ListenError | undefined {
+  const { code, syscall } = (err ?? {}) as { code?: unknown; syscall?: unknown };
+  if (syscall !== "listen" || typeof code !== "string") return undefined;
+  const where = `${config.host}:${config.port}`;
+  if (code === "EADDRINUSE") return new ListenError(`${where} is in use by another program. Stop it, or set PORT to a free port.`);
+  if (code === "EACCES") return new ListenError(`${where} needs privileges this user does not have (ports below 1024). Set PORT to 1024 or above.`);
+  if (code === "EADDRNOTAVAIL") return new ListenError(`HOST ${config.host} is not an address of this machine. Set HOST to one of its addresses, 0.0.0.0 (all) or 127.0.0.1.`);
+  return new ListenError(`cannot listen on ${where} (${code}). Check HOST and PORT.`);
+}
+
 /** `vvx healthcheck`: exit 0 when this machine's server answers /api/health (used by Docker's HEALTHCHECK). */
 async function healthcheck(): Promise<never> {
   const port = process.env.PORT || "3000";
@@ -164,6 +190,10 @@ export async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof DatabaseFileError) {
       console.error(`Database error: ${err.message}`);
+      process.exit(1);
+    }
+    if (err instanceof ListenError) {
+      console.error(`Cannot start: ${err.message}`);
       process.exit(1);
     }
     throw err;

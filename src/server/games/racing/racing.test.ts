@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Client, Wallet } from "xrpl";
+import type { Client } from "xrpl";
 import { UNICORNS, raceFromSeeds, serverSeedCommitment } from "../../../engine";
 import type { RaceRecord } from "../../../shared/api/racing";
 import { eventually, faucet, outsideClient, pay } from "../../testing/ledgerKit";
