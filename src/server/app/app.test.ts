@@ -19,10 +19,24 @@ afterAll(async () => {
 const get = (path: string) => server.app.handle(new Request(`http://localhost${path}`));
 
 describe("system routes", () => {
-  test("GET /api/health reports status, network, version and database", async () => {
+  test("GET /api/health reports status, network, version, database and the ledger connection", async () => {
+    await server.ctx.ledger.waitConnected(15_000);
     const res = await get("/api/health");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "ok", network: "sandbox", version: expect.stringMatching(/^\d+\.\d+\.\d+/), db: "ok" });
+    expect(await res.json()).toEqual({ status: "ok", network: "sandbox", version: expect.stringMatching(/^\d+\.\d+\.\d+/), ledger: "connected", db: "ok" });
+  });
+
+  test("GET /api/health without a ledger connection: still 200 ok (the server is fine), and says the ledger is not connected", async () => {
+    const other = await startTestServer();
+    try {
+      await other.ctx.ledger.waitConnected(15_000);
+      await other.ctx.ledger.stop();
+      const res = await fetch(`${other.url}/api/health`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ status: "ok", ledger: "stopped", db: "ok" });
+    } finally {
+      await other.stop(true);
+    }
   });
 
   test("GET /api/stats counts minted NFTs, holders and paid rewards from the database", async () => {

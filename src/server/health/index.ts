@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import type { LedgerState } from "../ledger/gateway";
 import type { Config } from "../platform/config";
 import type { Store } from "../platform/db";
 import { probeWrite } from "../platform/db";
@@ -9,12 +10,16 @@ const Health = t.Object({
   version: t.String(),
   db: t.String({ description: "ok when the database answers a query and takes writes; locked or unavailable otherwise" }),
   reason: t.Optional(t.String({ description: "Why the status is degraded" })),
+  ledger: t.Union([t.Literal("idle"), t.Literal("connecting"), t.Literal("connected"), t.Literal("reconnecting"), t.Literal("stopped")], {
+    description: "The XRP Ledger connection. Payments, bets, claims and swaps wait while it is not connected; the server itself is fine, so the status stays ok",
+  }),
 });
 
 /** What the health check reads. */
 export interface HealthDeps {
   config: Pick<Config, "network">;
   store: Pick<Store, "sqlite">;
+  ledger: { readonly state: LedgerState };
   version: string;
 }
 
@@ -22,7 +27,7 @@ export function healthRoutes(ctx: HealthDeps) {
   return new Elysia({ name: "health" }).get(
     "/api/health",
     ({ set }) => {
-      const base = { network: ctx.config.network, version: ctx.version };
+      const base = { network: ctx.config.network, version: ctx.version, ledger: ctx.ledger.state };
       try {
         ctx.store.sqlite.query("SELECT 1").get();
       } catch (err) {
