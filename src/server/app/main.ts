@@ -78,13 +78,17 @@ export async function startServer(config: Config, log?: Logger) {
     dataDirLock.release();
     throw err;
   }
+  // What createContext opened, closed last at a stop (or at once when the server cannot listen).
+  const closeData = () => {
+    ctx.sandbox?.shutdown();
+    ctx.store.close();
+    dataDirLock.release();
+  };
   const app = createApp(ctx, await spa);
   try {
     app.listen({ port: config.port, hostname: config.host, development });
   } catch (err) {
-    ctx.sandbox?.shutdown();
-    ctx.store.close();
-    dataDirLock.release();
+    closeData();
     throw listenError(config, err) ?? err;
   }
   ctx.hub.attach(app.server!);
@@ -121,9 +125,7 @@ export async function startServer(config: Config, log?: Logger) {
       await ctx.sandbox?.stop();
       ctx.hub.closeAll();
       await app.stop(false); // let requests in flight finish
-      ctx.sandbox?.shutdown();
-      ctx.store.close();
-      dataDirLock.release();
+      closeData();
       ctx.log.info("stopped");
     })());
   return { app, ctx, port, stop };

@@ -35,7 +35,8 @@ export function lockDataDir(dataDir: string): DataDirLock {
     // Only the lock matters, not the row: no journal and no fsync on the start-up path.
     db.exec("PRAGMA journal_mode = OFF");
     db.exec("PRAGMA synchronous = OFF");
-    // Exclusive locking mode: the lock the first write takes is kept until the connection closes.
+    // Exclusive locking mode: the lock a write takes is kept until the connection closes. The row
+    // written (this process and its start) is the write; an operator may read it once it is released.
     db.exec("PRAGMA locking_mode = EXCLUSIVE");
     db.exec("BEGIN EXCLUSIVE");
     db.exec("CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, since TEXT NOT NULL)");
