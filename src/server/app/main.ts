@@ -173,6 +173,9 @@ async function healthcheck(): Promise<never> {
   }
 }
 
+/** When main gives start-up's memory back: after the first ledger closes and game rounds begin. */
+const RELEASE_START_UP_AFTER_MS = 2_000;
+
 /** The server's command line: `vvx` runs the server, `vvx healthcheck` checks one (the binary's entry calls it too). */
 export async function main(): Promise<void> {
   if (process.argv[2] === "healthcheck") await healthcheck();
@@ -201,6 +204,10 @@ export async function main(): Promise<void> {
     throw err;
   }
   console.log(`VVX is running at ${config.publicUrl} (network: ${config.network})`);
+  // Once start-up is over, its garbage (migrations, the sandbox's genesis, code that ran once) is
+  // collected and the freed pages given back to the system: about 3 MiB less resident for as long
+  // as the server runs (bun run bench, startup). Later code is compiled again when it next runs.
+  setTimeout(() => Bun.shrink(), RELEASE_START_UP_AFTER_MS).unref();
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => void stop().then(() => process.exit(0)));
   }
