@@ -72,6 +72,9 @@ export class Outbox {
   private readonly resendLoop = new BackgroundLoop(RESEND_SWEEP_MS, () => this.resendDue());
   private readonly gate: RetryGate;
   private readonly resend: OutboxResend;
+  /** The queued and pending entries (their ids, or whole, oldest first): read at every ledger close and every game round, so compiled once. */
+  private readonly openIdStmt;
+  private readonly openStmt;
 
   constructor(
     private readonly db: Db,
@@ -83,6 +86,9 @@ export class Outbox {
     this.events = new TypedEmitter((event, err) => log.error("outbox listener failed", { event, error: String(err) }));
     this.gate = new RetryGate("outbox", log, sqliteOf(db));
     this.resend = new OutboxResend(db, clock, log, (tx, input) => this.record(tx, input), () => this.faults.beforeOwnersMove);
+    const open = inArray(ledgerOutbox.status, ["queued", "pending"]);
+    this.openIdStmt = db.select({ id: ledgerOutbox.id }).from(ledgerOutbox).where(open).limit(1).prepare();
+    this.openStmt = db.select().from(ledgerOutbox).where(open).orderBy(asc(ledgerOutbox.id)).prepare();
   }
 
   private get stopped(): boolean {
@@ -180,6 +186,11 @@ export class Outbox {
       .map(toEntry);
   }
 
+  /** The entries still to send or to settle (queued or pending), oldest first. */
+  open(): OutboxEntry[] {
+    return this.openStmt.all().map(toEntry);
+  }
+
   /** Every signed version of an entry, oldest first (for audits and tests). */
   attemptsOf(key: string): AttemptRow[] {
     const row = this.db.select({ id: ledgerOutbox.id }).from(ledgerOutbox).where(eq(ledgerOutbox.key, key)).get();
@@ -232,8 +243,7 @@ export class Outbox {
         do {
           this.again = false;
           if (this.stopped || !this.ledger.isConnected()) break;
-          const open = this.db.select({ id: ledgerOutbox.id }).from(ledgerOutbox).where(inArray(ledgerOutbox.status, ["queued", "pending"])).limit(1).get();
-          if (!open) break;
+          if (!this.openIdStmt.get()) break;
           await this.checkPending();
           await this.sendQueued();
         } while (this.again && !this.stopped);

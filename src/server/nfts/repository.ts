@@ -37,7 +37,13 @@ function prepareCatalogReads(db: Db) {
       .groupBy(nftPurchases.tierId)
       .prepare(),
     minted: db.select({ tierId: nfts.tierId, n: sql<number>`count(*)` }).from(nfts).groupBy(nfts.tierId).prepare(),
-    // The purchase sweep's question, every 2 s.
+    // The purchase sweep's questions, every 2 s.
+    pendingOpen: db
+      .select({ p: nftPurchases })
+      .from(nftPurchases)
+      .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
+      .where(and(eq(nftPurchases.status, "pending"), eq(paymentRequests.status, "open")))
+      .prepare(),
     pendingClosed: db
       .select({ p: nftPurchases, requestStatus: paymentRequests.status })
       .from(nftPurchases)
@@ -200,13 +206,7 @@ export class NftRepository {
 
   /** Pending purchases whose payment request is still open (their Xaman payment requests are followed). */
   pendingWithOpenRequest(): PurchaseRow[] {
-    return this.db
-      .select({ p: nftPurchases })
-      .from(nftPurchases)
-      .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
-      .where(and(eq(nftPurchases.status, "pending"), eq(paymentRequests.status, "open")))
-      .all()
-      .map((r) => r.p);
+    return this.prepared.pendingOpen.all().map((r) => r.p);
   }
 
   /** Pending purchases whose payment request is no longer open (expired, cancelled, refunded). */

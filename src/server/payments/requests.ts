@@ -1,4 +1,4 @@
-import { and, asc, eq, lt } from "drizzle-orm";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { isValidClassicAddress } from "xrpl";
 import type { Db } from "../platform/db";
 import { incomingPayments, paymentRequests } from "./schema";
@@ -104,15 +104,19 @@ export function setRequestStatus(db: DbOrTx, id: number, status: PaymentRequestS
   db.update(paymentRequests).set({ status, ...extra }).where(eq(paymentRequests.id, id)).run();
 }
 
-/** Marks open requests whose expiry is before `closedBy` as expired; returns them. */
-export function expireRequests(db: DbOrTx, closedBy: Date): PaymentRequest[] {
-  return db
+/**
+ * Marks open requests whose expiry is before `closedBy` as expired and returns them. The watcher runs
+ * it after every ledger close (inside its cursor's transaction): the statement is compiled once.
+ */
+export function requestExpirer(db: Db): (closedBy: Date) => PaymentRequest[] {
+  const stmt = db
     .update(paymentRequests)
     .set({ status: "expired" })
-    .where(and(eq(paymentRequests.status, "open"), lt(paymentRequests.expiresAt, closedBy)))
+    .where(and(eq(paymentRequests.status, "open"), lt(paymentRequests.expiresAt, sql.placeholder("closedBy"))))
     .returning()
-    .all()
-    .map(toRequest);
+    .prepare();
+  // A comparison's placeholder is bound as it is (drizzle maps only a column's own values): the milliseconds SQLite holds, not a Date.
+  return (closedBy) => stmt.all({ closedBy: closedBy.getTime() }).map(toRequest);
 }
 
 /** Withdraws an open request (a later payment to it is refunded); false when it was not open. */

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { convertStringToHex, type Amount, type TransactionMetadata } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
 import { sqliteOf, type Db } from "../platform/db";
@@ -21,7 +21,7 @@ import {
   type PaymentInstructions,
   type PaymentRequest,
 } from "./model";
-import { cancelRequest, expireRequests, insertPaymentRequest, moveRefundKey, requestById, requestByTag, requestsByRef, setRequestStatus } from "./requests";
+import { cancelRequest, insertPaymentRequest, moveRefundKey, requestById, requestByTag, requestExpirer, requestsByRef, setRequestStatus } from "./requests";
 
 /** Seconds between the Unix and the Ripple epoch. */
 const RIPPLE_EPOCH_OFFSET_S = 946_684_800;
@@ -108,6 +108,10 @@ export class PaymentWatcher {
   private readonly clock: Clock;
   /** Senders whose untagged payments are treasury funding (TREASURY_FUNDERS and the platform's own accounts). */
   private readonly funders: ReadonlySet<string>;
+  /** What every ledger close reads and writes (the cursor, the requests it expires): compiled once. */
+  private readonly cursorStmt;
+  private readonly saveCursorStmt;
+  private readonly expireRequests: (closedBy: Date) => PaymentRequest[];
 
   constructor(
     private readonly db: Db,
@@ -121,6 +125,14 @@ export class PaymentWatcher {
     this.funders = new Set(options.funders ?? []);
     this.events = new TypedEmitter((event, err) => log.error("payment listener failed", { event, error: String(err) }));
     this.gate = new RetryGate("payment catch-up", log, sqliteOf(db));
+    this.cursorStmt = db.select().from(ledgerCursors).where(eq(ledgerCursors.account, sql.placeholder("account"))).prepare();
+    // An insert's placeholders go through their columns' mapping (Dates here), unlike a comparison's (see requestExpirer).
+    this.saveCursorStmt = db
+      .insert(ledgerCursors)
+      .values({ account: sql.placeholder("account"), ledgerIndex: sql.placeholder("ledgerIndex"), closedAt: sql.placeholder("closedAt"), updatedAt: sql.placeholder("updatedAt") })
+      .onConflictDoUpdate({ target: ledgerCursors.account, set: { ledgerIndex: sql`excluded.ledger_index`, closedAt: sql`excluded.closed_at`, updatedAt: sql`excluded.updated_at` } })
+      .prepare();
+    this.expireRequests = requestExpirer(db);
     // A refund the ledger refused goes again under the outbox's next key; the incoming payment's record follows.
     outbox.resendFor(["refund"], { move: (tx, from, to) => moveRefundKey(tx, from.key, to) > 0 });
   }
@@ -187,7 +199,7 @@ export class PaymentWatcher {
 
   /** The last ledger index up to which everything is processed (undefined before the first catch-up). */
   cursor(): { ledgerIndex: number; closedAt: Date } | undefined {
-    const row = this.db.select().from(ledgerCursors).where(eq(ledgerCursors.account, this.destination)).get();
+    const row = this.cursorStmt.get({ account: this.destination });
     return row && { ledgerIndex: row.ledgerIndex, closedAt: row.closedAt };
   }
 
@@ -276,19 +288,16 @@ export class PaymentWatcher {
     } while (marker && !this.stopped);
     if (this.stopped) return;
     const expired = this.db.transaction((t) => {
-      this.saveCursor(validated.ledgerIndex, validated.closedAt, t);
-      return expireRequests(t, validated.closedAt);
+      this.saveCursor(validated.ledgerIndex, validated.closedAt);
+      return this.expireRequests(validated.closedAt);
     });
     for (const r of expired) this.events.emit("request.expired", { requestId: r.id, purpose: r.purpose, refId: r.refId });
     this.events.emit("watcher.caughtUp", { ledgerIndex: validated.ledgerIndex });
   }
 
-  private saveCursor(ledgerIndex: number, closedAt: Date, db: DbOrTx = this.db): void {
-    const now = this.clock.date();
-    db.insert(ledgerCursors)
-      .values({ account: this.destination, ledgerIndex, closedAt, updatedAt: now })
-      .onConflictDoUpdate({ target: ledgerCursors.account, set: { ledgerIndex, closedAt, updatedAt: now } })
-      .run();
+  /** Stores the cursor (inside the caller's transaction when there is one: the statement runs on the same connection). */
+  private saveCursor(ledgerIndex: number, closedAt: Date): void {
+    this.saveCursorStmt.run({ account: this.destination, ledgerIndex, closedAt, updatedAt: this.clock.date() });
   }
 
   private async onStream(raw: Record<string, unknown>): Promise<void> {

@@ -37,9 +37,7 @@ export class Bankroll {
   /** XRP of the outbox's open entries (queued or pending), in drops. */
   inFlightDrops(): bigint {
     let total = 0n;
-    for (const status of ["queued", "pending"] as const) {
-      for (const entry of this.outbox.list({ status })) total += xrpOutOf(entry.tx);
-    }
+    for (const entry of this.outbox.open()) total += xrpOutOf(entry.tx);
     return total;
   }
 

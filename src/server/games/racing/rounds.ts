@@ -43,6 +43,11 @@ export class RaceRounds {
   /** The newest validated ledger the stream told us about. */
   private validated: { index: number; hash: string } | undefined;
   private race: RaceRow | undefined;
+  /**
+   * Whether `race` is the database's row: this loop alone writes races (one server per DATA_DIR), so a
+   * tick (4 a second) reads the row only at start and after a transition found it moved on.
+   */
+  private raceIsStored = false;
   private outcome: { round: number; race: RaceOutcome } | undefined;
 
   constructor(
@@ -88,37 +93,48 @@ export class RaceRounds {
   /** One pass of the loop; failures (ledger, a locked database) are logged and back off. */
   tick(): void {
     if (this.busy || !this.loop.running) return;
+    // The stored race's next step is not due yet: no pass (no database probe, no read) until it is.
+    if (this.raceIsStored && this.race && this.deps.clock.now() < (dueAt(this.race) ?? 0)) return;
     this.busy = true;
     void this.gate
       .run(async () => {
         // Several steps may be due at once (after a restart or a clock advance): take them all.
-        for (let steps = 0; steps < 5 && this.loop.running; steps++) if (!(await this.step())) break;
+        try {
+          for (let steps = 0; steps < 5 && this.loop.running; steps++) if (!(await this.step())) break;
+        } catch (err) {
+          this.raceIsStored = false; // a failed transition may or may not have written: read the row again
+          throw err;
+        }
       })
       .finally(() => (this.busy = false));
   }
 
   /** Takes the next step that is due; false when nothing is due yet. */
   private async step(): Promise<boolean> {
-    const race = this.repo.current();
+    const race = this.raceIsStored ? this.race : this.repo.current();
     this.race = race;
-    const now = this.deps.clock.now();
+    this.raceIsStored = true;
     if (!race) return this.begin(1);
+    const due = dueAt(race);
+    if (due === undefined) throw new Error(`race ${race.round} has an unknown status ${race.status}`);
+    if (this.deps.clock.now() < due) return false;
     switch (race.status) {
       case "waiting":
-        return now >= race.betsCloseAt.getTime() ? this.closeBetting(race) : false;
+        return this.closeBetting(race);
       case "closed":
-        return now >= race.startsAt.getTime() ? this.startRace(race) : false;
+        return this.startRace(race);
       case "racing":
-        return now >= race.endsAt!.getTime() ? this.finish(race) : false;
-      case "finished":
-        return now >= race.finishedAt!.getTime() + RACING_FINISHED_MS ? this.begin(race.round + 1) : false;
-      default:
-        throw new Error(`race ${race.round} has an unknown status ${race.status}`);
+        return this.finish(race);
+      default: // finished
+        return this.begin(race.round + 1);
     }
   }
 
   private moved(row: RaceRow | undefined): boolean {
-    if (!row) return false;
+    if (!row) {
+      this.raceIsStored = false;
+      return false;
+    }
     this.race = row;
     this.events.emit("changed", row);
     return true;
@@ -202,5 +218,21 @@ export class RaceRounds {
     );
     if (row) this.deps.log.info("race finished", { round: race.round, winner: outcome.winner });
     return this.moved(row);
+  }
+}
+
+/** When a race's next step is due (betting closes, the race starts, ends, the next countdown begins); undefined for a status no step knows. */
+function dueAt(race: RaceRow): number | undefined {
+  switch (race.status) {
+    case "waiting":
+      return race.betsCloseAt.getTime();
+    case "closed":
+      return race.startsAt.getTime();
+    case "racing":
+      return race.endsAt!.getTime();
+    case "finished":
+      return race.finishedAt!.getTime() + RACING_FINISHED_MS;
+    default:
+      return undefined;
   }
 }

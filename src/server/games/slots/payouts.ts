@@ -130,7 +130,7 @@ export class SlotPayouts {
 
   /** Payouts whose outbox entry settled while no listener ran (a restart in between). */
   private reconcile(): void {
-    for (const payout of this.repo.payoutsIn(["pending"])) {
+    for (const payout of this.repo.pendingPayouts()) {
       const entry = this.deps.outbox.get(payout.outboxKey);
       if (entry && (entry.status === "validated" || entry.status === "failed")) this.settle(entry);
     }

@@ -53,8 +53,10 @@ export class SlotsRepository {
   private readonly takeSpinStmt;
   private readonly insertSpinStmt;
 
-  /** Unpaid winnings by wallet: the payouts loop asks every 2 s. */
+  /** What the payouts loop asks every 2 s: unpaid winnings by wallet, pending payouts, sessions past their expiry. */
   private readonly unpaidStmt;
+  private readonly pendingPayoutsStmt;
+  private readonly expiredActiveStmt;
 
   constructor(
     readonly db: Db,
@@ -69,6 +71,14 @@ export class SlotsRepository {
       .from(slotSpins)
       .where(and(isNull(slotSpins.payoutId), notInArray(slotSpins.wallet, inFlight)))
       .groupBy(slotSpins.wallet)
+      .prepare();
+    this.pendingPayoutsStmt = db.select().from(slotPayouts).where(eq(slotPayouts.status, "pending")).orderBy(asc(slotPayouts.id)).prepare();
+    // A placeholder is bound as it is: the expiry as SQLite holds it (milliseconds).
+    this.expiredActiveStmt = db
+      .select()
+      .from(slotSessions)
+      .where(and(eq(slotSessions.status, "active"), lte(slotSessions.expiresAt, sql.placeholder("nowMs"))))
+      .limit(sql.placeholder("limit"))
       .prepare();
     this.spinSessionStmt = sqlite.query<{ id: string; wallet: string; status: string; remaining_spins: number; spin_cost_micro: number; expires_at: number }, [string]>(
       "SELECT id, wallet, status, remaining_spins, spin_cost_micro, expires_at FROM slot_sessions WHERE id = ?",
@@ -145,12 +155,7 @@ export class SlotsRepository {
 
   /** Active sessions whose time ran out. */
   expiredActive(now: Date, limit = 200): SessionRow[] {
-    return this.db
-      .select()
-      .from(slotSessions)
-      .where(and(eq(slotSessions.status, "active"), lte(slotSessions.expiresAt, now)))
-      .limit(limit)
-      .all();
+    return this.expiredActiveStmt.all({ nowMs: now.getTime(), limit });
   }
 
   /** A wallet's latest sessions (any status), newest first. */
@@ -240,8 +245,9 @@ export class SlotsRepository {
     return this.db.select().from(slotPayouts).where(eq(slotPayouts.outboxKey, key)).get();
   }
 
-  payoutsIn(statuses: string[]): PayoutRow[] {
-    return this.db.select().from(slotPayouts).where(inArray(slotPayouts.status, statuses)).orderBy(asc(slotPayouts.id)).all();
+  /** Payouts sent and not yet settled, oldest first. */
+  pendingPayouts(): PayoutRow[] {
+    return this.pendingPayoutsStmt.all();
   }
 
   payoutsOf(wallet: string, limit: number): PayoutRow[] {

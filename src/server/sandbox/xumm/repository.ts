@@ -1,4 +1,4 @@
-import { and, eq, isNull, lte } from "drizzle-orm";
+import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db";
 import { sandboxXummOauthCodes, sandboxXummPayloads, sandboxXummUserTokens } from "./tables";
 
@@ -7,7 +7,17 @@ export type OauthCodeRow = typeof sandboxXummOauthCodes.$inferSelect;
 
 /** The sandbox Xaman's queries, in one place. */
 export class SandboxXummRepository {
-  constructor(private readonly db: Db) {}
+  /** Pending payloads whose time is up: the expiry sweep asks every second (compiled once). */
+  private readonly dueStmt;
+
+  constructor(private readonly db: Db) {
+    // A placeholder is bound as it is: the expiry as SQLite holds it (milliseconds).
+    this.dueStmt = db
+      .select()
+      .from(sandboxXummPayloads)
+      .where(and(eq(sandboxXummPayloads.state, "pending"), lte(sandboxXummPayloads.expiresAt, sql.placeholder("nowMs"))))
+      .prepare();
+  }
 
   insertPayload(row: typeof sandboxXummPayloads.$inferInsert): void {
     this.db.insert(sandboxXummPayloads).values(row).run();
@@ -23,11 +33,7 @@ export class SandboxXummRepository {
 
   /** Pending payloads whose time is up. */
   duePayloads(now: number): PayloadRow[] {
-    return this.db
-      .select()
-      .from(sandboxXummPayloads)
-      .where(and(eq(sandboxXummPayloads.state, "pending"), lte(sandboxXummPayloads.expiresAt, new Date(now))))
-      .all();
+    return this.dueStmt.all({ nowMs: now });
   }
 
   /** Moves a payload out of `from` only if it is still there; false when someone else resolved it first. */
