@@ -1,8 +1,9 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { convertStringToHex, type Amount, type TransactionMetadata } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
 import { sqliteOf, type Db } from "../platform/db";
-import { incomingPayments, ledgerCursors } from "./schema";
+import { incomingPayments } from "./schema";
+import { cursorStore, type LedgerCursor } from "./cursor";
 import type { Logger } from "../platform/log";
 import { RetryGate } from "../platform/retry";
 import { classifyAmount, sameCurrency, subtractMicro, vvxAmount, xrpAmount, type LedgerAmount } from "../ledger/amounts";
@@ -108,9 +109,8 @@ export class PaymentWatcher {
   private readonly clock: Clock;
   /** Senders whose untagged payments are treasury funding (TREASURY_FUNDERS and the platform's own accounts). */
   private readonly funders: ReadonlySet<string>;
-  /** What every ledger close reads and writes (the cursor, the requests it expires): compiled once. */
-  private readonly cursorStmt;
-  private readonly saveCursorStmt;
+  /** What every ledger close reads and writes: the cursor, the requests it expires. */
+  private readonly cursors: ReturnType<typeof cursorStore>;
   private readonly expireRequests: (closedBy: Date) => PaymentRequest[];
 
   constructor(
@@ -125,13 +125,7 @@ export class PaymentWatcher {
     this.funders = new Set(options.funders ?? []);
     this.events = new TypedEmitter((event, err) => log.error("payment listener failed", { event, error: String(err) }));
     this.gate = new RetryGate("payment catch-up", log, sqliteOf(db));
-    this.cursorStmt = db.select().from(ledgerCursors).where(eq(ledgerCursors.account, sql.placeholder("account"))).prepare();
-    // An insert's placeholders go through their columns' mapping (Dates here), unlike a comparison's (see requestExpirer).
-    this.saveCursorStmt = db
-      .insert(ledgerCursors)
-      .values({ account: sql.placeholder("account"), ledgerIndex: sql.placeholder("ledgerIndex"), closedAt: sql.placeholder("closedAt"), updatedAt: sql.placeholder("updatedAt") })
-      .onConflictDoUpdate({ target: ledgerCursors.account, set: { ledgerIndex: sql`excluded.ledger_index`, closedAt: sql`excluded.closed_at`, updatedAt: sql`excluded.updated_at` } })
-      .prepare();
+    this.cursors = cursorStore(db);
     this.expireRequests = requestExpirer(db);
     // A refund the ledger refused goes again under the outbox's next key; the incoming payment's record follows.
     outbox.resendFor(["refund"], { move: (tx, from, to) => moveRefundKey(tx, from.key, to) > 0 });
@@ -198,9 +192,8 @@ export class PaymentWatcher {
   }
 
   /** The last ledger index up to which everything is processed (undefined before the first catch-up). */
-  cursor(): { ledgerIndex: number; closedAt: Date } | undefined {
-    const row = this.cursorStmt.get({ account: this.destination });
-    return row && { ledgerIndex: row.ledgerIndex, closedAt: row.closedAt };
+  cursor(): LedgerCursor | undefined {
+    return this.cursors.get(this.destination);
   }
 
   /** Subscribes (through the gateway) and catches up on every connection and ledger close. */
@@ -252,7 +245,7 @@ export class PaymentWatcher {
     const cursor = this.cursor();
     if (!cursor) {
       // First start for this account: its history before now is not ours to judge.
-      this.saveCursor(validated.ledgerIndex, validated.closedAt);
+      this.saveCursor(validated);
       this.log.info("payment watcher starts", { account: this.destination, ledger: validated.ledgerIndex });
       return;
     }
@@ -288,7 +281,7 @@ export class PaymentWatcher {
     } while (marker && !this.stopped);
     if (this.stopped) return;
     const expired = this.db.transaction((t) => {
-      this.saveCursor(validated.ledgerIndex, validated.closedAt);
+      this.saveCursor(validated);
       return this.expireRequests(validated.closedAt);
     });
     for (const r of expired) this.events.emit("request.expired", { requestId: r.id, purpose: r.purpose, refId: r.refId });
@@ -296,8 +289,8 @@ export class PaymentWatcher {
   }
 
   /** Stores the cursor (inside the caller's transaction when there is one: the statement runs on the same connection). */
-  private saveCursor(ledgerIndex: number, closedAt: Date): void {
-    this.saveCursorStmt.run({ account: this.destination, ledgerIndex, closedAt, updatedAt: this.clock.date() });
+  private saveCursor(cursor: LedgerCursor): void {
+    this.cursors.save(this.destination, cursor, this.clock.date());
   }
 
   private async onStream(raw: Record<string, unknown>): Promise<void> {
