@@ -1,16 +1,11 @@
 import { Application, Assets, Container, Graphics, Sprite, Text, type Texture } from "../../../lib/pixi";
 import { UNICORNS } from "../../../../engine";
 import { UNICORN_ART } from "./unicorns";
+import { FINISH_CELL, LANE_HEIGHT, laneLayout, type LaneLayout } from "./laneLayout";
 import type { LaneFrame } from "./timeline";
 
-/** Tuning of the lanes, in one place (sizes in CSS pixels). */
+/** Tuning of the lanes' look and motion, in one place (their geometry: laneLayout). */
 export const LANES = {
-  laneHeight: 58,
-  /** Room left of the start for the names. */
-  labelWidth: 76,
-  /** Room right of the finish line for the percent figures. */
-  percentWidth: 54,
-  spriteHeight: 50,
   /** Gallop bob: pixels and strides per second while running. */
   bob: 3.5,
   strideHz: 3.2,
@@ -38,7 +33,7 @@ export class RaceView {
   private readonly lanes: Lane[] = [];
   private readonly finish = new Graphics();
   private observer: ResizeObserver | undefined;
-  private width = 0;
+  private layout: LaneLayout = laneLayout(0);
   private destroyed = false;
 
   private constructor(
@@ -54,7 +49,6 @@ export class RaceView {
       sprite.anchor.set(1, 0.5);
       const name = new Text({ text: u.name, style: { fill: u.hex, fontSize: 14, fontWeight: "700", fontFamily: "system-ui, sans-serif" } });
       const percent = new Text({ text: "0%", style: { fill: 0xe5e7eb, fontSize: 13, fontFamily: "ui-monospace, monospace" } });
-      name.anchor.set(0, 0.5);
       percent.anchor.set(1, 0.5);
       root.addChild(bg, name, percent, sprite);
       this.lanes.push({ root, bg, sprite, name, percent });
@@ -72,7 +66,7 @@ export class RaceView {
     const app = new Application();
     await app.init({
       width: Math.max(1, host.clientWidth),
-      height: LANES.laneHeight * UNICORNS.length,
+      height: LANE_HEIGHT * UNICORNS.length,
       backgroundAlpha: 0,
       antialias: true,
       resolution: Math.min(2, window.devicePixelRatio || 1),
@@ -85,35 +79,28 @@ export class RaceView {
     return new RaceView(app, host, textures, frame);
   }
 
-  private get trackStart(): number {
-    return LANES.labelWidth + this.spriteWidth;
-  }
-
-  private get trackEnd(): number {
-    return this.width - LANES.percentWidth;
-  }
-
-  private get spriteWidth(): number {
-    return (LANES.spriteHeight * 4) / 3;
-  }
-
   private resize(): void {
     if (this.destroyed) return;
-    this.width = Math.max(320, this.host.clientWidth);
-    const height = LANES.laneHeight * UNICORNS.length;
-    this.app.renderer.resize(this.width, height);
+    // The canvas is exactly as wide as its card (a phone's is about 290 px): nothing drawn past its edge.
+    const width = Math.max(240, this.host.clientWidth);
+    const height = LANE_HEIGHT * UNICORNS.length;
+    const l = (this.layout = laneLayout(width));
+    this.app.renderer.resize(width, height);
     this.lanes.forEach((lane, i) => {
-      lane.root.y = i * LANES.laneHeight;
-      lane.bg.clear().rect(0, 0, this.width, LANES.laneHeight).fill({ color: LANES.laneBg[i % 2] });
-      lane.bg.rect(this.trackStart - this.spriteWidth, LANES.laneHeight - 6, this.trackEnd - this.trackStart + this.spriteWidth, 2).fill({ color: LANES.track });
-      lane.name.position.set(8, LANES.laneHeight / 2);
-      lane.percent.position.set(this.width - 6, LANES.laneHeight / 2);
-      lane.sprite.height = LANES.spriteHeight;
-      lane.sprite.width = this.spriteWidth;
+      lane.root.y = i * LANE_HEIGHT;
+      lane.bg.clear().rect(0, 0, width, LANE_HEIGHT).fill({ color: LANES.laneBg[i % 2] });
+      lane.bg.rect(l.trackStart - l.spriteWidth, LANE_HEIGHT - 6, l.trackEnd - l.trackStart + l.spriteWidth, 2).fill({ color: LANES.track });
+      lane.name.anchor.set(0, l.name.anchorY);
+      lane.name.position.set(l.name.x, l.name.y);
+      lane.name.style.fontSize = l.name.fontSize;
+      lane.percent.position.set(l.percent.x, LANE_HEIGHT / 2);
+      lane.percent.style.fontSize = l.percent.fontSize;
+      lane.sprite.height = l.spriteHeight;
+      lane.sprite.width = l.spriteWidth;
     });
     // The chequered finish line across every lane.
-    const x = this.trackEnd;
-    const cell = 6;
+    const x = l.trackEnd;
+    const cell = FINISH_CELL;
     this.finish.clear();
     for (let row = 0; row * cell < height; row++) {
       for (let col = 0; col < 2; col++) this.finish.rect(x + col * cell, row * cell, cell, cell).fill({ color: LANES.checker[(row + col) % 2] });
@@ -124,13 +111,14 @@ export class RaceView {
     if (this.destroyed) return;
     const { positions, running, winner } = this.frame();
     const t = performance.now() / 1000;
-    const span = this.trackEnd - this.trackStart;
+    const l = this.layout;
+    const span = l.trackEnd - l.trackStart;
     this.lanes.forEach((lane, i) => {
       const p = positions[i] ?? 0;
       const moving = running && p < 100;
       const phase = t * LANES.strideHz * Math.PI * 2 + i * 1.3;
-      lane.sprite.x = this.trackStart + (span * p) / 100;
-      lane.sprite.y = LANES.laneHeight / 2 + (moving ? Math.sin(phase) * LANES.bob : 0);
+      lane.sprite.x = l.trackStart + (span * p) / 100;
+      lane.sprite.y = l.spriteY + (moving ? Math.sin(phase) * LANES.bob : 0);
       lane.sprite.rotation = moving ? Math.sin(phase + 0.8) * 0.05 : 0;
       lane.sprite.alpha = winner === null || winner === i ? 1 : 0.55;
       lane.percent.text = `${Math.floor(p)}%`;
