@@ -172,6 +172,15 @@ describe("Unicorn Racing in Chromium", () => {
       await mobile.page.screenshot({ path: join(SCREENSHOTS, "racing-phone.png"), fullPage: true });
       const overflow = await mobile.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
+      // Nothing is cut off inside the page either: the lanes' canvas is as wide as its card, Race History needs no sideways scroll.
+      await mobile.page.getByTestId(`fair-link-${round}`).waitFor();
+      const inside = await mobile.page.evaluate(() => {
+        const track = document.querySelector<HTMLElement>("[data-testid=race-track]")!;
+        const history = document.querySelector<HTMLElement>("[data-testid=race-history]")!;
+        return { canvas: track.querySelector("canvas")!.getBoundingClientRect().width - track.clientWidth, history: history.scrollWidth - history.clientWidth };
+      });
+      expect(inside.canvas).toBeLessThanOrEqual(0);
+      expect(inside.history).toBeLessThanOrEqual(0);
       expect(mobile.errors).toEqual([]);
       await phone.close();
       await context.close();

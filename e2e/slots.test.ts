@@ -172,9 +172,12 @@ describe("VVX Slots and the daily wheel in Chromium", () => {
         await page.getByTestId("slot-reels").and(page.locator("[data-state=ready]")).waitFor({ timeout: 15_000 });
         await spinOnce(page);
         await viewShot(page, "slots-result-phone");
+        await page.getByTestId("spin-row").first().waitFor({ timeout: 15_000 });
         await page.screenshot({ path: join(SCREENSHOTS, "slots-page-phone-full.png"), fullPage: true });
         await page.getByTestId("slots-session").screenshot({ path: join(SCREENSHOTS, "slots-session-phone.png") });
         await page.getByTestId("slots-paytable").screenshot({ path: join(SCREENSHOTS, "slots-paytable-phone.png") });
+        // The spin's row in Your spins: its five columns fit the card without scrolling sideways.
+        expect(await page.getByTestId("slots-history").locator(".table-wrap").evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
         await page.goto(`${live.server.url}/`);

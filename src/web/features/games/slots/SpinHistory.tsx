@@ -4,9 +4,30 @@ import { fairLink, type SpinRecord } from "./api";
 import { SymbolImage } from "./symbols";
 
 const fmt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
-const PAYOUT_TEXT: Record<string, string> = { none: "-", queued: "Queued", pending: "Sending…", failed: "Retrying" };
+const PAYOUT_TEXT: Record<string, string> = { queued: "Queued", pending: "Sending…", failed: "Retrying" };
 
-/** The wallet's latest spins: reels, payout, the payout's transaction, and a link that checks the spin on /fair. */
+/** Under a payout: its payment's transaction, or what the payment is doing until it has one; nothing for a spin that won nothing. */
+function PaymentLine({ spin, explorerHref }: { spin: SpinRecord; explorerHref: string | undefined }) {
+  if (spin.payoutStatus === "none") return null;
+  const txid = spin.payoutTxid;
+  const line = !txid ? (
+    <span className="muted small">{PAYOUT_TEXT[spin.payoutStatus] ?? spin.payoutStatus}</span>
+  ) : explorerHref ? (
+    <a href={explorerHref} target="_blank" rel="noopener noreferrer" className="mono small" title={`Payment ${txid}`}>
+      {txid.slice(0, 8)}…
+    </a>
+  ) : (
+    <code className="small" title={`Payment ${txid}`}>{txid.slice(0, 8)}…</code>
+  );
+  return (
+    <>
+      <br />
+      {line}
+    </>
+  );
+}
+
+/** The wallet's latest spins: reels, payout with its payment's transaction under it, and a link that checks the spin on /fair. */
 export function SpinHistory({ spins, error }: { spins: SpinRecord[] | undefined; error: unknown }) {
   const { data: site } = useSiteConfig();
   return (
@@ -28,14 +49,11 @@ export function SpinHistory({ spins, error }: { spins: SpinRecord[] | undefined;
                 <th scope="col">Spin</th>
                 <th scope="col">Reels</th>
                 <th scope="col">Payout</th>
-                <th scope="col">Payment</th>
                 <th scope="col">Check</th>
               </tr>
             </thead>
             <tbody>
-              {spins.map((s) => {
-                const tx = s.payoutTxid ? explorerTxLink(site, s.payoutTxid) : undefined;
-                return (
+              {spins.map((s) => (
                   <tr key={s.spinId} data-testid="spin-row" data-payout={s.payoutStatus}>
                     <td className="mono small">#{s.nonce}</td>
                     <td className="spin-reels">
@@ -43,19 +61,9 @@ export function SpinHistory({ spins, error }: { spins: SpinRecord[] | undefined;
                         <SymbolImage key={i} name={r} size={24} />
                       ))}
                     </td>
-                    <td className="mono">{s.totalPayout > 0 ? `${fmt.format(s.totalPayout)} VVX` : "0"}</td>
-                    <td className="small">
-                      {s.payoutTxid ? (
-                        tx ? (
-                          <a href={tx} target="_blank" rel="noopener noreferrer" className="mono" title={s.payoutTxid}>
-                            {s.payoutTxid.slice(0, 8)}…
-                          </a>
-                        ) : (
-                          <code title={s.payoutTxid}>{s.payoutTxid.slice(0, 8)}…</code>
-                        )
-                      ) : (
-                        <span className="muted">{PAYOUT_TEXT[s.payoutStatus] ?? s.payoutStatus}</span>
-                      )}
+                    <td>
+                      <span className="mono spin-payout">{s.totalPayout > 0 ? `${fmt.format(s.totalPayout)} VVX` : "0"}</span>
+                      <PaymentLine spin={s} explorerHref={s.payoutTxid ? explorerTxLink(site, s.payoutTxid) : undefined} />
                     </td>
                     <td className="small">
                       <Link to={fairLink("slots", { ...s })} title={s.serverSeed ? "Re-compute this spin from its seeds" : "The server seed is revealed when you rotate it"}>
@@ -63,8 +71,7 @@ export function SpinHistory({ spins, error }: { spins: SpinRecord[] | undefined;
                       </Link>
                     </td>
                   </tr>
-                );
-              })}
+              ))}
             </tbody>
           </table>
         </div>
