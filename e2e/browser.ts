@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from "bun:test";
+import { afterAll, beforeAll, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -87,6 +87,24 @@ export function useServerAndBrowser(env: Record<string, string> = {}): { server:
 
 /** What the person sees (the viewport), saved under SCREENSHOTS. */
 export const viewShot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+
+/**
+ * The boxes of the page that scroll sideways (their content is wider than they are), as
+ * "tag.class [data-testid]": a phone page that fits has none, its tables included.
+ */
+export function sidewaysScrollers(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("body *")]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(el).overflowX))
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} [${el.dataset.testid ?? ""}]`),
+  );
+}
+
+/** The page fits a phone's width: no sideways scroll of the page, nor of anything in it. */
+export async function expectFitsPhone(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  expect(await sidewaysScrollers(page)).toEqual([]);
+}
 
 /** The test server's HTTP API as a test drives it: JSON in and out, a non-2xx answer throws with its body; `sign` plays the sandbox wallet. */
 export function sandboxApi(live: { server: TestServer }) {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { DESKTOP, PHONE, SCREENSHOTS, openPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
+import { DESKTOP, PHONE, SCREENSHOTS, openPage, expectFitsPhone, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 import { waitForRound } from "../src/server/testing/crashKit";
 
 const live = useServerAndBrowser({ CRASH_WAIT_MS: "6000", CRASH_PAUSE_MS: "1500" });
@@ -128,6 +128,7 @@ describe("Crash in Chromium", () => {
       await p.page.getByTestId("crash-canvas").and(p.page.locator("[data-state=ready]")).waitFor({ timeout: 20_000 });
       await p.page.waitForTimeout(800);
       await p.page.screenshot({ path: join(SCREENSHOTS, "crash-phone.png"), fullPage: true });
+      await expectFitsPhone(p.page);
       expect(p.errors).toEqual([]);
       await phone.close();
     } finally {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { Client, Wallet, type AccountNFTsResponse } from "xrpl";
 import { startTestServer, type TestServer } from "../src/server/testing/testServer";
-import { DESKTOP, PHONE, launchBrowser, newPage, sandboxApi, screenshot, viewShot } from "./browser";
+import { DESKTOP, PHONE, launchBrowser, newPage, sandboxApi, screenshot, viewShot, expectFitsPhone } from "./browser";
 
 let server: TestServer;
 let browser: Browser;
@@ -105,7 +105,6 @@ async function ledgerNfts(address: string) {
   }
 }
 
-const noOverflow = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
 describe("NFT marketplace in Chromium", () => {
   test(
@@ -212,13 +211,13 @@ describe("NFT marketplace in Chromium", () => {
       context.on("page", (p) => opened.push(p));
       await page.goto(server.url + "/marketplace");
       await page.getByTestId("tier-card-2").waitFor();
-      await noOverflow(page);
+      await expectFitsPhone(page);
       await screenshot(page, "marketplace-phone");
       await page.getByRole("button", { name: "Open menu" }).click();
       await page.getByRole("navigation", { name: "Mobile" }).waitFor();
       await page.getByRole("button", { name: "Close menu" }).click();
       await connectWallet(page, { account: buyer.address });
-      await noOverflow(page);
+      await expectFitsPhone(page);
       // A person signs in the wallet app the page opened: wait for each tab before signing.
       const tabOpened = async () => {
         const before = opened.length;
@@ -226,7 +225,7 @@ describe("NFT marketplace in Chromium", () => {
       };
       const { seconds } = await buy(page, 2, buyer.address, "purchase-phone", tabOpened);
       toStep2.push(seconds);
-      await noOverflow(page);
+      await expectFitsPhone(page);
       const walletTabs = await Promise.all(opened.map(async (p) => (await p.waitForLoadState().catch(() => undefined), p.url())));
       expect(walletTabs.filter((u) => u.includes("/sandbox/wallet/sign/")).length).toBe(2);
 
@@ -240,7 +239,7 @@ describe("NFT marketplace in Chromium", () => {
       ] as const) {
         await page.goto(server.url + path);
         await page.getByTestId(ready).waitFor();
-        await noOverflow(page);
+        await expectFitsPhone(page);
         await screenshot(page, name);
       }
       expect((await ledgerNfts(buyer.address)).some((n) => n.NFTokenTaxon >= 20000)).toBe(true);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../src/server/testing/testServer";
-import { DESKTOP, PHONE, launchBrowser, newPage, sandboxApi, screenshot, viewShot } from "./browser";
+import { DESKTOP, PHONE, launchBrowser, newPage, sandboxApi, screenshot, viewShot, expectFitsPhone } from "./browser";
 
 // A new user in the sandbox: buys a Genesis NFT, moves the sandbox clock 30 days with the explorer's
 // button, sees 50,000 VVX on /rewards, claims in full, sees the VVX in the explorer and the row
@@ -52,7 +52,6 @@ async function buyGenesis(page: Page, account: string) {
   await page.getByTestId("purchase-dialog").waitFor({ state: "detached", timeout: 10_000 });
 }
 
-const noOverflow = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 const text = (page: Page, testId: string) => page.getByTestId(testId).first().innerText();
 
 describe("rewards, claims and holdings in Chromium", () => {
@@ -225,7 +224,7 @@ describe("rewards, claims and holdings in Chromium", () => {
         await page.goto(server.url + path);
         await page.getByTestId(ready).first().waitFor();
         await page.waitForTimeout(300);
-        await noOverflow(page);
+        await expectFitsPhone(page);
         await screenshot(page, name);
       }
 
@@ -253,7 +252,7 @@ describe("rewards, claims and holdings in Chromium", () => {
       await connect(them.page, recipient);
       const incoming = them.page.getByTestId("incoming-transfers");
       await incoming.waitFor({ timeout: 20_000 });
-      await noOverflow(them.page);
+      await expectFitsPhone(them.page);
       await screenshot(them.page, "my-nfts-incoming-phone");
       await incoming.getByRole("button", { name: "Accept" }).click();
       await signModal(them.page, recipient);

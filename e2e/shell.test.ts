@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { startTestServer } from "../src/server/testing/testServer";
-import { DESKTOP, PHONE, openPage, useServerAndBrowser, screenshot } from "./browser";
+import { DESKTOP, PHONE, openPage, useServerAndBrowser, screenshot, expectFitsPhone } from "./browser";
 
 const live = useServerAndBrowser({ LINK_TWITTER: "https://twitter.com/vvx", SUPPORT_EMAIL: "support@vvx.example" });
 
@@ -64,8 +64,7 @@ describe("product shell in Chromium", () => {
     await page.goto(live.server.url + "/");
     await page.getByTestId("landing-stats").getByText("24M VVX").waitFor();
     expect(await page.getByRole("navigation", { name: "Main" }).isVisible()).toBe(false);
-    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(scrollWidth).toBeLessThanOrEqual(PHONE.width);
+    await expectFitsPhone(page);
     await screenshot(page, "landing-phone");
     await page.getByRole("button", { name: "Open menu" }).click();
     const mobileNav = page.getByRole("navigation", { name: "Mobile" });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { Client, type AccountNFTsResponse } from "xrpl";
-import { DESKTOP, PHONE, SCREENSHOTS, openPage, sandboxApi, screenshot, useServerAndBrowser, viewShot } from "./browser";
+import { DESKTOP, PHONE, SCREENSHOTS, openPage, sandboxApi, screenshot, useServerAndBrowser, viewShot, expectFitsPhone } from "./browser";
 
 const live = useServerAndBrowser();
 
@@ -132,7 +132,6 @@ async function buyOasis(page: Page, address: string) {
   expect(nfts.result.account_nfts.map((n) => n.NFTokenTaxon)).toContain(20001);
 }
 
-const noOverflow = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
 describe("Buy VVX in Chromium", () => {
   test(
@@ -182,12 +181,12 @@ describe("Buy VVX in Chromium", () => {
       await page.getByTestId("swap-trustline").getByText("Active").waitFor();
       await page.getByTestId("swap-amount").fill("10");
       await page.getByTestId("swap-quote-vvx").waitFor();
-      await noOverflow(page);
+      await expectFitsPhone(page);
       await screenshot(page, "swap-phone");
 
       await page.getByTestId("swap-button").click();
       await page.getByTestId("swap-qr").waitFor();
-      await noOverflow(page);
+      await expectFitsPhone(page);
       await viewShot(page, "swap-qr-phone");
       // Someone buys VVX with 5,000 XRP before this wallet signs: VVX per XRP falls by about 10%.
       const whale = await fund({ xrp: 10_000, vvx: 0 });
@@ -204,7 +203,7 @@ describe("Buy VVX in Chromium", () => {
       await message.waitFor({ timeout: 20_000 });
       expect(await message.innerText()).toContain("moved more than 5%");
       expect(await message.innerText()).toContain("your XRP stays in your wallet");
-      await noOverflow(page);
+      await expectFitsPhone(page);
       await viewShot(page, "swap-moved-pool-phone");
       const after = await ledger((c) => c.getXrpBalance(address));
       expect(Number(before) - Number(after)).toBeLessThan(0.001); // the network fee only

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import jsQR from "jsqr";
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, PHONE, openPage, useServerAndBrowser, screenshot } from "./browser";
+import { DESKTOP, PHONE, openPage, useServerAndBrowser, screenshot, expectFitsPhone } from "./browser";
 
 const live = useServerAndBrowser();
 
@@ -136,10 +136,12 @@ describe("wallet connection in Chromium", () => {
     expect(href).toContain("/sandbox/wallet/sign/");
     expect(await page.getByTestId("signing-qr").getAttribute("width")).toBe("200");
     await screenshot(page, "connect-qr-phone");
+    await expectFitsPhone(page);
     const account = await actInWallet(href, "sign");
     await page.getByTestId("wallet-button").waitFor();
     expect(await page.getByTestId("wallet-button").innerText()).toContain(short(account));
     await screenshot(page, "connected-phone");
+    await expectFitsPhone(page);
     expect(errors).toEqual([]);
     await context.close();
   });

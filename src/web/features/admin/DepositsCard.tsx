@@ -87,7 +87,7 @@ export function DepositsCard() {
         <p className="muted">No untagged payments have reached the treasury.</p>
       ) : (
         <div className="table-wrap">
-          <table className="table" data-testid="deposits-table">
+          <table className="table stack-table" data-testid="deposits-table">
             <thead>
               <tr>
                 <th scope="col">Date</th>
@@ -104,8 +104,8 @@ export function DepositsCard() {
                 const refund = row.refund?.hash ? explorerTxLink(site.data, row.refund.hash) : undefined;
                 return (
                   <tr key={row.txHash}>
-                    <td>{row.closedAt ? formatShortDate(row.closedAt) : `Ledger ${row.ledgerIndex}`}</td>
-                    <td className="mono">
+                    <td data-label="Date">{row.closedAt ? formatShortDate(row.closedAt) : `Ledger ${row.ledgerIndex}`}</td>
+                    <td data-label="From" className="mono">
                       {account ? (
                         <a href={account} target="_blank" rel="noopener noreferrer" title={row.sender}>
                           {shortAddress(row.sender)}
@@ -114,9 +114,9 @@ export function DepositsCard() {
                         shortAddress(row.sender)
                       )}
                     </td>
-                    <td>{formatDelivered(row)}</td>
-                    <td>{outcomeText(row)}</td>
-                    <td>
+                    <td data-label="Amount">{formatDelivered(row)}</td>
+                    <td data-label="What happened" className="stack-prose">{outcomeText(row)}</td>
+                    <td data-label="Transactions">
                       {payment ? (
                         <a href={payment} target="_blank" rel="noopener noreferrer">
                           Payment

@@ -76,7 +76,7 @@ export default function FairPage() {
         <h2>Return to player</h2>
         <p className="muted small">Computed exactly (by enumeration, not simulation) from the current configuration.</p>
         <div className="table-wrap">
-          <table className="table" data-testid="rtp-table">
+          <table className="table stack-table" data-testid="rtp-table">
             <thead>
               <tr>
                 <th scope="col">Game</th>
@@ -87,9 +87,13 @@ export default function FairPage() {
             <tbody>
               {rtp.map((row) => (
                 <tr key={row.label}>
-                  <td>{row.label}</td>
-                  <td className="mono">{row.rtp === null ? "free" : percent(row.rtp)}</td>
-                  <td className="small muted">{row.detail}</td>
+                  <td data-label="Game">{row.label}</td>
+                  <td data-label="RTP" className="mono">
+                    {row.rtp === null ? "free" : percent(row.rtp)}
+                  </td>
+                  <td data-label="How" className="small muted stack-prose">
+                    {row.detail}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -103,7 +103,7 @@ function VaultTable({ rows }: { rows: readonly VaultRow[] }) {
   const totals = rows.reduce((t, r) => ({ minted: t.minted + r.minted_count, sold: t.sold + r.sold_count, max: t.max + r.max_supply }), { minted: 0, sold: 0, max: 0 });
   return (
     <div className="table-wrap">
-      <table className="table" data-testid="vault-table">
+      <table className="table stack-table" data-testid="vault-table">
         <thead>
           <tr>
             <th scope="col">Tier</th>
@@ -116,19 +116,19 @@ function VaultTable({ rows }: { rows: readonly VaultRow[] }) {
         <tbody>
           {rows.map((r) => (
             <tr key={r.tier_id}>
-              <td>{r.tier_name}</td>
-              <td>{formatWhole(r.minted_count)}</td>
-              <td>{formatWhole(r.sold_count)}</td>
-              <td>{formatWhole(r.max_supply)}</td>
-              <td>{formatWhole(Math.max(0, r.max_supply - r.minted_count))}</td>
+              <td data-label="Tier">{r.tier_name}</td>
+              <td data-label="Minted">{formatWhole(r.minted_count)}</td>
+              <td data-label="Sold">{formatWhole(r.sold_count)}</td>
+              <td data-label="Max supply">{formatWhole(r.max_supply)}</td>
+              <td data-label="Remaining">{formatWhole(Math.max(0, r.max_supply - r.minted_count))}</td>
             </tr>
           ))}
           <tr className="table-total">
-            <td>Total</td>
-            <td>{formatWhole(totals.minted)}</td>
-            <td>{formatWhole(totals.sold)}</td>
-            <td>{formatWhole(totals.max)}</td>
-            <td>{formatWhole(Math.max(0, totals.max - totals.minted))}</td>
+            <td data-label="Tier">Total</td>
+            <td data-label="Minted">{formatWhole(totals.minted)}</td>
+            <td data-label="Sold">{formatWhole(totals.sold)}</td>
+            <td data-label="Max supply">{formatWhole(totals.max)}</td>
+            <td data-label="Remaining">{formatWhole(Math.max(0, totals.max - totals.minted))}</td>
           </tr>
         </tbody>
       </table>
