@@ -21,7 +21,7 @@ export interface NftOffer {
 }
 
 const LSF_SELL_NFTOKEN = 0x00000001;
-/** Most cached holdings kept between two ledger closes (a bound, not a tuning knob). */
+/** Most cached holdings kept (a bound, not a tuning knob). */
 const MAX_CACHED = 10_000;
 
 type Gateway = Pick<LedgerGateway, "request" | "on" | "platformAddress" | "vvx">;
@@ -40,24 +40,40 @@ function offerOf(entry: Record<string, unknown>, id?: string): NftOffer {
 
 /**
  * The rewards feature's reads of the validated ledger. Holdings are cached per validated ledger:
- * they cannot change until the next ledger closes, so every reader between two closes shares one
+ * they cannot change until a ledger with transactions closes, so every reader in between shares one
  * account_nfts walk (and concurrent readers share the request in flight). Claims read fresh.
  */
 export class LedgerReads {
   private cache = new Map<string, Promise<HeldToken[]>>();
   /** The walks of `cache` that have answered (same ledger, same lifetime). */
   private answered = new Map<string, HeldToken[]>();
-  private readonly off: () => void;
+  /** The last close seen, while the connection has seen every close since the cache began. */
+  private lastClose: number | undefined;
+  private readonly offs: (() => void)[];
 
   constructor(private readonly ledger: Gateway) {
-    this.off = ledger.on("ledgerClosed", () => {
-      this.cache = new Map();
-      this.answered = new Map();
-    });
+    this.offs = [
+      ledger.on("ledgerClosed", (l) => {
+        // A ledger without transactions changes no holdings (a second's close on an idle sandbox, most
+        // closes of a quiet network): the answers stay true. A close with transactions, a gap (a close
+        // missed) or a count the stream did not give starts over.
+        const unchanged = l.txn_count === 0 && this.lastClose !== undefined && l.ledger_index === this.lastClose + 1;
+        this.lastClose = l.ledger_index;
+        if (!unchanged) this.forget();
+      }),
+      // Closes may have been missed while the connection was down.
+      ledger.on("disconnected", () => this.forget()),
+      ledger.on("connected", () => this.forget()),
+    ];
   }
 
   stop(): void {
-    this.off();
+    for (const off of this.offs.splice(0)) off();
+  }
+
+  private forget(): void {
+    this.cache = new Map();
+    this.answered = new Map();
   }
 
   /** The platform-issued NFTs `wallet` holds in the validated ledger (cached until the next close unless `fresh`). */
@@ -65,10 +81,7 @@ export class LedgerReads {
     if (fresh) return this.walk(wallet);
     const cached = this.cache.get(wallet);
     if (cached) return cached;
-    if (this.cache.size >= MAX_CACHED) {
-      this.cache = new Map();
-      this.answered = new Map();
-    }
+    if (this.cache.size >= MAX_CACHED) this.forget();
     const { cache, answered } = this;
     const job = this.walk(wallet);
     cache.set(wallet, job);
