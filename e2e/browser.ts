@@ -92,7 +92,7 @@ export const viewShot = (page: Page, name: string) => page.screenshot({ path: jo
  * The boxes of the page that scroll sideways (their content is wider than they are), as
  * "tag.class [data-testid]": a phone page that fits has none, its tables included.
  */
-export function sidewaysScrollers(page: Page): Promise<string[]> {
+function sidewaysScrollers(page: Page): Promise<string[]> {
   return page.evaluate(() =>
     [...document.querySelectorAll<HTMLElement>("body *")]
       .filter((el) => el.scrollWidth > el.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(el).overflowX))
