@@ -1,5 +1,5 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
-import type { Db } from "../platform/db";
+import { preparedOnUse, type Db } from "../platform/db";
 import { oauthSignIns, walletSessions, walletSettings } from "./schema";
 
 export type SessionRow = typeof walletSessions.$inferSelect;
@@ -11,7 +11,7 @@ export class AuthRepository {
   private readonly sessionStmt;
 
   constructor(private readonly db: Db) {
-    this.sessionStmt = db.select().from(walletSessions).where(eq(walletSessions.tokenHash, sql.placeholder("tokenHash"))).prepare();
+    this.sessionStmt = preparedOnUse(() => db.select().from(walletSessions).where(eq(walletSessions.tokenHash, sql.placeholder("tokenHash"))).prepare());
   }
 
   insertSession(row: typeof walletSessions.$inferInsert): void {

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../ledger/outbox";
-import type { Db } from "../platform/db";
+import { preparedOnUse, type Db } from "../platform/db";
 import type { DrawnSeeds } from "./model";
 import { fairRevealedSeeds, fairSeeds } from "./schema";
 
@@ -21,7 +21,7 @@ export class FairRepository {
     this.takeNonce = sqlite.query<{ server_seed: string; server_seed_hash: string; client_seed: string; next_nonce: number }, [string]>(
       "UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE wallet = ? RETURNING server_seed, server_seed_hash, client_seed, next_nonce",
     );
-    this.byWallet = db.select().from(fairSeeds).where(eq(fairSeeds.wallet, sql.placeholder("wallet"))).prepare();
+    this.byWallet = preparedOnUse(() => db.select().from(fairSeeds).where(eq(fairSeeds.wallet, sql.placeholder("wallet"))).prepare());
   }
 
   seeds(wallet: string): SeedRow | undefined {

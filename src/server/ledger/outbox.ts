@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { ValidationError as XrplValidationError, type SubmittableTransaction, type TransactionMetadata } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
-import { sqliteOf, type Db, type DbOrTx } from "../platform/db";
+import { preparedOnUse, sqliteOf, type Db, type DbOrTx } from "../platform/db";
 import { toEntry, type OutboxEntry, type OutboxInput, type OutboxRow, type OutboxStatus } from "./entry";
 import { ledgerOutbox, ledgerOutboxAttempts } from "./schema";
 import { NotFoundError, UpstreamError } from "../platform/errors";
@@ -87,8 +87,8 @@ export class Outbox {
     this.gate = new RetryGate("outbox", log, sqliteOf(db));
     this.resend = new OutboxResend(db, clock, log, (tx, input) => this.record(tx, input), () => this.faults.beforeOwnersMove);
     const open = inArray(ledgerOutbox.status, ["queued", "pending"]);
-    this.openIdStmt = db.select({ id: ledgerOutbox.id }).from(ledgerOutbox).where(open).limit(1).prepare();
-    this.openStmt = db.select().from(ledgerOutbox).where(open).orderBy(asc(ledgerOutbox.id)).prepare();
+    this.openIdStmt = preparedOnUse(() => db.select({ id: ledgerOutbox.id }).from(ledgerOutbox).where(open).limit(1).prepare());
+    this.openStmt = preparedOnUse(() => db.select().from(ledgerOutbox).where(open).orderBy(asc(ledgerOutbox.id)).prepare());
   }
 
   private get stopped(): boolean {

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Clock } from "../platform/clock";
-import type { Db, DbOrTx } from "../platform/db";
+import { preparedOnUse, type Db, type DbOrTx } from "../platform/db";
 import type { Logger } from "../platform/log";
 import { toEntry, type OutboxEntry, type OutboxInput } from "./entry";
 import { ledgerOutbox } from "./schema";
@@ -71,13 +71,15 @@ export class OutboxResend {
     private readonly fault: () => ResendFault | undefined,
   ) {
     const { id, key, purpose, result, error, updatedAt } = ledgerOutbox;
-    this.undecided = db
-      .select({ id, key, purpose, result, error, updatedAt })
-      .from(ledgerOutbox)
-      .where(and(eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey)))
-      .orderBy(asc(ledgerOutbox.id))
-      .prepare();
-    this.byId = db.select().from(ledgerOutbox).where(eq(ledgerOutbox.id, sql.placeholder("id"))).prepare();
+    this.undecided = preparedOnUse(() =>
+      db
+        .select({ id, key, purpose, result, error, updatedAt })
+        .from(ledgerOutbox)
+        .where(and(eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey)))
+        .orderBy(asc(ledgerOutbox.id))
+        .prepare(),
+    );
+    this.byId = preparedOnUse(() => db.select().from(ledgerOutbox).where(eq(ledgerOutbox.id, sql.placeholder("id"))).prepare());
   }
 
   /** Failed entries of these purposes go again, `owner` following them (register before the outbox starts). */

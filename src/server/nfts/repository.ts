@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, max, sql } from "drizzle-orm";
 import type { Clock } from "../platform/clock";
-import type { Db, DbOrTx } from "../platform/db";
+import { preparedOnUse, type Db, type DbOrTx } from "../platform/db";
 import { nftPurchases, nftTiers, nfts } from "./schema";
 import { paymentRequests } from "../payments/schema";
 import { HOLDING_STATUSES, type PurchaseStatus } from "./model";
@@ -22,38 +22,46 @@ export interface TierCounts {
 /** The catalog's reads (they run whenever the catalog's read model is rebuilt) and the sweep's, compiled once and reused. */
 function prepareCatalogReads(db: Db) {
   return {
-    tiers: db.select().from(nftTiers).orderBy(asc(nftTiers.id)).prepare(),
-    held: db
-      .select({ tierId: nftPurchases.tierId, n: sql<number>`count(*)` })
-      .from(nftPurchases)
-      .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
-      .where(and(inArray(nftPurchases.status, HOLDING_STATUSES), sql`(${nftPurchases.status} <> 'pending' OR ${paymentRequests.status} = 'open')`))
-      .groupBy(nftPurchases.tierId)
-      .prepare(),
-    sold: db
-      .select({ tierId: nftPurchases.tierId, n: sql<number>`count(*)` })
-      .from(nftPurchases)
-      .where(and(isNotNull(nftPurchases.number), inArray(nftPurchases.status, SOLD_STATUSES)))
-      .groupBy(nftPurchases.tierId)
-      .prepare(),
-    minted: db.select({ tierId: nfts.tierId, n: sql<number>`count(*)` }).from(nfts).groupBy(nfts.tierId).prepare(),
+    tiers: preparedOnUse(() => db.select().from(nftTiers).orderBy(asc(nftTiers.id)).prepare()),
+    held: preparedOnUse(() =>
+      db
+        .select({ tierId: nftPurchases.tierId, n: sql<number>`count(*)` })
+        .from(nftPurchases)
+        .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
+        .where(and(inArray(nftPurchases.status, HOLDING_STATUSES), sql`(${nftPurchases.status} <> 'pending' OR ${paymentRequests.status} = 'open')`))
+        .groupBy(nftPurchases.tierId)
+        .prepare(),
+    ),
+    sold: preparedOnUse(() =>
+      db
+        .select({ tierId: nftPurchases.tierId, n: sql<number>`count(*)` })
+        .from(nftPurchases)
+        .where(and(isNotNull(nftPurchases.number), inArray(nftPurchases.status, SOLD_STATUSES)))
+        .groupBy(nftPurchases.tierId)
+        .prepare(),
+    ),
+    minted: preparedOnUse(() => db.select({ tierId: nfts.tierId, n: sql<number>`count(*)` }).from(nfts).groupBy(nfts.tierId).prepare()),
     // The purchase sweep's questions, every 2 s.
-    pendingOpen: db
-      .select({ p: nftPurchases })
-      .from(nftPurchases)
-      .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
-      .where(and(eq(nftPurchases.status, "pending"), eq(paymentRequests.status, "open")))
-      .prepare(),
-    pendingClosed: db
-      .select({ p: nftPurchases, requestStatus: paymentRequests.status })
-      .from(nftPurchases)
-      .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
-      .where(and(eq(nftPurchases.status, "pending"), sql`${paymentRequests.status} <> 'open'`))
-      .prepare(),
+    pendingOpen: preparedOnUse(() =>
+      db
+        .select({ p: nftPurchases })
+        .from(nftPurchases)
+        .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
+        .where(and(eq(nftPurchases.status, "pending"), eq(paymentRequests.status, "open")))
+        .prepare(),
+    ),
+    pendingClosed: preparedOnUse(() =>
+      db
+        .select({ p: nftPurchases, requestStatus: paymentRequests.status })
+        .from(nftPurchases)
+        .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
+        .where(and(eq(nftPurchases.status, "pending"), sql`${paymentRequests.status} <> 'open'`))
+        .prepare(),
+    ),
   };
 }
 
-const byStatusesQuery = (db: Db, statuses: PurchaseStatus[]) => db.select().from(nftPurchases).where(inArray(nftPurchases.status, statuses)).orderBy(asc(nftPurchases.id)).prepare();
+const byStatusesQuery = (db: Db, statuses: PurchaseStatus[]) => preparedOnUse(() => db.select().from(nftPurchases).where(inArray(nftPurchases.status, statuses)).orderBy(asc(nftPurchases.id)).prepare());
 
 /** Every query of the NFT feature, in one place. */
 export class NftRepository {

@@ -1,6 +1,6 @@
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { isValidClassicAddress } from "xrpl";
-import type { Db } from "../platform/db";
+import { preparedOnUse, type Db } from "../platform/db";
 import { incomingPayments, paymentRequests } from "./schema";
 import { ValidationError } from "../platform/errors";
 import { MAX_STORED_AMOUNT } from "../ledger/amounts";
@@ -109,12 +109,14 @@ export function setRequestStatus(db: DbOrTx, id: number, status: PaymentRequestS
  * it after every ledger close (inside its cursor's transaction): the statement is compiled once.
  */
 export function requestExpirer(db: Db): (closedBy: Date) => PaymentRequest[] {
-  const stmt = db
-    .update(paymentRequests)
-    .set({ status: "expired" })
-    .where(and(eq(paymentRequests.status, "open"), lt(paymentRequests.expiresAt, sql.placeholder("closedBy"))))
-    .returning()
-    .prepare();
+  const stmt = preparedOnUse(() =>
+    db
+      .update(paymentRequests)
+      .set({ status: "expired" })
+      .where(and(eq(paymentRequests.status, "open"), lt(paymentRequests.expiresAt, sql.placeholder("closedBy"))))
+      .returning()
+      .prepare(),
+  );
   // A comparison's placeholder is bound as it is (drizzle maps only a column's own values): the milliseconds SQLite holds, not a Date.
   return (closedBy) => stmt.all({ closedBy: closedBy.getTime() }).map(toRequest);
 }

@@ -1,6 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
 import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
-import type { Db } from "../platform/db";
+import { preparedOnUse, type Db } from "../platform/db";
 import type { DbOrTx } from "../ledger/outbox";
 import { microFromValue, sameCurrency, type Token } from "../ledger/amounts";
 import { ledgerOutbox } from "../ledger/schema";
@@ -79,14 +79,16 @@ export class RewardRepository {
 
   constructor(readonly db: Db) {
     // Prepared once: the rewards page reads these on every request.
-    this.tiersQuery = db.select().from(nftTiers).orderBy(asc(nftTiers.id)).prepare();
+    this.tiersQuery = preparedOnUse(() => db.select().from(nftTiers).orderBy(asc(nftTiers.id)).prepare());
     const mine = and(eq(rewardClaims.wallet, sql.placeholder("wallet")), inArray(rewardClaims.status, LISTED), gte(rewardClaims.claimedAt, sql.placeholder("since")));
-    this.claimsQuery = db.select().from(rewardClaims).where(mine).orderBy(desc(rewardClaims.claimedAt), desc(rewardClaims.id)).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare();
-    this.claimTotalsQuery = db
-      .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
-      .from(rewardClaims)
-      .where(mine)
-      .prepare();
+    this.claimsQuery = preparedOnUse(() => db.select().from(rewardClaims).where(mine).orderBy(desc(rewardClaims.claimedAt), desc(rewardClaims.id)).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare());
+    this.claimTotalsQuery = preparedOnUse(() =>
+      db
+        .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
+        .from(rewardClaims)
+        .where(mine)
+        .prepare(),
+    );
   }
 
   tiers(): TierRow[] {

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
-import type { Db } from "../platform/db";
+import { preparedOnUse, type Db } from "../platform/db";
 import { OPEN_STATUSES, type SwapStatus } from "./model";
 import { swaps } from "./schema";
 
@@ -12,7 +12,7 @@ export class SwapRepository {
   private readonly openStmt;
 
   constructor(private readonly db: Db) {
-    this.openStmt = db.select().from(swaps).where(inArray(swaps.status, OPEN_STATUSES)).orderBy(asc(swaps.id)).limit(sql.placeholder("limit")).prepare();
+    this.openStmt = preparedOnUse(() => db.select().from(swaps).where(inArray(swaps.status, OPEN_STATUSES)).orderBy(asc(swaps.id)).limit(sql.placeholder("limit")).prepare());
   }
 
   insert(row: NewSwap): SwapRow {

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, lt, notInArray, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "../../platform/db";
+import { preparedOnUse, type Db, type DbOrTx } from "../../platform/db";
 import type { Bet, BetRow, BetStatus, RoundRow, RoundStatus } from "./model";
 import { gameBets, gameRounds } from "./schema";
 
@@ -20,13 +20,15 @@ export class GameRepository {
     readonly db: Db,
     readonly game: string,
   ) {
-    this.byOutboxKey = db.select().from(gameBets).where(eq(gameBets.outboxKey, sql.placeholder("key"))).prepare();
-    this.paidInRound = db
-      .select()
-      .from(gameBets)
-      .where(and(eq(gameBets.game, game), eq(gameBets.round, sql.placeholder("round")), inArray(gameBets.status, ["confirmed", "won", "lost"])))
-      .orderBy(gameBets.confirmedAt)
-      .prepare();
+    this.byOutboxKey = preparedOnUse(() => db.select().from(gameBets).where(eq(gameBets.outboxKey, sql.placeholder("key"))).prepare());
+    this.paidInRound = preparedOnUse(() =>
+      db
+        .select()
+        .from(gameBets)
+        .where(and(eq(gameBets.game, game), eq(gameBets.round, sql.placeholder("round")), inArray(gameBets.status, ["confirmed", "won", "lost"])))
+        .orderBy(gameBets.confirmedAt)
+        .prepare(),
+    );
   }
 
   insertBet(db: DbOrTx, values: Omit<typeof gameBets.$inferInsert, "game">): BetRow {

@@ -1,5 +1,5 @@
 import { and, desc, eq, max } from "drizzle-orm";
-import type { Db, DbOrTx } from "../../platform/db";
+import { preparedOnUse, type Db, type DbOrTx } from "../../platform/db";
 import type { RaceStatus } from "./model";
 import { racingRaces } from "./schema";
 
@@ -11,7 +11,7 @@ export class RacingRepository {
   private readonly newest;
 
   constructor(private readonly db: Db) {
-    this.newest = db.select().from(racingRaces).orderBy(desc(racingRaces.round)).limit(1).prepare();
+    this.newest = preparedOnUse(() => db.select().from(racingRaces).orderBy(desc(racingRaces.round)).limit(1).prepare());
   }
 
   /** The newest race (the current one), if any; inside a transaction too (one connection). */

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { and, asc, desc, eq, inArray, isNull, lte, notInArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../ledger/outbox";
-import type { Db } from "../../platform/db";
+import { preparedOnUse, type Db } from "../../platform/db";
 import { slotPayouts, slotPurchases, slotSessions, slotSpins } from "./schema";
 
 export type PurchaseRow = typeof slotPurchases.$inferSelect;
@@ -66,20 +66,24 @@ export class SlotsRepository {
       .select({ wallet: slotPayouts.wallet })
       .from(slotPayouts)
       .where(sql`${slotPayouts.status} = 'pending' OR (${slotPayouts.status} = 'failed' AND ${slotPayouts.retryAt} IS NOT NULL)`);
-    this.unpaidStmt = db
-      .select({ wallet: slotSpins.wallet, total: sql<number>`sum(${slotSpins.totalPayoutMicro})`, count: sql<number>`count(*)` })
-      .from(slotSpins)
-      .where(and(isNull(slotSpins.payoutId), notInArray(slotSpins.wallet, inFlight)))
-      .groupBy(slotSpins.wallet)
-      .prepare();
-    this.pendingPayoutsStmt = db.select().from(slotPayouts).where(eq(slotPayouts.status, "pending")).orderBy(asc(slotPayouts.id)).prepare();
+    this.unpaidStmt = preparedOnUse(() =>
+      db
+        .select({ wallet: slotSpins.wallet, total: sql<number>`sum(${slotSpins.totalPayoutMicro})`, count: sql<number>`count(*)` })
+        .from(slotSpins)
+        .where(and(isNull(slotSpins.payoutId), notInArray(slotSpins.wallet, inFlight)))
+        .groupBy(slotSpins.wallet)
+        .prepare(),
+    );
+    this.pendingPayoutsStmt = preparedOnUse(() => db.select().from(slotPayouts).where(eq(slotPayouts.status, "pending")).orderBy(asc(slotPayouts.id)).prepare());
     // A placeholder is bound as it is: the expiry as SQLite holds it (milliseconds).
-    this.expiredActiveStmt = db
-      .select()
-      .from(slotSessions)
-      .where(and(eq(slotSessions.status, "active"), lte(slotSessions.expiresAt, sql.placeholder("nowMs"))))
-      .limit(sql.placeholder("limit"))
-      .prepare();
+    this.expiredActiveStmt = preparedOnUse(() =>
+      db
+        .select()
+        .from(slotSessions)
+        .where(and(eq(slotSessions.status, "active"), lte(slotSessions.expiresAt, sql.placeholder("nowMs"))))
+        .limit(sql.placeholder("limit"))
+        .prepare(),
+    );
     this.spinSessionStmt = sqlite.query<{ id: string; wallet: string; status: string; remaining_spins: number; spin_cost_micro: number; expires_at: number }, [string]>(
       "SELECT id, wallet, status, remaining_spins, spin_cost_micro, expires_at FROM slot_sessions WHERE id = ?",
     );

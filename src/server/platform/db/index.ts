@@ -110,3 +110,27 @@ export function isBusyError(err: unknown): boolean {
 export function sqliteOf(db: Db): Database | undefined {
   return (db as { $client?: Database }).$client;
 }
+
+/** What the repositories call on a drizzle prepared statement. */
+interface Runnable {
+  run(params?: Record<string, unknown>): unknown;
+  all(params?: Record<string, unknown>): unknown;
+  get(params?: Record<string, unknown>): unknown;
+  values(params?: Record<string, unknown>): unknown;
+}
+
+/**
+ * A prepared statement made the first time it runs, then kept: start-up builds no SQL for what it
+ * does not read (a drizzle query costs about a millisecond to build and compile while its code is cold,
+ * and the repositories hold about thirty).
+ */
+export function preparedOnUse<S extends Runnable>(prepare: () => S): Pick<S, keyof Runnable> {
+  let stmt: S | undefined;
+  const s = () => (stmt ??= prepare());
+  return {
+    run: (params) => s().run(params),
+    all: (params) => s().all(params),
+    get: (params) => s().get(params),
+    values: (params) => s().values(params),
+  } as Pick<S, keyof Runnable>;
+}

@@ -1,5 +1,5 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
-import type { Db } from "../../platform/db";
+import { preparedOnUse, type Db } from "../../platform/db";
 import { sandboxXummOauthCodes, sandboxXummPayloads, sandboxXummUserTokens } from "./tables";
 
 export type PayloadRow = typeof sandboxXummPayloads.$inferSelect;
@@ -12,11 +12,13 @@ export class SandboxXummRepository {
 
   constructor(private readonly db: Db) {
     // A placeholder is bound as it is: the expiry as SQLite holds it (milliseconds).
-    this.dueStmt = db
-      .select()
-      .from(sandboxXummPayloads)
-      .where(and(eq(sandboxXummPayloads.state, "pending"), lte(sandboxXummPayloads.expiresAt, sql.placeholder("nowMs"))))
-      .prepare();
+    this.dueStmt = preparedOnUse(() =>
+      db
+        .select()
+        .from(sandboxXummPayloads)
+        .where(and(eq(sandboxXummPayloads.state, "pending"), lte(sandboxXummPayloads.expiresAt, sql.placeholder("nowMs"))))
+        .prepare(),
+    );
   }
 
   insertPayload(row: typeof sandboxXummPayloads.$inferInsert): void {
