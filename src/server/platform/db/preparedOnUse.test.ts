@@ -1,0 +1,43 @@
+import { afterEach, expect, test } from "bun:test";
+import { eq, sql } from "drizzle-orm";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore, preparedOnUse, type Store } from ".";
+import { ledgerCursors } from "../../payments/schema";
+
+const stores: { store: Store; dir: string }[] = [];
+afterEach(() => {
+  for (const { store, dir } of stores.splice(0)) {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+function store(): Store {
+  const dir = mkdtempSync(join(tmpdir(), "vvx-prepared-"));
+  const s = openStore(dir);
+  stores.push({ store: s, dir });
+  return s;
+}
+
+test("a statement is prepared when it first runs, once, and answers with its placeholders bound", () => {
+  const { db } = store();
+  let prepared = 0;
+  const byAccount = preparedOnUse(() => {
+    prepared++;
+    return db.select().from(ledgerCursors).where(eq(ledgerCursors.account, sql.placeholder("account"))).prepare();
+  });
+  // A start that never reads the cursor builds no SQL for it.
+  expect(prepared).toBe(0);
+  expect(byAccount.get({ account: "rA" })).toBeUndefined();
+  expect(prepared).toBe(1);
+
+  const at = new Date(1_700_000_000_000);
+  db.insert(ledgerCursors).values({ account: "rA", ledgerIndex: 7, closedAt: at, updatedAt: at }).run();
+  db.insert(ledgerCursors).values({ account: "rB", ledgerIndex: 9, closedAt: at, updatedAt: at }).run();
+  expect(byAccount.get({ account: "rB" })?.ledgerIndex).toBe(9);
+  expect(byAccount.all({ account: "rA" }).map((r) => r.ledgerIndex)).toEqual([7]);
+  expect(byAccount.values({ account: "rA" })).toHaveLength(1);
+  expect(prepared).toBe(1);
+});
