@@ -4,7 +4,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, preparedOnUse, type Store } from ".";
-import { ledgerCursors } from "../../payments/schema";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/** A table of this test's own (platform code imports no feature's schema). */
+const cursors = sqliteTable("test_cursors", { account: text("account").primaryKey(), ledgerIndex: integer("ledger_index").notNull() });
 
 const stores: { store: Store; dir: string }[] = [];
 afterEach(() => {
@@ -17,6 +20,7 @@ afterEach(() => {
 function store(): Store {
   const dir = mkdtempSync(join(tmpdir(), "vvx-prepared-"));
   const s = openStore(dir);
+  s.sqlite.exec("CREATE TABLE test_cursors (account TEXT PRIMARY KEY, ledger_index INTEGER NOT NULL)");
   stores.push({ store: s, dir });
   return s;
 }
@@ -26,16 +30,15 @@ test("a statement is prepared when it first runs, once, and answers with its pla
   let prepared = 0;
   const byAccount = preparedOnUse(() => {
     prepared++;
-    return db.select().from(ledgerCursors).where(eq(ledgerCursors.account, sql.placeholder("account"))).prepare();
+    return db.select().from(cursors).where(eq(cursors.account, sql.placeholder("account"))).prepare();
   });
   // A start that never reads the cursor builds no SQL for it.
   expect(prepared).toBe(0);
   expect(byAccount.get({ account: "rA" })).toBeUndefined();
   expect(prepared).toBe(1);
 
-  const at = new Date(1_700_000_000_000);
-  db.insert(ledgerCursors).values({ account: "rA", ledgerIndex: 7, closedAt: at, updatedAt: at }).run();
-  db.insert(ledgerCursors).values({ account: "rB", ledgerIndex: 9, closedAt: at, updatedAt: at }).run();
+  db.insert(cursors).values({ account: "rA", ledgerIndex: 7 }).run();
+  db.insert(cursors).values({ account: "rB", ledgerIndex: 9 }).run();
   expect(byAccount.get({ account: "rB" })?.ledgerIndex).toBe(9);
   expect(byAccount.all({ account: "rA" }).map((r) => r.ledgerIndex)).toEqual([7]);
   expect(byAccount.values({ account: "rA" })).toHaveLength(1);
