@@ -105,7 +105,6 @@ async function ledgerNfts(address: string) {
   }
 }
 
-
 describe("NFT marketplace in Chromium", () => {
   test(
     "a funded sandbox account buys a Genesis NFT end to end and owns it on the ledger (taxon 1001)",

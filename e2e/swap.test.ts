@@ -132,7 +132,6 @@ async function buyOasis(page: Page, address: string) {
   expect(nfts.result.account_nfts.map((n) => n.NFTokenTaxon)).toContain(20001);
 }
 
-
 describe("Buy VVX in Chromium", () => {
   test(
     "a fresh XRP-only account creates the trust line, swaps 10 XRP through the page and the wallet app, sees it in the explorer, then buys an NFT with VVX",

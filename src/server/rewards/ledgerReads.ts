@@ -76,7 +76,7 @@ export class LedgerReads {
     this.answered = new Map();
   }
 
-  /** The platform-issued NFTs `wallet` holds in the validated ledger (cached until the next close unless `fresh`). */
+  /** The platform-issued NFTs `wallet` holds in the validated ledger (cached until a close with transactions, a missed close or a reconnection, unless `fresh`). */
   held(wallet: string, fresh = false): Promise<HeldToken[]> {
     if (fresh) return this.walk(wallet);
     const cached = this.cache.get(wallet);

@@ -78,7 +78,7 @@ export class RewardRepository {
   private readonly claimTotalsQuery;
 
   constructor(readonly db: Db) {
-    // Prepared once: the rewards page reads these on every request.
+    // Prepared at first use and kept: the rewards page reads these on every request.
     this.tiersQuery = preparedOnUse(() => db.select().from(nftTiers).orderBy(asc(nftTiers.id)).prepare());
     const mine = and(eq(rewardClaims.wallet, sql.placeholder("wallet")), inArray(rewardClaims.status, LISTED), gte(rewardClaims.claimedAt, sql.placeholder("since")));
     this.claimsQuery = preparedOnUse(() => db.select().from(rewardClaims).where(mine).orderBy(desc(rewardClaims.claimedAt), desc(rewardClaims.id)).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare());
