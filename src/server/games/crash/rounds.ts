@@ -322,6 +322,7 @@ function playerOf(bet: Bet<CrashParams>): CrashPlayer {
     autoCashOut: multiplierOf(bet.params.autoCashOut),
     hasCashedOut: bet.status === "won",
     cashOutMultiplier: multiplierOf(bet.multiplierHundredths),
+    payout: bet.status === "won" ? xrpNumber(bet.payoutDrops) : null,
     round: bet.round ?? 0,
   };
 }
