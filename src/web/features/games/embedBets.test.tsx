@@ -29,7 +29,7 @@ describe("the crash embed's table", () => {
     const players = [crashPlayer(A, 5), crashPlayer(B, 10, 2.5), crashPlayer(C, 20, 1.5)];
     const { container } = render(<CrashEmbedBets players={players} status="running" me={A} />);
     expect(rows(container)).toEqual([
-      ["rAAAA…1111", "5", "riding", "–"],
+      ["rAAAA…1111", "5", "riding", ""],
       ["rCCCC…3333", "20", "1.50x", "+30"],
       ["rBBBB…2222", "10", "2.50x", "+25"],
     ]);
@@ -45,8 +45,11 @@ describe("the crash embed's table", () => {
       ["rAAAA…1111", "5", "bust", "0"],
     ]);
     cleanup();
-    const waiting = render(<CrashEmbedBets players={[{ ...crashPlayer(A, 5), autoCashOut: 3 }]} status="waiting" me={null} />);
-    expect(rows(waiting.container)).toEqual([["rAAAA…1111", "5", "auto 3.00x", "–"]]);
+    const waiting = render(<CrashEmbedBets players={[{ ...crashPlayer(A, 5), autoCashOut: 3 }, { ...crashPlayer(B, 1), autoCashOut: 1.25 }]} status="waiting" me={null} />);
+    expect(rows(waiting.container)).toEqual([
+      ["rAAAA…1111", "5", "→3x", ""],
+      ["rBBBB…2222", "1", "→1.25x", ""],
+    ]);
     expect(waiting.container.querySelector("[data-testid=embed-best]")).toBeNull();
   });
 
@@ -62,10 +65,11 @@ describe("the crash embed's table", () => {
 });
 
 describe("rows that fit", () => {
-  test("all when they fit; else one row fewer and '+N more'", () => {
+  test("all when they fit; else one row fewer and '+N more'; nothing where not even that line fits", () => {
     expect(fitted([1, 2, 3], 3)).toEqual({ shown: [1, 2, 3], more: 0 });
     expect(fitted([1, 2, 3, 4], 3)).toEqual({ shown: [1, 2], more: 2 });
-    expect(fitted([1, 2], 0)).toEqual({ shown: [], more: 2 });
+    expect(fitted([1, 2], 1)).toEqual({ shown: [], more: 2 });
+    expect(fitted([1, 2], 0)).toEqual({ shown: [], more: 0 });
   });
 });
 

@@ -129,7 +129,8 @@ export class CrashView {
   private resize(): void {
     if (this.destroyed) return;
     this.width = Math.max(this.look.fillHeight ? 120 : 240, this.host.clientWidth);
-    this.height = this.look.fillHeight ? Math.max(80, this.host.clientHeight) : CRASH_VIEW.height;
+    // An embed's canvas is exactly its box, however small (a corner with a QR code); its drawing keeps a floor.
+    this.height = this.look.fillHeight ? Math.max(1, this.host.clientHeight) : CRASH_VIEW.height;
     // A small embed shrinks everything; the multiplier (about 3.2 em wide) also fits the width.
     this.k = this.look.fillHeight ? Math.max(0.3, Math.min(this.height / CRASH_VIEW.height, this.width / 640, 2.7)) : 1;
     const k = this.k;

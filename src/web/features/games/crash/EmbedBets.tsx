@@ -20,7 +20,8 @@ function outcome(p: CrashPlayer, status: CrashStatus): { text: string; className
   if (p.hasCashedOut && p.cashOutMultiplier !== null) return { text: `${p.cashOutMultiplier.toFixed(2)}x`, className: "embed-won" };
   if (status === "crashed") return { text: "bust", className: "embed-lost" };
   if (status === "running") return { text: "riding", className: "embed-riding" };
-  return { text: p.autoCashOut ? `auto ${p.autoCashOut.toFixed(2)}x` : "in", className: "embed-riding" };
+  // In the countdown: the bet's auto cash-out target, if it has one.
+  return { text: p.autoCashOut ? `→${Number(p.autoCashOut.toFixed(2))}x` : "in", className: "embed-riding" };
 }
 
 /**
@@ -29,7 +30,7 @@ function outcome(p: CrashPlayer, status: CrashStatus): { text: string; className
  * biggest win, and the ?wallet's bets highlighted and listed first. Only as many rows as the frame holds.
  */
 export function CrashEmbedBets({ players, status, me }: { players: CrashPlayer[]; status: CrashStatus; me: string | null }) {
-  const { ref, fit } = useFitRows<HTMLUListElement>();
+  const { ref, fit, narrow } = useFitRows<HTMLUListElement>();
   const rows = crashRows(players, me);
   const { shown, more } = fitted(rows, fit);
   const total = players.reduce((n, p) => n + p.betAmount, 0);
@@ -42,27 +43,27 @@ export function CrashEmbedBets({ players, status, me }: { players: CrashPlayer[]
       </div>
       {best && (
         <p className="embed-best" data-testid="embed-best">
-          Biggest win {embedWallet(best.walletAddress)} +{xrp(best.payout!)} XRP
+          Biggest win {embedWallet(best.walletAddress, narrow)} +{xrp(best.payout!)} XRP
         </p>
       )}
-      <div className="embed-row embed-cols" aria-hidden="true">
-        <span>Player</span>
-        <span>Bet</span>
-        <span>At</span>
-        <span>Won</span>
-      </div>
-      <ul className="embed-rows" ref={ref} data-testid="embed-bets" aria-label="Bets of this round">
+      <ul className="embed-rows embed-rows-4" ref={ref} data-testid="embed-bets" aria-label="Bets of this round">
+        <li className="embed-row embed-cols" aria-hidden="true">
+          <span>Player</span>
+          <span>Bet</span>
+          <span>At</span>
+          <span>Won</span>
+        </li>
         {players.length === 0 && <li className="embed-empty">No bets in this round yet.</li>}
         {shown.map((p) => {
           const o = outcome(p, status);
           return (
             <li key={p.walletAddress} data-row className={`embed-row${p.walletAddress === me ? " embed-me" : ""}`} data-wallet={p.walletAddress}>
               <span className="embed-wallet" title={p.walletAddress}>
-                {embedWallet(p.walletAddress)}
+                {embedWallet(p.walletAddress, narrow)}
               </span>
               <span>{xrp(p.betAmount)}</span>
               <span className={o.className}>{o.text}</span>
-              <span className={p.payout !== null ? "embed-won" : status === "crashed" ? "embed-lost" : undefined}>{p.payout !== null ? `+${xrp(p.payout)}` : status === "crashed" ? "0" : "–"}</span>
+              <span className={p.payout !== null ? "embed-won" : status === "crashed" ? "embed-lost" : undefined}>{p.payout !== null ? `+${xrp(p.payout)}` : status === "crashed" ? "0" : ""}</span>
             </li>
           );
         })}

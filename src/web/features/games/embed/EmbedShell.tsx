@@ -111,10 +111,12 @@ function PlayQr({ url }: { url: string }) {
 /**
  * How many rows of a list fit its box (measured: the box's height over a row's), for tables that
  * must never overflow a small frame; the list shows that many, the last as '+N more' when cut.
+ * `narrow`: the box is under 17 em wide (a small frame), where the tables shorten what they show.
  */
-export function useFitRows<T extends HTMLElement>(): { ref: RefObject<T | null>; fit: number } {
+export function useFitRows<T extends HTMLElement>(): { ref: RefObject<T | null>; fit: number; narrow: boolean } {
   const ref = useRef<T>(null);
   const [fit, setFit] = useState(0);
+  const [narrow, setNarrow] = useState(false);
   const measure = useCallback(() => {
     const el = ref.current;
     if (!el) return;
@@ -123,7 +125,9 @@ export function useFitRows<T extends HTMLElement>(): { ref: RefObject<T | null>;
     const row = el.querySelector<HTMLElement>("[data-row]");
     const fontSize = Number.parseFloat(getComputedStyle(el).fontSize) || 12;
     const rowHeight = row?.getBoundingClientRect().height || fontSize * 1.5 + 1;
-    setFit(Math.max(0, Math.floor((el.clientHeight + 0.5) / rowHeight)));
+    const heading = el.querySelector<HTMLElement>(".embed-cols")?.getBoundingClientRect().height ?? 0;
+    setFit(Math.max(0, Math.floor((el.clientHeight - heading + 0.5) / rowHeight)));
+    setNarrow(el.clientWidth < NARROW_EM * fontSize);
   }, []);
   // After every render (the first rows give the real row height) and whenever the box changes size.
   useLayoutEffect(measure);
@@ -134,18 +138,22 @@ export function useFitRows<T extends HTMLElement>(): { ref: RefObject<T | null>;
     observer.observe(el);
     return () => observer.disconnect();
   }, [measure]);
-  return { ref, fit };
+  return { ref, fit, narrow };
 }
 
-/** The rows to show when `fit` rows fit: all of them, or fit - 1 and how many were left out. */
+/** Below this width (in em) a table is narrow (embed.css's `@container side (width < 17em)` says the same). */
+const NARROW_EM = 17;
+
+/** The rows to show when `fit` rows fit: all of them, or fit - 1 and how many were left out (nothing when not even that line fits). */
 export function fitted<T>(rows: T[], fit: number): { shown: T[]; more: number } {
   if (rows.length <= fit) return { shown: rows, more: 0 };
+  if (fit < 1) return { shown: [], more: 0 };
   const n = Math.max(0, fit - 1);
   return { shown: rows.slice(0, n), more: rows.length - n };
 }
 
-/** r1234…abcd: short enough for a small frame, long enough to recognise one's own. */
-export const embedWallet = (w: string) => (w.length > 10 ? `${w.slice(0, 5)}…${w.slice(-4)}` : w);
+/** r1234…abcd: short enough for a small frame (rABC…xyz when narrow), long enough to recognise one's own. */
+export const embedWallet = (w: string, narrow = false) => (w.length <= 10 ? w : narrow ? `${w.slice(0, 4)}…${w.slice(-3)}` : `${w.slice(0, 5)}…${w.slice(-4)}`);
 
 /** XRP for the tables: up to 2 decimals, thousands grouped. */
 export const xrp = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 2 });

@@ -25,7 +25,7 @@ export function raceWinners(players: PlayerView[], me: string | null): PlayerVie
  * the biggest win once it is over. Only as many rows as the frame holds.
  */
 export function RacingEmbedBets({ state, players, me }: { state: RaceStateView | null; players: PlayerView[]; me: string | null }) {
-  const { ref, fit } = useFitRows<HTMLUListElement>();
+  const { ref, fit, narrow } = useFitRows<HTMLUListElement>();
   const finished = state?.status === "finished";
   const winnerIndex = finished ? UNICORNS.findIndex((u) => u.name === state.winningUnicorn) : -1;
   const perUnicorn = betsPerUnicorn(players);
@@ -35,27 +35,33 @@ export function RacingEmbedBets({ state, players, me }: { state: RaceStateView |
   const list = finished ? winners : latest;
   const { shown, more } = fitted(list, fit);
   const best = winners.find((w) => w.payout === Math.max(...winners.map((x) => x.payout!)));
+  // Where not all five fit (a small frame with a QR code): the winner, then the most XRP, first.
+  const units = useFitRows<HTMLUListElement>();
+  const unicorns = UNICORNS.map((u, i) => ({ ...u, i, ...perUnicorn[i]! }));
+  const ordered = units.fit >= unicorns.length ? unicorns : [...unicorns].sort((a, b) => Number(b.i === winnerIndex) - Number(a.i === winnerIndex) || b.xrp - a.xrp || a.i - b.i);
+  const unitsShown = fitted(ordered, units.fit);
   return (
     <>
       <div className="embed-sidehead">
         <span>Bets ({players.length})</span>
         <span>{xrp(total)} XRP</span>
       </div>
-      <ul className="embed-rows embed-rows-fixed" data-testid="embed-unicorns" aria-label="Bets on each unicorn">
-        {UNICORNS.map((u, i) => (
-          <li key={u.name} className={`embed-row embed-row-3${i === winnerIndex ? " embed-row-winner" : ""}`} data-unicorn={u.name}>
+      <ul className="embed-rows embed-units" ref={units.ref} data-testid="embed-unicorns" aria-label="Bets on each unicorn">
+        {unitsShown.shown.map((u) => (
+          <li key={u.name} data-row className={`embed-row${u.i === winnerIndex ? " embed-row-winner" : ""}`} data-unicorn={u.name}>
             <span>
               <span className="embed-swatch" style={{ background: u.hex }} aria-hidden="true" />
               {u.name}
             </span>
-            <span>{perUnicorn[i]!.bets}</span>
-            <span>{xrp(perUnicorn[i]!.xrp)} XRP</span>
+            <span>{u.bets}</span>
+            <span>{xrp(u.xrp)} XRP</span>
           </li>
         ))}
+        {unitsShown.more > 0 && <li className="embed-more">+{unitsShown.more} more</li>}
       </ul>
       {best ? (
         <p className="embed-best" data-testid="embed-best">
-          Biggest win {embedWallet(best.walletAddress)} +{xrp(best.payout!)} XRP
+          Biggest win {embedWallet(best.walletAddress, narrow)} +{xrp(best.payout!)} XRP
         </p>
       ) : (
         <p className="embed-best embed-riding">{finished ? (players.length ? `No bets on ${state.winningUnicorn}` : "Race over") : "Latest bets"}</p>
@@ -63,12 +69,19 @@ export function RacingEmbedBets({ state, players, me }: { state: RaceStateView |
       <ul className="embed-rows" ref={ref} data-testid="embed-bets" aria-label={finished ? "Winning bets" : "Latest bets"}>
         {list.length === 0 && !finished && <li className="embed-empty">No bets on this race yet.</li>}
         {shown.map((p) => (
-          <li key={p.walletAddress} data-row className={`embed-row embed-row-3${p.walletAddress === me ? " embed-me" : ""}`} data-wallet={p.walletAddress}>
+          <li key={p.walletAddress} data-row className={`embed-row${p.walletAddress === me ? " embed-me" : ""}`} data-wallet={p.walletAddress}>
             <span className="embed-wallet" title={p.walletAddress}>
-              {embedWallet(p.walletAddress)}
+              {embedWallet(p.walletAddress, narrow)}
             </span>
             <span>{xrp(p.betAmount)}</span>
-            {p.payout !== null ? <span className="embed-won">+{xrp(p.payout)}</span> : <span>{p.unicornName}</span>}
+            {p.payout !== null ? (
+              <span className="embed-won">+{xrp(p.payout)}</span>
+            ) : (
+              <span title={p.unicornName}>
+                <span className="embed-swatch" style={{ background: UNICORNS.find((u) => u.name === p.unicornName)?.hex }} aria-hidden="true" />
+                <span className="embed-wide">{p.unicornName}</span>
+              </span>
+            )}
           </li>
         ))}
         {more > 0 && <li className="embed-more">+{more} more</li>}

@@ -112,7 +112,8 @@ export class RaceView {
     // The canvas is exactly as wide as its card (a phone's is about 290 px): nothing drawn past its edge.
     const fill = this.look.fillHeight;
     const width = Math.max(fill ? 120 : 240, this.host.clientWidth);
-    const height = fill ? Math.max(5 * 16, this.host.clientHeight) : LANE_HEIGHT * UNICORNS.length;
+    // An embed's canvas is exactly its box, however small: low lanes drop their texts (laneLayout).
+    const height = fill ? Math.max(UNICORNS.length, this.host.clientHeight) : LANE_HEIGHT * UNICORNS.length;
     const laneHeight = (this.laneHeight = height / UNICORNS.length);
     const l = (this.layout = laneLayout(width, laneHeight));
     const p = this.look.palette;
@@ -125,6 +126,7 @@ export class RaceView {
       lane.name.anchor.set(0, l.name.anchorY);
       lane.name.position.set(l.name.x, l.name.y);
       outline(lane.name, l.name.fontSize, p.stroke);
+      lane.percent.visible = l.showFigure;
       lane.percent.position.set(l.percent.x, laneHeight / 2);
       outline(lane.percent, l.percent.fontSize, p.stroke);
       lane.sprite.height = l.spriteHeight;

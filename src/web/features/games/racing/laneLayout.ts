@@ -4,6 +4,8 @@ export interface LaneLayout {
   compact: boolean;
   /** Lanes too low for a name (a small embed): the runner and its figure only; the name is shown elsewhere. */
   showName: boolean;
+  /** Lanes too low even for the figure (a 320x180 embed with a QR code): the runners only. */
+  showFigure: boolean;
   /** x of the sprite's nose at 0% and at 100% (the finish line's left edge). */
   trackStart: number;
   trackEnd: number;
@@ -23,6 +25,8 @@ export const FINISH_CELL = 6;
 export const COMPACT_BELOW = 480;
 /** Below this lane height there is no room for a name inside the lane. */
 export const NAMELESS_BELOW = 40;
+/** Below this lane height not even a 10 px figure fits. */
+export const FIGURELESS_BELOW = 13;
 
 /** The unicorn art is 4:3. */
 const spriteWidthOf = (height: number) => (height * 4) / 3;
@@ -36,11 +40,13 @@ export function laneLayout(width: number, laneHeight = LANE_HEIGHT): LaneLayout 
     const fontSize = Math.max(10, laneHeight * 0.42);
     const spriteHeight = laneHeight * 0.84;
     const spriteWidth = spriteWidthOf(spriteHeight);
+    const showFigure = laneHeight >= FIGURELESS_BELOW;
     return {
       compact: true,
       showName: false,
+      showFigure,
       trackStart: 4 + spriteWidth,
-      trackEnd: width - 4 - percentWidthOf(fontSize) - 4 - 2 * FINISH_CELL,
+      trackEnd: width - 4 - (showFigure ? percentWidthOf(fontSize) + 4 : 0) - 2 * FINISH_CELL,
       spriteWidth,
       spriteHeight,
       spriteY: laneHeight / 2,
@@ -58,6 +64,7 @@ export function laneLayout(width: number, laneHeight = LANE_HEIGHT): LaneLayout 
     return {
       compact: false,
       showName: true,
+      showFigure: true,
       trackStart: 76 * k + spriteWidth,
       trackEnd: width - Math.max(54 * k, 6 * k + percentWidthOf(percentFont) + 4 + 2 * FINISH_CELL),
       spriteWidth,
@@ -77,6 +84,7 @@ export function laneLayout(width: number, laneHeight = LANE_HEIGHT): LaneLayout 
   return {
     compact: true,
     showName: true,
+    showFigure: true,
     trackStart: 8 * k + spriteWidth,
     trackEnd: width - Math.max(46 * k, 4 * k + percentWidthOf(percentFont) + 4 + 2 * FINISH_CELL),
     spriteWidth,
