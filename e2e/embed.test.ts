@@ -82,7 +82,7 @@ async function steadyShot(page: Page, frame: Frame, path: string) {
 }
 
 describe("Streamers' embeds in Chromium", () => {
-  test("bets show in the embeds' tables within a second of their confirmation: crash (highlighted ?wallet, ?ref link and QR code, sound) and racing (bets per unicorn, the winners, the biggest win)", async () => {
+  test("bets show in the embeds' tables within a second of their confirmation: crash (highlighted ?wallet, ?ref link and QR code, sound and its kept mute toggle) and racing (bets per unicorn, the winners, the biggest win)", async () => {
     const [crashWallet, ...racers] = await Promise.all([0, 1, 2, 3, 4, 5].map(() => faucet(live.server.url, { xrp: 60 })));
     const me = racers[0]!.classicAddress;
     const context = await live.browser.newContext({ viewport: { width: 1700, height: 620 } });
@@ -158,6 +158,14 @@ describe("Streamers' embeds in Chromium", () => {
       expect(await racing.locator(`[data-testid=embed-unicorns] [data-unicorn=${done.winningUnicorn}]`).getAttribute("class")).toContain("embed-row-winner");
       await viewShot(page, "embed-race-winners");
       expect((await inspectEmbed(racing)).cut).toEqual([]);
+
+      // The mute toggle is kept (this origin's localStorage) and the embed comes back muted.
+      await crash.getByTestId("sound-toggle").click();
+      await crash.getByTestId("sound-toggle").getByText("Sound off").waitFor();
+      expect(await crash.evaluate(() => localStorage.getItem("vvx.sound"))).toBe("off");
+      await page.reload();
+      await page.frameLocator("#f0").getByTestId("sound-toggle").getByText("Sound off").waitFor({ timeout: 20_000 });
+      expect(await page.frameLocator("#f1").getByTestId("sound-toggle").count()).toBe(0);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
