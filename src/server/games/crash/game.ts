@@ -5,6 +5,7 @@ import type { Config } from "../../platform/config";
 import { sqliteOf } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
+import type { Scheduler } from "../../platform/scheduler";
 import type { SocketEndpoint } from "../../platform/ws";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../platform/errors";
 import { formatHundredths } from "../../../engine";
@@ -17,6 +18,7 @@ import { betView, roundView } from "./views";
 
 export interface CrashDeps extends KitDeps {
   hub: Hub;
+  scheduler: Scheduler;
   config: Pick<Config, "crashWaitMs" | "crashPauseMs" | "crashMaxProfitRatio" | "cookieSecret">;
 }
 
@@ -47,6 +49,7 @@ export class CrashGame {
     this.rounds = new CrashRounds({
       db: deps.db,
       clock: deps.clock,
+      scheduler: deps.scheduler,
       log: deps.log,
       bets: this.bets,
       channel: this.channel,
