@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { SESSION_COOKIE } from "../src/server/auth/cookies";
+import { UNICORNS } from "../src/engine";
 import { eventually } from "../src/server/testing/ledgerKit";
 import { raceReaches, raceState } from "../src/server/testing/racingKit";
 import { freePort } from "../src/server/testing/testServer";
@@ -96,19 +97,34 @@ describe("Unicorn Racing in Chromium", () => {
       expect(b.some((p, k) => p > a[k]!)).toBe(true);
       expect(b.every((p, k) => p >= a[k]!)).toBe(true);
       await viewShot(page, "racing-running-desktop");
+      // Each page's result toast, caught as it shows (it hides after a few seconds): text and kind at once.
+      const toasts = players.map((p) =>
+        p.page
+          .waitForFunction(
+            () => {
+              const el = document.querySelector("[data-testid=toast]");
+              const text = el?.textContent ?? "";
+              return /You Won!|Race Finished/.test(text) ? { text, kind: el!.className } : null;
+            },
+            undefined,
+            { timeout: 30_000, polling: 50 },
+          )
+          .then((h) => h.jsonValue()),
+      );
       const done = await raceReaches(live.server, round, "finished");
-      const winner = players.find((p) => p.unicorn === done.winningUnicorn)!;
-      const loser = players.find((p) => p !== winner)!;
-      for (const p of players) {
+      const seen = await Promise.all(toasts);
+      for (const [i, p] of players.entries()) {
         await p.page.getByTestId("race-winner").getByText(`${done.winningUnicorn} has won the race!`).waitFor({ timeout: 15_000 });
         expect((await positions(p.page)).every((x) => x === 100)).toBe(true);
+        if (p.unicorn === done.winningUnicorn) expect(seen[i]!.text).toContain("You Won!");
+        else {
+          expect(seen[i]!.text).toContain("Race Finished");
+          expect(seen[i]!.kind).toContain("toast-destructive");
+        }
       }
-      await winner.page.getByTestId("toast").getByText("You Won!").waitFor({ timeout: 10_000 });
+      const winner = players.find((p) => p.unicorn === done.winningUnicorn)!;
       await viewShot(winner.page, "racing-won");
-      const lostToast = loser.page.getByTestId("toast");
-      await lostToast.getByText("Race Finished").waitFor({ timeout: 10_000 });
-      expect(await lostToast.getAttribute("class")).toContain("toast-destructive");
-      await viewShot(loser.page, "racing-lost");
+      await viewShot(players.find((p) => p !== winner)!.page, "racing-lost");
       await page.getByTestId("race-history").getByText(`#${round}`).waitFor();
       for (const p of players.slice(1)) await p.page.context().close();
 
@@ -190,4 +206,35 @@ describe("Unicorn Racing in Chromium", () => {
       host.stop(true);
     }
   }, 120_000);
+  test("Race History fits its card whatever the rows hold: the longest round numbers and unicorn name, at 375 px and 1280 px", async () => {
+    // The largest round number the API can carry (a JSON number) and the longest name, as finished races.
+    const { racing } = live.server.ctx;
+    const longest = Math.max(...UNICORNS.map((u) => u.name.length));
+    const winnerIndex = UNICORNS.findIndex((u) => u.name.length === longest);
+    const finishedAt = new Date("2026-11-27T22:59:59.999Z");
+    for (const round of [Number.MAX_SAFE_INTEGER - 2, Number.MAX_SAFE_INTEGER - 1, Number.MAX_SAFE_INTEGER]) {
+      live.server.ctx.store.db.transaction((tx) =>
+        racing.repo.insertRace(tx, { round, status: "finished", serverSeed: "f".repeat(64), serverSeedHash: "e".repeat(64), closeLedger: 2 ** 32 - 2, seedLedger: 2 ** 32 - 1, clientSeed: "D".repeat(64), multipleHundredths: 500, countdownAt: finishedAt, betsCloseAt: finishedAt, startsAt: finishedAt, startedAt: finishedAt, endsAt: finishedAt, finishedAt, winnerIndex }),
+      );
+    }
+    for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
+      const context = await live.browser.newContext({ viewport, locale: "en-US", timezoneId: "America/New_York" });
+      const { page, errors } = await openPage(context);
+      await page.goto(`${live.server.url}/games/unicorn-racing`);
+      const history = page.getByTestId("race-history");
+      await history.getByText(`#${Number.MAX_SAFE_INTEGER}`).waitFor({ timeout: 15_000 });
+      await history.scrollIntoViewIfNeeded();
+      await viewShot(page, `racing-history-longest-${viewport.width}`);
+      if (viewport === PHONE) await expectFitsPhone(page);
+      // Every cell, the Verify links included, lies inside the card: nothing is cut off at its edge.
+      const outside = await history.evaluate((box) => {
+        const edge = box.getBoundingClientRect();
+        return [...box.querySelectorAll("th, td")].filter((c) => c.getBoundingClientRect().right > edge.right + 0.5 || c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent);
+      });
+      expect(outside).toEqual([]);
+      expect(await history.getByRole("link", { name: "Verify" }).first().isVisible()).toBe(true);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  }, 60_000);
 });

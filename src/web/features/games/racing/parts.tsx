@@ -76,7 +76,7 @@ export function PlayersTable({ players }: { players: PlayerView[] }) {
         {players.length === 0 ? (
           <p className="muted small">No bets on this race yet.</p>
         ) : (
-          <table className="table race-players-table">
+          <table className="table">
             <thead>
               <tr>
                 <th>Unicorn</th>
