@@ -46,7 +46,7 @@ export async function createContext(settings: Config, log = createLogger(!settin
   const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
   const fair = new FairSeedService({ db: store.db, sqlite: store.sqlite, clock, log });
   const slots = new SlotsGame({ db: store.db, sqlite: store.sqlite, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub });
-  const racing = new RacingGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, hub, config });
+  const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config });
   const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config });
   // Wheel prizes become slot spins; the two games meet only here.
   const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
