@@ -19,7 +19,7 @@ import { betView, roundView } from "./views";
 export interface CrashDeps extends KitDeps {
   hub: Hub;
   scheduler: Scheduler;
-  config: Pick<Config, "crashWaitMs" | "crashPauseMs" | "crashMaxProfitRatio" | "cookieSecret">;
+  config: Pick<Config, "crashWaitMs" | "crashPauseMs" | "crashMaxProfitRatio" | "crashChainLength" | "cookieSecret">;
 }
 
 /**
@@ -43,7 +43,7 @@ export class CrashGame {
       place: () => ({ round: this.rounds.placeRound() }),
     });
     this.channel = new GameChannel(deps.hub, CRASH_GAME);
-    this.chains = new CrashChains(deps.db, deps.clock, deps.log);
+    this.chains = new CrashChains(deps.db, deps.clock, deps.log, deps.config.crashChainLength);
     this.burns = new CrashBurns(deps);
     this.bankroll = new Bankroll(deps.ledger, deps.outbox);
     this.rounds = new CrashRounds({
