@@ -1,10 +1,10 @@
-import { hundredthsAtMs, maxProfitCapHundredths, msToReachHundredths } from "../../../engine";
+import { hundredthsAtMs, maxProfitCapHundredths, msToReachHundredths, multiplyFloor } from "../../../engine";
 import type { CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
 import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
-import { sqliteOf, type Db } from "../../platform/db";
+import { probeWrite, sqliteOf, type Db } from "../../platform/db";
+import { BACKLOG_RETRY_MS, WriteBacklog } from "../../platform/db/backlog";
 import type { Logger } from "../../platform/log";
-import { RetryGate } from "../../platform/retry";
 import type { Scheduler } from "../../platform/scheduler";
 import type { Bankroll, Bet, GameBets, GameChannel } from "../kit";
 import type { CrashBurns } from "./burns";
@@ -62,8 +62,15 @@ export class CrashRounds {
   private stopped = true;
   /** Counts start() calls: a chain load of an earlier start never opens a round. */
   private runs = 0;
+  /**
+   * The round's writes (start, wins, the crash): a decision is made and told at its moment, then committed in
+   * order; while another process holds the database they wait and are retried, and the round goes on.
+   */
+  private readonly writes: WriteBacklog;
 
-  constructor(private readonly deps: CrashRoundDeps) {}
+  constructor(private readonly deps: CrashRoundDeps) {
+    this.writes = new WriteBacklog(deps.db, "crash rounds", deps.log);
+  }
 
   /** The round a bet confirmed now joins: the counting-down one, else the next (spec §4). */
   placeRound(): number {
@@ -86,18 +93,14 @@ export class CrashRounds {
     void loaded.then(async (chain) => {
       if (!chain || cancelled()) return;
       this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
-      // The first round opens whenever the walk ends: while a lock held elsewhere refuses the write, it waits.
-      const gate = new RetryGate("crash rounds", this.deps.log, sqliteOf(this.deps.db), 250);
-      while (!this.live && !cancelled()) {
-        await gate.run(() => this.openRound());
-        if (!this.live) await Bun.sleep(250);
-      }
+      this.openNext();
     });
   }
 
   /** Stops the loop; a round left open or running is voided (and its bets refunded) at the next start. */
   stop(): void {
     this.stopped = true;
+    this.writes.stop();
     this.clearTimers();
     this.playersPush?.();
     this.playersPush = undefined;
@@ -157,7 +160,7 @@ export class CrashRounds {
    * A manual cash-out at the multiplier of this moment; before the crash only. Throws a ConflictError with
    * the spec's texts when the wallet has no bet riding (never bet, already cashed out, or too late).
    */
-  cashOut(wallet: string): Bet<CrashParams> {
+  cashOut(wallet: string): void {
     const live = this.live;
     if (!live || live.status !== "running") throw new ConflictError("NO_ACTIVE_BET", "You don't have an active bet in this round.");
     const h = hundredthsAtMs(this.deps.scheduler.now() - live.startedPerf);
@@ -172,14 +175,32 @@ export class CrashRounds {
       if (live.players.get(wallet)?.hasCashedOut) throw new ConflictError("ALREADY_CASHED_OUT", "You've already cashed out in this round.");
       throw new ConflictError("NO_ACTIVE_BET", "You don't have an active bet in this round.");
     }
-    return this.winAt(bet, h)!;
+    this.winAt(bet, h);
   }
 
   // --- The loop ---------------------------------------------------------------------
 
-  private openRound(): void {
+  /**
+   * Opens the next round once the database takes its row and every write of the round before has committed
+   * (round numbers come from the database); until then it tries again every BACKLOG_RETRY_MS.
+   */
+  private openNext(): void {
     if (this.stopped) return;
     this.clearTimers();
+    const sqlite = sqliteOf(this.deps.db);
+    const blocked = this.writes.waiting > 0 ? "the last round's writes wait" : sqlite && probeWrite(sqlite);
+    if (!blocked) {
+      try {
+        return this.openRound();
+      } catch (err) {
+        this.deps.log.warn("crash round not opened; trying again", { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    const retry = setTimeout(() => this.openNext(), BACKLOG_RETRY_MS);
+    this.timers.push(() => clearTimeout(retry));
+  }
+
+  private openRound(): void {
     const round = this.deps.bets.repo.lastRoundNumber() + 1;
     const seed = this.deps.chains.seedFor(round);
     const detail: CrashRoundDetail = { hash: seed.hash, crashHundredths: seed.crashHundredths, chainId: seed.chainId, gameNumber: seed.gameNumber };
@@ -198,7 +219,7 @@ export class CrashRounds {
     this.deps.channel.publish(this.state());
     this.timers.push(
       this.deps.scheduler.every(1000, () => this.deps.channel.publish(this.state())),
-      this.deps.scheduler.at(live.countdownEnds, () => this.run()),
+      this.deps.scheduler.at(live.countdownEnds, () => this.guard("start", () => this.run())),
     );
   }
 
@@ -230,11 +251,11 @@ export class CrashRounds {
       live.players.set(bet.wallet, playerOf(bet));
     }
     const detail: CrashRoundDetail = { hash: live.seed.hash, crashHundredths: live.seed.crashHundredths, chainId: live.seed.chainId, gameNumber: live.seed.gameNumber, maxProfitDrops: live.maxProfitDrops.toString() };
-    this.deps.db.transaction((tx) => this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) }));
+    this.writes.add((tx) => this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) }));
     this.deps.channel.publish(this.state());
     this.timers.push(
-      this.deps.scheduler.every(CRASH_TICK_MS, () => this.tick()),
-      this.deps.scheduler.at(live.startedPerf + msToReachHundredths(live.seed.crashHundredths), () => this.crash()),
+      this.deps.scheduler.every(CRASH_TICK_MS, () => this.guard("tick", () => this.tick())),
+      this.deps.scheduler.at(live.startedPerf + msToReachHundredths(live.seed.crashHundredths), () => this.guard("crash", () => this.crash())),
     );
   }
 
@@ -280,18 +301,20 @@ export class CrashRounds {
     return maxProfitCapHundredths(riding, live.cashedOutProfitDrops, live.maxProfitDrops);
   }
 
-  private winAt(bet: Bet<CrashParams>, hundredths: number): Bet<CrashParams> | undefined {
+  /** A rider leaves at `hundredths`: decided and told now, its payout committed with the round's writes. */
+  private winAt(bet: Bet<CrashParams>, hundredths: number): void {
     const live = this.live!;
     live.playing.delete(bet.wallet);
-    const won = this.deps.db.transaction((tx) => this.deps.bets.win(tx, bet.id, hundredths));
-    if (!won) return undefined;
-    live.cashedOutProfitDrops += (won.payoutDrops ?? won.amountDrops) - won.amountDrops;
-    this.deps.bets.kick();
-    const payout = xrpNumber(won.payoutDrops);
-    live.players.set(bet.wallet, { ...playerOf(won), hasCashedOut: true, cashOutMultiplier: hundredths / 100 });
-    this.deps.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: won.id, round: live.round, multiplier: hundredths / 100, payout, txid: null } satisfies CrashServerMessage);
+    const payoutDrops = multiplyFloor(bet.amountDrops, hundredths);
+    live.cashedOutProfitDrops += payoutDrops - bet.amountDrops;
+    this.writes.add(
+      (tx) => void this.deps.bets.win(tx, bet.id, hundredths),
+      () => this.deps.bets.kick(),
+    );
+    const payout = xrpNumber(payoutDrops);
+    live.players.set(bet.wallet, { ...playerOf(bet), hasCashedOut: true, cashOutMultiplier: hundredths / 100 });
+    this.deps.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: bet.id, round: live.round, multiplier: hundredths / 100, payout, txid: null } satisfies CrashServerMessage);
     this.deps.channel.publish({ type: "playerCashedOut", walletAddress: bet.wallet, round: live.round, multiplier: hundredths / 100, payout } satisfies CrashServerMessage);
-    return won;
   }
 
   /** The crash: what is still riding loses; the round, the losses and the burn commit together; then the pause. */
@@ -304,20 +327,33 @@ export class CrashRounds {
     live.endedMs = Math.round(this.deps.scheduler.now() - live.startedPerf);
     const riders = [...live.playing.values()];
     live.playing.clear();
-    const burn = this.deps.db.transaction(
+    const endedAt = this.deps.clock.date();
+    let burn: unknown;
+    this.writes.add(
       (tx) => {
         for (const bet of riders) this.deps.bets.lose(tx, bet.id);
-        this.deps.bets.repo.updateRound(tx, live.round, { status: "finished", endedAt: this.deps.clock.date() });
+        this.deps.bets.repo.updateRound(tx, live.round, { status: "finished", endedAt });
         const total = this.deps.bets.inRound(live.round).reduce((n, b) => n + b.amountDrops, 0n);
-        return this.deps.burns.record(tx, live.round, total);
+        burn = this.deps.burns.record(tx, live.round, total);
       },
-      { behavior: "immediate" },
+      () => {
+        if (burn) this.deps.bets.kick();
+        // The round is in the books: its history goes out (the game publishes it).
+        this.onCrashed?.(live.round);
+      },
     );
-    if (burn) this.deps.bets.kick();
     this.deps.log.info("crash round crashed", { round: live.round, crash: live.seed.crashHundredths, players: live.players.size, lost: riders.length });
     this.deps.channel.publish(this.state());
-    this.onCrashed?.(live.round);
-    this.timers.push(this.deps.scheduler.after(this.deps.pauseMs, () => this.openRound()));
+    this.timers.push(this.deps.scheduler.after(this.deps.pauseMs, () => this.openNext()));
+  }
+
+  /** A timer's step that fails (a bug, a read refused) is logged; the loop goes on with its next timer. */
+  private guard(step: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.deps.log.error("crash round step failed", { step, round: this.live?.round, error: err instanceof Error ? err.message : String(err) });
+    }
   }
 
   /** Called after each crash (the game publishes gameHistory). */
