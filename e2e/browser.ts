@@ -10,8 +10,14 @@ export const SCREENSHOTS = join(import.meta.dir, "screenshots");
 export const DESKTOP = { width: 1366, height: 900 };
 export const PHONE = { width: 375, height: 740 };
 
-/** Debian's Chromium, headless, with no background networking (these machines have no internet); playwright gives it a fresh profile. */
+/**
+ * Debian's Chromium, headless, with no background networking (these machines have no internet). Under
+ * scripts/test.sh every file connects to the one Chromium the script started (VVX_CHROMIUM_CDP): each test
+ * opens contexts of its own, and close() only disconnects. Run alone, a file launches its own with a fresh profile.
+ */
 export async function launchBrowser(): Promise<Browser> {
+  const shared = process.env.VVX_CHROMIUM_CDP;
+  if (shared) return chromium.connectOverCDP(shared);
   const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
   return chromium.launch({
     executablePath,

@@ -2,9 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { DESKTOP, PHONE, SCREENSHOTS, openPage, expectFitsPhone, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
-import { waitForRound } from "../src/server/testing/crashKit";
+import { CRASH_TEST_ENV, flyTo, skipToRound, startFlight } from "../src/server/testing/crashKit";
 
-const live = useServerAndBrowser({ CRASH_WAIT_MS: "6000", CRASH_PAUSE_MS: "1500" });
+const live = useServerAndBrowser({ ...CRASH_TEST_ENV });
 
 const { api, sign } = sandboxApi(live);
 
@@ -50,7 +50,7 @@ describe("Crash in Chromium", () => {
       await viewShot(page, "crash-desktop");
 
       // A round that reaches 2x, still counting down: the bet goes in it.
-      await waitForRound(live.server, (c) => c >= 200 && c <= 800, 4_000, 300_000);
+      const { crash } = await skipToRound(live.server, (c) => c >= 200);
       await page.getByTestId("crash-place").click();
       const dialog = page.getByTestId("crash-payment");
       await dialog.waitFor();
@@ -62,10 +62,13 @@ describe("Crash in Chromium", () => {
       await page.getByTestId("crash-players").getByText("5 XRP").waitFor();
 
       // The round runs: the canvas draws the curve; at 2.00x the server cashes the bet out and pays it.
+      startFlight(live.server);
+      flyTo(live.server, 150);
       await page.getByTestId("crash-cashout").waitFor({ timeout: 20_000 });
       await page.waitForTimeout(700);
       expect(await distinctColours(page, "[data-testid=crash-canvas] canvas")).toBeGreaterThan(20);
       await viewShot(page, "crash-running-desktop");
+      flyTo(live.server, crash);
       await page.getByTestId("crash-banner").getByText("CASHED OUT AT 2.00x - XRP SENT!").waitFor({ timeout: 30_000 });
       await viewShot(page, "crash-banner-desktop");
       expect(await page.getByTestId("crash-status-line").innerText()).toBe("You cashed out at 2.00x – XRP Sent!");
@@ -81,6 +84,7 @@ describe("Crash in Chromium", () => {
       await explorer.close();
 
       // The finished round is in the previous crashes with a /fair link that re-computes it.
+      live.server.ctx.scheduler.advance(live.server.ctx.config.crashPauseMs);
       const verify = page.getByTestId("crash-previous").getByRole("link", { name: "verify" }).first();
       await verify.waitFor({ timeout: 20_000 });
       await verify.click();
@@ -91,7 +95,7 @@ describe("Crash in Chromium", () => {
     } finally {
       await context.close();
     }
-  }, 450_000);
+  }, 120_000);
 
   // The embed (framed by other sites, every size and background) is e2e/embed.test.ts's; framing rules are e2e/security.test.ts's.
   test("the phone layout", async () => {

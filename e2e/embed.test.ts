@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import jsQR from "jsqr";
 import type { Frame, Page } from "playwright-core";
-import { waitForRound, placeBet } from "../src/server/testing/crashKit";
+import { CRASH_TEST_ENV, flyTo, placeBet, skipToRound, startFlight } from "../src/server/testing/crashKit";
 import { eventually, faucet } from "../src/server/testing/ledgerKit";
 import { sessionBrowser } from "../src/server/testing/nftKit";
 import { betAndSign, raceReaches, raceState } from "../src/server/testing/racingKit";
@@ -10,8 +10,8 @@ import { startTestServer } from "../src/server/testing/testServer";
 import { SCREENSHOTS, expectFitsPhone, openPage, screenshot, useServerAndBrowser, viewShot } from "./browser";
 import { PixelLab, contrastRatio, inspectEmbed, type Box, type TextBox } from "./pixels";
 
-// Crash rounds wait a minute (a bet goes in the countdown, never in a round chosen by chance); races move by the sandbox clock.
-const ENV = { CRASH_WAIT_MS: "60000", CRASH_PAUSE_MS: "1500", RACING_COUNTDOWN_MS: "60000", RACING_BET_CLOSE_MS: "4000" };
+// Crash rounds move only when the test moves their scheduler (a bet goes in a countdown whose crash point is known); races move by the sandbox clock.
+const ENV = { ...CRASH_TEST_ENV, RACING_COUNTDOWN_MS: "60000", RACING_BET_CLOSE_MS: "4000" };
 const live = useServerAndBrowser(ENV);
 
 const HOSTS = {
@@ -56,16 +56,21 @@ async function embedFrame(page: Page, i: number): Promise<Frame> {
   return (await (await page.$(`#f${i}`))!.contentFrame())!;
 }
 
-/** Records (in the frame, on its clock) when a row for `wallet` first appears in its bets table. */
-const watchRow = (frame: Frame, wallet: string) =>
-  frame.evaluate((w) => {
-    const seen = () => document.querySelector(`[data-testid=embed-bets] [data-wallet="${w}"]`);
-    new MutationObserver((_, obs) => {
-      if (!seen()) return;
-      (window as unknown as { rowShownAt: number }).rowShownAt = Date.now();
-      obs.disconnect();
-    }).observe(document.body, { subtree: true, childList: true });
-  }, wallet);
+/** Records (in the frame, on its clock) when the row of `wallet` in its bets table first shows (and says `text`, when given). */
+const watchRow = (frame: Frame, wallet: string, text = "") =>
+  frame.evaluate(
+    ([w, t]) => {
+      const win = window as unknown as { rowShownAt?: number };
+      win.rowShownAt = undefined;
+      const seen = () => document.querySelector(`[data-testid=embed-bets] [data-wallet="${w}"]`)?.textContent?.includes(t);
+      new MutationObserver((_, obs) => {
+        if (!seen()) return;
+        win.rowShownAt = Date.now();
+        obs.disconnect();
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    },
+    [wallet, text] as const,
+  );
 const rowShownAt = (frame: Frame) => eventually(() => frame.evaluate(() => (window as unknown as { rowShownAt?: number }).rowShownAt), "the bet's row in the embed", 15_000, 50);
 
 /**
@@ -82,8 +87,8 @@ async function steadyShot(page: Page, frame: Frame, path: string) {
 }
 
 describe("Streamers' embeds in Chromium", () => {
-  test("bets show in the embeds' tables within a second of their confirmation: crash (highlighted ?wallet, ?ref link and QR code, sound and its kept mute toggle) and racing (bets per unicorn, the winners, the biggest win)", async () => {
-    const [crashWallet, ...racers] = await Promise.all([0, 1, 2, 3, 4, 5].map(() => faucet(live.server.url, { xrp: 60 })));
+  test("bets show in the embeds' tables within a second of their confirmation, cash-outs as they happen: crash (highlighted ?wallet, bust, the biggest win, ?ref link and QR code, sound and its kept mute toggle) and racing (bets per unicorn, the winners, the biggest win)", async () => {
+    const [crashWallet, rider, ...racers] = await Promise.all([0, 1, 2, 3, 4, 5, 6].map(() => faucet(live.server.url, { xrp: 60 })));
     const me = racers[0]!.classicAddress;
     const context = await live.browser.newContext({ viewport: { width: 1700, height: 620 } });
     // Counts the cues the embeds start (every frame gets this script): the sound plays through Web Audio.
@@ -101,8 +106,8 @@ describe("Streamers' embeds in Chromium", () => {
       await page.goto(hostUrl([[`/embed/crash?wallet=${crashWallet.classicAddress}&ref=stream_7&qr=1&sound=1`, 820, 560], [`/embed/racing?transparent=1&wallet=${me}`, 480, 270]], "busy"));
       const [crash, racing] = [await embedFrame(page, 0), await embedFrame(page, 1)];
 
-      // The crash bet, placed in a countdown with 20 s or more to go.
-      const { round } = await waitForRound(live.server, () => true, 20_000, 60_000);
+      // A round whose crash point (known from the chain) is past 2.50x, counting down: the streamer bets 5 XRP with auto cash-out 2x, another player 3 XRP.
+      const { round, crash: point } = await skipToRound(live.server, (c) => c >= 250);
       const confirmed = new Promise<number>((resolve) => {
         const off = live.server.ctx.crash.bets.on("confirmed", (bet) => bet.wallet === crashWallet.classicAddress && (off(), resolve(Date.now())));
       });
@@ -114,6 +119,25 @@ describe("Streamers' embeds in Chromium", () => {
       const row = crash.locator(`[data-testid=embed-bets] [data-wallet="${crashWallet.classicAddress}"]`);
       expect(await row.getAttribute("class")).toContain("embed-me");
       expect(await row.innerText()).toMatch(/5\s+→2x/);
+      await placeBet(live.server, sessionBrowser(live.server, rider.classicAddress), rider.seed!, 3, null);
+      const riderRow = crash.locator(`[data-testid=embed-bets] [data-wallet="${rider.classicAddress}"]`);
+      await riderRow.waitFor({ timeout: 15_000 });
+
+      // The round flies to 2.00x: the auto cash-out and its payout show as it happens, the biggest win; then the crash busts the rider.
+      startFlight(live.server);
+      await watchRow(crash, crashWallet.classicAddress, "2.00x");
+      const flown = Date.now();
+      flyTo(live.server, 200);
+      const cashOutDelay = (await rowShownAt(crash)) - flown;
+      console.log(`crash: cash-out at 2.00x -> in the embed: ${cashOutDelay} ms`);
+      expect(cashOutDelay).toBeLessThan(1000);
+      await row.getByText("+10").waitFor();
+      expect(await riderRow.innerText()).toMatch(/3\s+riding/);
+      expect(await crash.getByTestId("embed-best").innerText()).toBe(`Biggest win ${crashWallet.classicAddress.slice(0, 5)}…${crashWallet.classicAddress.slice(-4)} +10 XRP`);
+      flyTo(live.server, point);
+      await riderRow.getByText("bust").waitFor({ timeout: 5_000 });
+      expect(await riderRow.innerText()).toMatch(/3\s+bust\s+0/);
+      await viewShot(page, "embed-crash-cashed-out");
       expect(await crash.evaluate(() => (window as unknown as { oscillators: number }).oscillators)).toBeGreaterThan(0);
       await crash.getByTestId("sound-toggle").getByText("Sound on").waitFor();
       expect((await inspectEmbed(crash)).cut).toEqual([]);

@@ -30,13 +30,13 @@ async function spinOnce(page: Page, shotWhileSpinning?: string): Promise<{ total
   return { ...body.spin, remainingSpins: body.remainingSpins, sessionStatus: body.sessionStatus };
 }
 
-/** Sets a client seed under which the wallet's next nonce wins spins on the wheel (the test reads the secret seed; players cannot). */
+/** Sets a client seed under which the wallet's next nonce wins 2 spins on the wheel (the test reads the secret seed; players cannot). */
 async function steerWheelToPrize(page: Page, wallet: string) {
   const row = live.server.ctx.fair.repo.seeds(wallet)!;
   for (let i = 0; ; i++) {
     const clientSeed = `e2e-${i}`;
     const r = spinDailyWheel({ serverSeed: row.serverSeed, clientSeed, nonce: row.nextNonce });
-    if (r.prizeAmount < 2) continue;
+    if (r.prizeAmount !== 2) continue;
     const res = await page.request.post(`${live.server.url}/api/fair/client-seed`, { data: { walletAddress: wallet, clientSeed } });
     expect(res.status()).toBe(200);
     return r;
@@ -70,16 +70,21 @@ describe("VVX Slots and the daily wheel in Chromium", () => {
         await expect(page.getByTestId("slots-rtp").innerText()).resolves.toContain("42.19%");
         await page.getByTestId("slot-reels").and(page.locator("[data-state=ready]")).waitFor({ timeout: 15_000 });
 
-        // Spin to the end; a screenshot while the reels turn and after the first result.
+        // Spin to the end: the first and the last spin on the page (a screenshot while the reels turn and after
+        // the first result), the eight between through the API as the page's own session, which the page follows.
         const payouts: number[] = [];
-        for (let i = 0; i < 10; i++) {
-          if (i === 0) {
-            const s = await spinOnce(page, "slots-spinning-desktop");
-            payouts.push(s.totalPayout);
-            await viewShot(page, "slots-result-desktop");
-            expect(await page.getByTestId("slots-banner").getAttribute("data-kind")).toMatch(/win|partial|none/);
-          } else payouts.push((await spinOnce(page)).totalPayout);
+        const first = await spinOnce(page, "slots-spinning-desktop");
+        payouts.push(first.totalPayout);
+        await viewShot(page, "slots-result-desktop");
+        expect(await page.getByTestId("slots-banner").getAttribute("data-kind")).toMatch(/win|partial|none/);
+        const { sessionId } = live.server.ctx.slots.sessions.activeSession(address)!;
+        for (let i = 1; i < 9; i++) {
+          const res = await page.request.post(`${live.server.url}/api/slots/spin`, { data: { sessionId, walletAddress: address } });
+          expect(res.status()).toBe(200);
+          payouts.push(((await res.json()) as { spin: { totalPayout: number } }).spin.totalPayout);
         }
+        await page.getByTestId("remaining-spins").filter({ hasText: /^\s*1 of 10/ }).waitFor({ timeout: 10_000 });
+        payouts.push((await spinOnce(page)).totalPayout);
         await page.getByTestId("slots-packages").waitFor();
         expect(await page.getByTestId("slots-status").innerText()).toContain("Session complete");
 

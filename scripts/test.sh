@@ -2,6 +2,11 @@
 # Type-checks, then runs every test (unit, integration against the sandbox ledger
 # and Xaman, and browser tests in Chromium): installs what is missing first. Exits
 # non-zero on any failure. Extra arguments go to `bun test` (e.g. a path filter).
+#
+# Test files run in parallel worker processes (TEST_JOBS, default 3: measured on 2 cores,
+# where most of a test's time is spent waiting for ledger closes and pages). Each file
+# starts its own servers on free ports with their own data folders; the browser tests
+# share one Chromium, started here and stopped at the end.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ensure.sh"
 cd "$ROOT"
@@ -9,16 +14,58 @@ ensure_bun
 ensure_packages
 ensure_chromium
 
+started=$(date +%s)
 echo "==> Type-checking (tsc --noEmit)"
 bun run --silent typecheck
 
-log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+work="$(mktemp -d)"
+chromium_pid=""
+cleanup() {
+  [ -n "$chromium_pid" ] && kill "$chromium_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# One headless Chromium for every browser test of the run (e2e/browser.ts connects to it).
+start_chromium() {
+  "$CHROMIUM_PATH" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage \
+    --remote-debugging-address=127.0.0.1 --remote-debugging-port=0 --user-data-dir="$work/chromium" \
+    about:blank 2>"$work/chromium.log" &
+  chromium_pid=$!
+  for _ in $(seq 1 200); do
+    endpoint=$(grep -o 'ws://[^ ]*' "$work/chromium.log" 2>/dev/null | head -1 || true)
+    if [ -n "$endpoint" ]; then export VVX_CHROMIUM_CDP="$endpoint"; return; fi
+    sleep 0.05
+  done
+  echo "warning: Chromium did not start; each browser test file launches its own" >&2
+}
+start_chromium
+
+# Per-file durations: the slowest files start first; the file under .cache is this machine's record.
+mkdir -p .cache
+timings=.cache/test-timings.json
+[ -f "$timings" ] || cp scripts/test-timings.json "$timings"
+
+log="$work/test.log"
 set +e
-bun test --timeout 120000 "$@" 2>&1 | tee "$log"
+bun test --parallel="${TEST_JOBS:-3}" --timings="$timings" --update-timings --timeout 120000 "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 pass=$(grep -Eo '^ *[0-9]+ pass' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
 fail=$(grep -Eo '^ *[0-9]+ fail' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+
+# The files of this run, slowest first (their durations as this run measured them).
+grep -Eo '^[^ ]+\.test\.tsx?:$' "$log" | tr -d ':' | sort -u >"$work/files"
+echo "==> The 10 slowest test files"
+bun -e '
+  const [timingsPath, filesPath] = process.argv.slice(1);
+  const { files } = JSON.parse(await Bun.file(timingsPath).text());
+  const ran = (await Bun.file(filesPath).text()).split("\n").filter(Boolean);
+  for (const f of ran.filter((f) => f in files).sort((a, b) => files[b] - files[a]).slice(0, 10))
+    console.log(`${(files[f] / 1000).toFixed(1).padStart(7)} s  ${f}`);
+' "$timings" "$work/files" || true
+elapsed=$(($(date +%s) - started))
+printf 'wall time: %dm %02ds\n' $((elapsed / 60)) $((elapsed % 60))
 echo "tests: ${pass} passed, ${fail} failed"
 exit "$status"

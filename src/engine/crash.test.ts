@@ -15,6 +15,7 @@ import {
   hmacSha256,
   isGameHashOfChain,
   iterateCrashGames,
+  maxProfitCapHundredths,
   msToReachHundredths,
   msToReachMultiplier,
   multiplierAtMs,
@@ -172,5 +173,40 @@ describe("multiplier curve", () => {
       expect(hundredthsAtMs(ms)).toBeGreaterThanOrEqual(h);
       expect(hundredthsAtMs(ms - 1)).toBeLessThan(h);
     }
+  });
+});
+
+describe("max-profit cap (bustabit's rule)", () => {
+  const XRP = 1_000_000n;
+  test("nobody riding: no cap", () => {
+    expect(maxProfitCapHundredths(0n, 0n, 20n * XRP)).toBeUndefined();
+  });
+  test("one rider of 10 XRP against a 20 XRP cap: cashed out at 3.00x (profit 20 XRP exactly)", () => {
+    expect(maxProfitCapHundredths(10n * XRP, 0n, 20n * XRP)).toBe(300);
+  });
+  test("floored to the hundredth below: 30 XRP riding, 1 XRP cap -> 1.03x (1.0333...)", () => {
+    expect(maxProfitCapHundredths(30n * XRP, 0n, 1n * XRP)).toBe(103);
+  });
+  test("profit already cashed out in the round counts: 10 XRP left riding after 15 XRP of profit, cap 20 -> 1.50x", () => {
+    expect(maxProfitCapHundredths(10n * XRP, 15n * XRP, 20n * XRP)).toBe(150);
+  });
+  test("the cap already used up: the riders get their stake back (1.00x), never less", () => {
+    expect(maxProfitCapHundredths(10n * XRP, 20n * XRP, 20n * XRP)).toBe(100);
+    expect(maxProfitCapHundredths(10n * XRP, 25n * XRP, 20n * XRP)).toBe(100);
+    expect(maxProfitCapHundredths(10n * XRP, 0n, 0n)).toBe(100);
+  });
+  test("riders leaving one after another never take more than the cap in all (the staggered cash-out attack)", () => {
+    // Three riders of 10 XRP, cap 20 XRP: each leaves at the cap the rule gives at that moment.
+    const maxProfit = 20n * XRP;
+    let cashed = 0n;
+    let riding = 30n * XRP;
+    for (let i = 0; i < 3; i++) {
+      const cap = maxProfitCapHundredths(riding, cashed, maxProfit)!;
+      const payout = (10n * XRP * BigInt(cap)) / 100n;
+      cashed += payout - 10n * XRP;
+      riding -= 10n * XRP;
+    }
+    expect(cashed).toBeLessThanOrEqual(maxProfit);
+    expect(cashed).toBe(20n * XRP);
   });
 });

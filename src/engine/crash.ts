@@ -187,3 +187,16 @@ export function probabilityCrashAtLeast(targetHundredths: number): number {
 export function crashRtp(targetHundredths: number): number {
   return (probabilityCrashAtLeast(targetHundredths) * targetHundredths) / 100;
 }
+
+/**
+ * The max-profit rule (bustabit's `setForcePoint`): the multiplier, in hundredths and floored, at which
+ * everyone still riding is cashed out so that the round's whole profit (what was already cashed out plus
+ * what the riders would make) stays within `maxProfitDrops`. Never below 1.00x (the riders then get their
+ * stake back); undefined while nobody rides (no cap). Exact integers: drops in, hundredths out.
+ */
+export function maxProfitCapHundredths(ridingDrops: bigint, cashedOutProfitDrops: bigint, maxProfitDrops: bigint): number | undefined {
+  if (ridingDrops <= 0n) return undefined;
+  const left = maxProfitDrops - cashedOutProfitDrops;
+  if (left <= 0n) return 100;
+  return Number(((ridingDrops + left) * 100n) / ridingDrops);
+}

@@ -66,3 +66,9 @@ function formatExact(micro: number): string {
   const text = String(fraction);
   return `${sign}${whole}.${"00000".slice(0, digits - text.length)}${text}`;
 }
+
+/** A win of `multipleHundredths` / 100 times a stake, floored to whole units (drops): what every game pays. */
+export function multiplyFloor(amount: bigint, multipleHundredths: number): bigint {
+  if (!Number.isInteger(multipleHundredths) || multipleHundredths < 0) throw new RangeError(`multiple ${multipleHundredths} must be whole hundredths`);
+  return (amount * BigInt(multipleHundredths)) / 100n;
+}

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, render } from "@testing-library/react";
 import { MemoryRouter } from "react-router-dom";
 import { stubFetch, useDom, withProviders } from "./testing/dom";
@@ -21,16 +21,26 @@ describe("toasts", () => {
     const { Toaster } = await import("./components/Toaster");
     const { toast, toastState, TOAST_DURATION_MS } = await import("./state/toast");
     expect(TOAST_DURATION_MS).toBe(3000);
-    const screen = render(<Toaster />);
-    act(() => void toast({ title: "Address Copied" }));
-    expect((await screen.findByTestId("toast")).textContent).toContain("Address Copied");
-    act(() => void toast({ title: "Payment received!", variant: "success", durationMs: 60 }));
-    await screen.findByText("Payment received!");
-    expect(screen.getAllByTestId("toast")).toHaveLength(1);
-    expect(screen.queryByText("Address Copied")).toBeNull();
-    await act(() => Bun.sleep(120));
-    expect(screen.queryByTestId("toast")).toBeNull();
-    expect(toastState.current?.open).toBe(false);
+    // The page's own timers, moved by the test: the 3 s are checked to the millisecond without waiting them out.
+    jest.useFakeTimers();
+    try {
+      const screen = render(<Toaster />);
+      await act(async () => void toast({ title: "Address Copied" }));
+      expect(screen.getByTestId("toast").textContent).toContain("Address Copied");
+      await act(async () => jest.advanceTimersByTime(2_000));
+      await act(async () => void toast({ title: "Payment received!", variant: "success" }));
+      expect(screen.getAllByTestId("toast")).toHaveLength(1);
+      expect(screen.getByTestId("toast").textContent).toContain("Payment received!");
+      expect(screen.queryByText("Address Copied")).toBeNull();
+      // The replacing toast has its own 3 s: the first one's timer does not cut it short.
+      await act(async () => jest.advanceTimersByTime(TOAST_DURATION_MS - 1));
+      expect(screen.queryByTestId("toast")).not.toBeNull();
+      await act(async () => jest.advanceTimersByTime(1));
+      expect(screen.queryByTestId("toast")).toBeNull();
+      expect(toastState.current?.open).toBe(false);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 

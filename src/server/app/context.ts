@@ -4,6 +4,7 @@ import type { Outbox } from "../ledger/outbox";
 import type { NftService } from "../nfts/service";
 import type { PaymentWatcher } from "../payments/watcher";
 import type { Clock } from "../platform/clock";
+import type { Scheduler } from "../platform/scheduler";
 import type { Config } from "../platform/config";
 import type { FairSeedService } from "../fair/service";
 import type { DailySpinService } from "../games/daily-spin/service";
@@ -27,6 +28,8 @@ export interface AppContext {
   log: Logger;
   /** The one source of "now" for every time rule (the sandbox's advancing clock in sandbox mode). */
   clock: Clock;
+  /** The game loops' timers (in-process durations; tests advance it instead of sleeping). */
+  scheduler: Scheduler;
   /** Typed push channels over Bun's native pub/sub (server.publish). */
   hub: Hub;
   /** The XRP Ledger connection (sandbox or real network) and the platform wallet. */

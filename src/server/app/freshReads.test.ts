@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { platformStats } from "../stats/service";
 import { LISTED_SPINS } from "../games/daily-spin";
-import { betReaches, placeBet } from "../testing/crashKit";
+import { betReaches, CRASH_TEST_ENV, finishRound, placeBet, waitingRound } from "../testing/crashKit";
 import { buyer, sessionBrowser } from "../testing/nftKit";
 import { buyPackage } from "../testing/slotsKit";
 import { raceReaches } from "../testing/racingKit";
@@ -105,8 +105,8 @@ test("tiers, availability, minting status and stats are never stale after a purc
 }, 120_000);
 
 test("crash's latest rounds and racing's races (API and socket history) are never stale after a round or a race ends", async () => {
-  // Its own server: crash rounds a fraction of a second apart, so several end while the reader reads.
-  const games = await startTestServer({ SANDBOX_LEDGER_MS: "150", CRASH_WAIT_MS: "200", CRASH_PAUSE_MS: "0" });
+  // Its own server, whose crash rounds the test plays (moving the game scheduler) while the reader reads.
+  const games = await startTestServer({ SANDBOX_LEDGER_MS: "150", ...CRASH_TEST_ENV });
   try {
     await games.ctx.ledger.waitConnected(15_000);
     const { crash, racing } = games.ctx;
@@ -118,11 +118,14 @@ test("crash's latest rounds and racing's races (API and socket history) are neve
       return JSON.stringify([...(await Promise.all([get("/api/crash/rounds"), get("/api/crash/rounds?limit=3"), get("/api/racing/races")])), ...onOpen]);
     };
     const reader = staleReader(database, api);
-    // Three races driven over the sandbox clock; crash rounds end on their own meanwhile.
+    // Three races driven over the sandbox clock, then three crash rounds played to their crash.
     for (let round = 1; round <= 3; round++) await raceReaches(games, round, "finished", 60_000);
+    for (let i = 0; i < 3; i++) {
+      await waitingRound(games);
+      finishRound(games);
+      await Bun.sleep(20);
+    }
     const crashRounds = () => crash.pastRounds(20).length;
-    // A crash round lasts until its crash point (real time: 10x is 38 s, 100x 77 s), so three may take minutes.
-    for (const until = performance.now() + 300_000; crashRounds() < 3 && performance.now() < until; ) await Bun.sleep(50);
     const { checked, stale, seen } = await reader.stop();
 
     expect(stale).toBeUndefined();
@@ -134,10 +137,10 @@ test("crash's latest rounds and racing's races (API and socket history) are neve
   } finally {
     await games.stop(true);
   }
-}, 420_000);
+}, 120_000);
 
 test("a player's slots spins, wheel spins and crash bets are never stale after a spin, a payout or a bet", async () => {
-  const games = await startTestServer({ SANDBOX_LEDGER_MS: "150", CRASH_WAIT_MS: "300", CRASH_PAUSE_MS: "0" });
+  const games = await startTestServer({ SANDBOX_LEDGER_MS: "150", ...CRASH_TEST_ENV });
   try {
     await games.ctx.ledger.waitConnected(15_000);
     const wallet = await buyer(games, 20_000);
@@ -171,9 +174,12 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
     await advanceClock(games, DAY_MS);
     expect((await sessionBrowser(games, me).json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: me } })).status).toBe(200);
     for (const amount of [1, 2]) {
-      // An auto cash-out at the lowest multiplier settles a bet soon after its round starts (a round may run for minutes).
+      // Each bet joins the counting-down round, which the test then plays to its crash: won or lost, it settles.
+      await waitingRound(games);
       const bet = await placeBet(games, sessionBrowser(games, me), wallet.seed!, amount, 1.1);
-      await betReaches(games, me, bet.betId, (b) => b.result !== null, `crash bet of ${amount} XRP settled`, 180_000);
+      await betReaches(games, me, bet.betId, (b) => b.status === "confirmed", `crash bet of ${amount} XRP confirmed`, 15_000);
+      finishRound(games);
+      await betReaches(games, me, bet.betId, (b) => b.result !== null, `crash bet of ${amount} XRP settled`, 15_000);
     }
     const { checked, stale, seen } = await reader.stop();
 
@@ -186,4 +192,4 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
   } finally {
     await games.stop(true);
   }
-}, 420_000);
+}, 120_000);

@@ -14,6 +14,7 @@ import { RacingGame } from "../games/racing/game";
 import { CrashGame } from "../games/crash/game";
 import { PaymentWatcher } from "../payments/watcher";
 import { systemClock } from "../platform/clock";
+import { Scheduler } from "../platform/scheduler";
 import { createSigningServices } from "./identity";
 import { VERSION } from "../platform/version";
 import { buildSpa } from "../platform/http/spa";
@@ -35,6 +36,7 @@ export async function createContext(settings: Config, log = createLogger(!settin
   // The sandbox is loaded only in sandbox mode: on real networks none of its code runs.
   const sandbox = config.network === "sandbox" ? (await import("../sandbox")).createSandbox(config, log) : undefined;
   const clock = sandbox?.clock ?? systemClock;
+  const scheduler = new Scheduler();
   const ledger = gatewayFromConfig(config, log, sandbox?.wallets);
   const outbox = new Outbox(store.db, ledger, log, clock);
   // Untagged payments from these are treasury funding; the rest is refunded.
@@ -44,8 +46,8 @@ export async function createContext(settings: Config, log = createLogger(!settin
   const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
   const fair = new FairSeedService({ db: store.db, sqlite: store.sqlite, clock, log });
   const slots = new SlotsGame({ db: store.db, sqlite: store.sqlite, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub });
-  const racing = new RacingGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, hub, config });
-  const crash = new CrashGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, hub, config });
+  const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config });
+  const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config });
   // Wheel prizes become slot spins; the two games meet only here.
   const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
   const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
@@ -61,7 +63,7 @@ export async function createContext(settings: Config, log = createLogger(!settin
     crash.history(),
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
-  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, version: VERSION };
+  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -119,6 +121,7 @@ export async function startServer(config: Config, log?: Logger) {
       ctx.slots.stop();
       ctx.racing.stop();
       ctx.crash.stop();
+      ctx.scheduler.clear();
       ctx.payments.stop();
       ctx.outbox.stop();
       await ctx.ledger.stop();

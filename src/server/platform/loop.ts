@@ -1,16 +1,29 @@
+/** Where a loop's beat comes from: real intervals, or a game's Scheduler (platform/scheduler.ts), which tests move. */
+export interface Beat {
+  every(ms: number, fn: () => void): () => void;
+}
+
+const realBeat: Beat = {
+  every(ms, fn) {
+    const timer = setInterval(fn, ms);
+    return () => clearInterval(timer);
+  },
+};
+
 /**
  * The start/stop shell of a background loop: an interval timer, the event listeners that also
  * trigger it, and a stopped flag. The pass itself stays the owner's (run it through a RetryGate):
  * `tick` is called by the timer, by the listeners as the owner wires them, and once at start.
  */
 export class BackgroundLoop {
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private cancelTimer: (() => void) | undefined;
   private offs: (() => void)[] = [];
   private state: "idle" | "running" | "stopped" = "idle";
 
   constructor(
     private readonly everyMs: number,
     private readonly tick: () => void,
+    private readonly beat: Beat = realBeat,
   ) {}
 
   /** True once stopped: a pass in flight checks it before each step. */
@@ -31,14 +44,14 @@ export class BackgroundLoop {
     if (this.state !== "idle") return;
     this.state = "running";
     this.offs = follow();
-    this.timer = setInterval(this.tick, this.everyMs);
+    this.cancelTimer = this.beat.every(this.everyMs, this.tick);
     this.tick();
   }
 
   /** Stops the timer and every listener for good. */
   stop(): void {
     this.state = "stopped";
-    clearInterval(this.timer);
+    this.cancelTimer?.();
     for (const off of this.offs.splice(0)) off();
   }
 }

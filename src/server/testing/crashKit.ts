@@ -1,3 +1,4 @@
+import { msToReachHundredths } from "../../engine";
 import { eventually } from "./ledgerKit";
 import { signPayload } from "./nftKit";
 import type { TestBrowser } from "./testBrowser";
@@ -73,22 +74,59 @@ export function crashOf(server: TestServer, round: number): number {
 }
 
 /**
- * Waits for a round that is counting down with at least `minLeftMs` to go and whose crash point `ok`
- * accepts (a test that needs a win waits out rounds that bust early); returns its number and crash point.
+ * Crash test servers count down for a minute and pause a minute between rounds: nothing moves on its own
+ * during a test, which moves the game's scheduler instead (skipToRound, startFlight, flyTo).
  */
-export async function waitForRound(server: TestServer, ok: (crashHundredths: number) => boolean, minLeftMs = 1_500, timeoutMs = 300_000) {
+export const CRASH_TEST_ENV = { CRASH_WAIT_MS: "60000", CRASH_PAUSE_MS: "60000" } as const;
+
+/** The round counting down now, once the loop has opened it and read its bankroll (the cap a bet can win). */
+export async function waitingRound(server: TestServer): Promise<{ round: number; crash: number }> {
   return eventually(
     () => {
       const s = server.ctx.crash.rounds.state();
-      if (s.status !== "waiting" || s.round === 0) return undefined;
-      const left = server.ctx.crash.rounds.countdownLeftMs();
-      const crash = crashOf(server, s.round);
-      return left >= minLeftMs && ok(crash) ? { round: s.round, crash } : undefined;
+      return s.status === "waiting" && s.round > 0 && s.maxProfit > 0 ? { round: s.round, crash: crashOf(server, s.round) } : undefined;
     },
-    "a suitable crash round",
-    timeoutMs,
-    20,
+    "a counting-down crash round",
+    30_000,
+    10,
   );
+}
+
+/**
+ * Plays rounds without bets (moving the scheduler through countdown, flight and pause) until the
+ * counting-down round's crash point, known from the chain before it is played, satisfies `ok`.
+ */
+export async function skipToRound(server: TestServer, ok: (crashHundredths: number) => boolean, maxRounds = 500): Promise<{ round: number; crash: number }> {
+  if (server.ctx.crash.rounds.state().status !== "waiting") finishRound(server);
+  for (let i = 0; i < maxRounds; i++) {
+    const next = await waitingRound(server);
+    if (ok(next.crash)) return next;
+    finishRound(server);
+  }
+  throw new Error(`no round of the next ${maxRounds} has a crash point the test wants`);
+}
+
+/** Plays the current round to its crash and through the pause: the next round opens. */
+export function finishRound(server: TestServer): void {
+  const rounds = server.ctx.crash.rounds;
+  const { status, round } = rounds.state();
+  if (status === "waiting" && round > 0) startFlight(server);
+  if (rounds.state().status === "running") flyTo(server, crashOf(server, round));
+  if (rounds.state().status === "crashed") server.ctx.scheduler.advance(server.ctx.config.crashPauseMs);
+}
+
+/** Ends the countdown now: the round starts flying. */
+export function startFlight(server: TestServer): void {
+  const rounds = server.ctx.crash.rounds;
+  if (rounds.state().status !== "waiting") throw new Error(`startFlight: the round is ${rounds.state().status}`);
+  server.ctx.scheduler.advance(rounds.countdownLeftMs());
+}
+
+/** Moves the running round to the moment its multiplier reaches `hundredths` (its crash, if that comes first). */
+export function flyTo(server: TestServer, hundredths: number): void {
+  const rounds = server.ctx.crash.rounds;
+  if (rounds.state().status !== "running") throw new Error(`flyTo: the round is ${rounds.state().status}`);
+  server.ctx.scheduler.advance(Math.max(0, msToReachHundredths(hundredths) - rounds.flightMs()));
 }
 
 /** Initiates a bet through the API and signs its payment in the sandbox Xaman; returns the initiate body. */

@@ -7,8 +7,6 @@ import { NATIVE_HASHES } from "../../platform/nativeHashes";
 import { RetryGate } from "../../platform/retry";
 import { crashChains } from "./schema";
 
-/** Games per chain: about five months of 13-second rounds; walking it takes about 0.1 s of CPU. */
-export const CRASH_CHAIN_LENGTH = 1_000_000;
 /** Every this many chain steps a hash is kept in memory, so any game's hash is at most this many SHA-256 steps away. */
 const CHECKPOINT_EVERY = 1_000;
 /** Chain steps walked between two turns of the event loop at start-up (a few milliseconds of hashing). */
@@ -90,7 +88,8 @@ export class CrashChains {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly log: Logger,
-    private readonly length = CRASH_CHAIN_LENGTH,
+    /** Games in a chain made from now on (CRASH_CHAIN_LENGTH); a stored chain keeps its own length. */
+    private readonly length: number,
   ) {}
 
   /**

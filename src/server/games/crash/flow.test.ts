@@ -6,12 +6,12 @@ import { CLIENT_COOKIE } from "../../auth/cookies";
 import { bindingHash } from "../../signing/service";
 import { connectedBrowser, sessionBrowser } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
-import { betReaches, CrashSocket, deliveredDrops, placeBet, waitForRound } from "../../testing/crashKit";
+import { betReaches, CRASH_TEST_ENV, CrashSocket, deliveredDrops, flyTo, placeBet, skipToRound, startFlight } from "../../testing/crashKit";
 import type { TestBrowser } from "../../testing/testBrowser";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ CRASH_WAIT_MS: "2500", CRASH_PAUSE_MS: "300" });
+  server = await startTestServer({ ...CRASH_TEST_ENV });
   await server.ctx.ledger.waitConnected(15_000);
 });
 afterAll(async () => {
@@ -45,7 +45,7 @@ function truncateMicro(value: string): string {
 describe("crash, live on the sandbox ledger", () => {
   test("bet 5 XRP with auto cash-out 2: paid floor(5 x 2) XRP on the ledger at exactly 2.00x; the round's 1% burns VVX", async () => {
     const { wallet, browser, socket } = await player();
-    const { round } = await waitForRound(server, (c) => c >= 200 && c <= 600);
+    const { round, crash } = await skipToRound(server, (c) => c >= 200);
     const burnedBefore = await vvxOutstanding();
     const bet = await placeBet(server, browser, wallet.seed!, 5, 2);
     expect(bet).toMatchObject({ betAmount: 5, autoCashOut: 2 });
@@ -53,6 +53,8 @@ describe("crash, live on the sandbox ledger", () => {
     expect(confirmed).toMatchObject({ round, betAmount: 5, autoCashOut: 2 });
     const status = await browser.json(`/api/xumm/status/${bet.uuid}?betId=${bet.betId}`);
     expect(status.body.betConfirmed).toBe(true);
+    startFlight(server);
+    flyTo(server, crash);
 
     const paid = await socket.find((m) => m.type === "cashOutConfirmed" && m.betId === bet.betId && m.txid, 60_000, "payout txid");
     expect(paid).toMatchObject({ multiplier: 2, payout: 10, round });
@@ -87,10 +89,12 @@ describe("crash, live on the sandbox ledger", () => {
     const { wallet, browser, socket } = await player();
     const other = await CrashSocket.open(server, browser);
     await other.auth(wallet.classicAddress);
-    const { round, crash } = await waitForRound(server, (c) => c >= 150 && c <= 600);
+    const { round, crash } = await skipToRound(server, (c) => c >= 150);
     const bet = await placeBet(server, browser, wallet.seed!, 3);
     await socket.find((m) => m.type === "betConfirmed" && m.betId === bet.betId, 10_000, "betConfirmed");
-    await socket.next((m) => m.type === "tick" && m.round === round && m.currentMultiplier >= 1.2, 30_000, "1.2x");
+    startFlight(server);
+    flyTo(server, 120);
+    await socket.find((m) => m.type === "tick" && m.round === round && m.currentMultiplier >= 1.2, 5_000, "1.2x");
     socket.send({ type: "cashOut", walletAddress: wallet.classicAddress });
     const done = await socket.next((m) => m.type === "cashOutConfirmed" && m.betId === bet.betId, 5_000, "cashOutConfirmed");
     expect(done.multiplier).toBeGreaterThanOrEqual(1.2);
@@ -104,6 +108,7 @@ describe("crash, live on the sandbox ledger", () => {
     expect(await deliveredDrops(server, paid.txid)).toBe((3_000_000n * BigInt(h)) / 100n);
     expect(server.ctx.outbox.list({ purpose: "game-payout" }).filter((e) => e.key === `crash-payout:${bet.betId}`)).toHaveLength(1);
     // The crash reaches every socket, with the round's hash.
+    flyTo(server, crash);
     const crashed = await other.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
     expect(crashed.crashPoint).toBe(crash / 100);
     socket.close();
@@ -112,9 +117,11 @@ describe("crash, live on the sandbox ledger", () => {
 
   test("a loss pays nothing; a cash-out after the crash is refused; a bet confirmed while a round runs joins the next round", async () => {
     const { wallet, browser, socket } = await player();
-    const { round, crash } = await waitForRound(server, (c) => c >= 150 && c <= 500);
+    const { round, crash } = await skipToRound(server, (c) => c >= 150 && c <= 500);
     const bet = await placeBet(server, browser, wallet.seed!, 2, crash / 100 + 1);
     await socket.find((m) => m.type === "betConfirmed" && m.betId === bet.betId, 10_000, "betConfirmed");
+    startFlight(server);
+    flyTo(server, crash);
     const crashed = await socket.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
     expect(crashed.players.find((p: any) => p.walletAddress === wallet.classicAddress)).toMatchObject({ hasCashedOut: false, betAmount: 2 });
     socket.send({ type: "cashOut", walletAddress: wallet.classicAddress });
@@ -123,9 +130,10 @@ describe("crash, live on the sandbox ledger", () => {
     expect(lost).toMatchObject({ result: "loss", payoutAmount: 0, txid: null, round });
     expect(server.ctx.outbox.get(`crash-payout:${bet.betId}`)).toBeUndefined();
 
-    // Now a bet confirmed while a round runs: it joins the round after it.
-    await waitForRound(server, (c) => c >= 300 && c <= 900, 0);
-    const running = await socket.next((m) => m.type === "gameState" && m.status === "running", 30_000, "a running round");
+    // Now a bet confirmed while a round runs (one that flies for minutes of real time): it joins the round after it.
+    const long = await skipToRound(server, (c) => c >= 1000);
+    startFlight(server);
+    const running = await socket.find((m) => m.type === "gameState" && m.status === "running" && m.round === long.round, 5_000, "a running round");
     const late = await placeBet(server, browser, wallet.seed!, 1, 1.1);
     const joined = await socket.find((m) => m.type === "betConfirmed" && m.betId === late.betId, 10_000, "late bet confirmed");
     expect(joined.round).toBe(running.round + 1);
@@ -134,7 +142,7 @@ describe("crash, live on the sandbox ledger", () => {
 
   test("a second bet of one wallet in one round is refunded in full with its reason, sent to the player's socket", async () => {
     const { wallet, browser, socket } = await player();
-    const { round } = await waitForRound(server, () => true, 2_000);
+    const { round } = await skipToRound(server, () => true);
     const first = await placeBet(server, browser, wallet.seed!, 1);
     const second = await placeBet(server, browser, wallet.seed!, 2);
     expect(await socket.find((m) => m.type === "betConfirmed" && m.betId === first.betId, 10_000)).toMatchObject({ round });

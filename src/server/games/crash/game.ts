@@ -5,6 +5,7 @@ import type { Config } from "../../platform/config";
 import { sqliteOf } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
+import type { Scheduler } from "../../platform/scheduler";
 import type { SocketEndpoint } from "../../platform/ws";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../platform/errors";
 import { formatHundredths } from "../../../engine";
@@ -17,7 +18,8 @@ import { betView, roundView } from "./views";
 
 export interface CrashDeps extends KitDeps {
   hub: Hub;
-  config: Pick<Config, "crashWaitMs" | "crashPauseMs" | "crashMaxProfitRatio" | "cookieSecret">;
+  scheduler: Scheduler;
+  config: Pick<Config, "crashWaitMs" | "crashPauseMs" | "crashMaxProfitRatio" | "crashChainLength" | "cookieSecret">;
 }
 
 /**
@@ -41,12 +43,13 @@ export class CrashGame {
       place: () => ({ round: this.rounds.placeRound() }),
     });
     this.channel = new GameChannel(deps.hub, CRASH_GAME);
-    this.chains = new CrashChains(deps.db, deps.clock, deps.log);
+    this.chains = new CrashChains(deps.db, deps.clock, deps.log, deps.config.crashChainLength);
     this.burns = new CrashBurns(deps);
     this.bankroll = new Bankroll(deps.ledger, deps.outbox);
     this.rounds = new CrashRounds({
       db: deps.db,
       clock: deps.clock,
+      scheduler: deps.scheduler,
       log: deps.log,
       bets: this.bets,
       channel: this.channel,

@@ -1,10 +1,11 @@
-import { hundredthsAtMs, msToReachHundredths } from "../../../engine";
+import { hundredthsAtMs, maxProfitCapHundredths, msToReachHundredths, multiplyFloor } from "../../../engine";
 import type { CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
 import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
-import { sqliteOf, type Db } from "../../platform/db";
+import { probeWrite, sqliteOf, type Db } from "../../platform/db";
+import { BACKLOG_RETRY_MS, WriteBacklog } from "../../platform/db/backlog";
 import type { Logger } from "../../platform/log";
-import { RetryGate } from "../../platform/retry";
+import type { Scheduler } from "../../platform/scheduler";
 import type { Bankroll, Bet, GameBets, GameChannel } from "../kit";
 import type { CrashBurns } from "./burns";
 import type { CrashChains, RoundSeed } from "./chain";
@@ -13,6 +14,8 @@ import { CRASH_TICK_MS, PLAYERS_PUSH_MS, type CrashParams, type CrashRoundDetail
 export interface CrashRoundDeps {
   db: Db;
   clock: Clock;
+  /** The round's timers and elapsed time (tests move it instead of sleeping). */
+  scheduler: Scheduler;
   log: Logger;
   bets: GameBets<CrashParams>;
   channel: GameChannel;
@@ -29,13 +32,15 @@ interface Live {
   round: number;
   status: CrashStatus;
   seed: RoundSeed;
-  /** performance.now() when the countdown ends / the round started (waits in one process are in real time). */
+  /** Scheduler time when the countdown ends / the round started (in-process durations, not the product clock). */
   countdownEnds: number;
   startedPerf: number;
   /** Product clock at the start, for the record and clients. */
   startedAt: number | null;
   endedMs: number;
   maxProfitDrops: bigint;
+  /** Profit already cashed out in this round (the cap counts it: bustabit's rule). */
+  cashedOutProfitDrops: bigint;
   /** Confirmed bets still riding, by wallet. */
   playing: Map<string, Bet<CrashParams>>;
   players: Map<string, CrashPlayer>;
@@ -50,15 +55,22 @@ interface Live {
  */
 export class CrashRounds {
   private live: Live | undefined;
-  private timers: ReturnType<typeof setTimeout>[] = [];
-  private ticker: ReturnType<typeof setInterval> | undefined;
+  /** Cancels of the round's timers (its next step and its ticker). */
+  private timers: (() => void)[] = [];
   private lastBankrollDrops: bigint | undefined;
-  private playersPush: ReturnType<typeof setTimeout> | undefined;
+  private playersPush: (() => void) | undefined;
   private stopped = true;
   /** Counts start() calls: a chain load of an earlier start never opens a round. */
   private runs = 0;
+  /**
+   * The round's writes (start, wins, the crash): a decision is made and told at its moment, then committed in
+   * order; while another process holds the database they wait and are retried, and the round goes on.
+   */
+  private readonly writes: WriteBacklog;
 
-  constructor(private readonly deps: CrashRoundDeps) {}
+  constructor(private readonly deps: CrashRoundDeps) {
+    this.writes = new WriteBacklog(deps.db, "crash rounds", deps.log);
+  }
 
   /** The round a bet confirmed now joins: the counting-down one, else the next (spec §4). */
   placeRound(): number {
@@ -81,26 +93,23 @@ export class CrashRounds {
     void loaded.then(async (chain) => {
       if (!chain || cancelled()) return;
       this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
-      // The first round opens whenever the walk ends: while a lock held elsewhere refuses the write, it waits.
-      const gate = new RetryGate("crash rounds", this.deps.log, sqliteOf(this.deps.db), 250);
-      while (!this.live && !cancelled()) {
-        await gate.run(() => this.openRound());
-        if (!this.live) await Bun.sleep(250);
-      }
+      this.openNext();
     });
   }
 
   /** Stops the loop; a round left open or running is voided (and its bets refunded) at the next start. */
   stop(): void {
     this.stopped = true;
+    this.writes.stop();
     this.clearTimers();
-    clearTimeout(this.playersPush);
+    this.playersPush?.();
+    this.playersPush = undefined;
   }
 
   /** The current state message (new sockets get it first). */
   state(): Extract<CrashServerMessage, { type: "gameState" }> {
     const live = this.live;
-    const now = performance.now();
+    const now = this.deps.scheduler.now();
     if (!live) {
       return { type: "gameState", status: "waiting", round: 0, countdown: 0, startedAt: null, elapsedMs: 0, currentMultiplier: 1, players: [], crashPoint: null, hash: null, maxProfit: 0, serverTime: Date.now() };
     }
@@ -124,7 +133,12 @@ export class CrashRounds {
 
   /** Milliseconds left of the countdown (0 unless waiting). */
   countdownLeftMs(): number {
-    return this.live?.status === "waiting" ? Math.max(0, this.live.countdownEnds - performance.now()) : 0;
+    return this.live?.status === "waiting" ? Math.max(0, this.live.countdownEnds - this.deps.scheduler.now()) : 0;
+  }
+
+  /** Milliseconds the running round has flown (0 unless running). */
+  flightMs(): number {
+    return this.live?.status === "running" ? this.deps.scheduler.now() - this.live.startedPerf : 0;
   }
 
   /**
@@ -136,20 +150,20 @@ export class CrashRounds {
     if (!live || live.status !== "waiting" || bet.round !== live.round) return;
     live.players.set(bet.wallet, playerOf(bet));
     if (this.playersPush) return;
-    this.playersPush = setTimeout(() => {
+    this.playersPush = this.deps.scheduler.after(PLAYERS_PUSH_MS, () => {
       this.playersPush = undefined;
       if (this.live?.status === "waiting") this.deps.channel.publish(this.state());
-    }, PLAYERS_PUSH_MS);
+    });
   }
 
   /**
    * A manual cash-out at the multiplier of this moment; before the crash only. Throws a ConflictError with
    * the spec's texts when the wallet has no bet riding (never bet, already cashed out, or too late).
    */
-  cashOut(wallet: string): Bet<CrashParams> {
+  cashOut(wallet: string): void {
     const live = this.live;
     if (!live || live.status !== "running") throw new ConflictError("NO_ACTIVE_BET", "You don't have an active bet in this round.");
-    const h = hundredthsAtMs(performance.now() - live.startedPerf);
+    const h = hundredthsAtMs(this.deps.scheduler.now() - live.startedPerf);
     if (h >= live.seed.crashHundredths) {
       // The crash's moment has passed even if its timer has not run yet: it crashes now, the cash-out is too late.
       this.crash();
@@ -161,14 +175,32 @@ export class CrashRounds {
       if (live.players.get(wallet)?.hasCashedOut) throw new ConflictError("ALREADY_CASHED_OUT", "You've already cashed out in this round.");
       throw new ConflictError("NO_ACTIVE_BET", "You don't have an active bet in this round.");
     }
-    return this.winAt(bet, h)!;
+    this.winAt(bet, h);
   }
 
   // --- The loop ---------------------------------------------------------------------
 
-  private openRound(): void {
+  /**
+   * Opens the next round once the database takes its row and every write of the round before has committed
+   * (round numbers come from the database); until then it tries again every BACKLOG_RETRY_MS.
+   */
+  private openNext(): void {
     if (this.stopped) return;
     this.clearTimers();
+    const sqlite = sqliteOf(this.deps.db);
+    const blocked = this.writes.waiting > 0 ? "the last round's writes wait" : sqlite && probeWrite(sqlite);
+    if (!blocked) {
+      try {
+        return this.openRound();
+      } catch (err) {
+        this.deps.log.warn("crash round not opened; trying again", { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    const retry = setTimeout(() => this.openNext(), BACKLOG_RETRY_MS);
+    this.timers.push(() => clearTimeout(retry));
+  }
+
+  private openRound(): void {
     const round = this.deps.bets.repo.lastRoundNumber() + 1;
     const seed = this.deps.chains.seedFor(round);
     const detail: CrashRoundDetail = { hash: seed.hash, crashHundredths: seed.crashHundredths, chainId: seed.chainId, gameNumber: seed.gameNumber };
@@ -176,7 +208,7 @@ export class CrashRounds {
     const players = new Map<string, CrashPlayer>();
     // Bets confirmed while the previous round ran joined this one.
     for (const bet of this.deps.bets.inRound(round)) players.set(bet.wallet, playerOf(bet));
-    const live: Live = { round, status: "waiting", seed, countdownEnds: performance.now() + this.deps.waitMs, startedPerf: 0, startedAt: null, endedMs: 0, maxProfitDrops: this.maxProfitNow(), playing: new Map(), players };
+    const live: Live = { round, status: "waiting", seed, countdownEnds: this.deps.scheduler.now() + this.deps.waitMs, startedPerf: 0, startedAt: null, endedMs: 0, maxProfitDrops: this.maxProfitNow(), cashedOutProfitDrops: 0n, playing: new Map(), players };
     this.live = live;
     // The card shows this round's max profit while it waits; it is fixed again at the start.
     void this.refreshBankroll().then(() => {
@@ -185,8 +217,10 @@ export class CrashRounds {
       this.deps.channel.publish(this.state());
     });
     this.deps.channel.publish(this.state());
-    this.ticker = setInterval(() => this.deps.channel.publish(this.state()), 1000);
-    this.timers.push(setTimeout(() => this.run(), this.deps.waitMs));
+    this.timers.push(
+      this.deps.scheduler.every(1000, () => this.deps.channel.publish(this.state())),
+      this.deps.scheduler.at(live.countdownEnds, () => this.guard("start", () => this.run())),
+    );
   }
 
   /** The cap is a share of the bankroll at the start (0 when it was never read: bets then return at 1.00x at most). */
@@ -209,7 +243,7 @@ export class CrashRounds {
     this.clearTimers();
     live.maxProfitDrops = this.maxProfitNow();
     live.status = "running";
-    live.startedPerf = performance.now();
+    live.startedPerf = this.deps.scheduler.now();
     live.startedAt = this.deps.clock.now();
     for (const bet of this.deps.bets.inRound(live.round)) {
       if (bet.status !== "confirmed") continue;
@@ -217,16 +251,18 @@ export class CrashRounds {
       live.players.set(bet.wallet, playerOf(bet));
     }
     const detail: CrashRoundDetail = { hash: live.seed.hash, crashHundredths: live.seed.crashHundredths, chainId: live.seed.chainId, gameNumber: live.seed.gameNumber, maxProfitDrops: live.maxProfitDrops.toString() };
-    this.deps.db.transaction((tx) => this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) }));
+    this.writes.add((tx) => this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) }));
     this.deps.channel.publish(this.state());
-    this.ticker = setInterval(() => this.tick(), CRASH_TICK_MS);
-    this.timers.push(setTimeout(() => this.crash(), msToReachHundredths(live.seed.crashHundredths)));
+    this.timers.push(
+      this.deps.scheduler.every(CRASH_TICK_MS, () => this.guard("tick", () => this.tick())),
+      this.deps.scheduler.at(live.startedPerf + msToReachHundredths(live.seed.crashHundredths), () => this.guard("crash", () => this.crash())),
+    );
   }
 
   private tick(): void {
     const live = this.live;
     if (!live || live.status !== "running") return;
-    const elapsedMs = performance.now() - live.startedPerf;
+    const elapsedMs = this.deps.scheduler.now() - live.startedPerf;
     const h = hundredthsAtMs(elapsedMs);
     if (h >= live.seed.crashHundredths) return this.crash();
     this.settleUpTo(h);
@@ -235,7 +271,7 @@ export class CrashRounds {
 
   /**
    * Pays, in multiplier order, every auto cash-out and the max-profit cap reached by `h` (never past the
-   * crash point): each at its exact multiplier. The cap is recomputed as riders leave.
+   * crash point): each at its exact multiplier. The cap is recomputed as riders leave, counting what they took.
    */
   private settleUpTo(h: number): void {
     const live = this.live!;
@@ -257,26 +293,28 @@ export class CrashRounds {
     }
   }
 
-  /** The multiplier at which the riders' combined profit would pass the cap (floored), or undefined with none riding. */
+  /** The multiplier at which the round's whole profit would pass the cap (engine: bustabit's rule), or undefined with none riding. */
   private capHundredths(): number | undefined {
     const live = this.live!;
     let riding = 0n;
     for (const bet of live.playing.values()) riding += bet.amountDrops;
-    if (riding === 0n) return undefined;
-    return Number(((riding + live.maxProfitDrops) * 100n) / riding);
+    return maxProfitCapHundredths(riding, live.cashedOutProfitDrops, live.maxProfitDrops);
   }
 
-  private winAt(bet: Bet<CrashParams>, hundredths: number): Bet<CrashParams> | undefined {
+  /** A rider leaves at `hundredths`: decided and told now, its payout committed with the round's writes. */
+  private winAt(bet: Bet<CrashParams>, hundredths: number): void {
     const live = this.live!;
     live.playing.delete(bet.wallet);
-    const won = this.deps.db.transaction((tx) => this.deps.bets.win(tx, bet.id, hundredths));
-    if (!won) return undefined;
-    this.deps.bets.kick();
-    const payout = xrpNumber(won.payoutDrops);
-    live.players.set(bet.wallet, { ...playerOf(won), hasCashedOut: true, cashOutMultiplier: hundredths / 100 });
-    this.deps.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: won.id, round: live.round, multiplier: hundredths / 100, payout, txid: null } satisfies CrashServerMessage);
+    const payoutDrops = multiplyFloor(bet.amountDrops, hundredths);
+    live.cashedOutProfitDrops += payoutDrops - bet.amountDrops;
+    this.writes.add(
+      (tx) => void this.deps.bets.win(tx, bet.id, hundredths),
+      () => this.deps.bets.kick(),
+    );
+    const payout = xrpNumber(payoutDrops);
+    live.players.set(bet.wallet, { ...playerOf(bet), hasCashedOut: true, cashOutMultiplier: hundredths / 100, payout });
+    this.deps.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: bet.id, round: live.round, multiplier: hundredths / 100, payout, txid: null } satisfies CrashServerMessage);
     this.deps.channel.publish({ type: "playerCashedOut", walletAddress: bet.wallet, round: live.round, multiplier: hundredths / 100, payout } satisfies CrashServerMessage);
-    return won;
   }
 
   /** The crash: what is still riding loses; the round, the losses and the burn commit together; then the pause. */
@@ -286,32 +324,43 @@ export class CrashRounds {
     this.clearTimers();
     this.settleUpTo(live.seed.crashHundredths);
     live.status = "crashed";
-    live.endedMs = Math.round(performance.now() - live.startedPerf);
+    live.endedMs = Math.round(this.deps.scheduler.now() - live.startedPerf);
     const riders = [...live.playing.values()];
     live.playing.clear();
-    const burn = this.deps.db.transaction(
+    const endedAt = this.deps.clock.date();
+    let burn: unknown;
+    this.writes.add(
       (tx) => {
         for (const bet of riders) this.deps.bets.lose(tx, bet.id);
-        this.deps.bets.repo.updateRound(tx, live.round, { status: "finished", endedAt: this.deps.clock.date() });
+        this.deps.bets.repo.updateRound(tx, live.round, { status: "finished", endedAt });
         const total = this.deps.bets.inRound(live.round).reduce((n, b) => n + b.amountDrops, 0n);
-        return this.deps.burns.record(tx, live.round, total);
+        burn = this.deps.burns.record(tx, live.round, total);
       },
-      { behavior: "immediate" },
+      () => {
+        if (burn) this.deps.bets.kick();
+        // The round is in the books: its history goes out (the game publishes it).
+        this.onCrashed?.(live.round);
+      },
     );
-    if (burn) this.deps.bets.kick();
     this.deps.log.info("crash round crashed", { round: live.round, crash: live.seed.crashHundredths, players: live.players.size, lost: riders.length });
     this.deps.channel.publish(this.state());
-    this.onCrashed?.(live.round);
-    this.timers.push(setTimeout(() => this.openRound(), this.deps.pauseMs));
+    this.timers.push(this.deps.scheduler.after(this.deps.pauseMs, () => this.openNext()));
+  }
+
+  /** A timer's step that fails (a bug, a read refused) is logged; the loop goes on with its next timer. */
+  private guard(step: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.deps.log.error("crash round step failed", { step, round: this.live?.round, error: err instanceof Error ? err.message : String(err) });
+    }
   }
 
   /** Called after each crash (the game publishes gameHistory). */
   onCrashed: ((round: number) => void) | undefined;
 
   private clearTimers(): void {
-    for (const timer of this.timers.splice(0)) clearTimeout(timer);
-    clearInterval(this.ticker);
-    this.ticker = undefined;
+    for (const cancel of this.timers.splice(0)) cancel();
   }
 }
 

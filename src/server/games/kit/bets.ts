@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { multiplyFloor } from "../../../engine";
 import { convertStringToHex } from "xrpl";
 import type { LedgerGateway } from "../../ledger/gateway";
 import type { DbOrTx, Outbox, OutboxEntry, OutboxInput } from "../../ledger/outbox";
@@ -198,7 +199,7 @@ export class GameBets<P = Record<string, unknown>> {
     if (!Number.isInteger(multiplierHundredths) || multiplierHundredths < 100) throw new RangeError(`multiplier ${multiplierHundredths} is below 1.00x`);
     const bet = this.repo.bet(betId, db);
     if (!bet || bet.status !== "confirmed") return undefined;
-    const payoutDrops = (bet.amountDrops * BigInt(multiplierHundredths)) / 100n;
+    const payoutDrops = multiplyFloor(bet.amountDrops, multiplierHundredths);
     const key = `${this.game}-payout:${bet.id}`;
     const moved = this.repo.moveBet(db, bet.id, ["confirmed"], { status: "won", multiplierHundredths, payoutDrops, outboxKey: key, settledAt: this.deps.clock.date() });
     if (!moved) return undefined;

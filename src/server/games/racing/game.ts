@@ -5,6 +5,7 @@ import { sqliteOf } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import { ConflictError } from "../../platform/errors";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
+import type { Scheduler } from "../../platform/scheduler";
 import { Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type KitDeps } from "../kit";
 import { RacingBetRules, TEXT, initiateView, parseBetDrops, type RaceBetParams } from "./bets";
 import { HISTORY_ON_CONNECT, RACING_PUSH_MS, dropsToXrp, parseUnicorn } from "./model";
@@ -17,6 +18,7 @@ export const RACING_GAME = "unicorn-racing";
 
 export interface RacingDeps extends KitDeps {
   hub: Hub;
+  scheduler: Scheduler;
   config: Pick<Config, "racing">;
 }
 

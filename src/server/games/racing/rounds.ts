@@ -9,6 +9,7 @@ import type { Logger } from "../../platform/log";
 import { NATIVE_HASHES } from "../../platform/nativeHashes";
 import { BackgroundLoop } from "../../platform/loop";
 import { RetryGate } from "../../platform/retry";
+import type { Scheduler } from "../../platform/scheduler";
 import { RACING_FINISHED_MS, RACING_TICK_MS } from "./model";
 import type { RaceRow, RacingRepository } from "./repository";
 
@@ -38,7 +39,7 @@ export interface RoundHooks {
 export class RaceRounds {
   private readonly events: TypedEmitter<RoundEvents>;
   private readonly gate: RetryGate;
-  private readonly loop = new BackgroundLoop(RACING_TICK_MS, () => this.tick());
+  private readonly loop: BackgroundLoop;
   private busy = false;
   /** The newest validated ledger the stream told us about. */
   private validated: { index: number; hash: string } | undefined;
@@ -51,12 +52,14 @@ export class RaceRounds {
   private outcome: { round: number; race: RaceOutcome } | undefined;
 
   constructor(
-    private readonly deps: { db: Db; clock: Clock; log: Logger; ledger: LedgerGateway; config: RacingConfig },
+    private readonly deps: { db: Db; clock: Clock; scheduler: Scheduler; log: Logger; ledger: LedgerGateway; config: RacingConfig },
     private readonly repo: RacingRepository,
     private readonly hooks: RoundHooks,
   ) {
     this.events = new TypedEmitter((event, err) => deps.log.error("racing listener failed", { event, error: String(err) }));
     this.gate = new RetryGate("racing rounds", deps.log, sqliteOf(deps.db));
+    // The loop beats on the games' scheduler; its steps fall due on the product clock (the sandbox moves both).
+    this.loop = new BackgroundLoop(RACING_TICK_MS, () => this.tick(), deps.scheduler);
   }
 
   on<K extends keyof RoundEvents & string>(event: K, listener: (payload: RoundEvents[K]) => void): () => void {

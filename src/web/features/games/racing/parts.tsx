@@ -111,7 +111,7 @@ export function RaceHistory({ races }: { races: RaceRecord[] }) {
         {races.length === 0 ? (
           <p className="muted small">No finished races yet.</p>
         ) : (
-          <table className="table">
+          <table className="table race-history-table">
             <thead>
               <tr>
                 <th>Round</th>
@@ -125,7 +125,7 @@ export function RaceHistory({ races }: { races: RaceRecord[] }) {
                 <tr key={r.round}>
                   <td>#{r.round}</td>
                   <td style={{ color: UNICORNS[r.winnerIndex]?.hex }}>{r.winningUnicorn}</td>
-                  <td className="race-time">{new Date(r.timestamp).toLocaleTimeString()}</td>
+                  <td>{new Date(r.timestamp).toLocaleTimeString()}</td>
                   <td>
                     <Link to={fairLink(r)} data-testid={`fair-link-${r.round}`}>
                       Verify

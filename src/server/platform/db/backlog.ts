@@ -1,0 +1,63 @@
+import type { Logger } from "../log";
+import { RetryGate } from "../retry";
+import { sqliteOf, type Db, type DbOrTx } from "./index";
+
+/** How often waiting writes are tried again while the database is held elsewhere. */
+export const BACKLOG_RETRY_MS = 250;
+
+/**
+ * Writes a loop has decided and must not lose, committed in order, each in its own immediate transaction.
+ * Normally a write commits at once (synchronously). While another process holds the database, or a write
+ * fails, the writes wait here and are tried again every BACKLOG_RETRY_MS through a RetryGate (which checks
+ * that the database takes writes without waiting), so the loop that decided them neither blocks nor dies.
+ */
+export class WriteBacklog {
+  private readonly queue: { write: (tx: DbOrTx) => void; after?: () => void }[] = [];
+  private readonly gate: RetryGate;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    name: string,
+    log: Logger,
+  ) {
+    this.gate = new RetryGate(name, log, sqliteOf(db), BACKLOG_RETRY_MS);
+  }
+
+  /** Writes not committed yet. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /** Commits `write` after every write before it (now, when the database takes it); `after` runs once it committed. */
+  add(write: (tx: DbOrTx) => void, after?: () => void): void {
+    this.queue.push({ write, after });
+    this.flush();
+  }
+
+  /** Stops retrying (what waits is lost with the process, as a kill would lose it). */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private flush(): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    // The pass runs synchronously inside run() when the database takes writes: the common case commits at once.
+    void this.gate
+      .run(() => {
+        while (this.queue.length) {
+          const head = this.queue[0]!;
+          this.db.transaction((tx) => head.write(tx), { behavior: "immediate" });
+          this.queue.shift();
+          head.after?.();
+        }
+      })
+      .finally(() => {
+        if (this.queue.length && !this.stopped) this.timer = setTimeout(() => this.flush(), BACKLOG_RETRY_MS);
+      });
+  }
+}
