@@ -24,6 +24,30 @@ export function sizeProblem(field: "width" | "height", value: string): string | 
   return Number.isInteger(n) && n >= min && n <= max ? null : `${field === "width" ? "Width" : "Height"} must be a whole number of pixels from ${min} to ${max}.`;
 }
 
+/** What the builder's form holds: the game, the size (a preset or typed), the options and the typed wallet and ref. */
+interface Choice {
+  game: EmbedGame;
+  preset: string;
+  custom: { width: string; height: string };
+  options: EmbedOptions;
+  walletText: string;
+  refText: string;
+}
+
+/** The embed a choice makes: its size and URL (an unusable field left out), and each field's problem. */
+function resolve(c: Choice) {
+  const widthProblem = c.preset === "custom" ? sizeProblem("width", c.custom.width) : null;
+  const heightProblem = c.preset === "custom" ? sizeProblem("height", c.custom.height) : null;
+  const chosen = SIZE_PRESETS.find((p) => p.id === c.preset);
+  const size = chosen ?? { width: widthProblem ? 800 : Number(c.custom.width), height: heightProblem ? 560 : Number(c.custom.height) };
+  const wallet = c.walletText.trim();
+  const ref = c.refText.trim();
+  const walletError = (wallet && walletProblem(wallet)) || null;
+  const refError = (ref && refProblem(ref)) || null;
+  const url = embedUrl(window.location.origin, c.game, { ...c.options, wallet: wallet && !walletError ? wallet : null, ref: ref && !refError ? ref : null });
+  return { size, url, problems: { width: widthProblem, height: heightProblem, wallet: walletError, ref: refError } };
+}
+
 /**
  * /embed: the embed builder. A streamer chooses the game, the size and the options, sees the embed live
  * at that size over a backdrop of their choice, and copies the iframe for a web page or the URL for an
@@ -31,25 +55,10 @@ export function sizeProblem(field: "width" | "height", value: string): string | 
  */
 export default function EmbedBuilderPage() {
   usePageTitle("Stream embeds");
-  const [game, setGame] = useState<EmbedGame>("crash");
-  const [preset, setPreset] = useState<string>("800x560");
-  const [custom, setCustom] = useState({ width: "800", height: "560" });
-  const [options, setOptions] = useState<EmbedOptions>(EMBED_DEFAULTS);
-  const [walletText, setWalletText] = useState("");
-  const [refText, setRefText] = useState("");
+  const [choice, setChoice] = useState<Choice>({ game: "crash", preset: "800x560", custom: { width: "800", height: "560" }, options: EMBED_DEFAULTS, walletText: "", refText: "" });
   const [backdrop, setBackdrop] = useState<Backdrop>("checker");
-
-  const widthProblem = preset === "custom" ? sizeProblem("width", custom.width) : null;
-  const heightProblem = preset === "custom" ? sizeProblem("height", custom.height) : null;
-  const chosen = SIZE_PRESETS.find((p) => p.id === preset);
-  const size = chosen ?? { width: widthProblem ? 800 : Number(custom.width), height: heightProblem ? 560 : Number(custom.height) };
-  const wallet = walletText.trim();
-  const ref = refText.trim();
-  const walletError = wallet && walletProblem(wallet);
-  const refError = ref && refProblem(ref);
-  const url = embedUrl(window.location.origin, game, { ...options, wallet: wallet && !walletError ? wallet : null, ref: ref && !refError ? ref : null });
-  const snippet = iframeSnippet(url, size, game, options.sound);
-  const set = <K extends keyof EmbedOptions>(key: K, value: EmbedOptions[K]) => setOptions((o) => ({ ...o, [key]: value }));
+  const { size, url, problems } = resolve(choice);
+  const snippet = iframeSnippet(url, size, choice.game, choice.options.sound);
 
   return (
     <section className="container embed-builder">
@@ -63,65 +72,7 @@ export default function EmbedBuilderPage() {
         </p>
       </header>
       <div className="builder-layout">
-        <form className="card builder-form stack" onSubmit={(e) => e.preventDefault()} aria-label="Embed options">
-          <fieldset>
-            <legend>Game</legend>
-            {(Object.keys(EMBED_GAMES) as EmbedGame[]).map((g) => (
-              <label key={g} className="builder-choice">
-                <input type="radio" name="game" value={g} checked={game === g} onChange={() => setGame(g)} /> {EMBED_GAMES[g].name}
-              </label>
-            ))}
-          </fieldset>
-          <Field label="Size" htmlFor="embed-size" hint="Your browser source's or iframe's width and height.">
-            <select id="embed-size" className="input select" value={preset} onChange={(e) => setPreset(e.target.value)} data-testid="embed-size">
-              {SIZE_PRESETS.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.label}
-                </option>
-              ))}
-              <option value="custom">Custom…</option>
-            </select>
-          </Field>
-          {preset === "custom" && (
-            <div className="builder-pair">
-              <Field label="Width (px)" htmlFor="embed-width" error={widthProblem}>
-                <input id="embed-width" className="input" inputMode="numeric" value={custom.width} onChange={(e) => setCustom((c) => ({ ...c, width: e.target.value }))} aria-invalid={!!widthProblem} />
-              </Field>
-              <Field label="Height (px)" htmlFor="embed-height" error={heightProblem}>
-                <input id="embed-height" className="input" inputMode="numeric" value={custom.height} onChange={(e) => setCustom((c) => ({ ...c, height: e.target.value }))} aria-invalid={!!heightProblem} />
-              </Field>
-            </div>
-          )}
-          <fieldset>
-            <legend>Look</legend>
-            <label className="builder-choice">
-              <input type="checkbox" checked={options.transparent} onChange={(e) => set("transparent", e.target.checked)} data-testid="embed-transparent" /> Transparent background (outlined text, for overlays)
-            </label>
-            {(["dark", "light"] as EmbedTheme[]).map((t) => (
-              <label key={t} className="builder-choice">
-                <input type="radio" name="theme" value={t} checked={options.theme === t} onChange={() => set("theme", t)} /> {t === "dark" ? "Light text (dark theme)" : "Dark text (light theme)"}
-              </label>
-            ))}
-          </fieldset>
-          <Field label={`Text size: ${options.scale.toFixed(1)}×`} htmlFor="embed-scale" hint="Bigger text for a small corner of a 1080p stream, smaller to show more rows.">
-            <input id="embed-scale" type="range" min={SCALE_RANGE.min} max={SCALE_RANGE.max} step={0.1} value={options.scale} onChange={(e) => set("scale", Number(e.target.value))} />
-          </Field>
-          <Field label="Your wallet (optional)" htmlFor="embed-wallet" hint="Your own bets are highlighted and listed first." error={walletError || null}>
-            <input id="embed-wallet" className="input mono" value={walletText} onChange={(e) => setWalletText(e.target.value)} placeholder="r…" spellCheck={false} autoComplete="off" aria-invalid={!!walletError} data-testid="embed-wallet" />
-          </Field>
-          <Field label="Referral code (optional)" htmlFor="embed-ref" hint="Added to the 'Play at' link and its QR code." error={refError || null}>
-            <input id="embed-ref" className="input" value={refText} onChange={(e) => setRefText(e.target.value)} spellCheck={false} autoComplete="off" aria-invalid={!!refError} data-testid="embed-ref" />
-          </Field>
-          <fieldset>
-            <legend>Extras</legend>
-            <label className="builder-choice">
-              <input type="checkbox" checked={options.qr} onChange={(e) => set("qr", e.target.checked)} data-testid="embed-qr-option" /> QR code of the 'Play at' link
-            </label>
-            <label className="builder-choice">
-              <input type="checkbox" checked={options.sound} onChange={(e) => set("sound", e.target.checked)} /> Sounds (OBS: tick 'Control audio via OBS')
-            </label>
-          </fieldset>
-        </form>
+        <OptionsForm choice={choice} problems={problems} onChange={setChoice} />
         <div className="builder-out stack">
           <div className="card stack">
             <div className="builder-preview-head">
@@ -137,13 +88,87 @@ export default function EmbedBuilderPage() {
                 </select>
               </label>
             </div>
-            <Preview url={url} size={size} backdrop={backdrop} title={`${EMBED_GAMES[game].name} live (preview)`} />
+            <Preview url={url} size={size} backdrop={backdrop} title={`${EMBED_GAMES[choice.game].name} live (preview)`} />
           </div>
           <CopyBox title="For a web page" testId="embed-snippet" text={snippet} note="Paste into your page's HTML. The iframe's colour-scheme keeps it transparent on dark pages too." />
           <CopyBox title="For OBS (Browser source)" testId="embed-obs-url" text={url} note={`URL above, Width ${size.width}, Height ${size.height}. OBS 31 or later.`} />
         </div>
       </div>
     </section>
+  );
+}
+
+/** The builder's options: every field with its hint, or its problem named under it. */
+function OptionsForm({ choice, problems, onChange }: { choice: Choice; problems: ReturnType<typeof resolve>["problems"]; onChange: (c: Choice) => void }) {
+  const { game, preset, custom, options, walletText, refText } = choice;
+  const update = (patch: Partial<Choice>) => onChange({ ...choice, ...patch });
+  const set = <K extends keyof EmbedOptions>(key: K, value: EmbedOptions[K]) => update({ options: { ...options, [key]: value } });
+  const setGame = (g: EmbedGame) => update({ game: g });
+  const setPreset = (p: string) => update({ preset: p });
+  const setCustom = (f: (c: Choice["custom"]) => Choice["custom"]) => update({ custom: f(custom) });
+  const setWalletText = (t: string) => update({ walletText: t });
+  const setRefText = (t: string) => update({ refText: t });
+  const { width: widthProblem, height: heightProblem, wallet: walletError, ref: refError } = problems;
+  return (
+    <form className="card builder-form stack" onSubmit={(e) => e.preventDefault()} aria-label="Embed options">
+      <fieldset>
+        <legend>Game</legend>
+        {(Object.keys(EMBED_GAMES) as EmbedGame[]).map((g) => (
+          <label key={g} className="builder-choice">
+            <input type="radio" name="game" value={g} checked={game === g} onChange={() => setGame(g)} /> {EMBED_GAMES[g].name}
+          </label>
+        ))}
+      </fieldset>
+      <Field label="Size" htmlFor="embed-size" hint="Your browser source's or iframe's width and height.">
+        <select id="embed-size" className="input select" value={preset} onChange={(e) => setPreset(e.target.value)} data-testid="embed-size">
+          {SIZE_PRESETS.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
+          <option value="custom">Custom…</option>
+        </select>
+      </Field>
+      {preset === "custom" && (
+        <div className="builder-pair">
+          <Field label="Width (px)" htmlFor="embed-width" error={widthProblem}>
+            <input id="embed-width" className="input" inputMode="numeric" value={custom.width} onChange={(e) => setCustom((c) => ({ ...c, width: e.target.value }))} aria-invalid={!!widthProblem} />
+          </Field>
+          <Field label="Height (px)" htmlFor="embed-height" error={heightProblem}>
+            <input id="embed-height" className="input" inputMode="numeric" value={custom.height} onChange={(e) => setCustom((c) => ({ ...c, height: e.target.value }))} aria-invalid={!!heightProblem} />
+          </Field>
+        </div>
+      )}
+      <fieldset>
+        <legend>Look</legend>
+        <label className="builder-choice">
+          <input type="checkbox" checked={options.transparent} onChange={(e) => set("transparent", e.target.checked)} data-testid="embed-transparent" /> Transparent background (outlined text, for overlays)
+        </label>
+        {(["dark", "light"] as EmbedTheme[]).map((t) => (
+          <label key={t} className="builder-choice">
+            <input type="radio" name="theme" value={t} checked={options.theme === t} onChange={() => set("theme", t)} /> {t === "dark" ? "Light text (dark theme)" : "Dark text (light theme)"}
+          </label>
+        ))}
+      </fieldset>
+      <Field label={`Text size: ${options.scale.toFixed(1)}×`} htmlFor="embed-scale" hint="Bigger text for a small corner of a 1080p stream, smaller to show more rows.">
+        <input id="embed-scale" type="range" min={SCALE_RANGE.min} max={SCALE_RANGE.max} step={0.1} value={options.scale} onChange={(e) => set("scale", Number(e.target.value))} />
+      </Field>
+      <Field label="Your wallet (optional)" htmlFor="embed-wallet" hint="Your own bets are highlighted and listed first." error={walletError || null}>
+        <input id="embed-wallet" className="input mono" value={walletText} onChange={(e) => setWalletText(e.target.value)} placeholder="r…" spellCheck={false} autoComplete="off" aria-invalid={!!walletError} data-testid="embed-wallet" />
+      </Field>
+      <Field label="Referral code (optional)" htmlFor="embed-ref" hint="Added to the 'Play at' link and its QR code." error={refError || null}>
+        <input id="embed-ref" className="input" value={refText} onChange={(e) => setRefText(e.target.value)} spellCheck={false} autoComplete="off" aria-invalid={!!refError} data-testid="embed-ref" />
+      </Field>
+      <fieldset>
+        <legend>Extras</legend>
+        <label className="builder-choice">
+          <input type="checkbox" checked={options.qr} onChange={(e) => set("qr", e.target.checked)} data-testid="embed-qr-option" /> QR code of the 'Play at' link
+        </label>
+        <label className="builder-choice">
+          <input type="checkbox" checked={options.sound} onChange={(e) => set("sound", e.target.checked)} /> Sounds (OBS: tick 'Control audio via OBS')
+        </label>
+      </fieldset>
+    </form>
   );
 }
 
