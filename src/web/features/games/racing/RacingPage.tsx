@@ -39,7 +39,7 @@ export default function RacingPage() {
           </p>
           <h1>Unicorn Racing</h1>
         </div>
-        <div className="race-badges">
+        <div className="race-header-tools">
           <ConnectionBadges connection={connection} wallet={wallet} />
           <SoundToggle on={sound.on} onToggle={sound.toggle} />
         </div>
