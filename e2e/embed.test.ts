@@ -275,6 +275,16 @@ describe("Streamers' embeds in Chromium", () => {
       const preview = page.frameLocator("[data-testid=embed-preview]");
       await preview.locator("main.embed[data-connection=open]").waitFor({ timeout: 20_000 });
       await preview.getByTestId("embed-qr").waitFor();
+      if (viewport.width === 1280) {
+        // A typed size: used when it is in range, named under its field when not.
+        await page.getByTestId("embed-size").selectOption("custom");
+        await page.getByLabel("Width (px)").fill("100");
+        await page.getByText("Width must be a whole number of pixels from 320 to 1920.").waitFor();
+        await page.getByLabel("Width (px)").fill("1280");
+        await page.getByLabel("Height (px)").fill("720");
+        expect(await page.getByTestId("embed-snippet").inputValue()).toContain('width="1280" height="720"');
+        await page.getByTestId("embed-size").selectOption("320x180");
+      }
       await page.getByTestId("embed-obs-url-copy").click();
       await page.getByText("Copied.").waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);

@@ -103,11 +103,6 @@ function OptionsForm({ choice, problems, onChange }: { choice: Choice; problems:
   const { game, preset, custom, options, walletText, refText } = choice;
   const update = (patch: Partial<Choice>) => onChange({ ...choice, ...patch });
   const set = <K extends keyof EmbedOptions>(key: K, value: EmbedOptions[K]) => update({ options: { ...options, [key]: value } });
-  const setGame = (g: EmbedGame) => update({ game: g });
-  const setPreset = (p: string) => update({ preset: p });
-  const setCustom = (f: (c: Choice["custom"]) => Choice["custom"]) => update({ custom: f(custom) });
-  const setWalletText = (t: string) => update({ walletText: t });
-  const setRefText = (t: string) => update({ refText: t });
   const { width: widthProblem, height: heightProblem, wallet: walletError, ref: refError } = problems;
   return (
     <form className="card builder-form stack" onSubmit={(e) => e.preventDefault()} aria-label="Embed options">
@@ -115,12 +110,12 @@ function OptionsForm({ choice, problems, onChange }: { choice: Choice; problems:
         <legend>Game</legend>
         {(Object.keys(EMBED_GAMES) as EmbedGame[]).map((g) => (
           <label key={g} className="builder-choice">
-            <input type="radio" name="game" value={g} checked={game === g} onChange={() => setGame(g)} /> {EMBED_GAMES[g].name}
+            <input type="radio" name="game" value={g} checked={game === g} onChange={() => update({ game: g })} /> {EMBED_GAMES[g].name}
           </label>
         ))}
       </fieldset>
       <Field label="Size" htmlFor="embed-size" hint="Your browser source's or iframe's width and height.">
-        <select id="embed-size" className="input select" value={preset} onChange={(e) => setPreset(e.target.value)} data-testid="embed-size">
+        <select id="embed-size" className="input select" value={preset} onChange={(e) => update({ preset: e.target.value })} data-testid="embed-size">
           {SIZE_PRESETS.map((p) => (
             <option key={p.id} value={p.id}>
               {p.label}
@@ -132,10 +127,10 @@ function OptionsForm({ choice, problems, onChange }: { choice: Choice; problems:
       {preset === "custom" && (
         <div className="builder-pair">
           <Field label="Width (px)" htmlFor="embed-width" error={widthProblem}>
-            <input id="embed-width" className="input" inputMode="numeric" value={custom.width} onChange={(e) => setCustom((c) => ({ ...c, width: e.target.value }))} aria-invalid={!!widthProblem} />
+            <input id="embed-width" className="input" inputMode="numeric" value={custom.width} onChange={(e) => update({ custom: { ...custom, width: e.target.value } })} aria-invalid={!!widthProblem} />
           </Field>
           <Field label="Height (px)" htmlFor="embed-height" error={heightProblem}>
-            <input id="embed-height" className="input" inputMode="numeric" value={custom.height} onChange={(e) => setCustom((c) => ({ ...c, height: e.target.value }))} aria-invalid={!!heightProblem} />
+            <input id="embed-height" className="input" inputMode="numeric" value={custom.height} onChange={(e) => update({ custom: { ...custom, height: e.target.value } })} aria-invalid={!!heightProblem} />
           </Field>
         </div>
       )}
@@ -153,11 +148,11 @@ function OptionsForm({ choice, problems, onChange }: { choice: Choice; problems:
       <Field label={`Text size: ${options.scale.toFixed(1)}×`} htmlFor="embed-scale" hint="Bigger text for a small corner of a 1080p stream, smaller to show more rows.">
         <input id="embed-scale" type="range" min={SCALE_RANGE.min} max={SCALE_RANGE.max} step={0.1} value={options.scale} onChange={(e) => set("scale", Number(e.target.value))} />
       </Field>
-      <Field label="Your wallet (optional)" htmlFor="embed-wallet" hint="Your own bets are highlighted and listed first." error={walletError || null}>
-        <input id="embed-wallet" className="input mono" value={walletText} onChange={(e) => setWalletText(e.target.value)} placeholder="r…" spellCheck={false} autoComplete="off" aria-invalid={!!walletError} data-testid="embed-wallet" />
+      <Field label="Your wallet (optional)" htmlFor="embed-wallet" hint="Your own bets are highlighted and listed first." error={walletError}>
+        <input id="embed-wallet" className="input mono" value={walletText} onChange={(e) => update({ walletText: e.target.value })} placeholder="r…" spellCheck={false} autoComplete="off" aria-invalid={!!walletError} data-testid="embed-wallet" />
       </Field>
-      <Field label="Referral code (optional)" htmlFor="embed-ref" hint="Added to the 'Play at' link and its QR code." error={refError || null}>
-        <input id="embed-ref" className="input" value={refText} onChange={(e) => setRefText(e.target.value)} spellCheck={false} autoComplete="off" aria-invalid={!!refError} data-testid="embed-ref" />
+      <Field label="Referral code (optional)" htmlFor="embed-ref" hint="Added to the 'Play at' link and its QR code." error={refError}>
+        <input id="embed-ref" className="input" value={refText} onChange={(e) => update({ refText: e.target.value })} spellCheck={false} autoComplete="off" aria-invalid={!!refError} data-testid="embed-ref" />
       </Field>
       <fieldset>
         <legend>Extras</legend>
