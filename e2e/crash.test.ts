@@ -97,47 +97,19 @@ describe("Crash in Chromium", () => {
     }
   }, 120_000);
 
-  test("the embed plays live inside another site's page; other pages refuse framing; the phone layout", async () => {
-    const host = Bun.serve({
-      port: 0,
-      hostname: "127.0.0.1",
-      fetch: () =>
-        new Response(`<!doctype html><title>stream</title><body style="background:#222"><iframe id="e" src="${live.server.url}/embed/crash?transparent=1" width="800" height="560"></iframe><iframe id="g" src="${live.server.url}/games/crash" width="300" height="200"></iframe></body>`, { headers: { "content-type": "text/html" } }),
-    });
-    const context = await live.browser.newContext({ viewport: { width: 1000, height: 800 } });
-    const { page, errors } = await openPage(context);
+  // The embed (framed by other sites, every size and background) is e2e/embed.test.ts's; framing rules are e2e/security.test.ts's.
+  test("the phone layout", async () => {
+    const phone = await live.browser.newContext({ viewport: PHONE });
+    const p = await openPage(phone);
     try {
-      await page.goto(`http://127.0.0.1:${host.port}/`);
-      const embed = page.frameLocator("#e");
-      await embed.getByTestId("crash-embed").waitFor({ timeout: 20_000 });
-      await embed.getByTestId("crash-canvas").and(embed.locator("[data-state=ready]")).waitFor({ timeout: 20_000 });
-      await embed.getByText(`${live.server.url}/games/crash`).waitFor();
-      await page.waitForTimeout(1000);
-      await viewShot(page, "crash-embed-framed");
-      const headers = (await fetch(`${live.server.url}/embed/crash`)).headers;
-      expect(headers.get("content-security-policy")).toContain("frame-ancestors *");
-      expect(headers.get("x-frame-options")).toBeNull();
-      const game = (await fetch(`${live.server.url}/games/crash`)).headers;
-      expect(game.get("content-security-policy")).toContain("frame-ancestors 'none'");
-      expect(game.get("x-frame-options")).toBe("DENY");
-      // The framed game page stays empty (Chromium refuses it).
-      const g = page.frames().find((f) => f.url().endsWith("/games/crash"));
-      expect(g ? await g.locator("[data-testid=crash-canvas]").count() : 0).toBe(0);
-      // Chromium reports the refused frame as a console error; nothing else may fail.
-      expect(errors.filter((e) => !/frame-ancestors|Refused to display/.test(e))).toEqual([]);
-
-      const phone = await live.browser.newContext({ viewport: PHONE });
-      const p = await openPage(phone);
       await p.page.goto(`${live.server.url}/games/crash`);
       await p.page.getByTestId("crash-canvas").and(p.page.locator("[data-state=ready]")).waitFor({ timeout: 20_000 });
       await p.page.waitForTimeout(800);
       await p.page.screenshot({ path: join(SCREENSHOTS, "crash-phone.png"), fullPage: true });
       await expectFitsPhone(p.page);
       expect(p.errors).toEqual([]);
-      await phone.close();
     } finally {
-      await context.close();
-      host.stop(true);
+      await phone.close();
     }
   }, 120_000);
 });

@@ -24,7 +24,8 @@ export type ChannelName = keyof typeof CHANNELS;
 /** Most topics one socket may hold at once. */
 export const MAX_TOPICS_PER_SOCKET = 16;
 
-const CLASSIC_ADDRESS = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
+/** A classic XRP Ledger address (r + base58, 25 to 35 characters). */
+export const CLASSIC_ADDRESS = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
 const GAME_NAME = /^[a-z][a-z-]{0,30}$/;
 
 /** The topic string of a channel (and key, for keyed channels). */

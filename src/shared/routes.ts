@@ -24,6 +24,8 @@ export const CLIENT_ROUTES: ClientRoute[] = [
   { path: "/games/crash", authenticated: false },
   // Chrome-less live views any site may frame (the security headers allow framing for /embed/* only).
   { path: "/embed/crash", authenticated: false, bare: true },
+  // The embed builder (a page of the site: it frames the embeds, nobody frames it).
+  { path: "/embed", menuLabel: "Stream Embeds", authenticated: false },
   { path: "/fair", menuLabel: "Provably Fair", authenticated: false },
   { path: "/oauth/callback", authenticated: true },
   { path: "/test-wallet-connect", menuLabel: "Wallet Test", authenticated: true },

@@ -14,6 +14,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   "/embed/racing": lazy(() => import("./features/games/racing/EmbedRacingPage")),
   "/games/crash": lazy(() => import("./features/games/crash/CrashPage")),
   "/embed/crash": lazy(() => import("./features/games/crash/EmbedCrashPage")),
+  "/embed": lazy(() => import("./features/games/embed/EmbedBuilderPage")),
   "/fair": lazy(() => import("./features/fair/FairPage")),
   "/oauth/callback": lazy(() => import("./features/wallet/OAuthCallbackPage")),
   "/test-wallet-connect": lazy(() => import("./features/wallet/TestWalletConnectPage")),

@@ -34,10 +34,11 @@ export interface TestServer {
 
 /**
  * Starts the real server on a free loopback port with its own temporary
- * DATA_DIR (a real SQLite file). Pass `dataDir` to restart on the same data.
+ * DATA_DIR (a real SQLite file). Pass `dataDir` (and `PORT` in env) to restart on the same data (and port).
  */
 export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, log?: Logger): Promise<TestServer> {
-  const port = await freePort();
+  // env.PORT: a restart on the port pages already use (a browser test of an outage); otherwise a free one.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "vvx-test-"));
   // Tests and benches fund many accounts from one address: the faucet's limit is for other clients (faucet.test.ts sets its own).
   // A chain of 10,000 games is a hundredth of the walk at every start, and more rounds than any test plays.

@@ -84,6 +84,8 @@ export interface CrashPlayer {
   autoCashOut: number | null;
   hasCashedOut: boolean;
   cashOutMultiplier: number | null;
+  /** XRP paid once cashed out (null while riding, or lost). */
+  payout: number | null;
   round: number;
 }
 

@@ -36,12 +36,13 @@ export const RaceStateView = t.Object({
 });
 export type RaceStateView = typeof RaceStateView.static;
 
-/** A confirmed bet of the current race (Active Players). */
+/** A confirmed bet of the current race (Active Players, the embeds' bets and winners). */
 export const PlayerView = t.Object({
   walletAddress: t.String(),
   round: t.Number(),
   unicornName: t.String(),
   betAmount: t.Number({ description: "XRP" }),
+  payout: Nullable(t.Number({ description: "XRP the bet won, once its race finished (null before, and for a losing bet)" })),
 });
 export type PlayerView = typeof PlayerView.static;
 

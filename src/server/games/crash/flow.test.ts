@@ -107,10 +107,11 @@ describe("crash, live on the sandbox ledger", () => {
     const paid = await socket.find((m) => m.type === "cashOutConfirmed" && m.betId === bet.betId && m.txid, 30_000, "payout txid");
     expect(await deliveredDrops(server, paid.txid)).toBe((3_000_000n * BigInt(h)) / 100n);
     expect(server.ctx.outbox.list({ purpose: "game-payout" }).filter((e) => e.key === `crash-payout:${bet.betId}`)).toHaveLength(1);
-    // The crash reaches every socket, with the round's hash.
+    // The crash reaches every socket, with the round's hash, and the players with each cash-out's payout (the embeds' table).
     flyTo(server, crash);
     const crashed = await other.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
     expect(crashed.crashPoint).toBe(crash / 100);
+    expect(crashed.players.find((p: any) => p.walletAddress === wallet.classicAddress)).toMatchObject({ hasCashedOut: true, cashOutMultiplier: h / 100, payout: done.payout });
     socket.close();
     other.close();
   }, 400_000);
@@ -123,7 +124,7 @@ describe("crash, live on the sandbox ledger", () => {
     startFlight(server);
     flyTo(server, crash);
     const crashed = await socket.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
-    expect(crashed.players.find((p: any) => p.walletAddress === wallet.classicAddress)).toMatchObject({ hasCashedOut: false, betAmount: 2 });
+    expect(crashed.players.find((p: any) => p.walletAddress === wallet.classicAddress)).toMatchObject({ hasCashedOut: false, betAmount: 2, payout: null });
     socket.send({ type: "cashOut", walletAddress: wallet.classicAddress });
     expect(await socket.next((m) => m.type === "error", 5_000)).toMatchObject({ code: "NO_ACTIVE_BET" });
     const lost = await betReaches(server, wallet.classicAddress, bet.betId, (b) => b.result !== null, "the loss");

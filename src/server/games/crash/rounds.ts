@@ -312,7 +312,7 @@ export class CrashRounds {
       () => this.deps.bets.kick(),
     );
     const payout = xrpNumber(payoutDrops);
-    live.players.set(bet.wallet, { ...playerOf(bet), hasCashedOut: true, cashOutMultiplier: hundredths / 100 });
+    live.players.set(bet.wallet, { ...playerOf(bet), hasCashedOut: true, cashOutMultiplier: hundredths / 100, payout });
     this.deps.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: bet.id, round: live.round, multiplier: hundredths / 100, payout, txid: null } satisfies CrashServerMessage);
     this.deps.channel.publish({ type: "playerCashedOut", walletAddress: bet.wallet, round: live.round, multiplier: hundredths / 100, payout } satisfies CrashServerMessage);
   }
@@ -371,6 +371,7 @@ function playerOf(bet: Bet<CrashParams>): CrashPlayer {
     autoCashOut: multiplierOf(bet.params.autoCashOut),
     hasCashedOut: bet.status === "won",
     cashOutMultiplier: multiplierOf(bet.multiplierHundredths),
+    payout: bet.status === "won" ? xrpNumber(bet.payoutDrops) : null,
     round: bet.round ?? 0,
   };
 }

@@ -121,7 +121,7 @@ export class RacingGame {
   gameState(): RacingServerMessage | undefined {
     const race = this.rounds.current ?? this.repo.current();
     if (!race) return undefined;
-    const players = this.bets.inRound(race.round).map((b) => playerView({ wallet: b.wallet, round: race.round, unicorn: b.params.unicorn, amountDrops: b.amountDrops }));
+    const players = this.bets.inRound(race.round).map((b) => playerView({ wallet: b.wallet, round: race.round, unicorn: b.params.unicorn, amountDrops: b.amountDrops, wonDrops: b.status === "won" ? (b.payoutDrops ?? 0n) : null }));
     return { type: "gameState", data: { raceState: raceStateView(race, this.rounds.outcomeOf(race), this.deps.clock.now()), players, currentRound: race.round } };
   }
 

@@ -87,6 +87,9 @@ describe("Unicorn Racing", () => {
     const finished = await raceReaches(server, round, "finished");
     const winner = finished.unicorns.findIndex((u) => u.isWinner);
     expect(finished.winningUnicorn).toBe(UNICORNS[winner]!.name);
+    // The finished race's players carry what each bet won (the embeds' winners): bet x 5 for the winner, null for the rest.
+    const settled = (await raceState(server)).players;
+    expect(Object.fromEntries(settled.map((p) => [p.unicornName, p.payout]))).toEqual(Object.fromEntries(UNICORNS.map((u, i) => [u.name, i === winner ? (2 + i) * 5 : null])));
     const platform = server.ctx.ledger.platformAddress;
     for (const [i, p] of players.entries()) {
       const result = await eventually(() => p.messages.find((m) => m.type === "raceResult"), "raceResult");

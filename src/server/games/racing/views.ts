@@ -46,9 +46,9 @@ export function raceStateView(race: RaceRow, outcome: RaceOutcome | undefined, n
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** A confirmed bet in the Active Players table. */
-export function playerView(bet: { wallet: string; round: number; unicorn: number; amountDrops: bigint }): PlayerView {
-  return { walletAddress: bet.wallet, round: bet.round, unicornName: UNICORNS[bet.unicorn]!.name, betAmount: dropsToXrp(bet.amountDrops) };
+/** A confirmed bet in the Active Players table; a won bet with its payout. */
+export function playerView(bet: { wallet: string; round: number; unicorn: number; amountDrops: bigint; wonDrops: bigint | null }): PlayerView {
+  return { walletAddress: bet.wallet, round: bet.round, unicornName: UNICORNS[bet.unicorn]!.name, betAmount: dropsToXrp(bet.amountDrops), payout: bet.wonDrops === null ? null : dropsToXrp(bet.wonDrops) };
 }
 
 /** A finished race with its revealed seeds. */

@@ -81,6 +81,10 @@ describe("the policy", () => {
     expect(isEmbedPath("/embed/crash")).toBe(true);
     expect(isEmbedPath("/embed/racing")).toBe(true);
     expect(isEmbedPath("/embedded")).toBe(false);
+    // The builder frames the embeds; it is a page of the site like any other.
+    expect(isEmbedPath("/embed")).toBe(false);
+    expect(isEmbedPath("/embed/")).toBe(false);
+    expect(headers.spaPage("/embed")["x-frame-options"]).toBe("DENY");
     const embed = headers.spaPage("/embed/crash");
     expect(embed["content-security-policy"]).toContain("frame-ancestors *");
     expect(embed["x-frame-options"]).toBeUndefined();

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { Elysia } from "elysia";
 
-/** Pages any site may frame: the streamers' chrome-less live views (`/embed/crash`, `/embed/racing`, ...). */
+/** Pages any site may frame: the streamers' chrome-less live views (`/embed/crash`, `/embed/racing`, ...); not the builder at `/embed`. */
 export function isEmbedPath(path: string): boolean {
-  return path === "/embed" || path.startsWith("/embed/");
+  return path.startsWith("/embed/") && path.length > "/embed/".length;
 }
 
 /** Where Xaman's QR images come from on real networks (the sign request's `refs.qr_png`). */

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from "react";
-import type { CrashView } from "./CrashView";
+import type { CrashLook, CrashView } from "./CrashView";
 import type { Timeline } from "./timeline";
 
 /**
- * The 400 px canvas: PixiJS (loaded with the game route only) draws the timeline; while it loads,
- * or where the browser cannot run it, the multiplier is shown as text.
+ * The canvas: PixiJS (loaded with the game route only) draws the timeline, 400 px high on the page or
+ * filling its box in an embed (`look`); while it loads, or where the browser cannot run it, the
+ * multiplier is shown as text.
  */
-export function CrashCanvas({ timeline, fallback, transparent }: { timeline: Timeline; fallback: string; transparent?: boolean }) {
+export function CrashCanvas({ timeline, fallback, look, className = "" }: { timeline: Timeline; fallback: string; look?: CrashLook; className?: string }) {
   const host = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
 
@@ -17,7 +18,7 @@ export function CrashCanvas({ timeline, fallback, transparent }: { timeline: Tim
       try {
         const { CrashView } = await import("./CrashView");
         if (cancelled || !host.current) return;
-        view = await CrashView.create(host.current, timeline);
+        view = await CrashView.create(host.current, timeline, look);
         if (cancelled) return view.destroy();
         setState("ready");
       } catch (err) {
@@ -29,10 +30,10 @@ export function CrashCanvas({ timeline, fallback, transparent }: { timeline: Tim
       cancelled = true;
       view?.destroy();
     };
-  }, [timeline]);
+  }, [timeline, look]);
 
   return (
-    <div className={`crash-canvas${transparent ? " crash-canvas-clear" : ""}`} data-testid="crash-canvas" data-state={state}>
+    <div className={`crash-canvas ${className}`} data-testid="crash-canvas" data-state={state}>
       <div ref={host} className="crash-canvas-host" />
       {state !== "ready" && (
         <div className="crash-canvas-fallback" aria-hidden="true">

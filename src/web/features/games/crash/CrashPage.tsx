@@ -4,7 +4,9 @@ import useSWR from "swr";
 import { useSnapshot } from "valtio";
 import type { CrashFairness } from "../../../../shared/api/crash";
 import { Dialog } from "../../../components/Dialog";
+import { SoundToggle } from "../../../components/SoundToggle";
 import { getJson } from "../../../lib/api";
+import { useSound } from "../../../lib/sound";
 import { usePageTitle } from "../../../lib/usePageTitle";
 import { explorerTxLink, useSiteConfig } from "../../../state/site";
 import { QrRequest } from "../../nfts/QrRequest";
@@ -15,11 +17,12 @@ import { BetCard } from "./BetCard";
 import { CrashCanvas } from "./CrashCanvas";
 import { BetHistory, PlayersList, PreviousCrashes, RecentPills } from "./RoundLists";
 import { useBetPayment } from "./useBetPayment";
+import { useCrashSounds } from "./sounds";
 import { useCrashGame } from "./useCrashGame";
 import "./crash.css";
 
 /**
- * /games/crash: the live canvas, the last rounds, the Place Bet card, players, previous crashes and the wallet's bets.
+ * /games/crash: the live canvas, the last rounds, the Place Bet card, players, previous crashes and the wallet's bets, with sounds (mute toggle).
  * Long because it is the page's layout in one piece (its parts are components and hooks of their own).
  */
 export default function CrashPage() {
@@ -40,6 +43,8 @@ export default function CrashPage() {
   }, [refreshBets, refreshBalance, refreshBurns]);
   const game = useCrashGame(wallet, { onMine: refreshMine });
   const bet = useBetPayment(refreshMine);
+  const sound = useSound(true);
+  useCrashSounds(game, wallet, sound.play);
 
   return (
     <section className="container crash-page">
@@ -60,6 +65,7 @@ export default function CrashPage() {
               Retry
             </button>
           )}
+          <SoundToggle on={sound.on} onToggle={sound.toggle} />
         </div>
       </header>
 

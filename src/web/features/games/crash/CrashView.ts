@@ -12,15 +12,36 @@ export const CRASH_VIEW = {
   minSpanMs: 10_000,
   minSpanMultiplier: 2,
   rocketSize: 56,
-  grid: 0x252b55,
-  axis: 0x6b74b8,
-  curve: 0x22d3ee,
-  curveGlow: 0x0e7490,
-  crashed: 0xef4444,
-  text: 0xf8fafc,
-  muted: 0x9aa3d6,
   particles: 28,
 };
+
+/** The canvas's colours; `stroke` outlines every text (an embed over video), `high` colours 2x, 5x and 10x. */
+export interface CrashPalette {
+  grid: number;
+  axis: number;
+  curve: number;
+  curveGlow: number;
+  crashed: number;
+  text: number;
+  muted: number;
+  stroke: number | null;
+  high: { x2: number; x5: number; x10: number };
+}
+
+/** The page's dark canvas and the embeds' two themes. */
+export const CRASH_PALETTES = {
+  page: { grid: 0x252b55, axis: 0x6b74b8, curve: 0x22d3ee, curveGlow: 0x0e7490, crashed: 0xef4444, text: 0xf8fafc, muted: 0x9aa3d6, stroke: null, high: { x2: 0x4ade80, x5: 0xf472b6, x10: 0xc084fc } },
+  dark: { grid: 0x3a4275, axis: 0x8f98d8, curve: 0x22d3ee, curveGlow: 0x0e7490, crashed: 0xf87171, text: 0xffffff, muted: 0xe2e8f0, stroke: 0x000000, high: { x2: 0x4ade80, x5: 0xf9a8d4, x10: 0xd8b4fe } },
+  light: { grid: 0xb6c0d4, axis: 0x475569, curve: 0x0e7490, curveGlow: 0x67e8f9, crashed: 0xb91c1c, text: 0x0b1020, muted: 0x1e293b, stroke: 0xffffff, high: { x2: 0x166534, x5: 0x9d174d, x10: 0x6b21a8 } },
+} satisfies Record<string, CrashPalette>;
+
+/** How a canvas looks: its colours, and whether it fills its box's height (an embed) or keeps the page's 400 px. */
+export interface CrashLook {
+  palette: CrashPalette;
+  fillHeight: boolean;
+}
+
+export const PAGE_LOOK: CrashLook = { palette: CRASH_PALETTES.page, fillHeight: false };
 
 interface Particle {
   g: Graphics;
@@ -30,11 +51,11 @@ interface Particle {
 }
 
 /** Colour of a multiplier on the canvas: stronger as it rises (the cash-out button does the same). */
-function multiplierColour(h: number): number {
-  if (h >= 1000) return 0xc084fc;
-  if (h >= 500) return 0xf472b6;
-  if (h >= 200) return 0x4ade80;
-  return CRASH_VIEW.text;
+function multiplierColour(h: number, p: CrashPalette): number {
+  if (h >= 1000) return p.high.x10;
+  if (h >= 500) return p.high.x5;
+  if (h >= 200) return p.high.x2;
+  return p.text;
 }
 
 /**
@@ -47,8 +68,8 @@ export class CrashView {
   private readonly curve = new Graphics();
   private readonly rocket: Sprite;
   private readonly flame: Sprite;
-  private readonly big = new Text({ text: "", style: { fill: CRASH_VIEW.text, fontSize: 64, fontWeight: "800", fontFamily: "system-ui, sans-serif" } });
-  private readonly small = new Text({ text: "", style: { fill: CRASH_VIEW.muted, fontSize: 18, fontWeight: "600", fontFamily: "system-ui, sans-serif" } });
+  private readonly big: Text;
+  private readonly small: Text;
   private readonly labels = new Container();
   private readonly sparks = new Container();
   private particles: Particle[] = [];
@@ -58,20 +79,27 @@ export class CrashView {
   private readonly observer: ResizeObserver;
   private destroyed = false;
   private width = 0;
+  private height: number = CRASH_VIEW.height;
+  /** The canvas's size against the page's 400 px: fonts, the rocket and the margins follow it. */
+  private k = 1;
+  private pad = CRASH_VIEW.pad;
+  /** The flame's width scale at rest (it flickers around it). */
+  private flameScaleX = 1;
 
   private constructor(
     private readonly app: Application,
     private readonly host: HTMLElement,
     textures: { rocket: Texture; flame: Texture },
     private readonly timeline: Timeline,
+    private readonly look: CrashLook,
   ) {
+    const p = look.palette;
+    this.big = new Text({ text: "", style: textStyle(p.text, 64, "800", p.stroke) });
+    this.small = new Text({ text: "", style: textStyle(p.muted, 18, "600", p.stroke) });
     this.rocket = new Sprite(textures.rocket);
     this.flame = new Sprite(textures.flame);
     this.rocket.anchor.set(0.5);
     this.flame.anchor.set(1, 0.5);
-    this.rocket.width = this.rocket.height = CRASH_VIEW.rocketSize;
-    this.flame.width = CRASH_VIEW.rocketSize * 0.8;
-    this.flame.height = CRASH_VIEW.rocketSize * 0.4;
     this.big.anchor.set(0.5);
     this.small.anchor.set(0.5);
     app.stage.addChild(this.grid, this.labels, this.curve, this.flame, this.rocket, this.sparks, this.big, this.small);
@@ -81,11 +109,11 @@ export class CrashView {
     this.observer.observe(host);
   }
 
-  static async create(host: HTMLElement, timeline: Timeline): Promise<CrashView> {
+  static async create(host: HTMLElement, timeline: Timeline, look: CrashLook = PAGE_LOOK): Promise<CrashView> {
     const app = new Application();
     await app.init({
       width: Math.max(1, host.clientWidth),
-      height: CRASH_VIEW.height,
+      height: look.fillHeight ? Math.max(1, host.clientHeight) : CRASH_VIEW.height,
       backgroundAlpha: 0,
       antialias: true,
       resolution: Math.min(2, window.devicePixelRatio || 1),
@@ -95,15 +123,28 @@ export class CrashView {
     app.canvas.setAttribute("aria-hidden", "true");
     app.canvas.style.display = "block";
     host.appendChild(app.canvas);
-    return new CrashView(app, host, { rocket: rocket!, flame: flame! }, timeline);
+    return new CrashView(app, host, { rocket: rocket!, flame: flame! }, timeline, look);
   }
 
   private resize(): void {
     if (this.destroyed) return;
-    this.width = Math.max(240, this.host.clientWidth);
-    this.app.renderer.resize(this.width, CRASH_VIEW.height);
-    this.big.position.set(this.width / 2, CRASH_VIEW.height * 0.4);
-    this.small.position.set(this.width / 2, CRASH_VIEW.height * 0.4 + 52);
+    this.width = Math.max(this.look.fillHeight ? 120 : 240, this.host.clientWidth);
+    // An embed's canvas is exactly its box, however small (a corner with a QR code); its drawing keeps a floor.
+    this.height = this.look.fillHeight ? Math.max(1, this.host.clientHeight) : CRASH_VIEW.height;
+    // A small embed shrinks everything; the multiplier (about 3.2 em wide) also fits the width.
+    this.k = this.look.fillHeight ? Math.max(0.3, Math.min(this.height / CRASH_VIEW.height, this.width / 640, 2.7)) : 1;
+    const k = this.k;
+    const base = CRASH_VIEW.pad;
+    this.pad = { left: Math.max(30, base.left * k), right: base.right * k, top: base.top * k, bottom: Math.max(18, base.bottom * k) };
+    this.app.renderer.resize(this.width, this.height);
+    setFont(this.big, 64 * k, this.look.palette.stroke);
+    setFont(this.small, Math.max(11, 18 * k), this.look.palette.stroke);
+    this.rocket.width = this.rocket.height = CRASH_VIEW.rocketSize * k;
+    this.flame.width = CRASH_VIEW.rocketSize * 0.8 * k;
+    this.flame.height = CRASH_VIEW.rocketSize * 0.4 * k;
+    this.flameScaleX = this.flame.scale.x;
+    this.big.position.set(this.width / 2, this.height * 0.4);
+    this.small.position.set(this.width / 2, this.height * 0.4 + 52 * k);
   }
 
   /** One frame: axes scaled to the round so far, the curve, the rocket, the texts, the sparks. */
@@ -115,15 +156,16 @@ export class CrashView {
     const h = shownHundredths(tl, now);
     const spanMs = Math.max(CRASH_VIEW.minSpanMs, ms * 1.15);
     const spanM = Math.max(CRASH_VIEW.minSpanMultiplier, (h / 100) * 1.15);
-    const { left, right, top, bottom } = CRASH_VIEW.pad;
+    const { left, right, top, bottom } = this.pad;
     const w = this.width - left - right;
-    const hgt = CRASH_VIEW.height - top - bottom;
+    const hgt = this.height - top - bottom;
     const x = (t: number) => left + (t / spanMs) * w;
     const y = (m: number) => top + hgt - ((m - 1) / (spanM - 1)) * hgt;
     this.drawGrid(spanMs, spanM, x, y);
 
     const crashed = tl.status === "crashed";
-    const colour = crashed ? CRASH_VIEW.crashed : CRASH_VIEW.curve;
+    const p = this.look.palette;
+    const colour = crashed ? p.crashed : p.curve;
     this.curve.clear();
     const running = tl.status === "running" || crashed;
     if (running && ms > 0) {
@@ -136,9 +178,9 @@ export class CrashView {
         }
       };
       trace();
-      this.curve.stroke({ color: crashed ? 0x7f1d1d : CRASH_VIEW.curveGlow, width: 10, alpha: 0.5 });
+      this.curve.stroke({ color: crashed ? 0x7f1d1d : p.curveGlow, width: Math.max(4, 10 * this.k), alpha: 0.5 });
       trace();
-      this.curve.stroke({ color: colour, width: 4 });
+      this.curve.stroke({ color: colour, width: Math.max(2, 4 * this.k) });
     }
     const tipX = x(ms);
     const tipY = y(Math.min(multiplierAtMs(ms), h / 100));
@@ -146,9 +188,10 @@ export class CrashView {
     this.rocket.visible = this.flame.visible = tl.status === "running";
     this.rocket.position.set(tipX, tipY);
     this.rocket.rotation = slope;
-    this.flame.position.set(tipX - Math.cos(slope) * CRASH_VIEW.rocketSize * 0.35, tipY - Math.sin(slope) * CRASH_VIEW.rocketSize * 0.35);
+    const back = CRASH_VIEW.rocketSize * 0.35 * this.k;
+    this.flame.position.set(tipX - Math.cos(slope) * back, tipY - Math.sin(slope) * back);
     this.flame.rotation = slope;
-    this.flame.scale.x = Math.abs(this.flame.scale.x) * (0.9 + 0.2 * Math.sin(now / 40));
+    this.flame.scale.x = this.flameScaleX * (0.9 + 0.2 * Math.sin(now / 40));
 
     if (crashed && this.explodedRound !== tl.round) this.explode(tipX, tipY, tl.round);
     this.stepSparks();
@@ -156,45 +199,55 @@ export class CrashView {
     if (tl.status === "waiting") {
       const left = Math.max(0, (tl.countdownEnds - now) / 1000);
       this.big.text = tl.round ? `${left.toFixed(1)}s` : "…";
-      this.big.style.fill = CRASH_VIEW.text;
+      this.big.style.fill = p.text;
       this.small.text = tl.round ? `Round #${tl.round} starts in` : "Connecting to the game server";
-      this.small.position.y = CRASH_VIEW.height * 0.4 - 52;
+      this.small.position.y = this.height * 0.4 - 52 * this.k;
     } else {
       this.big.text = `${(h / 100).toFixed(2)}x`;
-      this.big.style.fill = crashed ? CRASH_VIEW.crashed : multiplierColour(h);
+      this.big.style.fill = crashed ? p.crashed : multiplierColour(h, p);
       this.small.text = crashed ? `CRASHED · Round #${tl.round}` : `Round #${tl.round}`;
-      this.small.position.y = CRASH_VIEW.height * 0.4 + 52;
+      this.small.position.y = this.height * 0.4 + 52 * this.k;
     }
   }
 
   private drawGrid(spanMs: number, spanM: number, x: (t: number) => number, y: (m: number) => number): void {
     const g = this.grid.clear();
     this.used = 0;
-    const { left, right, top, bottom } = CRASH_VIEW.pad;
+    const { left, right, top, bottom } = this.pad;
     const stepM = spanM <= 3 ? 0.5 : spanM <= 6 ? 1 : spanM <= 20 ? 5 : 10 ** Math.floor(Math.log10(spanM));
     for (let m = 1; m <= spanM; m += stepM) {
       g.moveTo(left, y(m)).lineTo(this.width - right, y(m));
-      this.label(`${m.toFixed(m % 1 ? 1 : 0)}x`, 6, y(m) - 8);
+      this.label(`${m.toFixed(m % 1 ? 1 : 0)}x`, 4, y(m), 0);
     }
-    const stepS = spanMs <= 20_000 ? 2 : spanMs <= 60_000 ? 10 : 30;
+    // Fewer time labels on a narrow canvas (each is about 3 em wide).
+    const fit = Math.max(2, Math.floor((this.width - left - right) / (this.labelSize() * 3.5)));
+    const stepS = [2, 5, 10, 30, 60, 120].find((st) => spanMs / 1000 / st < fit) ?? 300;
     for (let s = 0; s * 1000 <= spanMs; s += stepS) {
-      g.moveTo(x(s * 1000), top).lineTo(x(s * 1000), CRASH_VIEW.height - bottom);
-      this.label(`${s}s`, x(s * 1000) - 8, CRASH_VIEW.height - bottom + 8);
+      g.moveTo(x(s * 1000), top).lineTo(x(s * 1000), this.height - bottom);
+      this.label(`${s}s`, x(s * 1000), this.height - bottom + 2, 0.5);
     }
     for (let i = this.used; i < this.labels.children.length; i++) this.labels.children[i]!.visible = false;
-    g.stroke({ color: CRASH_VIEW.grid, width: 1 });
-    g.moveTo(left, top).lineTo(left, CRASH_VIEW.height - bottom).lineTo(this.width - right, CRASH_VIEW.height - bottom).stroke({ color: CRASH_VIEW.axis, width: 2 });
+    const p = this.look.palette;
+    g.stroke({ color: p.grid, width: 1 });
+    g.moveTo(left, top).lineTo(left, this.height - bottom).lineTo(this.width - right, this.height - bottom).stroke({ color: p.axis, width: 2 });
   }
 
-  /** An axis label from the pool (texts are made once and reused frame after frame). */
-  private label(text: string, px: number, py: number): void {
+  private labelSize(): number {
+    return Math.max(10, 12 * this.k);
+  }
+
+  /** An axis label from the pool (texts are made once and reused frame after frame); `ax` 0: left-aligned, 0.5: centred. */
+  private label(text: string, px: number, py: number, ax: number): void {
     let t = this.labels.children[this.used] as Text | undefined;
+    const size = this.labelSize();
     if (!t) {
-      t = new Text({ text, style: { fill: CRASH_VIEW.muted, fontSize: 12, fontFamily: "system-ui, sans-serif" } });
+      t = new Text({ text, style: textStyle(this.look.palette.muted, size, "500", this.look.palette.stroke) });
       this.labels.addChild(t);
     }
+    if (t.style.fontSize !== size) setFont(t, size, this.look.palette.stroke);
     if (t.text !== text) t.text = text;
     t.visible = true;
+    t.anchor.set(ax, ax ? 0 : 0.5);
     t.position.set(px, py);
     this.used++;
   }
@@ -205,7 +258,7 @@ export class CrashView {
     for (let i = 0; i < CRASH_VIEW.particles; i++) {
       const angle = (i / CRASH_VIEW.particles) * Math.PI * 2;
       const speed = 2 + (i % 4);
-      const g = new Graphics().circle(0, 0, 3 + (i % 3)).fill({ color: i % 2 ? 0xf59e0b : CRASH_VIEW.crashed });
+      const g = new Graphics().circle(0, 0, 3 + (i % 3)).fill({ color: i % 2 ? 0xf59e0b : this.look.palette.crashed });
       g.position.set(px, py);
       this.sparks.addChild(g);
       this.particles.push({ g, vx: Math.cos(angle) * speed, vy: Math.sin(angle) * speed, life: 1 });
@@ -231,4 +284,16 @@ export class CrashView {
     this.observer.disconnect();
     this.app.destroy(true, { children: true, texture: false });
   }
+}
+
+/** A text style of the canvas; with a stroke, the text is outlined (legible over any video). */
+function textStyle(fill: number, fontSize: number, fontWeight: "500" | "600" | "800", stroke: number | null) {
+  return { fill, fontSize, fontWeight, fontFamily: "system-ui, sans-serif", ...(stroke === null ? {} : { stroke: { color: stroke, width: strokeWidth(fontSize), join: "round" as const } }) };
+}
+
+const strokeWidth = (fontSize: number) => Math.max(2.5, fontSize * 0.16);
+
+function setFont(t: Text, fontSize: number, stroke: number | null): void {
+  t.style.fontSize = fontSize;
+  if (stroke !== null) t.style.stroke = { color: stroke, width: strokeWidth(fontSize), join: "round" };
 }

@@ -1,30 +1,51 @@
-import { useEffect } from "react";
+import { useMemo } from "react";
+import { EmbedShell, useEmbedOptions, useEmbedSound, type EmbedConnection } from "../embed/EmbedShell";
+import { pillClass, CRASH_RULES } from "./api";
 import { CrashCanvas } from "./CrashCanvas";
-import { RecentPills } from "./RoundLists";
+import { CRASH_PALETTES, type CrashLook } from "./CrashView";
+import { CrashEmbedBets } from "./EmbedBets";
+import { EMBED_SOCKET, type GameSocketStatus } from "./gameSocket";
+import { useCrashSounds } from "./sounds";
 import { useCrashGame } from "./useCrashGame";
 import "./crash.css";
 
+/** The socket's state as the embed's badge shows it. */
+export const embedConnection = (s: GameSocketStatus): EmbedConnection => (s === "open" ? "open" : s === "connecting" ? "connecting" : "offline");
+
 /**
  * /embed/crash: the chrome-less live view for streamers (any site may frame it): the canvas, the last
- * rounds and where to play. No wallet. `?transparent=1` drops the background for OBS.
+ * rounds, the round's bets and cash-outs as they happen, and where to play. It only watches: no wallet.
+ * Options (?transparent, ?theme, ?scale, ?wallet, ?ref, ?qr, ?sound) are read by useEmbedOptions.
  */
 export default function EmbedCrashPage() {
-  const transparent = new URLSearchParams(location.search).get("transparent") === "1";
-  const game = useCrashGame(null, { quiet: true });
-  useEffect(() => {
-    document.title = "Crash live · VVX";
-    document.documentElement.classList.toggle("embed-transparent", transparent);
-  }, [transparent]);
+  const { options, problems } = useEmbedOptions();
+  const game = useCrashGame(null, { quiet: true, policy: EMBED_SOCKET });
+  const sound = useEmbedSound(options);
+  useCrashSounds(game, options.wallet, sound.play);
+  // Outlined canvas texts over a video; an opaque embed has its own background.
+  const look = useMemo<CrashLook>(() => ({ palette: { ...CRASH_PALETTES[options.theme], stroke: options.transparent ? CRASH_PALETTES[options.theme].stroke : null }, fillHeight: true }), [options.theme, options.transparent]);
   return (
-    <main className={`crash-embed${transparent ? " crash-embed-clear" : ""}`} data-testid="crash-embed">
-      <RecentPills history={game.history} />
-      <CrashCanvas timeline={game.timeline} transparent={transparent} fallback={game.status === "waiting" ? `Round #${game.round} starting…` : `${game.multiplier.toFixed(2)}x`} />
-      <p className="crash-embed-cta">
-        Play at{" "}
-        <a href={`${location.origin}/games/crash`} target="_blank" rel="noopener noreferrer">
-          {location.origin}/games/crash
-        </a>
-      </p>
-    </main>
+    <EmbedShell
+      game="crash"
+      options={options}
+      problems={problems}
+      connection={embedConnection(game.socket)}
+      sound={sound}
+      testId="crash-embed"
+      head={
+        <>
+          <h1 className="embed-title">VVX Crash</h1>
+          <ol className="embed-pills" aria-label="Last rounds" data-testid="crash-pills">
+            {game.history.slice(0, CRASH_RULES.recentPills).map((r) => (
+              <li key={r.round} className={`embed-pill embed-${pillClass(r.crashPoint)}`} title={`Round #${r.round}`}>
+                {r.crashPoint === null ? "void" : `${r.crashPoint.toFixed(2)}x`}
+              </li>
+            ))}
+          </ol>
+        </>
+      }
+      stage={<CrashCanvas timeline={game.timeline} look={look} fallback={game.status === "waiting" ? `Round #${game.round} starting…` : `${game.multiplier.toFixed(2)}x`} />}
+      side={<CrashEmbedBets players={game.players} status={game.status} me={options.wallet} />}
+    />
   );
 }

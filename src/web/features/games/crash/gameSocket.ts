@@ -11,13 +11,17 @@ export const CRASH_SOCKET = {
   connectTimeoutMs: 5_000,
 };
 
+/** A connection policy: the spec's for the game page; an embed's keeps trying, at most 5 s apart (nobody is there to press Retry). */
+export type SocketPolicy = typeof CRASH_SOCKET;
+export const EMBED_SOCKET: SocketPolicy = { ...CRASH_SOCKET, maxAttempts: Number.POSITIVE_INFINITY, maxDelayMs: 5_000 };
+
 /** open: connected; reconnecting: lost, trying again; failed: gave up after the attempts. */
 export type GameSocketStatus = "connecting" | "open" | "reconnecting" | "failed";
 
 /** Delay before reconnect attempt `n` (1-based): 1500 ms x 1.5^(n-1), at most 30 s, plus up to 500 ms jitter. */
-export function reconnectDelay(n: number, random = Math.random): number {
-  const base = Math.min(CRASH_SOCKET.maxDelayMs, CRASH_SOCKET.firstDelayMs * CRASH_SOCKET.factor ** (n - 1));
-  return base + random() * CRASH_SOCKET.jitterMs;
+export function reconnectDelay(n: number, random = Math.random, policy: SocketPolicy = CRASH_SOCKET): number {
+  const base = Math.min(policy.maxDelayMs, policy.firstDelayMs * policy.factor ** (n - 1));
+  return base + random() * policy.jitterMs;
 }
 
 /**
@@ -39,6 +43,7 @@ export class GameSocket {
     private readonly url: string,
     private readonly handlers: { onMessage(m: { type: string; [k: string]: any }): void; onStatus(s: GameSocketStatus, attempt: number): void },
     private readonly factory: SocketFactory = (u) => new WebSocket(u) as unknown as SocketLike,
+    private readonly policy: SocketPolicy = CRASH_SOCKET,
   ) {}
 
   start(): void {
@@ -94,7 +99,7 @@ export class GameSocket {
   private open(): void {
     const s = this.factory(this.url);
     this.socket = s;
-    const timeout = setTimeout(() => s.readyState !== 1 && s.close(), CRASH_SOCKET.connectTimeoutMs);
+    const timeout = setTimeout(() => s.readyState !== 1 && s.close(), this.policy.connectTimeoutMs);
     this.timers.push(timeout);
     s.onopen = () => {
       clearTimeout(timeout);
@@ -102,7 +107,7 @@ export class GameSocket {
       this.setStatus("open");
       if (this.wallet) this.send({ type: "auth", walletAddress: this.wallet });
       clearInterval(this.keepalive);
-      this.keepalive = setInterval(() => this.send({ type: "keepalive" }), CRASH_SOCKET.keepaliveMs);
+      this.keepalive = setInterval(() => this.send({ type: "keepalive" }), this.policy.keepaliveMs);
     };
     s.onmessage = (ev) => {
       try {
@@ -125,10 +130,10 @@ export class GameSocket {
       clearInterval(this.keepalive);
       if (this.closed || this.socket !== s) return;
       this.socket = undefined;
-      if (this.attempts >= CRASH_SOCKET.maxAttempts) return this.setStatus("failed");
+      if (this.attempts >= this.policy.maxAttempts) return this.setStatus("failed");
       this.attempts++;
       this.setStatus("reconnecting");
-      this.timers.push(setTimeout(() => !this.closed && this.open(), reconnectDelay(this.attempts)));
+      this.timers.push(setTimeout(() => !this.closed && this.open(), reconnectDelay(this.attempts, Math.random, this.policy)));
     };
   }
 }

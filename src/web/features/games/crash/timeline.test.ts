@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { hundredthsAtMs, msToReachHundredths } from "../../../../engine";
-import { CRASH_SOCKET, reconnectDelay } from "./gameSocket";
+import { CRASH_SOCKET, EMBED_SOCKET, reconnectDelay } from "./gameSocket";
 import { DISPLAY_LAG_MS, displayMs, newTimeline, observe, shownHundredths } from "./timeline";
 
 describe("the crash canvas timeline", () => {
@@ -37,5 +37,11 @@ describe("the crash socket's reconnect policy (spec §9)", () => {
     expect(reconnectDelay(3, () => 0.999)).toBeCloseTo(3375 + 499.5);
     expect(reconnectDelay(20, () => 0)).toBe(30_000);
     expect(CRASH_SOCKET).toMatchObject({ maxAttempts: 10, keepaliveMs: 20_000, connectTimeoutMs: 5_000 });
+  });
+
+  test("an embed (nobody there to press Retry) never gives up and tries again at most 5 s apart", () => {
+    expect(EMBED_SOCKET.maxAttempts).toBe(Number.POSITIVE_INFINITY);
+    expect(reconnectDelay(1, () => 0, EMBED_SOCKET)).toBe(1500);
+    expect(reconnectDelay(50, () => 0.999, EMBED_SOCKET)).toBeCloseTo(5000 + 499.5);
   });
 });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { CrashServerMessage } from "../../../../shared/api/crash";
 import { toast } from "../../../state/toast";
 import { CRASH_RULES, type CrashPlayer, type CrashRoundView, type CrashStatus } from "./api";
-import { GameSocket, gameSocketUrl, type GameSocketStatus } from "./gameSocket";
+import { CRASH_SOCKET, GameSocket, gameSocketUrl, type GameSocketStatus, type SocketPolicy } from "./gameSocket";
 import { newTimeline, observe, type Timeline } from "./timeline";
 
 type GameState = Extract<CrashServerMessage, { type: "gameState" }>;
@@ -47,7 +47,7 @@ const CONNECTION_TOASTS: Partial<Record<GameSocketStatus, { title: string; descr
  * state, ticks into the canvas timeline, the history, and the wallet's own bet, cash-out and
  * refunds. `onMine` runs whenever the wallet's bets change (the page refreshes its lists).
  */
-export function useCrashGame(wallet: string | null, options: { onMine?: () => void; bannerMs?: number; quiet?: boolean } = {}): CrashGameView {
+export function useCrashGame(wallet: string | null, options: { onMine?: () => void; bannerMs?: number; quiet?: boolean; policy?: SocketPolicy } = {}): CrashGameView {
   const timeline = useRef<Timeline>(newTimeline());
   const socketRef = useRef<GameSocket | null>(null);
   const onMine = useRef(options.onMine);
@@ -75,7 +75,7 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
         case "gameHistory":
           return setHistory(m.history);
         case "playerCashedOut":
-          return setState((s) => (s && s.round === m.round ? { ...s, players: s.players.map((p) => (p.walletAddress === m.walletAddress ? { ...p, hasCashedOut: true, cashOutMultiplier: m.multiplier } : p)) } : s));
+          return setState((s) => (s && s.round === m.round ? { ...s, players: s.players.map((p) => (p.walletAddress === m.walletAddress ? { ...p, hasCashedOut: true, cashOutMultiplier: m.multiplier, payout: m.payout } : p)) } : s));
         case "betConfirmed":
           setMine({ round: m.round, betId: m.betId, betAmount: m.betAmount, autoCashOut: m.autoCashOut, cashedOutAt: null, payout: null, txid: null, lost: false });
           return onMine.current?.();
@@ -98,7 +98,7 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
         const t = CONNECTION_TOASTS[status];
         if (t && !options.quiet) toast({ ...t, durationMs: 5000 });
       },
-    });
+    }, undefined, options.policy ?? CRASH_SOCKET);
     socketRef.current = s;
     s.start();
     return () => {

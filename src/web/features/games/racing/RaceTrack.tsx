@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from "react";
 import { UNICORNS } from "../../../../engine";
-import type { RaceView } from "./RaceView";
+import type { RaceLook, RaceView } from "./RaceView";
 import type { LaneFrame } from "./timeline";
 import { UnicornImage } from "./unicorns";
 
 /**
  * The five lanes: PixiJS (loaded with the game page only) draws them from `frame()` every
- * animation frame; while it starts, or where the browser cannot run it, plain lanes show the same
+ * animation frame (58 px each on the page, sharing the box's height in an embed: `look`); while it starts, or where the browser cannot run it, plain lanes show the same
  * positions. `shown` is the frame at the last render, for that fallback and for screen readers.
  */
-export function RaceTrack({ frame, shown }: { frame: () => LaneFrame; shown: LaneFrame }) {
+export function RaceTrack({ frame, shown, look }: { frame: () => LaneFrame; shown: LaneFrame; look?: RaceLook }) {
   const host = useRef<HTMLDivElement>(null);
   const latest = useRef(frame);
   latest.current = frame;
@@ -22,7 +22,7 @@ export function RaceTrack({ frame, shown }: { frame: () => LaneFrame; shown: Lan
       try {
         const { RaceView } = await import("./RaceView");
         if (cancelled || !host.current) return;
-        created = await RaceView.create(host.current, () => latest.current());
+        created = await RaceView.create(host.current, () => latest.current(), look);
         if (cancelled) return created.destroy();
         setState("ready");
       } catch (err) {
@@ -34,7 +34,7 @@ export function RaceTrack({ frame, shown }: { frame: () => LaneFrame; shown: Lan
       cancelled = true;
       created?.destroy();
     };
-  }, []);
+  }, [look]);
 
   const label = UNICORNS.map((u, i) => `${u.name} ${Math.floor(shown.positions[i] ?? 0)}%`).join(", ");
   return (

@@ -1,17 +1,20 @@
 import { useCallback, useMemo } from "react";
 import { Link } from "react-router-dom";
 import { useSnapshot } from "valtio";
+import { SoundToggle } from "../../../components/SoundToggle";
+import { useSound } from "../../../lib/sound";
 import { usePageTitle } from "../../../lib/usePageTitle";
 import { connectWallet, walletState } from "../../wallet/walletStore";
 import { BetCard } from "./BetCard";
 import { BetDialog } from "./BetDialog";
 import { ConnectionBadges, FairnessLine, PlayersTable, RaceHeading, RaceHistory, WinnerBanner, useNow } from "./parts";
 import { RaceTrack } from "./RaceTrack";
+import { useRaceSounds } from "./sounds";
 import { laneFrame, localRace } from "./timeline";
 import { useRacingBets } from "./useRacingGame";
 import "./racing.css";
 
-/** /games/unicorn-racing: the live race in PixiJS lanes, the bet card, players and history. */
+/** /games/unicorn-racing: the live race in PixiJS lanes, the bet card, players and history, with sounds (mute toggle). */
 export default function RacingPage() {
   usePageTitle("Unicorn Racing");
   const { walletAddress, isConnected } = useSnapshot(walletState);
@@ -24,6 +27,8 @@ export default function RacingPage() {
   const frame = useCallback(() => laneFrame(state, race, Date.now() + offsetMs), [state, race, offsetMs]);
   const shown = laneFrame(state, race, serverNow);
   const myBet = (wallet && state && players.find((p) => p.walletAddress === wallet && p.round === state.roundNumber)) || null;
+  const sound = useSound(true);
+  useRaceSounds(state, players, offsetMs, wallet, sound.play);
 
   return (
     <section className="container racing-page">
@@ -34,7 +39,10 @@ export default function RacingPage() {
           </p>
           <h1>Unicorn Racing</h1>
         </div>
-        <ConnectionBadges connection={connection} wallet={wallet} />
+        <div className="race-header-tools">
+          <ConnectionBadges connection={connection} wallet={wallet} />
+          <SoundToggle on={sound.on} onToggle={sound.toggle} />
+        </div>
       </header>
 
       <div className="card race-stage">
