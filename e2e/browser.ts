@@ -12,11 +12,12 @@ export const PHONE = { width: 375, height: 740 };
 
 /**
  * Debian's Chromium, headless, with no background networking (these machines have no internet). Under
- * scripts/test.sh every file connects to the one Chromium the script started (VVX_CHROMIUM_CDP): each test
- * opens contexts of its own, and close() only disconnects. Run alone, a file launches its own with a fresh profile.
+ * scripts/test.sh the files of test worker N connect to the Chromium the script started for that worker
+ * (VVX_CHROMIUM_CDP_N): each test opens contexts of its own, and close() only disconnects. Run alone, a
+ * file launches its own with a fresh profile.
  */
 export async function launchBrowser(): Promise<Browser> {
-  const shared = process.env.VVX_CHROMIUM_CDP;
+  const shared = process.env[`VVX_CHROMIUM_CDP_${process.env.BUN_TEST_WORKER_ID ?? 1}`];
   if (shared) return chromium.connectOverCDP(shared);
   const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
   return chromium.launch({

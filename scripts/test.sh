@@ -5,8 +5,8 @@
 #
 # Test files run in parallel worker processes (TEST_JOBS, default 3: measured on 2 cores,
 # where most of a test's time is spent waiting for ledger closes and pages). Each file
-# starts its own servers on free ports with their own data folders; the browser tests
-# share one Chromium, started here and stopped at the end.
+# starts its own servers on free ports with their own data folders; the browser tests of
+# a worker share one Chromium, started here and stopped at the end.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ensure.sh"
 cd "$ROOT"
@@ -19,28 +19,32 @@ echo "==> Type-checking (tsc --noEmit)"
 bun run --silent typecheck
 
 work="$(mktemp -d)"
-chromium_pid=""
+jobs="${TEST_JOBS:-3}"
+chromium_pids=()
 cleanup() {
-  [ -n "$chromium_pid" ] && kill "$chromium_pid" 2>/dev/null || true
+  for pid in "${chromium_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${chromium_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-# One headless Chromium for every browser test of the run (e2e/browser.ts connects to it).
+# One headless Chromium per test worker (each with its own GPU process): the browser tests of worker N connect
+# to VVX_CHROMIUM_CDP_N (e2e/browser.ts) instead of launching a browser per file.
 start_chromium() {
+  local n=$1 dir="$work/chromium-$1"
   "$CHROMIUM_PATH" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage \
-    --remote-debugging-address=127.0.0.1 --remote-debugging-port=0 --user-data-dir="$work/chromium" \
-    about:blank 2>"$work/chromium.log" &
-  chromium_pid=$!
+    --remote-debugging-address=127.0.0.1 --remote-debugging-port=0 --user-data-dir="$dir" \
+    about:blank 2>"$dir.log" &
+  chromium_pids+=($!)
   for _ in $(seq 1 200); do
-    endpoint=$(grep -o 'ws://[^ ]*' "$work/chromium.log" 2>/dev/null | head -1 || true)
-    if [ -n "$endpoint" ]; then export VVX_CHROMIUM_CDP="$endpoint"; return; fi
+    endpoint=$(grep -o 'ws://[^ ]*' "$dir.log" 2>/dev/null | head -1 || true)
+    if [ -n "$endpoint" ]; then export "VVX_CHROMIUM_CDP_$n=$endpoint"; return; fi
     sleep 0.05
   done
-  echo "warning: Chromium did not start; each browser test file launches its own" >&2
+  echo "warning: Chromium $n did not start; that worker's browser tests launch their own" >&2
 }
-start_chromium
+for n in $(seq 1 "$jobs"); do start_chromium "$n"; done
 
 # Per-file durations: the slowest files start first; the file under .cache is this machine's record.
 mkdir -p .cache
@@ -49,7 +53,7 @@ timings=.cache/test-timings.json
 
 log="$work/test.log"
 set +e
-bun test --parallel="${TEST_JOBS:-3}" --timings="$timings" --update-timings --timeout 120000 "$@" 2>&1 | tee "$log"
+bun test --parallel="$jobs" --timings="$timings" --update-timings --timeout 120000 "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 pass=$(grep -Eo '^ *[0-9]+ pass' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)

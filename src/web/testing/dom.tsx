@@ -18,6 +18,10 @@ export function useDom(url = "http://localhost:3000/") {
     for (const k of KEEP) saved[k] = (globalThis as Record<string, unknown>)[k];
     GlobalRegistrator.register({ url, width: 1280, height: 800 });
     (globalThis as Record<string, unknown>).IS_REACT_ACT_ENVIRONMENT = true;
+    // findBy/waitFor wait for a condition, never longer than it takes: 5 s instead of 1 s only matters on a busy
+    // machine (the suite's files run in parallel), where a chain of renders can take more than a second.
+    const { configure } = await import("@testing-library/react");
+    configure({ asyncUtilTimeout: 5_000 });
     // No server behind the page: its push socket never opens (so the spec's polls run) unless a test brings one.
     const { setSocketFactory } = await import("../lib/socket");
     setSocketFactory(() => new FakeSocket());
