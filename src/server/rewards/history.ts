@@ -1,8 +1,8 @@
-import { nftDisplayName } from "../../engine";
+import { monthName, nftDisplayName, parseMonthKey } from "../../engine";
 import type { HistoryEntry, HistorySource } from "../history/model";
 import type { RewardRepository } from "./repository";
 
-/** Reward claims in the transaction history: Pending until the payment validates, then Claimed with its txid. */
+/** Reward claims and monthly distributions in the transaction history: Pending until the payment validates, then Claimed (Paid) with its txid. */
 export function rewardHistory(repo: RewardRepository): HistorySource {
   return {
     category: "rewards",
@@ -13,16 +13,20 @@ export function rewardHistory(repo: RewardRepository): HistorySource {
       return rows.map((r): HistoryEntry => {
         const taxon = taxa.get(r.tokenId);
         const name = taxon === undefined ? `NFT ${r.tokenId.slice(0, 8)}` : nftDisplayName(taxon, r.tokenId);
+        const month = r.period ? parseMonthKey(r.period) : null;
+        const paid = r.status === "paid";
         return {
           id: `reward:${r.id}`,
           date: r.claimedAt,
           type: "Reward",
           category: "rewards",
-          description: `${r.claimType === "full" ? "Full" : "Early (50%)"} reward claim from ${name}`,
+          description: month
+            ? `Monthly distribution of ${name}'s unclaimed rewards for ${monthName(month)}`
+            : `${r.claimType === "full" ? "Full" : "Early (50%)"} reward claim from ${name}`,
           amountMicro: r.amountMicroVvx,
           currency: "VVX",
-          txid: r.status === "paid" ? r.txid : null,
-          status: r.status === "paid" ? "Claimed" : "Pending",
+          txid: paid ? r.txid : null,
+          status: paid ? (month ? "Paid" : "Claimed") : "Pending",
           tier: tiers.get(r.tierId) ?? "Unknown",
         };
       });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Wallet, type Client } from "xrpl";
 import { eventually, faucet, outsideClient } from "../testing/ledgerKit";
 import { buyer, nftsOf, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
-import { advanceClock, buyNft, DAY_MS } from "../testing/rewardKit";
+import { advanceClock, buyNft, DAY_MS, toMonthStart } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 
 let server: TestServer;
@@ -16,6 +16,8 @@ beforeAll(async () => {
   server = await startTestServer({ SANDBOX_LEDGER_MS: "150" });
   await server.ctx.ledger.waitConnected(15_000);
   client = await outsideClient(server.url);
+  // Bought on the 1st of a 31-day month: these tests end before its distribution.
+  await toMonthStart(server);
   [owner, recipient, stranger] = await Promise.all([buyer(server, 500_000), faucet(server.url, { xrp: 100, vvx: 0 }), faucet(server.url, { xrp: 100 })]);
   tokenId = await buyNft(server, owner, 1);
 });

@@ -1,0 +1,13 @@
+CREATE TABLE `reward_distributions` (
+	`month` text PRIMARY KEY NOT NULL,
+	`ends_at` integer NOT NULL,
+	`status` text NOT NULL,
+	`nfts_paid` integer NOT NULL,
+	`paid_micro_vvx` integer NOT NULL,
+	`nfts_skipped` integer NOT NULL,
+	`started_at` integer NOT NULL,
+	`finished_at` integer
+);
+--> statement-breakpoint
+ALTER TABLE `reward_claims` ADD `period` text;--> statement-breakpoint
+CREATE UNIQUE INDEX `reward_claims_token_period` ON `reward_claims` (`token_id`,`period`);
