@@ -93,7 +93,7 @@ describe("rewards are distributed at each month's end to the NFT's holder", () =
       const answer = (await sessionBrowser(server, me).json(`/api/rewards/wallet/${me}?period=all`)).body;
       expect(answer).toMatchObject({ totalAccruedVVX: "0", canClaimEarly: false, rewardsTotal: 1, nextDistributionTime: new Date(monthEndMs(nextUtcMonth(month))).toISOString() });
       const txid = entries.find((e) => e.key === distributionOutboxKey(ta, monthKey(month)))!.hash;
-      expect(answer.rewards[0]).toMatchObject({ claimType: "monthly", period: monthKey(month), amount: "50000", percentage: 100, status: "Claimed", txid });
+      expect(answer.rewards[0]).toMatchObject({ claimType: "monthly", period: monthKey(month), amount: "50000", percentage: 100, status: "Paid", txid });
       expect(answer.nfts[0].nft).toMatchObject({ rewardsEarned: "50000", totalRewardsEarned: "50000", rewardsClaimable: "0" });
       const history = (await sessionBrowser(server, me).json(`/api/history?wallet=${me}&type=rewards`)).body;
       expect(history.transactions).toEqual([expect.objectContaining({ type: "Reward", status: "Paid", amount: "50000", txid, description: `Monthly distribution of ${answer.nfts[0].nft.name}'s unclaimed rewards for ${monthName(month)}` })]);

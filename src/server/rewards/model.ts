@@ -86,7 +86,7 @@ export const RewardRow = t.Object({
   percentage: t.Number({ description: "Share of the accrued amount paid: 50 (early) or 100 (full, monthly)" }),
   baseAmount: vvx("Accrued amount the claim settled"),
   forfeited: vvx("Given up (early claims)"),
-  status: t.String({ description: "Pending until the payment validates, then Claimed" }),
+  status: t.String({ description: "Pending until the payment validates, then Claimed (a monthly distribution: Paid)" }),
   txid: t.Nullable(t.String()),
   explorerUrl: t.Nullable(t.String()),
 });

@@ -317,6 +317,7 @@ export class RewardService {
       type: "reward-claim",
       claimId: row.id,
       tokenId: row.tokenId,
+      claimType: row.claimType,
       status: row.status === "paid" ? "Claimed" : row.status === "pending" ? "Pending" : "Failed",
       amount: vvxText(row.amountMicroVvx),
       txid: row.status === "paid" ? row.txid : null,

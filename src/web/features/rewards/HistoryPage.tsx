@@ -20,7 +20,7 @@ type Tab = (typeof TABS)[number]["value"];
 
 const EMPTY: Record<Tab, string> = {
   all: "No transactions found for the selected period",
-  rewards: "No reward claims in the selected period",
+  rewards: "No reward claims or monthly distributions in the selected period",
   purchases: "No NFT purchases in the selected period",
   swaps: "No swaps in the selected period",
   games: "No game bets or payouts in the selected period",
