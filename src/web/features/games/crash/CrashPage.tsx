@@ -39,7 +39,7 @@ export default function CrashPage() {
     void refreshBurns();
   }, [refreshBets, refreshBalance, refreshBurns]);
   const game = useCrashGame(wallet, { onMine: refreshMine });
-  const bet = useBetPayment(refreshMine);
+  const bet = useBetPayment(refreshMine, () => game.status === "running");
 
   return (
     <section className="container crash-page">
