@@ -71,6 +71,14 @@ async function buy(page: Page, tierId: number, account: string, shots?: string, 
     throw err;
   });
   const seconds = (performance.now() - t0) / 1000;
+  // The 'Payment received!' toast (3 s) leaves the Step 2 title readable: on a phone the dialog starts below it.
+  const toast = page.getByTestId("toast").filter({ hasText: "Payment received!" });
+  await toast.waitFor({ timeout: 3_000 });
+  const [toastBox, titleBox] = [await toast.boundingBox(), await dialogTitle(page).boundingBox()];
+  expect(toastBox && titleBox).toBeTruthy();
+  const overlap = toastBox!.x < titleBox!.x + titleBox!.width && titleBox!.x < toastBox!.x + toastBox!.width && toastBox!.y < titleBox!.y + titleBox!.height && titleBox!.y < toastBox!.y + toastBox!.height;
+  expect(overlap).toBe(false);
+  if (shots) await viewShot(page, `${shots}-step2-toast`);
   const offerQr = page.getByTestId("offer-qr");
   await offerQr.waitFor({ timeout: 30_000 });
   const acceptUuid = await offerQr.getAttribute("data-uuid");

@@ -272,6 +272,15 @@ describe("rewards, claims and holdings in Chromium", () => {
       await them.page.getByTestId("nft-card").waitFor({ timeout: 20_000 });
       expect(await text(them.page, "earned-so-far")).toBe("50,000 VVX");
       await screenshot(them.page, "my-nfts-received-phone");
+      // Its history has the NFT received, with the acceptance's transaction.
+      await them.page.goto(server.url + "/history");
+      await them.page.getByRole("tab", { name: "Transfers" }).click();
+      const received = them.page.getByTestId("history-row").filter({ hasText: "received from" });
+      await received.waitFor({ timeout: 20_000 });
+      expect(await received.innerText()).toContain("+1 NFT");
+      expect(await received.getByRole("link").getAttribute("href")).toMatch(/\/sandbox\/explorer\/tx\/[0-9A-F]{64}$/);
+      await expectFitsPhone(them.page);
+      await screenshot(them.page, "history-transfer-phone");
 
       // The old owner's pages show it gone.
       await offer.page.goto(server.url + "/my-nfts");

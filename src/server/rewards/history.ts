@@ -37,3 +37,39 @@ export function rewardHistory(repo: RewardRepository): HistorySource {
     },
   };
 }
+
+/** A wallet as the history names it: r1234...abcd. */
+const short = (wallet: string) => `${wallet.slice(0, 6)}...${wallet.slice(-4)}`;
+
+/** NFT transfers started here and accepted on the ledger: sent (-1 NFT) or received (+1 NFT), with the acceptance's txid. */
+export function transferHistory(repo: RewardRepository): HistorySource {
+  return {
+    category: "transfers",
+    list(q, limit) {
+      const rows = repo.acceptedTransfersOf(q.wallet, q.sinceMs, limit);
+      const records = new Map(repo.nftRecords([...new Set(rows.map((r) => r.tokenId))]).map((n) => [n.tokenId, n]));
+      const tiers = new Map(repo.tiers().map((t) => [t.id, t.name]));
+      return rows.map((r): HistoryEntry => {
+        const record = records.get(r.tokenId);
+        const name = record ? nftDisplayName(record.taxon, r.tokenId) : `NFT ${r.tokenId.slice(0, 8)}`;
+        const sent = r.fromWallet === q.wallet;
+        return {
+          id: `transfer:${r.id}`,
+          date: r.acceptedAt ?? r.updatedAt,
+          type: "Transfer",
+          category: "transfers",
+          description: sent ? `${name} sent to ${short(r.toWallet)}` : `${name} received from ${short(r.fromWallet)}`,
+          amountMicro: sent ? -1n : 1n,
+          currency: "NFT",
+          txid: r.txid,
+          status: "Completed",
+          tier: record ? (tiers.get(record.tierId) ?? "Unknown") : "Unknown",
+        };
+      });
+    },
+    totals(q) {
+      const { sent, received } = repo.acceptedTransferCounts(q.wallet, q.sinceMs);
+      return { count: sent + received, amounts: { NFT: BigInt(received - sent) } };
+    },
+  };
+}

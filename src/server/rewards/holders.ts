@@ -9,12 +9,56 @@ const TX_SCAN_LIMIT = 400;
 
 type Gateway = Pick<LedgerGateway, "request">;
 
-/** Where an NFT went in one transaction of the account it left: its new holder, or burned. */
-type Move = { to: string } | { burned: true };
+/** One validated change of an NFT's holder: an accepted offer (from -> to), or a burn (to null). */
+export interface NftMove {
+  hash: string;
+  /** The ledger's close time (the product clock's, in the sandbox); null when the server did not say. */
+  closedAtMs: number | null;
+  tokenId: string;
+  from: string;
+  to: string | null;
+}
 
 interface AccountTxEntry {
+  hash?: string;
+  close_time_iso?: string;
   tx_json?: Record<string, unknown>;
   meta?: { TransactionResult?: string; AffectedNodes?: Record<string, { LedgerEntryType?: string; FinalFields?: Record<string, unknown> }>[] };
+}
+
+/**
+ * The NFT moves among `account`'s newest validated transactions, newest first: each NFTokenAcceptOffer
+ * (the deleted offers name the token; the seller is the sell offer's owner, else the account that
+ * accepted a buy offer; the buyer is the buy offer's owner, else the account that accepted a sell offer)
+ * and each NFTokenBurn. Empty for an account the ledger does not know.
+ */
+export async function nftMovesOf(ledger: Gateway, account: string): Promise<NftMove[]> {
+  let entries: AccountTxEntry[];
+  try {
+    const res = (await ledger.request({ command: "account_tx", account, ledger_index_min: -1, ledger_index_max: -1, limit: TX_SCAN_LIMIT, forward: false } as never)) as unknown as {
+      result: { transactions: AccountTxEntry[] };
+    };
+    entries = res.result.transactions;
+  } catch {
+    return []; // an account that does not exist (any more) moved nothing
+  }
+  const moves: NftMove[] = [];
+  for (const { hash, close_time_iso, tx_json: tx, meta } of entries) {
+    if (!tx || meta?.TransactionResult !== "tesSUCCESS") continue;
+    const base = { hash: String(hash ?? tx.hash ?? ""), closedAtMs: close_time_iso ? Date.parse(close_time_iso) : null };
+    if (tx.TransactionType === "NFTokenBurn") {
+      moves.push({ ...base, tokenId: String(tx.NFTokenID).toUpperCase(), from: String(tx.Owner ?? tx.Account), to: null });
+      continue;
+    }
+    if (tx.TransactionType !== "NFTokenAcceptOffer") continue;
+    const offers = (meta.AffectedNodes ?? []).map((n) => n.DeletedNode).filter((n) => n?.LedgerEntryType === "NFTokenOffer" && n.FinalFields?.NFTokenID).map((n) => n!.FinalFields!);
+    const sell = offers.find((o) => (Number(o.Flags ?? 0) & LSF_SELL_NFTOKEN) !== 0);
+    const buy = offers.find((o) => (Number(o.Flags ?? 0) & LSF_SELL_NFTOKEN) === 0);
+    const offer = sell ?? buy;
+    if (!offer) continue;
+    moves.push({ ...base, tokenId: String(offer.NFTokenID).toUpperCase(), from: sell ? String(sell.Owner) : String(tx.Account), to: buy ? String(buy.Owner) : String(tx.Account) });
+  }
+  return moves;
 }
 
 /**
@@ -54,7 +98,7 @@ export class NftHolders {
       let at = start;
       for (let hop = 0; hop < MAX_HOPS; hop++) {
         const move = await this.lastMoveFrom(at, tokenId);
-        if (!move || "burned" in move) break;
+        if (!move?.to) break; // not found, or burned
         if (await holds(move.to, tokenId)) return move.to;
         at = move.to;
       }
@@ -62,31 +106,9 @@ export class NftHolders {
     return undefined;
   }
 
-  /** The newest validated transaction of `account` that moved `tokenId` away from it (or burned it), if its recent history has one. */
-  private async lastMoveFrom(account: string, tokenId: string): Promise<Move | undefined> {
-    let entries: AccountTxEntry[];
-    try {
-      const res = (await this.ledger.request({ command: "account_tx", account, ledger_index_min: -1, ledger_index_max: -1, limit: TX_SCAN_LIMIT, forward: false } as never)) as unknown as {
-        result: { transactions: AccountTxEntry[] };
-      };
-      entries = res.result.transactions;
-    } catch {
-      return undefined; // an account that does not exist (any more) leads nowhere
-    }
-    for (const { tx_json: tx, meta } of entries) {
-      if (!tx || meta?.TransactionResult !== "tesSUCCESS") continue;
-      if (tx.TransactionType === "NFTokenBurn" && String(tx.NFTokenID).toUpperCase() === tokenId) return { burned: true };
-      if (tx.TransactionType !== "NFTokenAcceptOffer") continue;
-      const offers = (meta.AffectedNodes ?? [])
-        .map((n) => n.DeletedNode)
-        .filter((n) => n?.LedgerEntryType === "NFTokenOffer" && String(n.FinalFields?.NFTokenID).toUpperCase() === tokenId)
-        .map((n) => n!.FinalFields!);
-      if (!offers.length) continue;
-      const buy = offers.find((o) => (Number(o.Flags ?? 0) & LSF_SELL_NFTOKEN) === 0);
-      const to = buy ? String(buy.Owner) : String(tx.Account);
-      if (to !== account) return { to };
-    }
-    return undefined;
+  /** The newest move of `tokenId` away from `account` in its recent history, if it has one. */
+  private async lastMoveFrom(account: string, tokenId: string): Promise<NftMove | undefined> {
+    return (await nftMovesOf(this.ledger, account)).find((m) => m.tokenId === tokenId && m.from === account);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
-import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
 import { preparedOnUse, type Db } from "../platform/db";
 import type { DbOrTx } from "../ledger/outbox";
 import { microFromValue, sameCurrency, type Token } from "../ledger/amounts";
@@ -290,7 +290,41 @@ export class RewardRepository {
   }
 
   closeTransfer(id: number, at: Date): void {
-    this.db.update(nftTransfers).set({ status: "closed", updatedAt: at }).where(and(eq(nftTransfers.id, id), ne(nftTransfers.status, "closed"))).run();
+    this.db.update(nftTransfers).set({ status: "closed", updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).run();
+  }
+
+  /** An open transfer the recipient accepted (once: a settled row never changes again). */
+  acceptTransfer(id: number, txid: string | null, acceptedAt: Date, at: Date): void {
+    this.db.update(nftTransfers).set({ status: "accepted", txid, acceptedAt, updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).run();
+  }
+
+  /** Open transfers, oldest first (the sweep looks whether they ended). */
+  openTransfers(limit = 200): TransferRow[] {
+    return this.db.select().from(nftTransfers).where(eq(nftTransfers.status, "open")).orderBy(asc(nftTransfers.id)).limit(limit).all();
+  }
+
+  /** Accepted transfers a wallet sent or received since `sinceMs` (null: all), newest first. */
+  acceptedTransfersOf(wallet: string, sinceMs: number | null, limit: number): TransferRow[] {
+    return this.db
+      .select()
+      .from(nftTransfers)
+      .where(and(eq(nftTransfers.status, "accepted"), or(eq(nftTransfers.fromWallet, wallet), eq(nftTransfers.toWallet, wallet)), gte(nftTransfers.acceptedAt, new Date(sinceMs ?? 0))))
+      .orderBy(desc(nftTransfers.acceptedAt), desc(nftTransfers.id))
+      .limit(limit)
+      .all();
+  }
+
+  /** How many transfers a wallet sent and received since `sinceMs`. */
+  acceptedTransferCounts(wallet: string, sinceMs: number | null): { sent: number; received: number } {
+    const row = this.db
+      .select({
+        sent: sql<number>`coalesce(sum(CASE WHEN ${nftTransfers.fromWallet} = ${wallet} THEN 1 ELSE 0 END), 0)`,
+        received: sql<number>`coalesce(sum(CASE WHEN ${nftTransfers.toWallet} = ${wallet} THEN 1 ELSE 0 END), 0)`,
+      })
+      .from(nftTransfers)
+      .where(and(eq(nftTransfers.status, "accepted"), or(eq(nftTransfers.fromWallet, wallet), eq(nftTransfers.toWallet, wallet)), gte(nftTransfers.acceptedAt, new Date(sinceMs ?? 0))))
+      .get();
+    return { sent: Number(row?.sent ?? 0), received: Number(row?.received ?? 0) };
   }
 }
 

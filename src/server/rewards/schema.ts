@@ -69,7 +69,8 @@ export const rewardDistributions = sqliteTable("reward_distributions", {
 /**
  * Transfers an owner started here (a sell offer for 0 to the recipient, signed in Xaman). The ledger
  * is the truth about the offer; these rows tell a recipient which NFTs may have an offer waiting
- * for them (the ledger does not index offers by destination).
+ * for them (the ledger does not index offers by destination), and both wallets' history which NFTs
+ * they sent and received (the acceptance's txid, found on the ledger).
  */
 export const nftTransfers = sqliteTable(
   "nft_transfers",
@@ -80,10 +81,19 @@ export const nftTransfers = sqliteTable(
     toWallet: text("to_wallet").notNull(),
     /** The owner's Xaman NFTokenCreateOffer sign request. */
     signUuid: text("sign_uuid").notNull(),
-    /** open (offer asked for or live) | closed (accepted, cancelled, rejected or expired) */
+    /** open (offer asked for or live) | accepted (the recipient took it: txid) | closed (cancelled, rejected or expired) */
     status: text("status").notNull(),
+    /** The recipient's NFTokenAcceptOffer, once the ledger validated it. */
+    txid: text("txid"),
+    /** When that ledger closed. */
+    acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [uniqueIndex("nft_transfers_sign_uuid").on(t.signUuid), index("nft_transfers_to").on(t.toWallet, t.status), index("nft_transfers_token").on(t.tokenId)],
+  (t) => [
+    uniqueIndex("nft_transfers_sign_uuid").on(t.signUuid),
+    index("nft_transfers_to").on(t.toWallet, t.status),
+    index("nft_transfers_from").on(t.fromWallet, t.createdAt),
+    index("nft_transfers_token").on(t.tokenId),
+  ],
 );
