@@ -94,7 +94,7 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
         .use(explorerRoutes(ledger, sandbox.clock))
         .use(sandboxXummRoutes(xumm))
         .use(sandboxWalletRoutes(xumm))
-        .use(simulatePaymentRoutes(xumm, hooks, config)),
+        .use(simulatePaymentRoutes(hooks, config)),
     start() {
       ledger.start();
       xumm.start();

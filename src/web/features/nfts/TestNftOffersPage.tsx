@@ -1,13 +1,16 @@
 import { useState } from "react";
-import { useSWRConfig } from "swr";
+import useSWR, { useSWRConfig } from "swr";
 import { useSnapshot } from "valtio";
-import { sendJson } from "../../lib/api";
+import type { SimulatePaymentResponse } from "../../../shared/api/nfts";
+import { getJson, sendJson } from "../../lib/api";
 import { formatVvx } from "../../lib/format";
 import { usePageTitle } from "../../lib/usePageTitle";
-import { useSiteConfig } from "../../state/site";
+import { explorerTxLink, useSiteConfig } from "../../state/site";
 import { toast } from "../../state/toast";
-import { walletState } from "../wallet/walletStore";
-import { statusText } from "./api";
+import { SigningModal } from "../wallet/SigningModal";
+import { walletState, type SigningRequest } from "../wallet/walletStore";
+import { statusText, type PurchaseStatusResponse } from "./api";
+import { simulationText, simulationWaiting, withStatus, type SimulationPhase } from "./simulatePayment";
 import { ConnectBanner, TierGrid } from "./TierGrid";
 import { activeOffersKey, PendingOffersCard } from "./PendingOffersCard";
 import { simulatedPaymentAmount, type NftTier } from "./tiers";
@@ -25,6 +28,16 @@ export default function TestNftOffersPage() {
   const { mutate } = useSWRConfig();
   const [simulating, setSimulating] = useState<number | null>(null);
   const [purchasing, setPurchasing] = useState(false);
+  const [signing, setSigning] = useState<SigningRequest | null>(null);
+  const [phase, setPhase] = useState<SimulationPhase | null>(null);
+  // After the signature: follow the purchase until its offer is ready (or it ended otherwise).
+  useSWR<PurchaseStatusResponse>(phase?.kind === "paid" ? `/api/nfts/purchase-status/${encodeURIComponent(phase.requestId)}` : null, getJson, {
+    refreshInterval: simulationWaiting(phase) ? 2000 : 0,
+    onSuccess: (purchase) => {
+      setPhase((p) => (p ? withStatus(p, purchase) : p));
+      if (walletAddress && (purchase.status === "offer_created" || purchase.status === "completed")) void mutate(activeOffersKey(walletAddress));
+    },
+  });
 
   if (!site && !siteError)
     return (
@@ -43,17 +56,20 @@ export default function TestNftOffersPage() {
     setSimulating(tier.id);
     const amount = simulatedPaymentAmount(tier.id);
     try {
-      const res = await sendJson<{ success?: boolean; message?: string; error?: string }>("POST", "/api/test/simulate-payment", { walletAddress, tierId: tier.id, amount });
-      if (res.success === false) throw new Error(res.message ?? res.error ?? "Simulation failed");
-      toast({ title: "Payment simulated", description: res.message ?? `A ${formatVvx(amount)} payment for ${tier.name} was recorded; the NFT offer will appear below.`, variant: "success" });
+      // The server reserves the NFT and asks for the payment: it moves only once the wallet signs it.
+      const res = await sendJson<SimulatePaymentResponse>("POST", "/api/test/simulate-payment", { walletAddress, tierId: tier.id, amount });
+      setPhase({ kind: "signing", tierName: res.tierName, price: res.price, requestId: res.requestId });
+      setSigning({ uuid: res.uuid, qrUrl: res.qrUrl, xummUrl: res.xummUrl, purpose: "payment", title: `Simulate Payment: ${res.price} for ${res.tierName}` });
       void refresh();
-      void mutate(activeOffersKey(walletAddress));
     } catch (err) {
       toast({ title: "Simulation failed", description: statusText(err), variant: "destructive" });
     } finally {
       setSimulating(null);
     }
   };
+
+  const signed = (txid: string | null) => setPhase((p) => (p?.kind === "signing" ? { ...p, kind: "paid", txid, status: "pending", paymentTxHash: null } : p));
+  const notPaid = (reason: string) => setPhase((p) => (p?.kind === "signing" ? { kind: "not-paid", tierName: p.tierName, price: p.price, reason } : p));
 
   return (
     <section className="container">
@@ -83,10 +99,52 @@ export default function TestNftOffersPage() {
           }
         />
       )}
+      {phase && <SimulationResult phase={phase} explorer={(hash) => explorerTxLink(site, hash)} />}
       <div className="section-gap">
-        <PendingOffersCard walletAddress={walletAddress} announce={!purchasing} />
+        <PendingOffersCard walletAddress={walletAddress} announce={!purchasing && !signing} />
       </div>
+      {signing && (
+        <SigningModal
+          request={signing}
+          onSuccess={(result) => signed(result.txid)}
+          onError={(message) => notPaid(message.endsWith(".") ? message : `${message}.`)}
+          onClose={() => {
+            setSigning(null);
+            notPaid("You closed the request before signing it.");
+          }}
+        />
+      )}
     </section>
+  );
+}
+
+/** What the last simulated payment did: asked for, not made, paid (with its transaction) and the offer's state. */
+function SimulationResult({ phase, explorer }: { phase: SimulationPhase; explorer: (hash: string) => string | undefined }) {
+  const { title, text } = simulationText(phase);
+  const hash = phase.kind === "paid" ? (phase.paymentTxHash ?? phase.txid) : null;
+  const link = hash ? explorer(hash) : null;
+  const tone = phase.kind === "not-paid" ? "alert-error" : phase.kind === "paid" && !simulationWaiting(phase) ? "alert-success" : "";
+  return (
+    <div className={`alert ${tone} section-gap`} role="status" data-testid="simulate-result" data-phase={phase.kind === "paid" ? phase.status : phase.kind}>
+      <p>
+        <strong>{title}</strong>
+      </p>
+      <p className="small">
+        {simulationWaiting(phase) && <span className="spinner" aria-hidden="true" />} {text}
+      </p>
+      {hash && (
+        <p className="small mono">
+          Payment{" "}
+          {link ? (
+            <a href={link} target="_blank" rel="noopener noreferrer" title={hash}>
+              {hash.slice(0, 8)}…
+            </a>
+          ) : (
+            <span title={hash}>{hash.slice(0, 8)}…</span>
+          )}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -98,7 +156,8 @@ function TestPageHeader({ sandbox, network }: { sandbox: boolean; network?: stri
       <h1>Test NFT offers</h1>
       {sandbox ? (
         <p className="muted lead-left">
-          Buy with the sandbox wallet as a person would, or simulate the VVX payment to go straight to the NFT offer. Everything here runs on the sandbox ledger.
+          Buy with the sandbox wallet as a person would, or use Simulate Payment to skip the purchase dialog: it asks for the tier's VVX payment at once (sign it in the
+          sandbox wallet, as any payment), then the NFT offer appears below. Everything here runs on the sandbox ledger with real sandbox VVX.
         </p>
       ) : (
         <p className="alert alert-warning lead-left" role="status" data-testid="sandbox-only">
