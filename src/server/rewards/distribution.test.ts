@@ -1,10 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import type { Client, Wallet } from "xrpl";
 import { accruedTotalMicro, defaultTierById, monthKey, monthName, nextUtcMonth, utcMonthOf, monthEndMs } from "../../engine";
-import type { OutboxEntry } from "../ledger/outbox";
 import { eventually, faucet, outsideClient, submitValidated } from "../testing/ledgerKit";
 import { buyer, nftsOf, sessionBrowser, vvxMicro } from "../testing/nftKit";
-import { advanceClock, advanceStoppedClock, buyNft, DAY_MS, setTreasury, toMonthStart, treasuryPaymentsTo } from "../testing/rewardKit";
+import { advanceClock, advanceStoppedClock, buyNft, DAY_MS, freezeOutboxAt, setTreasury, toMonthStart, treasuryPaymentsTo } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { REWARD_MONTHLY_PURPOSE, distributionOutboxKey } from "./model";
 
@@ -37,16 +36,6 @@ const claim = (server: TestServer, w: Wallet, tokenId: string, claimType: "early
 const distributionPayments = async (client: Client, server: TestServer, address: string) =>
   (await treasuryPaymentsTo(client, server, address)).filter((p) => p.memo.startsWith("monthly distribution"));
 
-/** Freezes the outbox at a distribution payment's step, as a crash would; resolves with that entry. */
-function freezeAt(server: TestServer, hook: "afterRecord" | "afterSubmit"): Promise<OutboxEntry> {
-  return new Promise((resolve) => {
-    server.ctx.outbox.faults[hook] = (entry) => {
-      if (entry.purpose !== REWARD_MONTHLY_PURPOSE) return;
-      resolve(entry);
-      return new Promise<void>(() => {});
-    };
-  });
-}
 
 describe("rewards are distributed at each month's end to the NFT's holder", () => {
   test("every NFT's unclaimed rewards are paid once, in full, through the outbox; claims and early claims count; a distribution is no claim", async () => {
@@ -162,7 +151,7 @@ describe("the monthly distribution across kills, restarts and refusals", () => {
         const client1 = await outsideClient(first.url);
         const before = [await vvxMicro(client1, a.classicAddress, first), await vvxMicro(client1, b.classicAddress, first)];
         await client1.disconnect();
-        const frozen = freezeAt(first, hook);
+        const frozen = freezeOutboxAt(first, hook, (entry) => entry.purpose === REWARD_MONTHLY_PURPOSE);
         await advanceClock(first, 2 * HOUR_MS);
         const entry = await frozen;
         const key = monthKey(monthBefore(end));

@@ -1,9 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { Wallet } from "xrpl";
-import type { OutboxEntry } from "../ledger/outbox";
 import { eventually, outsideClient } from "../testing/ledgerKit";
 import { buyer, sessionBrowser, vvxMicro } from "../testing/nftKit";
-import { advanceClock, buyNft, DAY_MS, setTreasury, toMonthStart, treasuryPaymentsTo } from "../testing/rewardKit";
+import { advanceClock, buyNft, DAY_MS, freezeOutboxAt, setTreasury, toMonthStart, treasuryPaymentsTo } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 
 const ENV = { SANDBOX_LEDGER_MS: "150" };
@@ -21,16 +20,6 @@ async function holderAtDay30(server: TestServer): Promise<{ wallet: Wallet; toke
 const claimFull = (server: TestServer, w: Wallet, tokenId: string) =>
   sessionBrowser(server, w.classicAddress).json("/api/rewards/claim", { method: "POST", json: { claimType: "full", tokenId } });
 
-/** Freezes the outbox at a reward payment's step, as a crash would; resolves with that entry. */
-function freezeAt(server: TestServer, hook: "afterRecord" | "afterSubmit"): Promise<OutboxEntry> {
-  return new Promise((resolve) => {
-    server.ctx.outbox.faults[hook] = (entry) => {
-      if (!entry.key.startsWith("reward:")) return;
-      resolve(entry);
-      return new Promise<void>(() => {});
-    };
-  });
-}
 
 describe("reward claims when money or the process fails", () => {
   test("the treasury short of VVX: 503, nothing recorded, the rewards stay claimable; refilled, the claim pays once", async () => {
@@ -109,7 +98,7 @@ describe("reward claims when money or the process fails", () => {
       let second: TestServer | undefined;
       try {
         const { wallet, tokenId } = await holderAtDay30(first);
-        const frozen = freezeAt(first, hook);
+        const frozen = freezeOutboxAt(first, hook, (entry) => entry.key.startsWith("reward:"));
         first.ctx.rewards.claimWaitMs = 200;
         const client1 = await outsideClient(first.url);
         const before = await vvxMicro(client1, wallet.classicAddress, first);

@@ -19,6 +19,9 @@ const TF_SELL_NFTOKEN = 0x00000001;
 const STALE_TRANSFER_MS = 86_400_000;
 /** How often open transfers are looked at (an offer accepted in the recipient's own wallet app, or while the server was down). */
 const TRANSFER_SWEEP_MS = 60_000;
+/** After an acceptance signed here: how often, and how many times, the ledger is asked before leaving it to the sweep. */
+const SETTLE_RETRY_MS = 1_000;
+const SETTLE_ATTEMPTS = 20;
 
 /** Who asks: the session's wallet and the browser's binding token. */
 export interface TransferActor {
@@ -168,13 +171,27 @@ export class TransferService {
       reference: offer.tokenId,
       instruction: `Accept ${name} from ${offer.owner}`,
     });
-    // Signed: the transfer is settled (with its txid) as soon as the ledger shows it, not at the next sweep.
+    // Signed: the transfer is settled (with its txid) as soon as a validated ledger shows it, not at the next sweep.
     this.deps.signing.watch(sign.uuid, (status) => {
-      if (!status.signed) return;
-      const rows = this.deps.repo.openTransfersTo(actor.wallet).filter((r) => r.tokenId === offer.tokenId && r.fromWallet === offer.owner);
-      void Promise.all(rows.map((r) => this.settle(r))).catch((err) => this.deps.log.warn("nft transfer not settled yet; the sweep retries", { tokenId: offer.tokenId, error: err instanceof Error ? err.message : String(err) }));
+      if (status.signed) void this.settleSoon(actor.wallet, offer);
     });
     return sign;
+  }
+
+  /** Settles the transfers behind an accepted offer once validated: looked at every second for a while (then the sweep carries on). */
+  private async settleSoon(recipient: string, offer: NftOffer): Promise<void> {
+    for (let attempt = 0; attempt < SETTLE_ATTEMPTS && !this.loop.stopped; attempt++) {
+      const rows = this.deps.repo.openTransfersTo(recipient).filter((r) => r.tokenId === offer.tokenId && r.fromWallet === offer.owner);
+      if (!rows.length) return;
+      try {
+        const states = await Promise.all(rows.map((r) => this.settle(r)));
+        if (!states.includes("open")) return;
+      } catch (err) {
+        this.deps.log.warn("nft transfer not settled yet; trying again", { tokenId: offer.tokenId, error: err instanceof Error ? err.message : String(err) });
+      }
+      // Wall time, not the product clock: waiting for the next validated ledger.
+      await new Promise((r) => setTimeout(r, SETTLE_RETRY_MS));
+    }
   }
 
   private view(o: NftOffer, from: string, to: string): TransferOfferView {

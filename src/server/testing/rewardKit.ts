@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { Client, Wallet } from "xrpl";
+import type { OutboxEntry } from "../ledger/outbox";
 import { daysInMonth, monthEndMs, nextUtcMonth, utcMonthOf } from "../../engine";
 import { submitValidated } from "./ledgerKit";
 import { acceptRequest, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "./nftKit";
@@ -86,4 +87,15 @@ export async function setTreasury(server: TestServer, client: Client, keepMicro:
   if (now < keepMicro) await submitValidated(client, issuer, { TransactionType: "Payment", Destination: treasury.classicAddress, Amount: { ...vvx, value: value(keepMicro - now) } });
   const after = await vvxMicro(client, treasury.classicAddress, server);
   if (after !== keepMicro) throw new Error(`treasury holds ${after} micro-VVX, not ${keepMicro}`);
+}
+
+/** Freezes the outbox at `hook` on the first entry `matches` accepts, as a crash would there; resolves with that entry. */
+export function freezeOutboxAt(server: TestServer, hook: "afterRecord" | "afterSubmit", matches: (entry: OutboxEntry) => boolean): Promise<OutboxEntry> {
+  return new Promise((resolve) => {
+    server.ctx.outbox.faults[hook] = (entry) => {
+      if (!matches(entry)) return;
+      resolve(entry);
+      return new Promise<void>(() => {}); // the process "dies" here
+    };
+  });
 }

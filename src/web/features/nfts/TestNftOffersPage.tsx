@@ -1,19 +1,15 @@
 import { useState } from "react";
-import useSWR, { useSWRConfig } from "swr";
+import { useSWRConfig } from "swr";
 import { useSnapshot } from "valtio";
-import type { SimulatePaymentResponse } from "../../../shared/api/nfts";
-import { getJson, sendJson } from "../../lib/api";
 import { formatVvx } from "../../lib/format";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { explorerTxLink, useSiteConfig } from "../../state/site";
-import { toast } from "../../state/toast";
 import { SigningModal } from "../wallet/SigningModal";
-import { walletState, type SigningRequest } from "../wallet/walletStore";
-import { statusText, type PurchaseStatusResponse } from "./api";
-import { simulationText, simulationWaiting, withStatus, type SimulationPhase } from "./simulatePayment";
+import { walletState } from "../wallet/walletStore";
+import { simulationText, simulationWaiting, useSimulatedPayment, type SimulationPhase } from "./simulatePayment";
 import { ConnectBanner, TierGrid } from "./TierGrid";
 import { activeOffersKey, PendingOffersCard } from "./PendingOffersCard";
-import { simulatedPaymentAmount, type NftTier } from "./tiers";
+import { simulatedPaymentAmount } from "./tiers";
 import { useTiers } from "./useTiers";
 
 /**
@@ -26,17 +22,10 @@ export default function TestNftOffersPage() {
   const { walletAddress, checking } = useSnapshot(walletState);
   const { tiers, loading, refresh } = useTiers();
   const { mutate } = useSWRConfig();
-  const [simulating, setSimulating] = useState<number | null>(null);
   const [purchasing, setPurchasing] = useState(false);
-  const [signing, setSigning] = useState<SigningRequest | null>(null);
-  const [phase, setPhase] = useState<SimulationPhase | null>(null);
-  // After the signature: follow the purchase until its offer is ready (or it ended otherwise).
-  useSWR<PurchaseStatusResponse>(phase?.kind === "paid" ? `/api/nfts/purchase-status/${encodeURIComponent(phase.requestId)}` : null, getJson, {
-    refreshInterval: simulationWaiting(phase) ? 2000 : 0,
-    onSuccess: (purchase) => {
-      setPhase((p) => (p ? withStatus(p, purchase) : p));
-      if (walletAddress && (purchase.status === "offer_created" || purchase.status === "completed")) void mutate(activeOffersKey(walletAddress));
-    },
+  const sim = useSimulatedPayment(walletAddress, () => {
+    void refresh();
+    if (walletAddress) void mutate(activeOffersKey(walletAddress));
   });
 
   if (!site && !siteError)
@@ -47,29 +36,6 @@ export default function TestNftOffersPage() {
     );
   // On real networks the page keeps its real tools (purchase with Xaman, offers) and has no simulation.
   const sandbox = site?.network === "sandbox";
-
-  const simulate = async (tier: NftTier) => {
-    if (!walletAddress) {
-      toast({ title: "Wallet not connected", description: "Please connect your wallet first", variant: "destructive" });
-      return;
-    }
-    setSimulating(tier.id);
-    const amount = simulatedPaymentAmount(tier.id);
-    try {
-      // The server reserves the NFT and asks for the payment: it moves only once the wallet signs it.
-      const res = await sendJson<SimulatePaymentResponse>("POST", "/api/test/simulate-payment", { walletAddress, tierId: tier.id, amount });
-      setPhase({ kind: "signing", tierName: res.tierName, price: res.price, requestId: res.requestId });
-      setSigning({ uuid: res.uuid, qrUrl: res.qrUrl, xummUrl: res.xummUrl, purpose: "payment", title: `Simulate Payment: ${res.price} for ${res.tierName}` });
-      void refresh();
-    } catch (err) {
-      toast({ title: "Simulation failed", description: statusText(err), variant: "destructive" });
-    } finally {
-      setSimulating(null);
-    }
-  };
-
-  const signed = (txid: string | null) => setPhase((p) => (p?.kind === "signing" ? { ...p, kind: "paid", txid, status: "pending", paymentTxHash: null } : p));
-  const notPaid = (reason: string) => setPhase((p) => (p?.kind === "signing" ? { kind: "not-paid", tierName: p.tierName, price: p.price, reason } : p));
 
   return (
     <section className="container">
@@ -90,8 +56,8 @@ export default function TestNftOffersPage() {
           extraActions={
             sandbox
               ? (t) => (
-                  <button className="btn btn-outline tier-buy" onClick={() => void simulate(t)} disabled={!walletAddress || simulating !== null} aria-busy={simulating === t.id}>
-                    {simulating === t.id && <span className="spinner" aria-hidden="true" />}
+                  <button className="btn btn-outline tier-buy" onClick={() => void sim.simulate(t)} disabled={!walletAddress || sim.simulating !== null} aria-busy={sim.simulating === t.id}>
+                    {sim.simulating === t.id && <span className="spinner" aria-hidden="true" />}
                     Simulate Payment ({formatVvx(simulatedPaymentAmount(t.id))})
                   </button>
                 )
@@ -99,21 +65,11 @@ export default function TestNftOffersPage() {
           }
         />
       )}
-      {phase && <SimulationResult phase={phase} explorer={(hash) => explorerTxLink(site, hash)} />}
+      {sim.phase && <SimulationResult phase={sim.phase} explorer={(hash) => explorerTxLink(site, hash)} />}
       <div className="section-gap">
-        <PendingOffersCard walletAddress={walletAddress} announce={!purchasing && !signing} />
+        <PendingOffersCard walletAddress={walletAddress} announce={!purchasing && !sim.signing} />
       </div>
-      {signing && (
-        <SigningModal
-          request={signing}
-          onSuccess={(result) => signed(result.txid)}
-          onError={(message) => notPaid(message.endsWith(".") ? message : `${message}.`)}
-          onClose={() => {
-            setSigning(null);
-            notPaid("You closed the request before signing it.");
-          }}
-        />
-      )}
+      {sim.signing && <SigningModal request={sim.signing} onSuccess={(result) => sim.signed(result.txid)} onError={sim.notPaid} onClose={sim.closed} />}
     </section>
   );
 }

@@ -1,4 +1,11 @@
-import type { PurchaseStatusResponse } from "./api";
+import { useState } from "react";
+import useSWR from "swr";
+import type { SimulatePaymentResponse } from "../../../shared/api/nfts";
+import { getJson, sendJson } from "../../lib/api";
+import { toast } from "../../state/toast";
+import type { SigningRequest } from "../wallet/walletStore";
+import { statusText, type PurchaseStatusResponse } from "./api";
+import { simulatedPaymentAmount, type NftTier } from "./tiers";
 
 /** Where a simulated payment stands on the test page, from the click to the NFT offer. */
 export type SimulationPhase =
@@ -40,4 +47,57 @@ export function simulationText(phase: SimulationPhase): { title: string; text: s
           return { title: `Paid ${phase.price} for a ${phase.tierName} NFT`, text: "The payment is on the ledger; the NFT offer is being prepared (usually 5-15 seconds)." };
       }
   }
+}
+
+/**
+ * The test page's Simulate Payment: asks the server for the tier's payment (it reserves the NFT and
+ * answers with the Xaman sign request: nothing moves until the wallet signs), opens the signing modal,
+ * and follows the purchase once signed. `onOffer` runs when the payment was asked for and when the offer is ready.
+ */
+export function useSimulatedPayment(walletAddress: string | null, onOffer: () => void) {
+  const [simulating, setSimulating] = useState<number | null>(null);
+  const [signing, setSigning] = useState<SigningRequest | null>(null);
+  const [phase, setPhase] = useState<SimulationPhase | null>(null);
+  // After the signature: follow the purchase until its offer is ready (or it ended otherwise).
+  useSWR<PurchaseStatusResponse>(phase?.kind === "paid" ? `/api/nfts/purchase-status/${encodeURIComponent(phase.requestId)}` : null, getJson, {
+    refreshInterval: simulationWaiting(phase) ? 2000 : 0,
+    onSuccess: (purchase) => {
+      setPhase((p) => (p ? withStatus(p, purchase) : p));
+      if (purchase.status === "offer_created" || purchase.status === "completed") onOffer();
+    },
+  });
+
+  const simulate = async (tier: NftTier) => {
+    if (!walletAddress) {
+      toast({ title: "Wallet not connected", description: "Please connect your wallet first", variant: "destructive" });
+      return;
+    }
+    setSimulating(tier.id);
+    try {
+      const res = await sendJson<SimulatePaymentResponse>("POST", "/api/test/simulate-payment", { walletAddress, tierId: tier.id, amount: simulatedPaymentAmount(tier.id) });
+      setPhase({ kind: "signing", tierName: res.tierName, price: res.price, requestId: res.requestId });
+      setSigning({ uuid: res.uuid, qrUrl: res.qrUrl, xummUrl: res.xummUrl, purpose: "payment", title: `Simulate Payment: ${res.price} for ${res.tierName}` });
+      onOffer();
+    } catch (err) {
+      toast({ title: "Simulation failed", description: statusText(err), variant: "destructive" });
+    } finally {
+      setSimulating(null);
+    }
+  };
+
+  const notPaid = (reason: string) =>
+    setPhase((p) => (p?.kind === "signing" ? { kind: "not-paid", tierName: p.tierName, price: p.price, reason: reason.endsWith(".") ? reason : `${reason}.` } : p));
+  return {
+    simulating,
+    signing,
+    phase,
+    simulate,
+    signed: (txid: string | null) => setPhase((p) => (p?.kind === "signing" ? { ...p, kind: "paid", txid, status: "pending", paymentTxHash: null } : p)),
+    notPaid,
+    /** The modal closed: signed already, or nothing was paid. */
+    closed: () => {
+      setSigning(null);
+      notPaid("You closed the request before signing it.");
+    },
+  };
 }
