@@ -35,6 +35,7 @@ export const ERROR_CODES = {
   SIGN_REQUEST_NOT_FOUND: "No sign request with this uuid from this product",
   PAYLOAD_NOT_FOUND: "The (sandbox) Xaman has no such payload",
   PAYLOAD_RESOLVED: "The payload was signed, rejected, cancelled or expired already",
+  PAYLOAD_EXPIRED: "The sign request expired (its 5 minutes passed on the product clock): it can no longer be signed",
   PAYLOAD_BUSY: "The payload is being signed right now",
   OAUTH_NOT_FOUND: "No such OAuth2 sign-in",
   OAUTH_STATE_INVALID: "The OAuth2 state is not one this server issued",

@@ -89,7 +89,8 @@ function sandboxHooks(ctx: AppContext): SandboxProductHooks {
     async startNftPurchase(actor, tierId, amount) {
       const tier = parseTierId(tierId);
       const created = await purchases.create(actor, tier, "simulate", amount === undefined || amount === "" ? undefined : parseVvxText(amount, "amount"));
-      return { requestId: created.purchase.requestId, paymentUuid: created.sign.uuid, price: `${formatVvx(created.purchase.priceMicroVvx)} VVX`, tierName: created.tier.name };
+      const { sign } = created;
+      return { requestId: created.purchase.requestId, paymentUuid: sign.uuid, qrUrl: sign.qrUrl, xummUrl: sign.xummUrl, expiresAt: sign.expiresAt, price: `${formatVvx(created.purchase.priceMicroVvx)} VVX`, tierName: created.tier.name };
     },
     nftPurchaseStatus: async (requestId) => purchases.byRequestId(requestId).status,
   };

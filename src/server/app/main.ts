@@ -22,7 +22,7 @@ import { dataDirSecret } from "../platform/secrets";
 import { Hub } from "../platform/ws/hub";
 import { HistoryService } from "../history/service";
 import { nftPurchaseHistory, refundHistory } from "../history/sources";
-import { rewardHistory } from "../rewards/history";
+import { rewardHistory, transferHistory } from "../rewards/history";
 import { RewardService } from "../rewards/service";
 import { TransferService } from "../rewards/transfers";
 import { swapHistorySource } from "../swap/history";
@@ -51,11 +51,12 @@ export async function createContext(settings: Config, log = createLogger(!settin
   // Wheel prizes become slot spins; the two games meet only here.
   const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
   const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
-  const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress });
+  const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress, ledger });
   // Every feature's rows in the transaction history: one line per source.
   const history = new HistoryService({ config, clock }, [
     nftPurchaseHistory(store.db),
     rewardHistory(rewards.repo),
+    transferHistory(rewards.repo),
     refundHistory(store.db, ledger.vvx),
     swapHistorySource(store.db),
     slots.history(),
@@ -100,6 +101,7 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.payments.start();
   ctx.nfts.start();
   ctx.rewards.start();
+  ctx.transfers.startSweeping();
   ctx.swap.start();
   ctx.slots.start();
   ctx.racing.start();
@@ -117,6 +119,7 @@ export async function startServer(config: Config, log?: Logger) {
       ctx.log.info("shutting down");
       ctx.nfts.stop();
       ctx.rewards.stop();
+      ctx.transfers.stop();
       ctx.swap.stop();
       ctx.slots.stop();
       ctx.racing.stop();

@@ -1,4 +1,4 @@
-import { accruedSinceLastClaimMicro, accruedTotalMicro, claimRefusal, daysSincePurchase, roiProgressPercent } from "../../engine";
+import { accruedSinceLastClaimMicro, accruedTotalMicro, claimRefusal, daysSincePurchase, monthEndMs, roiProgressPercent, utcMonthOf } from "../../engine";
 import type { Config } from "../platform/config";
 import { utf8 } from "../platform/http/cachedJson";
 import { nextRewardAtMs, type Holding } from "./holdings";
@@ -131,6 +131,7 @@ export interface RewardsHead {
   nextClaimTime: string | null;
   canClaimEarly: boolean;
   canClaimFull: boolean;
+  nextDistributionTime: string;
   rewards: unknown[];
   rewardsTotal: number;
   page: number;
@@ -161,6 +162,7 @@ function lastOf<K, V>(format: (key: K) => V): (key: K) => V {
 }
 const nowText = lastOf((ms: number) => new Date(ms).toISOString());
 const nextClaimText = lastOf((ms: number) => new Date(ms).toISOString());
+const distributionText = lastOf((ms: number) => new Date(monthEndMs(utcMonthOf(ms))).toISOString());
 const openText = lastOf(vvxText);
 const totalText = lastOf(vvxText);
 const dailyText = lastOf(vvxText);
@@ -171,7 +173,7 @@ const dailyText = lastOf(vvxText);
  * holdings. The head is written field by field in RewardsHead's order (JSON.stringify's output for
  * that object); the entries' cached bytes follow it (see joinedResponse).
  */
-export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<RewardsHead, "now" | "totalAccruedVVX" | "totalEarnedVVX" | "dailyVVX" | "nextClaimTime" | "canClaimEarly" | "canClaimFull">): JsonParts {
+export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<RewardsHead, "now" | "totalAccruedVVX" | "totalEarnedVVX" | "dailyVVX" | "nextClaimTime" | "canClaimEarly" | "canClaimFull" | "nextDistributionTime">): JsonParts {
   let open = 0n;
   let total = 0n;
   let daily = 0n;
@@ -195,7 +197,7 @@ export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<R
   const opening =
     `{"success":${head.success},"walletAddress":${JSON.stringify(head.walletAddress)},"now":"${nowText(nowMs)}","period":${JSON.stringify(head.period)}` +
     `,"totalAccruedVVX":"${openText(open)}","totalEarnedVVX":"${totalText(total)}","dailyVVX":"${dailyText(daily)}"` +
-    `,"nextClaimTime":${nextClaim === null ? "null" : `"${nextClaimText(nextClaim)}"`},"canClaimEarly":${anyEarly},"canClaimFull":${anyFull}` +
+    `,"nextClaimTime":${nextClaim === null ? "null" : `"${nextClaimText(nextClaim)}"`},"canClaimEarly":${anyEarly},"canClaimFull":${anyFull},"nextDistributionTime":"${distributionText(nowMs)}"` +
     `,"rewards":${head.rewards.length ? JSON.stringify(head.rewards) : "[]"},"rewardsTotal":${head.rewardsTotal},"page":${head.page},"pageSize":${head.pageSize},"totalPages":${head.totalPages},"nfts":[`;
   return { head: opening, items: nfts, tail: CLOSE };
 }

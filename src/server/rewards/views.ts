@@ -94,7 +94,7 @@ export function nftRewardsView(h: Holding, nowMs: number, config: Pick<Config, "
   };
 }
 
-/** The spec's Reward row: Pending until the payment validates, then Claimed with its txid. */
+/** The spec's Reward row (a claim, or a month's distribution): Pending until the payment validates, then Claimed (a distribution: Paid) with its txid. */
 export function rewardRowView(row: ClaimRow, tiers: Map<number, TierRow>, taxonOf: Map<string, number>, config: Pick<Config, "network" | "explorerUrl">): RewardRowView {
   const tier = tiers.get(row.tierId);
   const taxon = taxonOf.get(row.tokenId);
@@ -109,11 +109,12 @@ export function rewardRowView(row: ClaimRow, tiers: Map<number, TierRow>, taxonO
       payoutType: "Monthly",
     },
     claimType: row.claimType,
+    period: row.period,
     amount: vvxText(row.amountMicroVvx),
-    percentage: row.claimType === "full" ? 100 : 50,
+    percentage: row.claimType === "early" ? 50 : 100,
     baseAmount: vvxText(row.baseMicroVvx),
     forfeited: vvxText(row.forfeitedMicroVvx),
-    status: row.status === "paid" ? "Claimed" : row.status === "pending" ? "Pending" : "Failed",
+    status: row.status === "paid" ? (row.claimType === "monthly" ? "Paid" : "Claimed") : row.status === "pending" ? "Pending" : "Failed",
     txid: row.status === "paid" ? row.txid : null,
     explorerUrl: row.status === "paid" && row.txid ? explorerTxUrl(config, row.txid) : null,
   };

@@ -79,6 +79,8 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
     xrplUrl: config.xrplUrl,
     accounts: () => ledger.listAccounts(),
     sandboxSeed: config.sandboxSeed,
+    // Sign requests expire on the product's clock: moved past their 5 minutes, the wallet refuses them as Xaman does.
+    now: () => clock!.now(),
   });
   const sandbox: Sandbox = {
     ledger,
@@ -92,7 +94,7 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
         .use(explorerRoutes(ledger, sandbox.clock))
         .use(sandboxXummRoutes(xumm))
         .use(sandboxWalletRoutes(xumm))
-        .use(simulatePaymentRoutes(xumm, hooks, config)),
+        .use(simulatePaymentRoutes(hooks, config)),
     start() {
       ledger.start();
       xumm.start();

@@ -135,8 +135,8 @@ export class CrashGame {
     return this.bets.repo.pastRounds(limit, before).map((r) => roundView(r, this.bets.inRound(r.round)));
   }
 
-  walletBets(wallet: string, limit: number) {
-    return this.bets.ofWallet(wallet, limit).map(betView);
+  walletBets(wallet: string, limit: number, paidOnly = false) {
+    return this.bets.ofWallet(wallet, limit, paidOnly).map(betView);
   }
 
   historyMessage(): CrashServerMessage {

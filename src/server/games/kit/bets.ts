@@ -185,9 +185,9 @@ export class GameBets<P = Record<string, unknown>> {
     return this.repo.betsInRound(round).map((r) => toBet<P>(r));
   }
 
-  /** A wallet's bets, newest first. */
-  ofWallet(wallet: string, limit = 50): Bet<P>[] {
-    return this.repo.betsOf(wallet, limit).map((r) => toBet<P>(r));
+  /** A wallet's bets, newest first; `paidOnly`: those whose payment arrived. */
+  ofWallet(wallet: string, limit = 50, paidOnly = false): Bet<P>[] {
+    return this.repo.betsOf(wallet, limit, paidOnly).map((r) => toBet<P>(r));
   }
 
   /**

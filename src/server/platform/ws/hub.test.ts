@@ -93,7 +93,7 @@ describe("/ws", () => {
     }
     s.ws.send(JSON.stringify({ type: "subscribe", topic: `wallet:${other}` }));
     expect(await s.next("error")).toMatchObject({ code: "FORBIDDEN", topic: `wallet:${other}` });
-    server.ctx.hub.emit("wallet", own, { type: "reward-claim", claimId: 1, tokenId: "T", status: "Pending", amount: "1", txid: null });
+    server.ctx.hub.emit("wallet", own, { type: "reward-claim", claimId: 1, tokenId: "T", claimType: "early", status: "Pending", amount: "1", txid: null });
     expect(await s.next("reward-claim")).toMatchObject({ claimId: 1, topic: `wallet:${own}` });
     s.ws.close();
     // A made-up session is no session.

@@ -8,7 +8,7 @@ import { PendingOffersCard } from "../nfts/PendingOffersCard";
 import { WalletConnect } from "../wallet/WalletConnect";
 import { walletState } from "../wallet/walletStore";
 import { fetchRewards, rewardsKey, summaryKey, type OwnedNft, type Period, type RewardsResponse, type WalletSummary } from "./api";
-import { formatDate, toMicro, vvx } from "./format";
+import { formatDate, rewardKindText, toMicro, vvx } from "./format";
 import { NftDetailsDialog } from "./NftDetailsDialog";
 import { LoadError, Loading, NftCard, NoNfts, Pagination, PeriodSelect, StatusBadge, TxLink } from "./parts";
 
@@ -145,7 +145,7 @@ function RecentRewards({ data, period, onPeriod, onPage, loading }: { data: Rewa
                   <td data-label="Date">{formatDate(r.date)}</td>
                   <td data-label="NFT">
                     {r.nft.name}
-                    <div className="muted small">{r.claimType === "full" ? "Full claim" : "Early claim (50%)"}</div>
+                    <div className="muted small">{rewardKindText(r)}</div>
                   </td>
                   <td data-label="Amount">{vvx(r.amount)}</td>
                   <td data-label="Status">

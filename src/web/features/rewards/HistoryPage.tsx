@@ -15,15 +15,17 @@ const TABS = [
   { value: "purchases", label: "Purchases" },
   { value: "swaps", label: "Swaps" },
   { value: "games", label: "Games" },
+  { value: "transfers", label: "Transfers" },
 ] as const;
 type Tab = (typeof TABS)[number]["value"];
 
 const EMPTY: Record<Tab, string> = {
   all: "No transactions found for the selected period",
-  rewards: "No reward claims in the selected period",
+  rewards: "No reward claims or monthly distributions in the selected period",
   purchases: "No NFT purchases in the selected period",
   swaps: "No swaps in the selected period",
   games: "No game bets or payouts in the selected period",
+  transfers: "No NFTs sent or received in the selected period",
 };
 
 /** /history: the wallet's own records on the ledger, by period and type, with statistics. */
@@ -136,7 +138,7 @@ function Table({ rows, tab }: { rows: Transaction[]; tab: Tab }) {
             <th>Date</th>
             <th>Type</th>
             <th>Description</th>
-            {tab === "rewards" && <th>NFT Tier</th>}
+            {(tab === "rewards" || tab === "transfers") && <th>NFT Tier</th>}
             {tab === "swaps" && <th>Details</th>}
             <th>Amount</th>
             <th>Transaction</th>
@@ -150,7 +152,7 @@ function Table({ rows, tab }: { rows: Transaction[]; tab: Tab }) {
                 {t.type} <StatusBadge status={t.status} />
               </td>
               <td data-label="Description">{t.description}</td>
-              {tab === "rewards" && <td data-label="NFT Tier">{t.tier ?? "—"}</td>}
+              {(tab === "rewards" || tab === "transfers") && <td data-label="NFT Tier">{t.tier ?? "—"}</td>}
               {tab === "swaps" && <td data-label="Details">{t.details ?? "—"}</td>}
               <td data-label="Amount" className={t.amount.startsWith("-") ? "amount-out" : "amount-in"}>
                 {t.amount.startsWith("-") ? "" : "+"}

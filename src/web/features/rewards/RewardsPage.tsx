@@ -8,7 +8,7 @@ import { usePageTitle } from "../../lib/usePageTitle";
 import { toast } from "../../state/toast";
 import { walletState } from "../wallet/walletStore";
 import { claimRewards, fetchRewards, rewardsKey, type NftRewards, type RewardsResponse } from "./api";
-import { formatDate, groupDecimal, nextClaimText, percentOf, vvx } from "./format";
+import { formatDate, formatDateTime, groupDecimal, nextClaimText, percentOf, vvx } from "./format";
 import { ConnectPrompt, LoadError, Loading, NftArt } from "./parts";
 
 /** The spec: rewards reload 1 s after a claim. */
@@ -58,7 +58,10 @@ export default function RewardsPage() {
       <header className="page-header">
         <p className="eyebrow">Daily accrual, monthly distribution</p>
         <h1>Rewards Dashboard</h1>
-        <p className="muted lead-left">Your NFTs earn VVX every day from their purchase date. Claim early for 50% now, or in full once the monthly target is reached or on the last day of the month.</p>
+        <p className="muted lead-left">
+          Your NFTs earn VVX every day from their purchase date. At the end of each month (UTC) whatever is still unclaimed is paid in full to the NFT's holder, automatically. You can also claim
+          before then: early for 50% now, or in full once the monthly target is reached or on the last day of the month.
+        </p>
       </header>
 
       {checking && !walletAddress ? (
@@ -90,8 +93,9 @@ export default function RewardsPage() {
             ))}
           </div>
           <p className="muted small section-gap">
-            Full claims open once the accrued amount reaches the tier's target or on the last day of the month (UTC). An early claim pays 50% and forfeits the rest. 24 hours must pass between two claims of
-            the same NFT. Rewards belong to the NFT: if you transfer it, its unclaimed rewards go with it.
+            At 00:00 UTC on the 1st of each month, every NFT's rewards accrued by then and not yet claimed are sent to its holder's wallet in VVX (shown in Recent Rewards and your history). Full claims
+            open once the accrued amount reaches the tier's target or on the last day of the month (UTC). An early claim pays 50% and forfeits the rest. 24 hours must pass between two claims of the same
+            NFT. Rewards belong to the NFT: if you transfer it, its unclaimed rewards go with it.
           </p>
         </>
       )}
@@ -135,6 +139,10 @@ function Summary({ data }: { data: RewardsResponse }) {
         <div>
           <dt>Next Claim</dt>
           <dd data-testid="next-claim">{nextClaimText(data.nextClaimTime, data.now)}</dd>
+        </div>
+        <div>
+          <dt>Next Distribution</dt>
+          <dd data-testid="next-distribution">{formatDateTime(data.nextDistributionTime)}</dd>
         </div>
       </dl>
     </section>

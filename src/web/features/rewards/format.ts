@@ -1,4 +1,5 @@
 // VVX amounts arrive as exact decimal text; they are shown and compared as text and bigint, never as floats.
+import { monthName, parseMonthKey } from "../../../engine/calendar";
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
@@ -58,9 +59,16 @@ export function nextClaimText(nextIso: string | null, nowIso: string): string {
 }
 
 const shortDate = new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeZone: "UTC" });
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const dateTime = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
 
 /** The spec's short dates (UTC, the product's day boundary). */
 export const formatDate = (iso: string | null) => (iso ? shortDate.format(new Date(iso)) : "—");
-/** Date and time in UTC. */
+/** Date and time in UTC, 24-hour ("Jan 1, 2027, 00:00 UTC"). */
 export const formatDateTime = (iso: string | null) => (iso ? `${dateTime.format(new Date(iso))} UTC` : "—");
+
+/** What a Reward row is: a claim (full or early) or a month's distribution of unclaimed rewards. */
+export function rewardKindText(row: { claimType: string; period: string | null }): string {
+  const month = row.period ? parseMonthKey(row.period) : null;
+  if (row.claimType === "monthly") return month ? `Monthly distribution, ${monthName(month)}` : "Monthly distribution";
+  return row.claimType === "full" ? "Full claim" : "Early claim (50%)";
+}

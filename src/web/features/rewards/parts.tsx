@@ -88,7 +88,7 @@ export function pageWindow(page: number, totalPages: number): (number | null)[] 
 
 /** Claimed, Pending, Completed ... as a coloured badge. */
 export function StatusBadge({ status }: { status: string }) {
-  const kind = /claimed|completed/i.test(status) ? "ok" : /pending/i.test(status) ? "pending" : /failed/i.test(status) ? "bad" : "neutral";
+  const kind = /claimed|completed|paid/i.test(status) ? "ok" : /pending/i.test(status) ? "pending" : /failed/i.test(status) ? "bad" : "neutral";
   return <span className={`badge badge-status badge-${kind}`}>{status}</span>;
 }
 

@@ -100,7 +100,10 @@ function Waiting({ request }: { request: SignRequest }) {
 function Delivered({ outcome, txLink }: { outcome: SwapOutcome; txLink?: string }) {
   return (
     <div className="swap-result" role="status" data-testid="swap-result">
-      <p className="swap-result-big success-text">+{groupDecimal(outcome.deliveredVvx ?? "0")} VVX</p>
+      {/* The amount may wrap on a narrow phone, the unit never: it moves to the next line whole. */}
+      <p className="swap-result-big success-text">
+        <span className="swap-result-amount">+{groupDecimal(outcome.deliveredVvx ?? "0")}</span> <span className="swap-result-unit" data-testid="swap-result-unit">VVX</span>
+      </p>
       <p className="muted small">
         for {groupDecimal(outcome.spentXrp ?? outcome.xrpAmount)} XRP (network fee {outcome.feeXrp} XRP)
       </p>

@@ -42,7 +42,7 @@ export default function CrashPage() {
     void refreshBurns();
   }, [refreshBets, refreshBalance, refreshBurns]);
   const game = useCrashGame(wallet, { onMine: refreshMine });
-  const bet = useBetPayment(refreshMine);
+  const bet = useBetPayment(refreshMine, () => game.status === "running");
   const sound = useSound(true);
   useCrashSounds(game, wallet, sound.play);
 
