@@ -89,6 +89,12 @@ export class TransferService {
     const { reads, repo, clock, log } = this.deps;
     const now = new Date(clock.now());
     if (await reads.holds(row.toWallet, row.tokenId)) {
+      // An owner has one transfer offer at a time: a newer request for the same NFT and recipient means this
+      // one's offer was cancelled (the sweep had not seen it yet), so the acceptance is the newer one's.
+      if (repo.openTransfersTo(row.toWallet).some((r) => r.tokenId === row.tokenId && r.fromWallet === row.fromWallet && r.id > row.id)) {
+        repo.closeTransfer(row.id, now);
+        return "closed";
+      }
       const move = (await nftMovesOf(this.deps.ledger, row.toWallet)).find((m) => m.tokenId === row.tokenId && m.from === row.fromWallet && m.to === row.toWallet);
       repo.acceptTransfer(row.id, move?.hash ?? null, new Date(move?.closedAtMs ?? now.getTime()), now);
       log.info("nft transfer accepted", { tokenId: row.tokenId, from: row.fromWallet, to: row.toWallet, txid: move?.hash ?? null });
