@@ -6,6 +6,7 @@ import { sqliteOf } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
 import type { SocketEndpoint } from "../../platform/ws";
+import type { Sealer } from "../../platform/secrets";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../platform/errors";
 import { formatHundredths } from "../../../engine";
 import { Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type GameSocketContext, type GameSocketDeps, type KitDeps } from "../kit";
@@ -17,6 +18,8 @@ import { betView, roundView } from "./views";
 
 export interface CrashDeps extends KitDeps {
   hub: Hub;
+  /** Seals the chains' seeds (DATA_DIR/seal.key). */
+  sealer: Sealer;
   config: Pick<Config, "crashWaitMs" | "crashPauseMs" | "crashMaxProfitRatio" | "cookieSecret">;
 }
 
@@ -41,7 +44,7 @@ export class CrashGame {
       place: () => ({ round: this.rounds.placeRound() }),
     });
     this.channel = new GameChannel(deps.hub, CRASH_GAME);
-    this.chains = new CrashChains(deps.db, deps.clock, deps.log);
+    this.chains = new CrashChains(deps.db, deps.clock, deps.log, deps.sealer);
     this.burns = new CrashBurns(deps);
     this.bankroll = new Bankroll(deps.ledger, deps.outbox);
     this.rounds = new CrashRounds({

@@ -5,17 +5,18 @@ const started = new WeakMap<Request, number>();
 
 /** Writes the one line per request: method, path (never the query, which may carry wallet data), status, duration. */
 export function logRequest(log: Logger, method: string, path: string, status: number, ms?: number): void {
+  if (log.requests === false) return;
   log.info("request", { method, path, status, ms: ms === undefined ? undefined : Math.round(ms * 10) / 10 });
 }
 
 /**
  * Request logging for the API instance. Scoped, not global: a hook on the SPA
  * routes would stop Bun serving the bundled HTML natively. Unmatched paths are
- * logged by the error handler instead. With info lines going nowhere (QUIET) it adds no hooks: the
+ * logged by the error handler instead. With request lines off (QUIET, or LOG_LEVEL above info) it adds no hooks: the
  * two hooks (a timer and an after-response task per request) were a quarter of a cached read's cost.
  */
 export function requestLog(log: Logger) {
-  if (log.quietInfo) return new Elysia({ name: "request-log" });
+  if (log.quietInfo || log.requests === false) return new Elysia({ name: "request-log" });
   return new Elysia({ name: "request-log" })
     .onTransform({ as: "scoped" }, ({ request }) => {
       started.set(request, performance.now());
