@@ -27,6 +27,8 @@ import { rewardHistory } from "../rewards/history";
 import { RewardService } from "../rewards/service";
 import { TransferService } from "../rewards/transfers";
 import { swapHistorySource } from "../swap/history";
+import { PlayedMarks } from "../platform/playedMarks";
+import { guardReplay } from "./replay";
 import { SwapService } from "../swap/service";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
@@ -43,13 +45,17 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   const funders = [...config.treasuryFunders, ledger.vvx.issuer, ...(sandbox ? [sandbox.wallets.issuer.classicAddress, sandbox.wallets.ammProvider.classicAddress] : [])];
   const payments = new PaymentWatcher(store.db, ledger, outbox, log, { clock, funders });
   const signing = createSigningServices(config, store.db, log, clock);
+  // What the games have shown, kept outside the database (checked against it below, before any game runs).
+  const played = PlayedMarks.open(config.dataDir);
+  const notePlayed = played.note;
   const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
   const fair = new FairSeedService({ db: store.db, sqlite: store.sqlite, clock, log });
-  const slots = new SlotsGame({ db: store.db, sqlite: store.sqlite, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub });
-  const racing = new RacingGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, hub, config });
-  const crash = new CrashGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, hub, config, sealer: dataDirSealer(config.dataDir) });
+  const slots = new SlotsGame({ db: store.db, sqlite: store.sqlite, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub, notePlayed });
+  const racing = new RacingGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed });
+  const crash = new CrashGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, sealer: dataDirSealer(config.dataDir) });
   // Wheel prizes become slot spins; the two games meet only here.
-  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
+  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
+  guardReplay({ store, log, crash, racing, slots, dailySpin, fair }, played);
   const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
   const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress });
   // Every feature's rows in the transaction history: one line per source.
@@ -63,7 +69,7 @@ export async function createContext(settings: Config, log = loggerFor(settings))
     crash.history(),
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
-  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, version: VERSION };
+  return { config, store, log, clock, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, version: VERSION };
 }
 
 /** The logger the configuration asks for (LOG_FORMAT, LOG_LEVEL; QUIET drops the request lines only). */
@@ -90,6 +96,7 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
   // What createContext opened, closed last at a stop (or at once when the server cannot listen).
   const closeData = () => {
     ctx.sandbox?.shutdown();
+    ctx.played.close();
     ctx.store.close();
     dataDirLock.release();
   };

@@ -2,7 +2,7 @@ import type { CrashServerMessage } from "../../../shared/api/crash";
 import type { GameMessage } from "../../../shared/channels";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import type { Config } from "../../platform/config";
-import { sqliteOf } from "../../platform/db";
+import { sqliteOf, type DbOrTx } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
 import type { SocketEndpoint } from "../../platform/ws";
@@ -59,6 +59,7 @@ export class CrashGame {
       waitMs: deps.config.crashWaitMs,
       pauseMs: deps.config.crashPauseMs,
       maxProfitRatio: deps.config.crashMaxProfitRatio,
+      notePlayed: deps.notePlayed,
     });
     this.rounds.onCrashed = () => this.channel.publish(this.historyMessage());
     // What every socket gets on open, serialized once per change of the rounds or bets (a round ending, a bet placed or settled).
@@ -94,6 +95,24 @@ export class CrashGame {
     for (const off of this.offs.splice(0)) off();
     this.burns.stop();
     this.bets.stop();
+  }
+
+  /** The highest round that ran (or was voided): every round whose outcome may have been shown. 0 before any. */
+  lastShownRound(): number {
+    return this.bets.repo.lastShownRound();
+  }
+
+  /**
+   * After the data went back (app/replay.ts): no chain position or round number already shown is played
+   * again. Every chain's seed is erased (a new chain is published before the next round) and a voided
+   * round takes number `shown` when it is known, so the next round comes after it.
+   */
+  skipPast(db: DbOrTx, shown: number | undefined, reason: string): void {
+    this.chains.retireAll(reason, db);
+    if (shown !== undefined && this.bets.repo.lastRoundNumber(db) < shown) {
+      const now = this.deps.clock.date();
+      this.bets.repo.insertRound(db, { round: shown, status: "voided", openedAt: now, endedAt: now });
+    }
   }
 
   /** Rows for /history (registered where the app composes it). */

@@ -4,6 +4,7 @@ import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
 import { sqliteOf, type Db } from "../../platform/db";
 import type { Logger } from "../../platform/log";
+import type { NotePlayed } from "../../platform/playedMarks";
 import { RetryGate } from "../../platform/retry";
 import type { Bankroll, Bet, GameBets, GameChannel } from "../kit";
 import type { CrashBurns } from "./burns";
@@ -22,6 +23,8 @@ export interface CrashRoundDeps {
   waitMs: number;
   pauseMs: number;
   maxProfitRatio: number;
+  /** Told a round runs (its outcome starts to show), after the commit and before the first push. */
+  notePlayed: NotePlayed;
 }
 
 /** The round being played (or counted down, or just crashed). */
@@ -218,6 +221,7 @@ export class CrashRounds {
     }
     const detail: CrashRoundDetail = { hash: live.seed.hash, crashHundredths: live.seed.crashHundredths, chainId: live.seed.chainId, gameNumber: live.seed.gameNumber, maxProfitDrops: live.maxProfitDrops.toString() };
     this.deps.db.transaction((tx) => this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) }));
+    this.deps.notePlayed("crash", live.round);
     this.deps.channel.publish(this.state());
     this.ticker = setInterval(() => this.tick(), CRASH_TICK_MS);
     this.timers.push(setTimeout(() => this.crash(), msToReachHundredths(live.seed.crashHundredths)));

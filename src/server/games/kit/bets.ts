@@ -11,6 +11,7 @@ import type { Db } from "../../platform/db";
 import { TypedEmitter } from "../../platform/emitter";
 import { NotFoundError, ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
+import type { NotePlayed } from "../../platform/playedMarks";
 import type { SignRequestCreated, SigningService } from "../../signing/service";
 import { BET_REFUND_REASON, BET_REQUEST_SECONDS, MAX_BET_DROPS, MIN_BET_DROPS, type Bet, type BetEvents, type GameBetRules } from "./model";
 import { GameRepository, toBet } from "./repository";
@@ -24,6 +25,8 @@ export interface KitDeps {
   outbox: Outbox;
   payments: PaymentWatcher;
   signing: SigningService;
+  /** Records (outside the database) that a round or spin is about to be shown: DATA_DIR/vvx.played. */
+  notePlayed: NotePlayed;
 }
 
 /** Outbox purpose of a game's winnings (refunds use "refund", listed with every refund on /history). */
