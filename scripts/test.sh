@@ -8,6 +8,7 @@ cd "$ROOT"
 ensure_bun
 ensure_packages
 ensure_chromium
+ensure_promtool
 
 echo "==> Type-checking (tsc --noEmit)"
 bun run --silent typecheck

@@ -26,15 +26,17 @@ import { swapRoutes } from "../swap";
 import { walletRoutes } from "../wallet";
 import type { SandboxProductHooks } from "../sandbox";
 import type { AppContext } from "./context";
+import { metricsRoutes, type ServerMetrics } from "./metrics";
 
 /**
  * Composes the whole server from feature plugins. API routes sit in one
  * instance with the request log, the request guard and the security headers;
  * the SPA routes in another without hooks (a hook on them would stop Bun
  * serving them natively), their headers built into their static responses.
- * `spa` is the production build (undefined: Bun's HTML bundle, for development).
+ * `spa` is the production build (undefined: Bun's HTML bundle, for development); `metrics`, when
+ * METRICS_TOKEN is set, counts the API's requests and answers GET /metrics.
  */
-export function createApp(ctx: AppContext, spa?: BuiltSpa) {
+export function createApp(ctx: AppContext, spa?: BuiltSpa, metrics?: ServerMetrics) {
   const signLimits = new SignRequestLimits();
   const headers = new SecurityHeaders(ctx.config.publicUrl);
   const web = webRoutes(spa, headers);
@@ -43,7 +45,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   const guardOptions: RequestGuardOptions = { publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => FORM_ROUTES.has(path) };
   const socketWallet: SocketWallet = (cookies) => ctx.auth.session(cookies.get(SESSION_COOKIE) ?? undefined)?.wallet ?? null;
   const api = new Elysia({ name: "api" })
-    .use(requestLog(ctx.log))
+    .use(requestLog(ctx.log, metrics?.observe))
     .use(securityHeaders(headers))
     .use(requestGuard(guardOptions))
     .use(healthRoutes(ctx))
@@ -64,6 +66,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(dailySpinRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
+  if (metrics && ctx.config.metricsToken) api.use(metricsRoutes(metrics, ctx.config.metricsToken));
 
   // The sockets are Bun's own routes (upgraded before Elysia: the hot path of every page); their other requests fall back to Elysia.
   const gameSocket = { socketWallet, log: ctx.log };

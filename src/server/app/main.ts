@@ -29,6 +29,7 @@ import { TransferService } from "../rewards/transfers";
 import { swapHistorySource } from "../swap/history";
 import { PlayedMarks } from "../platform/playedMarks";
 import { guardReplay } from "./replay";
+import { ServerMetrics } from "./metrics";
 import { SwapService } from "../swap/service";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
@@ -95,12 +96,14 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
   }
   // What createContext opened, closed last at a stop (or at once when the server cannot listen).
   const closeData = () => {
+    metrics?.stop();
     ctx.sandbox?.shutdown();
     ctx.played.close();
     ctx.store.close();
     dataDirLock.release();
   };
-  const app = createApp(ctx, await spa);
+  const metrics = config.metricsToken ? new ServerMetrics(ctx) : undefined;
+  const app = createApp(ctx, await spa, metrics);
   try {
     // reusePort off (Elysia turns it on): a port another server holds is refused, not shared with it.
     app.listen({ port: config.port, hostname: config.host, development, reusePort: false });
