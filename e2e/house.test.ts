@@ -5,7 +5,7 @@ import { UNICORNS } from "../src/engine";
 import { SESSION_COOKIE } from "../src/server/auth/cookies";
 import { eventually, faucet } from "../src/server/testing/ledgerKit";
 import { sessionBrowser } from "../src/server/testing/nftKit";
-import { advanceClock, betAndSign, raceReaches, raceState } from "../src/server/testing/racingKit";
+import { betAndSign, raceReaches, raceState, raceTakingBets } from "../src/server/testing/racingKit";
 import { startTestServer, type TestServer } from "../src/server/testing/testServer";
 import { DESKTOP, PHONE, expectFitsPhone, launchBrowser, openPage, screenshot } from "./browser";
 
@@ -24,12 +24,7 @@ afterAll(async () => {
 
 test("an admin sees each game's house figures from the books: a race with 3 XRP on every unicorn", async () => {
   // A race taking bets for long enough, then 3 XRP on each of the five unicorns: one wins 5x, four lose.
-  const race = await eventually(async () => {
-    const s = (await raceState(server)).raceState;
-    if (s.bettingOpen && s.betsCloseTime - s.serverTime >= 12_000) return s.roundNumber;
-    await advanceClock(server, Math.max(1, s.nextRaceTime - s.serverTime + 5));
-    return undefined;
-  }, "a race taking bets", 30_000, 100);
+  const race = await raceTakingBets(server);
   const bettors = await Promise.all(UNICORNS.map(() => faucet(server.url, { xrp: 50 })));
   await Promise.all(bettors.map((w, i) => betAndSign(server, sessionBrowser(server, w.classicAddress), w.seed!, UNICORNS[i]!.name, 3)));
   await eventually(async () => (await raceState(server)).players.length === UNICORNS.length, "five confirmed bets", 20_000);

@@ -28,19 +28,22 @@ ensure_packages() {
   touch "$stamp"
 }
 
+# Prints what runs a command as root here ("" as root, "sudo" otherwise); exits with `$1` when neither can.
+root_prefix() {
+  if [ "$(id -u)" = "0" ]; then return; fi
+  if command -v sudo >/dev/null 2>&1; then echo sudo; return; fi
+  echo "error: $1" >&2
+  exit 1
+}
+
 ensure_chromium() {
   if [ -n "${CHROMIUM_PATH:-}" ] && [ -x "$CHROMIUM_PATH" ]; then return; fi
   for candidate in /usr/bin/chromium /usr/bin/chromium-browser; do
     if [ -x "$candidate" ]; then export CHROMIUM_PATH="$candidate"; return; fi
   done
   echo "==> Installing Chromium from Debian packages (for the browser tests)"
-  local sudo=""
-  if [ "$(id -u)" != "0" ]; then
-    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
-      echo "error: Chromium is missing and installing it needs root (apt-get install chromium)" >&2
-      exit 1
-    fi
-  fi
+  local sudo
+  sudo="$(root_prefix "Chromium is missing and installing it needs root (apt-get install chromium)")"
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
   export CHROMIUM_PATH=/usr/bin/chromium
@@ -49,13 +52,8 @@ ensure_chromium() {
 ensure_promtool() {
   if command -v promtool >/dev/null 2>&1; then return; fi
   echo "==> Installing promtool from Debian's prometheus package (the metrics test checks a real scrape with it)"
-  local sudo=""
-  if [ "$(id -u)" != "0" ]; then
-    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
-      echo "error: promtool is missing and installing it needs root (apt-get install prometheus)" >&2
-      exit 1
-    fi
-  fi
+  local sudo
+  sudo="$(root_prefix "promtool is missing and installing it needs root (apt-get install prometheus)")"
   # Only the promtool binary is wanted: the package's Prometheus service must not start, so
   # policy-rc.d refuses every service start for the length of the install (when none is set already).
   local policy=/usr/sbin/policy-rc.d made=""

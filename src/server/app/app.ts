@@ -28,6 +28,7 @@ import { walletRoutes } from "../wallet";
 import type { SandboxProductHooks } from "../sandbox";
 import type { AppContext } from "./context";
 import { metricsRoutes, type ServerMetrics } from "./metrics";
+import { drainRoutes, type Drain } from "./drain";
 
 /**
  * Composes the whole server from feature plugins. API routes sit in one
@@ -35,9 +36,9 @@ import { metricsRoutes, type ServerMetrics } from "./metrics";
  * the SPA routes in another without hooks (a hook on them would stop Bun
  * serving them natively), their headers built into their static responses.
  * `spa` is the production build (undefined: Bun's HTML bundle, for development); `metrics`, when
- * METRICS_TOKEN is set, counts the API's requests and answers GET /metrics.
+ * METRICS_TOKEN is set, counts the API's requests and answers GET /metrics; `drain` answers /api/admin/drain.
  */
-export function createApp(ctx: AppContext, spa?: BuiltSpa, metrics?: ServerMetrics) {
+export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: { metrics?: ServerMetrics; drain?: Drain } = {}) {
   const signLimits = new SignRequestLimits();
   const headers = new SecurityHeaders(ctx.config.publicUrl);
   const web = webRoutes(spa, headers);
@@ -69,6 +70,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, metrics?: ServerMetri
     .use(booksRoutes({ sqlite: ctx.store.sqlite, auth: ctx.auth, adminWallets: ctx.config.adminWallets, racingMultiple: ctx.config.racing.payoutMultiple }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
   if (metrics && ctx.config.metricsToken) api.use(metricsRoutes(metrics, ctx.config.metricsToken));
+  if (drain) api.use(drainRoutes(drain, ctx.auth, ctx.config.adminWallets));
 
   // The sockets are Bun's own routes (upgraded before Elysia: the hot path of every page); their other requests fall back to Elysia.
   const gameSocket = { socketWallet, log: ctx.log };

@@ -30,6 +30,7 @@ import { swapHistorySource } from "../swap/history";
 import { PlayedMarks } from "../platform/playedMarks";
 import { guardReplay } from "./replay";
 import { ServerMetrics } from "./metrics";
+import { Drain } from "./drain";
 import { SwapService } from "../swap/service";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
@@ -103,7 +104,8 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
     dataDirLock.release();
   };
   const metrics = config.metricsToken ? new ServerMetrics(ctx) : undefined;
-  const app = createApp(ctx, await spa, metrics);
+  const drain = new Drain(ctx);
+  const app = createApp(ctx, await spa, { metrics, drain });
   try {
     // reusePort off (Elysia turns it on): a port another server holds is refused, not shared with it.
     app.listen({ port: config.port, hostname: config.host, development, reusePort: false });
@@ -148,7 +150,9 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
       closeData();
       ctx.log.info("stopped");
     })());
-  return { app, ctx, port, stop };
+  // A drain asked by SIGUSR2 or an admin stops the server once nothing is open (main exits after it).
+  drain.onIdle = stop;
+  return { app, ctx, port, stop, drain };
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
@@ -202,8 +206,9 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     throw err;
   }
   let stop: () => Promise<void>;
+  let drain: Drain;
   try {
-    ({ stop } = await startServer(config));
+    ({ stop, drain } = await startServer(config));
   } catch (err) {
     if (err instanceof DatabaseFileError) {
       console.error(`Database error: ${err.message}`);
@@ -222,9 +227,19 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   // 30 s (bun run bench, startup), for one pause of under 8 ms (JSC does it at its next idle moment).
   // Code that runs later is compiled again when it does.
   setTimeout(() => Bun.shrink(), RELEASE_START_UP_AFTER_MS).unref();
+  // SIGTERM (docker stop, systemd) and Ctrl-C: no new bets, the crash round under way plays out (at most
+  // SHUTDOWN_GRACE_MS), then a clean stop; a second signal stops at once. SIGUSR2: drain until nothing is open.
+  let signalled = false;
+  const exit = () => void stop().then(() => process.exit(0));
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.on(signal, () => void stop().then(() => process.exit(0)));
+    process.on(signal, () => {
+      if (signalled) return exit();
+      signalled = true;
+      void drain.forRestart(config.shutdownGraceMs).then(exit);
+    });
   }
+  drain.onIdle = () => exit();
+  process.on("SIGUSR2", () => drain.stopWhenIdle("SIGUSR2"));
 }
 
 if (import.meta.main) await main();

@@ -3,7 +3,7 @@ import type { Client, Wallet } from "xrpl";
 import { UNICORNS } from "../../engine";
 import { eventually, faucet, outsideClient } from "../testing/ledgerKit";
 import { GENESIS_PRICE_MICRO, sessionBrowser, signPayload } from "../testing/nftKit";
-import { betAndSign, raceReaches, raceState } from "../testing/racingKit";
+import { betAndSign, raceReaches, raceState, raceTakingBets } from "../testing/racingKit";
 import { advanceClock, buyNft, DAY_MS } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 
@@ -100,12 +100,7 @@ describe("GET /metrics", () => {
 
     // A race with a 2 XRP bet on every unicorn (XRP in): one wins 5x (XRP out), four lose.
     // A race whose betting stays open long enough for five bets (else the clock moves to the next countdown).
-    const race = await eventually(async () => {
-      const s = (await raceState(server)).raceState;
-      if (s.bettingOpen && s.betsCloseTime - s.serverTime >= 12_000) return s.roundNumber;
-      await advanceClock(server, Math.max(1, s.nextRaceTime - s.serverTime + 5));
-      return undefined;
-    }, "a race taking bets", 30_000, 100);
+    const race = await raceTakingBets(server);
     const bettors: Wallet[] = await Promise.all(UNICORNS.map(() => faucet(server.url, { xrp: 50 })));
     await Promise.all(bettors.map((w, i) => betAndSign(server, sessionBrowser(server, w.classicAddress), w.seed!, UNICORNS[i]!.name, 2)));
     await eventually(async () => (await raceState(server)).players.length === UNICORNS.length, "five confirmed bets", 20_000);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../../package.json" with { type: "json" };
@@ -69,6 +69,41 @@ describe("operator commands answer without starting the server", () => {
       await server.stop(true);
     }
     expect((await runVvx(["healthcheck"], { PORT: String(await freePort()) })).code).toBe(1);
+  });
+});
+
+describe("vvx doctor", () => {
+  test("reads everything without starting or changing anything: configuration, folder modes, lock, schema, ledger, treasury", async () => {
+    const dir = tempDir("vvx-doctor-");
+    try {
+      const fresh = await runVvx(["doctor"], { DATA_DIR: join(dir, "data"), PORT: "3997", NETWORK: "testnet", XUMM_API_KEY: "" });
+      expect(fresh.code).toBe(1);
+      expect(fresh.stdout).toContain("FAIL  configuration: XUMM_API_KEY: is required when NETWORK=testnet");
+      expect(fresh.stdout).toContain("WARN  data folder: ");
+      expect(existsSync(join(dir, "data"))).toBe(false);
+
+      const server = await spawnServer(join(dir, "data"), { LOG_LEVEL: "warn" });
+      try {
+        expect(await server.healthy()).toBe(true);
+        chmodSync(join(dir, "data", "cookie.key"), 0o644);
+        const run = await runVvx(["doctor"], { DATA_DIR: join(dir, "data"), HOST: "127.0.0.1", PORT: String(server.port) });
+        const lines = run.stdout.trim().split("\n");
+        expect(run.code).toBe(0);
+        expect(lines[0]).toStartWith("OK    configuration: network sandbox");
+        expect(lines).toContain("WARN  data folder: readable by other users: cookie.key is 0644; the server makes them owner-only at its next start (or chmod 700 the folder, 600 its files)");
+        expect(lines).toContain("OK    lock: held: a VVX server is running on this folder");
+        expect(lines.find((l) => l.startsWith("OK    database: schema version "))).toBeString();
+        expect(lines.find((l) => l.startsWith("OK    ledger: ws://127.0.0.1:"))).toContain("validated ledger");
+        expect(lines.find((l) => l.startsWith("OK    treasury: "))).toMatch(/holds [\d,.]+ XRP \(reserves [\d,.]+: base plus \d+ object\(s\); [\d,.]+ spendable\) and \d+ VVX/);
+        expect(statSync(join(dir, "data", "cookie.key")).mode & 0o777).toBe(0o644); // doctor only reads
+      } finally {
+        await server.stop();
+      }
+      const after = await runVvx(["doctor"], { DATA_DIR: join(dir, "data"), PORT: "3997" });
+      expect(after.stdout).toMatch(/OK    lock: free: no server runs on this folder \(the last one, pid \d+, started /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

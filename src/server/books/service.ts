@@ -197,3 +197,13 @@ export function swapTotals(sqlite: Database): { byResult: { result: string; n: n
   return { byResult, spentDrops: BigInt(done.xrp ?? 0), deliveredMicroVvx: BigInt(done.vvx ?? 0) };
 }
 
+
+/** Payment requests a wallet may still pay (open and unexpired at `nowMs`): bets, purchases and packages waiting for their payment. */
+export function openRequests(sqlite: Database, nowMs: number): number {
+  return sqlite.query<{ n: number }, [number]>("SELECT count(*) AS n FROM payment_requests WHERE status = 'open' AND expires_at > ?").get(nowMs)!.n;
+}
+
+/** Paid bets not settled yet (riding in a round or waiting for one), by game. */
+export function unsettledBets(sqlite: Database): { game: string; n: number }[] {
+  return sqlite.query<{ game: string; n: number }, []>("SELECT game, count(*) AS n FROM game_bets WHERE status = 'confirmed' GROUP BY game").all();
+}

@@ -50,6 +50,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Bearer token of GET /metrics (METRICS_TOKEN); the endpoint answers 404 while unset. */
   metricsToken?: string;
+  /** How long a SIGTERM waits for the crash round under way before the server stops anyway (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
   /** Signs the browser binding cookie (COOKIE_SECRET, else a random key kept in DATA_DIR). */
   cookieSecret?: string;
   /** Crash: betting countdown before a round runs (CRASH_WAIT_MS). */
@@ -246,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
     logFormat: check(() => oneOf(env, "LOG_FORMAT", ["text", "json"] as const), "text"),
     logLevel: check(() => oneOf(env, "LOG_LEVEL", ["info", "warn", "error"] as const), "info"),
     metricsToken,
+    shutdownGraceMs: check(() => int(env, "SHUTDOWN_GRACE_MS", 8_000, 0, 600_000), 8_000),
     cookieSecret,
     crashWaitMs: check(() => int(env, "CRASH_WAIT_MS", 10_000, 100, 600_000), 10_000),
     crashPauseMs: check(() => int(env, "CRASH_PAUSE_MS", 3_000, 0, 600_000), 3_000),

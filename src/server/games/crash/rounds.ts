@@ -60,6 +60,8 @@ export class CrashRounds {
   private stopped = true;
   /** Counts start() calls: a chain load of an earlier start never opens a round. */
   private runs = 0;
+  /** Set by drain(): resolves once no round is left to play out. */
+  private drained: (() => void) | undefined;
 
   constructor(private readonly deps: CrashRoundDeps) {}
 
@@ -91,6 +93,24 @@ export class CrashRounds {
         if (!this.live) await Bun.sleep(250);
       }
     });
+  }
+
+  /**
+   * Before a restart: no new round opens. The round under way plays out (a counting-down one only when it
+   * has players); resolves once none is left, so a restart voids nothing that could finish.
+   */
+  drain(): Promise<void> {
+    return new Promise((resolve) => {
+      this.drained = resolve;
+      this.checkDrained();
+    });
+  }
+
+  private checkDrained(): void {
+    const live = this.live;
+    if (!this.drained || (live && live.status !== "crashed" && !(live.status === "waiting" && live.players.size === 0))) return;
+    if (live?.status === "waiting") this.clearTimers();
+    this.drained();
   }
 
   /** Stops the loop; a round left open or running is voided (and its bets refunded) at the next start. */
@@ -170,7 +190,7 @@ export class CrashRounds {
   // --- The loop ---------------------------------------------------------------------
 
   private openRound(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.drained) return;
     this.clearTimers();
     const round = this.deps.bets.repo.lastRoundNumber() + 1;
     const seed = this.deps.chains.seedFor(round);
@@ -306,6 +326,7 @@ export class CrashRounds {
     this.deps.log.info("crash round crashed", { round: live.round, crash: live.seed.crashHundredths, players: live.players.size, lost: riders.length });
     this.deps.channel.publish(this.state());
     this.onCrashed?.(live.round);
+    this.checkDrained();
     this.timers.push(setTimeout(() => this.openRound(), this.deps.pauseMs));
   }
 

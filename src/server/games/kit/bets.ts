@@ -9,7 +9,7 @@ import { insertPaymentRequest } from "../../payments/requests";
 import type { Clock } from "../../platform/clock";
 import type { Db } from "../../platform/db";
 import { TypedEmitter } from "../../platform/emitter";
-import { NotFoundError, ValidationError } from "../../platform/errors";
+import { DrainingError, NotFoundError, ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
 import type { NotePlayed } from "../../platform/playedMarks";
 import type { SignRequestCreated, SigningService } from "../../signing/service";
@@ -118,7 +118,11 @@ export class GameBets<P = Record<string, unknown>> {
    * Opens a bet of `amountDrops` (400 naming `betAmount` outside 1-100 XRP): the payment request and the
    * Xaman payment the wallet signs. The bet counts once the payment is validated (see the class comment).
    */
+  /** True once the server drains before a restart: no new bet is taken (payments already signed still count). */
+  draining = false;
+
   async create(input: { wallet: string; amountDrops: bigint; params: P; clientToken?: string }): Promise<{ bet: Bet<P>; sign: SignRequestCreated }> {
+    if (this.draining) throw new DrainingError();
     const { wallet, amountDrops, params } = input;
     if (amountDrops < MIN_BET_DROPS) throw new ValidationError("betAmount", "Minimum bet amount is 1 XRP.");
     if (amountDrops > MAX_BET_DROPS) throw new ValidationError("betAmount", "Maximum bet amount is 100 XRP.");
