@@ -76,7 +76,8 @@ function database(dir: string, note: Note): void {
     db = new Database(path, { readonly: true });
     db.exec("PRAGMA busy_timeout = 2000");
     const { version, unknown } = schemaVersionOf(db);
-    const size = `${(statSync(path).size / 1024 / 1024).toFixed(1)} MB`;
+    const bytes = statSync(path).size + (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
+    const size = `${(bytes / 1024 / 1024).toFixed(1)} MB with its WAL`;
     if (version > SCHEMA_VERSION || unknown.length) note("fail", "database", `schema version ${version} is newer than this VVX ${VERSION} knows (${SCHEMA_VERSION}); run the newer VVX`);
     else if (version < SCHEMA_VERSION) note("warn", "database", `schema version ${version} (${size}); the next start applies ${SCHEMA_VERSION - version} migration(s) to reach ${SCHEMA_VERSION}`);
     else note("ok", "database", `schema version ${version}, the one this VVX ${VERSION} writes (${size})`);
@@ -112,7 +113,8 @@ async function ledger(config: Config, running: boolean, note: Note): Promise<voi
     const lines = await client.request({ command: "account_lines", account: treasury, peer: issuer, ledger_index: "validated" });
     const vvx = lines.result.lines.find((l) => l.currency === config.vvxCurrency)?.balance ?? "0";
     const spendable = balance - reserve;
-    note(spendable > 0n ? "ok" : "warn", "treasury", `${treasury} holds ${xrp(balance)} XRP (reserves ${xrp(reserve)}: base plus ${data.OwnerCount} object(s); ${xrp(spendable > 0n ? spendable : 0n)} spendable) and ${vvx} VVX`);
+    const vvxText = Number(vvx).toLocaleString("en-US", { maximumFractionDigits: 6 });
+    note(spendable > 0n ? "ok" : "warn", "treasury", `${treasury} holds ${xrp(balance)} XRP (reserves ${xrp(reserve)} XRP: base plus ${data.OwnerCount} object(s); ${xrp(spendable > 0n ? spendable : 0n)} XRP spendable) and ${vvxText} VVX`);
   } catch (err) {
     note("fail", "ledger", `${config.xrplUrl} does not answer: ${err instanceof Error ? err.message : String(err)}`);
   } finally {

@@ -37,7 +37,7 @@ export class Drain {
     crash.bets.draining = racing.bets.draining = nfts.purchases.draining = slots.purchases.draining = true;
     log.info("draining: no new bets or purchases; open ones finish", { reason, open: this.open().join("; ") || "nothing" });
     // Once no round is left to play out, bets paid for a round that will not open now are refunded at once.
-    this.started = crash.rounds.drain().then(() => void crash.bets.voidInterrupted());
+    this.started = crash.rounds.drain().then(() => void crash.bets.voidInterrupted("while draining (no round opens again before the restart)"));
     return this.started;
   }
 
@@ -68,7 +68,7 @@ export class Drain {
     let reported = performance.now();
     for (let open = this.open(); open.length; open = this.open()) {
       // A bet paid while draining has no crash round to join: refunded as it comes.
-      if (open.some((o) => o.includes("crash bet"))) this.ctx.crash.bets.voidInterrupted();
+      if (open.some((o) => o.includes("crash bet"))) this.ctx.crash.bets.voidInterrupted("while draining (no round opens again before the restart)");
       if (performance.now() - reported >= REPORT_MS) {
         this.ctx.log.info("draining: waiting for", { open: open.join("; ") });
         reported = performance.now();

@@ -241,7 +241,7 @@ export class GameBets<P = Record<string, unknown>> {
    * confirmed for a round that never ran). Cashed-out bets of such a round keep their payout. Returns
    * the voided round numbers and refunded bets; call it once in the game's start, before its first round.
    */
-  voidInterrupted(): { rounds: number[]; refunded: Bet<P>[] } {
+  voidInterrupted(cause = "after a restart"): { rounds: number[]; refunded: Bet<P>[] } {
     const now = this.deps.clock.date();
     const result = this.deps.db.transaction(
       (tx) => {
@@ -256,7 +256,9 @@ export class GameBets<P = Record<string, unknown>> {
     );
     if (result.refunded.length) this.kick();
     if (result.rounds.length || result.refunded.length) {
-      this.deps.log.warn("game rounds voided after a restart", { game: this.game, rounds: result.rounds, refunded: result.refunded.length });
+      // A warning when bets are refunded; an empty round voided is only news.
+      const line = result.refunded.length ? this.deps.log.warn : this.deps.log.info;
+      line(`game rounds voided ${cause}`, { game: this.game, rounds: result.rounds, refunded: result.refunded.length });
     }
     for (const bet of result.refunded) this.events.emit("refunded", bet);
     return result;
