@@ -40,10 +40,6 @@ export class PlayedMarks {
     return new PlayedMarks(path, existsSync(path) ? parse(readFileSync(path, "utf8")) : undefined);
   }
 
-  get current(): Played {
-    return { ...this.marks };
-  }
-
   /** Raises one mark (never lowers it) and writes the record when it moved. */
   readonly note: NotePlayed = (kind, value) => {
     if (!(value > this.marks[kind])) return;

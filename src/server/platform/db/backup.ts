@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { BUSY_TIMEOUT_MS, DatabaseFileError, NewerSchemaError, SCHEMA_VERSION, schemaVersionOf } from ".";
+import { BUSY_TIMEOUT_MS, DatabaseFileError, refuseNewerSchema, schemaVersionOf } from ".";
 import { ownerOnlyFile } from "../dataDir";
 import { VERSION } from "../version";
 import { lockDataDir } from "./dataDirLock";
@@ -113,9 +113,8 @@ function checkBackup(path: string): BackupOrigin {
     const check = db.query<{ quick_check: string }, []>("PRAGMA quick_check").get()?.quick_check;
     if (check !== "ok") throw new BackupError(`${path} is damaged (${check}); choose another backup`);
     if (!db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").get()) throw new BackupError(`${path} is not a VVX database`);
-    const { version, unknown } = schemaVersionOf(db);
-    if (version > SCHEMA_VERSION || unknown.length) throw new NewerSchemaError(path, Math.max(version, SCHEMA_VERSION + 1));
-    return backupOrigin(db) ?? { takenAt: statSync(path).mtime.toISOString(), vvxVersion: "unknown", schemaVersion: version };
+    refuseNewerSchema(db, path);
+    return backupOrigin(db) ?? { takenAt: statSync(path).mtime.toISOString(), vvxVersion: "unknown", schemaVersion: schemaVersionOf(db).version };
   } catch (err) {
     if (err instanceof BackupError || err instanceof DatabaseFileError) throw err;
     throw new BackupError(`${path} is not a usable SQLite database: ${err instanceof Error ? err.message : String(err)}`);
