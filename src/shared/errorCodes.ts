@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: "A state-changing request must send JSON",
   CROSS_SITE_REQUEST: "A state-changing request came from another site's page",
   DATABASE_BUSY: "The database is locked by other work; try again shortly",
+  DRAINING: "The server is about to restart (an upgrade): new bets and purchases open again in a moment",
 
   // Dependencies
   UPSTREAM_UNAVAILABLE: "A dependency is unreachable",

@@ -12,6 +12,7 @@ import { historyRoutes } from "../history";
 import { nftRoutes, parseTierId, parseVvxText } from "../nfts";
 import { formatVvx } from "../nfts/catalog";
 import { depositRoutes } from "../deposits";
+import { booksRoutes } from "../books";
 import { rewardRoutes } from "../rewards";
 import { errorHandler } from "../platform/http/errors";
 import { guardRequest, requestGuard, type RequestGuardOptions } from "../platform/http/requestGuard";
@@ -26,15 +27,18 @@ import { swapRoutes } from "../swap";
 import { walletRoutes } from "../wallet";
 import type { SandboxProductHooks } from "../sandbox";
 import type { AppContext } from "./context";
+import { metricsRoutes, type ServerMetrics } from "./metrics";
+import { drainRoutes, type Drain } from "./drain";
 
 /**
  * Composes the whole server from feature plugins. API routes sit in one
  * instance with the request log, the request guard and the security headers;
  * the SPA routes in another without hooks (a hook on them would stop Bun
  * serving them natively), their headers built into their static responses.
- * `spa` is the production build (undefined: Bun's HTML bundle, for development).
+ * `spa` is the production build (undefined: Bun's HTML bundle, for development); `metrics`, when
+ * METRICS_TOKEN is set, counts the API's requests and answers GET /metrics; `drain` answers /api/admin/drain.
  */
-export function createApp(ctx: AppContext, spa?: BuiltSpa) {
+export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: { metrics?: ServerMetrics; drain?: Drain } = {}) {
   const signLimits = new SignRequestLimits();
   const headers = new SecurityHeaders(ctx.config.publicUrl);
   const web = webRoutes(spa, headers);
@@ -43,7 +47,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   const guardOptions: RequestGuardOptions = { publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => FORM_ROUTES.has(path) };
   const socketWallet: SocketWallet = (cookies) => ctx.auth.session(cookies.get(SESSION_COOKIE) ?? undefined)?.wallet ?? null;
   const api = new Elysia({ name: "api" })
-    .use(requestLog(ctx.log))
+    .use(requestLog(ctx.log, metrics?.observe))
     .use(securityHeaders(headers))
     .use(requestGuard(guardOptions))
     .use(healthRoutes(ctx))
@@ -62,8 +66,11 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(racingRoutes({ racing: ctx.racing, auth: ctx.auth, db: ctx.store.db, config: ctx.config, jsonHeaders }))
     .use(crashRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(dailySpinRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
-    .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }));
+    .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }))
+    .use(booksRoutes({ sqlite: ctx.store.sqlite, auth: ctx.auth, adminWallets: ctx.config.adminWallets, racingMultiple: ctx.config.racing.payoutMultiple }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
+  if (metrics && ctx.config.metricsToken) api.use(metricsRoutes(metrics, ctx.config.metricsToken));
+  if (drain) api.use(drainRoutes(drain, ctx.auth, ctx.config.adminWallets));
 
   // The sockets are Bun's own routes (upgraded before Elysia: the hot path of every page); their other requests fall back to Elysia.
   const gameSocket = { socketWallet, log: ctx.log };

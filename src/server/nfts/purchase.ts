@@ -3,7 +3,7 @@ import { vvxToMicroNumber } from "../../engine";
 import { failedOnLedger } from "../../shared/ledgerResult";
 import type { Clock } from "../platform/clock";
 import type { Db } from "../platform/db";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import { ConflictError, DrainingError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import { RateLimiter } from "../platform/http/rateLimit";
 import type { Logger } from "../platform/log";
 import { insertPaymentRequest } from "../payments/requests";
@@ -87,11 +87,15 @@ export class PurchaseService {
     this.perIp = new RateLimiter(PURCHASES_PER_IP_PER_MINUTE, 60_000);
   }
 
+  /** True once the server drains before a restart: no new purchase is opened (payments already signed still count). */
+  draining = false;
+
   /**
    * Reserves one unit and asks Xaman for the buyer's payment; the wallet's open reservation of the
    * tier is returned again instead (`reused`). 429 past the per-wallet or per-IP limit.
    */
   async create(actor: Actor, tierId: number, source: PurchaseSource, amountVvx?: number): Promise<PurchaseCreated> {
+    if (this.draining) throw new DrainingError();
     const tier = this.deps.catalog.tier(tierId);
     if (amountVvx !== undefined && (!Number.isSafeInteger(amountVvx) || vvxToMicroNumber(amountVvx) !== tier.priceMicroVvx)) {
       throw new ValidationError("amount", `Field 'amount' must be the ${tier.name} price, ${formatVvx(tier.priceMicroVvx)} (VVX), got ${amountVvx.toLocaleString("en-US")}`);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { slotPackage } from "../../../engine";
 import type { PaymentDecision, PaymentHandlerContext } from "../../payments/model";
 import { insertPaymentRequest } from "../../payments/requests";
-import { ConflictError, NotFoundError } from "../../platform/errors";
+import { ConflictError, DrainingError, NotFoundError } from "../../platform/errors";
 import { PACKAGE_PAYMENT_GRACE_SECONDS, PACKAGE_SIGN_SECONDS, SESSION_IDLE_MS, SLOTS_ERRORS, SLOTS_PACKAGE_PURPOSE } from "./model";
 import type { PurchaseRow, SlotsRepository } from "./repository";
 import type { SlotsDeps, SlotsService } from "./service";
@@ -72,8 +72,12 @@ export class SlotPurchases {
     }
   }
 
+  /** True once the server drains before a restart: no new package is sold (payments already signed still count). */
+  draining = false;
+
   /** Opens a VVX payment request for a package and asks Xaman for the payment. */
   async create(actor: { wallet: string; clientToken?: string }, tierIndex: number) {
+    if (this.draining) throw new DrainingError();
     const pkg = slotPackage(tierIndex);
     this.refuseIfActive(actor.wallet);
     const now = this.deps.clock.date();

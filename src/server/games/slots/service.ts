@@ -160,6 +160,7 @@ export class SlotsService {
     const now = this.deps.clock.now();
     const outcome = this.spinOnce(wallet, sessionId, now);
     if (outcome.refused !== undefined) throw this.refusal(outcome.refused, sessionId);
+    this.deps.notePlayed("slots", outcome.id);
     const { taken } = outcome;
     return {
       spin: spinView(outcome.id, outcome.spin, outcome.seeds),
