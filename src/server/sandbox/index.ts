@@ -79,6 +79,7 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
     xrplUrl: config.xrplUrl,
     accounts: () => ledger.listAccounts(),
     sandboxSeed: config.sandboxSeed,
+    ledgerMs: config.sandboxLedgerMs,
     // Sign requests expire on the product's clock: moved past their 5 minutes, the wallet refuses them as Xaman does.
     now: () => clock!.now(),
   });

@@ -23,6 +23,9 @@ export interface SandboxAccount {
 export type SandboxAccountSource = () => Promise<SandboxAccount[]> | SandboxAccount[];
 
 /** Tuning for the sandbox Xaman. */
+/** How long a transaction the sandbox wallet signed stays valid (xrpl.js's 20 ledgers on a real network). */
+const SIGNED_TX_VALID_MS = 70_000;
+
 export interface SandboxXummOptions {
   db: Db;
   log: Logger;
@@ -34,6 +37,8 @@ export interface SandboxXummOptions {
   accounts: SandboxAccountSource;
   /** Seed of the sandbox (signs the OAuth2 access tokens). */
   sandboxSeed: string;
+  /** How often the sandbox ledger closes: a signed transaction stays valid for the same time as on a real network. */
+  ledgerMs?: number;
   /** Lifetime of a payload without `options.expire`: Xaman's QR codes expire in 5 minutes. */
   defaultExpirySeconds?: number;
   /** How often pending payloads are checked for expiry. */
@@ -417,6 +422,11 @@ export class SandboxXumm {
     let prepared: SubmittableTransaction;
     try {
       prepared = await client.autofill(tx);
+      // xrpl.js gives 20 ledgers, about 70 s on a real network but 3 s at a test's 150 ms closes: a phone that is
+      // slow to sign would see tefMAX_LEDGER only here. The same 70 s, in this ledger's closes.
+      if (request.LastLedgerSequence === undefined && prepared.LastLedgerSequence !== undefined) {
+        prepared.LastLedgerSequence += Math.max(0, Math.ceil(SIGNED_TX_VALID_MS / (this.options.ledgerMs ?? 1000)) - 20);
+      }
     } catch (err) {
       throw new ConflictError("TX_PREPARE_FAILED", `The ledger could not prepare this transaction: ${err instanceof Error ? err.message : String(err)}`);
     }
