@@ -9,6 +9,9 @@ export const SCREENSHOTS = join(import.meta.dir, "screenshots");
 
 export const DESKTOP = { width: 1366, height: 900 };
 export const PHONE = { width: 375, height: 740 };
+/** The two sizes every touched screen is looked at in (issue 36): a laptop and a tall phone. */
+export const LAPTOP = { width: 1280, height: 800 };
+export const TALL_PHONE = { width: 375, height: 812 };
 
 /** Debian's Chromium, headless, with no background networking (these machines have no internet); playwright gives it a fresh profile. */
 export async function launchBrowser(): Promise<Browser> {
@@ -60,7 +63,8 @@ const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleW
 
 /** A page in a context of its own at `viewport`; at PHONE it touches and says it is an iPhone, as a person's phone does. */
 export async function newPage(browser: Browser, viewport: typeof DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, ...(viewport === PHONE ? { hasTouch: true, isMobile: true, userAgent: IPHONE_UA } : {}) });
+  const phone = viewport.width <= PHONE.width;
+  const context = await browser.newContext({ viewport, ...(phone ? { hasTouch: true, isMobile: true, userAgent: IPHONE_UA } : {}) });
   return { context, ...(await openPage(context)) };
 }
 
@@ -118,4 +122,25 @@ export function sandboxApi(live: { server: TestServer }) {
   const sign = (uuid: string, who: string | { account?: string; seed?: string }) =>
     api<{ signed: boolean; txid?: string }>("POST", `/sandbox/api/payloads/${uuid}/sign`, typeof who === "string" ? { account: who } : who);
   return { api, sign };
+}
+
+/** What the person sees at 1280x800 and at 375x812 (the page's viewport is set to each, then put back). */
+export async function bothSizes(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const [size, viewport] of [["1280", LAPTOP], ["375", TALL_PHONE]] as const) {
+    await page.setViewportSize(viewport);
+    await page.waitForTimeout(250);
+    await viewShot(page, `${name}-${size}`);
+  }
+  if (before) await page.setViewportSize(before);
+}
+
+/** Connects through the header button: the QR modal opens and the sandbox wallet signs its SignIn as `who`. */
+export async function connectInPage(live: { server: TestServer }, page: Page, who: string | { account?: string; seed?: string }): Promise<void> {
+  await page.getByTestId("wallet-connect").first().click();
+  const modal = page.getByTestId("signing-modal");
+  await modal.waitFor();
+  await sandboxApi(live).sign((await modal.getAttribute("data-uuid"))!, who);
+  await page.getByTestId("wallet-button").first().waitFor({ timeout: 15_000 });
+  await modal.waitFor({ state: "detached", timeout: 10_000 });
 }

@@ -165,6 +165,18 @@ export class CrashView {
       this.small.text = crashed ? `CRASHED · Round #${tl.round}` : `Round #${tl.round}`;
       this.small.position.y = CRASH_VIEW.height * 0.4 + 52;
     }
+    this.showBoxes(tl.status === "running");
+  }
+
+  /** The rocket's and the texts' boxes on the host (data-rocket, data-texts: "x0,y0,x1,y1"), so a page test can see that they never meet. */
+  private showBoxes(flying: boolean): void {
+    const box = (b: { minX: number; minY: number; maxX: number; maxY: number }) => [b.minX, b.minY, b.maxX, b.maxY].map(Math.round).join(",");
+    const rocket = flying ? box(this.rocket.getBounds()) : "";
+    const a = this.big.getBounds();
+    const b = this.small.getBounds();
+    const texts = box({ minX: Math.min(a.minX, b.minX), minY: Math.min(a.minY, b.minY), maxX: Math.max(a.maxX, b.maxX), maxY: Math.max(a.maxY, b.maxY) });
+    if (this.host.dataset.rocket !== rocket) this.host.dataset.rocket = rocket;
+    if (this.host.dataset.texts !== texts) this.host.dataset.texts = texts;
   }
 
   private drawGrid(spanMs: number, spanM: number, x: (t: number) => number, y: (m: number) => number): void {

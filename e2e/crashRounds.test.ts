@@ -1,0 +1,94 @@
+import { describe, expect, test } from "bun:test";
+import { crashOf, waitForRound } from "../src/server/testing/crashKit";
+import { eventually } from "../src/server/testing/ledgerKit";
+import { TALL_PHONE, bothSizes, connectInPage, newPage, openPage, LAPTOP, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
+
+// A countdown long enough that a bet placed at its start is validated inside it; short pauses keep rounds coming.
+// (The lead's crash scheduler on an injected clock will let these tests move time instead of living through rounds.)
+const live = useServerAndBrowser({ CRASH_WAIT_MS: "12000", CRASH_PAUSE_MS: "1000" });
+const { api, sign } = sandboxApi(live);
+
+const burnedText = (total: string) => `${Number(total).toLocaleString("en-US", { maximumFractionDigits: 2 })} VVX burned so far`;
+
+describe("Crash rounds in Chromium (issue 36)", () => {
+  test("a lost bet reads 'lost' in My bets at its crash, and 'VVX burned so far' follows the burn live, for the bettor and a spectator", async () => {
+    const { address } = await api<{ address: string }>("POST", "/sandbox/api/accounts", { xrp: 100 });
+    const bettor = await newPage(live.browser, LAPTOP);
+    const spectator = await newPage(live.browser, LAPTOP);
+    try {
+      const { page } = bettor;
+      await page.goto(`${live.server.url}/games/crash`);
+      await connectInPage(live, page, address);
+      await spectator.page.goto(`${live.server.url}/games/crash`);
+      await spectator.page.getByTestId("crash-server-dot").getByText("Game server connected").waitFor();
+
+      // A round counting down that crashes within 5x (its run is short); the auto cash-out sits above its crash point: a sure loss.
+      const { round, crash } = await waitForRound(live.server, (c) => c <= 500, 9_000, 120_000);
+      expect(crashOf(live.server, round)).toBe(crash);
+      await page.getByTestId("crash-amount").fill("10");
+      await page.getByTestId("crash-auto").fill(((crash + 50) / 100).toFixed(2));
+      await page.getByTestId("crash-place").click();
+      const dialog = page.getByTestId("crash-payment");
+      await dialog.waitFor();
+      await sign((await dialog.getAttribute("data-uuid"))!, address);
+      await page.getByTestId("crash-status-line").getByText("Round starting soon...").waitFor({ timeout: 10_000 });
+      const myBet = page.getByTestId("crash-bets").locator("li").first();
+      await myBet.getByText("confirmed").waitFor();
+      expect(await myBet.innerText()).toContain(`#${round}`);
+
+      await page.getByTestId("crash-status-line").getByText("Game Over – You Lost").waitFor({ timeout: 60_000 });
+      // The list follows the crash by itself (the API said lost from that moment).
+      await myBet.getByText("lost").waitFor({ timeout: 3_000 });
+      const bets = await api<{ bets: { round: number; result: string }[] }>("GET", `/api/crash/bets?wallet=${address}`);
+      expect(bets.bets[0]).toMatchObject({ round, result: "loss" });
+
+      // The round's 1% burn validates a ledger close or two later: both pages show the new total without a reload.
+      const burn = await eventually(
+        async () => (await api<{ latest: { round: number; status: string }[]; totalVvxBurned: string }>("GET", "/api/crash/burns")).latest.find((b) => b.round === round && b.status === "validated") && api<{ totalVvxBurned: string }>("GET", "/api/crash/burns"),
+        "the round's burn validated",
+        30_000,
+        200,
+      );
+      expect(Number(burn.totalVvxBurned)).toBeGreaterThan(0);
+      for (const p of [page, spectator.page]) await p.getByTestId("crash-bet-card").getByText(burnedText(burn.totalVvxBurned)).waitFor({ timeout: 5_000 });
+      await bothSizes(page, "crash-lost");
+      expect(bettor.errors).toEqual([]);
+      expect(spectator.errors).toEqual([]);
+    } finally {
+      await bettor.context.close();
+      await spectator.context.close();
+    }
+  }, 240_000);
+
+  test("at 375x812 and at 1280x800 the rocket never covers 'Round #N' or the multiplier, through a whole round", async () => {
+    const pages = [await newPage(live.browser, TALL_PHONE), await newPage(live.browser, LAPTOP)];
+    try {
+      for (const { page } of pages) {
+        await page.goto(`${live.server.url}/games/crash`);
+        await page.getByTestId("crash-canvas").and(page.locator("[data-state=ready]")).waitFor({ timeout: 20_000 });
+      }
+      // A round that runs at least 12 s (crash point 2.05x or more: the rocket crosses the whole canvas), watched from its start.
+      const { round } = await waitForRound(live.server, (c) => c >= 205, 1_000, 120_000);
+      await eventually(() => live.server.ctx.crash.rounds.state().status === "running" && live.server.ctx.crash.rounds.state().round === round, "the round running", 20_000, 20);
+      const overlaps: string[] = [];
+      let samples = 0;
+      while (live.server.ctx.crash.rounds.state().round === round && live.server.ctx.crash.rounds.state().status === "running") {
+        for (const [i, { page }] of pages.entries()) {
+          const { rocket, texts } = await page.locator(".crash-canvas-host").evaluate((el) => ({ rocket: el.getAttribute("data-rocket") ?? "", texts: el.getAttribute("data-texts") ?? "" }));
+          if (!rocket) continue;
+          samples++;
+          const [r0, r1, r2, r3] = rocket.split(",").map(Number) as [number, number, number, number];
+          const [t0, t1, t2, t3] = texts.split(",").map(Number) as [number, number, number, number];
+          if (r0 < t2 && t0 < r2 && r1 < t3 && t1 < r3) overlaps.push(`${i ? "1280" : "375"}: rocket ${rocket} meets the texts ${texts}`);
+        }
+        if (samples === 20) for (const [i, { page }] of pages.entries()) await viewShot(page, `crash-running-${i ? "1280" : "375"}`);
+        await Bun.sleep(100);
+      }
+      expect(samples).toBeGreaterThan(40);
+      expect(overlaps).toEqual([]);
+      for (const { errors } of pages) expect(errors).toEqual([]);
+    } finally {
+      for (const { context } of pages) await context.close();
+    }
+  }, 180_000);
+});
