@@ -124,13 +124,13 @@ export function sandboxApi(live: { server: TestServer }) {
   return { api, sign };
 }
 
-/** What the person sees at 1280x800 and at 375x812 (the page's viewport is set to each, then put back). */
+/** The whole page at 1280x800 and at 375x812 (the page's viewport is set to each, then put back). */
 export async function bothSizes(page: Page, name: string): Promise<void> {
   const before = page.viewportSize();
   for (const [size, viewport] of [["1280", LAPTOP], ["375", TALL_PHONE]] as const) {
     await page.setViewportSize(viewport);
     await page.waitForTimeout(250);
-    await viewShot(page, `${name}-${size}`);
+    await screenshot(page, `${name}-${size}`);
   }
   if (before) await page.setViewportSize(before);
 }

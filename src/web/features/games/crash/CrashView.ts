@@ -12,6 +12,8 @@ export const CRASH_VIEW = {
   minSpanMs: 10_000,
   minSpanMultiplier: 2,
   rocketSize: 56,
+  /** Where the round's texts sit while it runs, as shares of the plot (centre x, width) and px below its top. */
+  textArea: { x: 0.28, width: 0.5, top: 6 },
   grid: 0x252b55,
   axis: 0x6b74b8,
   curve: 0x22d3ee,
@@ -72,8 +74,8 @@ export class CrashView {
     this.rocket.width = this.rocket.height = CRASH_VIEW.rocketSize;
     this.flame.width = CRASH_VIEW.rocketSize * 0.8;
     this.flame.height = CRASH_VIEW.rocketSize * 0.4;
-    this.big.anchor.set(0.5);
-    this.small.anchor.set(0.5);
+    this.big.anchor.set(0.5, 0);
+    this.small.anchor.set(0.5, 0);
     app.stage.addChild(this.grid, this.labels, this.curve, this.flame, this.rocket, this.sparks, this.big, this.small);
     app.ticker.add(() => this.frame());
     this.resize();
@@ -102,8 +104,6 @@ export class CrashView {
     if (this.destroyed) return;
     this.width = Math.max(240, this.host.clientWidth);
     this.app.renderer.resize(this.width, CRASH_VIEW.height);
-    this.big.position.set(this.width / 2, CRASH_VIEW.height * 0.4);
-    this.small.position.set(this.width / 2, CRASH_VIEW.height * 0.4 + 52);
   }
 
   /** One frame: axes scaled to the round so far, the curve, the rocket, the texts, the sparks. */
@@ -158,14 +158,24 @@ export class CrashView {
       this.big.text = tl.round ? `${left.toFixed(1)}s` : "…";
       this.big.style.fill = CRASH_VIEW.text;
       this.small.text = tl.round ? `Round #${tl.round} starts in` : "Connecting to the game server";
-      this.small.position.y = CRASH_VIEW.height * 0.4 - 52;
+      this.placeTexts(this.width / 2, CRASH_VIEW.height * 0.4 - 62, this.width - 24);
     } else {
       this.big.text = `${(h / 100).toFixed(2)}x`;
       this.big.style.fill = crashed ? CRASH_VIEW.crashed : multiplierColour(h);
       this.small.text = crashed ? `CRASHED · Round #${tl.round}` : `Round #${tl.round}`;
-      this.small.position.y = CRASH_VIEW.height * 0.4 + 52;
+      // Above the curve's upper-left: the curve is convex and its tip keeps to the diagonal or right of it, so the rocket never passes here.
+      this.placeTexts(left + w * CRASH_VIEW.textArea.x, top + CRASH_VIEW.textArea.top, w * CRASH_VIEW.textArea.width);
     }
     this.showBoxes(tl.status === "running");
+  }
+
+  /** The round line at (cx, y), the big text under it, scaled down to fit `maxWidth`. */
+  private placeTexts(cx: number, y: number, maxWidth: number): void {
+    this.small.position.set(cx, y);
+    this.big.scale.set(1);
+    const natural = this.big.width;
+    if (natural > maxWidth) this.big.scale.set(maxWidth / natural);
+    this.big.position.set(cx, y + this.small.height + 4);
   }
 
   /** The rocket's and the texts' boxes on the host (data-rocket, data-texts: "x0,y0,x1,y1"), so a page test can see that they never meet. */
