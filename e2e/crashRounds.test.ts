@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { crashOf, waitForRound } from "../src/server/testing/crashKit";
 import { eventually } from "../src/server/testing/ledgerKit";
+import { startTcpProxy } from "../src/server/testing/tcpProxy";
+import type { WebSocket } from "playwright-core";
 import { TALL_PHONE, bothSizes, connectInPage, newPage, openPage, LAPTOP, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 
 // A countdown long enough that a bet placed at its start is validated inside it; short pauses keep rounds coming.
@@ -91,4 +93,97 @@ describe("Crash rounds in Chromium (issue 36)", () => {
       for (const { context } of pages) await context.close();
     }
   }, 180_000);
+
+  test("the game socket's policy, on the page's own clock: keepalive every 20 s, reconnects after 1.5 s x 1.5^n (+ up to 0.5 s), 10 at most, then 'Connection Failed' and Retry; none once the page is left", async () => {
+    // The page reaches the server through a relay the test can cut; the page's timers run on Playwright's clock.
+    const proxy = startTcpProxy(live.server.port);
+    const { context, page, errors } = await newPage(live.browser, LAPTOP);
+    try {
+      await page.clock.install();
+      // The page's own times (its fake clock) of each socket it makes and of each close it sees; no animation frames
+      // (the canvas is not under test, and drawing every frame of the minutes the clock moves would take minutes).
+      await page.addInitScript(() => {
+        window.requestAnimationFrame = () => 0;
+        const Native = window.WebSocket;
+        const seen: [string, number][] = ((window as unknown as { __sockets: [string, number][] }).__sockets = []);
+        window.WebSocket = class extends Native {
+          constructor(url: string | URL, protocols?: string | string[]) {
+            super(url, protocols);
+            if (!String(url).endsWith("/ws/games/crash")) return;
+            seen.push(["open", Date.now()]);
+            this.addEventListener("close", () => seen.push(["close", Date.now()]));
+          }
+        };
+      });
+      const sockets: WebSocket[] = [];
+      const closes: Promise<void>[] = [];
+      const keepalives: number[] = [];
+      page.on("websocket", (ws) => {
+        if (!ws.url().endsWith("/ws/games/crash")) return;
+        sockets.push(ws);
+        closes.push(new Promise((resolve) => ws.on("close", () => resolve())));
+        ws.on("framesent", (f) => String(f.payload).includes('"keepalive"') && keepalives.push(sockets.length));
+      });
+      await page.goto(`http://127.0.0.1:${proxy.port}/games/crash`);
+      await page.getByTestId("crash-server-dot").getByText("Game server connected").waitFor({ timeout: 20_000 });
+      await page.clock.pauseAt(Date.now() + 1_000);
+      expect(sockets.length).toBe(1);
+
+      // Keepalive: the first within 20 s of the connection, then one every 20 s of the page's time.
+      for (let ms = 0; keepalives.length === 0 && ms < 20_000; ms += 250) await page.clock.runFor(250);
+      await eventually(() => keepalives.length === 1, "the first keepalive");
+      await page.clock.runFor(19_700);
+      expect(keepalives.length).toBe(1);
+      await page.clock.runFor(300);
+      await eventually(() => keepalives.length === 2, "a keepalive 20 s after the first");
+
+      // The server becomes unreachable: each attempt waits 1500 ms x 1.5^(n-1) (at most 30 s) plus up to 500 ms of jitter.
+      proxy.setDown(true);
+      // Each close counts once the page itself has seen it (its handler schedules the next attempt on the page's clock).
+      const pageSawCloses = (n: number) =>
+        eventually(() => page.evaluate((k) => (window as unknown as { __sockets: [string, number][] }).__sockets.filter(([w]) => w === "close").length >= k, n), `the page to see close ${n}`);
+      proxy.dropAll();
+      await pageSawCloses(1);
+      await page.getByTestId("toast").getByText("Connection Lost").waitFor();
+      for (let n = 1; n <= 10; n++) {
+        await page.clock.runFor(Math.min(30_000, 1_500 * 1.5 ** (n - 1)) - 600);
+        expect(sockets.length).toBe(n);
+        for (let ms = 0; sockets.length === n && ms < 1_200; ms += 50) await page.clock.runFor(50);
+        expect(sockets.length).toBe(n + 1);
+        await pageSawCloses(n + 1);
+      }
+      // Each attempt came 1500 ms x 1.5^(n-1) (at most 30 s) plus 0-500 ms after the close before it, by the page's clock.
+      const seen = await page.evaluate(() => (window as unknown as { __sockets: [string, number][] }).__sockets);
+      const gaps = seen.slice(1).flatMap(([what, at], i) => (what === "open" && seen[i]![0] === "close" ? [at - seen[i]![1]] : []));
+      expect(gaps.length).toBe(10);
+      gaps.forEach((gap, i) => {
+        const base = Math.min(30_000, 1_500 * 1.5 ** i);
+        expect(gap).toBeGreaterThanOrEqual(base);
+        expect(gap).toBeLessThanOrEqual(base + 500);
+      });
+      await page.getByTestId("crash-server-dot").getByText("Game server unreachable").waitFor();
+      await page.getByTestId("toast").getByText("Connection Failed").waitFor();
+      await page.clock.runFor(120_000);
+      expect(sockets.length).toBe(11);
+      await viewShot(page, "crash-connection-failed");
+
+      // Retry starts over once the server is back.
+      proxy.setDown(false);
+      await page.getByRole("button", { name: "Retry" }).click();
+      await page.getByTestId("crash-server-dot").getByText("Game server connected").waitFor({ timeout: 10_000 });
+      expect(sockets.length).toBe(12);
+
+      // Leaving the page stops the socket: a drop then brings no reconnect.
+      await page.getByRole("link", { name: "Games" }).first().click();
+      await page.waitForURL(/\/games$/);
+      await closes[11];
+      proxy.dropAll();
+      await page.clock.runFor(60_000);
+      expect(sockets.length).toBe(12);
+      expect(errors.filter((e) => !/WebSocket connection to .* failed/.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+      proxy.close();
+    }
+  }, 120_000);
 });
