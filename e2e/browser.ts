@@ -129,6 +129,8 @@ export async function bothSizes(page: Page, name: string): Promise<void> {
   const before = page.viewportSize();
   for (const [size, viewport] of [["1280", LAPTOP], ["375", TALL_PHONE]] as const) {
     await page.setViewportSize(viewport);
+    // From the top: a sticky header would otherwise sit mid-page in a full-page shot.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(250);
     await screenshot(page, `${name}-${size}`);
   }
