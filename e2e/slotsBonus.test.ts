@@ -1,0 +1,90 @@
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { MS_PER_DAY, spinDailyWheel } from "../src/engine";
+import { LAPTOP, TALL_PHONE, bothSizes, connectInPage, newPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
+
+const live = useServerAndBrowser();
+const { api, sign } = sandboxApi(live);
+
+/** Sets a client seed under which the wallet's next wheel spin wins at least 2 spins (the test reads the secret seed; players cannot). */
+async function steerWheelToPrize(page: Page, wallet: string) {
+  await api("GET", `/api/fair/seeds/${wallet}`); // a wallet's seed pair is made when first asked for
+  const row = live.server.ctx.fair.repo.seeds(wallet)!;
+  for (let i = 0; ; i++) {
+    const clientSeed = `bonus-${i}`;
+    const r = spinDailyWheel({ serverSeed: row.serverSeed, clientSeed, nonce: row.nextNonce });
+    if (r.prizeAmount < 2) continue;
+    const res = await page.request.post(`${live.server.url}/api/fair/client-seed`, { data: { walletAddress: wallet, clientSeed } });
+    expect(res.status()).toBe(200);
+    return r;
+  }
+}
+
+/** Spins the landing page's wheel for a prize of Bonus spins; returns how many. */
+async function winBonusSpins(page: Page, wallet: string): Promise<number> {
+  await page.goto(`${live.server.url}/`);
+  await page.getByTestId("daily-spin-card").scrollIntoViewIfNeeded();
+  await page.getByRole("button", { name: "Spin the Wheel" }).waitFor({ timeout: 15_000 });
+  const prize = await steerWheelToPrize(page, wallet);
+  await page.getByTestId("wheel-spin").click();
+  await page.getByTestId("wheel-result").getByText(`You won ${prize.prizeLabel}!`).waitFor({ timeout: 10_000 });
+  return prize.prizeAmount;
+}
+
+async function spinOnce(page: Page) {
+  const answer = page.waitForResponse((r) => r.url().endsWith("/api/slots/spin") && r.request().method() === "POST");
+  await page.getByTestId("spin-button").click();
+  expect((await (await answer).json()).success).toBe(true);
+  await page.getByRole("button", { name: "SPIN!" }).waitFor({ timeout: 15_000 });
+}
+
+describe("VVX Slots with daily-wheel Bonus spins in Chromium (issue 36)", () => {
+  test("'Buy spins' stays while a Bonus session is active and a package can be bought then; SPIN! after the last Bonus spin says what to do", async () => {
+    const { address } = await api<{ address: string }>("POST", "/sandbox/api/accounts", { xrp: 100, vvx: 25_000 });
+    const { context, page, errors } = await newPage(live.browser, LAPTOP);
+    try {
+      await page.goto(`${live.server.url}/`);
+      await connectInPage(live, page, address);
+      const spins = await winBonusSpins(page, address);
+
+      // The Bonus session and the package chooser side by side.
+      await page.goto(`${live.server.url}/games/slots`);
+      await page.getByTestId("slots-session").waitFor({ timeout: 10_000 });
+      expect(await page.getByTestId("session-type").innerText()).toBe("Bonus");
+      await page.getByTestId("slots-packages").waitFor({ timeout: 5_000 });
+      await bothSizes(page, "slots-bonus-and-packages");
+
+      // Every Bonus spin played; one more SPIN! press answers with what to do.
+      await page.getByTestId("slot-reels").and(page.locator("[data-state=ready]")).waitFor({ timeout: 15_000 });
+      for (let i = 0; i < spins; i++) await spinOnce(page);
+      await page.getByTestId("slots-status").getByText("Session complete").waitFor();
+      // On a phone the chooser sits below the reels: the press brings it into view, its first Buy button focused.
+      await page.setViewportSize(TALL_PHONE);
+      await page.getByTestId("spin-button").scrollIntoViewIfNeeded();
+      await page.getByTestId("spin-button").click();
+      await page.getByTestId("toast").getByText("Payment Required").waitFor({ timeout: 3_000 });
+      await page.waitForFunction(() => {
+        const box = document.querySelector("[data-testid=slots-packages]")!.getBoundingClientRect();
+        return box.top >= 0 && box.top < window.innerHeight && document.activeElement?.textContent?.includes("Buy 10 Spins");
+      }, undefined, { timeout: 3_000 });
+      await viewShot(page, "slots-after-last-bonus-spin-375");
+      await page.setViewportSize(LAPTOP);
+
+      // A day later: new Bonus spins, and a package bought while they are active (queued after them).
+      await api("POST", "/sandbox/api/clock/advance", { ms: MS_PER_DAY });
+      await winBonusSpins(page, address);
+      await page.goto(`${live.server.url}/games/slots`);
+      await page.getByTestId("package-0").getByRole("button", { name: "Buy 10 Spins" }).click();
+      const dialog = page.getByTestId("slots-payment");
+      await dialog.waitFor();
+      await sign((await dialog.getAttribute("data-uuid"))!, address);
+      await dialog.waitFor({ state: "detached", timeout: 30_000 });
+      await page.getByTestId("slots-session").getByText("1 more session waiting after this one.").waitFor({ timeout: 10_000 });
+      expect(await page.getByTestId("session-type").innerText()).toBe("Bonus");
+      expect(await page.getByTestId("slots-packages").count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+});
