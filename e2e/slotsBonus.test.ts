@@ -87,4 +87,45 @@ describe("VVX Slots with daily-wheel Bonus spins in Chromium (issue 36)", () => 
       await context.close();
     }
   }, 180_000);
+
+  test("a spin's /fair link opens on its check, not at the top of the page: in the app and loaded afresh, at 1280x800 and 375x812", async () => {
+    const { address } = await api<{ address: string }>("POST", "/sandbox/api/accounts", { xrp: 100 });
+    const { context, page, errors } = await newPage(live.browser, LAPTOP);
+    /** Whether the element is within the viewport (at least partly). */
+    const inView = (testId: string) =>
+      page.getByTestId(testId).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.bottom > 0 && r.top < window.innerHeight;
+      });
+    try {
+      await page.goto(`${live.server.url}/`);
+      await connectInPage(live, page, address);
+      await winBonusSpins(page, address);
+
+      // Its server seed is still in use: the link lands on the notice that says so.
+      await page.getByRole("link", { name: "Check this spin" }).click();
+      await page.waitForURL(/\/fair\?game=wheel/);
+      await page.getByTestId("seed-hidden").waitFor();
+      await page.waitForTimeout(600);
+      expect(await inView("seed-hidden")).toBe(true);
+      const link = page.url();
+
+      // Revealed (seed pair rotated), the same link checks the spin and lands on the result, on a laptop and on a phone.
+      const rotated = await page.request.post(`${live.server.url}/api/fair/rotate`, { data: { walletAddress: address } });
+      expect(rotated.status()).toBe(200);
+      for (const viewport of [LAPTOP, TALL_PHONE]) {
+        await page.setViewportSize(viewport);
+        await page.goto("about:blank"); // a fresh load (the same URL with its #fragment would only jump within the page)
+        await page.goto(link);
+        await page.getByTestId("seed-commitment-check").getByText("It matches the commitment").waitFor({ timeout: 10_000 });
+        await page.waitForTimeout(600);
+        expect(await inView("seed-result")).toBe(true);
+        await viewShot(page, `fair-link-result-${viewport.width}`);
+      }
+      // The look-up of a seed still in use answers 404 (documented), which Chromium logs.
+      expect(errors.filter((e) => !/404 .*\/api\/fair\/revealed\//.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
 });
