@@ -19,6 +19,7 @@ import { sandboxWallets, type SandboxWallets } from "./wallets";
 import { sandboxXummRoutes } from "./xumm";
 import { SandboxXumm } from "./xumm/service";
 import { sandboxXummDb } from "./xumm/tables";
+import { SandboxXApps, sandboxXAppRoutes } from "./xumm/xapp";
 
 export type { SandboxWallets } from "./wallets";
 export type { SandboxProductHooks } from "./simulate";
@@ -80,6 +81,7 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
     accounts: () => ledger.listAccounts(),
     sandboxSeed: config.sandboxSeed,
   });
+  const xapps = new SandboxXApps({ publicUrl: config.publicUrl, xrplUrl: config.xrplUrl });
   const sandbox: Sandbox = {
     ledger,
     clock,
@@ -90,7 +92,8 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
         .use(sandboxLedgerRoutes(ledger, log))
         .use(sandboxClockRoutes(sandbox.clock, ledger))
         .use(explorerRoutes(ledger, sandbox.clock))
-        .use(sandboxXummRoutes(xumm))
+        .use(sandboxXummRoutes(xumm, xapps))
+        .use(sandboxXAppRoutes(xapps))
         .use(sandboxWalletRoutes(xumm))
         .use(simulatePaymentRoutes(xumm, hooks, config)),
     start() {
