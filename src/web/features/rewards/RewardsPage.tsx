@@ -170,50 +170,7 @@ function RewardCard({ entry, now, claiming, onEarly, onFull }: { entry: NftRewar
       <div className="progress" role="progressbar" aria-label="Progress to the full-claim target" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(toTarget)}>
         <span style={{ width: `${toTarget}%` }} />
       </div>
-      <dl className="facts">
-        <div>
-          <dt>Daily</dt>
-          <dd>
-            <Vvx value={entry.dailyVVX} />
-          </dd>
-        </div>
-        <div>
-          <dt>Full-claim target</dt>
-          <dd>
-            <Vvx value={entry.fullClaimTarget} />
-          </dd>
-        </div>
-        <div>
-          <dt>Days to full claim</dt>
-          <dd>{entry.daysToFullClaim}</dd>
-        </div>
-        <div>
-          <dt>Target reached</dt>
-          <dd>{entry.estimatedFullClaimDate ? formatDate(entry.estimatedFullClaimDate) : "—"}</dd>
-        </div>
-        <div>
-          <dt>Earned so far</dt>
-          <dd data-testid="card-earned">
-            <Vvx value={entry.totalRewards} /> <span className="muted small">of {groupDecimal(entry.maxRewards)}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Paid out</dt>
-          <dd data-testid="card-paid">
-            <Vvx value={entry.nft.rewardsEarned} />
-          </dd>
-        </div>
-        <div>
-          <dt>Forfeited</dt>
-          <dd data-testid="card-forfeited">
-            <Vvx value={entry.nft.rewardsForfeited} />
-          </dd>
-        </div>
-        <div>
-          <dt>Next claim</dt>
-          <dd data-testid="card-next-claim">{nextClaimText(entry.nextClaimTime, now)}</dd>
-        </div>
-      </dl>
+      <RewardFacts entry={entry} now={now} />
       {entry.claimPending && (
         <p className="purchase-status small" role="status">
           <span className="spinner" aria-hidden="true" /> Payment on its way…
@@ -230,5 +187,55 @@ function RewardCard({ entry, now, claiming, onEarly, onFull }: { entry: NftRewar
         </button>
       </div>
     </article>
+  );
+}
+
+/** A card's figures: daily, target and when, earned, paid and forfeited (three figures from the books), next claim. */
+function RewardFacts({ entry, now }: { entry: NftRewards; now: string }) {
+  return (
+    <dl className="facts">
+      <div>
+        <dt>Daily</dt>
+        <dd>
+          <Vvx value={entry.dailyVVX} />
+        </dd>
+      </div>
+      <div>
+        <dt>Full-claim target</dt>
+        <dd>
+          <Vvx value={entry.fullClaimTarget} />
+        </dd>
+      </div>
+      <div>
+        <dt>Days to full claim</dt>
+        <dd>{entry.daysToFullClaim}</dd>
+      </div>
+      <div>
+        <dt>Target reached</dt>
+        <dd>{entry.estimatedFullClaimDate ? formatDate(entry.estimatedFullClaimDate) : "—"}</dd>
+      </div>
+      <div>
+        <dt>Earned so far</dt>
+        <dd data-testid="card-earned">
+          <Vvx value={entry.totalRewards} /> <span className="muted small">of {groupDecimal(entry.maxRewards)}</span>
+        </dd>
+      </div>
+      <div>
+        <dt>Paid out</dt>
+        <dd data-testid="card-paid">
+          <Vvx value={entry.nft.rewardsEarned} />
+        </dd>
+      </div>
+      <div>
+        <dt>Forfeited</dt>
+        <dd data-testid="card-forfeited">
+          <Vvx value={entry.nft.rewardsForfeited} />
+        </dd>
+      </div>
+      <div>
+        <dt>Next claim</dt>
+        <dd data-testid="card-next-claim">{nextClaimText(entry.nextClaimTime, now)}</dd>
+      </div>
+    </dl>
   );
 }
