@@ -1,31 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { MS_PER_DAY, spinDailyWheel } from "../src/engine";
+import { MS_PER_DAY } from "../src/engine";
+import { steerWheelToPrize } from "./wheelKit";
 import { LAPTOP, TALL_PHONE, bothSizes, connectInPage, newPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 
 const live = useServerAndBrowser();
 const { api, sign } = sandboxApi(live);
-
-/** Sets a client seed under which the wallet's next wheel spin wins at least 2 spins (the test reads the secret seed; players cannot). */
-async function steerWheelToPrize(page: Page, wallet: string) {
-  await api("GET", `/api/fair/seeds/${wallet}`); // a wallet's seed pair is made when first asked for
-  const row = live.server.ctx.fair.repo.seeds(wallet)!;
-  for (let i = 0; ; i++) {
-    const clientSeed = `bonus-${i}`;
-    const r = spinDailyWheel({ serverSeed: row.serverSeed, clientSeed, nonce: row.nextNonce });
-    if (r.prizeAmount < 2) continue;
-    const res = await page.request.post(`${live.server.url}/api/fair/client-seed`, { data: { walletAddress: wallet, clientSeed } });
-    expect(res.status()).toBe(200);
-    return r;
-  }
-}
 
 /** Spins the landing page's wheel for a prize of Bonus spins; returns how many. */
 async function winBonusSpins(page: Page, wallet: string): Promise<number> {
   await page.goto(`${live.server.url}/`);
   await page.getByTestId("daily-spin-card").scrollIntoViewIfNeeded();
   await page.getByRole("button", { name: "Spin the Wheel" }).waitFor({ timeout: 15_000 });
-  const prize = await steerWheelToPrize(page, wallet);
+  const prize = await steerWheelToPrize(live, page, wallet);
   await page.getByTestId("wheel-spin").click();
   await page.getByTestId("wheel-result").getByText(`You won ${prize.prizeLabel}!`).waitFor({ timeout: 10_000 });
   return prize.prizeAmount;

@@ -1,21 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import type { Page, Request } from "playwright-core";
 import { eventually } from "../src/server/testing/ledgerKit";
-import { LAPTOP, TALL_PHONE, newPage, sandboxApi, useServerAndBrowser } from "./browser";
+import { LAPTOP, TALL_PHONE, connectInPage, newPage, sandboxApi, useServerAndBrowser } from "./browser";
 
 // Wallet behaviours on timers, driven on the page's own clock (Playwright's) instead of waiting them out.
 const live = useServerAndBrowser();
-const { api, sign } = sandboxApi(live);
-
-/** Connects through the header with the page's clock paused: signs the QR request, then moves the clock in 100 ms steps until the wallet shows. */
-async function connectOnPausedClock(page: Page, account: string): Promise<void> {
-  await page.getByTestId("wallet-connect").first().click();
-  const modal = page.getByTestId("signing-modal");
-  await modal.waitFor();
-  await sign((await modal.getAttribute("data-uuid"))!, account);
-  for (let i = 0; i < 60 && !(await page.getByTestId("wallet-button").count()); i++) await page.clock.runFor(100);
-  await page.getByTestId("wallet-button").first().waitFor({ timeout: 2_000 });
-}
+const { api } = sandboxApi(live);
 
 /** The page's own POST /api/auth/oauth-request calls (the automatic push-to-sign request), as they are made. */
 function pushRequests(page: Page): Request[] {
@@ -38,7 +28,7 @@ describe("wallet timers in Chromium, on the page's clock", () => {
       await page.clock.install();
       await page.goto(`${live.server.url}/`);
       // Push-to-sign on for this wallet (its settings), then signed out.
-      await connectOnPausedClock(page, address);
+      await connectInPage(live, page, address, true);
       const on = await page.evaluate(() => fetch("/api/auth/push-to-sign", { method: "POST", headers: { "content-type": "application/json" }, body: '{"enabled":true}' }).then((r) => r.json()));
       expect(on.pushToSignEnabled).toBe(true);
       await signOut(page);
@@ -46,7 +36,7 @@ describe("wallet timers in Chromium, on the page's clock", () => {
       // 1. Pushed: the request goes to the wallet's Xaman app; nothing opens here.
       await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
       const asked = pushRequests(page);
-      await connectOnPausedClock(page, address);
+      await connectInPage(live, page, address, true);
       await page.clock.runFor(2_850);
       expect(asked.length).toBe(0);
       await page.clock.runFor(300);
@@ -64,7 +54,7 @@ describe("wallet timers in Chromium, on the page's clock", () => {
       await signOut(page);
       const link = `${live.server.url}/sandbox/wallet/sign/${answer.uuid}`;
       await page.route("**/api/auth/oauth-request", (route) => route.fulfill({ json: { success: true, pushToSignEnabled: true, pushed: false, uuid: answer.uuid, deepLink: link } }));
-      await connectOnPausedClock(page, address);
+      await connectInPage(live, page, address, true);
       const tab = context.waitForEvent("page");
       await page.clock.runFor(3_200);
       expect((await tab).url()).toBe(link);
@@ -73,7 +63,7 @@ describe("wallet timers in Chromium, on the page's clock", () => {
       // 3. A failure is ignored: no tab, no message, still connected.
       await signOut(page);
       await page.route("**/api/auth/oauth-request", (route) => route.fulfill({ status: 503, json: { success: false, error: "Xaman cannot be reached right now" } }));
-      await connectOnPausedClock(page, address);
+      await connectInPage(live, page, address, true);
       const before = asked.length;
       await page.clock.runFor(3_200);
       await eventually(() => asked.length === before + 1, "the failing push-to-sign request");

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
-import { IPHONE_UA, TALL_PHONE, bothSizes, openPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
+import { IPHONE_UA, TALL_PHONE, bothSizes, connectInPage, openPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 
 const live = useServerAndBrowser();
 const { api, sign } = sandboxApi(live);
@@ -147,13 +147,7 @@ describe("VVX as an xApp inside Xaman (xumm-xapp-sdk, bundled)", () => {
       expect(sessions).toEqual([]);
       expect(await page.getByTestId("wallet-connect").count()).toBeGreaterThan(0);
       // Standard mode: the QR sign-in works as on any phone.
-      await page.getByTestId("wallet-connect").first().click();
-      const modal = page.getByTestId("signing-modal");
-      await modal.waitFor();
-      await sign((await modal.getAttribute("data-uuid"))!, address);
-      // The modal's 1 s poll sees the signature, the address is stored 500 ms later: the page's clock moves in steps.
-      for (let i = 0; i < 40 && !(await page.getByTestId("wallet-button").count()); i++) await page.clock.runFor(250);
-      await page.getByTestId("wallet-button").first().waitFor({ timeout: 5_000 });
+      await connectInPage(live, page, address, true);
       expect((await commands(page)).filter((c) => c.command === "openSignRequest")).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
