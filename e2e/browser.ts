@@ -140,14 +140,15 @@ export async function bothSizes(page: Page, name: string): Promise<void> {
 /**
  * Connects through the header button: the QR modal opens and the sandbox wallet signs its SignIn as `who`.
  * With `pausedClock` the page runs on Playwright's paused clock: it is moved in 100 ms steps (the modal's
- * 1 s poll, the 500 ms before the address is stored) until the wallet shows.
+ * 1 s poll, the 500 ms before the address is stored, its 1.5 s before closing) until the wallet shows.
  */
 export async function connectInPage(live: { server: TestServer }, page: Page, who: string | { account?: string; seed?: string }, pausedClock = false): Promise<void> {
   await page.getByTestId("wallet-connect").first().click();
   const modal = page.getByTestId("signing-modal");
   await modal.waitFor();
   await sandboxApi(live).sign((await modal.getAttribute("data-uuid"))!, who);
-  for (let i = 0; pausedClock && i < 60 && !(await page.getByTestId("wallet-button").count()); i++) await page.clock.runFor(100);
+  const done = async () => (await page.getByTestId("wallet-button").count()) > 0 && (await modal.count()) === 0;
+  for (let i = 0; pausedClock && i < 60 && !(await done()); i++) await page.clock.runFor(100);
   await page.getByTestId("wallet-button").first().waitFor({ timeout: 15_000 });
   await modal.waitFor({ state: "detached", timeout: 10_000 });
 }

@@ -5,7 +5,20 @@ import { LAPTOP, TALL_PHONE, connectInPage, newPage, sandboxApi, useServerAndBro
 
 // Wallet behaviours on timers, driven on the page's own clock (Playwright's) instead of waiting them out.
 const live = useServerAndBrowser();
-const { api } = sandboxApi(live);
+const { api, sign } = sandboxApi(live);
+
+/**
+ * Connects with the page's clock paused and returns as soon as the wallet shows (the address was stored then,
+ * 500 ms after the modal's poll saw the signature): the moment the push-to-sign timer counts from.
+ */
+async function connectUntilStored(page: Page, account: string): Promise<void> {
+  await page.getByTestId("wallet-connect").first().click();
+  const modal = page.getByTestId("signing-modal");
+  await modal.waitFor();
+  await sign((await modal.getAttribute("data-uuid"))!, account);
+  for (let i = 0; i < 60 && !(await page.getByTestId("wallet-button").count()); i++) await page.clock.runFor(100);
+  await page.getByTestId("wallet-button").first().waitFor({ timeout: 2_000 });
+}
 
 /** The page's own POST /api/auth/oauth-request calls (the automatic push-to-sign request), as they are made. */
 function pushRequests(page: Page): Request[] {
@@ -28,7 +41,7 @@ describe("wallet timers in Chromium, on the page's clock", () => {
       await page.clock.install();
       await page.goto(`${live.server.url}/`);
       // Push-to-sign on for this wallet (its settings), then signed out.
-      await connectInPage(live, page, address, true);
+      await connectInPage(live, page, address);
       const on = await page.evaluate(() => fetch("/api/auth/push-to-sign", { method: "POST", headers: { "content-type": "application/json" }, body: '{"enabled":true}' }).then((r) => r.json()));
       expect(on.pushToSignEnabled).toBe(true);
       await signOut(page);
@@ -36,7 +49,7 @@ describe("wallet timers in Chromium, on the page's clock", () => {
       // 1. Pushed: the request goes to the wallet's Xaman app; nothing opens here.
       await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
       const asked = pushRequests(page);
-      await connectInPage(live, page, address, true);
+      await connectUntilStored(page, address);
       await page.clock.runFor(2_850);
       expect(asked.length).toBe(0);
       await page.clock.runFor(300);
@@ -54,7 +67,7 @@ describe("wallet timers in Chromium, on the page's clock", () => {
       await signOut(page);
       const link = `${live.server.url}/sandbox/wallet/sign/${answer.uuid}`;
       await page.route("**/api/auth/oauth-request", (route) => route.fulfill({ json: { success: true, pushToSignEnabled: true, pushed: false, uuid: answer.uuid, deepLink: link } }));
-      await connectInPage(live, page, address, true);
+      await connectUntilStored(page, address);
       const tab = context.waitForEvent("page");
       await page.clock.runFor(3_200);
       expect((await tab).url()).toBe(link);
@@ -63,7 +76,7 @@ describe("wallet timers in Chromium, on the page's clock", () => {
       // 3. A failure is ignored: no tab, no message, still connected.
       await signOut(page);
       await page.route("**/api/auth/oauth-request", (route) => route.fulfill({ status: 503, json: { success: false, error: "Xaman cannot be reached right now" } }));
-      await connectInPage(live, page, address, true);
+      await connectUntilStored(page, address);
       const before = asked.length;
       await page.clock.runFor(3_200);
       await eventually(() => asked.length === before + 1, "the failing push-to-sign request");
