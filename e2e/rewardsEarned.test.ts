@@ -50,6 +50,15 @@ describe("rewards: earned, paid and forfeited in Chromium (issue 36)", () => {
       expect(details).toContain("Paid out\n208.333333 VVX");
       expect(details).toContain("Forfeited\n208.333333 VVX");
       await bothSizes(page, "my-nfts-details-after-early-claim");
+      await page.keyboard.press("Escape");
+
+      // /history: the claim's row and the statistics read to 2 decimals too.
+      await page.goto(`${live.server.url}/history`);
+      const row = page.getByTestId("history-row").filter({ hasText: "Reward" }).first();
+      await row.waitFor({ timeout: 15_000 });
+      expect(await row.innerText()).toContain("+208.33 VVX");
+      expect(await text(page, "history-statistics")).toContain("208.33 VVX");
+      await bothSizes(page, "history-after-early-claim");
       expect(errors).toEqual([]);
     } finally {
       await context.close();
