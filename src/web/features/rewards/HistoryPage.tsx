@@ -155,8 +155,11 @@ function Table({ rows, tab }: { rows: Transaction[]; tab: Tab }) {
               {tab === "rewards" && <td data-label="NFT Tier">{t.tier ?? "—"}</td>}
               {tab === "swaps" && <td data-label="Details">{t.details ?? "—"}</td>}
               <td data-label="Amount" className={t.amount.startsWith("-") ? "amount-out" : "amount-in"}>
-                {t.amount.startsWith("-") ? "" : "+"}
-                {t.currency === "VVX" ? <Vvx value={t.amount} /> : `${groupDecimal(t.amount)} ${t.currency}`}
+                {/* One element: on a phone the cell spreads its children apart. */}
+                <span>
+                  {t.amount.startsWith("-") ? "" : "+"}
+                  {t.currency === "VVX" ? <Vvx value={t.amount} /> : `${groupDecimal(t.amount)} ${t.currency}`}
+                </span>
               </td>
               <td data-label="Transaction">
                 <TxLink txid={t.txid} url={t.explorerUrl} />
