@@ -97,7 +97,7 @@ describe("rewards, claims and holdings in Chromium", () => {
       await card.waitFor();
       tokenId = (await card.getAttribute("data-token"))!;
       expect(await text(page, "total-accrued")).toBe("0 VVX");
-      expect(await text(page, "daily-rewards")).toBe("1,666.666666 VVX");
+      expect(await text(page, "daily-rewards")).toBe("1,666.67 VVX");
       expect(await text(page, "next-claim")).toMatch(/^2[34]h \d+m$/);
       expect(await card.getByRole("button", { name: "Claim Full" }).isDisabled()).toBe(true);
       await screenshot(page, "rewards-day0-desktop");

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { parseNFTokenID } from "xrpl";
 import {
   ClaimUnavailableError,
   DEFAULT_NFT_TIERS,
@@ -24,11 +25,13 @@ import {
   utcDayOfDate,
   utcMonthOf,
   nftDisplayName,
+  nftNameOfTokenId,
   rewardCapMicro,
   rewardStatus,
   rewardsProgressPercent,
   roiProgressPercent,
   taxonFor,
+  taxonOfTokenId,
   tierFromTaxon,
   totalRoiBps,
   utcDateFromMs,
@@ -64,6 +67,21 @@ describe("tiers and taxons", () => {
     expect(nftDisplayName(0)).toBe("Unknown NFT");
     expect(taxonFor("GENESIS", 1)).toBe(1001);
     expect(() => taxonFor("GENESIS", 0)).toThrow("number");
+  });
+
+  test("the taxon an NFTokenID carries (unscrambled as rippled scrambles it), and the name it gives", () => {
+    // xrpl.js's own example: taxon 1337, sequence 12.
+    expect(taxonOfTokenId("000B0539C35B55AA096BA6D87A6E6C965A6534150DC56E5E12C5D09E0000000C")).toBe(1337);
+    // Against xrpl.js's parser over ids of many sequences and scrambled taxons.
+    for (let i = 0; i < 200; i++) {
+      const hex8 = (n: number) => (n >>> 0).toString(16).padStart(8, "0").toUpperCase();
+      const id = `00080000${"AB".repeat(20)}${hex8(Math.imul(i, 2_654_435_761))}${hex8(i * 7919)}`;
+      expect(taxonOfTokenId(id)).toBe(parseNFTokenID(id).Taxon);
+    }
+    const genesis3 = `00080000${"CD".repeat(20)}${((1003 ^ ((Math.imul(384160001, 5) + 2459) >>> 0)) >>> 0).toString(16).padStart(8, "0")}00000005`;
+    expect(nftNameOfTokenId(genesis3)).toBe("Genesis NFT #3");
+    expect(taxonOfTokenId("00080000")).toBeNull();
+    expect(nftNameOfTokenId("not an id")).toBe("Unknown NFT");
   });
 
   test("pinned token ids override the taxon rule", () => {

@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   OAUTH_WRONG_BROWSER: "The OAuth2 sign-in was started in another browser",
   OAUTH_CODE_REJECTED: "The OAuth2 provider refused the code",
   OAUTH_USERINFO_FAILED: "The OAuth2 provider did not name the account",
+  XAPP_TOKEN_REFUSED: "Xaman does not know this xApp launch token (unknown, used or expired)",
 
   // NFT marketplace
   SOLD_OUT: "No unit of the tier is left",

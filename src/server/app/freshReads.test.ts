@@ -65,7 +65,7 @@ function fromDatabase() {
     available: tiers.map((t) => Math.max(0, t.maxSupply - nfts.repo.heldUnits(t.id))),
     genesis: { currentSupply: Math.max(0, genesis.maxSupply - nfts.repo.heldUnits(genesis.id)), maxSupply: genesis.maxSupply },
     minted: minted.get(genesis.id) ?? 0,
-    stats: { ...platformStats(store.db, ledger.platformAddress), vvxBurned: Number(crash.burns.summary(0).totalVvxBurnedMicro) / 1e6 },
+    stats: { ...platformStats(store.db, ledger.platformAddress), vvxBurned: Number(crash.burns.totals().totalVvxBurnedMicro) / 1e6 },
   };
 }
 

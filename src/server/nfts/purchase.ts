@@ -199,7 +199,7 @@ export class PurchaseService {
         wallet: purchase.wallet,
         clientToken: actor.clientToken,
         reference: purchase.requestId,
-        instruction: `Pay ${formatVvx(tier.priceMicroVvx)} VVX for a ${tier.name} NFT`,
+        instruction: `Pay ${formatVvx(tier.priceMicroVvx)} VVX for ${/^[aeiou]/i.test(tier.name) ? "an" : "a"} ${tier.name} NFT`,
         expireSeconds: Math.max(1, Math.floor((purchase.expiresAt.getTime() - clock.now()) / 1000)),
       });
     } catch (err) {

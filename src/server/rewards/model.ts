@@ -66,7 +66,7 @@ export const OwnedNft = t.Object({
   purchasedAt: t.Nullable(isoDate("When the purchase payment was validated: rewards accrue from here")),
   investment: vvx("The tier price paid"),
   rewardsEarned: vvx("Paid out to its owners so far (validated claims)"),
-  totalRewardsEarned: vvx("Earned so far: accrued in whole days since the purchase, capped"),
+  totalRewardsEarned: vvx("Earned so far: accrued in whole days since the purchase (capped) less what early claims forfeited, i.e. paid + on its way + claimable"),
   rewardsClaimable: vvx("Accrued since the last claim, claimable now or once the 24 h wait is over"),
   rewardsForfeited: vvx("Given up by early claims"),
   maxRewards: vvx("The most it ever earns: price x monthly ROI x months"),
@@ -94,7 +94,7 @@ export const RewardRow = t.Object({
 export const NftRewards = t.Object({
   nft: OwnedNft,
   tier: t.Object({ id: t.Number(), name: t.String(), tier: t.String(), roiPercentage: t.String(), durationMonths: t.Number(), price: t.String() }),
-  totalRewards: vvx("Earned so far"),
+  totalRewards: vvx("Earned so far (totalRewardsEarned: forfeits excluded)"),
   maxRewards: vvx("The cap"),
   dailyVVX: vvx("Daily reward (price x monthly ROI / 30, floored for display)"),
   accruedRewardsSinceLastClaim: vvx("Claimable"),
@@ -115,7 +115,7 @@ export const RewardsResponse = t.Object({
   now: isoDate("The product's time (the sandbox clock may be ahead of real time)"),
   period: t.String(),
   totalAccruedVVX: vvx("Claimable over all the wallet's NFTs"),
-  totalEarnedVVX: vvx("Earned so far over all the wallet's NFTs"),
+  totalEarnedVVX: vvx("Earned so far over all the wallet's NFTs (forfeits excluded)"),
   dailyVVX: vvx("Daily rewards over all the wallet's NFTs"),
   nextClaimTime: t.Nullable(isoDate("The earliest claim over all NFTs")),
   canClaimEarly: t.Boolean(),
@@ -148,7 +148,7 @@ export const SummaryResponse = t.Object({
   vvexBalance: vvx("VVX balance on the ledger"),
   nftsOwned: t.Number(),
   pendingRewards: vvx("Claimable over all the wallet's NFTs"),
-  totalEarned: vvx("Earned so far over all the wallet's NFTs"),
+  totalEarned: vvx("Earned so far over all the wallet's NFTs (forfeits excluded)"),
 });
 
 export const ClaimBody = t.Object({

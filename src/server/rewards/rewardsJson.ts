@@ -15,9 +15,10 @@ const GAP_COUNT = 9;
 /** What one whole day since purchase (and whether the term is over) fixes: the amounts and the next reward's date, as JSON. */
 interface DayValues {
   key: number;
-  totalMicro: bigint;
+  /** Earned: accrued less what early claims forfeited (holdings.earnedMicro at this day). */
+  earnedMicro: bigint;
   openMicro: bigint;
-  total: string;
+  earned: string;
   open: string;
   early: string;
   nextRewardDate: string;
@@ -62,14 +63,14 @@ export class RewardsEntry {
     const h = this.holding;
     const key = daysSincePurchase(h.purchasedAtMs, nowMs) * 2 + (nowMs >= h.termEndMs ? 1 : 0);
     if (this.day?.key === key) return this.day;
-    const totalMicro = accruedTotalMicro(h.terms, h.purchasedAtMs, nowMs);
+    const earnedMicro = accruedTotalMicro(h.terms, h.purchasedAtMs, nowMs) - h.totals.forfeitedMicro;
     const openMicro = accruedSinceLastClaimMicro(h.position, nowMs);
     const next = nextRewardAtMs(h, nowMs);
     this.day = {
       key,
-      totalMicro,
+      earnedMicro,
       openMicro,
-      total: `"${vvxText(totalMicro)}"`,
+      earned: `"${vvxText(earnedMicro)}"`,
       open: `"${vvxText(openMicro)}"`,
       early: `"${vvxText(openMicro / 2n)}"`,
       nextRewardDate: next === null ? "null" : `"${new Date(next).toISOString()}"`,
@@ -102,7 +103,7 @@ function gapValue(gap: Gap, day: DayValues, roi: number, early: boolean, full: b
   switch (gap) {
     case "totalRewardsEarned":
     case "totalRewards":
-      return day.total;
+      return day.earned;
     case "rewardsClaimable":
     case "accruedRewardsSinceLastClaim":
       return day.open;
@@ -186,7 +187,7 @@ export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<R
     const day = entry.amounts(nowMs);
     const can = entry.claims(nowMs, day);
     open += day.openMicro;
-    total += day.totalMicro;
+    total += day.earnedMicro;
     if (nowMs < h.termEndMs) daily += h.status.dailyMicro;
     const next = h.status.nextClaimableAtMs;
     if (next !== null && (nextClaim === null || next < nextClaim)) nextClaim = next;

@@ -12,7 +12,7 @@ import type { Hub } from "../platform/ws/hub";
 import { walletBalance } from "../wallet/service";
 import { explorerTxUrl } from "../history/model";
 import { ClaimRefusedError, NftNotFoundError, NotNftOwnerError, PayoutFailedError, TreasuryShortError } from "./errors";
-import { buildHoldings, nextRewardAtMs, type Holding } from "./holdings";
+import { buildHoldings, earnedMicro, nextRewardAtMs, type Holding } from "./holdings";
 import { LedgerReads, type HeldToken } from "./ledgerReads";
 import { CLAIM_WAIT_MS, REWARD_ERROR, REWARD_MONTHLY_PURPOSE, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
 import { mayResend } from "../ledger/resend";
@@ -121,7 +121,7 @@ export class RewardService {
       now: new Date(nowMs).toISOString(),
       period,
       totalAccruedVVX: vvxText(sum((h) => h.status.accruedSinceLastClaimMicro)),
-      totalEarnedVVX: vvxText(sum((h) => h.status.totalAccruedMicro)),
+      totalEarnedVVX: vvxText(sum(earnedMicro)),
       dailyVVX: vvxText(sum((h) => (nextRewardAtMs(h, nowMs) === null ? 0n : h.status.dailyMicro))),
       nextClaimTime: nextTimes.length ? new Date(Math.min(...nextTimes)).toISOString() : null,
       canClaimEarly: holdings.some((h) => h.status.canClaimEarly),
@@ -170,7 +170,7 @@ export class RewardService {
       vvexBalance: vvxText(balance.microVvx),
       nftsOwned: holdings.length,
       pendingRewards: vvxText(holdings.reduce((acc, h) => acc + h.status.accruedSinceLastClaimMicro, 0n)),
-      totalEarned: vvxText(holdings.reduce((acc, h) => acc + h.status.totalAccruedMicro, 0n)),
+      totalEarned: vvxText(holdings.reduce((acc, h) => acc + earnedMicro(h), 0n)),
     };
   }
 

@@ -1,7 +1,7 @@
-import { formatMicroVvx, groupThousands, nftDisplayName, rewardCapMicro, roiProgressPercent } from "../../engine";
+import { formatMicroVvx, groupThousands, nftDisplayName, nftNameOfTokenId, rewardCapMicro, roiProgressPercent } from "../../engine";
 import type { Config } from "../platform/config";
 import { explorerAccountUrl, explorerTxUrl } from "../history/model";
-import { nextRewardAtMs, type Holding } from "./holdings";
+import { earnedMicro, nextRewardAtMs, type Holding } from "./holdings";
 import type { NftRewardsView, OwnedNftView, RewardRowView } from "./model";
 import type { ClaimRow, TierRow } from "./repository";
 
@@ -58,7 +58,7 @@ export function ownedNftView(h: Holding, nowMs: number, config: Pick<Config, "ne
     purchasedAt: new Date(h.purchasedAtMs).toISOString(),
     investment: vvxText(BigInt(h.tier.priceMicroVvx)),
     rewardsEarned: vvxText(h.totals.paidMicro),
-    totalRewardsEarned: vvxText(h.status.totalAccruedMicro),
+    totalRewardsEarned: vvxText(earnedMicro(h)),
     rewardsClaimable: vvxText(h.status.accruedSinceLastClaimMicro),
     rewardsForfeited: vvxText(h.totals.forfeitedMicro),
     maxRewards: vvxText(rewardCapMicro(h.terms)),
@@ -78,7 +78,7 @@ export function nftRewardsView(h: Holding, nowMs: number, config: Pick<Config, "
   return {
     nft,
     tier: { id: h.tier.id, ...nft.tier },
-    totalRewards: vvxText(s.totalAccruedMicro),
+    totalRewards: nft.totalRewardsEarned,
     maxRewards: nft.maxRewards,
     dailyVVX: vvxText(s.dailyMicro),
     accruedRewardsSinceLastClaim: vvxText(s.accruedSinceLastClaimMicro),
@@ -104,7 +104,7 @@ export function rewardRowView(row: ClaimRow, tiers: Map<number, TierRow>, taxonO
     nft: {
       id: row.tokenId,
       tokenId: row.tokenId,
-      name: taxon === undefined ? `${tier?.name ?? "NFT"} ${row.tokenId.slice(0, 8)}` : nftDisplayName(taxon, row.tokenId),
+      name: taxon === undefined ? nftNameOfTokenId(row.tokenId) : nftDisplayName(taxon, row.tokenId),
       tier: tier?.name ?? "Unknown",
       payoutType: "Monthly",
     },

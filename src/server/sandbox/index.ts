@@ -19,6 +19,7 @@ import { sandboxWallets, type SandboxWallets } from "./wallets";
 import { sandboxXummRoutes } from "./xumm";
 import { SandboxXumm } from "./xumm/service";
 import { sandboxXummDb } from "./xumm/tables";
+import { SandboxXApps, sandboxXAppRoutes } from "./xumm/xapp";
 
 export type { SandboxWallets } from "./wallets";
 export type { SandboxProductHooks } from "./simulate";
@@ -83,6 +84,7 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
     // Sign requests expire on the product's clock: moved past their 5 minutes, the wallet refuses them as Xaman does.
     now: () => clock!.now(),
   });
+  const xapps = new SandboxXApps({ publicUrl: config.publicUrl, xrplUrl: config.xrplUrl });
   const sandbox: Sandbox = {
     ledger,
     clock,
@@ -93,7 +95,8 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
         .use(sandboxLedgerRoutes(ledger, log))
         .use(sandboxClockRoutes(sandbox.clock, ledger))
         .use(explorerRoutes(ledger, sandbox.clock))
-        .use(sandboxXummRoutes(xumm))
+        .use(sandboxXummRoutes(xumm, xapps))
+        .use(sandboxXAppRoutes(xapps))
         .use(sandboxWalletRoutes(xumm))
         .use(simulatePaymentRoutes(hooks, config)),
     start() {

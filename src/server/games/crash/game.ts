@@ -65,6 +65,11 @@ export class CrashGame {
       notePlayed: deps.notePlayed,
     });
     this.rounds.onCrashed = () => this.channel.publish(this.historyMessage());
+    // "VVX burned so far" is live on every page: a burn validates a ledger close or two after its round.
+    this.burns.onSettled = () => {
+      const { totalVvxBurned, totalXrpSpent, rounds } = this.burns.totals();
+      this.channel.publish({ type: "burnTotal", totalVvxBurned, totalXrpSpent, rounds } satisfies CrashServerMessage);
+    };
     // What every socket gets on open, serialized once per change of the rounds or bets (a round ending, a bet placed or settled).
     const sqlite = sqliteOf(deps.db);
     const history = sqlite && readModelsOf(sqlite).model(["game_rounds", "game_bets"], () => JSON.stringify(this.historyMessage()));

@@ -33,6 +33,7 @@ export function raceStateView(race: RaceRow, outcome: RaceOutcome | undefined, n
     endTime: race.endsAt?.getTime() ?? null,
     nextRaceTime,
     betsCloseTime: race.betsCloseAt.getTime(),
+    betsCloseBeforeMs: race.startsAt.getTime() - race.betsCloseAt.getTime(),
     bettingOpen: race.status === "waiting" && now < race.betsCloseAt.getTime(),
     countdownSeconds: status === "waiting" ? Math.max(0, Math.ceil((race.startsAt.getTime() - now) / 1000)) : 0,
     unicorns: UNICORNS.map((u, i) => ({ name: u.name, position: round2(positions[i]!), speed: round2(speeds[i]!), isWinner: finished && race.winnerIndex === i })),

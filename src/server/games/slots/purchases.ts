@@ -63,9 +63,9 @@ export class SlotPurchases {
     this.deps.hub.emit("wallet", p.wallet, { type: "slots.purchase", purchaseId: p.id, uuid: p.signUuid, status: p.status, reason: p.reason, sessionId: p.sessionId });
   }
 
-  /** 409 when the wallet still has an active session (the spec: buy when there is none). */
+  /** 409 when the wallet still has an active paid session (the spec: buy when there is none); daily-wheel Bonus spins never block a purchase. */
   private refuseIfActive(wallet: string): void {
-    const active = this.sessions.currentSessions(wallet);
+    const active = this.sessions.currentSessions(wallet).filter((s) => s.kind === "package");
     if (active.length) {
       const spins = active.reduce((n, s) => n + s.remainingSpins, 0);
       throw new ConflictError(SLOTS_ERRORS.sessionActive, `You still have ${spins} spin${spins === 1 ? "" : "s"} in an active session. Play them before buying another package.`);

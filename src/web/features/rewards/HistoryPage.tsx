@@ -6,7 +6,7 @@ import { usePageTitle } from "../../lib/usePageTitle";
 import { walletState } from "../wallet/walletStore";
 import { historyKey, type HistoryResponse, type Period, type Transaction } from "./api";
 import { formatDate, groupDecimal } from "./format";
-import { LoadError, Loading, Pagination, PeriodSelect, StatusBadge, TxLink } from "./parts";
+import { LoadError, Loading, Pagination, PeriodSelect, StatusBadge, TxLink, Vvx } from "./parts";
 import { Tabs } from "./Tabs";
 
 const TABS = [
@@ -108,7 +108,9 @@ function Statistics({ data }: { data: HistoryResponse }) {
       <dl className="summary-grid">
         <div>
           <dt>Total Rewards Received</dt>
-          <dd>{groupDecimal(s.totalRewardsReceived)} VVX</dd>
+          <dd>
+            <Vvx value={s.totalRewardsReceived} />
+          </dd>
         </div>
         <div>
           <dt>Total NFT Purchases</dt>
@@ -155,8 +157,11 @@ function Table({ rows, tab }: { rows: Transaction[]; tab: Tab }) {
               {(tab === "rewards" || tab === "transfers") && <td data-label="NFT Tier">{t.tier ?? "—"}</td>}
               {tab === "swaps" && <td data-label="Details">{t.details ?? "—"}</td>}
               <td data-label="Amount" className={t.amount.startsWith("-") ? "amount-out" : "amount-in"}>
-                {t.amount.startsWith("-") ? "" : "+"}
-                {groupDecimal(t.amount)} {t.currency}
+                {/* One element: on a phone the cell spreads its children apart. */}
+                <span>
+                  {t.amount.startsWith("-") ? "" : "+"}
+                  {t.currency === "VVX" ? <Vvx value={t.amount} /> : `${groupDecimal(t.amount)} ${t.currency}`}
+                </span>
               </td>
               <td data-label="Transaction">
                 <TxLink txid={t.txid} url={t.explorerUrl} />

@@ -9,7 +9,7 @@ import { toast } from "../../state/toast";
 import { walletState } from "../wallet/walletStore";
 import { claimRewards, fetchRewards, rewardsKey, type NftRewards, type RewardsResponse } from "./api";
 import { formatDate, formatDateTime, groupDecimal, nextClaimText, percentOf, vvx } from "./format";
-import { ConnectPrompt, LoadError, Loading, NftArt } from "./parts";
+import { ConnectPrompt, LoadError, Loading, NftArt, Vvx } from "./parts";
 
 /** The spec: rewards reload 1 s after a claim. */
 export const RELOAD_AFTER_CLAIM_MS = 1000;
@@ -44,7 +44,7 @@ export default function RewardsPage() {
     setClaiming(`${entry.nft.tokenId}:${type}`);
     try {
       const result = await claimRewards(walletAddress, entry, type);
-      toast({ title: "Rewards Claimed", description: `Successfully claimed ${groupDecimal(result.claimedAmount)} VVX rewards from ${entry.tier.name} NFT.`, variant: "success" });
+      toast({ title: "Rewards Claimed", description: `Successfully claimed ${vvx(result.claimedAmount)} rewards from ${entry.tier.name} NFT.`, variant: "success" });
     } catch (err) {
       toast({ title: "Error", description: err instanceof Error && err.message ? err.message : "Failed to claim rewards", variant: "destructive" });
     } finally {
@@ -104,7 +104,11 @@ export default function RewardsPage() {
         {confirmEarly && (
           <div className="stack" data-testid="early-confirm">
             <p>
-              You receive <strong>{vvx(confirmEarly.earlyClaimAmount)}</strong> now from {confirmEarly.nft.name}. The other 50% of the {vvx(confirmEarly.accruedRewardsSinceLastClaim)} accrued is
+              You receive{" "}
+              <strong>
+                <Vvx value={confirmEarly.earlyClaimAmount} />
+              </strong>{" "}
+              now from {confirmEarly.nft.name}. The other 50% of the <Vvx value={confirmEarly.accruedRewardsSinceLastClaim} /> accrued is
               forfeited.
             </p>
             <div className="purchase-actions">
@@ -130,11 +134,15 @@ function Summary({ data }: { data: RewardsResponse }) {
       <dl className="summary-grid">
         <div>
           <dt>Total Accrued</dt>
-          <dd data-testid="total-accrued">{vvx(data.totalAccruedVVX)}</dd>
+          <dd data-testid="total-accrued">
+            <Vvx value={data.totalAccruedVVX} />
+          </dd>
         </div>
         <div>
           <dt>Daily Rewards</dt>
-          <dd data-testid="daily-rewards">{vvx(data.dailyVVX)}</dd>
+          <dd data-testid="daily-rewards">
+            <Vvx value={data.dailyVVX} />
+          </dd>
         </div>
         <div>
           <dt>Next Claim</dt>
@@ -164,40 +172,13 @@ function RewardCard({ entry, now, claiming, onEarly, onFull }: { entry: NftRewar
         </div>
       </div>
       <p className="reward-accrued" data-testid="accrued">
-        {vvx(entry.accruedRewardsSinceLastClaim)}
+        <Vvx value={entry.accruedRewardsSinceLastClaim} />
         <span className="muted small"> accrued since the last claim</span>
       </p>
       <div className="progress" role="progressbar" aria-label="Progress to the full-claim target" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(toTarget)}>
         <span style={{ width: `${toTarget}%` }} />
       </div>
-      <dl className="facts">
-        <div>
-          <dt>Daily</dt>
-          <dd>{vvx(entry.dailyVVX)}</dd>
-        </div>
-        <div>
-          <dt>Full-claim target</dt>
-          <dd>{vvx(entry.fullClaimTarget)}</dd>
-        </div>
-        <div>
-          <dt>Days to full claim</dt>
-          <dd>{entry.daysToFullClaim}</dd>
-        </div>
-        <div>
-          <dt>Target reached</dt>
-          <dd>{entry.estimatedFullClaimDate ? formatDate(entry.estimatedFullClaimDate) : "—"}</dd>
-        </div>
-        <div>
-          <dt>Earned so far</dt>
-          <dd>
-            {vvx(entry.totalRewards)} <span className="muted small">of {groupDecimal(entry.maxRewards)}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Next claim</dt>
-          <dd data-testid="card-next-claim">{nextClaimText(entry.nextClaimTime, now)}</dd>
-        </div>
-      </dl>
+      <RewardFacts entry={entry} now={now} />
       {entry.claimPending && (
         <p className="purchase-status small" role="status">
           <span className="spinner" aria-hidden="true" /> Payment on its way…
@@ -214,5 +195,55 @@ function RewardCard({ entry, now, claiming, onEarly, onFull }: { entry: NftRewar
         </button>
       </div>
     </article>
+  );
+}
+
+/** A card's figures: daily, target and when, earned, paid and forfeited (three figures from the books), next claim. */
+function RewardFacts({ entry, now }: { entry: NftRewards; now: string }) {
+  return (
+    <dl className="facts">
+      <div>
+        <dt>Daily</dt>
+        <dd>
+          <Vvx value={entry.dailyVVX} />
+        </dd>
+      </div>
+      <div>
+        <dt>Full-claim target</dt>
+        <dd>
+          <Vvx value={entry.fullClaimTarget} />
+        </dd>
+      </div>
+      <div>
+        <dt>Days to full claim</dt>
+        <dd>{entry.daysToFullClaim}</dd>
+      </div>
+      <div>
+        <dt>Target reached</dt>
+        <dd>{entry.estimatedFullClaimDate ? formatDate(entry.estimatedFullClaimDate) : "—"}</dd>
+      </div>
+      <div>
+        <dt>Earned so far</dt>
+        <dd data-testid="card-earned">
+          <Vvx value={entry.totalRewards} /> <span className="muted small">of {groupDecimal(entry.maxRewards)}</span>
+        </dd>
+      </div>
+      <div>
+        <dt>Paid out</dt>
+        <dd data-testid="card-paid">
+          <Vvx value={entry.nft.rewardsEarned} />
+        </dd>
+      </div>
+      <div>
+        <dt>Forfeited</dt>
+        <dd data-testid="card-forfeited">
+          <Vvx value={entry.nft.rewardsForfeited} />
+        </dd>
+      </div>
+      <div>
+        <dt>Next claim</dt>
+        <dd data-testid="card-next-claim">{nextClaimText(entry.nextClaimTime, now)}</dd>
+      </div>
+    </dl>
   );
 }

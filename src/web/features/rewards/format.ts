@@ -13,8 +13,24 @@ export function groupDecimal(text: string): string {
   return `${sign}${grouped}${tail ? "." + tail : ""}`;
 }
 
-/** "1,666.666666 VVX" */
-export const vvx = (text: string) => `${groupDecimal(text)} VVX`;
+/** Exact: "1,666.666666 VVX" (details, and the hover text of the rounded figure). */
+export const vvxExact = (text: string) => `${groupDecimal(text)} VVX`;
+
+/** For reading: rounded to 2 decimals, none for whole amounts: "1,666.67 VVX", "208.30 VVX", "500,000 VVX". */
+export function vvx(text: string): string {
+  const [whole, cents] = round2(text).split(".");
+  return `${groupDecimal(whole!)}${cents ? `.${cents}` : ""} VVX`;
+}
+
+/** Decimal text rounded half away from zero to 2 decimals (trailing zeros kept when there is a fraction). */
+export function round2(text: string): string {
+  const micro = toMicro(text);
+  const abs = micro < 0n ? -micro : micro;
+  const cents = (abs + 5_000n) / 10_000n;
+  const frac = cents % 100n;
+  const body = frac === 0n ? `${cents / 100n}` : `${cents / 100n}.${frac.toString().padStart(2, "0")}`;
+  return micro < 0n && cents > 0n ? `-${body}` : body;
+}
 
 /** Decimal text to micro-units (6 decimals; more are cut). */
 export function toMicro(text: string): bigint {

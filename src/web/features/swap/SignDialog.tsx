@@ -4,6 +4,7 @@ import { explorerTxLink, useSiteConfig } from "../../state/site";
 import { isMobile, walletState } from "../wallet/walletStore";
 import { groupDecimal, type SwapOutcome } from "./api";
 import { cancelText, useRequestProgress, type Phase } from "./useRequestProgress";
+import { useOpenInXaman } from "../wallet/xapp";
 
 /** A swap or trustline sign request shown in the dialog (no QR when it was opened in the Xaman app). */
 export interface SignRequest {
@@ -63,6 +64,7 @@ export function SignDialog({ request, onClose, onSettled }: { request: SignReque
 
 /** Before signing: the QR (256 px, 200 px on phones), the wallet link, the slippage promise. */
 function Waiting({ request }: { request: SignRequest }) {
+  useOpenInXaman(request.uuid);
   const { environment } = useSnapshot(walletState);
   const mobile = environment?.isMobile ?? isMobile();
   // The spec's 200 px QR on phones; a narrow window gets the phone size too.

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Dialog } from "../../components/Dialog";
 import { useSnapshot } from "valtio";
 import { isMobile, walletState, type SigningRequest } from "./walletStore";
+import { useOpenInXaman } from "./xapp";
 
 /** The spec's timings: status poll every 1 s, auto-close 1.5 s after success. */
 export const SIGN_STATUS_POLL_MS = 1000;
@@ -72,6 +73,7 @@ export function SigningModal({
   handlers.current = { onSuccess, onError, onClose };
 
   const uuid = request?.uuid;
+  useOpenInXaman(uuid);
   // Long because it is the status poll with each outcome the spec lists (see the component's comment).
   useEffect(() => {
     if (!request || !uuid) return;
