@@ -11,6 +11,8 @@ export const fairSeeds = sqliteTable("fair_seeds", {
   serverSeed: text("server_seed").notNull(),
   serverSeedHash: text("server_seed_hash").notNull(),
   clientSeed: text("client_seed").notNull(),
+  /** When the current server seed's hash was first shown (the pair made, or the last rotation). */
+  committedAt: integer("committed_at", { mode: "timestamp_ms" }).notNull(),
   /** The nonce the next outcome uses; 0 after every rotation. */
   nextNonce: integer("next_nonce").notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -26,6 +28,7 @@ export const fairRevealedSeeds = sqliteTable(
     wallet: text("wallet").notNull(),
     /** Nonces 0 .. noncesUsed - 1 were used under this seed. */
     noncesUsed: integer("nonces_used").notNull(),
+    /** When its hash was first shown (committed). */
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     revealedAt: integer("revealed_at", { mode: "timestamp_ms" }).notNull(),
   },

@@ -1,10 +1,11 @@
-import { desc } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { createCrashHasher, type CrashHasher } from "../../../engine";
 import type { Clock } from "../../platform/clock";
 import { sqliteOf, type Db } from "../../platform/db";
 import type { Logger } from "../../platform/log";
 import { NATIVE_HASHES } from "../../platform/nativeHashes";
 import { RetryGate } from "../../platform/retry";
+import type { ChainCommitter } from "./commitment";
 import { crashChains } from "./schema";
 
 /** Games per chain: about five months of 13-second rounds; walking it takes about 0.1 s of CPU. */
@@ -54,7 +55,7 @@ class LoadedChain {
   readonly crashOf: CrashHasher;
 
   constructor(
-    readonly row: ChainRow,
+    readonly row: ChainRow & { salt: string },
     private readonly checkpoints: Uint8Array[],
   ) {
     this.crashOf = createCrashHasher(row.salt, NATIVE_HASHES);
@@ -79,19 +80,26 @@ export interface RoundSeed {
 
 /**
  * The crash rounds' bustabit-v2 chains (DESIGN.md "Provably fair"). The first start makes a chain from a
- * random seed and publishes its terminating hash and a random salt before any round; round r is game
- * r - firstRound + 1 of its chain; a used-up chain is followed by a new one (published before its first round).
+ * random seed and commits its terminating hash on the ledger (commitment.ts); its salt is the hash of a
+ * ledger validated after that, and no round is played before; round r is game r - firstRound + 1 of its
+ * chain; a used-up chain (or one made before commitments) is followed by a new committed one.
  */
 export class CrashChains {
   private current: LoadedChain | undefined;
   private loading: Promise<ChainRow | undefined> | undefined;
+  /** The next chain being made, committed and salted (a used-up chain's successor). */
+  private preparing: Promise<unknown> | undefined;
+  private readonly firstRecorded = Promise.withResolvers<void>();
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly commitment: ChainCommitter,
     private readonly length = CRASH_CHAIN_LENGTH,
-  ) {}
+  ) {
+    this.firstRecorded.promise.catch(() => undefined);
+  }
 
   /**
    * Loads the newest chain, checking that its seed still walks to its published terminating hash, or
@@ -101,7 +109,9 @@ export class CrashChains {
    */
   load(nextRound: number, cancelled: () => boolean = () => false): Promise<ChainRow | undefined> {
     this.loading = (async () => {
-      const stored = this.db.select().from(crashChains).orderBy(desc(crashChains.id)).get();
+      const newest = this.db.select().from(crashChains).orderBy(desc(crashChains.id)).get();
+      // Played on only with games left and a commitment on the ledger (a chain made before commitments has none).
+      const stored = newest && this.commitment.has(newest.id) && nextRound < newest.firstRound + newest.length ? newest : undefined;
       const seed = stored ? Buffer.from(stored.seedHash, "hex") : crypto.getRandomValues(new Uint8Array(32));
       const walk = new ChainWalk(seed, stored?.length ?? this.length);
       while (!walk.step(STEPS_PER_TURN)) {
@@ -110,9 +120,15 @@ export class CrashChains {
       }
       if (stored && walk.end !== stored.terminatingHash) throw new Error(`crash chain ${stored.id} does not end in its published terminating hash`);
       const row = stored ?? (await this.publish(seed, walk.end, nextRound, cancelled));
-      if (row) this.current = new LoadedChain(row, walk.checkpoints);
-      return row;
+      if (!row) return undefined;
+      this.firstRecorded.resolve();
+      const salt = row.salt ?? (await this.commitment.saltOf(row.id, cancelled));
+      if (salt === undefined) return undefined;
+      const salted = row.salt === null ? this.db.update(crashChains).set({ salt }).where(eq(crashChains.id, row.id)).returning().get()! : row;
+      this.current = new LoadedChain({ ...salted, salt }, walk.checkpoints);
+      return salted;
     })();
+    this.loading.catch((err) => this.firstRecorded.reject(err));
     return this.loading;
   }
 
@@ -121,34 +137,44 @@ export class CrashChains {
     if (!this.current && !(await this.loading)) throw new Error("crash chain not loaded");
   }
 
-  /** The published facts of the chain in use. */
-  get published(): { terminatingHash: string; salt: string; firstRound: number; length: number } {
-    const row = this.chain.row;
-    return { terminatingHash: row.terminatingHash, salt: row.salt, firstRound: row.firstRound, length: row.length };
+  /** Resolves once a chain is recorded (its terminating hash is public; its salt may still be awaited). */
+  recorded(): Promise<void> {
+    return this.firstRecorded.promise;
   }
 
-  /** Every chain, oldest first (published facts only). */
-  all(): { terminatingHash: string; salt: string; firstRound: number; length: number }[] {
+  /** The published facts of the chain in use. */
+  get published(): { id: number; terminatingHash: string; salt: string; firstRound: number; length: number } {
+    const row = this.chain.row;
+    return { id: row.id, terminatingHash: row.terminatingHash, salt: row.salt, firstRound: row.firstRound, length: row.length };
+  }
+
+  /** Every chain, oldest first (published facts only: the salt is null until its ledger is validated). */
+  all(): { id: number; terminatingHash: string; salt: string | null; firstRound: number; length: number }[] {
     return this.db
       .select()
       .from(crashChains)
       .orderBy(crashChains.id)
       .all()
-      .map((r) => ({ terminatingHash: r.terminatingHash, salt: r.salt, firstRound: r.firstRound, length: r.length }));
+      .map((r) => ({ id: r.id, terminatingHash: r.terminatingHash, salt: r.salt, firstRound: r.firstRound, length: r.length }));
   }
 
-  /** The hash and crash point of round `round` (moving to a new chain when the current one is used up). */
+  /**
+   * Whether round `round` can be played now. Past the chain in use (once in months), the next chain is
+   * made, committed and salted meanwhile, and false is the answer until it is ready.
+   */
+  readyFor(round: number): boolean {
+    const row = this.current?.row;
+    if (row && round >= row.firstRound && round < row.firstRound + row.length) return true;
+    this.preparing ??= this.load(round)
+      .catch((err) => this.log.error("crash chain not made", { error: err instanceof Error ? err.message : String(err) }))
+      .finally(() => (this.preparing = undefined));
+    return false;
+  }
+
+  /** The hash and crash point of round `round` of the chain in use. */
   seedFor(round: number): RoundSeed {
-    let chain = this.chain;
-    if (round < chain.row.firstRound) throw new Error(`round ${round} is before the current chain`);
-    if (round - chain.row.firstRound + 1 > chain.row.length) {
-      // Once a chain's length of rounds (months): the next chain is made here, in one go, before its first round.
-      const seed = crypto.getRandomValues(new Uint8Array(32));
-      const walk = new ChainWalk(seed, this.length);
-      walk.step();
-      this.current = new LoadedChain(this.insert(seed, walk.end, round), walk.checkpoints);
-      chain = this.current;
-    }
+    const chain = this.chain;
+    if (round < chain.row.firstRound || round >= chain.row.firstRound + chain.row.length) throw new Error(`round ${round} is not in the crash chain in use`);
     const gameNumber = round - chain.row.firstRound + 1;
     const hash = chain.gameHash(gameNumber);
     return { hash: hexOf(hash), crashHundredths: chain.crashOf(hash), chainId: chain.row.id, gameNumber };
@@ -172,13 +198,16 @@ export class CrashChains {
     return row;
   }
 
-  /** Publishes a new chain: its terminating hash and a fresh salt, from round `firstRound` on. */
+  /** Publishes a new chain from round `firstRound` on: its row and its commitment on the ledger, in one transaction. */
   private insert(seed: Uint8Array, terminatingHash: string, firstRound: number): ChainRow {
-    const salt = hexOf(crypto.getRandomValues(new Uint8Array(16)));
-    return this.db
-      .insert(crashChains)
-      .values({ seedHash: hexOf(seed), length: this.length, terminatingHash, salt, firstRound, createdAt: this.clock.date() })
-      .returning()
-      .get();
+    return this.db.transaction((tx) => {
+      const row = tx
+        .insert(crashChains)
+        .values({ seedHash: hexOf(seed), length: this.length, terminatingHash, salt: null, firstRound, createdAt: this.clock.date() })
+        .returning()
+        .get();
+      this.commitment.record(tx, row);
+      return row;
+    });
   }
 }

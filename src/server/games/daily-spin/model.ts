@@ -43,13 +43,15 @@ export const WheelResult = t.Object({
 
 export const WheelSpinItem = t.Object({
   id: t.Number(),
+  walletAddress: t.String(),
   date: t.String(),
   position: t.Number(),
   prizeLabel: t.String(),
   prizeAmount: t.Number(),
   streak: t.Number(),
   serverSeedHash: t.String(),
-  serverSeed: t.Union([t.String(), t.Null()]),
+  committedAt: t.Union([t.String(), t.Null()], { description: "When the server seed's hash was first shown" }),
+  serverSeed: t.Union([t.String(), t.Null()], { description: "Revealed once the wallet rotated its seed" }),
   clientSeed: t.String(),
   nonce: t.Number(),
   slotSessionId: t.Union([t.String(), t.Null()]),

@@ -1,4 +1,4 @@
-import { and, desc, eq, max } from "drizzle-orm";
+import { and, desc, eq, lt, max } from "drizzle-orm";
 import { preparedOnUse, type Db, type DbOrTx } from "../../platform/db";
 import type { RaceStatus } from "./model";
 import { racingRaces } from "./schema";
@@ -36,8 +36,9 @@ export class RacingRepository {
     return db.update(racingRaces).set(values).where(and(eq(racingRaces.round, round), eq(racingRaces.status, from))).returning().get();
   }
 
-  /** Finished races, newest first. */
-  finished(limit: number, db: DbOrTx = this.db): RaceRow[] {
-    return db.select().from(racingRaces).where(eq(racingRaces.status, "finished")).orderBy(desc(racingRaces.round)).limit(limit).all();
+  /** Finished races, newest first (before round `before` when given). */
+  finished(limit: number, before?: number, db: DbOrTx = this.db): RaceRow[] {
+    const where = and(eq(racingRaces.status, "finished"), before === undefined ? undefined : lt(racingRaces.round, before));
+    return db.select().from(racingRaces).where(where).orderBy(desc(racingRaces.round)).limit(limit).all();
   }
 }

@@ -143,9 +143,10 @@ export class RaceRounds {
     return true;
   }
 
-  /** A new round: a fresh server seed whose hash is shown from now on. */
-  private begin(round: number): boolean {
+  /** A new round: a fresh server seed whose hash is shown from now on (with the newest validated ledger then). */
+  private async begin(round: number): Promise<boolean> {
     const { countdownMs, betCloseMs, payoutMultiple } = this.deps.config;
+    const commitLedger = (this.validated ?? (await this.latestValidated().catch(() => undefined)))?.index ?? null;
     const now = this.deps.clock.now();
     const serverSeed = randomBytes(32).toString("hex");
     const row = this.deps.db.transaction((tx) => {
@@ -155,6 +156,7 @@ export class RaceRounds {
         status: "waiting",
         serverSeed,
         serverSeedHash: serverSeedCommitment(serverSeed),
+        commitLedger,
         multipleHundredths: Math.round(payoutMultiple * 100),
         countdownAt: new Date(now),
         betsCloseAt: new Date(now + countdownMs - betCloseMs),
