@@ -1,5 +1,6 @@
 // `bun run verify <game> ...`: reproduces any seeded round from its seeds with the same engine the server runs
 // (and its native hash functions, which give the bytes of the browser's pure-JS ones).
+// `bun run verify <url>`: audits a whole server against the ledger (src/server/audit, as `vvx verify <url>`).
 import {
   EngineInputError,
   SLOT_PACKAGES,
@@ -17,9 +18,11 @@ import {
   type GameSeeds,
 } from "../src/engine";
 import { NATIVE_HASHES } from "../src/server/platform/nativeHashes";
+import { AUDIT_USAGE, auditMain, isAuditTarget } from "../src/server/audit/main";
 
 const USAGE = [
-  "usage: bun run verify crash --hash <64 hex> --salt <text> [--games N]",
+  `usage: bun run verify ${AUDIT_USAGE}`,
+  "       bun run verify crash --hash <64 hex> --salt <text> [--games N]",
   "       bun run verify chain --hash <64 hex> --terminating <64 hex> [--max N]",
   "       bun run verify floats --server-seed S --client-seed C --nonce N [--count K]",
   "       bun run verify race|slots|wheel --server-seed S --client-seed C --nonce N [--package 0-3 for slots]",
@@ -158,7 +161,9 @@ export function runVerify(argv: string[]): { lines: string[]; code: number } {
   }
 }
 
-if (import.meta.main) {
+if (import.meta.main && isAuditTarget(process.argv[2])) {
+  process.exit(await auditMain(process.argv.slice(2), console.log, "bun run verify"));
+} else if (import.meta.main) {
   try {
     const { lines, code } = runVerify(process.argv.slice(2));
     for (const line of lines) console.log(line);

@@ -179,9 +179,11 @@ async function healthcheck(): Promise<never> {
 /** When main gives start-up's memory back: after the first ledger closes and game rounds begin. */
 const RELEASE_START_UP_AFTER_MS = 2_000;
 
-/** The server's command line: `vvx` runs the server, `vvx healthcheck` checks one (the binary's entry calls it too). */
+/** The server's command line: `vvx` runs the server, `vvx healthcheck` checks one, `vvx verify <url>` audits one (the binary's entry calls it too). */
 export async function main(): Promise<void> {
   if (process.argv[2] === "healthcheck") await healthcheck();
+  // Loaded only when asked for: a server's start-up does not pay for the auditor.
+  if (process.argv[2] === "verify") process.exit(await (await import("../audit/main")).auditMain(process.argv.slice(3)));
   let config: Config;
   try {
     config = loadConfig();

@@ -6,14 +6,14 @@ import type { Outbox } from "../../ledger/outbox";
 import type { Clock } from "../../platform/clock";
 import type { Db, DbOrTx } from "../../platform/db";
 import type { Logger } from "../../platform/log";
+import { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET } from "../../../shared/fair";
 import { crashChainCommitments } from "./schema";
 
-/** The salt of a committed chain is the hash of the validated ledger this many ledgers after the commitment's. */
-export const SALT_LEDGER_OFFSET = 10;
+export { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET };
+
 /** The outbox purpose of a chain's commitment (an AccountSet of the treasury). */
 export const COMMIT_PURPOSE = "crash-chain-commit";
-/** MemoType of the commitment's memo; its MemoData is JSON (COMMIT_MEMO_FORMAT). */
-export const COMMIT_MEMO_TYPE = "vvx/crash-chain";
+/** MemoFormat of the commitment's memo: its MemoData is JSON (CommitMemo). */
 const COMMIT_MEMO_FORMAT = "application/json";
 /** Longest wait between two looks at the outbox or the ledger while a commitment settles (a ledger close wakes it sooner). */
 const POLL_MS = 1_000;

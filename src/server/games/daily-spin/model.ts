@@ -28,6 +28,7 @@ export const EligibilityView = t.Object({
 export const SpinBody = t.Object({ walletAddress: t.Optional(t.String()) });
 
 export const WheelResult = t.Object({
+  spinId: t.Number({ description: "The spin's page: /wheel/spin/<spinId>" }),
   position: t.Number({ description: "Segment index 0-11 in the spec's order" }),
   prizeType: t.String({ description: "slot_spins or none" }),
   prizeAmount: t.Number(),

@@ -125,6 +125,7 @@ export class DailySpinService {
 /** The spin result: the spec's fields plus the seeds and where the spins went. */
 export function resultView(row: DailySpinRow) {
   return {
+    spinId: row.id,
     position: row.position,
     prizeType: row.prizeType === "none" ? "none" : "slot_spins",
     prizeAmount: row.prizeAmount,

@@ -143,10 +143,15 @@ export class RaceRounds {
     return true;
   }
 
-  /** A new round: a fresh server seed whose hash is shown from now on (with the newest validated ledger then). */
+  /**
+   * A new round: a fresh server seed whose hash is shown from now on, with the newest validated ledger
+   * then (the client seed's ledger comes after it). Until a ledger is known (a start with the ledger
+   * away) no countdown begins: a race could not close its betting without one either.
+   */
   private async begin(round: number): Promise<boolean> {
     const { countdownMs, betCloseMs, payoutMultiple } = this.deps.config;
-    const commitLedger = (this.validated ?? (await this.latestValidated().catch(() => undefined)))?.index ?? null;
+    const commitLedger = (this.validated ?? (await this.latestValidated().catch(() => undefined)))?.index;
+    if (commitLedger === undefined) return false;
     const now = this.deps.clock.now();
     const serverSeed = randomBytes(32).toString("hex");
     const row = this.deps.db.transaction((tx) => {

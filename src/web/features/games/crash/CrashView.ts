@@ -1,5 +1,5 @@
 import { Application, Assets, Container, Graphics, Sprite, Text, type Texture } from "../../../lib/pixi";
-import { multiplierAtMs } from "../../../../engine";
+import { msToReachHundredths, multiplierAtMs } from "../../../../engine";
 import flameArt from "../../../../../assets/games/crash/flame.svg";
 import rocketArt from "../../../../../assets/games/crash/rocket.svg";
 import { displayMs, shownHundredths, type Timeline } from "./timeline";
@@ -19,6 +19,8 @@ export const CRASH_VIEW = {
   crashed: 0xef4444,
   text: 0xf8fafc,
   muted: 0x9aa3d6,
+  /** Cash-out marks on a replay's curve. */
+  mark: 0x4ade80,
   particles: 28,
 };
 
@@ -50,6 +52,8 @@ export class CrashView {
   private readonly big = new Text({ text: "", style: { fill: CRASH_VIEW.text, fontSize: 64, fontWeight: "800", fontFamily: "system-ui, sans-serif" } });
   private readonly small = new Text({ text: "", style: { fill: CRASH_VIEW.muted, fontSize: 18, fontWeight: "600", fontFamily: "system-ui, sans-serif" } });
   private readonly labels = new Container();
+  private readonly marks = new Graphics();
+  private readonly markLabels = new Container();
   private readonly sparks = new Container();
   private particles: Particle[] = [];
   /** Labels of the pool drawn this frame. */
@@ -74,7 +78,7 @@ export class CrashView {
     this.flame.height = CRASH_VIEW.rocketSize * 0.4;
     this.big.anchor.set(0.5);
     this.small.anchor.set(0.5);
-    app.stage.addChild(this.grid, this.labels, this.curve, this.flame, this.rocket, this.sparks, this.big, this.small);
+    app.stage.addChild(this.grid, this.labels, this.curve, this.marks, this.markLabels, this.flame, this.rocket, this.sparks, this.big, this.small);
     app.ticker.add(() => this.frame());
     this.resize();
     this.observer = new ResizeObserver(() => this.resize());
@@ -150,6 +154,7 @@ export class CrashView {
     this.flame.rotation = slope;
     this.flame.scale.x = Math.abs(this.flame.scale.x) * (0.9 + 0.2 * Math.sin(now / 40));
 
+    this.drawMarks(running ? ms : -1, x, y);
     if (crashed && this.explodedRound !== tl.round) this.explode(tipX, tipY, tl.round);
     this.stepSparks();
 
@@ -165,6 +170,33 @@ export class CrashView {
       this.small.text = crashed ? `CRASHED · Round #${tl.round}` : `Round #${tl.round}`;
       this.small.position.y = CRASH_VIEW.height * 0.4 + 52;
     }
+    // What the canvas shows, for people and tests reading the page (a replay's last frame is its result).
+    const shown = `${this.big.text} ${this.small.text}`;
+    if (this.host.dataset.shown !== shown) this.host.dataset.shown = shown;
+  }
+
+  /** The cash-outs the curve has reached by `ms` (-1: none): a dot on the curve and who cashed out there. */
+  private drawMarks(ms: number, x: (t: number) => number, y: (m: number) => number): void {
+    const reached = ms < 0 ? [] : (this.timeline.marks ?? []).filter((m) => msToReachHundredths(m.hundredths) <= ms);
+    this.marks.clear();
+    reached.forEach((m, i) => {
+      const px = x(msToReachHundredths(m.hundredths));
+      const py = y(m.hundredths / 100);
+      this.marks.circle(px, py, 6).fill({ color: CRASH_VIEW.mark }).stroke({ color: 0x0b0d17, width: 2 });
+      let t = this.markLabels.children[i] as Text | undefined;
+      if (!t) {
+        t = new Text({ text: "", style: { fill: CRASH_VIEW.mark, fontSize: 12, fontWeight: "700", fontFamily: "system-ui, sans-serif" } });
+        t.anchor.set(1, 1);
+        this.markLabels.addChild(t);
+      }
+      const text = `${m.label} ${(m.hundredths / 100).toFixed(2)}x`;
+      if (t.text !== text) t.text = text;
+      // Labels of nearby cash-outs step upwards so they do not cover each other.
+      t.position.set(px - 8, py - 8 - (i % 3) * 14);
+      t.visible = true;
+    });
+    for (let i = reached.length; i < this.markLabels.children.length; i++) this.markLabels.children[i]!.visible = false;
+    if (this.host.dataset.marks !== String(reached.length)) this.host.dataset.marks = String(reached.length);
   }
 
   private drawGrid(spanMs: number, spanM: number, x: (t: number) => number, y: (m: number) => number): void {
