@@ -47,9 +47,24 @@ export default function FairPage() {
             is a ledger's hash for racing (a ledger validated after betting closes) and yours for the slots and the wheel; each round has a{" "}
             <strong>nonce</strong>. Once the seed is revealed, check it against the hash you were shown.
           </p>
-          <p className="small muted">
-            Every round has a page of its own with its seeds, its bets and a replay: follow a round's number in the games' lists.
-          </p>
+          <h3>Three ways to check</h3>
+          <ul className="small fair-ways">
+            <li>
+              <strong>Every round has a page</strong> with its seeds, its bets and their payments on the ledger, and a replay drawn from the seeds: follow a
+              round's number in the games' lists.
+            </li>
+            <li>
+              <strong>Here</strong>: type any seeds (ours or another server's) below to compute or replay the round.
+            </li>
+            <li>
+              <strong>Without us</strong>: the{" "}
+              <a href={VERIFIER_PATH} download="vvx-verifier.html">
+                standalone verifier
+              </a>{" "}
+              re-computes whatever the API publishes from the text below, and <code>vvx verify &lt;url&gt;</code> audits a whole server against the ledger:
+              the chains' commitments, racing's client seeds, every payout.
+            </li>
+          </ul>
         </article>
       </div>
 

@@ -22,7 +22,7 @@ function WheelBody({ spin }: { spin: WheelSpinRecord }) {
   return (
     <>
       <p className="round-summary" data-testid="round-summary">
-        <strong className="round-result">{spin.prizeLabel}</strong> · segment {spin.position + 1} of 12 · day {spin.streak} of a streak
+        <strong className="round-result">{spin.prizeLabel}</strong> · segment {spin.position + 1} of 12 · a streak of {spin.streak} day{spin.streak === 1 ? "" : "s"}
       </p>
       <div className="round-grid">
         <article className="card stack" aria-labelledby="replay-title">

@@ -3,6 +3,7 @@ import { formatHundredths, msToReachHundredths } from "../../../../engine";
 import { ReplayControls, useReplayRun, type ReplayState } from "../../fair/replayControls";
 import { CrashCanvas } from "./CrashCanvas";
 import { DISPLAY_LAG_MS, newTimeline, type CashOutMark } from "./timeline";
+import "./crash.css";
 
 /** A replay lasts at most this long: a long flight (a 100x round flies 77 s) is played faster. */
 export const CRASH_REPLAY_MAX_MS = 6_000;

@@ -74,7 +74,7 @@ function RoundBody({ detail }: { detail: CrashRoundDetail }) {
             In your browser:{" "}
             <Check ok={recomputed === null ? false : recomputed === crash} yes={`HMAC-SHA256(salt, hash) gives ${formatHundredths(crash)}x`} no="the crash point does not follow from the hash and salt" testId="check-crash" />
             <br />
-            <Check ok={chained} yes={`the hash hashed ${round.gameNumber} times is the terminating hash`} no="the hash does not lead to the terminating hash" testId="check-chain" />
+            <Check ok={chained} yes={`the hash hashed ${round.gameNumber} time${round.gameNumber === 1 ? "" : "s"} is the terminating hash`} no="the hash does not lead to the terminating hash" testId="check-chain" />
           </p>
           {check && (
             <Link className="small" to={check}>

@@ -167,7 +167,9 @@ export class CrashView {
     } else {
       this.big.text = `${(h / 100).toFixed(2)}x`;
       this.big.style.fill = crashed ? CRASH_VIEW.crashed : multiplierColour(h);
-      this.small.text = crashed ? `CRASHED · Round #${tl.round}` : `Round #${tl.round}`;
+      // A replay of typed seeds has no round number.
+      const round = tl.round ? `Round #${tl.round}` : "";
+      this.small.text = crashed ? ["CRASHED", round].filter(Boolean).join(" · ") : round;
       this.small.position.y = CRASH_VIEW.height * 0.4 + 52;
     }
     // What the canvas shows, for people and tests reading the page (a replay's last frame is its result).
@@ -191,8 +193,11 @@ export class CrashView {
       }
       const text = `${m.label} ${(m.hundredths / 100).toFixed(2)}x`;
       if (t.text !== text) t.text = text;
-      // Labels of nearby cash-outs step upwards so they do not cover each other.
-      t.position.set(px - 8, py - 8 - (i % 3) * 14);
+      // Under the curve (clear of the multiplier in the middle): right of the dot, or left of it at the canvas's right edge;
+      // nearby cash-outs step downwards so they do not cover each other.
+      const right = px + 10 + t.width <= this.width - 2;
+      t.anchor.set(right ? 0 : 1, 0);
+      t.position.set(right ? px + 10 : px - 10, py + 6 + (i % 3) * 14);
       t.visible = true;
     });
     for (let i = reached.length; i < this.markLabels.children.length; i++) this.markLabels.children[i]!.visible = false;

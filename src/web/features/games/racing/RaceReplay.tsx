@@ -3,6 +3,7 @@ import { UNICORNS, type RaceOutcome } from "../../../../engine";
 import { ReplayControls, useReplayRun, type ReplayState } from "../../fair/replayControls";
 import { RaceTrack } from "./RaceTrack";
 import { frameAtTick, type LaneFrame } from "./timeline";
+import "./racing.css";
 
 /** How often the text beside the lanes (and the replay's state) follows the animation. */
 const SHOWN_EVERY_MS = 250;

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { SLOT_SYMBOLS } from "../../../../engine";
 import { ReplayControls, useReplayRun, type ReplayState } from "../../fair/replayControls";
 import { Reels, type ReelsHandle } from "./Reels";
+import "./slots.css";
 
 /** A spin drawn again by the game's own reels: they spin and stop, at the game's 1.0, 1.4 and 1.8 s, on the symbols of the seeds. */
 export function SpinReplay({ reels }: { reels: readonly number[] }) {
