@@ -92,6 +92,8 @@ describe("fairness an outsider checks (issue 32)", () => {
     expect(raceList.length).toBeGreaterThanOrEqual(3);
     for (const r of raceList) {
       expect(commitment(r.serverSeed)).toBe(r.serverSeedHash);
+      // Its hash was shown by a ledger before the one whose hash is its client seed.
+      expect(r.commitLedger).toBeLessThan(r.clientSeedLedger);
       expect({ round: r.round, winner: race(p, r.serverSeed, r.clientSeed, r.nonce).winner }).toEqual({ round: r.round, winner: r.winnerIndex });
     }
 

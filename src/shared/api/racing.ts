@@ -29,7 +29,7 @@ export const RaceStateView = t.Object({
   winningUnicorn: Nullable(t.String()),
   serverSeedHash: t.String({ description: "SHA-256 of the race's server seed, shown when its countdown starts" }),
   committedAt: t.Number({ description: "ms since the epoch the hash was first shown (the countdown's start)" }),
-  commitLedger: Nullable(t.Number({ description: "The newest validated ledger then: the client seed's ledger comes after it" })),
+  commitLedger: Nullable(t.Number({ description: "The newest validated ledger then (right after a start, the first one seen): the client seed's ledger comes after it" })),
   serverSeed: Nullable(t.String({ description: "Revealed when the race starts" })),
   clientSeed: Nullable(t.String({ description: "Hash of the first validated ledger after betting closed" })),
   clientSeedLedger: Nullable(t.Number()),

@@ -124,7 +124,8 @@ export class CrashChains {
       this.firstRecorded.resolve();
       const salt = row.salt ?? (await this.commitment.saltOf(row.id, cancelled));
       if (salt === undefined) return undefined;
-      const salted = row.salt === null ? this.db.update(crashChains).set({ salt }).where(eq(crashChains.id, row.id)).returning().get()! : row;
+      const salted = row.salt === null ? await this.whenWritable(() => this.db.update(crashChains).set({ salt }).where(eq(crashChains.id, row.id)).returning().get()!, cancelled) : row;
+      if (!salted) return undefined;
       this.current = new LoadedChain({ ...salted, salt }, walk.checkpoints);
       return salted;
     })();
@@ -185,17 +186,21 @@ export class CrashChains {
     return this.current;
   }
 
-  /** Publishes the first chain once the database takes the write (a lock held elsewhere pauses it, as the other loops). */
-  private async publish(seed: Uint8Array, terminatingHash: string, firstRound: number, cancelled: () => boolean): Promise<ChainRow | undefined> {
+  /** Publishes a chain once the database takes the write. */
+  private publish(seed: Uint8Array, terminatingHash: string, firstRound: number, cancelled: () => boolean): Promise<ChainRow | undefined> {
+    return this.whenWritable(() => this.insert(seed, terminatingHash, firstRound), cancelled);
+  }
+
+  /** Runs a write once the database takes it (a lock held elsewhere pauses it, as the other loops); undefined when cancelled first. */
+  private async whenWritable<T>(write: () => T, cancelled: () => boolean): Promise<T | undefined> {
     const gate = new RetryGate("crash chain", this.log, sqliteOf(this.db), 250);
-    let row: ChainRow | undefined;
-    while (!row) {
-      await gate.run(() => void (row = this.insert(seed, terminatingHash, firstRound)));
-      if (row) break;
+    for (;;) {
+      let written: { value: T } | undefined;
+      await gate.run(() => void (written = { value: write() }));
+      if (written) return written.value;
       await Bun.sleep(250);
       if (cancelled()) return undefined;
     }
-    return row;
   }
 
   /** Publishes a new chain from round `firstRound` on: its row and its commitment on the ledger, in one transaction. */

@@ -4,7 +4,7 @@ import { LedgerRequestError } from "../../ledger/errors";
 import type { LedgerGateway } from "../../ledger/gateway";
 import type { Outbox } from "../../ledger/outbox";
 import type { Clock } from "../../platform/clock";
-import type { Db, DbOrTx } from "../../platform/db";
+import { probeWrite, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import type { Logger } from "../../platform/log";
 import { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET } from "../../../shared/fair";
 import { crashChainCommitments } from "./schema";
@@ -118,6 +118,10 @@ export class LedgerChainCommitter implements ChainCommitter {
     const tx = await this.deps.ledger.request({ command: "tx", transaction: entry.hash });
     const closeIso = (tx.result as { close_time_iso?: string }).close_time_iso;
     const saltLedgerIndex = entry.ledgerIndex + SALT_LEDGER_OFFSET;
+    // A lock held elsewhere: no write that would wait out the busy timeout; the next ledger close tries again.
+    const sqlite = sqliteOf(this.deps.db);
+    const locked = sqlite && probeWrite(sqlite);
+    if (locked) throw new Error(`database not writable: ${locked}`);
     this.deps.db
       .update(crashChainCommitments)
       .set({ txHash: entry.hash, ledgerIndex: entry.ledgerIndex, saltLedgerIndex, committedAt: closeIso ? new Date(closeIso) : this.deps.clock.date() })

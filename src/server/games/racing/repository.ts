@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, max } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, max } from "drizzle-orm";
 import { preparedOnUse, type Db, type DbOrTx } from "../../platform/db";
 import type { RaceStatus } from "./model";
 import { racingRaces } from "./schema";
@@ -34,6 +34,11 @@ export class RacingRepository {
   /** Moves a race on only from the status it is expected in (false: someone else moved it). */
   updateRace(db: DbOrTx, round: number, from: RaceStatus, values: Partial<typeof racingRaces.$inferInsert>): RaceRow | undefined {
     return db.update(racingRaces).set(values).where(and(eq(racingRaces.round, round), eq(racingRaces.status, from))).returning().get();
+  }
+
+  /** Records the ledger a countdown's hash was shown by, once (a race begun before any ledger was seen). */
+  setCommitLedger(db: DbOrTx, round: number, ledger: number): RaceRow | undefined {
+    return db.update(racingRaces).set({ commitLedger: ledger }).where(and(eq(racingRaces.round, round), isNull(racingRaces.commitLedger))).returning().get();
   }
 
   /** Finished races, newest first (before round `before` when given). */
