@@ -144,6 +144,16 @@ describe("fairness an outsider checks (issue 32)", () => {
       expect({ requests, errors }).toEqual({ requests: [], errors: [] });
       await context.close();
     }
+    // Served by the server too, its script runs under the page's own CSP (its hash), and it still asks nothing of the server.
+    const { context, page, errors } = await newPage(live.browser, DESKTOP);
+    await page.goto(live.server.url + "/fair/vvx-verifier.html");
+    const asked: string[] = [];
+    page.on("request", (r) => void asked.push(r.url()));
+    await page.getByLabel("Published JSON").fill(JSON.stringify(docs[6]));
+    await page.getByRole("button", { name: "Verify every round" }).click();
+    await page.locator('#summary[data-agree="1"]').waitFor();
+    expect({ asked, errors }).toEqual({ asked: [], errors: [] });
+    await context.close();
   });
 
   test("every round's page at 1280 and 375 px: its seeds, bets and payments, and a replay whose last frame is the recorded result", async () => {

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { EngineInputError, crashGamesFrom, findGameNumber, formatHundredths } from "../../../engine";
+import { crashGamesFrom, findGameNumber, formatHundredths } from "../../../engine";
 import { CrashReplay } from "../games/crash/CrashReplay";
+import { CheckActions, CheckError, useCheckForm } from "./checkForm";
 import { readCrashLink } from "./crashLink";
 
 /** Most crash games one check lists, and how far back a chain search goes in the browser. */
@@ -22,11 +23,6 @@ interface CrashResult {
   rows: CrashGameRow[];
   /** The first hash's game number: undefined without a terminating hash, null when it is not found. */
   gameNumber?: number | null;
-}
-
-export function describeError(err: unknown): string {
-  if (err instanceof EngineInputError) return err.message;
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**
@@ -56,7 +52,7 @@ export function CrashCheck({ salt: publishedSalt, terminating: publishedTerminat
   const [round, setRound] = useState(link?.round ?? "");
   const [result, setResult] = useState<CrashResult | null>(null);
   const [replay, setReplay] = useState<{ round: number; crash: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { error, run } = useCheckForm();
 
   // Without a link, the chain in use is the one to check against.
   useEffect(() => {
@@ -65,40 +61,24 @@ export function CrashCheck({ salt: publishedSalt, terminating: publishedTerminat
     if (publishedTerminating) setTerminating((t) => t || publishedTerminating);
   }, [link, publishedSalt, publishedTerminating]);
 
-  const validated = (): { h: string; n: number; r: number | null } | null => {
+  const validated = (): { h: string; n: number; r: number | null } | string => {
     const n = Number(count);
     const r = round.trim() ? Number(round) : null;
-    if (!HEX_64.test(hash.trim())) return setError("Game hash must be 64 hexadecimal characters."), null;
-    if (!salt) return setError("Enter the published salt."), null;
-    if (!Number.isInteger(n) || n < 1 || n > MAX_CRASH_GAMES) return setError(`Number of games must be between 1 and ${MAX_CRASH_GAMES}.`), null;
-    if (terminating && !HEX_64.test(terminating.trim())) return setError("Terminating hash must be 64 hexadecimal characters."), null;
-    if (r !== null && !(Number.isSafeInteger(r) && r >= 1)) return setError("Round must be a whole number, 1 or more."), null;
+    if (!HEX_64.test(hash.trim())) return "Game hash must be 64 hexadecimal characters.";
+    if (!salt) return "Enter the published salt.";
+    if (!Number.isInteger(n) || n < 1 || n > MAX_CRASH_GAMES) return `Number of games must be between 1 and ${MAX_CRASH_GAMES}.`;
+    if (terminating && !HEX_64.test(terminating.trim())) return "Terminating hash must be 64 hexadecimal characters.";
+    if (r !== null && !(Number.isSafeInteger(r) && r >= 1)) return "Round must be a whole number, 1 or more.";
     return { h: hash.trim().toLowerCase(), n, r };
   };
 
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
-    setError(null);
     setResult(null);
-    const v = validated();
-    if (!v) return;
-    try {
-      setResult(crashRows(v.h, salt, v.n, terminating.trim(), v.r));
-    } catch (err) {
-      setError(describeError(err));
-    }
+    run(validated, (v) => setResult(crashRows(v.h, salt, v.n, terminating.trim(), v.r)));
   };
 
-  const startReplay = () => {
-    setError(null);
-    const v = validated();
-    if (!v) return;
-    try {
-      setReplay({ round: v.r ?? 0, crash: crashGamesFrom(v.h, salt, 1)[0]!.crashHundredths });
-    } catch (err) {
-      setError(describeError(err));
-    }
-  };
+  const startReplay = () => run(validated, (v) => setReplay({ round: v.r ?? 0, crash: crashGamesFrom(v.h, salt, 1)[0]!.crashHundredths }));
 
   useEffect(() => {
     if (!link) return;
@@ -131,20 +111,9 @@ export function CrashCheck({ salt: publishedSalt, terminating: publishedTerminat
           <span>Round of this hash (optional)</span>
           <input className="input" inputMode="numeric" value={round} onChange={(e) => setRound(e.target.value)} />
         </label>
-        <div className="field-wide row">
-          <button className="btn btn-primary" type="submit">
-            Compute crash points
-          </button>
-          <button className="btn btn-outline" type="button" onClick={startReplay}>
-            Replay
-          </button>
-        </div>
+        <CheckActions submitLabel="Compute crash points" onReplay={startReplay} />
       </form>
-      {error && (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      )}
+      <CheckError error={error} />
       {replay && <CrashReplay key={`${hash}:${salt}`} round={replay.round} crashHundredths={replay.crash} />}
       {result && <CrashTable result={result} />}
     </article>

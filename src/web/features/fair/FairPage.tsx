@@ -13,7 +13,6 @@ const percent = (x: number) => `${(x * 100).toFixed(4)}%`;
 /** /fair: the schemes in plain words and in full, checks and replays that run the same engine as the server, the standalone verifier, and the RTP table. */
 export default function FairPage() {
   usePageTitle("Provably Fair");
-  const rtp = useMemo(() => rtpTable(), []);
   const { data: fairness } = useFairness();
   return (
     <section className="container fair">
@@ -72,34 +71,42 @@ export default function FairPage() {
       <SeedCheck />
       <Algorithms />
 
-      <article className="card section-gap" id="rtp">
-        <h2>Return to player</h2>
-        <p className="muted small">Computed exactly (by enumeration, not simulation) from the current configuration.</p>
-        <div className="table-wrap">
-          <table className="table stack-table" data-testid="rtp-table">
-            <thead>
-              <tr>
-                <th scope="col">Game</th>
-                <th scope="col">RTP</th>
-                <th scope="col">How</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rtp.map((row) => (
-                <tr key={row.label}>
-                  <td data-label="Game">{row.label}</td>
-                  <td data-label="RTP" className="mono">
-                    {row.rtp === null ? "free" : percent(row.rtp)}
-                  </td>
-                  <td data-label="How" className="small muted stack-prose">
-                    {row.detail}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </article>
+      <RtpCard />
     </section>
+  );
+}
+
+/** Return to player of every game, computed exactly from the current configuration. */
+function RtpCard() {
+  const rtp = useMemo(() => rtpTable(), []);
+  return (
+    <article className="card section-gap" id="rtp">
+      <h2>Return to player</h2>
+      <p className="muted small">Computed exactly (by enumeration, not simulation) from the current configuration.</p>
+      <div className="table-wrap">
+        <table className="table stack-table" data-testid="rtp-table">
+          <thead>
+            <tr>
+              <th scope="col">Game</th>
+              <th scope="col">RTP</th>
+              <th scope="col">How</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rtp.map((row) => (
+              <tr key={row.label}>
+                <td data-label="Game">{row.label}</td>
+                <td data-label="RTP" className="mono">
+                  {row.rtp === null ? "free" : percent(row.rtp)}
+                </td>
+                <td data-label="How" className="small muted stack-prose">
+                  {row.detail}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </article>
   );
 }

@@ -3,7 +3,7 @@ import { SLOT_PACKAGES, UNICORNS, floatsFromSeeds, raceFromSeeds, serverSeedComm
 import { RaceReplay } from "../games/racing/RaceReplay";
 import { SpinReplay } from "../games/slots/SpinReplay";
 import { WheelReplay } from "../landing/WheelReplay";
-import { describeError } from "./CrashCheck";
+import { CheckActions, CheckError, useCheckForm } from "./checkForm";
 import { CommitmentCheck, SeedLinkNotice, useLinkedCheck, useSeedLink } from "./seedLink";
 
 type SeedGame = "race" | "slots" | "wheel";
@@ -64,42 +64,26 @@ export function SeedCheck() {
   const [nonce, setNonce] = useState(link?.nonce ?? "0");
   const [game, setGame] = useState<SeedGame>(link?.game ?? "race");
   const [pkg, setPkg] = useState(link?.pkg ?? "0");
-  const [error, setError] = useState<string | null>(null);
+  const { error, run } = useCheckForm();
   const [out, setOut] = useState<{ commitment: string; floats: number[]; body: ReactNode } | null>(null);
   const [replay, setReplay] = useState<{ key: string; view: ReactNode } | null>(null);
   useLinkedCheck(link, setServerSeed, () => submit());
 
-  const seedsOrError = (): GameSeeds | null => {
+  const seedsOrError = (): GameSeeds | string => {
     const n = Number(nonce);
-    if (!serverSeed) return setError("Enter the revealed server seed."), null;
-    if (!clientSeed) return setError("Enter your client seed."), null;
-    if (!/^\d+$/.test(nonce) || !Number.isSafeInteger(n)) return setError("Nonce must be a whole number, 0 or more."), null;
+    if (!serverSeed) return "Enter the revealed server seed.";
+    if (!clientSeed) return "Enter your client seed.";
+    if (!/^\d+$/.test(nonce) || !Number.isSafeInteger(n)) return "Nonce must be a whole number, 0 or more.";
     return { serverSeed, clientSeed, nonce: n };
   };
 
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
-    setError(null);
     setOut(null);
-    const seeds = seedsOrError();
-    if (!seeds) return;
-    try {
-      setOut({ commitment: serverSeedCommitment(serverSeed), floats: floatsFromSeeds(seeds, 8), body: outcomeOf(game, seeds, Number(pkg)) });
-    } catch (err) {
-      setError(describeError(err));
-    }
+    run(seedsOrError, (seeds) => setOut({ commitment: serverSeedCommitment(serverSeed), floats: floatsFromSeeds(seeds, 8), body: outcomeOf(game, seeds, Number(pkg)) }));
   };
 
-  const startReplay = () => {
-    setError(null);
-    const seeds = seedsOrError();
-    if (!seeds) return;
-    try {
-      setReplay({ key: `${game}:${pkg}:${serverSeed}:${clientSeed}:${nonce}`, view: replayOf(game, seeds, Number(pkg)) });
-    } catch (err) {
-      setError(describeError(err));
-    }
-  };
+  const startReplay = () => run(seedsOrError, (seeds) => setReplay({ key: `${game}:${pkg}:${serverSeed}:${clientSeed}:${nonce}`, view: replayOf(game, seeds, Number(pkg)) }));
 
   return (
     <article className="card section-gap stack" aria-labelledby="seed-verify-title" id="verify">
@@ -138,20 +122,9 @@ export function SeedCheck() {
           <span>Nonce</span>
           <input className="input" inputMode="numeric" value={nonce} onChange={(e) => setNonce(e.target.value)} />
         </label>
-        <div className="field-wide row">
-          <button className="btn btn-primary" type="submit">
-            Compute outcome
-          </button>
-          <button className="btn btn-outline" type="button" onClick={startReplay}>
-            Replay
-          </button>
-        </div>
+        <CheckActions submitLabel="Compute outcome" onReplay={startReplay} />
       </form>
-      {error && (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      )}
+      <CheckError error={error} />
       {replay && <div key={replay.key}>{replay.view}</div>}
       {out && (
         <div className="stack" data-testid="seed-result">

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router-dom";
+import { Link, useParams } from "react-router-dom";
 import useSWR from "swr";
 import type { RoundBetView } from "../../../shared/api/games";
 import { getJson, HttpError } from "../../lib/api";
@@ -15,10 +15,42 @@ export function useRound<T>(url: string | null) {
   return useSWR<T>(url, getJson);
 }
 
+/**
+ * The page of the round named by the path's `param` (a whole number): it loads `url(n)` and shows
+ * `children(data)`, with the title, back link, links to the rounds around it, and the loading and
+ * error states (the server's own words for a round that does not exist or is not over yet).
+ */
+export function RoundRoute<T>(props: {
+  param: "round" | "id";
+  title: (n: string) => string;
+  back: { to: string; label: string };
+  what: string;
+  url: (n: number) => string;
+  /** Previous / next links under the title (rounds numbered one after another). */
+  navBase?: string;
+  children: (data: T) => ReactNode;
+}) {
+  const n = Number(useParams()[props.param]);
+  const valid = Number.isSafeInteger(n) && n >= 1;
+  const { data, error, isLoading } = useRound<T>(valid ? props.url(n) : null);
+  return (
+    <RoundPage
+      title={props.title(valid ? String(n) : "?")}
+      back={props.back}
+      what={props.what}
+      error={valid ? error : `That is not a ${props.what} number.`}
+      loading={isLoading || !data}
+      nav={valid && props.navBase ? <RoundNav base={props.navBase} n={n} /> : undefined}
+    >
+      {data && props.children(data)}
+    </RoundPage>
+  );
+}
+
 /** The page around one round: its title, back link, and the loading and error states. */
-export function RoundPage(props: { title: string; back: { to: string; label: string }; error: unknown; loading: boolean; what: string; children: ReactNode; nav?: ReactNode }) {
+function RoundPage(props: { title: string; back: { to: string; label: string }; error: unknown; loading: boolean; what: string; children: ReactNode; nav?: ReactNode }) {
   usePageTitle(props.title);
-  const notFound = props.error instanceof HttpError && props.error.status === 404;
+  const notFound = typeof props.error === "string" ? props.error : props.error instanceof HttpError && props.error.status === 404 ? (props.error.serverMessage ?? `No such ${props.what}.`) : null;
   return (
     <section className="container round-page" data-testid="round-page">
       <header className="page-header round-header">
@@ -30,7 +62,7 @@ export function RoundPage(props: { title: string; back: { to: string; label: str
       </header>
       {props.error ? (
         <div className="card alert alert-error" role="alert" data-testid="round-error">
-          {notFound ? (props.error as HttpError).serverMessage ?? `No such ${props.what}.` : `The ${props.what} could not be loaded right now. Try again in a moment.`}
+          {notFound ?? `The ${props.what} could not be loaded right now. Try again in a moment.`}
         </div>
       ) : props.loading ? (
         <p className="muted page-loading">
@@ -44,7 +76,7 @@ export function RoundPage(props: { title: string; back: { to: string; label: str
 }
 
 /** Previous / next links between rounds (the next may not exist yet: the link then answers "not over yet"). */
-export function RoundNav({ base, n }: { base: string; n: number }) {
+function RoundNav({ base, n }: { base: string; n: number }) {
   return (
     <nav className="round-nav small" aria-label="Other rounds">
       {n > 1 && <Link to={`${base}/${n - 1}`}>← #{n - 1}</Link>}
@@ -91,18 +123,106 @@ export const When = ({ iso }: { iso: string | number | null | undefined }) => {
   return <time dateTime={d.toISOString()} title={d.toISOString()}>{d.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium" })}</time>;
 };
 
-/** Whether what the browser computed matches what the server recorded. */
-export function Check({ ok, yes, no, testId }: { ok: boolean | null; yes: string; no: string; testId?: string }) {
-  if (ok === null) return <span className="muted">Checking…</span>;
+/** One check the browser made: whether what it computed matches what the server recorded (null: still computing). */
+export interface BrowserCheck {
+  ok: boolean | null;
+  yes: string;
+  no: string;
+  testId: string;
+}
+
+/** "In your browser: ✓ ... ✓ ...": the page's own re-computation of the round. */
+function BrowserChecks({ checks }: { checks: BrowserCheck[] }) {
   return (
-    <span className={ok ? "success-text" : "error-text"} data-testid={testId} data-ok={ok}>
-      {ok ? `✓ ${yes}` : `✗ ${no}`}
-    </span>
+    <p className="small">
+      In your browser:
+      {checks.map((c) => (
+        <span key={c.testId} className="browser-check">
+          {c.ok === null ? (
+            <span className="muted">Checking…</span>
+          ) : (
+            <span className={c.ok ? "success-text" : "error-text"} data-testid={c.testId} data-ok={c.ok}>
+              {c.ok ? `✓ ${c.yes}` : `✗ ${c.no}`}
+            </span>
+          )}
+        </span>
+      ))}
+    </p>
   );
 }
 
-/** Every bet of an XRP round: who, how much, their choice, how it ended, and both payments on the ledger. */
-export function BetsTable<B extends RoundBetView>({ bets, choice, result }: { bets: B[]; choice: { title: string; of: (b: B) => ReactNode }; result: (b: B) => ReactNode }) {
+/** Where a seeded spin's replay comes from: the revealed seeds, or (while the seed is secret) the record. */
+export function SeedNote({ revealed, what, recorded }: { revealed: boolean; what: string; recorded: string }) {
+  if (revealed) return <p className="small muted">Drawn from {what}, computed in your browser with the same engine as the server.</p>;
+  return (
+    <p className="alert alert-warning small" data-testid="seed-hidden">
+      The server seed is still in use, so {recorded}. Once the wallet rotates its seed pair, this page replays it from the seeds.
+    </p>
+  );
+}
+
+/** The facts of a seeded spin (slots, wheel): the wallet, the server seed's hash and when it was shown, the seeds. */
+export function seedRows(s: { walletAddress: string; serverSeedHash: string; committedAt: string | null; serverSeed: string | null; clientSeed: string; nonce: number }): [string, ReactNode][] {
+  return [
+    ["Wallet", <span className="mono" title={s.walletAddress}>{shortWallet(s.walletAddress)}</span>],
+    ["Server seed hash", <Hash value={s.serverSeedHash} />],
+    ["Shown since", <When iso={s.committedAt} />],
+    ["Server seed", s.serverSeed ? <Hash value={s.serverSeed} /> : <span className="muted">not revealed yet (rotate the seed pair)</span>],
+    ["Client seed", <Hash value={s.clientSeed} />],
+    ["Nonce", String(s.nonce)],
+  ];
+}
+
+/**
+ * A round's page below its title: the summary line, the replay beside the provably-fair facts and the
+ * browser's own checks, then (for the XRP games) the bets.
+ */
+export function RoundLayout(props: { summary: ReactNode; replayNote: ReactNode; replay: ReactNode; facts: [string, ReactNode][]; checks: BrowserCheck[] | null; fairLink: string | null; bets?: ReactNode }) {
+  return (
+    <>
+      <p className="round-summary" data-testid="round-summary">
+        {props.summary}
+      </p>
+      <div className="round-grid">
+        <article className="card stack" aria-labelledby="replay-title">
+          <h2 id="replay-title">Replay</h2>
+          {props.replayNote}
+          {props.replay}
+        </article>
+        <article className="card stack" aria-labelledby="fair-title">
+          <h2 id="fair-title">Provably fair</h2>
+          <Facts testId="round-facts" rows={props.facts} />
+          {props.checks && <BrowserChecks checks={props.checks} />}
+          {props.fairLink && (
+            <Link className="small" to={props.fairLink}>
+              Check it on the Provably Fair page
+            </Link>
+          )}
+        </article>
+      </div>
+      {props.bets}
+    </>
+  );
+}
+
+/** The bets card of an XRP round: who, how much, their choice, how it ended, and both payments on the ledger. */
+export function BetsCard<B extends RoundBetView>({ bets, choice, won }: { bets: B[]; choice: { title: string; of: (b: B) => ReactNode }; won: (b: B) => string }) {
+  return (
+    <article className="card stack" aria-labelledby="bets-title">
+      <h2 id="bets-title">Bets ({bets.length})</h2>
+      <BetsTable bets={bets} choice={choice} won={won} />
+    </article>
+  );
+}
+
+/** How a bet ended, in words. */
+function BetResult<B extends RoundBetView>({ bet, won }: { bet: B; won: (b: B) => string }) {
+  if (bet.status === "won") return <span className="success-text">{won(bet)}</span>;
+  if (bet.status === "lost") return <span className="error-text">lost</span>;
+  return <span className="muted">{[bet.status, bet.reason && `(${bet.reason.replace(/_/g, " ")})`].filter(Boolean).join(" ")}</span>;
+}
+
+function BetsTable<B extends RoundBetView>({ bets, choice, won }: { bets: B[]; choice: { title: string; of: (b: B) => ReactNode }; won: (b: B) => string }) {
   if (bets.length === 0) return <p className="muted">Nobody bet on this round.</p>;
   return (
     <div className="table-wrap">
@@ -128,7 +248,9 @@ export function BetsTable<B extends RoundBetView>({ bets, choice, result }: { be
                 {b.amount} XRP
               </td>
               <td data-label={choice.title}>{choice.of(b)}</td>
-              <td data-label="Result">{result(b)}</td>
+              <td data-label="Result">
+                <BetResult bet={b} won={won} />
+              </td>
               <td data-label="Paid back" className="mono">
                 {b.payout} XRP
               </td>
