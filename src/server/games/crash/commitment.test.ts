@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
 import { convertHexToString, type Client } from "xrpl";
 import { isGameHashOfChain } from "../../../engine";
 import { CRASH_TEST_ENV, finishRound, waitingRound } from "../../testing/crashKit";
@@ -107,6 +109,34 @@ describe("crash chains committed on the ledger", () => {
     // One commitment on the ledger: the treasury sent one AccountSet.
     const sent = again.ctx.outbox.list({ purpose: "crash-chain-commit" });
     expect(sent.map((e) => [e.status, e.hash])).toEqual([["validated", pending.commitment.txHash]]);
+    expect((await waitingRound(again)).round).toBe(1);
+  });
+});
+
+describe("a commitment the ledger refused for good", () => {
+  test("waits without a round, and is sent again under a new key at the next start", async () => {
+    const first = await start();
+    await eventually(async () => (await fairness(first)).status === "committing", "a chain waiting for its commitment");
+    const [sent] = first.ctx.outbox.list({ purpose: "crash-chain-commit" });
+    await first.stop();
+    // What the outbox leaves after its last try was refused: failed, and no next key.
+    const db = new Database(join(first.dataDir, "vvx.db"));
+    db.run("UPDATE ledger_outbox SET status = 'failed', result = 'tecINSUFF_FEE', next_key = '' WHERE key = ?", [sent!.key]);
+    db.close();
+
+    const again = await start(first.dataDir);
+    const resent = await eventually(() => {
+      const others = again.ctx.outbox.list({ purpose: "crash-chain-commit" }).filter((e) => e.key !== sent!.key);
+      return others.length ? others : undefined;
+    }, "the commitment sent again once the chain is loaded");
+    expect(resent.map((e) => e.key)).toEqual([expect.stringMatching(/^crash-chain:1:commit@\d+$/)]);
+    expect(again.ctx.crash.rounds.state().round).toBe(0);
+    await closeLedgers(again, 12);
+    const ready = await eventually(async () => {
+      const f = await fairness(again);
+      return f.status === "ready" ? f : undefined;
+    }, "the chain committed by the resent AccountSet");
+    expect(ready.commitment.txHash).toBe(again.ctx.outbox.get(resent[0]!.key)!.hash);
     expect((await waitingRound(again)).round).toBe(1);
   });
 });

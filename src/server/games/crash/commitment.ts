@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { convertStringToHex } from "xrpl";
 import { LedgerRequestError } from "../../ledger/errors";
 import type { LedgerGateway } from "../../ledger/gateway";
-import type { Outbox } from "../../ledger/outbox";
+import type { Outbox, OutboxInput } from "../../ledger/outbox";
 import type { Clock } from "../../platform/clock";
 import { probeWrite, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import type { Logger } from "../../platform/log";
@@ -88,8 +88,10 @@ export class LedgerChainCommitter implements ChainCommitter {
   }
 
   async saltOf(chainId: number, cancelled: () => boolean): Promise<string | undefined> {
+    this.sendAgainIfGivenUp(chainId);
     this.deps.outbox.kick();
     let loggedWait = false;
+    let lastProblem = "";
     while (!cancelled()) {
       try {
         const row = this.of(chainId);
@@ -103,17 +105,38 @@ export class LedgerChainCommitter implements ChainCommitter {
         if (!loggedWait && saltLedger !== undefined) this.deps.log.info("crash chain committed; waiting for its salt ledger", { chain: chainId, saltLedger });
         loggedWait ||= saltLedger !== undefined;
       } catch (err) {
-        // The ledger is away or the database busy: the next ledger close or poll tries again.
-        this.deps.log.warn("crash chain commitment waits", { chain: chainId, error: err instanceof Error ? err.message : String(err) });
+        // The ledger is away, the database busy, the commitment refused: the next ledger close or poll tries again (said once).
+        const problem = err instanceof Error ? err.message : String(err);
+        if (problem !== lastProblem) this.deps.log.warn("crash chain commitment waits", { chain: chainId, error: problem });
+        lastProblem = problem;
       }
       await this.nextLedgerOrPoll();
     }
     return undefined;
   }
 
+  /**
+   * A commitment the outbox gave up on (the ledger refused it on every try, e.g. a treasury without the
+   * fee) goes again under a new key when the chain is loaded: an operator who fixed the cause restarts
+   * the server. It never moved money and was never validated, so sending it again commits nothing twice.
+   */
+  private sendAgainIfGivenUp(chainId: number): void {
+    const row = this.of(chainId);
+    const entry = row && this.deps.outbox.get(row.outboxKey);
+    if (!row || !entry || entry.status !== "failed" || entry.nextKey !== "") return;
+    const key = `crash-chain:${chainId}:commit@${this.deps.clock.now()}`;
+    const { Account: _treasury, ...tx } = entry.tx;
+    this.deps.db.transaction((db) => {
+      this.deps.outbox.record(db, { key, purpose: COMMIT_PURPOSE, tx: tx as OutboxInput["tx"] });
+      db.update(crashChainCommitments).set({ outboxKey: key }).where(eq(crashChainCommitments.chainId, chainId)).run();
+    });
+    this.deps.log.warn("crash chain commitment sent again after the ledger refused it", { chain: chainId, failed: entry.key, key, result: entry.result ?? entry.error });
+  }
+
   /** Once the commitment's AccountSet is validated: records where (ledger, hash, close time); returns its salt ledger. */
   private async settleCommit(row: CommitmentRow): Promise<number | undefined> {
     const entry = this.deps.outbox.get(row.outboxKey);
+    if (entry?.status === "failed" && entry.nextKey === "") throw new Error(`the ledger refused the commitment (${entry.result ?? entry.error}); no round is played until it is validated: fix the cause (a treasury that can pay the fee) and restart the server`);
     if (!entry || entry.status !== "validated" || entry.ledgerIndex === null || !entry.hash) return undefined;
     const tx = await this.deps.ledger.request({ command: "tx", transaction: entry.hash });
     const closeIso = (tx.result as { close_time_iso?: string }).close_time_iso;
