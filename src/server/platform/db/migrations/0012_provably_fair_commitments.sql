@@ -29,4 +29,5 @@ ALTER TABLE `fair_seeds` ADD `committed_at` integer NOT NULL DEFAULT 0;--> state
 UPDATE `fair_seeds` SET `committed_at` = coalesce((SELECT max(r.`revealed_at`) FROM `fair_revealed_seeds` r WHERE r.`wallet` = `fair_seeds`.`wallet`), `created_at`);--> statement-breakpoint
 -- A revealed seed was committed at the rotation before it (its pair's creation for the first): it was recorded as the pair's creation.
 UPDATE `fair_revealed_seeds` SET `created_at` = coalesce((SELECT max(r.`revealed_at`) FROM `fair_revealed_seeds` r WHERE r.`wallet` = `fair_revealed_seeds`.`wallet` AND r.`revealed_at` < `fair_revealed_seeds`.`revealed_at`), `created_at`);--> statement-breakpoint
+CREATE INDEX `fair_seeds_hash` ON `fair_seeds` (`server_seed_hash`);--> statement-breakpoint
 ALTER TABLE `racing_races` ADD `commit_ledger` integer;
