@@ -18,13 +18,14 @@ export function SpinReplay({ reels }: { reels: readonly number[] }) {
     setState("playing");
     handle.current?.spin();
     const symbols = key.split(",").map(Number);
+    // Skip to the end: the reels rest on their symbols at once.
+    const timer = setInterval(() => skipped() && handle.current?.show(symbols), 100);
     void handle.current?.land(symbols).then(() => {
+      clearInterval(timer);
       if (!live) return;
       setState("done");
       handle.current?.highlight();
     });
-    // Skip to the end: the reels stop where they are due at once.
-    const timer = setInterval(() => skipped() && handle.current?.show(symbols), 100);
     return () => {
       live = false;
       clearInterval(timer);
