@@ -30,6 +30,16 @@ async function closeLedgers(server: TestServer, n: number): Promise<void> {
   for (let i = 0; i < n; i++) await closeLedger(server.url);
 }
 
+/** Closes ledgers one at a time until the chain in use reaches `status` (the outbox signs and sends between closes). */
+function untilStatus(server: TestServer, status: string, what: string): Promise<Record<string, any>> {
+  return eventually(async () => {
+    const f = await fairness(server);
+    if (f.status === status) return f;
+    await closeLedger(server.url);
+    return undefined;
+  }, what);
+}
+
 describe("crash chains committed on the ledger", () => {
   test("the terminating hash is in a treasury AccountSet's memo; the salt is the hash of the ledger 10 after it; no round before", async () => {
     const server = await start();
@@ -45,11 +55,7 @@ describe("crash chains committed on the ledger", () => {
     expect(server.ctx.crash.rounds.state().round).toBe(0);
 
     // The commitment validates: the ledger and tx are public; the salt's ledger is 10 further on.
-    const committed = await eventually(async () => {
-      await closeLedger(server.url);
-      const f = await fairness(server);
-      return f.status === "awaiting_salt" ? f : undefined;
-    }, "the commitment to validate");
+    const committed = await untilStatus(server, "awaiting_salt", "the commitment to validate");
     const { txHash, ledgerIndex, committedAt } = committed.commitment;
     expect(committed.saltLedgerIndex).toBe(ledgerIndex + 10);
     const tx = (await client.request({ command: "tx", transaction: txHash })).result as Record<string, any>;
@@ -88,22 +94,14 @@ describe("crash chains committed on the ledger", () => {
 
   test("a restart while the salt's ledger is awaited keeps the chain and its one commitment", async () => {
     const first = await start();
-    const pending = await eventually(async () => {
-      await closeLedger(first.url);
-      const f = await fairness(first);
-      return f.status === "awaiting_salt" ? f : undefined;
-    }, "the commitment to validate");
+    const pending = await untilStatus(first, "awaiting_salt", "the commitment to validate");
     await first.stop();
 
     const again = await start(first.dataDir);
     const client = await outsideClient(again.url);
     clients.push(client);
     expect(await fairness(again)).toMatchObject({ id: pending.id, terminatingHash: pending.terminatingHash, status: "awaiting_salt", commitment: pending.commitment });
-    await closeLedgers(again, 10);
-    const ready = await eventually(async () => {
-      const f = await fairness(again);
-      return f.status === "ready" ? f : undefined;
-    }, "the salt after the restart");
+    const ready = await untilStatus(again, "ready", "the salt after the restart");
     expect(ready.salt).toBe((await client.request({ command: "ledger", ledger_index: pending.saltLedgerIndex })).result.ledger_hash);
     expect(ready.chains).toHaveLength(1);
     // One commitment on the ledger: the treasury sent one AccountSet.
@@ -131,11 +129,7 @@ describe("a commitment the ledger refused for good", () => {
     }, "the commitment sent again once the chain is loaded");
     expect(resent.map((e) => e.key)).toEqual([expect.stringMatching(/^crash-chain:1:commit@\d+$/)]);
     expect(again.ctx.crash.rounds.state().round).toBe(0);
-    await closeLedgers(again, 12);
-    const ready = await eventually(async () => {
-      const f = await fairness(again);
-      return f.status === "ready" ? f : undefined;
-    }, "the chain committed by the resent AccountSet");
+    const ready = await untilStatus(again, "ready", "the chain committed by the resent AccountSet");
     expect(ready.commitment.txHash).toBe(again.ctx.outbox.get(resent[0]!.key)!.hash);
     expect((await waitingRound(again)).round).toBe(1);
   });
