@@ -88,6 +88,8 @@ export const ERROR_CODES = {
   SESSION_ACTIVE: "The wallet has an active slot session already",
   PAYMENT_NOT_FOUND: "No such package payment",
   ALREADY_SPUN_TODAY: "The daily wheel was spun already today (UTC)",
+  ROUND_NOT_FOUND: "No such round, race, spin or wheel spin",
+  ROUND_NOT_OVER: "The round is still being played: its seeds and result are published once it is over",
 
   // Unicorn Racing
   RACE_ALREADY_BET: "The wallet has a bet on this race already (one bet per wallet per race)",

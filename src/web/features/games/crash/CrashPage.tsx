@@ -83,7 +83,7 @@ export default function CrashPage() {
           <CrashCanvas timeline={game.timeline} fallback={game.status === "waiting" ? `Round #${game.round} starting…` : `${game.multiplier.toFixed(2)}x`} />
           <div className="crash-lists">
             <PlayersList players={game.players} me={wallet} />
-            <PreviousCrashes history={game.history} salt={fairness?.salt} terminating={fairness?.terminatingHash} />
+            <PreviousCrashes history={game.history} salt={fairness?.salt ?? undefined} terminating={fairness?.terminatingHash} />
           </div>
         </div>
         <aside className="crash-side stack">

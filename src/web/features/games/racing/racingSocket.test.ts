@@ -148,7 +148,10 @@ describe("the page's race helpers", () => {
     expect(at5s.running).toBe(true);
     expect(at5s.positions).toEqual(outcome.positions[100]!);
     const end = laneFrame({ ...(state as object), status: "finished" } as never, race, 1_000_001);
-    expect(end).toEqual({ positions: outcome.positions[outcome.durationTicks]!, running: false, winner: outcome.winnerIndex });
+    expect(end).toEqual({ positions: outcome.positions[outcome.durationTicks]!, running: false, winner: outcome.winnerIndex, places: outcome.finishTicks.map((_, u) => outcome.order.indexOf(u) + 1) });
+    // Each unicorn's place shows from the tick it crosses the line.
+    const first = outcome.finishTicks[outcome.winnerIndex]!;
+    expect(laneFrame(state, race, 1_000_000 + (first * 1000) / outcome.tickRate).places!.filter((p) => p !== null)).toEqual([1]);
     expect(mmss(65_001)).toBe("1:06");
     expect(mmss(-5)).toBe("0:00");
     expect(shortWallet("rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY")).toBe("rPEPPE...6GDY");
