@@ -22,12 +22,12 @@ import { NATIVE_HASHES } from "../platform/nativeHashes";
 /** The usage lines, each starting with `command` ("vvx verify", "bun run verify"). */
 export function verifyUsage(command: string): string {
   return [
-    `${command} <url> [--ledger <wss url>] [--limit N]   (audits a whole server against the ledger)`,
     `${command} crash --hash <64 hex> --salt <text> [--games N]`,
     `${command} chain --hash <64 hex> --terminating <64 hex> [--max N]`,
     `${command} floats --server-seed S --client-seed C --nonce N [--count K]`,
     `${command} race|slots|wheel --server-seed S --client-seed C --nonce N [--package 0-3 for slots]`,
     `${command} rtp [--racing-multiple X]`,
+    `${command} <url> [--ledger <wss url>] [--limit N]   (audits a whole server against the ledger)`,
   ].join("\n");
 }
 
