@@ -417,13 +417,14 @@ export class Outbox {
     let signed: { tx_blob: string; hash: string };
     try {
       filled = await this.ledger.autofill(tx);
-      // Our own attempts still in flight may already hold the next sequence numbers.
+      // Our own attempts still in flight may already hold the next sequence numbers; one whose LastLedgerSequence has
+      // passed can no longer take one (an attempt left behind, e.g. never sent before a stop, must not leave a gap).
       const live = this.db
-        .select({ sequence: ledgerOutboxAttempts.sequence, engineResult: ledgerOutboxAttempts.engineResult })
+        .select({ sequence: ledgerOutboxAttempts.sequence, engineResult: ledgerOutboxAttempts.engineResult, lastLedgerSequence: ledgerOutboxAttempts.lastLedgerSequence })
         .from(ledgerOutboxAttempts)
         .where(inArray(ledgerOutboxAttempts.status, ["signed", "submitted"]))
         .all()
-        .filter((a) => mayConsumeSequence(a.engineResult));
+        .filter((a) => mayConsumeSequence(a.engineResult) && a.lastLedgerSequence >= validated);
       filled.Sequence = Math.max(filled.Sequence ?? 0, ...live.map((a) => a.sequence + 1));
       signed = this.ledger.platform.sign(filled);
     } catch (err) {
