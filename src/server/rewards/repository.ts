@@ -1,5 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
-import { and, asc, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, ne, or, sql } from "drizzle-orm";
 import { preparedOnUse, type Db } from "../platform/db";
 import type { DbOrTx } from "../ledger/outbox";
 import { microFromValue, sameCurrency, type Token } from "../ledger/amounts";
@@ -287,6 +287,15 @@ export class RewardRepository {
       .orderBy(desc(nftTransfers.id))
       .limit(200)
       .all();
+  }
+
+  /** Whether a later transfer request of the same NFT between the same wallets exists (open or already accepted). */
+  hasNewerTransfer(row: TransferRow): boolean {
+    return !!this.db
+      .select({ id: nftTransfers.id })
+      .from(nftTransfers)
+      .where(and(eq(nftTransfers.tokenId, row.tokenId), eq(nftTransfers.fromWallet, row.fromWallet), eq(nftTransfers.toWallet, row.toWallet), gt(nftTransfers.id, row.id)))
+      .get();
   }
 
   closeTransfer(id: number, at: Date): void {

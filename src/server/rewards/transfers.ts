@@ -91,7 +91,7 @@ export class TransferService {
     if (await reads.holds(row.toWallet, row.tokenId)) {
       // An owner has one transfer offer at a time: a newer request for the same NFT and recipient means this
       // one's offer was cancelled (the sweep had not seen it yet), so the acceptance is the newer one's.
-      if (repo.openTransfersTo(row.toWallet).some((r) => r.tokenId === row.tokenId && r.fromWallet === row.fromWallet && r.id > row.id)) {
+      if (repo.hasNewerTransfer(row)) {
         repo.closeTransfer(row.id, now);
         return "closed";
       }

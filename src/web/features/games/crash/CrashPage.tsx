@@ -22,16 +22,16 @@ import { useCrashGame } from "./useCrashGame";
 import "./crash.css";
 
 /**
- * /games/crash: the live canvas, the last rounds, the Place Bet card, players, previous crashes and the wallet's bets, with sounds (mute toggle).
- * Long because it is the page's layout in one piece (its parts are components and hooks of their own).
- */
-/**
  * Until the chain's salt ledger is validated (a fresh server's first seconds) the salt is unknown: asked again until
  * it is. One function for the page's life: swr restarts its timer whenever the option changes, and the page renders
  * on every tick.
  */
 const untilSalted = (latest: CrashFairness | undefined) => (latest?.salt ? 0 : 2_000);
 
+/**
+ * /games/crash: the live canvas, the last rounds, the Place Bet card, players, previous crashes and the wallet's bets, with sounds (mute toggle).
+ * Long because it is the page's layout in one piece (its parts are components and hooks of their own).
+ */
 export default function CrashPage() {
   usePageTitle("Crash");
   const { walletAddress, isConnected } = useSnapshot(walletState);
