@@ -16,6 +16,8 @@ import { rewardRoutes } from "../rewards";
 import { errorHandler } from "../platform/http/errors";
 import { guardRequest, requestGuard, type RequestGuardOptions } from "../platform/http/requestGuard";
 import { requestLog } from "../platform/http/requestLog";
+import { writeGate } from "../platform/http/writeGate";
+import { writeLockOf } from "../platform/db";
 import { SecurityHeaders, securityHeaders } from "../platform/http/securityHeaders";
 import { webRoutes, type BuiltSpa } from "../platform/http/spa";
 import { siteSocket, socketRoutes, type SocketWallet } from "../platform/ws";
@@ -36,6 +38,7 @@ import type { AppContext } from "./context";
  */
 export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   const signLimits = new SignRequestLimits();
+  const writeLock = writeLockOf(ctx.store.sqlite);
   const headers = new SecurityHeaders(ctx.config.publicUrl);
   const web = webRoutes(spa, headers);
   // The API's JSON answers with their security headers, for routes that build their Response from a cached body.
@@ -46,6 +49,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(requestLog(ctx.log))
     .use(securityHeaders(headers))
     .use(requestGuard(guardOptions))
+    .use(writeGate(writeLock, (path) => !path.startsWith("/sandbox/")))
     .use(healthRoutes(ctx))
     .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: () => Number(ctx.crash.burns.summary(0).totalVvxBurnedMicro) / 1e6, jsonHeaders }))
     .use(siteRoutes(ctx))
@@ -73,7 +77,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     racingSocket(ctx.racing, gameSocket),
   ]);
   const app = new Elysia({ name: "vvx", websocket: { maxPayloadLength: MAX_FRAME_BYTES }, serve: { routes: sockets } })
-    .use(errorHandler(ctx.log, { notFound: web.notFound, headers }))
+    .use(errorHandler(ctx.log, { notFound: web.notFound, headers, onBusy: () => writeLock.noteHeld() }))
     .use(api)
     .use(web.routes);
   return app;

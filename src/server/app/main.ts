@@ -31,7 +31,7 @@ import { SwapService } from "../swap/service";
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
 export async function createContext(settings: Config, log = createLogger(!settings.logRequests)): Promise<AppContext> {
   const config: Config = { ...settings, cookieSecret: settings.cookieSecret ?? dataDirSecret(settings.dataDir, "cookie") };
-  const store = openStore(config.dataDir);
+  const store = openStore(config.dataDir, "vvx.db", config.dbBusyTimeoutMs);
   const hub = new Hub();
   // The sandbox is loaded only in sandbox mode: on real networks none of its code runs.
   const sandbox = config.network === "sandbox" ? (await import("../sandbox")).createSandbox(config, log) : undefined;

@@ -1,4 +1,5 @@
 import { isValidClassicAddress } from "xrpl";
+import { DEFAULT_BUSY_TIMEOUT_MS } from "./db";
 
 /** Network the product talks to: the embedded sandbox or a real XRP Ledger. */
 export type Network = "sandbox" | "testnet" | "mainnet";
@@ -41,6 +42,8 @@ export interface Config {
   maintenanceNotice: boolean;
   links: FooterLinks;
   logRequests: boolean;
+  /** The longest a database statement waits for another process's lock before the request is answered 503 (DB_BUSY_TIMEOUT_MS). */
+  dbBusyTimeoutMs: number;
   /** Signs the browser binding cookie (COOKIE_SECRET, else a random key kept in DATA_DIR). */
   cookieSecret?: string;
   /** Crash: betting countdown before a round runs (CRASH_WAIT_MS). */
@@ -231,6 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
     maintenanceNotice: flag(env, "MAINTENANCE_NOTICE"),
     links,
     logRequests: !flag(env, "QUIET"),
+    dbBusyTimeoutMs: int(env, "DB_BUSY_TIMEOUT_MS", DEFAULT_BUSY_TIMEOUT_MS, 0, 5_000),
     cookieSecret,
     crashWaitMs: int(env, "CRASH_WAIT_MS", 10_000, 100, 600_000),
     crashPauseMs: int(env, "CRASH_PAUSE_MS", 3_000, 0, 600_000),
