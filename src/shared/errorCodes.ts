@@ -77,6 +77,7 @@ export const ERROR_CODES = {
   SWAP_NOT_FOUND: "No swap for this sign request",
 
   // Provably fair seeds, slots and the daily wheel
+  SEED_PAIR_NOT_FOUND: "The wallet has no seed pair yet (its first spin or POST /api/fair/seeds makes one)",
   SEED_NOT_REVEALED: "The server seed is revealed only after the seed pair is rotated",
   SESSION_NOT_FOUND: "No such slot session",
   SESSION_EXPIRED: "The slot session expired",

@@ -35,7 +35,7 @@ const spinWheel = (browser: TestBrowser, wallet?: string) => browser.json("/api/
  * test reads the (still secret) server seed from the database: players cannot, tests may.
  */
 async function steer(browser: TestBrowser, wallet: Wallet, want: (prizeAmount: number) => boolean) {
-  const row = server.ctx.fair.repo.seeds(wallet.classicAddress) ?? (server.ctx.fair.pair(wallet.classicAddress), server.ctx.fair.repo.seeds(wallet.classicAddress)!);
+  const row = server.ctx.fair.repo.seeds(wallet.classicAddress) ?? (server.ctx.fair.open(wallet.classicAddress), server.ctx.fair.repo.seeds(wallet.classicAddress)!);
   for (let i = 0; ; i++) {
     const clientSeed = `steer-${i}`;
     const result = spinDailyWheel({ serverSeed: row.serverSeed, clientSeed, nonce: row.nextNonce });
