@@ -1,7 +1,9 @@
 import { createApp } from "./app";
 import { ConfigError, loadConfig, type Config } from "../platform/config";
 import type { AppContext } from "./context";
-import { DatabaseFileError, openStore } from "../platform/db";
+import { damageOf, DatabaseFileError, isCorruptError, openStore, whenCorrupt } from "../platform/db";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { lockDataDir } from "../platform/db/dataDirLock";
 import { gatewayFromConfig } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
@@ -176,6 +178,24 @@ async function healthcheck(): Promise<never> {
   }
 }
 
+/**
+ * Which database SQLite found damaged, and what to do: its quick_check names the file (the product's or
+ * the sandbox's); the error alone does not say which connection read the bad page.
+ */
+export function damagedFileMessage(dataDir: string, err: unknown): string {
+  const reported = err instanceof Error ? err.message : String(err);
+  const remedies: [string, string][] = [
+    ["vvx.db", "Restore it from a backup, or move it aside to start with an empty database"],
+    ["sandbox.db", "It holds only sandbox data: move it aside and the sandbox starts a fresh ledger"],
+  ];
+  for (const [file, remedy] of remedies) {
+    const path = join(dataDir, file);
+    const damage = existsSync(path) ? damageOf(path) : undefined;
+    if (damage) return `${path} is damaged (${damage === reported ? reported : `${reported}; quick_check: ${damage.slice(0, 200)}`}). ${remedy}.`;
+  }
+  return `${join(dataDir, "vvx.db")} is damaged (${reported}). ${remedies[0]![1]}.`;
+}
+
 /** When main gives start-up's memory back: after the first ledger closes and game rounds begin. */
 const RELEASE_START_UP_AFTER_MS = 2_000;
 
@@ -192,10 +212,25 @@ export async function main(): Promise<void> {
     }
     throw err;
   }
+  // A damaged database found at any moment (start-up, a request, a loop's pass) stops the server with one line.
+  const damaged = (err: unknown): never => {
+    console.error(`Database error: ${damagedFileMessage(config.dataDir, err)}`);
+    process.exit(1);
+  };
+  whenCorrupt(damaged);
+  // Work started and not awaited (a game's start reading its chain ...) reports a damaged page as an unhandled rejection.
+  for (const event of ["uncaughtException", "unhandledRejection"] as const) {
+    process.on(event, (err: unknown) => {
+      if (isCorruptError(err)) damaged(err);
+      console.error(err);
+      process.exit(1);
+    });
+  }
   let stop: () => Promise<void>;
   try {
     ({ stop } = await startServer(config));
   } catch (err) {
+    if (isCorruptError(err)) damaged(err);
     if (err instanceof DatabaseFileError) {
       console.error(`Database error: ${err.message}`);
       process.exit(1);

@@ -72,6 +72,45 @@ export function databaseFileError(path: string, err: unknown, remedy: string): D
   return undefined;
 }
 
+/** SQLite's reports of a damaged file (a bad header or page): SQLITE_CORRUPT*, SQLITE_NOTADB. */
+export function isCorruptError(err: unknown): boolean {
+  // drizzle wraps the driver's error ("Failed query: ...") with it as the cause.
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = String((e as { code?: unknown }).code ?? "");
+    if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) return true;
+  }
+  return false;
+}
+
+/** What SQLite's quick_check finds wrong with a database file (opened read-only), or undefined when nothing. */
+export function damageOf(path: string): string | undefined {
+  let db: Database | undefined;
+  try {
+    db = new Database(path, { readonly: true });
+    const rows = db.query<{ quick_check: string }, []>("PRAGMA quick_check(3)").all();
+    return rows.length === 1 && rows[0]!.quick_check === "ok" ? undefined : rows.map((r) => r.quick_check).join("; ");
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    db?.close();
+  }
+}
+
+let corruptHandler: ((err: unknown) => void) | undefined;
+
+/**
+ * What the process does when SQLite reports a damaged database anywhere (start-up, a request, a loop's
+ * pass): the server's main stops with one line naming the file. Tests leave it unset (the error goes on).
+ */
+export function whenCorrupt(handler: ((err: unknown) => void) | undefined): void {
+  corruptHandler = handler;
+}
+
+/** Passes a caught error to the corruption handler when it is SQLite reporting a damaged file. */
+export function reportIfCorrupt(err: unknown): void {
+  if (corruptHandler && isCorruptError(err)) corruptHandler(err);
+}
+
 /** Applies the embedded migrations not yet recorded, each in its own transaction. */
 export function applyMigrations(sqlite: Database): string[] {
   sqlite.exec("CREATE TABLE IF NOT EXISTS _migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");

@@ -1,5 +1,5 @@
 import { Elysia, ValidationError as ElysiaValidationError } from "elysia";
-import { isBusyError } from "../db";
+import { isBusyError, reportIfCorrupt } from "../db";
 import { AppError, DatabaseBusyError, ValidationError, errorBody } from "../errors";
 import type { Logger } from "../log";
 import { isApiPath } from "../../../shared/routes";
@@ -73,6 +73,7 @@ export function errorHandler(log: Logger, pages: ErrorPages = { notFound: spaNot
       appError = new DatabaseBusyError();
     } else if (typeof code === "number") appError = new AppError(code, `HTTP_${code}` as const, String((error as { response?: unknown }).response ?? error));
     else {
+      reportIfCorrupt(error);
       log.error("unhandled error", { path, error: error instanceof Error ? error.stack ?? error.message : String(error) });
       appError = new AppError(500, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
     }
