@@ -39,7 +39,7 @@ export async function createContext(settings: Config, log = createLogger(!settin
   const sandbox = config.network === "sandbox" ? (await import("../sandbox")).createSandbox(config, log) : undefined;
   const clock = sandbox?.clock ?? systemClock;
   const scheduler = new Scheduler();
-  const ledger = gatewayFromConfig(config, log, sandbox?.wallets);
+  const ledger = gatewayFromConfig(config, log, sandbox?.wallets, config.xrplUrl, sandbox?.ledgerClientHeaders);
   const outbox = new Outbox(store.db, ledger, log, clock);
   // Untagged payments from these are treasury funding; the rest is refunded.
   const funders = [...config.treasuryFunders, ledger.vvx.issuer, ...(sandbox ? [sandbox.wallets.issuer.classicAddress, sandbox.wallets.ammProvider.classicAddress] : [])];

@@ -90,7 +90,7 @@ function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLi
       async ({ body, cookies, request, server, session }) => {
         const wallet = actingWallet(session, body?.walletAddress);
         const token = ensureClientToken(cookies, config);
-        limits.hit(clientIp(server, request), token);
+        limits.hit(clientIp(server, request, config.trustProxy), token);
         return auth.pushAuthRequest(wallet, token);
       },
       {

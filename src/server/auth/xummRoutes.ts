@@ -65,7 +65,7 @@ function signRequestRoutes(deps: XummRouteDeps, limits: SignRequestLimits) {
       "/api/xumm/sign-request",
       async ({ body, request, set, server }) => {
         if (body.type !== "wallet_connect") throw new ValidationError("type", "Field 'type' must be wallet_connect");
-        const token = boundClient(requestCookies({ request, set }), config, limits, clientIp(server, request));
+        const token = boundClient(requestCookies({ request, set }), config, limits, clientIp(server, request, config.trustProxy));
         const created = await signing.createSignRequest({ kind: "wallet_connect", txjson: { TransactionType: "SignIn" }, clientToken: token, instruction: "Connect your wallet to VVX" });
         return { success: true as const, ...created, message: "Scan the QR code with Xaman to connect your wallet" };
       },
@@ -133,7 +133,7 @@ function oauthRoutes({ config, auth }: XummRouteDeps, limits: SignRequestLimits)
     .post(
       "/api/xumm/oauth/initiate",
       ({ request, set, server }) => {
-        const started = auth.initiateOauth(boundClient(requestCookies({ request, set }), config, limits, clientIp(server, request)));
+        const started = auth.initiateOauth(boundClient(requestCookies({ request, set }), config, limits, clientIp(server, request, config.trustProxy)));
         return {
           success: true as const,
           uuid: started.uuid,

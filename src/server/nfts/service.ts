@@ -29,7 +29,7 @@ const ACCEPT_POLL_MAX_MS = 60_000;
 export interface NftRouteDeps {
   nfts: NftService;
   auth: AuthService;
-  config: Pick<Config, "adminWallets" | "cookieSecret">;
+  config: Pick<Config, "adminWallets" | "cookieSecret" | "trustProxy">;
   /** The platform account buyers pay. */
   platformAddress: () => string;
   /** Headers of the API's JSON answers (content type and security headers), for responses the routes build themselves. */

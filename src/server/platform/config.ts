@@ -1,5 +1,6 @@
 import { isValidClassicAddress } from "xrpl";
 import { DEFAULT_BUSY_TIMEOUT_MS } from "./db";
+import { parseTrustProxy, type TrustProxy } from "./http/clientAddress";
 
 /** Network the product talks to: the embedded sandbox or a real XRP Ledger. */
 export type Network = "sandbox" | "testnet" | "mainnet";
@@ -42,6 +43,8 @@ export interface Config {
   maintenanceNotice: boolean;
   links: FooterLinks;
   logRequests: boolean;
+  /** Which proxies may name the client's address in X-Forwarded-For (TRUST_PROXY); by default none. */
+  trustProxy: TrustProxy;
   /** The longest a database statement waits for another process's lock before the request is answered 503 (DB_BUSY_TIMEOUT_MS). */
   dbBusyTimeoutMs: number;
   /** Signs the browser binding cookie (COOKIE_SECRET, else a random key kept in DATA_DIR). */
@@ -235,6 +238,7 @@ export function loadConfig(env: Env = process.env): Config {
     links,
     logRequests: !flag(env, "QUIET"),
     dbBusyTimeoutMs: int(env, "DB_BUSY_TIMEOUT_MS", DEFAULT_BUSY_TIMEOUT_MS, 0, 5_000),
+    trustProxy: trustProxy(env),
     cookieSecret,
     crashWaitMs: int(env, "CRASH_WAIT_MS", 10_000, 100, 600_000),
     crashPauseMs: int(env, "CRASH_PAUSE_MS", 3_000, 0, 600_000),
@@ -242,6 +246,14 @@ export function loadConfig(env: Env = process.env): Config {
     crashChainLength: int(env, "CRASH_CHAIN_LENGTH", DEFAULT_CRASH_CHAIN_LENGTH, 1_000, 10_000_000),
     racing,
   };
+}
+
+function trustProxy(env: Env): TrustProxy {
+  try {
+    return parseTrustProxy(env.TRUST_PROXY);
+  } catch (err) {
+    throw new ConfigError("TRUST_PROXY", (err as Error).message);
+  }
 }
 
 /** The racing settings: betting must close before the countdown ends; the multiple has at most 2 decimals. */

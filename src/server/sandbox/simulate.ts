@@ -26,12 +26,12 @@ export interface SandboxProductHooks {
  * which submits a real VVX payment to the purchase's DestinationTag. The watcher then handles it
  * like any other payment.
  */
-export function simulatePaymentRoutes(xumm: SandboxXumm, hooks: SandboxProductHooks, config: Pick<Config, "cookieSecret">) {
+export function simulatePaymentRoutes(xumm: SandboxXumm, hooks: SandboxProductHooks, config: Pick<Config, "cookieSecret" | "trustProxy">) {
   return new Elysia({ name: "sandbox-simulate" }).use(walletSession(hooks.auth)).post(
     "/api/test/simulate-payment",
     async ({ body, session, cookies, server, request }) => {
       const wallet = actingWallet(session, body.walletAddress);
-      const started = await hooks.startNftPurchase({ wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config), ip: clientIp(server, request) }, body.tierId, body.amount);
+      const started = await hooks.startNftPurchase({ wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config), ip: clientIp(server, request, config.trustProxy) }, body.tierId, body.amount);
       const signed = await xumm.sign(started.paymentUuid, { account: wallet }).catch((err) => {
         if (err instanceof AppError && err.status === 400) {
           throw new ValidationError("walletAddress", `Field 'walletAddress': ${wallet} is not a funded sandbox account this server can sign for; pay with the sandbox wallet instead`);

@@ -98,7 +98,8 @@ async function oneAfterAnother(ws: WebSocket) {
 test("a client asking one account_tx after another gets \"warning\": \"load\" first, then is closed at its byte budget (threshold exceeded)", async () => {
   const { bytes, answers, firstWarning, closed } = await oneAfterAnother(await openSocket());
   expect(closed).toEqual({ code: 1008, reason: "threshold exceeded" });
-  expect(firstWarning).toBeGreaterThan(1);
+  // The address's budget is shared by its connections: after the flood above it may warn from the first answer.
+  expect(firstWarning).toBeGreaterThanOrEqual(1);
   expect(answers).toBeGreaterThan(firstWarning!);
   // The byte budget (32 MB) with at most one answer past it.
   expect(bytes).toBeLessThan(34 * 1024 * 1024);
