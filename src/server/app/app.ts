@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { authRoutes, SignRequestLimits, xummRoutes } from "../auth";
+import { payloadLimit } from "../auth/limits";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { docsRoutes } from "../docs";
 import { fairRoutes } from "../fair";
@@ -50,6 +51,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(securityHeaders(headers))
     .use(requestGuard(guardOptions))
     .use(writeGate(writeLock, (path) => !path.startsWith("/sandbox/")))
+    .use(payloadLimit(ctx.auth, ctx.payloads, ctx.config.trustProxy))
     .use(healthRoutes(ctx))
     .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: () => Number(ctx.crash.burns.summary(0).totalVvxBurnedMicro) / 1e6, jsonHeaders }))
     .use(siteRoutes(ctx))
@@ -70,7 +72,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
 
   // The sockets are Bun's own routes (upgraded before Elysia: the hot path of every page); their other requests fall back to Elysia.
-  const gameSocket = { socketWallet, log: ctx.log };
+  const gameSocket = { socketWallet, log: ctx.log, payloads: ctx.payloads, trustProxy: ctx.config.trustProxy };
   const sockets = socketRoutes({ publicUrl: ctx.config.publicUrl, headers, log: ctx.log, guard: guardRequest(guardOptions), fallback: (request) => app.fetch(request) }, [
     siteSocket(ctx.hub, socketWallet, ctx.log),
     ctx.crash.socket(gameSocket),

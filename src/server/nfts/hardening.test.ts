@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { signRequests } from "../signing/schema";
 import { TestBrowser } from "../testing/testBrowser";
 import { RateLimiter } from "../platform/http/rateLimit";
+import { PAYLOADS_PER_WALLET } from "../auth/limits";
 import { eventually } from "../testing/ledgerKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { buyer, purchaseReaches, sessionBrowser, signPayload } from "../testing/nftKit";
@@ -68,25 +69,27 @@ describe("NFT purchase hardening", () => {
   }, 30_000);
 
   test("purchase creation is rate limited per wallet and per IP: 429 with Retry-After", async () => {
-    const w = (await buyer(server, 250_000)).classicAddress;
-    const browser = sessionBrowser(server, w);
-    const answers = [];
-    for (let i = 0; i < 11; i++) answers.push(await buy(browser, w));
-    expect(answers.slice(0, 10).map((a) => a.status)).toEqual(Array(10).fill(200));
-    expect(answers[10]!.status).toBe(429);
-    expect(answers[10]!.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
-    const raw = await fetch(`${server.url}/api/payments/vvx-payment-qr`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: browser.cookieHeader() },
-      body: JSON.stringify({ amount: "250,000", walletAddress: w, tierId: 2 }),
-    });
-    expect(raw.status).toBe(429);
-    expect(Number(raw.headers.get("retry-after"))).toBeGreaterThan(0);
-
-    // Per IP: many wallets behind one address share one budget (tightened here to 3 a minute).
-    const saved = server.ctx.nfts.purchases.perIp;
-    server.ctx.nfts.purchases.perIp = new RateLimiter(3, 60_000);
+    // The payload limits every route that makes a Xaman request shares (tests run with them opened up; here the defaults).
+    const saved = { ...server.ctx.payloads };
+    server.ctx.payloads.perWallet = new RateLimiter(PAYLOADS_PER_WALLET, 60_000);
     try {
+      const w = (await buyer(server, 250_000)).classicAddress;
+      const browser = sessionBrowser(server, w);
+      const answers = [];
+      for (let i = 0; i <= PAYLOADS_PER_WALLET; i++) answers.push(await buy(browser, w));
+      expect(answers.slice(0, PAYLOADS_PER_WALLET).map((a) => a.status)).toEqual(Array(PAYLOADS_PER_WALLET).fill(200));
+      expect(answers[PAYLOADS_PER_WALLET]!.status).toBe(429);
+      expect(answers[PAYLOADS_PER_WALLET]!.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+      const raw = await fetch(`${server.url}/api/payments/vvx-payment-qr`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: browser.cookieHeader() },
+        body: JSON.stringify({ amount: "250,000", walletAddress: w, tierId: 2 }),
+      });
+      expect(raw.status).toBe(429);
+      expect(Number(raw.headers.get("retry-after"))).toBeGreaterThan(0);
+
+      // Per IP: many wallets behind one address share one budget (tightened here to 3 a minute).
+      server.ctx.payloads.perIp = new RateLimiter(3, 60_000);
       const statuses = [];
       for (let i = 0; i < 4; i++) {
         const x = (await buyer(server, 0)).classicAddress;
@@ -94,7 +97,7 @@ describe("NFT purchase hardening", () => {
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
     } finally {
-      server.ctx.nfts.purchases.perIp = saved;
+      Object.assign(server.ctx.payloads, saved);
     }
   });
 

@@ -4,7 +4,6 @@ import { failedOnLedger } from "../../shared/ledgerResult";
 import type { Clock } from "../platform/clock";
 import type { Db } from "../platform/db";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
-import { RateLimiter } from "../platform/http/rateLimit";
 import type { Logger } from "../platform/log";
 import { insertPaymentRequest } from "../payments/requests";
 import type { PaymentWatcher } from "../payments/watcher";
@@ -15,10 +14,6 @@ import { NFT_PURCHASE_PURPOSE, PAYMENT_GRACE_SECONDS, RESERVATION_SECONDS, type 
 import { shownStatus, type PurchaseProgress } from "./progress";
 import type { NftRepository, PurchaseRow, TierRow } from "./repository";
 
-/** Purchase creations per wallet per minute (each makes a Xaman request). */
-export const PURCHASES_PER_WALLET_PER_MINUTE = 10;
-/** Purchase creations per IP per minute (many wallets behind one address share it). */
-export const PURCHASES_PER_IP_PER_MINUTE = 60;
 /** An open reservation with less left than this is replaced (if its QR was not opened) rather than shown again. */
 const REUSE_MIN_REMAINING_MS = 60_000;
 
@@ -72,9 +67,6 @@ export class PurchaseService {
    * second and validated a few ledgers later still counts; the unit stays reserved meanwhile.
    */
   paymentGraceSeconds = PAYMENT_GRACE_SECONDS;
-  /** Purchase creations per wallet and per IP (replaceable: tests tighten them). */
-  perWallet: RateLimiter;
-  perIp: RateLimiter;
   /** Payment sign requests being made, per purchase (a parallel request waits for the same one). */
   private readonly signingNow = new Map<number, Promise<PaymentSign>>();
   /** Payment sign requests followed in Xaman, per purchase. */
@@ -82,14 +74,11 @@ export class PurchaseService {
   /** Purchases whose payment Xaman reports signed (the status shown is payment_detected). */
   private readonly signed = new Set<number>();
 
-  constructor(private readonly deps: PurchaseDeps) {
-    this.perWallet = new RateLimiter(PURCHASES_PER_WALLET_PER_MINUTE, 60_000);
-    this.perIp = new RateLimiter(PURCHASES_PER_IP_PER_MINUTE, 60_000);
-  }
+  constructor(private readonly deps: PurchaseDeps) {}
 
   /**
    * Reserves one unit and asks Xaman for the buyer's payment; the wallet's open reservation of the
-   * tier is returned again instead (`reused`). 429 past the per-wallet or per-IP limit.
+   * tier is returned again instead (`reused`). (The route's payload limits count it first: auth/limits.ts.)
    */
   async create(actor: Actor, tierId: number, source: PurchaseSource, amountVvx?: number): Promise<PurchaseCreated> {
     const tier = this.deps.catalog.tier(tierId);
@@ -97,8 +86,6 @@ export class PurchaseService {
       throw new ValidationError("amount", `Field 'amount' must be the ${tier.name} price, ${formatVvx(tier.priceMicroVvx)} (VVX), got ${amountVvx.toLocaleString("en-US")}`);
     }
     if (!tier.isActive) throw new ConflictError("TIER_INACTIVE", `${tier.name} NFTs are not on sale`);
-    this.perWallet.hit(actor.wallet);
-    if (actor.ip) this.perIp.hit(actor.ip);
     // An open reservation that turns out to have ended is released and replaced: at most twice.
     for (let attempt = 0; attempt < 3; attempt++) {
       const { purchase, existing } = this.reserve(actor, tier, source);

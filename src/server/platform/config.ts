@@ -43,6 +43,8 @@ export interface Config {
   maintenanceNotice: boolean;
   links: FooterLinks;
   logRequests: boolean;
+  /** Xaman payloads per signed-in wallet and per IP per minute (PAYLOADS_PER_WALLET_PER_MINUTE, PAYLOADS_PER_IP_PER_MINUTE). */
+  payloadLimits: { perWallet: number; perIp: number };
   /** Which proxies may name the client's address in X-Forwarded-For (TRUST_PROXY); by default none. */
   trustProxy: TrustProxy;
   /** The longest a database statement waits for another process's lock before the request is answered 503 (DB_BUSY_TIMEOUT_MS). */
@@ -239,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
     logRequests: !flag(env, "QUIET"),
     dbBusyTimeoutMs: int(env, "DB_BUSY_TIMEOUT_MS", DEFAULT_BUSY_TIMEOUT_MS, 0, 5_000),
     trustProxy: trustProxy(env),
+    payloadLimits: { perWallet: int(env, "PAYLOADS_PER_WALLET_PER_MINUTE", 20, 1, 100_000), perIp: int(env, "PAYLOADS_PER_IP_PER_MINUTE", 60, 1, 1_000_000) },
     cookieSecret,
     crashWaitMs: int(env, "CRASH_WAIT_MS", 10_000, 100, 600_000),
     crashPauseMs: int(env, "CRASH_PAUSE_MS", 3_000, 0, 600_000),
