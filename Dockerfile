@@ -8,8 +8,9 @@ RUN bun run build
 
 # Stage 2: the binary alone on a slim base, as a non-root user.
 FROM debian:bookworm-slim
+# /data is the server's alone (0700): a new volume takes the folder's owner and mode from the image.
 RUN useradd --system --uid 10001 --user-group --home-dir /nonexistent --shell /usr/sbin/nologin vvx \
- && mkdir -p /data && chown vvx:vvx /data
+ && install -d -m 0700 -o vvx -g vvx /data
 COPY --from=build /src/dist/vvx /usr/local/bin/vvx
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 VOLUME ["/data"]

@@ -9,6 +9,9 @@ export const SCREENSHOTS = join(import.meta.dir, "screenshots");
 
 export const DESKTOP = { width: 1366, height: 900 };
 export const PHONE = { width: 375, height: 740 };
+/** The two sizes every touched screen is looked at in (issue 36): a laptop and a tall phone. */
+export const LAPTOP = { width: 1280, height: 800 };
+export const TALL_PHONE = { width: 375, height: 812 };
 
 /**
  * Debian's Chromium, headless, with no background networking (these machines have no internet). Under
@@ -63,11 +66,12 @@ function traceForDebugging(page: Page): void {
   });
 }
 
-const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+export const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
 /** A page in a context of its own at `viewport`; at PHONE it touches and says it is an iPhone, as a person's phone does. */
 export async function newPage(browser: Browser, viewport: typeof DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, ...(viewport === PHONE ? { hasTouch: true, isMobile: true, userAgent: IPHONE_UA } : {}) });
+  const phone = viewport.width <= PHONE.width;
+  const context = await browser.newContext({ viewport, ...(phone ? { hasTouch: true, isMobile: true, userAgent: IPHONE_UA } : {}) });
   return { context, ...(await openPage(context)) };
 }
 
@@ -125,4 +129,33 @@ export function sandboxApi(live: { server: TestServer }) {
   const sign = (uuid: string, who: string | { account?: string; seed?: string }) =>
     api<{ signed: boolean; txid?: string }>("POST", `/sandbox/api/payloads/${uuid}/sign`, typeof who === "string" ? { account: who } : who);
   return { api, sign };
+}
+
+/** The whole page at 1280x800 and at 375x812 (the page's viewport is set to each, then put back). */
+export async function bothSizes(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const [size, viewport] of [["1280", LAPTOP], ["375", TALL_PHONE]] as const) {
+    await page.setViewportSize(viewport);
+    // From the top: a sticky header would otherwise sit mid-page in a full-page shot.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(250);
+    await screenshot(page, `${name}-${size}`);
+  }
+  if (before) await page.setViewportSize(before);
+}
+
+/**
+ * Connects through the header button: the QR modal opens and the sandbox wallet signs its SignIn as `who`.
+ * With `pausedClock` the page runs on Playwright's paused clock: it is moved in 100 ms steps (the modal's
+ * 1 s poll, the 500 ms before the address is stored, its 1.5 s before closing) until the wallet shows.
+ */
+export async function connectInPage(live: { server: TestServer }, page: Page, who: string | { account?: string; seed?: string }, pausedClock = false): Promise<void> {
+  await page.getByTestId("wallet-connect").first().click();
+  const modal = page.getByTestId("signing-modal");
+  await modal.waitFor();
+  await sandboxApi(live).sign((await modal.getAttribute("data-uuid"))!, who);
+  const done = async () => (await page.getByTestId("wallet-button").count()) > 0 && (await modal.count()) === 0;
+  for (let i = 0; pausedClock && i < 60 && !(await done()); i++) await page.clock.runFor(100);
+  await page.getByTestId("wallet-button").first().waitFor({ timeout: 15_000 });
+  await modal.waitFor({ state: "detached", timeout: 10_000 });
 }

@@ -97,6 +97,61 @@ describe("Crash in Chromium", () => {
     }
   }, 120_000);
 
+  test("the bet card says what happens: 0.5 and 150 XRP are an 'Invalid Bet', a closed payment dialog is no bet, a bet signed mid-round joins the next round", async () => {
+    const { address } = await api<{ address: string }>("POST", "/sandbox/api/accounts", { xrp: 200 });
+    const context = await live.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context);
+    try {
+      await page.goto(`${live.server.url}/games/crash`);
+      await page.getByTestId("wallet-connect").first().click();
+      const modal = page.getByTestId("signing-modal");
+      await modal.waitFor();
+      await sign((await modal.getAttribute("data-uuid"))!, address);
+      await page.getByTestId("crash-balance").getByText("200 XRP").waitFor({ timeout: 15_000 });
+      const amount = page.getByTestId("crash-amount");
+      const toast = page.getByTestId("toast");
+
+      // Out of range: said beside the field, then 'Invalid Bet' on Place Bet, and the field put back within 1-100.
+      for (const [typed, message, back] of [["0.5", "Minimum bet amount is 1 XRP.", "1"], ["150", "Maximum bet amount is 100 XRP.", "100"]] as const) {
+        await amount.fill(typed);
+        await page.getByTestId("crash-amount-error").getByText(message).waitFor();
+        await page.getByTestId("crash-place").click();
+        await toast.filter({ hasText: "Invalid Bet" }).filter({ hasText: message }).waitFor();
+        expect(await amount.inputValue()).toBe(back);
+        expect(await page.getByTestId("crash-payment").count()).toBe(0);
+        await viewShot(page, `crash-invalid-bet-${typed}`);
+      }
+
+      // A payment dialog closed unpaid: no row in My bets.
+      await amount.fill("2");
+      await page.getByTestId("crash-place").click();
+      await page.getByTestId("crash-payment").waitFor();
+      await page.getByTestId("crash-payment").getByRole("button", { name: "Cancel" }).click();
+      await toast.filter({ hasText: "Payment Canceled" }).waitFor();
+
+      // Signed while a round runs: the bet joins the next round, and the page says so.
+      await amount.fill("3");
+      // A round that flies for half a minute of real time at least (10x): the bet is signed while it runs.
+      await skipToRound(live.server, (c) => c >= 1000);
+      startFlight(live.server);
+      await page.getByTestId("crash-place").getByText("Bet on Next Round").waitFor({ timeout: 20_000 });
+      await page.getByTestId("crash-place").click();
+      const dialog = page.getByTestId("crash-payment");
+      await dialog.waitFor();
+      await sign((await dialog.getAttribute("data-uuid"))!, address);
+      await toast.filter({ hasText: "Your bet has been placed for the next round: this one is already running. Good luck!" }).waitFor({ timeout: 15_000 });
+      expect(await page.getByTestId("crash-status-line").innerText()).toBe("Bet placed for the next round: this one is already running. Waiting for next round...");
+      await viewShot(page, "crash-next-round-bet");
+      const bets = page.getByTestId("crash-bets");
+      await bets.getByText("3 XRP").waitFor({ timeout: 20_000 });
+      expect(await bets.innerText()).not.toContain("cancelled");
+      expect(await bets.locator("li").count()).toBe(1);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   // The embed (framed by other sites, every size and background) is e2e/embed.test.ts's; framing rules are e2e/security.test.ts's.
   test("the phone layout", async () => {
     const phone = await live.browser.newContext({ viewport: PHONE });

@@ -71,6 +71,14 @@ async function buy(page: Page, tierId: number, account: string, shots?: string, 
     throw err;
   });
   const seconds = (performance.now() - t0) / 1000;
+  // The 'Payment received!' toast (3 s) leaves the Step 2 title readable: on a phone the dialog starts below it.
+  const toast = page.getByTestId("toast").filter({ hasText: "Payment received!" });
+  await toast.waitFor({ timeout: 3_000 });
+  const [toastBox, titleBox] = [await toast.boundingBox(), await dialogTitle(page).boundingBox()];
+  expect(toastBox && titleBox).toBeTruthy();
+  const overlap = toastBox!.x < titleBox!.x + titleBox!.width && titleBox!.x < toastBox!.x + toastBox!.width && toastBox!.y < titleBox!.y + titleBox!.height && titleBox!.y < toastBox!.y + toastBox!.height;
+  expect(overlap).toBe(false);
+  if (shots) await viewShot(page, `${shots}-step2-toast`);
   const offerQr = page.getByTestId("offer-qr");
   await offerQr.waitFor({ timeout: 30_000 });
   const acceptUuid = await offerQr.getAttribute("data-uuid");
@@ -290,14 +298,28 @@ describe("NFT marketplace in Chromium", () => {
   }, 90_000);
 
   test(
-    "/test-nft-offers: simulate a payment, accept the offer from the pending offers card",
+    "/test-nft-offers: Simulate Payment asks for the signature and says what happened; accept the offer from the pending offers card",
     async () => {
       const buyer = await fund();
       const { context, page, errors } = await newPage(browser, DESKTOP);
       await page.goto(server.url + "/test-nft-offers");
       await page.getByRole("heading", { name: "Test NFT offers" }).waitFor();
       await connectWallet(page, { account: buyer.address });
+      const vvxOf = async () => Number((await api<{ vvexBalance: string }>("GET", `/api/rewards/summary/${buyer.address}`)).vvexBalance);
+      const before = await vvxOf();
       await page.getByTestId("tier-card-2").getByRole("button", { name: /Simulate Payment/ }).click();
+      // Like every payment: the signing modal, and nothing taken before the wallet signs.
+      const signModal = page.getByTestId("signing-modal");
+      await signModal.waitFor();
+      const result = page.getByTestId("simulate-result");
+      expect(await result.innerText()).toContain("Sign the payment of 250,000 VVX");
+      await viewShot(page, "test-nft-offers-sign");
+      expect(await vvxOf()).toBe(before);
+      await sign((await signModal.getAttribute("data-uuid"))!, { account: buyer.address });
+      await result.and(page.locator("[data-phase=offer_created]")).waitFor({ timeout: 45_000 });
+      expect(await result.innerText()).toContain("Paid 250,000 VVX: your Oasis NFT offer is ready");
+      expect(await result.getByRole("link").getAttribute("href")).toMatch(/\/sandbox\/explorer\/tx\/[0-9A-F]{64}$/);
+      expect(await vvxOf()).toBe(before - 250_000);
       const offers = page.getByTestId("pending-offers");
       const accept = offers.getByRole("button", { name: "Accept" });
       await accept.waitFor({ timeout: 45_000 });

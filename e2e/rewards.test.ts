@@ -1,18 +1,29 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
+import { monthEndMs, monthName, nextUtcMonth, utcMonthOf } from "../src/engine";
+import { buyNft, toMonthStart } from "../src/server/testing/rewardKit";
+import { formatDateTime } from "../src/web/features/rewards/format";
 import { startTestServer, type TestServer } from "../src/server/testing/testServer";
 import { DESKTOP, PHONE, launchBrowser, newPage, sandboxApi, screenshot, viewShot, expectFitsPhone } from "./browser";
 
 // A new user in the sandbox: buys a Genesis NFT, moves the sandbox clock 30 days with the explorer's
 // button, sees 50,000 VVX on /rewards, claims in full, sees the VVX in the explorer and the row
 // Claimed in /history; then the dashboard, My NFTs (details, transfer, cancel) and a recipient who
-// accepts a transfer, on a desktop and on a 375 px phone.
+// accepts a transfer, on a desktop and on a 375 px phone; then the month ends and a holder who never
+// claimed finds the month's rewards paid, in /rewards, the dashboard and /history.
 
 let server: TestServer;
 let browser: Browser;
+/** A holder who never claims, and the end of the month its NFT was bought in (the 1st of a 31-day month). */
+let idle: { address: string; monthEnd: number };
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
+  // The clock starts at the beginning of a 31-day month: 30 days later the month has not ended yet.
+  const monthEnd = await toMonthStart(server);
+  const { address } = await fund(500_000);
+  await buyNft(server, address, 1);
+  idle = { address, monthEnd };
 });
 afterAll(async () => {
   await browser?.close();
@@ -86,7 +97,7 @@ describe("rewards, claims and holdings in Chromium", () => {
       await card.waitFor();
       tokenId = (await card.getAttribute("data-token"))!;
       expect(await text(page, "total-accrued")).toBe("0 VVX");
-      expect(await text(page, "daily-rewards")).toBe("1,666.666666 VVX");
+      expect(await text(page, "daily-rewards")).toBe("1,666.67 VVX");
       expect(await text(page, "next-claim")).toMatch(/^2[34]h \d+m$/);
       expect(await card.getByRole("button", { name: "Claim Full" }).isDisabled()).toBe(true);
       await screenshot(page, "rewards-day0-desktop");
@@ -94,10 +105,12 @@ describe("rewards, claims and holdings in Chromium", () => {
       // The sandbox explorer's +30 days button moves the product's clock.
       await page.goto(server.url + "/sandbox/explorer");
       const before = await text(page, "sandbox-time");
+      const offsetBefore = (await api<{ offsetMs: number }>("GET", "/sandbox/api/clock")).offsetMs;
       await page.getByRole("button", { name: "+30 days" }).click();
       await page.waitForURL(server.url + "/sandbox/explorer");
       expect(await text(page, "sandbox-time")).not.toBe(before);
-      expect(await text(page, "sandbox-clock")).toContain("ahead of real time: 30 d");
+      expect(await text(page, "sandbox-clock")).toContain("ahead of real time:");
+      expect((await api<{ offsetMs: number }>("GET", "/sandbox/api/clock")).offsetMs - offsetBefore).toBe(30 * 86_400_000);
       await screenshot(page, "explorer-clock-advanced");
 
       await page.goto(server.url + "/rewards");
@@ -259,12 +272,79 @@ describe("rewards, claims and holdings in Chromium", () => {
       await them.page.getByTestId("nft-card").waitFor({ timeout: 20_000 });
       expect(await text(them.page, "earned-so-far")).toBe("50,000 VVX");
       await screenshot(them.page, "my-nfts-received-phone");
+      // Its history has the NFT received, with the acceptance's transaction.
+      await them.page.goto(server.url + "/history");
+      await them.page.getByRole("tab", { name: "Transfers" }).click();
+      const received = them.page.getByTestId("history-row").filter({ hasText: "received from" });
+      await received.waitFor({ timeout: 20_000 });
+      expect(await received.innerText()).toContain("+1 NFT");
+      expect(await received.getByRole("link").getAttribute("href")).toMatch(/\/sandbox\/explorer\/tx\/[0-9A-F]{64}$/);
+      await expectFitsPhone(them.page);
+      await screenshot(them.page, "history-transfer-phone");
 
       // The old owner's pages show it gone.
       await offer.page.goto(server.url + "/my-nfts");
       await offer.page.getByTestId("no-nfts").waitFor({ timeout: 20_000 });
       expect([...errors, ...them.errors, ...offer.errors]).toEqual([]);
       await Promise.all([context.close(), them.context.close(), offer.context.close()]);
+    },
+    180_000,
+  );
+
+  test(
+    "the month ends: a holder who never claimed finds its rewards paid in VVX, the row Paid in Recent Rewards and /history, and the next distribution date",
+    async () => {
+      const { context, page, errors } = await newPage(browser, DESKTOP);
+      const month = utcMonthOf(idle.monthEnd - 1);
+      const utc = (ms: number) => formatDateTime(new Date(ms).toISOString());
+      await page.goto(server.url + "/rewards");
+      await connect(page, idle.address);
+      await page.getByTestId("total-accrued").filter({ hasText: "50,000 VVX" }).waitFor();
+      expect(await text(page, "next-distribution")).toBe(utc(idle.monthEnd));
+      expect(await page.locator(".page-header").innerText()).toContain("At the end of each month (UTC) whatever is still unclaimed is paid in full to the NFT's holder, automatically.");
+      await screenshot(page, "rewards-before-month-end-desktop");
+
+      // A day later (the explorer's button) the month has ended: its 30 days were paid, one more day accrued since.
+      await page.goto(server.url + "/sandbox/explorer");
+      await page.getByRole("button", { name: "+1 day" }).click();
+      await page.waitForURL(server.url + "/sandbox/explorer");
+      await page.goto(server.url + "/rewards");
+      await page.getByTestId("total-accrued").filter({ hasText: "1,666.666666 VVX" }).waitFor({ timeout: 20_000 });
+      expect(await text(page, "next-distribution")).toBe(utc(monthEndMs(nextUtcMonth(month))));
+      await screenshot(page, "rewards-after-month-end-desktop");
+
+      await page.goto(server.url + "/dashboard");
+      const recent = page.getByTestId("recent-rewards");
+      await recent.getByText(`Monthly distribution, ${monthName(month)}`).waitFor({ timeout: 20_000 });
+      await recent.getByText("Paid").waitFor({ timeout: 20_000 });
+      expect(await recent.innerText()).toContain("50,000 VVX");
+      await page.getByTestId("vvx-balance").filter({ hasText: "50,000 VVX" }).waitFor();
+      await screenshot(page, "dashboard-distribution-desktop");
+
+      await page.goto(server.url + "/history");
+      const row = page.getByTestId("history-row").filter({ hasText: "Monthly distribution" });
+      await row.waitFor();
+      expect(await row.innerText()).toContain(`unclaimed rewards for ${monthName(month)}`);
+      expect(await row.innerText()).toContain("Paid");
+      expect(await row.innerText()).toContain("+50,000 VVX");
+      expect(await row.getByRole("link").getAttribute("href")).toMatch(/\/sandbox\/explorer\/tx\/[0-9A-F]{64}$/);
+      expect(await text(page, "history-statistics")).toContain("50,000 VVX");
+      await screenshot(page, "history-distribution-desktop");
+      expect(errors).toEqual([]);
+      await context.close();
+
+      const phone = await newPage(browser, PHONE);
+      await phone.page.goto(server.url + "/history");
+      await connect(phone.page, idle.address);
+      await phone.page.getByTestId("history-row").filter({ hasText: "Monthly distribution" }).waitFor();
+      await expectFitsPhone(phone.page);
+      await screenshot(phone.page, "history-distribution-phone");
+      await phone.page.goto(server.url + "/rewards");
+      await phone.page.getByTestId("next-distribution").waitFor();
+      await expectFitsPhone(phone.page);
+      await screenshot(phone.page, "rewards-distribution-phone");
+      expect(phone.errors).toEqual([]);
+      await phone.context.close();
     },
     180_000,
   );

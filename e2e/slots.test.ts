@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { MS_PER_DAY, spinDailyWheel } from "../src/engine";
+import { MS_PER_DAY } from "../src/engine";
+import { steerWheelToPrize } from "./wheelKit";
 import { DESKTOP, PHONE, SCREENSHOTS, newPage, expectFitsPhone, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 
 const live = useServerAndBrowser();
@@ -28,19 +29,6 @@ async function spinOnce(page: Page, shotWhileSpinning?: string): Promise<{ total
   expect(body.success).toBe(true);
   await page.getByRole("button", { name: "SPIN!" }).waitFor({ timeout: 15_000 });
   return { ...body.spin, remainingSpins: body.remainingSpins, sessionStatus: body.sessionStatus };
-}
-
-/** Sets a client seed under which the wallet's next nonce wins 2 spins on the wheel (the test reads the secret seed; players cannot). */
-async function steerWheelToPrize(page: Page, wallet: string) {
-  const row = live.server.ctx.fair.repo.seeds(wallet)!;
-  for (let i = 0; ; i++) {
-    const clientSeed = `e2e-${i}`;
-    const r = spinDailyWheel({ serverSeed: row.serverSeed, clientSeed, nonce: row.nextNonce });
-    if (r.prizeAmount !== 2) continue;
-    const res = await page.request.post(`${live.server.url}/api/fair/client-seed`, { data: { walletAddress: wallet, clientSeed } });
-    expect(res.status()).toBe(200);
-    return r;
-  }
 }
 
 describe("VVX Slots and the daily wheel in Chromium", () => {
@@ -116,7 +104,7 @@ describe("VVX Slots and the daily wheel in Chromium", () => {
         await page.getByTestId("daily-wheel").waitFor();
         await page.getByRole("button", { name: "Spin the Wheel" }).waitFor({ timeout: 15_000 });
 
-        const prize = await steerWheelToPrize(page, address);
+        const prize = await steerWheelToPrize(live, page, address);
         await page.getByTestId("wheel-spin").click();
         await page.waitForTimeout(1500);
         await viewShot(page, "wheel-spinning-desktop");

@@ -229,7 +229,7 @@ describe("Buy VVX in Chromium", () => {
       await page.goto(live.server.url + "/buy-vvx");
       await connect(page, address);
       await page.getByTestId("swap-trustline").getByText("Active").waitFor();
-      await page.getByTestId("swap-amount").fill("2");
+      await page.getByTestId("swap-amount").fill("10");
       await page.getByTestId("swap-quote-vvx").waitFor();
       await page.getByTestId("swap-button").click();
       // The request opens in the app itself (the sandbox wallet plays it), not as a QR code.
@@ -240,6 +240,11 @@ describe("Buy VVX in Chromium", () => {
       await page.waitForURL(/\/buy-vvx/, { timeout: 15_000 });
       await page.getByTestId("swap-result").waitFor({ timeout: 20_000 });
       expect(await dialog(page).getByTestId("swap-qr").count()).toBe(0);
+      // "+1x,xxx.xxxxxx VVX" (the pool rate moves with the other tests' swaps) on a 375 px phone: the unit is never cut
+      // in two (one box on one line), and nothing overflows.
+      expect(await page.getByTestId("swap-result").locator(".swap-result-big").innerText()).toMatch(/^\+\d{2},\d{3}\.\d+\s+VVX$/);
+      expect(await page.getByTestId("swap-result-unit").evaluate((el) => el.getClientRects().length)).toBe(1);
+      await expectFitsPhone(page);
       await viewShot(page, "swap-xapp-returned-phone");
       expect(errors).toEqual([]);
       await context.close();

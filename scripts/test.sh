@@ -13,6 +13,7 @@ cd "$ROOT"
 ensure_bun
 ensure_packages
 ensure_chromium
+ensure_promtool
 
 started=$(date +%s)
 echo "==> Type-checking (tsc --noEmit)"

@@ -15,7 +15,7 @@ import type { Wallet } from "xrpl";
 import { nftTiers } from "../../src/server/nfts/schema";
 import { faucet, outsideClient } from "../../src/server/testing/ledgerKit";
 import { sessionBrowser, vvxMicro } from "../../src/server/testing/nftKit";
-import { advanceClock, buyNft, DAY_MS } from "../../src/server/testing/rewardKit";
+import { advanceClock, buyNft, DAY_MS, toMonthStart } from "../../src/server/testing/rewardKit";
 import { startTestServer } from "../../src/server/testing/testServer";
 import { runLoad, type RequestSpec } from "./lib/loadgen";
 
@@ -51,6 +51,8 @@ try {
 
   // --- Setup: holders and their NFTs, then 30 days --------------------------------------------
   const t0 = performance.now();
+  // Bought on the 1st of a 31-day month: the month's distribution comes after day 30, when each NFT was claimed in full.
+  await toMonthStart(server);
   const holders: Wallet[] = await Promise.all(Array.from({ length: opt.holders }, () => faucet(server.url, { xrp: 200, vvx: 500_000 * opt["per-holder"] })));
   const tokens = new Map<string, string[]>();
   await Promise.all(

@@ -28,20 +28,47 @@ ensure_packages() {
   touch "$stamp"
 }
 
+# Prints what runs a command as root here ("" as root, "sudo" otherwise); exits with `$1` when neither can.
+root_prefix() {
+  if [ "$(id -u)" = "0" ]; then return; fi
+  if command -v sudo >/dev/null 2>&1; then echo sudo; return; fi
+  echo "error: $1" >&2
+  exit 1
+}
+
 ensure_chromium() {
   if [ -n "${CHROMIUM_PATH:-}" ] && [ -x "$CHROMIUM_PATH" ]; then return; fi
   for candidate in /usr/bin/chromium /usr/bin/chromium-browser; do
     if [ -x "$candidate" ]; then export CHROMIUM_PATH="$candidate"; return; fi
   done
   echo "==> Installing Chromium from Debian packages (for the browser tests)"
-  local sudo=""
-  if [ "$(id -u)" != "0" ]; then
-    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
-      echo "error: Chromium is missing and installing it needs root (apt-get install chromium)" >&2
-      exit 1
-    fi
-  fi
+  local sudo
+  sudo="$(root_prefix "Chromium is missing and installing it needs root (apt-get install chromium)")"
   $sudo apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
   export CHROMIUM_PATH=/usr/bin/chromium
 }
+
+ensure_promtool() {
+  if command -v promtool >/dev/null 2>&1; then return; fi
+  echo "==> Installing promtool from Debian's prometheus package (the metrics test checks a real scrape with it)"
+  local sudo
+  sudo="$(root_prefix "promtool is missing and installing it needs root (apt-get install prometheus)")"
+  # Only the promtool binary is wanted: the package's Prometheus service must not start, so
+  # policy-rc.d refuses every service start for the length of the install (when none is set already).
+  local policy=/usr/sbin/policy-rc.d made=""
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+    $sudo chmod 755 "$policy"
+    made=1
+  fi
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  if [ -n "$made" ]; then $sudo rm -f "$policy"; fi
+  # Where systemd started it anyway (policy-rc.d does not bind systemctl), stop and disable it.
+  if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet prometheus 2>/dev/null; then
+    $sudo systemctl disable --now prometheus >/dev/null 2>&1 || true
+  fi
+  command -v promtool >/dev/null 2>&1 || { echo "error: the prometheus package installed no promtool" >&2; exit 1; }
+}
+

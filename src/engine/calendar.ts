@@ -39,3 +39,61 @@ export function isLastDayOfMonthUtc(ms: number): boolean {
   const date = utcDateFromMs(ms);
   return date.day === daysInMonth(date.year, date.month);
 }
+
+/** Days since 1970-01-01 of a UTC calendar date (days-from-civil: the inverse of utcDateFromMs's day). */
+export function utcDayOfDate(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+/** A UTC calendar month. */
+export interface UtcMonth {
+  year: number;
+  /** 1..12 */
+  month: number;
+}
+
+/** The UTC month an instant falls in. */
+export function utcMonthOf(ms: number): UtcMonth {
+  const { year, month } = utcDateFromMs(ms);
+  return { year, month };
+}
+
+/** The month after `m`. */
+export function nextUtcMonth(m: UtcMonth): UtcMonth {
+  return m.month === 12 ? { year: m.year + 1, month: 1 } : { year: m.year, month: m.month + 1 };
+}
+
+/** The first instant of a month: 00:00 UTC on its 1st. */
+export function monthStartMs(m: UtcMonth): number {
+  return utcDayOfDate(m.year, m.month, 1) * MS_PER_DAY;
+}
+
+/** The month's end: the first instant of the next month (00:00 UTC on its 1st). */
+export function monthEndMs(m: UtcMonth): number {
+  return monthStartMs(nextUtcMonth(m));
+}
+
+/** "YYYY-MM", the month's key in records and outbox keys. */
+export function monthKey(m: UtcMonth): string {
+  return `${String(m.year).padStart(4, "0")}-${String(m.month).padStart(2, "0")}`;
+}
+
+/** The month of a "YYYY-MM" key, or null for anything else. */
+export function parseMonthKey(key: string): UtcMonth | null {
+  const match = /^(\d{4})-(\d{2})$/.exec(key);
+  if (!match) return null;
+  const month = Number(match[2]);
+  return month >= 1 && month <= 12 ? { year: Number(match[1]), month } : null;
+}
+
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;
+
+/** "December 2026". */
+export function monthName(m: UtcMonth): string {
+  return `${MONTH_NAMES[m.month - 1]} ${m.year}`;
+}

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { parseNFTokenID } from "xrpl";
 import {
   ClaimUnavailableError,
   DEFAULT_NFT_TIERS,
@@ -14,12 +15,23 @@ import {
   formatMicroVvx,
   groupThousands,
   isLastDayOfMonthUtc,
+  monthEndMs,
+  monthKey,
+  monthName,
+  monthStartMs,
+  monthlyDistributionMicro,
+  nextUtcMonth,
+  parseMonthKey,
+  utcDayOfDate,
+  utcMonthOf,
   nftDisplayName,
+  nftNameOfTokenId,
   rewardCapMicro,
   rewardStatus,
   rewardsProgressPercent,
   roiProgressPercent,
   taxonFor,
+  taxonOfTokenId,
   tierFromTaxon,
   totalRoiBps,
   utcDateFromMs,
@@ -57,6 +69,21 @@ describe("tiers and taxons", () => {
     expect(() => taxonFor("GENESIS", 0)).toThrow("number");
   });
 
+  test("the taxon an NFTokenID carries (unscrambled as rippled scrambles it), and the name it gives", () => {
+    // xrpl.js's own example: taxon 1337, sequence 12.
+    expect(taxonOfTokenId("000B0539C35B55AA096BA6D87A6E6C965A6534150DC56E5E12C5D09E0000000C")).toBe(1337);
+    // Against xrpl.js's parser over ids of many sequences and scrambled taxons.
+    for (let i = 0; i < 200; i++) {
+      const hex8 = (n: number) => (n >>> 0).toString(16).padStart(8, "0").toUpperCase();
+      const id = `00080000${"AB".repeat(20)}${hex8(Math.imul(i, 2_654_435_761))}${hex8(i * 7919)}`;
+      expect(taxonOfTokenId(id)).toBe(parseNFTokenID(id).Taxon);
+    }
+    const genesis3 = `00080000${"CD".repeat(20)}${((1003 ^ ((Math.imul(384160001, 5) + 2459) >>> 0)) >>> 0).toString(16).padStart(8, "0")}00000005`;
+    expect(nftNameOfTokenId(genesis3)).toBe("Genesis NFT #3");
+    expect(taxonOfTokenId("00080000")).toBeNull();
+    expect(nftNameOfTokenId("not an id")).toBe("Unknown NFT");
+  });
+
   test("pinned token ids override the taxon rule", () => {
     const pinned = new Map([["000800AB", "Genesis NFT #20"], ["000800CD", "Oasis NFT #40"]]);
     expect(nftDisplayName(0, "000800ab", pinned)).toBe("Genesis NFT #20");
@@ -78,6 +105,24 @@ describe("calendar", () => {
     expect(isLastDayOfMonthUtc(Date.UTC(2026, 1, 28, 23, 59))).toBe(true);
     expect(isLastDayOfMonthUtc(Date.UTC(2028, 1, 28, 12))).toBe(false);
     expect(isLastDayOfMonthUtc(Date.UTC(2026, 11, 31))).toBe(true);
+  });
+
+  test("months: start and end instants, keys, names, the next month across a year", () => {
+    // From year 327 (Date.UTC reads years 0-99 as 1900-1999).
+    for (let day = -600_000; day < 800_000; day += 997) {
+      const d = new Date(day * DAY);
+      expect(utcDayOfDate(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate())).toBe(day);
+      const m = utcMonthOf(day * DAY + 5);
+      expect(monthStartMs(m)).toBe(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+      expect(monthEndMs(m)).toBe(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+    }
+    const december = utcMonthOf(Date.UTC(2026, 11, 31, 23, 59, 59, 999));
+    expect([monthKey(december), monthName(december)]).toEqual(["2026-12", "December 2026"]);
+    expect(monthEndMs(december)).toBe(Date.UTC(2027, 0, 1));
+    expect(nextUtcMonth(december)).toEqual({ year: 2027, month: 1 });
+    expect(utcMonthOf(Date.UTC(2027, 0, 1))).toEqual({ year: 2027, month: 1 });
+    expect(parseMonthKey("2027-01")).toEqual({ year: 2027, month: 1 });
+    expect([parseMonthKey("2027-13"), parseMonthKey("2027-1"), parseMonthKey("x")]).toEqual([null, null, null]);
   });
 });
 
@@ -106,6 +151,28 @@ describe("VVX text", () => {
       for (const v of [n, -n]) expect(groupThousands(v.toString())).toBe(v.toLocaleString("en-US"));
       expect(groupThousands(`${n}.123456`)).toBe(`${n.toLocaleString("en-US")}.123456`);
     }
+  });
+});
+
+describe("monthly distribution", () => {
+  const bought = Date.UTC(2026, 11, 1, 15);
+  const end = Date.UTC(2027, 0, 1);
+  const position = (settledMicro: bigint): RewardPosition => ({ terms: GENESIS, purchasedAtMs: bought, lastClaimAtMs: null, settledMicro });
+
+  test("pays what accrued in whole days by the month's end and no claim settled, in full", () => {
+    // 1 Dec 15:00 to 1 Jan 00:00: 30 whole days.
+    expect(monthlyDistributionMicro(position(0n), end)).toBe(vvxToMicro(50_000));
+    // An early claim on day 10 settled 16,666.666666 (half paid, half forfeited): only the rest is paid.
+    const early = claimRewards(position(0n), "early", bought + 10 * DAY);
+    expect(monthlyDistributionMicro(early.position, end)).toBe(vvxToMicro(50_000) - early.position.settledMicro);
+    expect(early.payoutMicro + early.forfeitedMicro + monthlyDistributionMicro(early.position, end)).toBe(vvxToMicro(50_000));
+    // Claimed past the month's end (a day more than the month's end had): nothing left for it.
+    expect(monthlyDistributionMicro(position(accruedTotalMicro(GENESIS, bought, end + DAY)), end)).toBe(0n);
+    // Bought after the month's end, or less than a day before it: nothing accrued.
+    expect(monthlyDistributionMicro({ ...position(0n), purchasedAtMs: end - DAY + 1 }, end)).toBe(0n);
+    expect(monthlyDistributionMicro({ ...position(0n), purchasedAtMs: end + 1 }, end)).toBe(0n);
+    // Never past the cap.
+    expect(monthlyDistributionMicro(position(0n), end + 400 * DAY)).toBe(rewardCapMicro(GENESIS));
   });
 });
 

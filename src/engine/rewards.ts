@@ -20,9 +20,9 @@ export type RewardTerms = Pick<NftTier, "priceVvx" | "monthlyRoiBps" | "duration
 export interface RewardPosition {
   terms: RewardTerms;
   purchasedAtMs: number;
-  /** When the last claim was made, or null before the first. */
+  /** When the last claim was made, or null before the first (a month's distribution is not a claim: it starts no 24 h wait). */
   lastClaimAtMs: number | null;
-  /** Accrued micro-VVX already settled by claims: paid out plus forfeited by early claims. */
+  /** Accrued micro-VVX already settled by claims and monthly distributions: paid out plus forfeited by early claims. */
   settledMicro: bigint;
 }
 
@@ -73,6 +73,16 @@ export function accruedTotalMicro(terms: RewardTerms, purchasedAtMs: number, now
 /** Accrued and not yet settled by a claim. */
 export function accruedSinceLastClaimMicro(position: RewardPosition, nowMs: number): bigint {
   const open = accruedTotalMicro(position.terms, position.purchasedAtMs, nowMs) - position.settledMicro;
+  return open > 0n ? open : 0n;
+}
+
+/**
+ * What the distribution at a month's end pays an NFT: everything accrued by then (whole days since the
+ * purchase, capped) that no claim or earlier distribution settled. Paid in full, nothing forfeited: an
+ * early claim's forfeited half was settled by that claim and is never paid again.
+ */
+export function monthlyDistributionMicro(position: RewardPosition, monthEndMs: number): bigint {
+  const open = accruedTotalMicro(position.terms, position.purchasedAtMs, monthEndMs) - position.settledMicro;
   return open > 0n ? open : 0n;
 }
 

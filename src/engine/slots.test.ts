@@ -18,6 +18,7 @@ import {
   spinSlots,
   symbolIndexFromFloat,
   toNumber,
+  unplayedPaidSpins,
   vvxToMicro,
 } from "./index";
 
@@ -75,6 +76,16 @@ describe("slot tables", () => {
     expect(symbolIndexFromFloat(1 - 2 ** -32)).toBe(9);
     expect(diceMysteryMultipleFromFloat(0)).toBe(1);
     expect(diceMysteryMultipleFromFloat(1 - 2 ** -32)).toBe(50);
+  });
+});
+
+describe("session refunds", () => {
+  test("played spins count against the paid ones first; wheel spins are never refunded", () => {
+    expect(unplayedPaidSpins({ paidSpins: 10, totalSpins: 30, remainingSpins: 27 })).toBe(7);
+    expect(unplayedPaidSpins({ paidSpins: 10, totalSpins: 11, remainingSpins: 2 })).toBe(1);
+    expect(unplayedPaidSpins({ paidSpins: 10, totalSpins: 15, remainingSpins: 3 })).toBe(0);
+    expect(unplayedPaidSpins({ paidSpins: 0, totalSpins: 20, remainingSpins: 20 })).toBe(0);
+    expect(unplayedPaidSpins({ paidSpins: 100, totalSpins: 100, remainingSpins: 100 })).toBe(100);
   });
 });
 

@@ -77,6 +77,23 @@ export function slotSessionType(spinCostVvx: number): "High Limit" | "Standard" 
   return spinCostVvx >= HIGH_LIMIT_SPIN_COST_VVX ? "High Limit" : "Standard";
 }
 
+/** A session's spin counts: what was credited (paid by the package, added by the daily wheel) and what is left. */
+export interface SessionSpins {
+  paidSpins: number;
+  totalSpins: number;
+  remainingSpins: number;
+}
+
+/**
+ * Paid spins not yet played. Spins are played in the order they were credited, and a package's paid
+ * spins are credited before any wheel spin is added to its session: every spin played takes a paid spin
+ * while one is left. Only these are refunded when the session expires; wheel spins lapse.
+ */
+export function unplayedPaidSpins(s: SessionSpins): number {
+  const played = s.totalSpins - s.remainingSpins;
+  return Math.max(0, s.paidSpins - played);
+}
+
 /** The symbol a reel shows for float f: walks the weights until floor(f * 261) falls in one. */
 export function symbolIndexFromFloat(f: number): number {
   let ticket = Math.floor(f * SLOT_TOTAL_WEIGHT);

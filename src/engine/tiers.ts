@@ -74,6 +74,23 @@ export function tierFromTaxon(taxon: number): TaxonInfo {
   return { tier: "OASIS", number: taxon - OASIS_TAXON_BASE };
 }
 
+/** XLS-20 NFTokenID (64 hex): flags 4, transfer fee 4, issuer 40, scrambled taxon 8, sequence 8. */
+const TOKEN_ID = /^[0-9A-Fa-f]{64}$/;
+
+/**
+ * The taxon an XLS-20 NFTokenID carries: the ledger stores it XORed with (384160001 x sequence + 2459)
+ * mod 2^32 (rippled's cipheredTaxon), so the same XOR gives it back. Null for text that is not a token id.
+ */
+export function taxonOfTokenId(tokenId: string): number | null {
+  if (!TOKEN_ID.test(tokenId)) return null;
+  const sequence = Number.parseInt(tokenId.slice(56, 64), 16);
+  const scrambled = Number.parseInt(tokenId.slice(48, 56), 16);
+  return (scrambled ^ ((Math.imul(384160001, sequence) + 2459) >>> 0)) >>> 0;
+}
+
+/** An NFT's display name from its token id alone (taxon rule); "Unknown NFT" for another taxon or a malformed id. */
+export const nftNameOfTokenId = (tokenId: string): string => nftDisplayName(taxonOfTokenId(tokenId) ?? 0, tokenId);
+
 /** Taxon to mint NFT #n of a tier with (DESIGN: 1000 + n for Genesis, 20000 + n for Oasis). */
 export function taxonFor(tier: "GENESIS" | "OASIS", number: number): number {
   assertInteger("number", number, 1, tier === "GENESIS" ? OASIS_TAXON_BASE - GENESIS_TAXON_BASE - 1 : 1_000_000_000);

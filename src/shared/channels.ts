@@ -75,11 +75,13 @@ export interface PurchaseUpdatedMessage {
   acceptIssue?: AcceptIssue | null;
 }
 
-/** A reward claim was recorded or its payment settled (Pending, then Claimed; Failed gives the rewards back). */
+/** A reward claim or a month's distribution was recorded or its payment settled (Pending, then Claimed; Failed gives the rewards back). */
 export interface RewardClaimMessage {
   type: "reward-claim";
   claimId: number;
   tokenId: string;
+  /** early, full, or monthly (the month's distribution). */
+  claimType: string;
   status: "Pending" | "Claimed" | "Failed";
   /** Paid VVX as exact decimal text. */
   amount: string;

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: "A state-changing request must send JSON",
   CROSS_SITE_REQUEST: "A state-changing request came from another site's page",
   DATABASE_BUSY: "The database is locked by other work; try again shortly",
+  DRAINING: "The server is about to restart (an upgrade): new bets and purchases open again in a moment",
 
   // Dependencies
   UPSTREAM_UNAVAILABLE: "A dependency is unreachable",
@@ -35,6 +36,7 @@ export const ERROR_CODES = {
   SIGN_REQUEST_NOT_FOUND: "No sign request with this uuid from this product",
   PAYLOAD_NOT_FOUND: "The (sandbox) Xaman has no such payload",
   PAYLOAD_RESOLVED: "The payload was signed, rejected, cancelled or expired already",
+  PAYLOAD_EXPIRED: "The sign request expired (its 5 minutes passed on the product clock): it can no longer be signed",
   PAYLOAD_BUSY: "The payload is being signed right now",
   OAUTH_NOT_FOUND: "No such OAuth2 sign-in",
   OAUTH_STATE_INVALID: "The OAuth2 state is not one this server issued",
@@ -43,6 +45,7 @@ export const ERROR_CODES = {
   OAUTH_WRONG_BROWSER: "The OAuth2 sign-in was started in another browser",
   OAUTH_CODE_REJECTED: "The OAuth2 provider refused the code",
   OAUTH_USERINFO_FAILED: "The OAuth2 provider did not name the account",
+  XAPP_TOKEN_REFUSED: "Xaman does not know this xApp launch token (unknown, used or expired)",
 
   // NFT marketplace
   SOLD_OUT: "No unit of the tier is left",

@@ -13,6 +13,7 @@ import { historyRoutes } from "../history";
 import { nftRoutes, parseTierId, parseVvxText } from "../nfts";
 import { formatVvx } from "../nfts/catalog";
 import { depositRoutes } from "../deposits";
+import { booksRoutes } from "../books";
 import { rewardRoutes } from "../rewards";
 import { errorHandler } from "../platform/http/errors";
 import { guardRequest, requestGuard, type RequestGuardOptions } from "../platform/http/requestGuard";
@@ -29,15 +30,18 @@ import { swapRoutes } from "../swap";
 import { walletRoutes } from "../wallet";
 import type { SandboxProductHooks } from "../sandbox";
 import type { AppContext } from "./context";
+import { metricsRoutes, type ServerMetrics } from "./metrics";
+import { drainRoutes, type Drain } from "./drain";
 
 /**
  * Composes the whole server from feature plugins. API routes sit in one
  * instance with the request log, the request guard and the security headers;
  * the SPA routes in another without hooks (a hook on them would stop Bun
  * serving them natively), their headers built into their static responses.
- * `spa` is the production build (undefined: Bun's HTML bundle, for development).
+ * `spa` is the production build (undefined: Bun's HTML bundle, for development); `metrics`, when
+ * METRICS_TOKEN is set, counts the API's requests and answers GET /metrics; `drain` answers /api/admin/drain.
  */
-export function createApp(ctx: AppContext, spa?: BuiltSpa) {
+export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: { metrics?: ServerMetrics; drain?: Drain } = {}) {
   const signLimits = new SignRequestLimits();
   const writeLock = writeLockOf(ctx.store.sqlite);
   const headers = new SecurityHeaders(ctx.config.publicUrl);
@@ -47,13 +51,13 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
   const guardOptions: RequestGuardOptions = { publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => FORM_ROUTES.has(path) };
   const socketWallet: SocketWallet = (cookies) => ctx.auth.session(cookies.get(SESSION_COOKIE) ?? undefined)?.wallet ?? null;
   const api = new Elysia({ name: "api" })
-    .use(requestLog(ctx.log))
+    .use(requestLog(ctx.log, metrics?.observe))
     .use(securityHeaders(headers))
     .use(requestGuard(guardOptions))
     .use(writeGate(writeLock, (path) => !path.startsWith("/sandbox/")))
     .use(payloadLimit(ctx.auth, ctx.payloads, ctx.config.trustProxy))
     .use(healthRoutes(ctx))
-    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: () => Number(ctx.crash.burns.summary(0).totalVvxBurnedMicro) / 1e6, jsonHeaders }))
+    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: () => Number(ctx.crash.burns.totals().totalVvxBurnedMicro) / 1e6, jsonHeaders }))
     .use(siteRoutes(ctx))
     .use(docsRoutes(ctx.version))
     .use(xummRoutes(ctx, signLimits))
@@ -68,8 +72,11 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa) {
     .use(racingRoutes({ racing: ctx.racing, auth: ctx.auth, db: ctx.store.db, config: ctx.config, jsonHeaders }))
     .use(crashRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(dailySpinRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
-    .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }));
+    .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }))
+    .use(booksRoutes({ sqlite: ctx.store.sqlite, auth: ctx.auth, adminWallets: ctx.config.adminWallets, racingMultiple: ctx.config.racing.payoutMultiple }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
+  if (metrics && ctx.config.metricsToken) api.use(metricsRoutes(metrics, ctx.config.metricsToken));
+  if (drain) api.use(drainRoutes(drain, ctx.auth, ctx.config.adminWallets));
 
   // The sockets are Bun's own routes (upgraded before Elysia: the hot path of every page); their other requests fall back to Elysia.
   const gameSocket = { socketWallet, log: ctx.log, payloads: ctx.payloads, trustProxy: ctx.config.trustProxy };
@@ -95,7 +102,8 @@ function sandboxHooks(ctx: AppContext): SandboxProductHooks {
     async startNftPurchase(actor, tierId, amount) {
       const tier = parseTierId(tierId);
       const created = await purchases.create(actor, tier, "simulate", amount === undefined || amount === "" ? undefined : parseVvxText(amount, "amount"));
-      return { requestId: created.purchase.requestId, paymentUuid: created.sign.uuid, price: `${formatVvx(created.purchase.priceMicroVvx)} VVX`, tierName: created.tier.name };
+      const { sign } = created;
+      return { requestId: created.purchase.requestId, paymentUuid: sign.uuid, qrUrl: sign.qrUrl, xummUrl: sign.xummUrl, expiresAt: sign.expiresAt, price: `${formatVvx(created.purchase.priceMicroVvx)} VVX`, tierName: created.tier.name };
     },
     nftPurchaseStatus: async (requestId) => purchases.byRequestId(requestId).status,
   };

@@ -14,6 +14,7 @@ import type { RacingGame } from "../games/racing/game";
 import type { CrashGame } from "../games/crash/game";
 import type { Store } from "../platform/db";
 import type { Logger } from "../platform/log";
+import type { PlayedMarks } from "../platform/playedMarks";
 import type { Hub } from "../platform/ws/hub";
 import type { HistoryService } from "../history/service";
 import type { RewardService } from "../rewards/service";
@@ -65,6 +66,8 @@ export interface AppContext {
   payloads: PayloadLimits;
   /** XRP -> VVX through the XRP/VVX AMM: quotes, swap and trust line requests, swap outcomes. */
   swap: SwapService;
+  /** What the games have shown, kept outside the database (DATA_DIR/vvx.played): a database gone back is found by it. */
+  played: PlayedMarks;
   /** The in-process XRP Ledger and Xaman stand-ins (NETWORK=sandbox only). */
   sandbox?: Sandbox;
   version: string;

@@ -21,7 +21,8 @@ function start(prepare: (dir: string) => void) {
 
 describe("a corrupt database at start-up", () => {
   test("random bytes as vvx.db: one line naming the file and what to do, exit 1", () => {
-    const run = start((dir) => writeFileSync(join(dir, "vvx.db"), crypto.getRandomValues(new Uint8Array(8192))));
+    // Owner-only, as the server keeps its files (a looser mode adds its own warning line).
+    const run = start((dir) => writeFileSync(join(dir, "vvx.db"), crypto.getRandomValues(new Uint8Array(8192)), { mode: 0o600 }));
     expect(run.code).toBe(1);
     const lines = run.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
@@ -49,7 +50,7 @@ describe("a corrupt database at start-up", () => {
   });
 
   test("a corrupt sandbox.db is named too, with what to do about it", () => {
-    const run = start((dir) => writeFileSync(join(dir, "sandbox.db"), "this is not sqlite".repeat(400)));
+    const run = start((dir) => writeFileSync(join(dir, "sandbox.db"), "this is not sqlite".repeat(400), { mode: 0o600 }));
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain(`Database error: ${join(run.dir, "sandbox.db")} is not a usable SQLite database`);

@@ -5,7 +5,7 @@ import { betReaches, CRASH_TEST_ENV, finishRound, placeBet, waitingRound } from 
 import { buyer, sessionBrowser } from "../testing/nftKit";
 import { buyPackage } from "../testing/slotsKit";
 import { raceReaches } from "../testing/racingKit";
-import { advanceClock, buyNft, DAY_MS } from "../testing/rewardKit";
+import { advanceClock, buyNft, DAY_MS, toMonthStart } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 
 // The read endpoints answer from read models cached in memory (platform/db/readModels.ts). This
@@ -65,7 +65,7 @@ function fromDatabase() {
     available: tiers.map((t) => Math.max(0, t.maxSupply - nfts.repo.heldUnits(t.id))),
     genesis: { currentSupply: Math.max(0, genesis.maxSupply - nfts.repo.heldUnits(genesis.id)), maxSupply: genesis.maxSupply },
     minted: minted.get(genesis.id) ?? 0,
-    stats: { ...platformStats(store.db, ledger.platformAddress), vvxBurned: Number(crash.burns.summary(0).totalVvxBurnedMicro) / 1e6 },
+    stats: { ...platformStats(store.db, ledger.platformAddress), vvxBurned: Number(crash.burns.totals().totalVvxBurnedMicro) / 1e6 },
   };
 }
 
@@ -81,6 +81,8 @@ test("tiers, availability, minting status and stats are never stale after a purc
 
   const reader = staleReader(() => JSON.stringify(fromDatabase()), async () => JSON.stringify(await fromApi()));
 
+  // Bought early in a 31-day month: no month ends (and no distribution pays) while this test runs.
+  await toMonthStart(server);
   const wallet = await buyer(server, 500_000);
   const address = wallet.classicAddress;
   // A purchase: the reservation takes a unit (availability), the payment mints (minting status), the

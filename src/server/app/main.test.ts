@@ -66,7 +66,7 @@ describe("a HOST:PORT the server cannot listen on", () => {
     const holder = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("someone else") });
     const dir = mkdtempSync(join(tmpdir(), "vvx-port-"));
     try {
-      const config = loadConfig({ PORT: String(holder.port), HOST: "127.0.0.1", DATA_DIR: dir, QUIET: "1" });
+      const config = loadConfig({ PORT: String(holder.port), HOST: "127.0.0.1", DATA_DIR: dir, QUIET: "1", LOG_LEVEL: "warn" });
       await expect(startServer(config)).rejects.toThrow(ListenError);
       await expect(startServer({ ...config, host: "10.255.255.1" })).rejects.toThrow("HOST 10.255.255.1 is not an address of this machine");
       const next = await startTestServer({}, dir);

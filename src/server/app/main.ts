@@ -1,5 +1,5 @@
 import { createApp } from "./app";
-import { ConfigError, loadConfig, type Config } from "../platform/config";
+import { ConfigError, ConfigErrors, loadConfig, type Config } from "../platform/config";
 import type { AppContext } from "./context";
 import { damageOf, DatabaseFileError, isCorruptError, openStore, whenCorrupt } from "../platform/db";
 import { existsSync } from "node:fs";
@@ -8,6 +8,8 @@ import { lockDataDir } from "../platform/db/dataDirLock";
 import { gatewayFromConfig } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { createLogger, type Logger } from "../platform/log";
+import { DataDirError, prepareDataDir } from "../platform/dataDir";
+import { runCommand } from "./commands";
 import { NftService } from "../nfts/service";
 import { FairSeedService } from "../fair/service";
 import { DailySpinService } from "../games/daily-spin/service";
@@ -20,18 +22,22 @@ import { Scheduler } from "../platform/scheduler";
 import { createSigningServices } from "./identity";
 import { VERSION } from "../platform/version";
 import { buildSpa } from "../platform/http/spa";
-import { dataDirSecret } from "../platform/secrets";
+import { dataDirSealer, dataDirSecret } from "../platform/secrets";
 import { Hub } from "../platform/ws/hub";
 import { HistoryService } from "../history/service";
 import { nftPurchaseHistory, refundHistory } from "../history/sources";
-import { rewardHistory } from "../rewards/history";
+import { rewardHistory, transferHistory } from "../rewards/history";
 import { RewardService } from "../rewards/service";
 import { TransferService } from "../rewards/transfers";
 import { swapHistorySource } from "../swap/history";
+import { PlayedMarks } from "../platform/playedMarks";
+import { guardReplay } from "./replay";
+import { ServerMetrics } from "./metrics";
+import { Drain } from "./drain";
 import { SwapService } from "../swap/service";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
-export async function createContext(settings: Config, log = createLogger(!settings.logRequests)): Promise<AppContext> {
+export async function createContext(settings: Config, log = loggerFor(settings)): Promise<AppContext> {
   const config: Config = { ...settings, cookieSecret: settings.cookieSecret ?? dataDirSecret(settings.dataDir, "cookie") };
   const store = openStore(config.dataDir, "vvx.db", config.dbBusyTimeoutMs);
   const hub = new Hub();
@@ -45,19 +51,24 @@ export async function createContext(settings: Config, log = createLogger(!settin
   const funders = [...config.treasuryFunders, ledger.vvx.issuer, ...(sandbox ? [sandbox.wallets.issuer.classicAddress, sandbox.wallets.ammProvider.classicAddress] : [])];
   const payments = new PaymentWatcher(store.db, ledger, outbox, log, { clock, funders });
   const signing = createSigningServices(config, store.db, log, clock);
+  // What the games have shown, kept outside the database (checked against it below, before any game runs).
+  const played = PlayedMarks.open(config.dataDir);
+  const notePlayed = played.note;
   const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
   const fair = new FairSeedService({ db: store.db, sqlite: store.sqlite, clock, log });
-  const slots = new SlotsGame({ db: store.db, sqlite: store.sqlite, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub });
-  const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config });
-  const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config });
+  const slots = new SlotsGame({ db: store.db, sqlite: store.sqlite, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub, notePlayed });
+  const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed });
+  const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, sealer: dataDirSealer(config.dataDir) });
   // Wheel prizes become slot spins; the two games meet only here.
-  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
+  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
+  guardReplay({ store, log, crash, racing, slots, dailySpin, fair }, played);
   const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
-  const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress });
+  const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress, ledger });
   // Every feature's rows in the transaction history: one line per source.
   const history = new HistoryService({ config, clock }, [
     nftPurchaseHistory(store.db),
     rewardHistory(rewards.repo),
+    transferHistory(rewards.repo),
     refundHistory(store.db, ledger.vvx),
     swapHistorySource(store.db),
     slots.history(),
@@ -65,11 +76,18 @@ export async function createContext(settings: Config, log = createLogger(!settin
     crash.history(),
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
-  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, version: VERSION };
+  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, version: VERSION };
+}
+
+/** The logger the configuration asks for (LOG_FORMAT, LOG_LEVEL; QUIET drops the request lines only). */
+export function loggerFor(config: Pick<Config, "logFormat" | "logLevel" | "logRequests">): Logger {
+  return createLogger({ format: config.logFormat, level: config.logLevel, requests: config.logRequests });
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
-export async function startServer(config: Config, log?: Logger) {
+export async function startServer(config: Config, log: Logger = loggerFor(config)) {
+  // The folder and every file in it owner-only (fixed with a warning), before anything is opened or made.
+  prepareDataDir(config.dataDir, log);
   // One server per DATA_DIR: refused before anything opens the database or starts a worker.
   const dataDirLock = lockDataDir(config.dataDir);
   // Production: the SPA is built (or read from the binary) while the rest starts; `bun run dev` keeps Bun's HMR route.
@@ -84,13 +102,18 @@ export async function startServer(config: Config, log?: Logger) {
   }
   // What createContext opened, closed last at a stop (or at once when the server cannot listen).
   const closeData = () => {
+    metrics?.stop();
     ctx.sandbox?.shutdown();
+    ctx.played.close();
     ctx.store.close();
     dataDirLock.release();
   };
-  const app = createApp(ctx, await spa);
+  const metrics = config.metricsToken ? new ServerMetrics(ctx) : undefined;
+  const drain = new Drain(ctx);
+  const app = createApp(ctx, await spa, { metrics, drain });
   try {
-    app.listen({ port: config.port, hostname: config.host, development });
+    // reusePort off (Elysia turns it on): a port another server holds is refused, not shared with it.
+    app.listen({ port: config.port, hostname: config.host, development, reusePort: false });
   } catch (err) {
     closeData();
     throw listenError(config, err) ?? err;
@@ -102,6 +125,7 @@ export async function startServer(config: Config, log?: Logger) {
   ctx.payments.start();
   ctx.nfts.start();
   ctx.rewards.start();
+  ctx.transfers.startSweeping();
   ctx.swap.start();
   ctx.slots.start();
   ctx.racing.start();
@@ -119,6 +143,7 @@ export async function startServer(config: Config, log?: Logger) {
       ctx.log.info("shutting down");
       ctx.nfts.stop();
       ctx.rewards.stop();
+      ctx.transfers.stop();
       ctx.swap.stop();
       ctx.slots.stop();
       ctx.racing.stop();
@@ -133,7 +158,9 @@ export async function startServer(config: Config, log?: Logger) {
       closeData();
       ctx.log.info("stopped");
     })());
-  return { app, ctx, port, stop };
+  // A drain asked by SIGUSR2 or an admin stops the server once nothing is open (main exits after it).
+  drain.onIdle = stop;
+  return { app, ctx, port, stop, drain };
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
@@ -167,17 +194,6 @@ export function listenError(config: Pick<Config, "host" | "port">, err: unknown)
   return new ListenError(`cannot listen on ${where} (${code}). Check HOST and PORT.`);
 }
 
-/** `vvx healthcheck`: exit 0 when this machine's server answers /api/health (used by Docker's HEALTHCHECK). */
-async function healthcheck(): Promise<never> {
-  const port = process.env.PORT || "3000";
-  try {
-    const res = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(3000) });
-    process.exit(res.ok ? 0 : 1);
-  } catch {
-    process.exit(1);
-  }
-}
-
 /**
  * Which database SQLite found damaged, and what to do: its quick_check names the file (the product's or
  * the sandbox's); the error alone does not say which connection read the bad page.
@@ -199,15 +215,18 @@ export function damagedFileMessage(dataDir: string, err: unknown): string {
 /** When main gives start-up's memory back: after the first ledger closes and game rounds begin. */
 const RELEASE_START_UP_AFTER_MS = 2_000;
 
-/** The server's command line: `vvx` runs the server, `vvx healthcheck` checks one (the binary's entry calls it too). */
-export async function main(): Promise<void> {
-  if (process.argv[2] === "healthcheck") await healthcheck();
+/**
+ * The binary's command line (its entry calls this too): `vvx` runs the server; `vvx <command>` runs an
+ * operator command (help, version, verify, backup, restore, healthcheck, doctor) without starting it.
+ */
+export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  if (argv.length > 0) process.exit(await runCommand(argv));
   let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(`Configuration error: ${err.message}`);
+      for (const e of err instanceof ConfigErrors ? err.all : [err]) console.error(`Configuration error: ${e.message}`);
       process.exit(1);
     }
     throw err;
@@ -227,29 +246,41 @@ export async function main(): Promise<void> {
     });
   }
   let stop: () => Promise<void>;
+  let drain: Drain;
   try {
-    ({ stop } = await startServer(config));
+    ({ stop, drain } = await startServer(config));
   } catch (err) {
     if (isCorruptError(err)) damaged(err);
     if (err instanceof DatabaseFileError) {
       console.error(`Database error: ${err.message}`);
       process.exit(1);
     }
-    if (err instanceof ListenError) {
+    if (err instanceof ListenError || err instanceof DataDirError) {
       console.error(`Cannot start: ${err.message}`);
       process.exit(1);
     }
     throw err;
   }
-  console.log(`VVX is running at ${config.publicUrl} (network: ${config.network})`);
+  // The banner is for a person at a terminal; with LOG_FORMAT=json every line is JSON (the "listening" line says the same).
+  if (config.logFormat === "text") console.log(`VVX is running at ${config.publicUrl} (network: ${config.network})`);
   // Once start-up is over, its garbage (migrations, the sandbox's genesis, code that ran once) is
   // collected and the freed pages given back to the system: 3 to 7 MiB less resident over the first
   // 30 s (bun run bench, startup), for one pause of under 8 ms (JSC does it at its next idle moment).
   // Code that runs later is compiled again when it does.
   setTimeout(() => Bun.shrink(), RELEASE_START_UP_AFTER_MS).unref();
+  // SIGTERM (docker stop, systemd) and Ctrl-C: no new bets, the crash round under way plays out (at most
+  // SHUTDOWN_GRACE_MS), then a clean stop; a second signal stops at once. SIGUSR2: drain until nothing is open.
+  let signalled = false;
+  const exit = () => void stop().then(() => process.exit(0));
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.on(signal, () => void stop().then(() => process.exit(0)));
+    process.on(signal, () => {
+      if (signalled) return exit();
+      signalled = true;
+      void drain.forRestart(config.shutdownGraceMs).then(exit);
+    });
   }
+  drain.onIdle = () => exit();
+  process.on("SIGUSR2", () => drain.stopWhenIdle("SIGUSR2"));
 }
 
 if (import.meta.main) await main();

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { isValidClassicAddress } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
 import { isBusyError, type Db } from "../platform/db";
 import { AppError, type ErrorCode, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
@@ -69,6 +70,18 @@ export class AuthService {
     // No wallet address in the log: request logs keep wallet data out too.
     this.log.info("session started", { source });
     return { token, session };
+  }
+
+  /**
+   * The product opened as an xApp inside Xaman: the account the launch's one-time token names gets a
+   * session. Xaman answers the server (with the API secret), never the browser; a token reads once.
+   */
+  async xAppSession(ott: string): Promise<IssuedSession> {
+    const launch = await this.signing.xumm.readXAppToken(ott);
+    if (!launch?.account || !isValidClassicAddress(launch.account)) {
+      throw new AppError(401, "XAPP_TOKEN_REFUSED", "Xaman does not know this xApp launch (used or expired): close the xApp and open it again.");
+    }
+    return this.createSession(launch.account, "xapp");
   }
 
   /** The live session for a cookie value, or null (unknown, malformed or expired). */

@@ -10,6 +10,8 @@ import {
   SignRequestResponse,
   SignStatusResponse,
   UuidParams,
+  XAppSessionBody,
+  XAppSessionResponse,
 } from "../../shared/api/auth";
 import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
@@ -31,6 +33,8 @@ export interface XummRouteDeps {
 
 const MOBILE_UA = /Android|iPhone|iPad|iPod|Mobile|Opera Mini|IEMobile|BlackBerry/i;
 const XUMM_UA = /xumm|xaman/i;
+/** An xApp launch's one-time token: a uuid (Xaman's `xAppToken`). */
+const XAPP_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `/api/xumm/*`: sign requests, their status (which turns a signed
@@ -70,6 +74,19 @@ function signRequestRoutes(deps: XummRouteDeps, limits: SignRequestLimits) {
         return { success: true as const, ...created, message: "Scan the QR code with Xaman to connect your wallet" };
       },
       { body: SignRequestBody, response: SignRequestResponse, detail: { summary: "Create a wallet-connect (SignIn) request", tags: ["xumm"] } },
+    )
+    .post(
+      "/api/xumm/xapp/session",
+      async ({ body, request, set, server }) => {
+        const cookies = requestCookies({ request, set });
+        boundClient(cookies, config, limits, clientIp(server, request, config.trustProxy));
+        if (typeof body.ott !== "string" || !XAPP_TOKEN.test(body.ott)) throw new ValidationError("ott", "Field 'ott' must be the xApp launch token (a uuid)");
+        const issued = await deps.auth.xAppSession(body.ott.toLowerCase());
+        cookies.put(SESSION_COOKIE, issued.token, cookieAttributes(config, SESSION_DAYS * 86_400));
+        const walletAddress = issued.session.wallet;
+        return { success: true as const, authenticated: true as const, walletAddress, user: { walletAddress }, message: "Connected through Xaman" };
+      },
+      { body: XAppSessionBody, response: XAppSessionResponse, detail: { summary: "Inside Xaman (xApp): the session of the account the launch's one-time token names", tags: ["xumm"] } },
     )
     .get(
       "/api/xumm/status/:uuid",

@@ -28,6 +28,11 @@ export class FairRepository {
     return this.byWallet.get({ wallet });
   }
 
+  /** Every wallet's current seed pair. */
+  allSeeds(db: DbOrTx = this.db): SeedRow[] {
+    return db.select().from(fairSeeds).all();
+  }
+
   insert(db: DbOrTx, row: SeedRow): SeedRow {
     return db.insert(fairSeeds).values(row).onConflictDoNothing().returning().get() ?? this.seeds(row.wallet)!;
   }

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { createSeedSession, serverSeedCommitment, type SeedSession } from "../../engine";
 import { NATIVE_HASHES } from "../platform/nativeHashes";
 import type { Clock } from "../platform/clock";
-import type { Db } from "../platform/db";
+import type { Db, DbOrTx } from "../platform/db";
 import { NotFoundError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import type { DrawnSeeds } from "./model";
@@ -131,6 +131,23 @@ export class FairSeedService {
       clientSeed: result.row.clientSeed,
       nextNonce: result.row.nextNonce,
     };
+  }
+
+  /**
+   * Rotates every wallet's seed pair in the caller's transaction (app/replay.ts: after the data went back,
+   * the outcomes of the nonces ahead may have been shown already). Each old seed is revealed, as a
+   * rotation reveals it; client seeds are kept. Returns how many pairs were rotated.
+   */
+  rotateAll(db: DbOrTx): number {
+    const now = this.deps.clock.date();
+    const pairs = this.repo.allSeeds(db);
+    for (const old of pairs) {
+      const next = this.fresh(old.wallet, old.clientSeed);
+      this.repo.insertRevealed(db, { serverSeedHash: old.serverSeedHash, serverSeed: old.serverSeed, wallet: old.wallet, noncesUsed: old.nextNonce, createdAt: old.createdAt, revealedAt: now });
+      this.repo.replaceServerSeed(db, old.wallet, next.serverSeed, next.serverSeedHash, now);
+    }
+    this.sessions.clear();
+    return pairs.length;
   }
 
   /** A revealed seed by its hash; 404 while it is still in use (or unknown). */

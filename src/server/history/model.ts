@@ -31,9 +31,11 @@ export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
 
 /** The tab a history row belongs to ("all" shows every category). */
-export type HistoryCategory = "rewards" | "purchases" | "swaps" | "games" | "refunds";
+export type HistoryCategory = "rewards" | "purchases" | "swaps" | "games" | "transfers" | "refunds";
+/** What a history amount counts: micro-units of VVX, drops of XRP, or whole NFTs (transfers). */
+export type HistoryCurrency = "VVX" | "XRP" | "NFT";
 /** The spec's history types (the `type` query); refunds show under all. */
-export const HISTORY_TYPES = ["all", "rewards", "purchases", "swaps", "games"] as const;
+export const HISTORY_TYPES = ["all", "rewards", "purchases", "swaps", "games", "transfers"] as const;
 export type HistoryType = (typeof HISTORY_TYPES)[number];
 
 /** A history type from a query (default all); 400 naming `type`. */
@@ -52,9 +54,9 @@ export interface HistoryEntry {
   type: string;
   category: HistoryCategory;
   description: string;
-  /** Signed, in the currency's micro-units (drops for XRP, micro-VVX): negative when the wallet paid. */
+  /** Signed, in the currency's micro-units (drops for XRP, micro-VVX; whole NFTs): negative when the wallet paid or sent. */
   amountMicro: bigint;
-  currency: "VVX" | "XRP";
+  currency: HistoryCurrency;
   /** The ledger transaction (null while not yet on the ledger). */
   txid: string | null;
   /** Pending, Claimed, Completed, Refunded ... */
@@ -81,7 +83,7 @@ export interface HistorySource {
   /** The wallet's rows since `sinceMs`, newest first, at most `limit`. */
   list(query: HistoryQuery, limit: number): HistoryEntry[];
   /** How many rows, and their signed total per currency, `list` would give without a limit. */
-  totals(query: HistoryQuery): { count: number; amounts: Partial<Record<"VVX" | "XRP", bigint>> };
+  totals(query: HistoryQuery): { count: number; amounts: Partial<Record<HistoryCurrency, bigint>> };
 }
 
 /** The explorer page of a transaction (sandbox explorer: /tx, public explorers: /transactions). */
@@ -98,7 +100,7 @@ export const HistoryQueryShape = t.Object({
   wallet: t.Optional(t.String({ description: "The wallet (classic address)" })),
   walletAddress: t.Optional(t.String({ description: "Same as wallet" })),
   period: t.Optional(t.String({ description: "7days, 30days (default), 90days or all" })),
-  type: t.Optional(t.String({ description: "all (default), rewards, purchases, swaps or games" })),
+  type: t.Optional(t.String({ description: "all (default), rewards, purchases, swaps, games or transfers" })),
   page: t.Optional(t.String()),
   pageSize: t.Optional(t.String()),
 });
@@ -109,7 +111,7 @@ const Transaction = t.Object({
   type: t.String({ description: "Reward, Purchase, Refund, Swap, ..." }),
   category: t.String(),
   description: t.String(),
-  amount: t.String({ description: "Signed amount as exact decimal text (negative when the wallet paid)" }),
+  amount: t.String({ description: "Signed amount as exact decimal text (negative when the wallet paid); for NFT transfers the NFTs sent (-1) or received (+1)" }),
   currency: t.String(),
   status: t.String(),
   txid: t.Nullable(t.String()),

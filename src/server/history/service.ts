@@ -1,12 +1,15 @@
 import { formatMicroVvx } from "../../engine";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
-import { explorerTxUrl, periodStartMs, type HistoryCategory, type HistoryEntry, type HistorySource, type HistoryType, type Period, type TransactionView } from "./model";
+import { explorerTxUrl, periodStartMs, type HistoryCategory, type HistoryCurrency, type HistoryEntry, type HistorySource, type HistoryType, type Period, type TransactionView } from "./model";
 
 /** Most rows one query looks through (page x pageSize): deep pages of a huge history are refused, not slow. */
 export const MAX_HISTORY_ROWS = 10_000;
 
-type Totals = { count: number; amounts: Partial<Record<"VVX" | "XRP", bigint>> };
+type Totals = { count: number; amounts: Partial<Record<HistoryCurrency, bigint>> };
+
+/** An amount as text: exact decimals of micro-units, or a whole count of NFTs. */
+const amountText = (amount: bigint, currency: HistoryCurrency) => (currency === "NFT" ? amount.toString() : formatMicroVvx(amount));
 
 /**
  * The transaction history: the product's own records of a wallet's money on the ledger, gathered from
@@ -46,7 +49,7 @@ export class HistoryService {
       const t = s.totals(q);
       const into = totals.get(s.category) ?? { count: 0, amounts: {} };
       into.count += t.count;
-      for (const [currency, amount] of Object.entries(t.amounts) as ["VVX" | "XRP", bigint][]) into.amounts[currency] = (into.amounts[currency] ?? 0n) + amount;
+      for (const [currency, amount] of Object.entries(t.amounts) as [HistoryCurrency, bigint][]) into.amounts[currency] = (into.amounts[currency] ?? 0n) + amount;
       totals.set(s.category, into);
     }
     const total = type === "all" ? [...totals.values()].reduce((n, t) => n + t.count, 0) : (totals.get(type)?.count ?? 0);
@@ -62,7 +65,7 @@ export class HistoryService {
         totalSwaps: totals.get("swaps")?.count ?? 0,
         totalGames: totals.get("games")?.count ?? 0,
         byCategory: Object.fromEntries(
-          [...totals].map(([c, t]) => [c, { count: t.count, amounts: Object.fromEntries(Object.entries(t.amounts).map(([cur, v]) => [cur, formatMicroVvx(v as bigint)])) }]),
+          [...totals].map(([c, t]) => [c, { count: t.count, amounts: Object.fromEntries(Object.entries(t.amounts).map(([cur, v]) => [cur, amountText(v as bigint, cur as HistoryCurrency)])) }]),
         ),
       },
     };
@@ -75,7 +78,7 @@ export class HistoryService {
       type: e.type,
       category: e.category,
       description: e.description,
-      amount: formatMicroVvx(e.amountMicro),
+      amount: amountText(e.amountMicro, e.currency),
       currency: e.currency,
       status: e.status,
       txid: e.txid,

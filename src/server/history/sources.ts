@@ -5,7 +5,7 @@ import { classifyAmount, type Token } from "../ledger/amounts";
 import { ledgerOutbox } from "../ledger/schema";
 import { nftPurchases, nftTiers } from "../nfts/schema";
 import type { Db } from "../platform/db";
-import type { HistoryEntry, HistoryQuery, HistorySource } from "./model";
+import type { HistoryCurrency, HistoryEntry, HistoryQuery, HistorySource } from "./model";
 
 /** Purchases whose payment the platform received (whatever became of them after). */
 const PAID = ["processing", "creating_offer", "offer_created", "completed", "refunded", "failed"];
@@ -137,7 +137,7 @@ export function refundHistory(db: Db, vvx: Token): HistorySource {
       return rows.map(entry).filter((e): e is HistoryEntry => e !== undefined);
     },
     totals(q) {
-      const amounts: Partial<Record<"VVX" | "XRP", bigint>> = {};
+      const amounts: Partial<Record<HistoryCurrency, bigint>> = {};
       let count = 0;
       for (const row of db.select().from(ledgerOutbox).where(where(q)).all()) {
         const e = entry(row);

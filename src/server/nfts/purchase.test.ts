@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { convertHexToString, type Client } from "xrpl";
 import { tierFromTaxon } from "../../engine";
 import { nfts as nftsTable } from "./schema";
-import { eventually } from "../testing/ledgerKit";
+import { closeLedger, eventually } from "../testing/ledgerKit";
 import type { TestServer } from "../testing/testServer";
 import { serverWithClient } from "../testing/serverSuite";
 import { TestBrowser } from "../testing/testBrowser";
@@ -156,11 +156,19 @@ describe("NFT purchase end to end", () => {
     const browser = sessionBrowser(server, address);
     const sim = await browser.json("/api/test/simulate-payment", { method: "POST", json: { walletAddress: address, tierId: 2, amount: 250000 } });
     expect(sim.status).toBe(200);
-    expect(sim.body).toMatchObject({ success: true, engineResult: "tesSUCCESS" });
+    expect(sim.body).toMatchObject({ success: true, price: "250,000 VVX", tierName: "Oasis", status: "pending" });
+    expect(sim.body.message).toContain("nothing is paid until you do");
+    // It asks for a signature like every other payment: nothing moved yet, the request waits in the wallet.
+    await closeLedger(server.url);
+    expect(await vvxMicro(client, address, server)).toBe(500_000_000_000n);
+    const pending = (await (await fetch(`${server.url}/sandbox/api/payloads?state=pending&account=${address}`)).json()) as { payloads: { uuid: string }[] };
+    expect(pending.payloads.map((p) => p.uuid)).toContain(sim.body.uuid);
+    const signed = await signPayload(server, sim.body.uuid, { account: address });
+    expect(signed).toMatchObject({ signed: true, dispatchedResult: "tesSUCCESS" });
     const offered = await purchaseReaches(browser, sim.body.requestId, ["offer_created"]);
     expect(offered.taxon).toBe(20001);
     // The ledger saw a real payment from the buyer to the purchase's tag.
-    const payment = await client.request({ command: "tx", transaction: sim.body.txid });
+    const payment = await client.request({ command: "tx", transaction: signed.txid! });
     expect(payment.result.tx_json).toMatchObject({ Account: address, Destination: server.ctx.ledger.platformAddress, TransactionType: "Payment" });
     expect(await vvxMicro(client, address, server)).toBe(500_000_000_000n - OASIS_PRICE_MICRO);
 

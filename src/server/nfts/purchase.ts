@@ -3,7 +3,7 @@ import { vvxToMicroNumber } from "../../engine";
 import { failedOnLedger } from "../../shared/ledgerResult";
 import type { Clock } from "../platform/clock";
 import type { Db } from "../platform/db";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import { ConflictError, DrainingError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import { insertPaymentRequest } from "../payments/requests";
 import type { PaymentWatcher } from "../payments/watcher";
@@ -76,11 +76,15 @@ export class PurchaseService {
 
   constructor(private readonly deps: PurchaseDeps) {}
 
+  /** True once the server drains before a restart: no new purchase is opened (payments already signed still count). */
+  draining = false;
+
   /**
    * Reserves one unit and asks Xaman for the buyer's payment; the wallet's open reservation of the
    * tier is returned again instead (`reused`). (The route's payload limits count it first: auth/limits.ts.)
    */
   async create(actor: Actor, tierId: number, source: PurchaseSource, amountVvx?: number): Promise<PurchaseCreated> {
+    if (this.draining) throw new DrainingError();
     const tier = this.deps.catalog.tier(tierId);
     if (amountVvx !== undefined && (!Number.isSafeInteger(amountVvx) || vvxToMicroNumber(amountVvx) !== tier.priceMicroVvx)) {
       throw new ValidationError("amount", `Field 'amount' must be the ${tier.name} price, ${formatVvx(tier.priceMicroVvx)} (VVX), got ${amountVvx.toLocaleString("en-US")}`);
@@ -182,7 +186,7 @@ export class PurchaseService {
         wallet: purchase.wallet,
         clientToken: actor.clientToken,
         reference: purchase.requestId,
-        instruction: `Pay ${formatVvx(tier.priceMicroVvx)} VVX for a ${tier.name} NFT`,
+        instruction: `Pay ${formatVvx(tier.priceMicroVvx)} VVX for ${/^[aeiou]/i.test(tier.name) ? "an" : "a"} ${tier.name} NFT`,
         expireSeconds: Math.max(1, Math.floor((purchase.expiresAt.getTime() - clock.now()) / 1000)),
       });
     } catch (err) {

@@ -1,6 +1,8 @@
+import { existsSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { isValidClassicAddress } from "xrpl";
 import { DEFAULT_BUSY_TIMEOUT_MS } from "./db";
-import { parseTrustProxy, type TrustProxy } from "./http/clientAddress";
+import { NO_PROXY, parseTrustProxy, type TrustProxy } from "./http/clientAddress";
 
 /** Network the product talks to: the embedded sandbox or a real XRP Ledger. */
 export type Network = "sandbox" | "testnet" | "mainnet";
@@ -42,7 +44,16 @@ export interface Config {
   supportEmail?: string;
   maintenanceNotice: boolean;
   links: FooterLinks;
+  /** One line per HTTP request (false with QUIET). */
   logRequests: boolean;
+  /** text: key=value lines; json: one JSON object a line (LOG_FORMAT). */
+  logFormat: LogFormat;
+  /** The least severe lines written (LOG_LEVEL). */
+  logLevel: LogLevel;
+  /** Bearer token of GET /metrics (METRICS_TOKEN); the endpoint answers 404 while unset. */
+  metricsToken?: string;
+  /** How long a SIGTERM waits for the crash round under way before the server stops anyway (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
   /** Xaman payloads per signed-in wallet and per IP per minute (PAYLOADS_PER_WALLET_PER_MINUTE, PAYLOADS_PER_IP_PER_MINUTE). */
   payloadLimits: { perWallet: number; perIp: number };
   /** Which proxies may name the client's address in X-Forwarded-For (TRUST_PROXY); by default none. */
@@ -70,10 +81,21 @@ export interface RacingConfig {
   payoutMultiple: number;
 }
 
+export type LogFormat = "text" | "json";
+export type LogLevel = "info" | "warn" | "error";
+
 /** A configuration value that cannot be used; names the variable. */
 export class ConfigError extends Error {
   constructor(readonly variable: string, reason: string) {
     super(`${variable}: ${reason}`);
+  }
+}
+
+/** Every bad variable of one read (an operator fixes them all in one go): the first one's variable, one line each. */
+export class ConfigErrors extends ConfigError {
+  constructor(readonly all: ConfigError[]) {
+    super(all[0]!.variable, "");
+    this.message = all.map((e) => e.message).join("\n");
   }
 }
 
@@ -134,93 +156,90 @@ function flag(env: Env, name: string): boolean {
 }
 
 /**
- * Reads and validates the whole configuration; throws ConfigError naming the first bad variable.
+ * Reads and validates the whole configuration; throws ConfigErrors naming every bad variable (a
+ * variable that is wrong reads as its default meanwhile, so the others are still checked).
  * Long because it reads each variable in turn, one short line per setting, in the README's order.
  */
 export function loadConfig(env: Env = process.env): Config {
+  const problems: ConfigError[] = [];
+  /** `read()`, or `fallback` with its ConfigError noted. */
+  const check = <T>(read: () => T, fallback: T): T => {
+    try {
+      return read();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(err);
+      return fallback;
+    }
+  };
+  const problem = (variable: string, reason: string) => void problems.push(new ConfigError(variable, reason));
+
   // Not 0: QR codes, deep links and the sandbox ledger URL need the real port before listening.
-  const port = int(env, "PORT", 3000, 1, 65535);
+  const port = check(() => int(env, "PORT", 3000, 1, 65535), 3000);
   const host = env.HOST?.trim() || "0.0.0.0";
 
-  const xrplUrl = url(env, "XRPL_URL", ["ws:", "wss:"]);
-  const rawNetwork = env.NETWORK?.trim().toLowerCase() || (xrplUrl ? "testnet" : "sandbox");
-  if (!["sandbox", "testnet", "mainnet"].includes(rawNetwork)) {
-    throw new ConfigError("NETWORK", `must be sandbox, testnet or mainnet, got "${env.NETWORK}"`);
+  const xrplUrl = check(() => url(env, "XRPL_URL", ["ws:", "wss:"]), undefined);
+  let network: Network = (env.NETWORK?.trim().toLowerCase() || (xrplUrl ? "testnet" : "sandbox")) as Network;
+  if (!["sandbox", "testnet", "mainnet"].includes(network)) {
+    problem("NETWORK", `must be sandbox, testnet or mainnet, got "${env.NETWORK}"`);
+    network = xrplUrl ? "testnet" : "sandbox";
   }
-  const network = rawNetwork as Network;
-  if (network === "sandbox" && xrplUrl) {
-    throw new ConfigError("XRPL_URL", "is set, so NETWORK must be testnet or mainnet, not sandbox");
-  }
+  if (network === "sandbox" && xrplUrl) problem("XRPL_URL", "is set, so NETWORK must be testnet or mainnet, not sandbox");
 
   const shownHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
-  const publicUrl = url(env, "PUBLIC_URL", ["http:", "https:"]) ?? `http://${shownHost}:${port}`;
-  const sandboxLedgerMs = int(env, "SANDBOX_LEDGER_MS", 1000, 50, 60_000);
-  const sandboxFaucetPerMinute = int(env, "SANDBOX_FAUCET_PER_MINUTE", 30, 1, 1_000_000);
+  const publicUrl = check(() => url(env, "PUBLIC_URL", ["http:", "https:"]), undefined) ?? `http://${shownHost}:${port}`;
+  const sandboxLedgerMs = check(() => int(env, "SANDBOX_LEDGER_MS", 1000, 50, 60_000), 1000);
+  const sandboxFaucetPerMinute = check(() => int(env, "SANDBOX_FAUCET_PER_MINUTE", 30, 1, 1_000_000), 30);
 
   const xummApiKey = env.XUMM_API_KEY?.trim().toLowerCase() || undefined;
   const xummApiSecret = env.XUMM_API_SECRET?.trim().toLowerCase() || undefined;
-  if (xummApiKey && !UUID.test(xummApiKey)) throw new ConfigError("XUMM_API_KEY", "must be the UUID from the Xaman developer console");
-  if (xummApiSecret && !UUID.test(xummApiSecret)) throw new ConfigError("XUMM_API_SECRET", "must be the UUID from the Xaman developer console");
+  if (xummApiKey && !UUID.test(xummApiKey)) problem("XUMM_API_KEY", "must be the UUID from the Xaman developer console");
+  if (xummApiSecret && !UUID.test(xummApiSecret)) problem("XUMM_API_SECRET", "must be the UUID from the Xaman developer console");
   if (network !== "sandbox") {
-    if (!xummApiKey) throw new ConfigError("XUMM_API_KEY", `is required when NETWORK=${network}`);
-    if (!xummApiSecret) throw new ConfigError("XUMM_API_SECRET", `is required when NETWORK=${network}`);
-    if (!env.PLATFORM_SEED?.trim()) throw new ConfigError("PLATFORM_SEED", `is required when NETWORK=${network}`);
-    if (!env.VVX_ISSUER?.trim()) throw new ConfigError("VVX_ISSUER", `is required when NETWORK=${network}`);
+    if (!xummApiKey) problem("XUMM_API_KEY", `is required when NETWORK=${network}`);
+    if (!xummApiSecret) problem("XUMM_API_SECRET", `is required when NETWORK=${network}`);
+    if (!env.PLATFORM_SEED?.trim()) problem("PLATFORM_SEED", `is required when NETWORK=${network}`);
+    if (!env.VVX_ISSUER?.trim()) problem("VVX_ISSUER", `is required when NETWORK=${network}`);
   }
 
   const vvxIssuer = env.VVX_ISSUER?.trim() || undefined;
-  if (vvxIssuer && !isValidClassicAddress(vvxIssuer)) throw new ConfigError("VVX_ISSUER", `is not an XRPL address: "${vvxIssuer}"`);
+  if (vvxIssuer && !isValidClassicAddress(vvxIssuer)) problem("VVX_ISSUER", `is not an XRPL address: "${vvxIssuer}"`);
   const vvxCurrency = env.VVX_CURRENCY?.trim() || "VVX";
   if (!/^[A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}$/.test(vvxCurrency) && !/^[0-9A-Fa-f]{40}$/.test(vvxCurrency)) {
-    throw new ConfigError("VVX_CURRENCY", `must be a 3-character code or 40 hex digits, got "${vvxCurrency}"`);
+    problem("VVX_CURRENCY", `must be a 3-character code or 40 hex digits, got "${vvxCurrency}"`);
   }
 
-  const adminWallets = (env.ADMIN_WALLETS ?? "").split(",").map((w) => w.trim()).filter(Boolean);
-  for (const wallet of adminWallets) {
-    if (!isValidClassicAddress(wallet)) throw new ConfigError("ADMIN_WALLETS", `"${wallet}" is not an XRPL address`);
-  }
-
-  const treasuryFunders = (env.TREASURY_FUNDERS ?? "").split(",").map((w) => w.trim()).filter(Boolean);
-  for (const wallet of treasuryFunders) {
-    if (!isValidClassicAddress(wallet)) throw new ConfigError("TREASURY_FUNDERS", `"${wallet}" is not an XRPL address`);
-  }
+  const adminWallets = addresses(env, "ADMIN_WALLETS", problem);
+  const treasuryFunders = addresses(env, "TREASURY_FUNDERS", problem);
 
   const supportEmail = env.SUPPORT_EMAIL?.trim() || undefined;
-  if (supportEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(supportEmail)) {
-    throw new ConfigError("SUPPORT_EMAIL", `is not an email address: "${supportEmail}"`);
-  }
+  if (supportEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(supportEmail)) problem("SUPPORT_EMAIL", `is not an email address: "${supportEmail}"`);
 
   const explorerUrl =
-    url(env, "EXPLORER_URL", ["http:", "https:"]) ??
+    check(() => url(env, "EXPLORER_URL", ["http:", "https:"]), undefined) ??
     (network === "sandbox" ? `${publicUrl}/sandbox/explorer` : PUBLIC_EXPLORER[network]);
 
-  const linkVars: Record<keyof FooterLinks, string> = {
-    buyToken: "LINK_BUY_TOKEN",
-    whitepaper: "LINK_WHITEPAPER",
-    ledgerDocs: "LINK_LEDGER_DOCS",
-    walletSite: "LINK_WALLET_SITE",
-    terms: "LINK_TERMS",
-    privacy: "LINK_PRIVACY",
-    twitter: "LINK_TWITTER",
-    discord: "LINK_DISCORD",
-    telegram: "LINK_TELEGRAM",
-    medium: "LINK_MEDIUM",
-  };
   const links: FooterLinks = {};
-  for (const [key, variable] of Object.entries(linkVars) as [keyof FooterLinks, string][]) {
-    const value = url(env, variable, ["http:", "https:"]);
+  for (const [key, variable] of Object.entries(LINK_VARIABLES) as [keyof FooterLinks, string][]) {
+    const value = check(() => url(env, variable, ["http:", "https:"]), undefined);
     if (value) links[key] = value;
   }
 
-  const racing = racingConfig(env);
+  const racing = check(() => racingConfig(env), { countdownMs: 60_000, betCloseMs: 5_000, payoutMultiple: 5 });
 
   const cookieSecret = env.COOKIE_SECRET?.trim() || undefined;
-  if (cookieSecret && cookieSecret.length < 32) throw new ConfigError("COOKIE_SECRET", "must be at least 32 characters (random)");
+  if (cookieSecret && cookieSecret.length < 32) problem("COOKIE_SECRET", "must be at least 32 characters (random)");
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken && metricsToken.length < 16) problem("METRICS_TOKEN", "must be at least 16 characters (random)");
 
-  return {
+  const dataDir = dataDirFrom(env);
+  const dataDirProblem = dataDirParentProblem(dataDir);
+  if (dataDirProblem) problem("DATA_DIR", dataDirProblem);
+
+  const config: Config = {
     port,
     host,
-    dataDir: env.DATA_DIR?.trim() || "./data",
+    dataDir,
     publicUrl,
     network,
     xrplUrl: xrplUrl ?? (network === "sandbox" ? `ws://127.0.0.1:${port}/sandbox/ledger` : PUBLIC_XRPL[network]),
@@ -236,19 +255,74 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxLedgerMs,
     sandboxFaucetPerMinute,
     supportEmail,
-    maintenanceNotice: flag(env, "MAINTENANCE_NOTICE"),
+    maintenanceNotice: check(() => flag(env, "MAINTENANCE_NOTICE"), false),
     links,
-    logRequests: !flag(env, "QUIET"),
-    dbBusyTimeoutMs: int(env, "DB_BUSY_TIMEOUT_MS", DEFAULT_BUSY_TIMEOUT_MS, 0, 5_000),
-    trustProxy: trustProxy(env),
-    payloadLimits: { perWallet: int(env, "PAYLOADS_PER_WALLET_PER_MINUTE", 20, 1, 100_000), perIp: int(env, "PAYLOADS_PER_IP_PER_MINUTE", 60, 1, 1_000_000) },
+    logRequests: !check(() => flag(env, "QUIET"), false),
+    logFormat: check(() => oneOf(env, "LOG_FORMAT", ["text", "json"] as const), "text"),
+    logLevel: check(() => oneOf(env, "LOG_LEVEL", ["info", "warn", "error"] as const), "info"),
+    metricsToken,
+    shutdownGraceMs: check(() => int(env, "SHUTDOWN_GRACE_MS", 8_000, 0, 600_000), 8_000),
+    dbBusyTimeoutMs: check(() => int(env, "DB_BUSY_TIMEOUT_MS", DEFAULT_BUSY_TIMEOUT_MS, 0, 5_000), DEFAULT_BUSY_TIMEOUT_MS),
+    trustProxy: check(() => trustProxy(env), NO_PROXY),
+    payloadLimits: {
+      perWallet: check(() => int(env, "PAYLOADS_PER_WALLET_PER_MINUTE", 20, 1, 100_000), 20),
+      perIp: check(() => int(env, "PAYLOADS_PER_IP_PER_MINUTE", 60, 1, 1_000_000), 60),
+    },
     cookieSecret,
-    crashWaitMs: int(env, "CRASH_WAIT_MS", 10_000, 100, 600_000),
-    crashPauseMs: int(env, "CRASH_PAUSE_MS", 3_000, 0, 600_000),
-    crashMaxProfitRatio: ratio(env, "CRASH_MAX_PROFIT_RATIO", 0.01, 1),
-    crashChainLength: int(env, "CRASH_CHAIN_LENGTH", DEFAULT_CRASH_CHAIN_LENGTH, 1_000, 10_000_000),
+    crashWaitMs: check(() => int(env, "CRASH_WAIT_MS", 10_000, 100, 600_000), 10_000),
+    crashPauseMs: check(() => int(env, "CRASH_PAUSE_MS", 3_000, 0, 600_000), 3_000),
+    crashMaxProfitRatio: check(() => ratio(env, "CRASH_MAX_PROFIT_RATIO", 0.01, 1), 0.01),
+    crashChainLength: check(() => int(env, "CRASH_CHAIN_LENGTH", DEFAULT_CRASH_CHAIN_LENGTH, 1_000, 10_000_000), DEFAULT_CRASH_CHAIN_LENGTH),
     racing,
   };
+  if (problems.length === 1) throw problems[0]!;
+  if (problems.length > 1) throw new ConfigErrors(problems);
+  return config;
+}
+
+/** DATA_DIR alone (the backup and restore commands need nothing else, so the rest of the configuration may be wrong meanwhile). */
+export function dataDirFrom(env: Env = process.env): string {
+  return env.DATA_DIR?.trim() || "./data";
+}
+
+const LINK_VARIABLES: Record<keyof FooterLinks, string> = {
+  buyToken: "LINK_BUY_TOKEN",
+  whitepaper: "LINK_WHITEPAPER",
+  ledgerDocs: "LINK_LEDGER_DOCS",
+  walletSite: "LINK_WALLET_SITE",
+  terms: "LINK_TERMS",
+  privacy: "LINK_PRIVACY",
+  twitter: "LINK_TWITTER",
+  discord: "LINK_DISCORD",
+  telegram: "LINK_TELEGRAM",
+  medium: "LINK_MEDIUM",
+};
+
+/** A comma-separated list of XRPL addresses; each bad one is a problem of `name`. */
+function addresses(env: Env, name: string, problem: (variable: string, reason: string) => void): string[] {
+  const list = (env[name] ?? "").split(",").map((w) => w.trim()).filter(Boolean);
+  for (const wallet of list) if (!isValidClassicAddress(wallet)) problem(name, `"${wallet}" is not an XRPL address`);
+  return list.filter((wallet) => isValidClassicAddress(wallet));
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[]): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return values[0]!;
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(name, `must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}, got "${env[name]}"`);
+  return raw as T;
+}
+
+/**
+ * Why DATA_DIR cannot be made, if it cannot: the server makes the folder itself (mode 0700) but
+ * never a missing parent (a typo would otherwise grow a tree somewhere unexpected).
+ */
+function dataDirParentProblem(dataDir: string): string | undefined {
+  const path = resolve(dataDir);
+  if (existsSync(path)) return statSync(path).isDirectory() ? undefined : `${path} exists and is not a folder`;
+  const parent = dirname(path);
+  if (!existsSync(parent)) return `the folder ${parent} (where ${path} would be made) does not exist; create it, or point DATA_DIR elsewhere`;
+  if (!statSync(parent).isDirectory()) return `${parent} is not a folder`;
+  return undefined;
 }
 
 function trustProxy(env: Env): TrustProxy {

@@ -78,6 +78,13 @@ export class UpstreamError extends AppError {
   }
 }
 
+/** 503 while the server drains before a restart: nothing new is taken, what is open finishes. */
+export class DrainingError extends AppError {
+  constructor() {
+    super(503, "DRAINING", "The server is restarting for an upgrade: new bets and purchases open again in a moment.");
+  }
+}
+
 /** The JSON body every error response carries. */
 export function errorBody(err: AppError) {
   return {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client, Wallet } from "xrpl";
-import { isLastDayOfMonthUtc } from "../../engine";
-import { outsideClient } from "../testing/ledgerKit";
+import { isLastDayOfMonthUtc, monthKey, utcMonthOf } from "../../engine";
+import { eventually, outsideClient } from "../testing/ledgerKit";
 import { buyer, sessionBrowser, vvxMicro } from "../testing/nftKit";
-import { advanceClock, buyNft, DAY_MS } from "../testing/rewardKit";
+import { advanceClock, buyNft, DAY_MS, toMonthStart, treasuryPaymentsTo } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 
 let server: TestServer;
@@ -16,6 +16,8 @@ beforeAll(async () => {
   server = await startTestServer({ SANDBOX_LEDGER_MS: "150" });
   await server.ctx.ledger.waitConnected(15_000);
   client = await outsideClient(server.url);
+  // Bought on the 1st of a 31-day month: the month's distribution comes after day 30.
+  await toMonthStart(server);
   const [w1, w2] = await Promise.all([buyer(server, 500_000), buyer(server, 1_000_000)]);
   // One wallet's purchases of a tier go one after the other (an open request of the tier is handed out again).
   const [tokenId, [a, b]] = await Promise.all([buyNft(server, w1, 1), (async () => [await buyNft(server, w2, 1), await buyNft(server, w2, 1)])()]);
@@ -111,7 +113,8 @@ describe("Genesis rewards through the real sandbox ledger", () => {
     const early = await claim(me, tokenId, "early");
     expect(early.body).toMatchObject({ success: true, claimedAmount: "833.333333", forfeitedAmount: "833.333333", status: "Claimed" });
     const owned = (await sessionBrowser(server, me).json(`/api/nfts/wallet/${me}`)).body.nfts[0];
-    expect(owned).toMatchObject({ totalRewardsEarned: "51666.666666", rewardsEarned: "50833.333333", rewardsForfeited: "833.333333", rewardsClaimable: "0" });
+    // Earned, paid and forfeited are three figures: 51,666.666666 accrued, of which the early claim forfeited 833.333333.
+    expect(owned).toMatchObject({ totalRewardsEarned: "50833.333333", rewardsEarned: "50833.333333", rewardsForfeited: "833.333333", rewardsClaimable: "0" });
     // Both claims are one outbox payment each, validated once.
     const payments = server.ctx.outbox.list({ purpose: "reward" }).filter((e) => e.key.startsWith(`reward:${tokenId}:`));
     expect(payments.map((e) => [e.key, e.status, e.attempts])).toEqual([
@@ -120,22 +123,27 @@ describe("Genesis rewards through the real sandbox ledger", () => {
     ]);
   }, 120_000);
 
-  test("two simultaneous claims of one NFT: one pays, the other gets 409; claims of two NFTs at once both pay", async () => {
+  test("the month's end paid each NFT its 30 days; then two simultaneous claims of one NFT: one pays, the others get 409; claims of two NFTs at once both pay", async () => {
     const { wallet, a, b } = pair;
     const me = wallet.classicAddress;
-    // Bought with the other holder's NFT: by now 31 whole days have accrued on each.
+    // Bought with the other holder's NFT: by now 31 whole days have accrued on each; the month's
+    // distribution paid the 30 of them that had accrued by its end (nothing was claimed), one payment each.
+    const month = await eventually(() => server.ctx.rewards.repo.distributedTokens(monthKey(utcMonthOf(now() - DAY_MS))), "the distribution");
+    expect([...month].sort()).toEqual([a, b].sort());
+    const payments = await eventually(async () => {
+      const found = (await treasuryPaymentsTo(client, server, me)).filter((p) => p.memo.startsWith("monthly distribution"));
+      return found.length === 2 ? found : undefined;
+    }, "both distribution payments validated");
+    expect(payments.map((p) => p.value)).toEqual(["50000", "50000"]);
     const open = Object.fromEntries((await rewardsOf(me)).nfts.map((n: any) => [n.nft.tokenId, n.accruedRewardsSinceLastClaim]));
-    expect(open).toEqual({ [a]: "51666.666666", [b]: "51666.666666" });
+    expect(open).toEqual({ [a]: "1666.666666", [b]: "1666.666666" });
     const before = await vvxMicro(client, me, server);
-    const results = await Promise.all([claim(me, a, "full"), claim(me, a, "full"), claim(me, a, "early"), claim(me, b, "full")]);
+    const results = await Promise.all([claim(me, a, "early"), claim(me, a, "early"), claim(me, a, "early"), claim(me, b, "early")]);
     const forA = results.slice(0, 3);
-    expect(forA.filter((x) => x.status === 200)).toHaveLength(1);
+    expect(forA.filter((x) => x.status === 200).map((x) => x.body.claimedAmount)).toEqual(["833.333333"]);
     expect(forA.filter((x) => x.status === 409).map((x) => x.body.code)).toEqual(["CLAIM_TOO_SOON", "CLAIM_TOO_SOON"]);
-    expect(results[3]!.status).toBe(200);
-    const paidA = forA.find((x) => x.status === 200)!.body.claimedAmount;
-    expect(["51666.666666", "25833.333333"]).toContain(paidA);
-    const expected = (paidA === "51666.666666" ? 51_666_666_666n : 25_833_333_333n) + 51_666_666_666n;
-    expect(await vvxMicro(client, me, server)).toBe(before + expected);
+    expect([results[3]!.status, results[3]!.body.claimedAmount]).toEqual([200, "833.333333"]);
+    expect(await vvxMicro(client, me, server)).toBe(before + 2n * 833_333_333n);
     expect(server.ctx.outbox.list({ purpose: "reward" }).filter((e) => e.key.startsWith(`reward:${a}:`))).toHaveLength(1);
   }, 120_000);
 });

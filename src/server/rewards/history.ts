@@ -1,8 +1,8 @@
-import { nftDisplayName } from "../../engine";
+import { monthName, nftDisplayName, parseMonthKey } from "../../engine";
 import type { HistoryEntry, HistorySource } from "../history/model";
 import type { RewardRepository } from "./repository";
 
-/** Reward claims in the transaction history: Pending until the payment validates, then Claimed with its txid. */
+/** Reward claims and monthly distributions in the transaction history: Pending until the payment validates, then Claimed (Paid) with its txid. */
 export function rewardHistory(repo: RewardRepository): HistorySource {
   return {
     category: "rewards",
@@ -13,16 +13,20 @@ export function rewardHistory(repo: RewardRepository): HistorySource {
       return rows.map((r): HistoryEntry => {
         const taxon = taxa.get(r.tokenId);
         const name = taxon === undefined ? `NFT ${r.tokenId.slice(0, 8)}` : nftDisplayName(taxon, r.tokenId);
+        const month = r.period ? parseMonthKey(r.period) : null;
+        const paid = r.status === "paid";
         return {
           id: `reward:${r.id}`,
           date: r.claimedAt,
           type: "Reward",
           category: "rewards",
-          description: `${r.claimType === "full" ? "Full" : "Early (50%)"} reward claim from ${name}`,
+          description: month
+            ? `Monthly distribution of ${name}'s unclaimed rewards for ${monthName(month)}`
+            : `${r.claimType === "full" ? "Full" : "Early (50%)"} reward claim from ${name}`,
           amountMicro: r.amountMicroVvx,
           currency: "VVX",
-          txid: r.status === "paid" ? r.txid : null,
-          status: r.status === "paid" ? "Claimed" : "Pending",
+          txid: paid ? r.txid : null,
+          status: paid ? (month ? "Paid" : "Claimed") : "Pending",
           tier: tiers.get(r.tierId) ?? "Unknown",
         };
       });
@@ -30,6 +34,42 @@ export function rewardHistory(repo: RewardRepository): HistorySource {
     totals(q) {
       const { count, amountMicro } = repo.walletClaimTotals(q.wallet, q.sinceMs);
       return { count, amounts: { VVX: amountMicro } };
+    },
+  };
+}
+
+/** A wallet as the history names it: r1234...abcd. */
+const short = (wallet: string) => `${wallet.slice(0, 6)}...${wallet.slice(-4)}`;
+
+/** NFT transfers started here and accepted on the ledger: sent (-1 NFT) or received (+1 NFT), with the acceptance's txid. */
+export function transferHistory(repo: RewardRepository): HistorySource {
+  return {
+    category: "transfers",
+    list(q, limit) {
+      const rows = repo.acceptedTransfersOf(q.wallet, q.sinceMs, limit);
+      const records = new Map(repo.nftRecords([...new Set(rows.map((r) => r.tokenId))]).map((n) => [n.tokenId, n]));
+      const tiers = new Map(repo.tiers().map((t) => [t.id, t.name]));
+      return rows.map((r): HistoryEntry => {
+        const record = records.get(r.tokenId);
+        const name = record ? nftDisplayName(record.taxon, r.tokenId) : `NFT ${r.tokenId.slice(0, 8)}`;
+        const sent = r.fromWallet === q.wallet;
+        return {
+          id: `transfer:${r.id}`,
+          date: r.acceptedAt ?? r.updatedAt,
+          type: "Transfer",
+          category: "transfers",
+          description: sent ? `${name} sent to ${short(r.toWallet)}` : `${name} received from ${short(r.fromWallet)}`,
+          amountMicro: sent ? -1n : 1n,
+          currency: "NFT",
+          txid: r.txid,
+          status: "Completed",
+          tier: record ? (tiers.get(record.tierId) ?? "Unknown") : "Unknown",
+        };
+      });
+    },
+    totals(q) {
+      const { sent, received } = repo.acceptedTransferCounts(q.wallet, q.sinceMs);
+      return { count: sent + received, amounts: { NFT: BigInt(received - sent) } };
     },
   };
 }

@@ -32,6 +32,12 @@ export interface Holding {
   termEndMs: number;
 }
 
+/**
+ * What an NFT has earned for its owners: accrued since the purchase less what early claims forfeited, i.e. paid
+ * out, on its way and claimable now. The forfeited half of an early claim was never earned by anyone.
+ */
+export const earnedMicro = (h: Holding): bigint => h.status.totalAccruedMicro - h.totals.forfeitedMicro;
+
 /** A tier's reward terms for the engine (tier prices and targets are whole VVX). */
 export function termsOf(tier: TierRow): RewardTerms {
   return {

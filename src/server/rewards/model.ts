@@ -1,11 +1,14 @@
 import { t } from "elysia";
 import { ValidationError } from "../platform/errors";
 
-/** Outbox purpose of reward payments. */
+/** Outbox purpose of claim payments (a refused one is void: its rewards stay claimable). */
 export const REWARD_PURPOSE = "reward";
+/** Outbox purpose of monthly distribution payments (a refused one goes again under the outbox's next key). */
+export const REWARD_MONTHLY_PURPOSE = "reward_monthly";
 /** The outbox key of a claim's payment: one NFT's claim number `seq`, paid once, ever. */
 export const claimOutboxKey = (tokenId: string, seq: number) => `reward:${tokenId}:${seq}`;
-export const CLAIM_OUTBOX_KEY = /^reward:([0-9A-F]{64}):(\d+)$/;
+/** The outbox key of a month's distribution payment to one NFT's holder ("YYYY-MM"): once per NFT and month. */
+export const distributionOutboxKey = (tokenId: string, month: string) => `reward:${tokenId}:month:${month}`;
 /** How long a claim request waits for its payment to validate before answering "Pending" (the page follows up). */
 export const CLAIM_WAIT_MS = 8_000;
 
@@ -63,7 +66,7 @@ export const OwnedNft = t.Object({
   purchasedAt: t.Nullable(isoDate("When the purchase payment was validated: rewards accrue from here")),
   investment: vvx("The tier price paid"),
   rewardsEarned: vvx("Paid out to its owners so far (validated claims)"),
-  totalRewardsEarned: vvx("Earned so far: accrued in whole days since the purchase, capped"),
+  totalRewardsEarned: vvx("Earned so far: accrued in whole days since the purchase (capped) less what early claims forfeited, i.e. paid + on its way + claimable"),
   rewardsClaimable: vvx("Accrued since the last claim, claimable now or once the 24 h wait is over"),
   rewardsForfeited: vvx("Given up by early claims"),
   maxRewards: vvx("The most it ever earns: price x monthly ROI x months"),
@@ -75,14 +78,15 @@ export const OwnedNft = t.Object({
 
 export const RewardRow = t.Object({
   id: t.Number(),
-  date: isoDate("When the claim was made"),
+  date: isoDate("When the claim was made, or the month's distribution recorded"),
   nft: t.Object({ id: t.String(), tokenId: t.String(), name: t.String(), tier: t.String(), payoutType: t.String() }),
-  claimType: t.String({ description: "early or full" }),
+  claimType: t.String({ description: "early or full (claims), or monthly (the month's distribution of unclaimed rewards)" }),
+  period: t.Nullable(t.String({ description: "The month a monthly distribution paid (YYYY-MM); null for claims" })),
   amount: vvx("Paid"),
-  percentage: t.Number({ description: "Share of the accrued amount paid: 50 (early) or 100 (full)" }),
+  percentage: t.Number({ description: "Share of the accrued amount paid: 50 (early) or 100 (full, monthly)" }),
   baseAmount: vvx("Accrued amount the claim settled"),
   forfeited: vvx("Given up (early claims)"),
-  status: t.String({ description: "Pending until the payment validates, then Claimed" }),
+  status: t.String({ description: "Pending until the payment validates, then Claimed (a monthly distribution: Paid)" }),
   txid: t.Nullable(t.String()),
   explorerUrl: t.Nullable(t.String()),
 });
@@ -90,7 +94,7 @@ export const RewardRow = t.Object({
 export const NftRewards = t.Object({
   nft: OwnedNft,
   tier: t.Object({ id: t.Number(), name: t.String(), tier: t.String(), roiPercentage: t.String(), durationMonths: t.Number(), price: t.String() }),
-  totalRewards: vvx("Earned so far"),
+  totalRewards: vvx("Earned so far (totalRewardsEarned: forfeits excluded)"),
   maxRewards: vvx("The cap"),
   dailyVVX: vvx("Daily reward (price x monthly ROI / 30, floored for display)"),
   accruedRewardsSinceLastClaim: vvx("Claimable"),
@@ -111,11 +115,12 @@ export const RewardsResponse = t.Object({
   now: isoDate("The product's time (the sandbox clock may be ahead of real time)"),
   period: t.String(),
   totalAccruedVVX: vvx("Claimable over all the wallet's NFTs"),
-  totalEarnedVVX: vvx("Earned so far over all the wallet's NFTs"),
+  totalEarnedVVX: vvx("Earned so far over all the wallet's NFTs (forfeits excluded)"),
   dailyVVX: vvx("Daily rewards over all the wallet's NFTs"),
   nextClaimTime: t.Nullable(isoDate("The earliest claim over all NFTs")),
   canClaimEarly: t.Boolean(),
   canClaimFull: t.Boolean(),
+  nextDistributionTime: isoDate("The end of this month (00:00 UTC on the 1st): rewards still unclaimed then are paid to each NFT's holder"),
   rewards: t.Array(RewardRow),
   rewardsTotal: t.Number({ description: "Claims in the period (for 'Showing N of M')" }),
   page: t.Number(),
@@ -143,7 +148,7 @@ export const SummaryResponse = t.Object({
   vvexBalance: vvx("VVX balance on the ledger"),
   nftsOwned: t.Number(),
   pendingRewards: vvx("Claimable over all the wallet's NFTs"),
-  totalEarned: vvx("Earned so far over all the wallet's NFTs"),
+  totalEarned: vvx("Earned so far over all the wallet's NFTs (forfeits excluded)"),
 });
 
 export const ClaimBody = t.Object({

@@ -1,15 +1,16 @@
 import { describe, expect, test } from "bun:test";
-import type { Client, Wallet } from "xrpl";
-import type { OutboxEntry } from "../ledger/outbox";
-import { eventually, outsideClient, submitValidated } from "../testing/ledgerKit";
+import type { Wallet } from "xrpl";
+import { eventually, outsideClient } from "../testing/ledgerKit";
 import { buyer, sessionBrowser, vvxMicro } from "../testing/nftKit";
-import { advanceClock, buyNft, DAY_MS } from "../testing/rewardKit";
+import { advanceClock, buyNft, DAY_MS, freezeOutboxAt, setTreasury, toMonthStart, treasuryPaymentsTo } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 
 const ENV = { SANDBOX_LEDGER_MS: "150" };
 
+/** A Genesis holder 30 days after the purchase, still in the month it was bought in (no distribution yet). */
 async function holderAtDay30(server: TestServer): Promise<{ wallet: Wallet; tokenId: string }> {
   await server.ctx.ledger.waitConnected(15_000);
+  await toMonthStart(server);
   const wallet = await buyer(server, 500_000);
   const tokenId = await buyNft(server, wallet, 1);
   await advanceClock(server, 30 * DAY_MS);
@@ -19,36 +20,6 @@ async function holderAtDay30(server: TestServer): Promise<{ wallet: Wallet; toke
 const claimFull = (server: TestServer, w: Wallet, tokenId: string) =>
   sessionBrowser(server, w.classicAddress).json("/api/rewards/claim", { method: "POST", json: { claimType: "full", tokenId } });
 
-/** Moves treasury VVX to or from the issuer with the sandbox's own keys, leaving the treasury `keepMicro`. */
-async function setTreasury(server: TestServer, client: Client, keepMicro: bigint) {
-  const { issuer, treasury } = server.ctx.sandbox!.wallets;
-  const vvx = server.ctx.ledger.vvx;
-  const now = await vvxMicro(client, treasury.classicAddress, server);
-  const value = (micro: bigint) => `${micro / 1_000_000n}.${(micro % 1_000_000n).toString().padStart(6, "0")}`;
-  if (now > keepMicro) await submitValidated(client, treasury, { TransactionType: "Payment", Destination: issuer.classicAddress, Amount: { ...vvx, value: value(now - keepMicro) } });
-  if (now < keepMicro) await submitValidated(client, issuer, { TransactionType: "Payment", Destination: treasury.classicAddress, Amount: { ...vvx, value: value(keepMicro - now) } });
-  expect(await vvxMicro(client, treasury.classicAddress, server)).toBe(keepMicro);
-}
-
-/** Reward payments the ledger validated from the treasury to `address`. */
-async function rewardPaymentsTo(client: Client, server: TestServer, address: string) {
-  const res = await client.request({ command: "account_tx", account: address, ledger_index_min: -1, ledger_index_max: -1, limit: 400 });
-  return res.result.transactions.filter((t) => {
-    const tx = t.tx_json as Record<string, unknown> | undefined;
-    return tx?.TransactionType === "Payment" && tx.Account === server.ctx.ledger.platformAddress && (t.meta as { TransactionResult?: string }).TransactionResult === "tesSUCCESS";
-  });
-}
-
-/** Freezes the outbox at a reward payment's step, as a crash would; resolves with that entry. */
-function freezeAt(server: TestServer, hook: "afterRecord" | "afterSubmit"): Promise<OutboxEntry> {
-  return new Promise((resolve) => {
-    server.ctx.outbox.faults[hook] = (entry) => {
-      if (!entry.key.startsWith("reward:")) return;
-      resolve(entry);
-      return new Promise<void>(() => {});
-    };
-  });
-}
 
 describe("reward claims when money or the process fails", () => {
   test("the treasury short of VVX: 503, nothing recorded, the rewards stay claimable; refilled, the claim pays once", async () => {
@@ -113,7 +84,7 @@ describe("reward claims when money or the process fails", () => {
       const paid = await claimFull(server, wallet, tokenId);
       expect(paid.body).toMatchObject({ claimedAmount: "50000", status: "Claimed" });
       expect(await vvxMicro(client, wallet.classicAddress, server)).toBe(before + 50_000_000_000n);
-      expect((await rewardPaymentsTo(client, server, wallet.classicAddress)).length).toBe(1);
+      expect((await treasuryPaymentsTo(client, server, wallet.classicAddress)).length).toBe(1);
     } finally {
       await client.disconnect();
       if (second) await second.stop(true);
@@ -127,7 +98,7 @@ describe("reward claims when money or the process fails", () => {
       let second: TestServer | undefined;
       try {
         const { wallet, tokenId } = await holderAtDay30(first);
-        const frozen = freezeAt(first, hook);
+        const frozen = freezeOutboxAt(first, hook, (entry) => entry.key.startsWith("reward:"));
         first.ctx.rewards.claimWaitMs = 200;
         const client1 = await outsideClient(first.url);
         const before = await vvxMicro(client1, wallet.classicAddress, first);
@@ -151,7 +122,7 @@ describe("reward claims when money or the process fails", () => {
         const client = await outsideClient(server.url);
         try {
           expect(await vvxMicro(client, wallet.classicAddress, server)).toBe(before + 50_000_000_000n);
-          expect((await rewardPaymentsTo(client, server, wallet.classicAddress)).length).toBe(1);
+          expect((await treasuryPaymentsTo(client, server, wallet.classicAddress)).length).toBe(1);
         } finally {
           await client.disconnect();
         }

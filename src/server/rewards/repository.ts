@@ -1,19 +1,21 @@
 import type { Database, Statement } from "bun:sqlite";
-import { and, asc, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
 import { preparedOnUse, type Db } from "../platform/db";
 import type { DbOrTx } from "../ledger/outbox";
 import { microFromValue, sameCurrency, type Token } from "../ledger/amounts";
 import { ledgerOutbox } from "../ledger/schema";
 import { nftTiers, nfts } from "../nfts/schema";
-import { nftTransfers, rewardClaims } from "./schema";
+import { nftTransfers, rewardClaims, rewardDistributions } from "./schema";
 
 export type ClaimRow = typeof rewardClaims.$inferSelect;
+export type DistributionRow = typeof rewardDistributions.$inferSelect;
 export type TransferRow = typeof nftTransfers.$inferSelect;
 export type TierRow = typeof nftTiers.$inferSelect;
 export type NftRecord = typeof nfts.$inferSelect;
 
-/** What the claims of one NFT add up to (failed claims settle nothing). */
+/** What the claims and monthly distributions of one NFT add up to (failed ones settle nothing). */
 export interface ClaimTotals {
+  /** The last claim (distributions are not claims: they start no 24 h wait). */
   lastClaimAt: number | null;
   settledMicro: bigint;
   paidMicro: bigint;
@@ -59,7 +61,7 @@ SELECT n.token_id AS tokenId, n.tier_id AS tierId, n.number AS number, n.taxon A
 FROM nfts n
 LEFT JOIN (
   SELECT token_id,
-    max(CASE WHEN status <> 'failed' THEN claimed_at END) AS lastClaimAt,
+    max(CASE WHEN status <> 'failed' AND claim_type <> 'monthly' THEN claimed_at END) AS lastClaimAt,
     sum(CASE WHEN status <> 'failed' THEN base_micro_vvx ELSE 0 END) AS settled,
     sum(CASE WHEN status = 'paid' THEN amount_micro_vvx ELSE 0 END) AS paid,
     sum(CASE WHEN status <> 'failed' THEN forfeited_micro_vvx ELSE 0 END) AS forfeited,
@@ -68,6 +70,23 @@ LEFT JOIN (
   FROM reward_claims WHERE token_id IN (SELECT value FROM json_each(?1)) GROUP BY token_id
 ) c ON c.token_id = n.token_id
 WHERE n.token_id IN (SELECT value FROM json_each(?1))`;
+
+/** When the earliest recorded NFT began to accrue (its purchase payment, else its mint), or null before the first NFT. */
+const FIRST_ACCRUAL_SQL = `
+SELECT min(coalesce((SELECT max(p.paid_at) FROM nft_purchases p WHERE p.token_id = n.token_id), n.minted_at)) AS at FROM nfts n`;
+
+/**
+ * The wallets that may hold each token, most recent first: whoever was paid for it last (a distribution or a
+ * claim), the recipients of transfers started here, and the owner recorded at the purchase. ?1: token ids (JSON).
+ */
+const OWNER_CANDIDATES_SQL = `
+SELECT token_id AS tokenId, wallet, at FROM (
+  SELECT token_id, wallet, max(claimed_at) AS at FROM reward_claims WHERE token_id IN (SELECT value FROM json_each(?1)) GROUP BY token_id, wallet
+  UNION ALL
+  SELECT token_id, to_wallet, max(updated_at) FROM nft_transfers WHERE token_id IN (SELECT value FROM json_each(?1)) GROUP BY token_id, to_wallet
+  UNION ALL
+  SELECT token_id, owner, 0 FROM nfts WHERE token_id IN (SELECT value FROM json_each(?1))
+) ORDER BY at DESC`;
 
 /** Every query of the rewards feature, in one place (the NFT tables are only read). */
 export class RewardRepository {
@@ -136,6 +155,69 @@ export class RewardRepository {
         maxSeq: r.maxSeq ?? 0,
       },
     }));
+  }
+
+  /** Every NFT the platform recorded. */
+  allTokenIds(): string[] {
+    return this.db.select({ tokenId: nfts.tokenId }).from(nfts).orderBy(asc(nfts.id)).all().map((r) => r.tokenId);
+  }
+
+  /** When the first NFT began to accrue; null while there is none. */
+  firstAccrualAt(): number | null {
+    return this.client().query<{ at: number | null }, []>(FIRST_ACCRUAL_SQL).get()?.at ?? null;
+  }
+
+  /** The wallets that may hold each of `tokenIds`, most likely first (see OWNER_CANDIDATES_SQL). */
+  ownerCandidates(tokenIds: string[]): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    if (!tokenIds.length) return out;
+    for (const r of this.client().query<{ tokenId: string; wallet: string }, [string]>(OWNER_CANDIDATES_SQL).all(JSON.stringify(tokenIds))) {
+      const list = out.get(r.tokenId) ?? [];
+      if (!list.includes(r.wallet)) list.push(r.wallet);
+      out.set(r.tokenId, list);
+    }
+    return out;
+  }
+
+  // --- Monthly distributions ------------------------------------------------------------
+
+  /** The tokens a month's distribution recorded a payment for (any status). */
+  distributedTokens(month: string, db: DbOrTx = this.db): Set<string> {
+    return new Set(db.select({ tokenId: rewardClaims.tokenId }).from(rewardClaims).where(eq(rewardClaims.period, month)).all().map((r) => r.tokenId));
+  }
+
+  /** The newest month whose distribution is done, or undefined. */
+  lastDistributedMonth(): string | undefined {
+    return this.db.select({ month: rewardDistributions.month }).from(rewardDistributions).where(eq(rewardDistributions.status, "done")).orderBy(desc(rewardDistributions.month)).limit(1).get()?.month;
+  }
+
+  distribution(month: string): DistributionRow | undefined {
+    return this.db.select().from(rewardDistributions).where(eq(rewardDistributions.month, month)).get();
+  }
+
+  /** Marks a month's distribution as begun (once; a restart finds it running). */
+  beginDistribution(month: string, endsAt: Date, now: Date): void {
+    this.db.insert(rewardDistributions).values({ month, endsAt, status: "running", nftsPaid: 0, paidMicroVvx: 0n, nftsSkipped: 0, startedAt: now }).onConflictDoNothing().run();
+  }
+
+  /** Marks a month's distribution done with what it recorded. */
+  finishDistribution(month: string, skipped: number, now: Date): DistributionRow {
+    const totals = this.db
+      .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
+      .from(rewardClaims)
+      .where(and(eq(rewardClaims.period, month), ne(rewardClaims.status, "failed")))
+      .get();
+    return this.db
+      .update(rewardDistributions)
+      .set({ status: "done", nftsPaid: Number(totals?.n ?? 0), paidMicroVvx: BigInt(totals?.total ?? 0), nftsSkipped: skipped, finishedAt: now })
+      .where(eq(rewardDistributions.month, month))
+      .returning()
+      .get()!;
+  }
+
+  /** Points the distribution payment recorded under outbox key `from` at `to` (sent again; a compare-and-set on the key). */
+  moveClaimKey(db: DbOrTx, from: string, to: string): ClaimRow | undefined {
+    return db.update(rewardClaims).set({ outboxKey: to }).where(and(eq(rewardClaims.outboxKey, from), eq(rewardClaims.status, "pending"))).returning().get();
   }
 
   insertClaim(db: DbOrTx, values: typeof rewardClaims.$inferInsert): ClaimRow {
@@ -208,7 +290,41 @@ export class RewardRepository {
   }
 
   closeTransfer(id: number, at: Date): void {
-    this.db.update(nftTransfers).set({ status: "closed", updatedAt: at }).where(and(eq(nftTransfers.id, id), ne(nftTransfers.status, "closed"))).run();
+    this.db.update(nftTransfers).set({ status: "closed", updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).run();
+  }
+
+  /** An open transfer the recipient accepted (once: a settled row never changes again). */
+  acceptTransfer(id: number, txid: string | null, acceptedAt: Date, at: Date): void {
+    this.db.update(nftTransfers).set({ status: "accepted", txid, acceptedAt, updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).run();
+  }
+
+  /** Open transfers, oldest first (the sweep looks whether they ended). */
+  openTransfers(limit = 200): TransferRow[] {
+    return this.db.select().from(nftTransfers).where(eq(nftTransfers.status, "open")).orderBy(asc(nftTransfers.id)).limit(limit).all();
+  }
+
+  /** Accepted transfers a wallet sent or received since `sinceMs` (null: all), newest first. */
+  acceptedTransfersOf(wallet: string, sinceMs: number | null, limit: number): TransferRow[] {
+    return this.db
+      .select()
+      .from(nftTransfers)
+      .where(and(eq(nftTransfers.status, "accepted"), or(eq(nftTransfers.fromWallet, wallet), eq(nftTransfers.toWallet, wallet)), gte(nftTransfers.acceptedAt, new Date(sinceMs ?? 0))))
+      .orderBy(desc(nftTransfers.acceptedAt), desc(nftTransfers.id))
+      .limit(limit)
+      .all();
+  }
+
+  /** How many transfers a wallet sent and received since `sinceMs`. */
+  acceptedTransferCounts(wallet: string, sinceMs: number | null): { sent: number; received: number } {
+    const row = this.db
+      .select({
+        sent: sql<number>`coalesce(sum(CASE WHEN ${nftTransfers.fromWallet} = ${wallet} THEN 1 ELSE 0 END), 0)`,
+        received: sql<number>`coalesce(sum(CASE WHEN ${nftTransfers.toWallet} = ${wallet} THEN 1 ELSE 0 END), 0)`,
+      })
+      .from(nftTransfers)
+      .where(and(eq(nftTransfers.status, "accepted"), or(eq(nftTransfers.fromWallet, wallet), eq(nftTransfers.toWallet, wallet)), gte(nftTransfers.acceptedAt, new Date(sinceMs ?? 0))))
+      .get();
+    return { sent: Number(row?.sent ?? 0), received: Number(row?.received ?? 0) };
   }
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Wallet } from "xrpl";
 import { buyer, sessionBrowser } from "../testing/nftKit";
-import { advanceClock, buyNft, DAY_MS } from "../testing/rewardKit";
+import { advanceClock, buyNft, DAY_MS, toMonthStart } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { joinedResponse } from "../platform/http/cachedJson";
 import type { Period } from "./model";
@@ -15,6 +15,8 @@ let owner: Wallet;
 beforeAll(async () => {
   server = await startTestServer({ SANDBOX_LEDGER_MS: "150" });
   await server.ctx.ledger.waitConnected(15_000);
+  // Bought early in a 31-day month: no month ends (and no distribution pays) while this test runs.
+  await toMonthStart(server);
   owner = await buyer(server, 2_000_000);
 });
 afterAll(() => server.stop(true));

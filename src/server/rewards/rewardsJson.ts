@@ -1,4 +1,4 @@
-import { accruedSinceLastClaimMicro, accruedTotalMicro, claimRefusal, daysSincePurchase, roiProgressPercent } from "../../engine";
+import { accruedSinceLastClaimMicro, accruedTotalMicro, claimRefusal, daysSincePurchase, monthEndMs, roiProgressPercent, utcMonthOf } from "../../engine";
 import type { Config } from "../platform/config";
 import { utf8 } from "../platform/http/cachedJson";
 import { nextRewardAtMs, type Holding } from "./holdings";
@@ -15,9 +15,10 @@ const GAP_COUNT = 9;
 /** What one whole day since purchase (and whether the term is over) fixes: the amounts and the next reward's date, as JSON. */
 interface DayValues {
   key: number;
-  totalMicro: bigint;
+  /** Earned: accrued less what early claims forfeited (holdings.earnedMicro at this day). */
+  earnedMicro: bigint;
   openMicro: bigint;
-  total: string;
+  earned: string;
   open: string;
   early: string;
   nextRewardDate: string;
@@ -62,14 +63,14 @@ export class RewardsEntry {
     const h = this.holding;
     const key = daysSincePurchase(h.purchasedAtMs, nowMs) * 2 + (nowMs >= h.termEndMs ? 1 : 0);
     if (this.day?.key === key) return this.day;
-    const totalMicro = accruedTotalMicro(h.terms, h.purchasedAtMs, nowMs);
+    const earnedMicro = accruedTotalMicro(h.terms, h.purchasedAtMs, nowMs) - h.totals.forfeitedMicro;
     const openMicro = accruedSinceLastClaimMicro(h.position, nowMs);
     const next = nextRewardAtMs(h, nowMs);
     this.day = {
       key,
-      totalMicro,
+      earnedMicro,
       openMicro,
-      total: `"${vvxText(totalMicro)}"`,
+      earned: `"${vvxText(earnedMicro)}"`,
       open: `"${vvxText(openMicro)}"`,
       early: `"${vvxText(openMicro / 2n)}"`,
       nextRewardDate: next === null ? "null" : `"${new Date(next).toISOString()}"`,
@@ -102,7 +103,7 @@ function gapValue(gap: Gap, day: DayValues, roi: number, early: boolean, full: b
   switch (gap) {
     case "totalRewardsEarned":
     case "totalRewards":
-      return day.total;
+      return day.earned;
     case "rewardsClaimable":
     case "accruedRewardsSinceLastClaim":
       return day.open;
@@ -131,6 +132,7 @@ export interface RewardsHead {
   nextClaimTime: string | null;
   canClaimEarly: boolean;
   canClaimFull: boolean;
+  nextDistributionTime: string;
   rewards: unknown[];
   rewardsTotal: number;
   page: number;
@@ -161,6 +163,7 @@ function lastOf<K, V>(format: (key: K) => V): (key: K) => V {
 }
 const nowText = lastOf((ms: number) => new Date(ms).toISOString());
 const nextClaimText = lastOf((ms: number) => new Date(ms).toISOString());
+const distributionText = lastOf((ms: number) => new Date(monthEndMs(utcMonthOf(ms))).toISOString());
 const openText = lastOf(vvxText);
 const totalText = lastOf(vvxText);
 const dailyText = lastOf(vvxText);
@@ -171,7 +174,7 @@ const dailyText = lastOf(vvxText);
  * holdings. The head is written field by field in RewardsHead's order (JSON.stringify's output for
  * that object); the entries' cached bytes follow it (see joinedResponse).
  */
-export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<RewardsHead, "now" | "totalAccruedVVX" | "totalEarnedVVX" | "dailyVVX" | "nextClaimTime" | "canClaimEarly" | "canClaimFull">): JsonParts {
+export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<RewardsHead, "now" | "totalAccruedVVX" | "totalEarnedVVX" | "dailyVVX" | "nextClaimTime" | "canClaimEarly" | "canClaimFull" | "nextDistributionTime">): JsonParts {
   let open = 0n;
   let total = 0n;
   let daily = 0n;
@@ -184,7 +187,7 @@ export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<R
     const day = entry.amounts(nowMs);
     const can = entry.claims(nowMs, day);
     open += day.openMicro;
-    total += day.totalMicro;
+    total += day.earnedMicro;
     if (nowMs < h.termEndMs) daily += h.status.dailyMicro;
     const next = h.status.nextClaimableAtMs;
     if (next !== null && (nextClaim === null || next < nextClaim)) nextClaim = next;
@@ -195,7 +198,7 @@ export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<R
   const opening =
     `{"success":${head.success},"walletAddress":${JSON.stringify(head.walletAddress)},"now":"${nowText(nowMs)}","period":${JSON.stringify(head.period)}` +
     `,"totalAccruedVVX":"${openText(open)}","totalEarnedVVX":"${totalText(total)}","dailyVVX":"${dailyText(daily)}"` +
-    `,"nextClaimTime":${nextClaim === null ? "null" : `"${nextClaimText(nextClaim)}"`},"canClaimEarly":${anyEarly},"canClaimFull":${anyFull}` +
+    `,"nextClaimTime":${nextClaim === null ? "null" : `"${nextClaimText(nextClaim)}"`},"canClaimEarly":${anyEarly},"canClaimFull":${anyFull},"nextDistributionTime":"${distributionText(nowMs)}"` +
     `,"rewards":${head.rewards.length ? JSON.stringify(head.rewards) : "[]"},"rewardsTotal":${head.rewardsTotal},"page":${head.page},"pageSize":${head.pageSize},"totalPages":${head.totalPages},"nfts":[`;
   return { head: opening, items: nfts, tail: CLOSE };
 }

@@ -1,5 +1,5 @@
 import { convertStringToHex } from "xrpl";
-import { ClaimUnavailableError, claimRewards, nftDisplayName, type ClaimKind } from "../../engine";
+import { ClaimUnavailableError, claimRewards, monthEndMs, nftDisplayName, utcMonthOf, type ClaimKind } from "../../engine";
 import { vvxAmount } from "../ledger/amounts";
 import type { LedgerGateway } from "../ledger/gateway";
 import type { Outbox, OutboxEntry } from "../ledger/outbox";
@@ -12,9 +12,12 @@ import type { Hub } from "../platform/ws/hub";
 import { walletBalance } from "../wallet/service";
 import { explorerTxUrl } from "../history/model";
 import { ClaimRefusedError, NftNotFoundError, NotNftOwnerError, PayoutFailedError, TreasuryShortError } from "./errors";
-import { buildHoldings, nextRewardAtMs, type Holding } from "./holdings";
+import { buildHoldings, earnedMicro, nextRewardAtMs, type Holding } from "./holdings";
 import { LedgerReads, type HeldToken } from "./ledgerReads";
-import { CLAIM_OUTBOX_KEY, CLAIM_WAIT_MS, REWARD_ERROR, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
+import { CLAIM_WAIT_MS, REWARD_ERROR, REWARD_MONTHLY_PURPOSE, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
+import { mayResend } from "../ledger/resend";
+import { RewardDistribution } from "./distribution";
+import { NftHolders } from "./holders";
 import { sqliteOf } from "../platform/db";
 import { readModelsOf, type ReadModels } from "../platform/db/readModels";
 import { RewardRepository, type ClaimRow, type NftRecord } from "./repository";
@@ -50,6 +53,8 @@ const hex = (text: string) => convertStringToHex(text).toUpperCase();
 export class RewardService {
   readonly repo: RewardRepository;
   readonly reads: LedgerReads;
+  /** The monthly distribution of unclaimed rewards (started and stopped with this service). */
+  readonly distribution: RewardDistribution;
   private readonly cached: WalletRewardReads;
   private readonly models: ReadModels;
   /** How long a claim request waits for the payment's validation (tests and the benchmark change it). */
@@ -63,9 +68,13 @@ export class RewardService {
     this.reads = new LedgerReads(deps.ledger);
     this.models = readModelsOf(sqliteOf(deps.db)!);
     this.cached = new WalletRewardReads(this.repo, this.models, deps.config);
+    const holders = new NftHolders(deps.ledger, this.reads);
+    this.distribution = new RewardDistribution({ ...deps, repo: this.repo, reads: this.reads, holders, recorded: (row) => this.push(row) });
+    // A distribution payment the ledger refused goes again under the outbox's next key; its row follows (compare-and-set on the key).
+    this.offs.push(deps.outbox.resendFor([REWARD_MONTHLY_PURPOSE], { move: (tx, from, to) => !!this.repo.moveClaimKey(tx, from.key, to) }));
   }
 
-  /** Follows the outbox and settles claims a previous run left pending. */
+  /** Follows the outbox, settles claims a previous run left pending, and starts the monthly distribution. */
   start(): void {
     this.offs.push(this.deps.outbox.on("settled", (entry) => this.onSettled(entry)));
     for (const claim of this.repo.pendingClaims()) {
@@ -73,9 +82,11 @@ export class RewardService {
       if (entry) this.onSettled(entry);
       else this.deps.log.error("reward claim without its outbox entry", { claim: claim.id, key: claim.outboxKey });
     }
+    this.distribution.start();
   }
 
   stop(): void {
+    this.distribution.stop();
     for (const off of this.offs) off();
     this.offs = [];
     this.reads.stop();
@@ -110,11 +121,12 @@ export class RewardService {
       now: new Date(nowMs).toISOString(),
       period,
       totalAccruedVVX: vvxText(sum((h) => h.status.accruedSinceLastClaimMicro)),
-      totalEarnedVVX: vvxText(sum((h) => h.status.totalAccruedMicro)),
+      totalEarnedVVX: vvxText(sum(earnedMicro)),
       dailyVVX: vvxText(sum((h) => (nextRewardAtMs(h, nowMs) === null ? 0n : h.status.dailyMicro))),
       nextClaimTime: nextTimes.length ? new Date(Math.min(...nextTimes)).toISOString() : null,
       canClaimEarly: holdings.some((h) => h.status.canClaimEarly),
       canClaimFull: holdings.some((h) => h.status.canClaimFull),
+      nextDistributionTime: new Date(monthEndMs(utcMonthOf(nowMs))).toISOString(),
       rewards: rows,
       rewardsTotal: count,
       page,
@@ -158,7 +170,7 @@ export class RewardService {
       vvexBalance: vvxText(balance.microVvx),
       nftsOwned: holdings.length,
       pendingRewards: vvxText(holdings.reduce((acc, h) => acc + h.status.accruedSinceLastClaimMicro, 0n)),
-      totalEarned: vvxText(holdings.reduce((acc, h) => acc + h.status.totalAccruedMicro, 0n)),
+      totalEarned: vvxText(holdings.reduce((acc, h) => acc + earnedMicro(h), 0n)),
     };
   }
 
@@ -275,10 +287,18 @@ export class RewardService {
     return this.repo.claim(row.id)!;
   }
 
-  /** A reward payment settled: the claim becomes paid (with its txid) or failed (it settles nothing). Idempotent. */
+  /**
+   * A reward payment settled: the claim or distribution becomes paid (with its txid) or failed (it settles
+   * nothing: the rewards are open again). A refused distribution payment that the outbox sends again stays
+   * pending, its row following the new key. Idempotent.
+   */
   onSettled(entry: OutboxEntry): void {
-    if (!CLAIM_OUTBOX_KEY.test(entry.key) || (entry.status !== "validated" && entry.status !== "failed")) return;
+    if ((entry.purpose !== REWARD_PURPOSE && entry.purpose !== REWARD_MONTHLY_PURPOSE) || (entry.status !== "validated" && entry.status !== "failed")) return;
     const paid = entry.status === "validated";
+    if (!paid && entry.purpose === REWARD_MONTHLY_PURPOSE && mayResend(entry)) {
+      this.deps.log.warn("monthly reward payment refused; the outbox sends it again", { key: entry.key, result: entry.result ?? entry.error });
+      return;
+    }
     const row = this.repo.settleClaim(entry.key, {
       status: paid ? "paid" : "failed",
       txid: entry.hash,
@@ -297,6 +317,7 @@ export class RewardService {
       type: "reward-claim",
       claimId: row.id,
       tokenId: row.tokenId,
+      claimType: row.claimType,
       status: row.status === "paid" ? "Claimed" : row.status === "pending" ? "Pending" : "Failed",
       amount: vvxText(row.amountMicroVvx),
       txid: row.status === "paid" ? row.txid : null,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Wallet, type Client } from "xrpl";
 import { eventually, faucet, outsideClient } from "../testing/ledgerKit";
 import { buyer, nftsOf, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
-import { advanceClock, buyNft, DAY_MS } from "../testing/rewardKit";
+import { advanceClock, buyNft, DAY_MS, toMonthStart } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 
 let server: TestServer;
@@ -16,6 +16,8 @@ beforeAll(async () => {
   server = await startTestServer({ SANDBOX_LEDGER_MS: "150" });
   await server.ctx.ledger.waitConnected(15_000);
   client = await outsideClient(server.url);
+  // Bought on the 1st of a 31-day month: these tests end before its distribution.
+  await toMonthStart(server);
   [owner, recipient, stranger] = await Promise.all([buyer(server, 500_000), faucet(server.url, { xrp: 100, vvx: 0 }), faucet(server.url, { xrp: 100 })]);
   tokenId = await buyNft(server, owner, 1);
 });
@@ -87,6 +89,10 @@ describe("rewards belong to the NFT's current owner on the ledger", () => {
     const gone = await post(recipient, "/api/nfts/transfer/accept", { offerId: out.offerId });
     expect([gone.status, gone.body.code]).toEqual([404, "TRANSFER_OFFER_NOT_FOUND"]);
 
+    // The cancelled offer's request stays open until the sweep sees the cancellation; here it has not yet
+    // (as on a busy server): the acceptance below must still count once, for the newer request.
+    server.ctx.store.sqlite.query("UPDATE nft_transfers SET status = 'open' WHERE token_id = ?").run(tokenId);
+
     // Day 15: offered again, accepted by the recipient.
     await advanceClock(server, 5 * DAY_MS);
     const offer2 = await post(owner, "/api/nfts/transfer", { tokenId, recipient: recipient.classicAddress });
@@ -104,8 +110,8 @@ describe("rewards belong to the NFT's current owner on the ledger", () => {
     expect((await as(owner).json(`/api/nfts/wallet/${owner.classicAddress}`)).body.nfts).toEqual([]);
     const view = (await as(recipient).json(`/api/rewards/wallet/${recipient.classicAddress}`)).body;
     expect(view.nfts).toHaveLength(1);
-    // 15 days = 25,000 VVX earned; 16,666.666666 settled by the owner's early claim.
-    expect(view.nfts[0]).toMatchObject({ totalRewards: "25000", accruedRewardsSinceLastClaim: "8333.333334", canClaimEarly: true });
+    // 15 days = 25,000 VVX accrued; 16,666.666666 settled by the owner's early claim, half of it forfeited: 16,666.666667 earned.
+    expect(view.nfts[0]).toMatchObject({ totalRewards: "16666.666667", accruedRewardsSinceLastClaim: "8333.333334", canClaimEarly: true });
     expect(view.nfts[0].nft).toMatchObject({ owner: recipient.classicAddress, rewardsEarned: "8333.333333", rewardsForfeited: "8333.333333" });
     const before = await vvxMicro(client, recipient.classicAddress, server);
     const theirs = await claim(recipient);
@@ -114,5 +120,38 @@ describe("rewards belong to the NFT's current owner on the ledger", () => {
     // Each wallet's own claims in its rewards list.
     expect((await as(owner).json(`/api/rewards/wallet/${owner.classicAddress}?period=all`)).body.rewards.map((r: any) => r.amount)).toEqual(["8333.333333"]);
     expect((await as(recipient).json(`/api/rewards/wallet/${recipient.classicAddress}?period=all`)).body.rewards.map((r: any) => r.amount)).toEqual(["4166.666667"]);
+
+    // Both histories show the transfer (the cancelled offer is no transfer), with the acceptance's txid.
+    const historyOf = async (w: Wallet, type = "transfers") => (await as(w).json(`/api/history?wallet=${w.classicAddress}&type=${type}&period=all`)).body;
+    const sent = await eventually(async () => {
+      const h = await historyOf(owner);
+      return h.transactions.length ? h : undefined;
+    }, "the transfer in the sender's history", 10_000, 50);
+    const name = view.nfts[0].nft.name;
+    expect(sent.transactions).toEqual([
+      expect.objectContaining({ type: "Transfer", category: "transfers", description: `${name} sent to ${recipient.classicAddress.slice(0, 6)}...${recipient.classicAddress.slice(-4)}`, amount: "-1", currency: "NFT", status: "Completed", tier: "Genesis" }),
+    ]);
+    const txid = sent.transactions[0].txid as string;
+    const onLedger = await client.request({ command: "tx", transaction: txid });
+    expect([(onLedger.result.tx_json as Record<string, unknown>).TransactionType, (onLedger.result.tx_json as Record<string, unknown>).Account, onLedger.result.validated]).toEqual(["NFTokenAcceptOffer", recipient.classicAddress, true]);
+    const received = await historyOf(recipient);
+    expect(received.transactions.map((t: any) => [t.description, t.amount, t.txid])).toEqual([[`${name} received from ${owner.classicAddress.slice(0, 6)}...${owner.classicAddress.slice(-4)}`, "1", txid]]);
+    expect((await historyOf(recipient, "all")).transactions.map((t: any) => t.type)).toEqual(["Reward", "Transfer"]);
+    expect(received.statistics.byCategory.transfers).toEqual({ count: 1, amounts: { NFT: "1" } });
   }, 120_000);
+
+  test("an offer accepted in the recipient's own wallet app (not here) reaches both histories at the next sweep", async () => {
+    // The recipient passes the NFT on to a third wallet: offered here, accepted with that wallet's own app.
+    const third = await faucet(server.url, { xrp: 100 });
+    const offer = await post(recipient, "/api/nfts/transfer", { tokenId, recipient: third.classicAddress });
+    await signAndWait(offer.body.uuid, recipient, async () => (await transfers(recipient)).outgoing.length === 1, "the offer");
+    const [out] = (await transfers(recipient)).outgoing;
+    const accepted = await client.submitAndWait({ TransactionType: "NFTokenAcceptOffer", Account: third.classicAddress, NFTokenSellOffer: out.offerId }, { wallet: third });
+    expect((accepted.result.meta as { TransactionResult: string }).TransactionResult).toBe("tesSUCCESS");
+    // (The minute's background sweep may have found it first: either way it is settled once.)
+    await server.ctx.transfers.sweep();
+    const h = (await as(third).json(`/api/history?wallet=${third.classicAddress}&type=transfers&period=all`)).body;
+    expect(h.transactions.map((t: any) => [t.amount, t.txid])).toEqual([["1", accepted.result.hash]]);
+    expect(await server.ctx.transfers.sweep()).toBe(0);
+  }, 60_000);
 });

@@ -1,10 +1,14 @@
 import { nftDisplayName } from "../../engine";
+import type { LedgerGateway } from "../ledger/gateway";
 import type { Clock } from "../platform/clock";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import type { Logger } from "../platform/log";
+import { BackgroundLoop } from "../platform/loop";
+import { RetryGate } from "../platform/retry";
 import type { SignRequestCreated, SigningService } from "../signing/service";
 import { parseAddress } from "../wallet/service";
 import { NftNotFoundError, NotNftOwnerError } from "./errors";
+import { nftMovesOf } from "./holders";
 import type { LedgerReads, NftOffer } from "./ledgerReads";
 import { REWARD_ERROR, parseLedgerId, type TransferOfferView } from "./model";
 import type { RewardRepository, TransferRow } from "./repository";
@@ -13,6 +17,11 @@ import type { RewardRepository, TransferRow } from "./repository";
 const TF_SELL_NFTOKEN = 0x00000001;
 /** A transfer row with no offer on the ledger is given up after this long (its sign request lives 5 minutes). */
 const STALE_TRANSFER_MS = 86_400_000;
+/** How often open transfers are looked at (an offer accepted in the recipient's own wallet app, or while the server was down). */
+const TRANSFER_SWEEP_MS = 60_000;
+/** After an acceptance signed here: how often, and how many times, the ledger is asked before leaving it to the sweep. */
+const SETTLE_RETRY_MS = 1_000;
+const SETTLE_ATTEMPTS = 20;
 
 /** Who asks: the session's wallet and the browser's binding token. */
 export interface TransferActor {
@@ -27,9 +36,77 @@ export interface TransferActor {
  * the new owner's to claim. The ledger is the truth about every offer.
  */
 export class TransferService {
+  private readonly loop = new BackgroundLoop(TRANSFER_SWEEP_MS, () => this.tick());
+  private readonly gate: RetryGate;
+  private sweeping = false;
+
   constructor(
-    private readonly deps: { repo: RewardRepository; reads: LedgerReads; signing: SigningService; clock: Clock; log: Logger; platformAddress: string },
-  ) {}
+    private readonly deps: {
+      repo: RewardRepository;
+      reads: LedgerReads;
+      signing: SigningService;
+      clock: Clock;
+      log: Logger;
+      platformAddress: string;
+      ledger: Pick<LedgerGateway, "request" | "isConnected">;
+    },
+  ) {
+    this.gate = new RetryGate("nft transfers sweep", deps.log);
+  }
+
+  /** Looks at the open transfers now and every minute (accepted ones get their txid for the history). */
+  startSweeping(): void {
+    this.loop.start();
+  }
+
+  stop(): void {
+    this.loop.stop();
+  }
+
+  private tick(): void {
+    if (!this.loop.running || this.sweeping || !this.deps.ledger.isConnected()) return;
+    this.sweeping = true;
+    void this.gate
+      .run(async () => {
+        await this.sweep();
+      })
+      .finally(() => (this.sweeping = false));
+  }
+
+  /** Settles every open transfer that ended (accepted, or never to be); returns how many were accepted. */
+  async sweep(): Promise<number> {
+    let accepted = 0;
+    for (const row of this.deps.repo.openTransfers()) if ((await this.settle(row)) === "accepted") accepted++;
+    return accepted;
+  }
+
+  /**
+   * An open transfer's state on the ledger: accepted once the recipient holds the NFT (the txid of the
+   * NFTokenAcceptOffer that moved it, read from the recipient's account_tx), closed when no offer can show
+   * any more, else still open.
+   */
+  async settle(row: TransferRow): Promise<"accepted" | "closed" | "open"> {
+    const { reads, repo, clock, log } = this.deps;
+    const now = new Date(clock.now());
+    if (await reads.holds(row.toWallet, row.tokenId)) {
+      // An owner has one transfer offer at a time: a newer request for the same NFT and recipient means this
+      // one's offer was cancelled (the sweep had not seen it yet), so the acceptance is the newer one's.
+      if (repo.openTransfersTo(row.toWallet).some((r) => r.tokenId === row.tokenId && r.fromWallet === row.fromWallet && r.id > row.id)) {
+        repo.closeTransfer(row.id, now);
+        return "closed";
+      }
+      const move = (await nftMovesOf(this.deps.ledger, row.toWallet)).find((m) => m.tokenId === row.tokenId && m.from === row.fromWallet && m.to === row.toWallet);
+      repo.acceptTransfer(row.id, move?.hash ?? null, new Date(move?.closedAtMs ?? now.getTime()), now);
+      log.info("nft transfer accepted", { tokenId: row.tokenId, from: row.fromWallet, to: row.toWallet, txid: move?.hash ?? null });
+      return "accepted";
+    }
+    const offers = (await reads.sellOffers(row.tokenId)).filter((o) => o.owner === row.fromWallet && o.destination === row.toWallet);
+    if (!offers.length && (await this.finished(row))) {
+      repo.closeTransfer(row.id, now);
+      return "closed";
+    }
+    return "open";
+  }
 
   private name(tokenId: string): string {
     const record = this.deps.repo.nftRecord(tokenId);
@@ -92,7 +169,7 @@ export class TransferService {
     if (!offer.sell || offer.destination !== actor.wallet) throw new ForbiddenError("This NFT offer is not made to your wallet");
     if (offer.amount !== "0") throw new ValidationError("offerId", "Field 'offerId' is a sale, not a free transfer: accept it in your wallet app if you want to buy");
     const name = this.name(offer.tokenId);
-    return this.deps.signing.createSignRequest({
+    const sign = await this.deps.signing.createSignRequest({
       kind: "nft_transfer_accept",
       txjson: { TransactionType: "NFTokenAcceptOffer", NFTokenSellOffer: offer.offerId },
       wallet: actor.wallet,
@@ -100,6 +177,27 @@ export class TransferService {
       reference: offer.tokenId,
       instruction: `Accept ${name} from ${offer.owner}`,
     });
+    // Signed: the transfer is settled (with its txid) as soon as a validated ledger shows it, not at the next sweep.
+    this.deps.signing.watch(sign.uuid, (status) => {
+      if (status.signed) void this.settleSoon(actor.wallet, offer);
+    });
+    return sign;
+  }
+
+  /** Settles the transfers behind an accepted offer once validated: looked at every second for a while (then the sweep carries on). */
+  private async settleSoon(recipient: string, offer: NftOffer): Promise<void> {
+    for (let attempt = 0; attempt < SETTLE_ATTEMPTS && !this.loop.stopped; attempt++) {
+      const rows = this.deps.repo.openTransfersTo(recipient).filter((r) => r.tokenId === offer.tokenId && r.fromWallet === offer.owner);
+      if (!rows.length) return;
+      try {
+        const states = await Promise.all(rows.map((r) => this.settle(r)));
+        if (!states.includes("open")) return;
+      } catch (err) {
+        this.deps.log.warn("nft transfer not settled yet; trying again", { tokenId: offer.tokenId, error: err instanceof Error ? err.message : String(err) });
+      }
+      // Wall time, not the product clock: waiting for the next validated ledger.
+      await new Promise((r) => setTimeout(r, SETTLE_RETRY_MS));
+    }
   }
 
   private view(o: NftOffer, from: string, to: string): TransferOfferView {
@@ -122,7 +220,7 @@ export class TransferService {
         seen.add(o.offerId);
         incoming.push(this.view(o, o.owner, wallet));
       }
-      if (!offers.length && (await this.finished(row))) repo.closeTransfer(row.id, new Date(this.deps.clock.now()));
+      if (!offers.length) await this.settle(row);
     }
     return { outgoing, incoming };
   }

@@ -1,7 +1,7 @@
-import { formatMicroVvx, groupThousands, nftDisplayName, rewardCapMicro, roiProgressPercent } from "../../engine";
+import { formatMicroVvx, groupThousands, nftDisplayName, nftNameOfTokenId, rewardCapMicro, roiProgressPercent } from "../../engine";
 import type { Config } from "../platform/config";
 import { explorerAccountUrl, explorerTxUrl } from "../history/model";
-import { nextRewardAtMs, type Holding } from "./holdings";
+import { earnedMicro, nextRewardAtMs, type Holding } from "./holdings";
 import type { NftRewardsView, OwnedNftView, RewardRowView } from "./model";
 import type { ClaimRow, TierRow } from "./repository";
 
@@ -58,7 +58,7 @@ export function ownedNftView(h: Holding, nowMs: number, config: Pick<Config, "ne
     purchasedAt: new Date(h.purchasedAtMs).toISOString(),
     investment: vvxText(BigInt(h.tier.priceMicroVvx)),
     rewardsEarned: vvxText(h.totals.paidMicro),
-    totalRewardsEarned: vvxText(h.status.totalAccruedMicro),
+    totalRewardsEarned: vvxText(earnedMicro(h)),
     rewardsClaimable: vvxText(h.status.accruedSinceLastClaimMicro),
     rewardsForfeited: vvxText(h.totals.forfeitedMicro),
     maxRewards: vvxText(rewardCapMicro(h.terms)),
@@ -78,7 +78,7 @@ export function nftRewardsView(h: Holding, nowMs: number, config: Pick<Config, "
   return {
     nft,
     tier: { id: h.tier.id, ...nft.tier },
-    totalRewards: vvxText(s.totalAccruedMicro),
+    totalRewards: nft.totalRewardsEarned,
     maxRewards: nft.maxRewards,
     dailyVVX: vvxText(s.dailyMicro),
     accruedRewardsSinceLastClaim: vvxText(s.accruedSinceLastClaimMicro),
@@ -94,7 +94,7 @@ export function nftRewardsView(h: Holding, nowMs: number, config: Pick<Config, "
   };
 }
 
-/** The spec's Reward row: Pending until the payment validates, then Claimed with its txid. */
+/** The spec's Reward row (a claim, or a month's distribution): Pending until the payment validates, then Claimed (a distribution: Paid) with its txid. */
 export function rewardRowView(row: ClaimRow, tiers: Map<number, TierRow>, taxonOf: Map<string, number>, config: Pick<Config, "network" | "explorerUrl">): RewardRowView {
   const tier = tiers.get(row.tierId);
   const taxon = taxonOf.get(row.tokenId);
@@ -104,16 +104,17 @@ export function rewardRowView(row: ClaimRow, tiers: Map<number, TierRow>, taxonO
     nft: {
       id: row.tokenId,
       tokenId: row.tokenId,
-      name: taxon === undefined ? `${tier?.name ?? "NFT"} ${row.tokenId.slice(0, 8)}` : nftDisplayName(taxon, row.tokenId),
+      name: taxon === undefined ? nftNameOfTokenId(row.tokenId) : nftDisplayName(taxon, row.tokenId),
       tier: tier?.name ?? "Unknown",
       payoutType: "Monthly",
     },
     claimType: row.claimType,
+    period: row.period,
     amount: vvxText(row.amountMicroVvx),
-    percentage: row.claimType === "full" ? 100 : 50,
+    percentage: row.claimType === "early" ? 50 : 100,
     baseAmount: vvxText(row.baseMicroVvx),
     forfeited: vvxText(row.forfeitedMicroVvx),
-    status: row.status === "paid" ? "Claimed" : row.status === "pending" ? "Pending" : "Failed",
+    status: row.status === "paid" ? (row.claimType === "monthly" ? "Paid" : "Claimed") : row.status === "pending" ? "Pending" : "Failed",
     txid: row.status === "paid" ? row.txid : null,
     explorerUrl: row.status === "paid" && row.txid ? explorerTxUrl(config, row.txid) : null,
   };

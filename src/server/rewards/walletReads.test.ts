@@ -3,7 +3,7 @@ import { getSchemaValidator } from "elysia";
 import type { Wallet } from "xrpl";
 import { eventually, faucet } from "../testing/ledgerKit";
 import { buyer, sessionBrowser, signPayload } from "../testing/nftKit";
-import { advanceClock, buyNft, DAY_MS } from "../testing/rewardKit";
+import { advanceClock, buyNft, DAY_MS, toMonthStart } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { RewardsResponse } from "./model";
 import { RewardService } from "./service";
@@ -16,6 +16,8 @@ const matchesSchema = getSchemaValidator(RewardsResponse, {});
 beforeAll(async () => {
   server = await startTestServer({ SANDBOX_LEDGER_MS: "150" });
   await server.ctx.ledger.waitConnected(15_000);
+  // Bought early in a 31-day month: no month ends (and no distribution pays) while this test runs.
+  await toMonthStart(server);
   [owner, recipient] = await Promise.all([buyer(server, 1_000_000), faucet(server.url, { xrp: 100, vvx: 0 })]);
 });
 afterAll(() => server.stop(true));

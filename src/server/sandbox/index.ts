@@ -21,6 +21,7 @@ import { sandboxWallets, type SandboxWallets } from "./wallets";
 import { sandboxXummRoutes } from "./xumm";
 import { SandboxXumm } from "./xumm/service";
 import { sandboxXummDb } from "./xumm/tables";
+import { SandboxXApps, sandboxXAppRoutes } from "./xumm/xapp";
 
 export type { SandboxWallets } from "./wallets";
 export type { SandboxProductHooks } from "./simulate";
@@ -87,7 +88,11 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
     xrplUrl: config.xrplUrl,
     accounts: () => ledger.listAccounts(),
     sandboxSeed: config.sandboxSeed,
+    ledgerMs: config.sandboxLedgerMs,
+    // Sign requests expire on the product's clock: moved past their 5 minutes, the wallet refuses them as Xaman does.
+    now: () => clock!.now(),
   });
+  const xapps = new SandboxXApps({ publicUrl: config.publicUrl, xrplUrl: config.xrplUrl });
   const sandbox: Sandbox = {
     ledger,
     clock,
@@ -99,9 +104,10 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
         .use(sandboxLedgerRoutes(ledger, log, { trustProxy: config.trustProxy, clientKey: ledgerClientKey }))
         .use(sandboxClockRoutes(sandbox.clock, ledger))
         .use(explorerRoutes(ledger, sandbox.clock))
-        .use(sandboxXummRoutes(xumm))
+        .use(sandboxXummRoutes(xumm, xapps))
+        .use(sandboxXAppRoutes(xapps))
         .use(sandboxWalletRoutes(xumm))
-        .use(simulatePaymentRoutes(xumm, hooks, config)),
+        .use(simulatePaymentRoutes(hooks, config)),
     start() {
       ledger.start();
       xumm.start();

@@ -1,4 +1,4 @@
-import type { XummSdk, XummTypes } from "xumm-sdk";
+import type { xAppOttData as XAppOttData, XummSdk, XummTypes } from "xumm-sdk";
 import type { Config } from "../platform/config";
 import { UpstreamError } from "../platform/errors";
 import { xummApiEndpoint, xummCredentials } from "./credentials";
@@ -6,6 +6,7 @@ import { xummApiEndpoint, xummCredentials } from "./credentials";
 export type XummPayload = XummTypes.XummGetPayloadResponse;
 export type XummCreated = XummTypes.XummPostPayloadResponse;
 export type XummCreateBody = XummTypes.XummPostPayloadBodyJson;
+export type { XAppOttData };
 
 /** Keepalive on payload sockets (xumm-sdk pings every few seconds too). */
 const SUBSCRIPTION_PING_MS = 10_000;
@@ -105,6 +106,20 @@ export class XummClient {
       clearInterval(ping);
       socket?.close(1000);
     };
+  }
+
+  /**
+   * Who opened the product as an xApp: the data of its launch's one-time token (xumm-sdk's xApp.get).
+   * Null when Xaman refuses the token (unknown, read already, expired): the page then goes on without it.
+   */
+  async readXAppToken(ott: string): Promise<XAppOttData | null> {
+    try {
+      return await (await this.sdk()).xApp.get(ott);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      if (/^Error code 4\d\d\b/.test(reason)) return null;
+      throw new UpstreamError(`Could not read the xApp launch with Xaman: ${reason}`, "XUMM_UNAVAILABLE");
+    }
   }
 
   private async call<T>(what: string, fn: (sdk: XummSdk) => Promise<T>): Promise<T> {

@@ -42,6 +42,21 @@ export async function raceReaches(server: Server, round: number, status: "open" 
   );
 }
 
+/** The number of a race whose betting stays open at least `minOpenMs` more (the clock moves on to the next countdown otherwise). */
+export async function raceTakingBets(server: Server, minOpenMs = 12_000): Promise<number> {
+  return eventually(
+    async () => {
+      const s = (await raceState(server)).raceState;
+      if (s.bettingOpen && s.betsCloseTime - s.serverTime >= minOpenMs) return s.roundNumber;
+      await advanceClock(server, Math.max(1, s.nextRaceTime - s.serverTime + 5));
+      return undefined;
+    },
+    "a race taking bets",
+    30_000,
+    100,
+  );
+}
+
 /** Initiates a bet through the API (the browser's session) and signs it in the sandbox Xaman. */
 export async function betAndSign(server: Server, browser: TestBrowser, seed: string, unicornName: string, betAmount: number) {
   const res = await browser.json("/api/unicorn-bet/initiate", { method: "POST", json: { walletAddress: undefined, betAmount, unicornName } });

@@ -1,4 +1,5 @@
 import type { Client } from "xrpl";
+import { spinDailyWheel, type WheelSpin } from "../../engine";
 import type { TestBrowser } from "./testBrowser";
 import { eventually } from "./ledgerKit";
 import { signPayload } from "./nftKit";
@@ -60,3 +61,19 @@ export async function payoutsOnLedger(client: Client, server: TestServer, wallet
 
 /** Sum of whole-VVX numbers as micro-VVX (the API's amounts are whole VVX or tenths at most). */
 export const microOf = (vvx: number) => BigInt(Math.round(vvx * 1_000_000));
+
+/**
+ * Sets a client seed under which the wallet's next nonce lands on a wheel segment `want` accepts; returns
+ * that segment. The test reads the (still secret) server seed from the database: players cannot, tests may.
+ */
+export async function steerWheel(server: TestServer, browser: TestBrowser, wallet: string, want: (prizeAmount: number) => boolean): Promise<WheelSpin> {
+  const row = server.ctx.fair.repo.seeds(wallet) ?? (server.ctx.fair.open(wallet), server.ctx.fair.repo.seeds(wallet)!);
+  for (let i = 0; ; i++) {
+    const clientSeed = `steer-${i}`;
+    const result = spinDailyWheel({ serverSeed: row.serverSeed, clientSeed, nonce: row.nextNonce });
+    if (!want(result.prizeAmount)) continue;
+    const set = await browser.json("/api/fair/client-seed", { method: "POST", json: { walletAddress: wallet, clientSeed } });
+    if (set.status !== 200) throw new Error(`client-seed answered ${set.status}: ${JSON.stringify(set.body)}`);
+    return result;
+  }
+}

@@ -42,6 +42,15 @@ export const SignStatusResponse = t.Object({
 });
 export type SignStatusResponse = typeof SignStatusResponse.static;
 
+export const XAppSessionBody = t.Object({ ott: t.Unknown({ description: "The one-time token Xaman opened the xApp with (xAppToken / its user agent's ott)" }) });
+export const XAppSessionResponse = t.Object({
+  success: t.Literal(true),
+  authenticated: t.Literal(true),
+  walletAddress: t.String({ description: "The Xaman account the xApp was opened for" }),
+  user: t.Object({ walletAddress: t.String() }),
+  message: t.String(),
+});
+
 export const PayloadStatusResponse = t.Object({
   success: t.Literal(true),
   uuid: t.String(),

@@ -118,5 +118,7 @@ export type CrashServerMessage =
   | { type: "betRefunded"; betId: string; reason: string; betAmount: number; txid: string | null }
   | { type: "cashOutConfirmed"; betId: string; round: number; multiplier: number; payout: number; txid: string | null }
   | { type: "playerCashedOut"; walletAddress: string; round: number; multiplier: number; payout: number }
+  /** A burn settled: the new totals of GET /api/crash/burns (VVX as exact decimal text). */
+  | { type: "burnTotal"; totalVvxBurned: string; totalXrpSpent: string; rounds: number }
   | ({ type: "betPaymentRequest" } & Omit<CrashBetInitiateResponse, "success" | "error">)
   | { type: "error"; code: string; message: string };

@@ -230,10 +230,13 @@ export const SimulatePaymentBody = t.Object({
 
 export const SimulatePaymentResponse = t.Object({
   success: t.Literal(true),
-  requestId: t.String(),
-  uuid: t.String(),
-  txid: t.Nullable(t.String()),
-  engineResult: t.Nullable(t.String()),
+  requestId: t.String({ description: "The purchase (GET /api/nfts/purchase-status/{requestId})" }),
+  uuid: t.String({ description: "The payment's Xaman sign request: nothing is paid until the wallet signs it" }),
+  qrUrl: t.String(),
+  xummUrl: t.String(),
+  expiresAt: t.String({ description: "When the sign request expires (ISO 8601)" }),
+  price: t.String({ description: "e.g. '250,000 VVX'" }),
+  tierName: t.String(),
   status: t.String(),
   message: t.String(),
 });

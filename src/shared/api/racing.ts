@@ -22,6 +22,7 @@ export const RaceStateView = t.Object({
   endTime: Nullable(t.Number({ description: "ms since the epoch the last unicorn crosses the line" })),
   nextRaceTime: t.Number({ description: "When this race starts (waiting) or the next countdown begins (racing, finished)" }),
   betsCloseTime: t.Number({ description: "When betting on this race closes (RACING_BET_CLOSE_MS before the start)" }),
+  betsCloseBeforeMs: t.Number({ description: "How long before the start betting closes (RACING_BET_CLOSE_MS when the race was opened)" }),
   bettingOpen: t.Boolean(),
   countdownSeconds: t.Number({ description: "Whole seconds until the start while waiting, else 0" }),
   unicorns: t.Array(UnicornView),

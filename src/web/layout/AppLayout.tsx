@@ -29,13 +29,37 @@ export function AppLayout() {
   );
 }
 
-/** A new page starts at its top; back and forward leave the browser's own scroll restoration alone. */
+/** How long a link's #fragment waits for its element (pages load on demand). */
+const FRAGMENT_WAIT_MS = 5_000;
+
+/**
+ * A new page starts at its top, or at the element its #fragment names once that element is on the page (the
+ * browser's own jump happens before a page loaded on demand has drawn it); back and forward leave the
+ * browser's own scroll restoration alone.
+ */
 function ScrollToTop() {
-  const { pathname } = useLocation();
+  const { pathname, hash } = useLocation();
   const type = useNavigationType();
   useEffect(() => {
-    if (type !== "POP") window.scrollTo(0, 0);
-  }, [pathname, type]);
+    const id = decodeURIComponent(hash.slice(1));
+    if (!id) {
+      if (type !== "POP") window.scrollTo(0, 0);
+      return;
+    }
+    const jump = () => {
+      const el = document.getElementById(id);
+      el?.scrollIntoView({ block: "start" });
+      return Boolean(el);
+    };
+    if (jump()) return;
+    const watch = new MutationObserver(() => jump() && watch.disconnect());
+    watch.observe(document.body, { childList: true, subtree: true });
+    const stop = setTimeout(() => watch.disconnect(), FRAGMENT_WAIT_MS);
+    return () => {
+      watch.disconnect();
+      clearTimeout(stop);
+    };
+  }, [pathname, hash, type]);
   return null;
 }
 

@@ -17,5 +17,5 @@ export const formatPercent = (fraction: number) => percent.format(fraction);
 export const formatShortDate = (d: Date | number | string) => shortDate.format(new Date(d));
 /** First 6 and last 4 characters of an address: rAbCdE...wXyZ */
 export const shortAddress = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}...${a.slice(-4)}` : a);
-/** Token ids are shown as their first 8 characters. */
-export const shortTokenId = (id: string) => id.slice(0, 8);
+/** A transaction hash as its first 8 characters (token ids show their end instead: components/TokenId). */
+export const shortHash = (hash: string) => hash.slice(0, 8);

@@ -30,6 +30,8 @@ type BurnRow = typeof crashBurns.$inferSelect;
  */
 export class CrashBurns {
   private off: (() => void) | undefined;
+  /** Called after a burn settles (validated or failed): the game pushes the new total to every page. */
+  onSettled: (() => void) | undefined;
 
   constructor(private readonly deps: { db: Db; clock: Clock; log: Logger; ledger: LedgerGateway; outbox: Outbox }) {
     // A burn the ledger refused (no path through the pool, the treasury short) goes again under the outbox's next key; the burn row follows, queued again.
@@ -85,6 +87,7 @@ export class CrashBurns {
     if (entry.status !== "validated") {
       this.deps.db.update(crashBurns).set({ status: "failed", settledAt: now }).where(eq(crashBurns.id, row.id)).run();
       this.deps.log.error("crash burn failed", { round: row.round, error: entry.error });
+      this.onSettled?.();
       return;
     }
     const meta = entry.meta as (TransactionMetadata & { delivered_amount?: unknown }) | null;
@@ -99,21 +102,29 @@ export class CrashBurns {
     const spent = xrpSpent(meta, this.deps.ledger.platformAddress, validated ? decode(validated.txBlob).Fee : undefined);
     this.deps.db.update(crashBurns).set({ status: "validated", txid: entry.hash, vvxBurnedMicro: burned, xrpSpentDrops: spent, settledAt: now }).where(eq(crashBurns.id, row.id)).run();
     this.deps.log.info("crash burn validated", { round: row.round, txid: entry.hash, vvxBurnedMicro: burned.toString(), xrpSpentDrops: spent?.toString() });
+    this.onSettled?.();
   }
 
-  /** Totals of validated burns and the latest `limit` burns. */
-  summary(limit = 10) {
+  /** Totals of validated burns: VVX burned (micro and text), XRP spent, how many. */
+  totals() {
     const totals = this.deps.db
       .select({ n: sql<number>`count(*)`, vvx: sql<number>`coalesce(sum(${crashBurns.vvxBurnedMicro}), 0)`, xrp: sql<number>`coalesce(sum(${crashBurns.xrpSpentDrops}), 0)` })
       .from(crashBurns)
       .where(eq(crashBurns.status, "validated"))
       .get();
-    const latest = this.deps.db.select().from(crashBurns).orderBy(desc(crashBurns.round)).limit(limit).all();
     return {
       totalVvxBurnedMicro: BigInt(totals?.vvx ?? 0),
       totalVvxBurned: formatMicroVvx(BigInt(totals?.vvx ?? 0)),
       totalXrpSpent: xrpFromDrops(BigInt(totals?.xrp ?? 0)),
       rounds: Number(totals?.n ?? 0),
+    };
+  }
+
+  /** Totals of validated burns and the latest `limit` burns. */
+  summary(limit = 10) {
+    const latest = this.deps.db.select().from(crashBurns).orderBy(desc(crashBurns.round)).limit(limit).all();
+    return {
+      ...this.totals(),
       latest: latest.map((b) => ({
         round: b.round,
         xrp: xrpFromDrops(b.xrpSpentDrops ?? b.xrpDrops),

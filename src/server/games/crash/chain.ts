@@ -1,10 +1,11 @@
-import { desc } from "drizzle-orm";
+import { desc, ne } from "drizzle-orm";
 import { createCrashHasher, type CrashHasher } from "../../../engine";
 import type { Clock } from "../../platform/clock";
-import { sqliteOf, type Db } from "../../platform/db";
+import { sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import type { Logger } from "../../platform/log";
 import { NATIVE_HASHES } from "../../platform/nativeHashes";
 import { RetryGate } from "../../platform/retry";
+import { isSealed, type Sealer } from "../../platform/secrets";
 import { crashChains } from "./schema";
 
 /** Every this many chain steps a hash is kept in memory, so any game's hash is at most this many SHA-256 steps away. */
@@ -13,6 +14,9 @@ const CHECKPOINT_EVERY = 1_000;
 const STEPS_PER_TURN = 25_000;
 
 type ChainRow = typeof crashChains.$inferSelect;
+
+/** The seed column of a retired chain: its seed is gone, so no game of it can be played again. */
+const RETIRED = "retired";
 
 const hexOf = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -79,6 +83,11 @@ export interface RoundSeed {
  * The crash rounds' bustabit-v2 chains (DESIGN.md "Provably fair"). The first start makes a chain from a
  * random seed and publishes its terminating hash and a random salt before any round; round r is game
  * r - firstRound + 1 of its chain; a used-up chain is followed by a new one (published before its first round).
+ * The seed is kept sealed with DATA_DIR's key (a copy of the database alone predicts no round). A chain
+ * whose seed cannot be trusted to be secret is retired (its seed erased: nobody can play it on) and a new
+ * one published at the next round: one found unsealed (written before sealing, while the file may have
+ * been readable by others), one whose seed cannot be opened (a database restored without its key), or
+ * every chain `retireAll` names (the data went back: its next games were already shown).
  */
 export class CrashChains {
   private current: LoadedChain | undefined;
@@ -88,9 +97,16 @@ export class CrashChains {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly sealer: Sealer,
     /** Games in a chain made from now on (CRASH_CHAIN_LENGTH); a stored chain keeps its own length. */
     private readonly length: number,
   ) {}
+
+  /** Erases every chain's seed (in the caller's transaction when given): the next load publishes a new chain. */
+  retireAll(reason: string, db: DbOrTx = this.db): void {
+    const retired = db.update(crashChains).set({ seedHash: RETIRED }).where(ne(crashChains.seedHash, RETIRED)).returning({ id: crashChains.id }).all();
+    if (retired.length) this.log.warn("crash chain retired; a new chain is published before the next round", { chains: retired.map((r) => r.id), reason });
+  }
 
   /**
    * Loads the newest chain, checking that its seed still walks to its published terminating hash, or
@@ -100,8 +116,10 @@ export class CrashChains {
    */
   load(nextRound: number, cancelled: () => boolean = () => false): Promise<ChainRow | undefined> {
     this.loading = (async () => {
-      const stored = this.db.select().from(crashChains).orderBy(desc(crashChains.id)).get();
-      const seed = stored ? Buffer.from(stored.seedHash, "hex") : crypto.getRandomValues(new Uint8Array(32));
+      const newest = this.db.select().from(crashChains).orderBy(desc(crashChains.id)).get();
+      const kept = newest && this.storedSeed(newest);
+      const stored = kept ? newest : undefined;
+      const seed = kept ?? crypto.getRandomValues(new Uint8Array(32));
       const walk = new ChainWalk(seed, stored?.length ?? this.length);
       while (!walk.step(STEPS_PER_TURN)) {
         await nextTurn();
@@ -153,6 +171,21 @@ export class CrashChains {
     return { hash: hexOf(hash), crashHundredths: chain.crashOf(hash), chainId: chain.row.id, gameNumber };
   }
 
+  /** The stored chain's seed, or undefined when it is (or now gets) retired: a new chain is published then. */
+  private storedSeed(row: ChainRow): Uint8Array | undefined {
+    if (row.seedHash === RETIRED) return undefined;
+    if (!isSealed(row.seedHash)) {
+      this.retireAll("its seed was kept unsealed in the database (written by an older VVX), where a copy of the file could have shown it");
+      return undefined;
+    }
+    try {
+      return Buffer.from(this.sealer.open(row.seedHash), "hex");
+    } catch {
+      this.retireAll("its seed cannot be opened with this folder's seal.key (a database restored without its key, or the key replaced)");
+      return undefined;
+    }
+  }
+
   private get chain(): LoadedChain {
     if (!this.current) throw new Error("crash chain not loaded");
     return this.current;
@@ -176,7 +209,7 @@ export class CrashChains {
     const salt = hexOf(crypto.getRandomValues(new Uint8Array(16)));
     return this.db
       .insert(crashChains)
-      .values({ seedHash: hexOf(seed), length: this.length, terminatingHash, salt, firstRound, createdAt: this.clock.date() })
+      .values({ seedHash: this.sealer.seal(hexOf(seed)), length: this.length, terminatingHash, salt, firstRound, createdAt: this.clock.date() })
       .returning()
       .get();
   }

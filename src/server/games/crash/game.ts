@@ -2,11 +2,12 @@ import type { CrashServerMessage } from "../../../shared/api/crash";
 import type { GameMessage } from "../../../shared/channels";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import type { Config } from "../../platform/config";
-import { sqliteOf } from "../../platform/db";
+import { sqliteOf, type DbOrTx } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
 import type { Scheduler } from "../../platform/scheduler";
 import type { SocketEndpoint } from "../../platform/ws";
+import type { Sealer } from "../../platform/secrets";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../platform/errors";
 import { formatHundredths } from "../../../engine";
 import { Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type GameSocketContext, type GameSocketDeps, type KitDeps } from "../kit";
@@ -19,6 +20,8 @@ import { betView, roundView } from "./views";
 export interface CrashDeps extends KitDeps {
   hub: Hub;
   scheduler: Scheduler;
+  /** Seals the chains' seeds (DATA_DIR/seal.key). */
+  sealer: Sealer;
   config: Pick<Config, "crashWaitMs" | "crashPauseMs" | "crashMaxProfitRatio" | "crashChainLength" | "cookieSecret">;
 }
 
@@ -43,7 +46,7 @@ export class CrashGame {
       place: () => ({ round: this.rounds.placeRound() }),
     });
     this.channel = new GameChannel(deps.hub, CRASH_GAME);
-    this.chains = new CrashChains(deps.db, deps.clock, deps.log, deps.config.crashChainLength);
+    this.chains = new CrashChains(deps.db, deps.clock, deps.log, deps.sealer, deps.config.crashChainLength);
     this.burns = new CrashBurns(deps);
     this.bankroll = new Bankroll(deps.ledger, deps.outbox);
     this.rounds = new CrashRounds({
@@ -59,8 +62,14 @@ export class CrashGame {
       waitMs: deps.config.crashWaitMs,
       pauseMs: deps.config.crashPauseMs,
       maxProfitRatio: deps.config.crashMaxProfitRatio,
+      notePlayed: deps.notePlayed,
     });
     this.rounds.onCrashed = () => this.channel.publish(this.historyMessage());
+    // "VVX burned so far" is live on every page: a burn validates a ledger close or two after its round.
+    this.burns.onSettled = () => {
+      const { totalVvxBurned, totalXrpSpent, rounds } = this.burns.totals();
+      this.channel.publish({ type: "burnTotal", totalVvxBurned, totalXrpSpent, rounds } satisfies CrashServerMessage);
+    };
     // What every socket gets on open, serialized once per change of the rounds or bets (a round ending, a bet placed or settled).
     const sqlite = sqliteOf(deps.db);
     const history = sqlite && readModelsOf(sqlite).model(["game_rounds", "game_bets"], () => JSON.stringify(this.historyMessage()));
@@ -94,6 +103,24 @@ export class CrashGame {
     for (const off of this.offs.splice(0)) off();
     this.burns.stop();
     this.bets.stop();
+  }
+
+  /** The highest round that ran (or was voided): every round whose outcome may have been shown. 0 before any. */
+  lastShownRound(): number {
+    return this.bets.repo.lastShownRound();
+  }
+
+  /**
+   * After the data went back (app/replay.ts): no chain position or round number already shown is played
+   * again. Every chain's seed is erased (a new chain is published before the next round) and a voided
+   * round takes number `shown` when it is known, so the next round comes after it.
+   */
+  skipPast(db: DbOrTx, shown: number | undefined, reason: string): void {
+    this.chains.retireAll(reason, db);
+    if (shown !== undefined && this.bets.repo.lastRoundNumber(db) < shown) {
+      const now = this.deps.clock.date();
+      this.bets.repo.insertRound(db, { round: shown, status: "voided", openedAt: now, endedAt: now });
+    }
   }
 
   /** Rows for /history (registered where the app composes it). */
@@ -135,8 +162,8 @@ export class CrashGame {
     return this.bets.repo.pastRounds(limit, before).map((r) => roundView(r, this.bets.inRound(r.round)));
   }
 
-  walletBets(wallet: string, limit: number) {
-    return this.bets.ofWallet(wallet, limit).map(betView);
+  walletBets(wallet: string, limit: number, paidOnly = false) {
+    return this.bets.ofWallet(wallet, limit, paidOnly).map(betView);
   }
 
   historyMessage(): CrashServerMessage {

@@ -40,8 +40,17 @@ const MAX_LISTED_BETS = 500;
 function walletBets(crash: CrashGame, db: Db, jsonHeaders?: Record<string, string>) {
   const BetItem = CrashBetsResponse.properties.bets.items;
   const encode = rowsEncoder<typeof BetItem.static, string>(BetItem, "crash bets", (bet) => bet.betId);
-  const newest = readModelsOf(sqliteOf(db)!).keyed(["game_bets"], (wallet: string) => encode(crash.walletBets(wallet, MAX_LISTED_BETS)));
-  return (wallet: string, limit: number) => listJson("bets", newest.get(wallet), 0, limit, jsonHeaders);
+  const models = readModelsOf(sqliteOf(db)!);
+  const newest = models.keyed(["game_bets"], (wallet: string) => encode(crash.walletBets(wallet, MAX_LISTED_BETS)));
+  const newestPaid = models.keyed(["game_bets"], (wallet: string) => encode(crash.walletBets(wallet, MAX_LISTED_BETS, true)));
+  return (wallet: string, limit: number, paidOnly: boolean) => listJson("bets", (paidOnly ? newestPaid : newest).get(wallet), 0, limit, jsonHeaders);
+}
+
+/** The `paid` flag of a query: 1/true or 0/false (absent: false); 400 naming it otherwise. */
+function parseFlag(value: string | undefined, field: string): boolean {
+  if (value === undefined || value === "" || value === "0" || value === "false") return false;
+  if (value === "1" || value === "true") return true;
+  throw new ValidationError(field, `Field '${field}' must be 1 or 0`);
 }
 
 /** The game's public reads: fairness, rounds, a wallet's bets, burns. */
@@ -77,10 +86,14 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
       "/api/crash/bets",
       ({ query }) => {
         if (!query.wallet) throw new ValidationError("wallet", "Field 'wallet' is required: an XRPL address (r...)");
-        return betsOf(parseAddress(query.wallet, "wallet"), parsePositive(query.limit, "limit", 50, MAX_LISTED_BETS));
+        return betsOf(parseAddress(query.wallet, "wallet"), parsePositive(query.limit, "limit", 50, MAX_LISTED_BETS), parseFlag(query.paid, "paid"));
       },
       {
-        query: t.Object({ wallet: t.Optional(t.String()), limit: t.Optional(t.String()) }),
+        query: t.Object({
+          wallet: t.Optional(t.String()),
+          limit: t.Optional(t.String()),
+          paid: t.Optional(t.String({ description: "1: only bets whose payment arrived (leaves out payment requests closed or expired unpaid)" })),
+        }),
         response: CrashBetsResponse,
         detail: { summary: "A wallet's crash bets, newest first: result, cash-out, payout and txids", tags: ["crash"] },
       },

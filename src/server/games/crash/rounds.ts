@@ -5,6 +5,7 @@ import type { Clock } from "../../platform/clock";
 import { probeWrite, reportIfCorrupt, sqliteOf, type Db } from "../../platform/db";
 import { BACKLOG_RETRY_MS, WriteBacklog } from "../../platform/db/backlog";
 import type { Logger } from "../../platform/log";
+import type { NotePlayed } from "../../platform/playedMarks";
 import type { Scheduler } from "../../platform/scheduler";
 import type { Bankroll, Bet, GameBets, GameChannel } from "../kit";
 import type { CrashBurns } from "./burns";
@@ -25,6 +26,8 @@ export interface CrashRoundDeps {
   waitMs: number;
   pauseMs: number;
   maxProfitRatio: number;
+  /** Told a round runs (its outcome starts to show), after the commit and before the first push. */
+  notePlayed: NotePlayed;
 }
 
 /** The round being played (or counted down, or just crashed). */
@@ -67,6 +70,8 @@ export class CrashRounds {
    * order; while another process holds the database they wait and are retried, and the round goes on.
    */
   private readonly writes: WriteBacklog;
+  /** Set by drain(): resolves once no round is left to play out. */
+  private drained: (() => void) | undefined;
 
   constructor(private readonly deps: CrashRoundDeps) {
     this.writes = new WriteBacklog(deps.db, "crash rounds", deps.log);
@@ -95,6 +100,24 @@ export class CrashRounds {
       this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
       this.openNext();
     });
+  }
+
+  /**
+   * Before a restart: no new round opens. The round under way plays out (a counting-down one only when it
+   * has players); resolves once none is left, so a restart voids nothing that could finish.
+   */
+  drain(): Promise<void> {
+    return new Promise((resolve) => {
+      this.drained = resolve;
+      this.checkDrained();
+    });
+  }
+
+  private checkDrained(): void {
+    const live = this.live;
+    if (!this.drained || this.writes.waiting > 0 || (live && live.status !== "crashed" && !(live.status === "waiting" && live.players.size === 0))) return;
+    if (live?.status === "waiting") this.clearTimers();
+    this.drained();
   }
 
   /** Stops the loop; a round left open or running is voided (and its bets refunded) at the next start. */
@@ -185,7 +208,7 @@ export class CrashRounds {
    * (round numbers come from the database); until then it tries again every BACKLOG_RETRY_MS.
    */
   private openNext(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.drained) return;
     this.clearTimers();
     const sqlite = sqliteOf(this.deps.db);
     const blocked = this.writes.waiting > 0 ? "the last round's writes wait" : sqlite && probeWrite(sqlite);
@@ -253,6 +276,8 @@ export class CrashRounds {
     }
     const detail: CrashRoundDetail = { hash: live.seed.hash, crashHundredths: live.seed.crashHundredths, chainId: live.seed.chainId, gameNumber: live.seed.gameNumber, maxProfitDrops: live.maxProfitDrops.toString() };
     this.writes.add((tx) => this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) }));
+    // Marked played (outside the database) before anyone is told the round flies: a restored backup never replays it.
+    this.deps.notePlayed("crash", live.round);
     this.deps.channel.publish(this.state());
     this.timers.push(
       this.deps.scheduler.every(CRASH_TICK_MS, () => this.guard("tick", () => this.tick())),
@@ -339,12 +364,14 @@ export class CrashRounds {
       },
       () => {
         if (burn) this.deps.bets.kick();
-        // The round is in the books: its history goes out (the game publishes it).
+        // The round is in the books: its history goes out (the game publishes it), and a drain may end.
         this.onCrashed?.(live.round);
+        this.checkDrained();
       },
     );
     this.deps.log.info("crash round crashed", { round: live.round, crash: live.seed.crashHundredths, players: live.players.size, lost: riders.length });
     this.deps.channel.publish(this.state());
+    this.checkDrained();
     this.timers.push(this.deps.scheduler.after(this.deps.pauseMs, () => this.openNext()));
   }
 

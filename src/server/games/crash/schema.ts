@@ -1,10 +1,13 @@
 import { bigintAmount } from "../../platform/db/columns";
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-/** A bustabit-v2 hash chain: its secret seed stays here; the terminating hash and salt are published before its first round. */
+/** A bustabit-v2 hash chain: its secret seed stays here, sealed; the terminating hash and salt are published before its first round. */
 export const crashChains = sqliteTable("crash_chains", {
   id: integer("id").primaryKey({ autoIncrement: true }),
-  /** The secret end of the chain (hash index 0); game n of the chain is the seed hashed (length - n) times. */
+  /**
+   * The secret end of the chain (hash index 0), sealed with DATA_DIR/seal.key ("retired" once erased); game n
+   * of the chain is the seed hashed (length - n) times.
+   */
   seedHash: text("seed_hash").notNull(),
   length: integer("length").notNull(),
   /** The seed hashed `length` times: published; every game hash chains to it. */

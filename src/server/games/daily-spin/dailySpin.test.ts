@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Wallet } from "xrpl";
-import { MS_PER_DAY, WHEEL_SEGMENTS, spinDailyWheel } from "../../../engine";
+import { MS_PER_DAY, WHEEL_SEGMENTS } from "../../../engine";
 import type { TestBrowser } from "../../testing/testBrowser";
 import { buyer, sessionBrowser } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
-import { buyPackage } from "../../testing/slotsKit";
+import { buyPackage, steerWheel } from "../../testing/slotsKit";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -30,21 +30,8 @@ async function toNextMidnight(msAfterMidnight: number) {
 const eligibility = async (browser: TestBrowser, wallet: string) => (await browser.json(`/api/daily-spin/check-eligibility/${wallet}`)).body;
 const spinWheel = (browser: TestBrowser, wallet?: string) => browser.json("/api/daily-spin/spin", { method: "POST", json: wallet ? { walletAddress: wallet } : {} });
 
-/**
- * Sets a client seed under which the wallet's next nonce lands on a segment `want` accepts. The
- * test reads the (still secret) server seed from the database: players cannot, tests may.
- */
-async function steer(browser: TestBrowser, wallet: Wallet, want: (prizeAmount: number) => boolean) {
-  const row = server.ctx.fair.repo.seeds(wallet.classicAddress) ?? (server.ctx.fair.open(wallet.classicAddress), server.ctx.fair.repo.seeds(wallet.classicAddress)!);
-  for (let i = 0; ; i++) {
-    const clientSeed = `steer-${i}`;
-    const result = spinDailyWheel({ serverSeed: row.serverSeed, clientSeed, nonce: row.nextNonce });
-    if (!want(result.prizeAmount)) continue;
-    const set = await browser.json("/api/fair/client-seed", { method: "POST", json: { walletAddress: wallet.classicAddress, clientSeed } });
-    expect(set.status).toBe(200);
-    return result;
-  }
-}
+/** Steers the wallet's next wheel spin to a segment `want` accepts (slotsKit.steerWheel). */
+const steer = (browser: TestBrowser, wallet: Wallet, want: (prizeAmount: number) => boolean) => steerWheel(server, browser, wallet.classicAddress, want);
 
 describe("daily spin wheel", () => {
   test("one spin per UTC day across midnight; the streak grows on consecutive days and breaks after a missed day", async () => {

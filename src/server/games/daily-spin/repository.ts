@@ -30,6 +30,11 @@ export class DailySpinRepository {
     return db.insert(dailySpins).values(row).returning().get();
   }
 
+  /** The newest spin's id (0 before any): what DATA_DIR/vvx.played compares at a start. */
+  lastSpinId(): number {
+    return Number(this.db.select({ n: sql<number>`coalesce(max(${dailySpins.id}), 0)` }).from(dailySpins).get()?.n ?? 0);
+  }
+
   spinsOf(wallet: string, limit: number): DailySpinRow[] {
     return this.db.select().from(dailySpins).where(eq(dailySpins.wallet, wallet)).orderBy(desc(dailySpins.id)).limit(limit).all();
   }

@@ -4,6 +4,7 @@ import type { Clock } from "../../platform/clock";
 import type { Db } from "../../platform/db";
 import { ConflictError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
+import type { NotePlayed } from "../../platform/playedMarks";
 import { COME_BACK_TOMORROW, DAILY_SPIN_ERRORS, type SpinCredit } from "./model";
 import { DailySpinRepository, type DailySpinRow } from "./repository";
 
@@ -14,6 +15,8 @@ export interface DailySpinDeps {
   fair: FairSeedService;
   /** Where prize spins go (the slots, wired by the composition root). */
   creditSpins: SpinCredit;
+  /** Records (outside the database) that a spin is about to be shown: DATA_DIR/vvx.played. */
+  notePlayed: NotePlayed;
 }
 
 /** 409: this wallet has spun today (UTC). */
@@ -105,6 +108,7 @@ export class DailySpinService {
       { behavior: "immediate" },
     );
     if (!row) throw new AlreadySpunError();
+    this.deps.notePlayed("wheel", row.id);
     this.deps.log.info("daily spin", { wallet, prize: row.prizeLabel, streak: row.streak, session: row.slotSessionId });
     return resultView(row);
   }

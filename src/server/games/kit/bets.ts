@@ -10,8 +10,9 @@ import { insertPaymentRequest } from "../../payments/requests";
 import type { Clock } from "../../platform/clock";
 import type { Db } from "../../platform/db";
 import { TypedEmitter } from "../../platform/emitter";
-import { NotFoundError, ValidationError } from "../../platform/errors";
+import { DrainingError, NotFoundError, ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
+import type { NotePlayed } from "../../platform/playedMarks";
 import type { SignRequestCreated, SigningService } from "../../signing/service";
 import { BET_REFUND_REASON, BET_REQUEST_SECONDS, MAX_BET_DROPS, MIN_BET_DROPS, type Bet, type BetEvents, type GameBetRules } from "./model";
 import { GameRepository, toBet } from "./repository";
@@ -25,6 +26,8 @@ export interface KitDeps {
   outbox: Outbox;
   payments: PaymentWatcher;
   signing: SigningService;
+  /** Records (outside the database) that a round or spin is about to be shown: DATA_DIR/vvx.played. */
+  notePlayed: NotePlayed;
 }
 
 /** Outbox purpose of a game's winnings (refunds use "refund", listed with every refund on /history). */
@@ -116,7 +119,11 @@ export class GameBets<P = Record<string, unknown>> {
    * Opens a bet of `amountDrops` (400 naming `betAmount` outside 1-100 XRP): the payment request and the
    * Xaman payment the wallet signs. The bet counts once the payment is validated (see the class comment).
    */
+  /** True once the server drains before a restart: no new bet is taken (payments already signed still count). */
+  draining = false;
+
   async create(input: { wallet: string; amountDrops: bigint; params: P; clientToken?: string }): Promise<{ bet: Bet<P>; sign: SignRequestCreated }> {
+    if (this.draining) throw new DrainingError();
     const { wallet, amountDrops, params } = input;
     if (amountDrops < MIN_BET_DROPS) throw new ValidationError("betAmount", "Minimum bet amount is 1 XRP.");
     if (amountDrops > MAX_BET_DROPS) throw new ValidationError("betAmount", "Maximum bet amount is 100 XRP.");
@@ -185,9 +192,9 @@ export class GameBets<P = Record<string, unknown>> {
     return this.repo.betsInRound(round).map((r) => toBet<P>(r));
   }
 
-  /** A wallet's bets, newest first. */
-  ofWallet(wallet: string, limit = 50): Bet<P>[] {
-    return this.repo.betsOf(wallet, limit).map((r) => toBet<P>(r));
+  /** A wallet's bets, newest first; `paidOnly`: those whose payment arrived. */
+  ofWallet(wallet: string, limit = 50, paidOnly = false): Bet<P>[] {
+    return this.repo.betsOf(wallet, limit, paidOnly).map((r) => toBet<P>(r));
   }
 
   /**
@@ -235,7 +242,7 @@ export class GameBets<P = Record<string, unknown>> {
    * confirmed for a round that never ran). Cashed-out bets of such a round keep their payout. Returns
    * the voided round numbers and refunded bets; call it once in the game's start, before its first round.
    */
-  voidInterrupted(): { rounds: number[]; refunded: Bet<P>[] } {
+  voidInterrupted(cause = "after a restart"): { rounds: number[]; refunded: Bet<P>[] } {
     const now = this.deps.clock.date();
     const result = this.deps.db.transaction(
       (tx) => {
@@ -250,7 +257,9 @@ export class GameBets<P = Record<string, unknown>> {
     );
     if (result.refunded.length) this.kick();
     if (result.rounds.length || result.refunded.length) {
-      this.deps.log.warn("game rounds voided after a restart", { game: this.game, rounds: result.rounds, refunded: result.refunded.length });
+      // A warning when bets are refunded; an empty round voided is only news.
+      const line = result.refunded.length ? this.deps.log.warn : this.deps.log.info;
+      line(`game rounds voided ${cause}`, { game: this.game, rounds: result.rounds, refunded: result.refunded.length });
     }
     for (const bet of result.refunded) this.events.emit("refunded", bet);
     return result;

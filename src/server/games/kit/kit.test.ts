@@ -16,9 +16,9 @@ beforeAll(async () => {
   server = await startTestServer();
   await server.ctx.ledger.waitConnected(15_000);
   client = await outsideClient(server.url);
-  const { store, clock, log, ledger, outbox, payments, signing } = server.ctx;
+  const { store, clock, log, ledger, outbox, payments, signing, played } = server.ctx;
   bets = new GameBets(
-    { db: store.db, clock, log, ledger, outbox, payments, signing },
+    { db: store.db, clock, log, ledger, outbox, payments, signing, notePlayed: played.note },
     { game: "kittest", signKind: "kittest_bet", instruction: (drops, p) => `Bet ${drops} drops on ${p.pick}`, place: () => placement },
   );
   bets.start();

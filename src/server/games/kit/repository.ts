@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lt, ne, notInArray, sql } from "drizzle-orm";
 import { preparedOnUse, type Db, type DbOrTx } from "../../platform/db";
 import type { Bet, BetRow, BetStatus, RoundRow, RoundStatus } from "./model";
 import { gameBets, gameRounds } from "./schema";
@@ -84,9 +84,10 @@ export class GameRepository {
       .get();
   }
 
-  /** A wallet's bets, newest first. */
-  betsOf(wallet: string, limit: number): BetRow[] {
-    return this.db.select().from(gameBets).where(and(eq(gameBets.game, this.game), eq(gameBets.wallet, wallet))).orderBy(desc(gameBets.createdAt)).limit(limit).all();
+  /** A wallet's bets, newest first; `paidOnly`: those whose payment arrived (not requests closed or expired unpaid). */
+  betsOf(wallet: string, limit: number, paidOnly = false): BetRow[] {
+    const mine = and(eq(gameBets.game, this.game), eq(gameBets.wallet, wallet), paidOnly ? isNotNull(gameBets.paymentTxHash) : undefined);
+    return this.db.select().from(gameBets).where(mine).orderBy(desc(gameBets.createdAt)).limit(limit).all();
   }
 
   /** Bets with a payout or refund in the outbox and no txid yet. */
@@ -113,6 +114,12 @@ export class GameRepository {
   /** The highest round number recorded (0 before the first). */
   lastRoundNumber(db: DbOrTx = this.db): number {
     const row = db.select({ n: sql<number>`coalesce(max(${gameRounds.round}), 0)` }).from(gameRounds).where(eq(gameRounds.game, this.game)).get();
+    return Number(row?.n ?? 0);
+  }
+
+  /** The highest round that ran (or was voided): every round whose outcome may have been shown. 0 before any. */
+  lastShownRound(db: DbOrTx = this.db): number {
+    const row = db.select({ n: sql<number>`coalesce(max(${gameRounds.round}), 0)` }).from(gameRounds).where(and(eq(gameRounds.game, this.game), ne(gameRounds.status, "open"))).get();
     return Number(row?.n ?? 0);
   }
 

@@ -1,14 +1,14 @@
 import { UNICORNS } from "../../../engine";
 import type { BetInitiateResponse, RacingServerMessage } from "../../../shared/api/racing";
 import type { Config } from "../../platform/config";
-import { sqliteOf } from "../../platform/db";
+import { sqliteOf, type DbOrTx } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import { ConflictError } from "../../platform/errors";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
 import type { Scheduler } from "../../platform/scheduler";
-import { Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type KitDeps } from "../kit";
+import { BET_REFUND_REASON, Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type KitDeps } from "../kit";
 import { RacingBetRules, TEXT, initiateView, parseBetDrops, type RaceBetParams } from "./bets";
-import { HISTORY_ON_CONNECT, RACING_PUSH_MS, dropsToXrp, parseUnicorn } from "./model";
+import { HISTORY_ON_CONNECT, RACING_PUSH_MS, dropsToXrp, parseUnicorn, type RaceStatus } from "./model";
 import { RacingRepository, type RaceRow } from "./repository";
 import { RaceRounds } from "./rounds";
 import { playerView, raceRecord, raceStateView } from "./views";
@@ -123,6 +123,30 @@ export class RacingGame {
     if (!race) return undefined;
     const players = this.bets.inRound(race.round).map((b) => playerView({ wallet: b.wallet, round: race.round, unicorn: b.params.unicorn, amountDrops: b.amountDrops, wonDrops: b.status === "won" ? (b.payoutDrops ?? 0n) : null }));
     return { type: "gameState", data: { raceState: raceStateView(race, this.rounds.outcomeOf(race), this.deps.clock.now()), players, currentRound: race.round } };
+  }
+
+  /** The highest race that started (or was voided): every race whose seed may have been shown. 0 before any. */
+  lastShownRound(): number {
+    return this.repo.lastShownRound();
+  }
+
+  /**
+   * After the data went back (app/replay.ts): no race number or seed already shown is used again. The
+   * race in progress is voided and its bets refunded when it may have been shown (its number is at most
+   * `shown`, or `shown` is unknown); a voided race takes number `shown`, so the next countdown follows it.
+   */
+  skipPast(db: DbOrTx, shown: number | undefined): void {
+    const now = this.deps.clock.date();
+    const race = this.repo.race(this.repo.lastRound(db), db);
+    if (race && race.status !== "finished" && race.status !== "voided" && (shown === undefined || race.round <= shown)) {
+      this.repo.updateRace(db, race.round, race.status as RaceStatus, { status: "voided", finishedAt: now });
+      for (const bet of this.bets.inRound(race.round)) this.bets.refund(db, bet.id, BET_REFUND_REASON.roundVoided);
+    }
+    if (shown !== undefined && this.repo.lastRound(db) < shown) {
+      const none = "";
+      const multipleHundredths = Math.round(this.deps.config.racing.payoutMultiple * 100);
+      this.repo.insertRace(db, { round: shown, status: "voided", serverSeed: none, serverSeedHash: none, multipleHundredths, countdownAt: now, betsCloseAt: now, startsAt: now, finishedAt: now });
+    }
   }
 
   /** Finished races, newest first. */

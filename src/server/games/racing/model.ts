@@ -12,8 +12,11 @@ export const RACING_PUSH_MS = 500;
 /** Tick of the round loop (it also runs at each ledger close): how late a step can be taken. */
 export const RACING_TICK_MS = 250;
 
-/** Race status in the database: the spec's three plus closed (bets closed, not started yet). */
-export type RaceStatus = "waiting" | "closed" | "racing" | "finished";
+/**
+ * Race status in the database: the spec's three plus closed (bets closed, not started yet) and voided
+ * (never run: its seed may have been shown before the data went back; its bets refunded).
+ */
+export type RaceStatus = "waiting" | "closed" | "racing" | "finished" | "voided";
 
 /** The unicorn a name stands for; 400 naming unicornName for anything else. */
 export function parseUnicorn(value: unknown): number {

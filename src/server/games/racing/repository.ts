@@ -1,4 +1,4 @@
-import { and, desc, eq, max } from "drizzle-orm";
+import { and, desc, eq, inArray, max } from "drizzle-orm";
 import { preparedOnUse, type Db, type DbOrTx } from "../../platform/db";
 import type { RaceStatus } from "./model";
 import { racingRaces } from "./schema";
@@ -25,6 +25,11 @@ export class RacingRepository {
 
   lastRound(db: DbOrTx = this.db): number {
     return db.select({ n: max(racingRaces.round) }).from(racingRaces).get()?.n ?? 0;
+  }
+
+  /** The highest race that started, finished or was voided (0 before any). */
+  lastShownRound(db: DbOrTx = this.db): number {
+    return db.select({ n: max(racingRaces.round) }).from(racingRaces).where(inArray(racingRaces.status, ["racing", "finished", "voided"])).get()?.n ?? 0;
   }
 
   insertRace(db: DbOrTx, row: typeof racingRaces.$inferInsert): RaceRow {

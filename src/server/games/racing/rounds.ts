@@ -6,6 +6,7 @@ import type { RacingConfig } from "../../platform/config";
 import { sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import { TypedEmitter } from "../../platform/emitter";
 import type { Logger } from "../../platform/log";
+import type { NotePlayed } from "../../platform/playedMarks";
 import { NATIVE_HASHES } from "../../platform/nativeHashes";
 import { BackgroundLoop } from "../../platform/loop";
 import { RetryGate } from "../../platform/retry";
@@ -52,7 +53,7 @@ export class RaceRounds {
   private outcome: { round: number; race: RaceOutcome } | undefined;
 
   constructor(
-    private readonly deps: { db: Db; clock: Clock; scheduler: Scheduler; log: Logger; ledger: LedgerGateway; config: RacingConfig },
+    private readonly deps: { db: Db; clock: Clock; scheduler: Scheduler; log: Logger; ledger: LedgerGateway; config: RacingConfig; notePlayed: NotePlayed },
     private readonly repo: RacingRepository,
     private readonly hooks: RoundHooks,
   ) {
@@ -128,7 +129,7 @@ export class RaceRounds {
         return this.startRace(race);
       case "racing":
         return this.finish(race);
-      default: // finished
+      default: // finished or voided
         return this.begin(race.round + 1);
     }
   }
@@ -196,6 +197,8 @@ export class RaceRounds {
       this.repo.updateRace(tx, race.round, "closed", { status: "racing", clientSeed, startedAt: new Date(now), endsAt: new Date(now + durationMs), winnerIndex: null }),
     );
     if (row) {
+      // The seed is revealed with the next push: DATA_DIR/vvx.played knows this race was shown first.
+      this.deps.notePlayed("racing", race.round);
       this.outcome = { round: race.round, race: outcome };
       this.deps.log.info("race started", { round: race.round, clientSeed, seedLedger });
     }
@@ -235,6 +238,8 @@ function dueAt(race: RaceRow): number | undefined {
       return race.endsAt!.getTime();
     case "finished":
       return race.finishedAt!.getTime() + RACING_FINISHED_MS;
+    case "voided": // no winner to show: the next countdown begins at once
+      return race.finishedAt!.getTime();
     default:
       return undefined;
   }

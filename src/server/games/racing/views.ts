@@ -5,7 +5,8 @@ import type { RaceRow } from "./repository";
 
 /** The spec's raceState at `now` (server clock), with the seeds as far as they are public. */
 export function raceStateView(race: RaceRow, outcome: RaceOutcome | undefined, now: number): RaceStateView {
-  const status = race.status === "closed" ? "waiting" : (race.status as RaceStateView["status"]);
+  // A voided race shows as over, without a winner, until the next countdown (its next tick).
+  const status = race.status === "closed" ? "waiting" : race.status === "voided" ? "finished" : (race.status as RaceStateView["status"]);
   const startedAt = race.startedAt?.getTime() ?? null;
   const finished = race.status === "finished";
   let positions = UNICORNS.map(() => 0);
@@ -21,7 +22,9 @@ export function raceStateView(race: RaceRow, outcome: RaceOutcome | undefined, n
       ? race.startsAt.getTime()
       : finished
         ? race.finishedAt!.getTime() + RACING_FINISHED_MS
-        : race.endsAt!.getTime() + RACING_FINISHED_MS;
+        : race.status === "voided"
+          ? race.finishedAt!.getTime()
+          : race.endsAt!.getTime() + RACING_FINISHED_MS;
   const winner = finished && race.winnerIndex !== null ? UNICORNS[race.winnerIndex]!.name : null;
   return {
     status,
@@ -30,6 +33,7 @@ export function raceStateView(race: RaceRow, outcome: RaceOutcome | undefined, n
     endTime: race.endsAt?.getTime() ?? null,
     nextRaceTime,
     betsCloseTime: race.betsCloseAt.getTime(),
+    betsCloseBeforeMs: race.startsAt.getTime() - race.betsCloseAt.getTime(),
     bettingOpen: race.status === "waiting" && now < race.betsCloseAt.getTime(),
     countdownSeconds: status === "waiting" ? Math.max(0, Math.ceil((race.startsAt.getTime() - now) / 1000)) : 0,
     unicorns: UNICORNS.map((u, i) => ({ name: u.name, position: round2(positions[i]!), speed: round2(speeds[i]!), isWinner: finished && race.winnerIndex === i })),

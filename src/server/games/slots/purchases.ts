@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { slotPackage } from "../../../engine";
 import type { PaymentDecision, PaymentHandlerContext } from "../../payments/model";
 import { insertPaymentRequest } from "../../payments/requests";
-import { ConflictError, NotFoundError } from "../../platform/errors";
+import { ConflictError, DrainingError, NotFoundError } from "../../platform/errors";
 import { PACKAGE_PAYMENT_GRACE_SECONDS, PACKAGE_SIGN_SECONDS, SESSION_IDLE_MS, SLOTS_ERRORS, SLOTS_PACKAGE_PURPOSE } from "./model";
 import type { PurchaseRow, SlotsRepository } from "./repository";
 import type { SlotsDeps, SlotsService } from "./service";
@@ -63,17 +63,21 @@ export class SlotPurchases {
     this.deps.hub.emit("wallet", p.wallet, { type: "slots.purchase", purchaseId: p.id, uuid: p.signUuid, status: p.status, reason: p.reason, sessionId: p.sessionId });
   }
 
-  /** 409 when the wallet still has an active session (the spec: buy when there is none). */
+  /** 409 when the wallet still has an active paid session (the spec: buy when there is none); daily-wheel Bonus spins never block a purchase. */
   private refuseIfActive(wallet: string): void {
-    const active = this.sessions.currentSessions(wallet);
+    const active = this.sessions.currentSessions(wallet).filter((s) => s.kind === "package");
     if (active.length) {
       const spins = active.reduce((n, s) => n + s.remainingSpins, 0);
       throw new ConflictError(SLOTS_ERRORS.sessionActive, `You still have ${spins} spin${spins === 1 ? "" : "s"} in an active session. Play them before buying another package.`);
     }
   }
 
+  /** True once the server drains before a restart: no new package is sold (payments already signed still count). */
+  draining = false;
+
   /** Opens a VVX payment request for a package and asks Xaman for the payment. */
   async create(actor: { wallet: string; clientToken?: string }, tierIndex: number) {
+    if (this.draining) throw new DrainingError();
     const pkg = slotPackage(tierIndex);
     this.refuseIfActive(actor.wallet);
     const now = this.deps.clock.date();

@@ -104,6 +104,11 @@ export class SlotsRepository {
 
   // --- The spin's statements (run inside its transaction) -----------------------------
 
+  /** The newest spin's id (0 before any): what DATA_DIR/vvx.played compares at a start. */
+  lastSpinId(): number {
+    return this.sqlite.query<{ n: number }, []>("SELECT coalesce(max(id), 0) AS n FROM slot_spins").get()?.n ?? 0;
+  }
+
   /** Runs `fn` in an immediate transaction on the plain connection. */
   immediate<T>(fn: () => T): T {
     return this.sqlite.transaction(fn).immediate();

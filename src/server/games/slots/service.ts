@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { randomUUID } from "node:crypto";
 import { convertStringToHex } from "xrpl";
-import { SLOT_FLOATS_PER_SPIN, slotSpinFromFloats, type SlotSpin } from "../../../engine";
+import { SLOT_FLOATS_PER_SPIN, slotSpinFromFloats, unplayedPaidSpins, type SlotSpin } from "../../../engine";
 import type { DrawnSeeds } from "../../fair/model";
 import type { FairSeedService } from "../../fair/service";
 import { vvxAmount } from "../../ledger/amounts";
@@ -78,8 +78,9 @@ export class SlotsService {
   }
 
   /**
-   * Ends an active session whose time ran out; its unplayed paid spins go back to the wallet in
-   * VVX through the outbox (wheel spins lapse). Idempotent: a session already ended is left alone.
+   * Ends an active session whose time ran out; its unplayed paid spins (played spins count against
+   * the paid ones first) go back to the wallet in VVX through the outbox (wheel spins lapse).
+   * Idempotent: a session already ended is left alone.
    */
   expire(sessionId: string): SessionRow | undefined {
     const now = this.deps.clock.date();
@@ -87,7 +88,7 @@ export class SlotsService {
       (tx) => {
         const s = this.repo.session(sessionId);
         if (!s || s.status !== "active" || s.expiresAt > now) return undefined;
-        const refundable = BigInt(Math.min(s.remainingSpins, s.paidSpins)) * s.spinCostMicro;
+        const refundable = BigInt(unplayedPaidSpins(s)) * s.spinCostMicro;
         const refundKey = refundable > 0n ? slotKeys.expiryRefund(s.id) : null;
         if (refundKey) this.deps.outbox.record(tx, { key: refundKey, purpose: "refund", tx: this.refundTx(s, refundable) });
         return this.repo.updateSession(tx, s.id, { status: "expired", endedAt: now, refundKey, refundMicro: refundable > 0n ? refundable : null });
@@ -159,6 +160,7 @@ export class SlotsService {
     const now = this.deps.clock.now();
     const outcome = this.spinOnce(wallet, sessionId, now);
     if (outcome.refused !== undefined) throw this.refusal(outcome.refused, sessionId);
+    this.deps.notePlayed("slots", outcome.id);
     const { taken } = outcome;
     return {
       spin: spinView(outcome.id, outcome.spin, outcome.seeds),

@@ -1,9 +1,16 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { DATA_DIR_MODE, ownerOnlyFile } from "../dataDir";
 import { DatabaseFileError, databaseFileError, isBusyError } from ".";
 
-/** The file whose lock says "a server runs on this DATA_DIR" (an otherwise tiny SQLite database). */
+/**
+ * The file whose lock says "a server runs on this DATA_DIR" (an otherwise tiny SQLite database).
+ * A rule for every release, past and future: this name, this mechanism (SQLite's exclusive lock on it,
+ * taken before the database is opened) and the `holder` table stay as they are, so that any two
+ * versions of VVX refuse to run on one folder together. A new kind of lock may be added beside it,
+ * never instead of it.
+ */
 export const LOCK_FILE = "vvx.lock";
 
 /** DATA_DIR is held by another running server. */
@@ -26,10 +33,11 @@ export interface DataDirLock {
  * so a killed server leaves no stale lock. Throws DataDirInUseError when another server holds it.
  */
 export function lockDataDir(dataDir: string): DataDirLock {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
   const path = join(dataDir, LOCK_FILE);
   let db: Database | undefined;
   try {
+    ownerOnlyFile(path);
     db = new Database(path, { create: true });
     db.exec("PRAGMA busy_timeout = 0");
     // Only the lock matters, not the row: no journal and no fsync on the start-up path.
@@ -58,3 +66,31 @@ export function lockDataDir(dataDir: string): DataDirLock {
     },
   };
 }
+
+/** Who holds DATA_DIR: a running server (held), or nobody (with the last holder's pid and start, if one ever ran). */
+export interface LockState {
+  held: boolean;
+  last?: { pid: number; since: string };
+}
+
+/**
+ * Reads the lock without taking it (`vvx doctor`): a server holds SQLite's exclusive lock on the file,
+ * so any read of it is refused while one runs; otherwise its row names the last server that ran.
+ */
+export function lockState(dataDir: string): LockState {
+  const path = join(dataDir, LOCK_FILE);
+  if (!existsSync(path)) return { held: false };
+  let db: Database | undefined;
+  try {
+    db = new Database(path, { readonly: true });
+    db.exec("PRAGMA busy_timeout = 0");
+    const row = db.query<{ pid: number; since: string }, []>("SELECT pid, since FROM holder").get();
+    return { held: false, last: row ?? undefined };
+  } catch (err) {
+    if (isBusyError(err)) return { held: true };
+    throw err;
+  } finally {
+    db?.close();
+  }
+}
+

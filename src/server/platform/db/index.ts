@@ -2,7 +2,9 @@ import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { DATA_DIR_MODE, ownerOnlyFile } from "../dataDir";
 import { migrations } from "./migrations";
+import { VERSION } from "../version";
 
 /** The product database (tables are declared by each feature's schema.ts). */
 export type Db = BunSQLiteDatabase;
@@ -23,18 +25,21 @@ export const LOCK_RECHECK_MS = 250;
 
 /** Opens (or creates) the product database under dataDir in WAL mode and brings its schema up to date. */
 export function openStore(dataDir: string, file = "vvx.db", busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS): Store {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
   const path = join(dataDir, file);
   let sqlite: Database | undefined;
   try {
+    ownerOnlyFile(path);
     sqlite = new Database(path, { create: true, strict: true });
     sqlite.exec("PRAGMA journal_mode = WAL");
     sqlite.exec("PRAGMA synchronous = NORMAL");
     sqlite.exec("PRAGMA foreign_keys = ON");
     writeLockOf(sqlite, busyTimeoutMs);
+    refuseNewerSchema(sqlite, path);
     applyMigrations(sqlite);
   } catch (err) {
     sqlite?.close();
+    if (err instanceof DatabaseFileError) throw err;
     throw databaseFileError(path, err, "Restore it from a backup, or move it aside to start with an empty database") ?? err;
   }
   const db = drizzle(sqlite);
@@ -111,7 +116,36 @@ export function reportIfCorrupt(err: unknown): void {
   if (corruptHandler && isCorruptError(err)) corruptHandler(err);
 }
 
-/** Applies the embedded migrations not yet recorded, each in its own transaction. */
+/** The database schema this binary writes: its number of migrations (kept in the file as PRAGMA user_version). */
+export const SCHEMA_VERSION = migrations.length;
+
+/** A database written by a newer VVX than this binary: running on it would misread and corrupt it. */
+export class NewerSchemaError extends DatabaseFileError {
+  constructor(path: string, found: number) {
+    super(path, `${path} has schema version ${found}, newer than this VVX ${VERSION} knows (schema version ${SCHEMA_VERSION}). Run the newer VVX, or restore a backup made with this version.`);
+    this.name = "NewerSchemaError";
+  }
+}
+
+/**
+ * The database's schema version: PRAGMA user_version once a VVX with this rule wrote it, else the
+ * migrations recorded (files from before it), counting any this binary does not know.
+ */
+export function schemaVersionOf(sqlite: Database): { version: number; unknown: string[] } {
+  const recorded = sqlite.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+  const hasTable = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").get();
+  const tags = hasTable ? sqlite.query<{ tag: string }, []>("SELECT tag FROM _migrations").all().map((r) => r.tag) : [];
+  const known = new Set(migrations.map((m) => m.tag));
+  return { version: Math.max(recorded, tags.length), unknown: tags.filter((t) => !known.has(t)) };
+}
+
+/** Throws NewerSchemaError before anything is written when the file's schema is newer than this binary's. */
+export function refuseNewerSchema(sqlite: Database, path: string): void {
+  const { version, unknown } = schemaVersionOf(sqlite);
+  if (version > SCHEMA_VERSION || unknown.length > 0) throw new NewerSchemaError(path, Math.max(version, SCHEMA_VERSION + 1));
+}
+
+/** Applies the embedded migrations not yet recorded, each in its own transaction, and records the schema version. */
 export function applyMigrations(sqlite: Database): string[] {
   sqlite.exec("CREATE TABLE IF NOT EXISTS _migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
   const done = new Set(sqlite.query<{ tag: string }, []>("SELECT tag FROM _migrations").all().map((r) => r.tag));
@@ -126,6 +160,7 @@ export function applyMigrations(sqlite: Database): string[] {
     })();
     applied.push(m.tag);
   }
+  if (sqlite.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version !== SCHEMA_VERSION) sqlite.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   return applied;
 }
 

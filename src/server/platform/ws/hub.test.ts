@@ -93,7 +93,7 @@ describe("/ws", () => {
     }
     s.ws.send(JSON.stringify({ type: "subscribe", topic: `wallet:${other}` }));
     expect(await s.next("error")).toMatchObject({ code: "FORBIDDEN", topic: `wallet:${other}` });
-    server.ctx.hub.emit("wallet", own, { type: "reward-claim", claimId: 1, tokenId: "T", status: "Pending", amount: "1", txid: null });
+    server.ctx.hub.emit("wallet", own, { type: "reward-claim", claimId: 1, tokenId: "T", claimType: "early", status: "Pending", amount: "1", txid: null });
     expect(await s.next("reward-claim")).toMatchObject({ claimId: 1, topic: `wallet:${own}` });
     s.ws.close();
     // A made-up session is no session.
@@ -124,7 +124,7 @@ describe("/ws", () => {
     expect(out.body).toMatchObject({ loggedOut: true });
     expect(await Promise.race([Promise.all(closed), Bun.sleep(2_000).then(() => "still open")])).toEqual([4001, 4001]);
     // The wallet's pushes now reach only the session that is still signed in.
-    server.ctx.hub.emit("wallet", own, { type: "reward-claim", claimId: 2, tokenId: "T", status: "Pending", amount: "1", txid: null });
+    server.ctx.hub.emit("wallet", own, { type: "reward-claim", claimId: 2, tokenId: "T", claimType: "early", status: "Pending", amount: "1", txid: null });
     expect(await kept.next("reward-claim")).toMatchObject({ claimId: 2 });
     expect(site.messages.some((m) => m.type === "reward-claim")).toBe(false);
     expect(server.ctx.hub.subscribers(`player:crash:${own}`)).toBe(0);

@@ -127,8 +127,14 @@ export class Hub {
   /** Publishes one message to every subscriber of a topic (no JSON is made for a topic nobody listens to: the game rounds tick on an idle server). */
   publish(topic: string, message: WsMessage | object): number {
     if (!this.server || this.server.subscriberCount(topic) === 0) return 0;
+    const colon = topic.indexOf(":");
+    const channel = colon < 0 ? topic : topic.slice(0, colon);
+    this.published.set(channel, (this.published.get(channel) ?? 0) + 1);
     return this.server.publish(topic, JSON.stringify(message));
   }
+
+  /** Messages handed to server.publish since start, by channel (a topic's name before its key): GET /metrics reads it. */
+  readonly published = new Map<string, number>();
 
   /** How many sockets subscribe to a topic right now (Bun's own count). */
   subscribers(topic: string): number {

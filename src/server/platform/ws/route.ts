@@ -100,7 +100,7 @@ function socketRoute(deps: SocketRouteDeps, { path, connect }: SocketEndpoint): 
 
   return (request, server) => {
     if (request.method !== "GET" || request.headers.get("upgrade") !== "websocket") return deps.fallback(request);
-    if (log.quietInfo) return upgrade(request, server);
+    if (log.quietInfo || log.requests === false) return upgrade(request, server);
     const t0 = performance.now();
     const answered = upgrade(request, server);
     const logged = (response: Response | undefined) => (logRequest(log, "GET", path, response?.status ?? 101, performance.now() - t0), response);

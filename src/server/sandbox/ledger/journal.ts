@@ -15,7 +15,7 @@ export class OpenJournal {
   private fd: number;
 
   constructor(readonly path: string) {
-    this.fd = openSync(path, "a+");
+    this.fd = openSync(path, "a+", 0o600); // owner-only, like every file in DATA_DIR
   }
 
   append(hash: string, txBlob: string): void {

@@ -1,5 +1,6 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
+import { DATA_DIR_MODE, ownerOnlyFile } from "../../platform/dataDir";
 import { join } from "node:path";
 import { entryJson, type Entry } from "./view";
 
@@ -82,8 +83,9 @@ export class SandboxStore {
   readonly path: string;
 
   constructor(dataDir: string) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
     this.path = join(dataDir, "sandbox.db");
+    ownerOnlyFile(this.path);
     this.db = new Database(this.path, { create: true, strict: true });
     this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;");
     this.db.exec(SCHEMA);

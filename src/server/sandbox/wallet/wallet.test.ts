@@ -107,3 +107,29 @@ describe("sandbox wallet", () => {
     expect(noSigner.json.message).toContain("account");
   });
 });
+
+describe("an expired sign request", () => {
+  test("the wallet refuses it once the product's clock passed its 5 minutes, as Xaman does: the app sees it expired, no session is made", async () => {
+    const { TestBrowser } = await import("../../testing/testBrowser");
+    const account = (await api("POST", "/sandbox/api/accounts", { xrp: 20 })).json.address as string;
+    const browser = new TestBrowser(server.url);
+    const connect = async () => (await browser.json("/api/xumm/sign-request", { method: "POST", json: { type: "wallet_connect" } })).body as { uuid: string };
+    const advance = (ms: number) => api("POST", "/sandbox/api/clock/advance", { ms });
+
+    // 4 min 59 s later a QR still signs.
+    const fresh = await connect();
+    await advance(299_000);
+    expect((await api("POST", `/sandbox/api/payloads/${fresh.uuid}/sign`, { account })).json).toMatchObject({ signed: true });
+
+    // 5 min 1 s later it is expired: refused, gone from the pending list, and the app is told.
+    const stale = await connect();
+    await advance(301_000);
+    const refused = await api("POST", `/sandbox/api/payloads/${stale.uuid}/sign`, { account });
+    expect([refused.status, refused.json.code]).toEqual([409, "PAYLOAD_EXPIRED"]);
+    expect(refused.json.error).toBe("This sign request expired: it can no longer be signed. Ask the app for a new QR code.");
+    expect((await api("GET", "/sandbox/api/payloads?state=pending")).json.payloads.map((p: { uuid: string }) => p.uuid)).not.toContain(stale.uuid);
+    const status = (await browser.json(`/api/xumm/status/${stale.uuid}`)).body;
+    expect(status).toMatchObject({ signed: false, expired: true, account: null });
+    expect((await api("POST", `/sandbox/api/payloads/${stale.uuid}/reject`)).status).toBe(409);
+  });
+});

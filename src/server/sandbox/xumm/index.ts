@@ -4,6 +4,7 @@ import { AppError } from "../../platform/errors";
 import { SandboxOauth, OauthError } from "./oauth";
 import { qrMatrix, qrPng } from "./qr";
 import type { CreateBody, SandboxXumm } from "./service";
+import type { SandboxXApps } from "./xapp";
 
 const PLATFORM = "/sandbox/xumm/api/v1/platform";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -17,10 +18,10 @@ function xummError(set: { status?: number | string }, status: number, detail?: s
 /**
  * The sandbox Xaman's HTTP and WebSocket surface, at the paths xumm-sdk calls
  * after `setEndpoint(<base>/sandbox/xumm)`, plus QR images and the OAuth2
- * provider. Only mounted when NETWORK=sandbox. Long because it is one Elysia chain of the Xaman API's
+ * provider, and xApp launch tokens. Only mounted when NETWORK=sandbox. Long because it is one Elysia chain of the Xaman API's
  * paths (each a few lines): split, it would lose the shared API-key check and sockets map.
  */
-export function sandboxXummRoutes(xumm: SandboxXumm) {
+export function sandboxXummRoutes(xumm: SandboxXumm, xapps: SandboxXApps) {
   const oauth = new SandboxOauth(xumm, xumm.options.sandboxSeed);
   const unsubscribers = new Map<string, () => void>();
 
@@ -59,6 +60,7 @@ export function sandboxXummRoutes(xumm: SandboxXumm) {
       platform(({ params }) => xumm.cancel(params.uuid!) ?? { error: { reference: randomUUID(), code: 404 } }),
     )
     .post(`${PLATFORM}/user-tokens`, platform(({ body }) => xumm.verifyUserTokens((body as { tokens?: unknown } | null)?.tokens)))
+    .get(`${PLATFORM}/xapp/ott/:token`, platform(({ params }) => xapps.read(params.token!)))
     .get("/sandbox/xumm/qr/:file", async ({ params, set }) => {
       const m = params.file.match(/^([0-9a-f-]{36})_q\.(png|json)$/);
       if (!m || !UUID.test(m[1]!) || !xumm.repo.payload(m[1]!)) return xummError(set, 404, "No such QR code");

@@ -23,6 +23,9 @@ export interface SandboxAccount {
 export type SandboxAccountSource = () => Promise<SandboxAccount[]> | SandboxAccount[];
 
 /** Tuning for the sandbox Xaman. */
+/** How long a transaction the sandbox wallet signed stays valid (xrpl.js's 20 ledgers on a real network). */
+const SIGNED_TX_VALID_MS = 70_000;
+
 export interface SandboxXummOptions {
   db: Db;
   log: Logger;
@@ -34,10 +37,14 @@ export interface SandboxXummOptions {
   accounts: SandboxAccountSource;
   /** Seed of the sandbox (signs the OAuth2 access tokens). */
   sandboxSeed: string;
+  /** How often the sandbox ledger closes: a signed transaction stays valid for the same time as on a real network. */
+  ledgerMs?: number;
   /** Lifetime of a payload without `options.expire`: Xaman's QR codes expire in 5 minutes. */
   defaultExpirySeconds?: number;
   /** How often pending payloads are checked for expiry. */
   sweepMs?: number;
+  /** The product's clock (the sandbox's advancing clock): payloads expire on it, as the product counts their 5 minutes. Default: real time. */
+  now?: () => number;
 }
 
 /** Pending payloads live 5 minutes unless the creator asks otherwise. */
@@ -99,6 +106,11 @@ export class SandboxXumm {
     return this.options.credentials;
   }
 
+  /** Now on the product's clock (an advanced sandbox clock expires payloads, as the product sees them expire). */
+  now(): number {
+    return this.options.now ? this.options.now() : Date.now();
+  }
+
   /** Starts the expiry sweep (a failing pass, e.g. the database locked elsewhere, is logged and retried with backoff). */
   start(): void {
     this.sweepTimer ??= setInterval(() => void this.sweepGate.run(() => this.expireDue()), this.options.sweepMs ?? 1000);
@@ -146,7 +158,7 @@ export class SandboxXumm {
       throw new ValidationError("custom_meta.instruction", "Field 'custom_meta.instruction' must be text of at most 280 characters");
     }
 
-    const now = Date.now();
+    const now = this.now();
     let pushedTo: string | null = null;
     if (typeof body.user_token === "string" && body.user_token) {
       const token = this.repo.userToken(body.user_token);
@@ -206,7 +218,7 @@ export class SandboxXumm {
     else if (row.openedAt) reason = "ALREADY_OPENED";
     let cancelled = false;
     if (reason === "OK") {
-      cancelled = this.repo.transition(uuid, "pending", { state: "cancelled", resolvedAt: new Date() });
+      cancelled = this.repo.transition(uuid, "pending", { state: "cancelled", resolvedAt: new Date(this.now()) });
       if (cancelled) this.emit(uuid, { payload_uuidv4: uuid, cancelled: true, signed: false });
       else reason = "ALREADY_RESOLVED";
     }
@@ -218,7 +230,7 @@ export class SandboxXumm {
   /** POST /user-tokens: validity of each token. */
   verifyUserTokens(tokens: unknown) {
     if (!Array.isArray(tokens)) throw new ValidationError("tokens", "Field 'tokens' must be a list of user tokens");
-    const now = Date.now();
+    const now = this.now();
     return {
       tokens: tokens.map((t) => {
         const row = typeof t === "string" ? this.repo.userToken(t) : undefined;
@@ -238,7 +250,7 @@ export class SandboxXumm {
   open(uuid: string): void {
     const row = this.repo.payload(uuid);
     if (!row || row.openedAt || row.state !== "pending") return;
-    this.repo.markOpened(uuid, new Date());
+    this.repo.markOpened(uuid, new Date(this.now()));
     this.emit(uuid, { opened: true });
   }
 
@@ -273,7 +285,7 @@ export class SandboxXumm {
       const userToken = this.issueUserToken(wallet.classicAddress, row.pushedTo);
       const result = {
         state: "signed",
-        resolvedAt: new Date(),
+        resolvedAt: new Date(this.now()),
         account: wallet.classicAddress,
         signerPubkey: wallet.publicKey,
         hex,
@@ -281,7 +293,7 @@ export class SandboxXumm {
         dispatchedTo,
         dispatchedResult,
         issuedUserToken: userToken,
-        openedAt: row.openedAt ?? new Date(),
+        openedAt: row.openedAt ?? new Date(this.now()),
       };
       // A transaction already on its way to the ledger is the truth even if the clock ran out meanwhile.
       const ok = this.repo.transition(uuid, "pending", result) || (dispatchedTo !== null && this.repo.transition(uuid, "expired", result));
@@ -307,7 +319,7 @@ export class SandboxXumm {
   reject(uuid: string) {
     this.expireDue();
     const row = this.pendingRow(uuid);
-    const ok = this.repo.transition(uuid, "pending", { state: "rejected", resolvedAt: new Date(), openedAt: row.openedAt ?? new Date() });
+    const ok = this.repo.transition(uuid, "pending", { state: "rejected", resolvedAt: new Date(this.now()), openedAt: row.openedAt ?? new Date(this.now()) });
     if (!ok) throw new ConflictError("PAYLOAD_RESOLVED", `This request is ${this.repo.payload(uuid)!.state} already`);
     const returnUrl = this.returnUrl(this.repo.payload(uuid)!);
     this.emit(uuid, {
@@ -326,7 +338,7 @@ export class SandboxXumm {
   /** Ends a pending payload's life now (what the clock does after `expire`); for tests and demos. */
   expireNow(uuid: string) {
     const row = this.pendingRow(uuid);
-    if (this.repo.transition(uuid, "pending", { state: "expired", expiresAt: new Date(Math.min(Date.now(), row.expiresAt.getTime())) })) {
+    if (this.repo.transition(uuid, "pending", { state: "expired", expiresAt: new Date(Math.min(this.now(), row.expiresAt.getTime())) })) {
       this.emit(uuid, { expired: true });
     }
     return { expired: true as const, uuid };
@@ -334,7 +346,7 @@ export class SandboxXumm {
 
   /** Expires every pending payload whose time is up and tells its subscribers. */
   expireDue(): void {
-    const now = Date.now();
+    const now = this.now();
     for (const row of this.repo.duePayloads(now)) {
       if (this.repo.transition(row.uuid, "pending", { state: "expired" })) this.emit(row.uuid, { expired: true });
     }
@@ -384,6 +396,7 @@ export class SandboxXumm {
   private pendingRow(uuid: string): PayloadRow {
     const row = this.repo.payload(uuid);
     if (!row) throw new NotFoundError(`No sign request ${uuid}`, "PAYLOAD_NOT_FOUND");
+    if (row.state === "expired") throw new ConflictError("PAYLOAD_EXPIRED", "This sign request expired: it can no longer be signed. Ask the app for a new QR code.");
     if (row.state !== "pending") throw new ConflictError("PAYLOAD_RESOLVED", `This request is ${row.state} already`);
     return row;
   }
@@ -409,6 +422,11 @@ export class SandboxXumm {
     let prepared: SubmittableTransaction;
     try {
       prepared = await client.autofill(tx);
+      // xrpl.js gives 20 ledgers, about 70 s on a real network but 3 s at a test's 150 ms closes: a phone that is
+      // slow to sign would see tefMAX_LEDGER only here. The same 70 s, in this ledger's closes.
+      if (request.LastLedgerSequence === undefined && prepared.LastLedgerSequence !== undefined) {
+        prepared.LastLedgerSequence += Math.max(0, Math.ceil(SIGNED_TX_VALID_MS / (this.options.ledgerMs ?? 1000)) - 20);
+      }
     } catch (err) {
       throw new ConflictError("TX_PREPARE_FAILED", `The ledger could not prepare this transaction: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -437,7 +455,7 @@ export class SandboxXumm {
 
   /** The account's user token (renewed), reusing the one a pushed payload came with. */
   private issueUserToken(account: string, pushedTo: string | null): string {
-    const now = Date.now();
+    const now = this.now();
     const expiresAt = new Date(now + USER_TOKEN_DAYS * 86_400_000);
     const existing = this.repo.userTokenForAccount(account);
     if (existing && (existing.expiresAt.getTime() > now || pushedTo === account)) {
@@ -471,11 +489,11 @@ export class SandboxXumm {
   }
 
   private walletPayload(row: PayloadRow): WalletPayload {
-    return walletPayloadOf(row);
+    return walletPayloadOf(row, this.now());
   }
 
   /** A payload in the exact shape of Xaman's GET /payload/:uuid. */
   payloadJson(row: PayloadRow) {
-    return payloadJsonOf(row, { apiKey: this.credentials.apiKey, publicUrl: this.options.publicUrl, xrplUrl: this.options.xrplUrl });
+    return payloadJsonOf(row, { apiKey: this.credentials.apiKey, publicUrl: this.options.publicUrl, xrplUrl: this.options.xrplUrl }, this.now());
   }
 }

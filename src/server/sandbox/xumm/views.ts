@@ -52,7 +52,7 @@ export function returnUrlOf(row: PayloadRow): string | null {
 }
 
 /** A payload as the sandbox wallet page shows it. */
-export function walletPayloadOf(row: PayloadRow): WalletPayload {
+export function walletPayloadOf(row: PayloadRow, nowMs: number): WalletPayload {
   const request = parse<Record<string, unknown>>(row.requestJson, {});
   const custom = parse<{ instruction?: string | null }>(row.customMeta, {});
   return {
@@ -67,7 +67,7 @@ export function walletPayloadOf(row: PayloadRow): WalletPayload {
     mustSignWith: typeof request.Account === "string" && request.Account ? request.Account : null,
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
-    expiresInSeconds: Math.max(0, Math.floor((row.expiresAt.getTime() - Date.now()) / 1000)),
+    expiresInSeconds: Math.max(0, Math.floor((row.expiresAt.getTime() - nowMs) / 1000)),
     account: row.account,
     txid: row.txid,
     dispatchedResult: row.dispatchedResult,
@@ -75,7 +75,7 @@ export function walletPayloadOf(row: PayloadRow): WalletPayload {
 }
 
 /** A payload in the exact shape of Xaman's GET /payload/:uuid. */
-export function payloadJsonOf(row: PayloadRow, app: { apiKey: string; publicUrl: string; xrplUrl: string }) {
+export function payloadJsonOf(row: PayloadRow, app: { apiKey: string; publicUrl: string; xrplUrl: string }, nowMs: number) {
   const request = parse<Record<string, unknown>>(row.requestJson, {});
   const options = parse<{ submit?: boolean; return_url?: { app?: string; web?: string } }>(row.options, {});
   const custom = parse<{ identifier?: string | null; blob?: Record<string, unknown> | null; instruction?: string | null }>(row.customMeta, {});
@@ -122,7 +122,7 @@ export function payloadJsonOf(row: PayloadRow, app: { apiKey: string; publicUrl:
       signmethod: null,
       created_at: row.createdAt.toISOString(),
       expires_at: row.expiresAt.toISOString(),
-      expires_in_seconds: row.state === "pending" ? Math.max(0, Math.floor((row.expiresAt.getTime() - Date.now()) / 1000)) : 0,
+      expires_in_seconds: row.state === "pending" ? Math.max(0, Math.floor((row.expiresAt.getTime() - nowMs) / 1000)) : 0,
     },
     response: {
       signer_pubkey: row.signerPubkey ?? undefined,

@@ -175,7 +175,7 @@ describe("sandbox Xaman through the real xumm-sdk", () => {
     expect(got.payload.expires_in_seconds).toBe(0);
     const late = await sandbox(`/payloads/${created.uuid}/sign`, { seed: Wallet.generate().seed });
     expect(late.status).toBe(409);
-    expect(late.json.code).toBe("PAYLOAD_RESOLVED");
+    expect(late.json.code).toBe("PAYLOAD_EXPIRED");
     expect((await sdk.payload.cancel(created.uuid))!.result.reason).toBe("ALREADY_EXPIRED");
   });
 

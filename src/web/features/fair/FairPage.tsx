@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import {
   EngineInputError,
   SLOT_PACKAGES,
@@ -226,6 +226,14 @@ function SeedVerifier() {
   const [error, setError] = useState<string | null>(null);
   const [out, setOut] = useState<{ commitment: string; floats: number[]; game: SeedGame; body: React.ReactNode } | null>(null);
   useLinkedCheck(link, setServerSeed, () => submit());
+  const result = useRef<HTMLDivElement>(null);
+  const shownOnce = useRef(false);
+  // A link's check ends on its result (or on the notice that its seed is not revealed), wherever the page opened.
+  useEffect(() => {
+    if (!link || shownOnce.current || !(out || link.seedState === "hidden")) return;
+    shownOnce.current = true;
+    (result.current ?? document.getElementById("verify"))?.scrollIntoView({ block: "center" });
+  }, [link, out]);
 
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
@@ -329,7 +337,7 @@ function SeedVerifier() {
         </p>
       )}
       {out && (
-        <div className="stack" data-testid="seed-result">
+        <div className="stack" data-testid="seed-result" ref={result}>
           <p className="small">
             SHA-256 of the server seed (compare with the commitment you were shown): <code className="hash-cell">{out.commitment}</code>
           </p>

@@ -9,7 +9,7 @@ import { DailySpinCard } from "./DailySpinCard";
 const STEPS = [
   { n: 1, title: "Connect Wallet", text: "Sign in with the Xaman app: scan a QR code on a desktop or open the link on your phone." },
   { n: 2, title: "Buy NFT with VVX", text: "Choose a Genesis or Oasis tier and pay in VVX. Your XLS-20 NFT is minted and offered to your wallet." },
-  { n: 3, title: "Earn Automatic Rewards", text: "Rewards accrue daily from your purchase date and are paid in VVX to the NFT's owner." },
+  { n: 3, title: "Earn Automatic Rewards", text: "Rewards accrue daily from your purchase date; claim them any time, and what you leave is paid in VVX to the NFT's owner at the end of each month." },
 ];
 
 export default function LandingPage() {

@@ -4,6 +4,7 @@ import { getJson, HttpError } from "../../lib/api";
 import { formatWhole, shortAddress } from "../../lib/format";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { DepositsCard } from "../admin/DepositsCard";
+import { HouseCard } from "../admin/HouseCard";
 import { connectWallet, walletState } from "../wallet/walletStore";
 import { statusText, type VaultRow } from "./api";
 import { MintingBar, useMintingStatus } from "./mintingStatus";
@@ -69,6 +70,7 @@ export default function AdminPage() {
       </div>
 
       <MintingProgress minting={minting} />
+      <HouseCard />
       <DepositsCard />
     </section>
   );

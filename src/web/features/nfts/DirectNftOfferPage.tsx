@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useSnapshot } from "valtio";
 import { Dialog } from "../../components/Dialog";
-import { shortTokenId } from "../../lib/format";
+import { NftLabel } from "../../components/TokenId";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { walletState } from "../wallet/walletStore";
 import { DIRECT_OFFER_POLL_MS, TRANSFER_SUCCESS_CLOSE_MS, useDirectOffer, type DirectOfferState, type Offer } from "./directOffer";
@@ -86,7 +86,7 @@ export default function DirectNftOfferPage({ pollMs = DIRECT_OFFER_POLL_MS }: { 
         </button>
         {done && (
           <p className="success-text" role="status">
-            Your {done.tierName} NFT{done.tokenId ? <> (token <code>{shortTokenId(done.tokenId)}</code>)</> : null} is now in your wallet.
+            Your <NftLabel tierName={done.tierName} tokenId={done.tokenId} /> is now in your wallet.
           </p>
         )}
       </form>
@@ -116,7 +116,7 @@ function DirectOfferSteps({ state, offer, error, progress, onRetry, onClose }: {
             </p>
           ) : (
             <p>
-              Scan with Xaman to accept your {offer.tierName} NFT{offer.tokenId ? <> (token <code>{shortTokenId(offer.tokenId)}</code>)</> : null}.
+              Scan with Xaman to accept your <NftLabel tierName={offer.tierName} tokenId={offer.tokenId} />.
             </p>
           )}
           <QrRequest

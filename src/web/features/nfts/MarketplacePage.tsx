@@ -62,7 +62,7 @@ export default function MarketplacePage() {
         <h2 id="about-title">About VVX NFTs</h2>
         <ul className="about-list">
           <li>Each NFT is minted on the XRP Ledger with the XLS-20 standard and offered to your wallet; you own it once you accept the offer in Xaman.</li>
-          <li>Rewards accrue daily from the purchase date and are distributed monthly in VVX to the NFT's current owner.</li>
+          <li>Rewards accrue daily from the purchase date and are distributed monthly in VVX to the NFT's current owner: at the end of each month (UTC) whatever was not claimed before is paid automatically.</li>
           <li>
             {genesis && oasis ? (
               <>

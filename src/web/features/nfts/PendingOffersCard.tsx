@@ -2,7 +2,7 @@ import { linkOf, qrOf } from "../../../shared/compat";
 import { useEffect, useRef, useState } from "react";
 import useSWR from "swr";
 import { getJson, sendJson } from "../../lib/api";
-import { shortTokenId } from "../../lib/format";
+import { TokenId } from "../../components/TokenId";
 import { toast } from "../../state/toast";
 import { SigningModal } from "../wallet/SigningModal";
 import { connectWallet, type SigningRequest } from "../wallet/walletStore";
@@ -136,7 +136,7 @@ function OfferList({ offers, accepting, onAccept }: { offers: readonly PendingOf
           <div>
             <div className="offer-name">{offerLabel(o)}</div>
             <div className="muted small">
-              Token <code title={o.tokenId}>{shortTokenId(o.tokenId)}</code>
+              Token <TokenId id={o.tokenId} />
             </div>
           </div>
           <button className="btn btn-primary" onClick={() => onAccept(o)} disabled={accepting !== null} aria-busy={accepting === o.offerId}>

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useSnapshot } from "valtio";
 import { Dialog } from "../../components/Dialog";
-import { formatVvx, shortTokenId } from "../../lib/format";
+import { NftLabel } from "../../components/TokenId";
+import { formatVvx } from "../../lib/format";
 import { toast } from "../../state/toast";
 import { connectWallet, isMobile, walletState } from "../wallet/walletStore";
 import { openWalletApp } from "./api";
@@ -220,8 +221,7 @@ function OfferStep({ state, flow, scan, tierName, onCancel }: StepProps & { flow
   return (
     <div className="stack purchase-center">
       <p>
-        Payment received. Your {tierName} NFT{offer?.tokenId ? <> (token <code title={offer.tokenId}>{shortTokenId(offer.tokenId)}</code>)</> : null} is
-        offered to your wallet for 0 VVX. {scan} and accept it.
+        Payment received. Your <NftLabel tierName={tierName} tokenId={offer?.tokenId} /> is offered to your wallet for 0 VVX. {scan} and accept it.
       </p>
       {offer?.qrUrl || offer?.xummUrl ? (
         <QrRequest qrUrl={offer.qrUrl} xummUrl={offer.xummUrl} uuid={offer.uuid} alt="QR code of the NFT offer acceptance" testId="offer-qr" />
@@ -259,8 +259,7 @@ function CompleteStep({ state, tierName, onDone }: StepProps & { onDone: () => v
         <path d="M14 24.5l7 7 13-14" fill="none" stroke="currentColor" strokeWidth="4" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
       <p>
-        Your {tierName} NFT is in your wallet{offer?.tokenId ? <> (token <code title={offer.tokenId}>{shortTokenId(offer.tokenId)}</code>)</> : null}. Rewards
-        start accruing today.
+        Your <NftLabel tierName={tierName} tokenId={offer?.tokenId} /> is in your wallet. Rewards start accruing today.
       </p>
       <div className="purchase-actions">
         <button className="btn btn-primary" onClick={onDone} autoFocus>

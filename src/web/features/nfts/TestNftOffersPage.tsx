@@ -1,16 +1,15 @@
 import { useState } from "react";
 import { useSWRConfig } from "swr";
 import { useSnapshot } from "valtio";
-import { sendJson } from "../../lib/api";
 import { formatVvx } from "../../lib/format";
 import { usePageTitle } from "../../lib/usePageTitle";
-import { useSiteConfig } from "../../state/site";
-import { toast } from "../../state/toast";
+import { explorerTxLink, useSiteConfig } from "../../state/site";
+import { SigningModal } from "../wallet/SigningModal";
 import { walletState } from "../wallet/walletStore";
-import { statusText } from "./api";
+import { simulationText, simulationWaiting, useSimulatedPayment, type SimulationPhase } from "./simulatePayment";
 import { ConnectBanner, TierGrid } from "./TierGrid";
 import { activeOffersKey, PendingOffersCard } from "./PendingOffersCard";
-import { simulatedPaymentAmount, type NftTier } from "./tiers";
+import { simulatedPaymentAmount } from "./tiers";
 import { useTiers } from "./useTiers";
 
 /**
@@ -23,8 +22,11 @@ export default function TestNftOffersPage() {
   const { walletAddress, checking } = useSnapshot(walletState);
   const { tiers, loading, refresh } = useTiers();
   const { mutate } = useSWRConfig();
-  const [simulating, setSimulating] = useState<number | null>(null);
   const [purchasing, setPurchasing] = useState(false);
+  const sim = useSimulatedPayment(walletAddress, () => {
+    void refresh();
+    if (walletAddress) void mutate(activeOffersKey(walletAddress));
+  });
 
   if (!site && !siteError)
     return (
@@ -34,26 +36,6 @@ export default function TestNftOffersPage() {
     );
   // On real networks the page keeps its real tools (purchase with Xaman, offers) and has no simulation.
   const sandbox = site?.network === "sandbox";
-
-  const simulate = async (tier: NftTier) => {
-    if (!walletAddress) {
-      toast({ title: "Wallet not connected", description: "Please connect your wallet first", variant: "destructive" });
-      return;
-    }
-    setSimulating(tier.id);
-    const amount = simulatedPaymentAmount(tier.id);
-    try {
-      const res = await sendJson<{ success?: boolean; message?: string; error?: string }>("POST", "/api/test/simulate-payment", { walletAddress, tierId: tier.id, amount });
-      if (res.success === false) throw new Error(res.message ?? res.error ?? "Simulation failed");
-      toast({ title: "Payment simulated", description: res.message ?? `A ${formatVvx(amount)} payment for ${tier.name} was recorded; the NFT offer will appear below.`, variant: "success" });
-      void refresh();
-      void mutate(activeOffersKey(walletAddress));
-    } catch (err) {
-      toast({ title: "Simulation failed", description: statusText(err), variant: "destructive" });
-    } finally {
-      setSimulating(null);
-    }
-  };
 
   return (
     <section className="container">
@@ -74,8 +56,8 @@ export default function TestNftOffersPage() {
           extraActions={
             sandbox
               ? (t) => (
-                  <button className="btn btn-outline tier-buy" onClick={() => void simulate(t)} disabled={!walletAddress || simulating !== null} aria-busy={simulating === t.id}>
-                    {simulating === t.id && <span className="spinner" aria-hidden="true" />}
+                  <button className="btn btn-outline tier-buy" onClick={() => void sim.simulate(t)} disabled={!walletAddress || sim.simulating !== null} aria-busy={sim.simulating === t.id}>
+                    {sim.simulating === t.id && <span className="spinner" aria-hidden="true" />}
                     Simulate Payment ({formatVvx(simulatedPaymentAmount(t.id))})
                   </button>
                 )
@@ -83,10 +65,42 @@ export default function TestNftOffersPage() {
           }
         />
       )}
+      {sim.phase && <SimulationResult phase={sim.phase} explorer={(hash) => explorerTxLink(site, hash)} />}
       <div className="section-gap">
-        <PendingOffersCard walletAddress={walletAddress} announce={!purchasing} />
+        <PendingOffersCard walletAddress={walletAddress} announce={!purchasing && !sim.signing} />
       </div>
+      {sim.signing && <SigningModal request={sim.signing} onSuccess={(result) => sim.signed(result.txid)} onError={sim.notPaid} onClose={sim.closed} />}
     </section>
+  );
+}
+
+/** What the last simulated payment did: asked for, not made, paid (with its transaction) and the offer's state. */
+function SimulationResult({ phase, explorer }: { phase: SimulationPhase; explorer: (hash: string) => string | undefined }) {
+  const { title, text } = simulationText(phase);
+  const hash = phase.kind === "paid" ? (phase.paymentTxHash ?? phase.txid) : null;
+  const link = hash ? explorer(hash) : null;
+  const tone = phase.kind === "not-paid" ? "alert-error" : phase.kind === "paid" && !simulationWaiting(phase) ? "alert-success" : "";
+  return (
+    <div className={`alert ${tone} section-gap`} role="status" data-testid="simulate-result" data-phase={phase.kind === "paid" ? phase.status : phase.kind}>
+      <p>
+        <strong>{title}</strong>
+      </p>
+      <p className="small">
+        {simulationWaiting(phase) && <span className="spinner" aria-hidden="true" />} {text}
+      </p>
+      {hash && (
+        <p className="small mono">
+          Payment{" "}
+          {link ? (
+            <a href={link} target="_blank" rel="noopener noreferrer" title={hash}>
+              {hash.slice(0, 8)}…
+            </a>
+          ) : (
+            <span title={hash}>{hash.slice(0, 8)}…</span>
+          )}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -98,7 +112,8 @@ function TestPageHeader({ sandbox, network }: { sandbox: boolean; network?: stri
       <h1>Test NFT offers</h1>
       {sandbox ? (
         <p className="muted lead-left">
-          Buy with the sandbox wallet as a person would, or simulate the VVX payment to go straight to the NFT offer. Everything here runs on the sandbox ledger.
+          Buy with the sandbox wallet as a person would, or use Simulate Payment to skip the purchase dialog: it asks for the tier's VVX payment at once (sign it in the
+          sandbox wallet, as any payment), then the NFT offer appears below. Everything here runs on the sandbox ledger with real sandbox VVX.
         </p>
       ) : (
         <p className="alert alert-warning lead-left" role="status" data-testid="sandbox-only">

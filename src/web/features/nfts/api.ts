@@ -1,4 +1,5 @@
 import { HttpError } from "../../lib/api";
+import { walletState } from "../wallet/walletStore";
 
 // The API's types come from the schemas the server validates with (src/shared/api): never written by hand here.
 export type {
@@ -36,8 +37,10 @@ export function isSameOrigin(url: string): boolean {
  * Opens the signing wallet app on a phone. A real Xaman link is a universal
  * link that hands over to the app; the sandbox wallet is a page of this site,
  * so it opens in a new tab and the purchase in progress here keeps running.
+ * Inside Xaman (an xApp) the request's sign sheet is open already.
  */
 export function openWalletApp(url: string): void {
+  if (walletState.inXApp) return;
   if (isSameOrigin(url)) window.open(url, "_blank", "noopener");
   else window.location.assign(url);
 }

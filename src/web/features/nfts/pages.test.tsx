@@ -183,4 +183,58 @@ describe("test NFT offers page", () => {
       s.restore();
     }
   });
+
+  test("Simulate Payment asks for a signature like any payment and says what happened: waiting, paid with its transaction, the offer ready", async () => {
+    const WALLET = "rSim222222222222222222222222222222";
+    const UUID = "11111111-2222-4333-8444-555555555555";
+    const TX = "AB".repeat(32);
+    await setWallet(WALLET);
+    let signed = false;
+    const s = stubFetch({
+      "/api/site-config": { network: "sandbox", links: {}, explorerTxUrl: "/sandbox/explorer/tx/{hash}" },
+      "/api/nft-tiers": [{ id: 2, name: "Oasis", tier: "OASIS", price: "250,000 VVX", currentSupply: 40, maxSupply: 40 }],
+      "/api/nft-availability": {},
+      [`/api/nfts/active-offers/${WALLET}`]: { success: true, offers: [] },
+      "/api/test/simulate-payment": {
+        success: true,
+        requestId: "REQ-9",
+        uuid: UUID,
+        qrUrl: "/qr.png",
+        xummUrl: "/sandbox/wallet/sign/" + UUID,
+        expiresAt: "2026-12-01T00:05:00.000Z",
+        price: "250,000 VVX",
+        tierName: "Oasis",
+        status: "pending",
+        message: "Sign the payment",
+      },
+      [`/api/xumm/status/${UUID}`]: () => jsonResponse({ signed, account: signed ? WALLET : null, cancelled: false, expired: false, txid: signed ? TX : null }),
+      "/api/nfts/purchase-status/REQ-9": { success: true, status: "offer_created", requestId: "REQ-9", paymentTxHash: TX, offerId: "CD".repeat(32) },
+    });
+    try {
+      const { default: TestNftOffersPage } = await import("./TestNftOffersPage");
+      const screen = render(withProviders(<TestNftOffersPage />));
+      await waitFor(() => screen.getByRole("button", { name: "Simulate Payment (250,000 VVX)" }));
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: "Simulate Payment (250,000 VVX)" })));
+      // Nothing is paid yet: the signing modal asks for it, and the page says so.
+      await waitFor(() => expect(screen.getByTestId("signing-modal").getAttribute("data-uuid")).toBe(UUID));
+      expect(screen.getByTestId("simulate-result").textContent).toContain("Sign the payment of 250,000 VVX");
+      expect(screen.getByTestId("simulate-result").textContent).toContain("Nothing leaves your wallet until you sign.");
+      // Signed in the wallet: paid, with the transaction; then the offer is ready.
+      signed = true;
+      await waitFor(() => expect(screen.getByTestId("simulate-result").getAttribute("data-phase")).toBe("offer_created"), { timeout: 5000 });
+      const result = screen.getByTestId("simulate-result");
+      expect(result.textContent).toContain("Paid 250,000 VVX: your Oasis NFT offer is ready");
+      expect(result.querySelector("a")!.getAttribute("href")).toBe(`/sandbox/explorer/tx/${TX}`);
+    } finally {
+      s.restore();
+    }
+  });
+
+  test("a simulated payment closed unsigned says nothing was paid", async () => {
+    const { simulationText } = await import("./simulatePayment");
+    expect(simulationText({ kind: "not-paid", tierName: "Oasis", price: "250,000 VVX", reason: "You closed the request before signing it." })).toEqual({
+      title: "Payment not made",
+      text: "You closed the request before signing it. Nothing was taken from your wallet.",
+    });
+  });
 });

@@ -1,7 +1,7 @@
 import type { PurchaseUpdatedMessage } from "../../../shared/channels";
 import { linkOf, qrOf } from "../../../shared/compat";
 import { getJson, sendJson } from "../../lib/api";
-import { toast as showToast } from "../../state/toast";
+import { dismissToast, toast as showToast } from "../../state/toast";
 import { statusText, type AcceptOfferResponse, type PaymentQrResponse, type PurchaseStatusResponse } from "./api";
 import { PurchasePolls } from "./purchasePolls";
 import {
@@ -39,6 +39,8 @@ export class PurchaseFlow {
   private readonly toast: typeof showToast;
   private readonly polls: PurchasePolls;
   private offerRequestInFlight = false;
+  /** The flow's latest toast: a step it spoke of ('Payment received! ... Accept it') is over at completion, so it goes then. */
+  private lastToast: number | undefined;
   /** Whether the buyer's wallet channel is live (pushes arrive, so nothing is polled). */
   private push = false;
 
@@ -47,7 +49,8 @@ export class PurchaseFlow {
     private readonly deps: PurchaseDeps = {},
   ) {
     this.timing = { ...PURCHASE_TIMING, ...deps.timing };
-    this.toast = deps.toast ?? showToast;
+    const show = deps.toast ?? showToast;
+    this.toast = (t) => (this.lastToast = show(t));
     this.polls = new PurchasePolls({
       timing: this.timing,
       toast: (t) => this.toast(t),
@@ -329,6 +332,7 @@ export class PurchaseFlow {
     this.stopTimers();
     const done = this.generation;
     this.set({ step: "complete", busy: false, verifying: false, statusText: null, error: null });
+    if (this.lastToast !== undefined) dismissToast(this.lastToast);
     this.deps.celebrate?.(this.timing.confettiMs);
     this.later(done, this.timing.autoCloseMs, () => this.deps.onAutoClose?.());
   }

@@ -8,9 +8,9 @@ import { PendingOffersCard } from "../nfts/PendingOffersCard";
 import { WalletConnect } from "../wallet/WalletConnect";
 import { walletState } from "../wallet/walletStore";
 import { fetchRewards, rewardsKey, summaryKey, type OwnedNft, type Period, type RewardsResponse, type WalletSummary } from "./api";
-import { formatDate, toMicro, vvx } from "./format";
+import { formatDate, rewardKindText, toMicro, vvx } from "./format";
 import { NftDetailsDialog } from "./NftDetailsDialog";
-import { LoadError, Loading, NftCard, NoNfts, Pagination, PeriodSelect, StatusBadge, TxLink } from "./parts";
+import { LoadError, Loading, NftCard, NoNfts, Pagination, PeriodSelect, StatusBadge, TxLink, Vvx } from "./parts";
 
 const PAGE_SIZE = 10;
 
@@ -84,14 +84,14 @@ export default function DashboardPage() {
 function SummaryCards({ wallet, summary }: { wallet: string | null; summary: SWRResponse<WalletSummary> }) {
   const navigate = useNavigate();
   const s = summary.data;
-  const value = (text: string | undefined) =>
+  const value = (text: ReactNode | undefined) =>
     !wallet ? <span className="muted small">Connect your wallet to view balance</span> : summary.error && !s ? <span className="error-text small">Could not load</span> : text === undefined ? <span className="spinner" aria-label="Loading" /> : text;
   const pending = s ? toMicro(s.pendingRewards) : 0n;
   return (
     <div className="grid grid-3 summary-cards" data-testid="summary-cards">
-      <StatCard label="VVX Balance" testId="vvx-balance" value={value(s && vvx(s.vvexBalance))} />
+      <StatCard label="VVX Balance" testId="vvx-balance" value={value(s && <Vvx value={s.vvexBalance} />)} />
       <StatCard label="NFTs Owned" testId="nfts-owned" value={value(s && String(s.nftsOwned))} />
-      <StatCard label="Pending Rewards" testId="pending-rewards" value={value(s && vvx(s.pendingRewards))}>
+      <StatCard label="Pending Rewards" testId="pending-rewards" value={value(s && <Vvx value={s.pendingRewards} />)}>
         {wallet && (
           <button className="btn btn-primary" disabled={pending <= 0n} onClick={() => navigate("/rewards")}>
             Claim Rewards
@@ -145,9 +145,11 @@ function RecentRewards({ data, period, onPeriod, onPage, loading }: { data: Rewa
                   <td data-label="Date">{formatDate(r.date)}</td>
                   <td data-label="NFT">
                     {r.nft.name}
-                    <div className="muted small">{r.claimType === "full" ? "Full claim" : "Early claim (50%)"}</div>
+                    <div className="muted small">{rewardKindText(r)}</div>
                   </td>
-                  <td data-label="Amount">{vvx(r.amount)}</td>
+                  <td data-label="Amount">
+                    <Vvx value={r.amount} />
+                  </td>
                   <td data-label="Status">
                     <StatusBadge status={r.status} />
                   </td>

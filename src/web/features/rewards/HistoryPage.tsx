@@ -6,7 +6,7 @@ import { usePageTitle } from "../../lib/usePageTitle";
 import { walletState } from "../wallet/walletStore";
 import { historyKey, type HistoryResponse, type Period, type Transaction } from "./api";
 import { formatDate, groupDecimal } from "./format";
-import { LoadError, Loading, Pagination, PeriodSelect, StatusBadge, TxLink } from "./parts";
+import { LoadError, Loading, Pagination, PeriodSelect, StatusBadge, TxLink, Vvx } from "./parts";
 import { Tabs } from "./Tabs";
 
 const TABS = [
@@ -15,15 +15,17 @@ const TABS = [
   { value: "purchases", label: "Purchases" },
   { value: "swaps", label: "Swaps" },
   { value: "games", label: "Games" },
+  { value: "transfers", label: "Transfers" },
 ] as const;
 type Tab = (typeof TABS)[number]["value"];
 
 const EMPTY: Record<Tab, string> = {
   all: "No transactions found for the selected period",
-  rewards: "No reward claims in the selected period",
+  rewards: "No reward claims or monthly distributions in the selected period",
   purchases: "No NFT purchases in the selected period",
   swaps: "No swaps in the selected period",
   games: "No game bets or payouts in the selected period",
+  transfers: "No NFTs sent or received in the selected period",
 };
 
 /** /history: the wallet's own records on the ledger, by period and type, with statistics. */
@@ -106,7 +108,9 @@ function Statistics({ data }: { data: HistoryResponse }) {
       <dl className="summary-grid">
         <div>
           <dt>Total Rewards Received</dt>
-          <dd>{groupDecimal(s.totalRewardsReceived)} VVX</dd>
+          <dd>
+            <Vvx value={s.totalRewardsReceived} />
+          </dd>
         </div>
         <div>
           <dt>Total NFT Purchases</dt>
@@ -136,7 +140,7 @@ function Table({ rows, tab }: { rows: Transaction[]; tab: Tab }) {
             <th>Date</th>
             <th>Type</th>
             <th>Description</th>
-            {tab === "rewards" && <th>NFT Tier</th>}
+            {(tab === "rewards" || tab === "transfers") && <th>NFT Tier</th>}
             {tab === "swaps" && <th>Details</th>}
             <th>Amount</th>
             <th>Transaction</th>
@@ -150,11 +154,14 @@ function Table({ rows, tab }: { rows: Transaction[]; tab: Tab }) {
                 {t.type} <StatusBadge status={t.status} />
               </td>
               <td data-label="Description">{t.description}</td>
-              {tab === "rewards" && <td data-label="NFT Tier">{t.tier ?? "—"}</td>}
+              {(tab === "rewards" || tab === "transfers") && <td data-label="NFT Tier">{t.tier ?? "—"}</td>}
               {tab === "swaps" && <td data-label="Details">{t.details ?? "—"}</td>}
               <td data-label="Amount" className={t.amount.startsWith("-") ? "amount-out" : "amount-in"}>
-                {t.amount.startsWith("-") ? "" : "+"}
-                {groupDecimal(t.amount)} {t.currency}
+                {/* One element: on a phone the cell spreads its children apart. */}
+                <span>
+                  {t.amount.startsWith("-") ? "" : "+"}
+                  {t.currency === "VVX" ? <Vvx value={t.amount} /> : `${groupDecimal(t.amount)} ${t.currency}`}
+                </span>
               </td>
               <td data-label="Transaction">
                 <TxLink txid={t.txid} url={t.explorerUrl} />

@@ -7,10 +7,10 @@ import { usePageTitle } from "../../lib/usePageTitle";
 import { useTiers } from "../nfts/useTiers";
 import { walletState } from "../wallet/walletStore";
 import { fetchOwnedNfts, ownedNftsKey, transfersKey, type OwnedNft, type TransfersResponse } from "./api";
-import { sumDecimal, vvx } from "./format";
+import { sumDecimal } from "./format";
 import { IncomingTransfers } from "./IncomingTransfers";
 import { NftDetailsDialog } from "./NftDetailsDialog";
-import { ConnectPrompt, LoadError, Loading, NftCard, NoNfts } from "./parts";
+import { ConnectPrompt, LoadError, Loading, NftCard, NoNfts, Vvx } from "./parts";
 import { Tabs } from "./Tabs";
 import { TransferDialog } from "./TransferDialog";
 
@@ -101,15 +101,21 @@ function InvestmentSummary({ nfts }: { nfts: OwnedNft[] }) {
       <dl className="summary-grid">
         <div>
           <dt>Total Invested</dt>
-          <dd>{vvx(sumDecimal(nfts.map((n) => n.investment)))}</dd>
+          <dd>
+            <Vvx value={sumDecimal(nfts.map((n) => n.investment))} />
+          </dd>
         </div>
         <div>
           <dt>Total ROI Expected</dt>
-          <dd>{vvx(sumDecimal(nfts.map((n) => n.maxRewards)))}</dd>
+          <dd>
+            <Vvx value={sumDecimal(nfts.map((n) => n.maxRewards))} />
+          </dd>
         </div>
         <div>
           <dt>Rewards Earned So Far</dt>
-          <dd data-testid="earned-so-far">{vvx(sumDecimal(nfts.map((n) => n.totalRewardsEarned)))}</dd>
+          <dd data-testid="earned-so-far">
+            <Vvx value={sumDecimal(nfts.map((n) => n.totalRewardsEarned))} />
+          </dd>
         </div>
       </dl>
     </section>

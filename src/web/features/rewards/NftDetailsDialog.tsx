@@ -1,6 +1,8 @@
+import type { ReactNode } from "react";
 import { Dialog } from "../../components/Dialog";
+import { CopyButton } from "../../components/TokenId";
 import type { OwnedNft } from "./api";
-import { formatDate, vvx } from "./format";
+import { formatDate, vvxExact } from "./format";
 
 /**
  * Details of an owned NFT (My NFTs and the dashboard): ROI progress (time into the term, clamped
@@ -9,17 +11,24 @@ import { formatDate, vvx } from "./format";
 export function NftDetailsDialog({ nft, onClose, onTransfer }: { nft: OwnedNft | null; onClose: () => void; onTransfer?: (nft: OwnedNft) => void }) {
   if (!nft) return null;
   const progress = Math.min(100, Math.max(0, nft.roiProgress));
-  const rows: [string, string, string?][] = [
+  const rows: [string, ReactNode, string?][] = [
     ["NFT ID", nft.name],
-    ["Token ID", nft.tokenId, "mono"],
+    [
+      "Token ID",
+      <>
+        {nft.tokenId} <CopyButton text={nft.tokenId} copied="Token ID Copied" label="Copy the full token ID" />
+      </>,
+      "mono",
+    ],
     ["Tier", nft.tier.name],
-    ["Investment", vvx(nft.investment)],
+    ["Investment", vvxExact(nft.investment)],
     ["ROI", `${nft.tier.roiPercentage}% monthly`],
     ["Duration", `${nft.tier.durationMonths} months`],
-    ["Rewards Earned", vvx(nft.totalRewardsEarned)],
-    ["Paid out", vvx(nft.rewardsEarned)],
-    ["Claimable", vvx(nft.rewardsClaimable)],
-    ["Total return", vvx(nft.maxRewards)],
+    ["Rewards Earned", vvxExact(nft.totalRewardsEarned)],
+    ["Paid out", vvxExact(nft.rewardsEarned)],
+    ["Forfeited", vvxExact(nft.rewardsForfeited)],
+    ["Claimable", vvxExact(nft.rewardsClaimable)],
+    ["Total return", vvxExact(nft.maxRewards)],
     ["Minted On", formatDate(nft.mintedAt)],
     ["Next Reward", nft.nextRewardDate ? formatDate(nft.nextRewardDate) : "Term complete"],
   ];
@@ -39,7 +48,7 @@ export function NftDetailsDialog({ nft, onClose, onTransfer }: { nft: OwnedNft |
           {rows.map(([label, value, cls]) => (
             <div key={label}>
               <dt>{label}</dt>
-              <dd className={cls} title={cls === "mono" ? value : undefined}>
+              <dd className={cls}>
                 {value}
               </dd>
             </div>

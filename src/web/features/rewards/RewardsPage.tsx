@@ -8,8 +8,8 @@ import { usePageTitle } from "../../lib/usePageTitle";
 import { toast } from "../../state/toast";
 import { walletState } from "../wallet/walletStore";
 import { claimRewards, fetchRewards, rewardsKey, type NftRewards, type RewardsResponse } from "./api";
-import { formatDate, groupDecimal, nextClaimText, percentOf, vvx } from "./format";
-import { ConnectPrompt, LoadError, Loading, NftArt } from "./parts";
+import { formatDate, formatDateTime, groupDecimal, nextClaimText, percentOf, vvx } from "./format";
+import { ConnectPrompt, LoadError, Loading, NftArt, Vvx } from "./parts";
 
 /** The spec: rewards reload 1 s after a claim. */
 export const RELOAD_AFTER_CLAIM_MS = 1000;
@@ -44,7 +44,7 @@ export default function RewardsPage() {
     setClaiming(`${entry.nft.tokenId}:${type}`);
     try {
       const result = await claimRewards(walletAddress, entry, type);
-      toast({ title: "Rewards Claimed", description: `Successfully claimed ${groupDecimal(result.claimedAmount)} VVX rewards from ${entry.tier.name} NFT.`, variant: "success" });
+      toast({ title: "Rewards Claimed", description: `Successfully claimed ${vvx(result.claimedAmount)} rewards from ${entry.tier.name} NFT.`, variant: "success" });
     } catch (err) {
       toast({ title: "Error", description: err instanceof Error && err.message ? err.message : "Failed to claim rewards", variant: "destructive" });
     } finally {
@@ -58,7 +58,10 @@ export default function RewardsPage() {
       <header className="page-header">
         <p className="eyebrow">Daily accrual, monthly distribution</p>
         <h1>Rewards Dashboard</h1>
-        <p className="muted lead-left">Your NFTs earn VVX every day from their purchase date. Claim early for 50% now, or in full once the monthly target is reached or on the last day of the month.</p>
+        <p className="muted lead-left">
+          Your NFTs earn VVX every day from their purchase date. At the end of each month (UTC) whatever is still unclaimed is paid in full to the NFT's holder, automatically. You can also claim
+          before then: early for 50% now, or in full once the monthly target is reached or on the last day of the month.
+        </p>
       </header>
 
       {checking && !walletAddress ? (
@@ -90,8 +93,9 @@ export default function RewardsPage() {
             ))}
           </div>
           <p className="muted small section-gap">
-            Full claims open once the accrued amount reaches the tier's target or on the last day of the month (UTC). An early claim pays 50% and forfeits the rest. 24 hours must pass between two claims of
-            the same NFT. Rewards belong to the NFT: if you transfer it, its unclaimed rewards go with it.
+            At 00:00 UTC on the 1st of each month, every NFT's rewards accrued by then and not yet claimed are sent to its holder's wallet in VVX (shown in Recent Rewards and your history). Full claims
+            open once the accrued amount reaches the tier's target or on the last day of the month (UTC). An early claim pays 50% and forfeits the rest. 24 hours must pass between two claims of the same
+            NFT. Rewards belong to the NFT: if you transfer it, its unclaimed rewards go with it.
           </p>
         </>
       )}
@@ -100,7 +104,11 @@ export default function RewardsPage() {
         {confirmEarly && (
           <div className="stack" data-testid="early-confirm">
             <p>
-              You receive <strong>{vvx(confirmEarly.earlyClaimAmount)}</strong> now from {confirmEarly.nft.name}. The other 50% of the {vvx(confirmEarly.accruedRewardsSinceLastClaim)} accrued is
+              You receive{" "}
+              <strong>
+                <Vvx value={confirmEarly.earlyClaimAmount} />
+              </strong>{" "}
+              now from {confirmEarly.nft.name}. The other 50% of the <Vvx value={confirmEarly.accruedRewardsSinceLastClaim} /> accrued is
               forfeited.
             </p>
             <div className="purchase-actions">
@@ -126,15 +134,23 @@ function Summary({ data }: { data: RewardsResponse }) {
       <dl className="summary-grid">
         <div>
           <dt>Total Accrued</dt>
-          <dd data-testid="total-accrued">{vvx(data.totalAccruedVVX)}</dd>
+          <dd data-testid="total-accrued">
+            <Vvx value={data.totalAccruedVVX} />
+          </dd>
         </div>
         <div>
           <dt>Daily Rewards</dt>
-          <dd data-testid="daily-rewards">{vvx(data.dailyVVX)}</dd>
+          <dd data-testid="daily-rewards">
+            <Vvx value={data.dailyVVX} />
+          </dd>
         </div>
         <div>
           <dt>Next Claim</dt>
           <dd data-testid="next-claim">{nextClaimText(data.nextClaimTime, data.now)}</dd>
+        </div>
+        <div>
+          <dt>Next Distribution</dt>
+          <dd data-testid="next-distribution">{formatDateTime(data.nextDistributionTime)}</dd>
         </div>
       </dl>
     </section>
@@ -156,40 +172,13 @@ function RewardCard({ entry, now, claiming, onEarly, onFull }: { entry: NftRewar
         </div>
       </div>
       <p className="reward-accrued" data-testid="accrued">
-        {vvx(entry.accruedRewardsSinceLastClaim)}
+        <Vvx value={entry.accruedRewardsSinceLastClaim} />
         <span className="muted small"> accrued since the last claim</span>
       </p>
       <div className="progress" role="progressbar" aria-label="Progress to the full-claim target" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(toTarget)}>
         <span style={{ width: `${toTarget}%` }} />
       </div>
-      <dl className="facts">
-        <div>
-          <dt>Daily</dt>
-          <dd>{vvx(entry.dailyVVX)}</dd>
-        </div>
-        <div>
-          <dt>Full-claim target</dt>
-          <dd>{vvx(entry.fullClaimTarget)}</dd>
-        </div>
-        <div>
-          <dt>Days to full claim</dt>
-          <dd>{entry.daysToFullClaim}</dd>
-        </div>
-        <div>
-          <dt>Target reached</dt>
-          <dd>{entry.estimatedFullClaimDate ? formatDate(entry.estimatedFullClaimDate) : "—"}</dd>
-        </div>
-        <div>
-          <dt>Earned so far</dt>
-          <dd>
-            {vvx(entry.totalRewards)} <span className="muted small">of {groupDecimal(entry.maxRewards)}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Next claim</dt>
-          <dd data-testid="card-next-claim">{nextClaimText(entry.nextClaimTime, now)}</dd>
-        </div>
-      </dl>
+      <RewardFacts entry={entry} now={now} />
       {entry.claimPending && (
         <p className="purchase-status small" role="status">
           <span className="spinner" aria-hidden="true" /> Payment on its way…
@@ -206,5 +195,55 @@ function RewardCard({ entry, now, claiming, onEarly, onFull }: { entry: NftRewar
         </button>
       </div>
     </article>
+  );
+}
+
+/** A card's figures: daily, target and when, earned, paid and forfeited (three figures from the books), next claim. */
+function RewardFacts({ entry, now }: { entry: NftRewards; now: string }) {
+  return (
+    <dl className="facts">
+      <div>
+        <dt>Daily</dt>
+        <dd>
+          <Vvx value={entry.dailyVVX} />
+        </dd>
+      </div>
+      <div>
+        <dt>Full-claim target</dt>
+        <dd>
+          <Vvx value={entry.fullClaimTarget} />
+        </dd>
+      </div>
+      <div>
+        <dt>Days to full claim</dt>
+        <dd>{entry.daysToFullClaim}</dd>
+      </div>
+      <div>
+        <dt>Target reached</dt>
+        <dd>{entry.estimatedFullClaimDate ? formatDate(entry.estimatedFullClaimDate) : "—"}</dd>
+      </div>
+      <div>
+        <dt>Earned so far</dt>
+        <dd data-testid="card-earned">
+          <Vvx value={entry.totalRewards} /> <span className="muted small">of {groupDecimal(entry.maxRewards)}</span>
+        </dd>
+      </div>
+      <div>
+        <dt>Paid out</dt>
+        <dd data-testid="card-paid">
+          <Vvx value={entry.nft.rewardsEarned} />
+        </dd>
+      </div>
+      <div>
+        <dt>Forfeited</dt>
+        <dd data-testid="card-forfeited">
+          <Vvx value={entry.nft.rewardsForfeited} />
+        </dd>
+      </div>
+      <div>
+        <dt>Next claim</dt>
+        <dd data-testid="card-next-claim">{nextClaimText(entry.nextClaimTime, now)}</dd>
+      </div>
+    </dl>
   );
 }

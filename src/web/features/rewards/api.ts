@@ -30,7 +30,10 @@ export interface RewardRow {
   id: number;
   date: string;
   nft: { id: string; tokenId: string; name: string; tier: string; payoutType: string };
+  /** early, full, or monthly (a month's distribution). */
   claimType: string;
+  /** The month a distribution paid (YYYY-MM); null for claims. */
+  period: string | null;
   amount: VvxText;
   percentage: number;
   baseAmount: VvxText;
@@ -69,6 +72,8 @@ export interface RewardsResponse {
   nextClaimTime: string | null;
   canClaimEarly: boolean;
   canClaimFull: boolean;
+  /** The end of this month: rewards still unclaimed then are paid to each NFT's holder. */
+  nextDistributionTime: string;
   rewards: RewardRow[];
   rewardsTotal: number;
   page: number;

@@ -1,4 +1,5 @@
 // VVX amounts arrive as exact decimal text; they are shown and compared as text and bigint, never as floats.
+import { monthName, parseMonthKey } from "../../../engine/calendar";
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
@@ -12,8 +13,24 @@ export function groupDecimal(text: string): string {
   return `${sign}${grouped}${tail ? "." + tail : ""}`;
 }
 
-/** "1,666.666666 VVX" */
-export const vvx = (text: string) => `${groupDecimal(text)} VVX`;
+/** Exact: "1,666.666666 VVX" (details, and the hover text of the rounded figure). */
+export const vvxExact = (text: string) => `${groupDecimal(text)} VVX`;
+
+/** For reading: rounded to 2 decimals, none for whole amounts: "1,666.67 VVX", "208.30 VVX", "500,000 VVX". */
+export function vvx(text: string): string {
+  const [whole, cents] = round2(text).split(".");
+  return `${groupDecimal(whole!)}${cents ? `.${cents}` : ""} VVX`;
+}
+
+/** Decimal text rounded half away from zero to 2 decimals (trailing zeros kept when there is a fraction). */
+export function round2(text: string): string {
+  const micro = toMicro(text);
+  const abs = micro < 0n ? -micro : micro;
+  const cents = (abs + 5_000n) / 10_000n;
+  const frac = cents % 100n;
+  const body = frac === 0n ? `${cents / 100n}` : `${cents / 100n}.${frac.toString().padStart(2, "0")}`;
+  return micro < 0n && cents > 0n ? `-${body}` : body;
+}
 
 /** Decimal text to micro-units (6 decimals; more are cut). */
 export function toMicro(text: string): bigint {
@@ -58,9 +75,16 @@ export function nextClaimText(nextIso: string | null, nowIso: string): string {
 }
 
 const shortDate = new Intl.DateTimeFormat("en-US", { dateStyle: "short", timeZone: "UTC" });
-const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const dateTime = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
 
 /** The spec's short dates (UTC, the product's day boundary). */
 export const formatDate = (iso: string | null) => (iso ? shortDate.format(new Date(iso)) : "—");
-/** Date and time in UTC. */
+/** Date and time in UTC, 24-hour ("Jan 1, 2027, 00:00 UTC"). */
 export const formatDateTime = (iso: string | null) => (iso ? `${dateTime.format(new Date(iso))} UTC` : "—");
+
+/** What a Reward row is: a claim (full or early) or a month's distribution of unclaimed rewards. */
+export function rewardKindText(row: { claimType: string; period: string | null }): string {
+  const month = row.period ? parseMonthKey(row.period) : null;
+  if (row.claimType === "monthly") return month ? `Monthly distribution, ${monthName(month)}` : "Monthly distribution";
+  return row.claimType === "full" ? "Full claim" : "Early claim (50%)";
+}

@@ -2,10 +2,11 @@ import { useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { useSnapshot } from "valtio";
 import { errorMessage } from "../../lib/api";
-import { shortTokenId } from "../../lib/format";
+import { TokenId } from "../../components/TokenId";
+import { shortHash } from "../../lib/format";
 import { connectWallet, walletState } from "../wallet/walletStore";
 import { PERIODS, type OwnedNft, type Period } from "./api";
-import { vvx } from "./format";
+import { toMicro, vvx, vvxExact } from "./format";
 
 /** The connect call to action of a page that needs a wallet. */
 export function ConnectPrompt({ title, text, button = "Connect Wallet", children }: { title?: string; text: string; button?: string; children?: ReactNode }) {
@@ -86,22 +87,29 @@ export function pageWindow(page: number, totalPages: number): (number | null)[] 
   return out;
 }
 
+/** A VVX amount rounded to 2 decimals, the exact figure on hover when they differ. */
+export function Vvx({ value }: { value: string }) {
+  const shown = vvx(value);
+  const exact = vvxExact(value);
+  return shown === exact ? <>{shown}</> : <span title={exact}>{shown}</span>;
+}
+
 /** Claimed, Pending, Completed ... as a coloured badge. */
 export function StatusBadge({ status }: { status: string }) {
-  const kind = /claimed|completed/i.test(status) ? "ok" : /pending/i.test(status) ? "pending" : /failed/i.test(status) ? "bad" : "neutral";
+  const kind = /claimed|completed|paid/i.test(status) ? "ok" : /pending/i.test(status) ? "pending" : /failed/i.test(status) ? "bad" : "neutral";
   return <span className={`badge badge-status badge-${kind}`}>{status}</span>;
 }
 
-/** A transaction id linked to the explorer (first 8 characters shown). */
+/** A transaction id linked to the explorer (first 8 characters shown: a hash differs from its start). */
 export function TxLink({ txid, url }: { txid: string | null; url: string | null }) {
   if (!txid) return <span className="muted">—</span>;
   return url ? (
     <a href={url} target="_blank" rel="noopener noreferrer" className="mono" title={txid}>
-      {shortTokenId(txid)}…
+      {shortHash(txid)}…
     </a>
   ) : (
     <span className="mono" title={txid}>
-      {shortTokenId(txid)}…
+      {shortHash(txid)}…
     </span>
   );
 }
@@ -118,7 +126,7 @@ export function NftArt({ nft }: { nft: Pick<OwnedNft, "imageUrl" | "name" | "tie
   );
 }
 
-/** An owned NFT as a card: art, name, tier, investment and rewards earned, with 'View Details'. */
+/** An owned NFT as a card: art, name and token, tier, investment, ROI, rewards earned and paid, with 'View Details'. */
 export function NftCard({ nft, onDetails, children }: { nft: OwnedNft; onDetails: (nft: OwnedNft) => void; children?: ReactNode }) {
   return (
     <article className={`card nft-card tier-${nft.tier.tier.toLowerCase()}`} data-testid="nft-card" data-token={nft.tokenId}>
@@ -128,26 +136,38 @@ export function NftCard({ nft, onDetails, children }: { nft: OwnedNft; onDetails
           <h3 className="nft-name">{nft.name}</h3>
           <span className="badge badge-tier">{nft.tier.name}</span>
         </div>
+        <p className="small muted nft-token">
+          Token <TokenId id={nft.tokenId} />
+        </p>
         <dl className="facts">
           <div>
             <dt>Investment</dt>
-            <dd>{vvx(nft.investment)}</dd>
-          </div>
-          <div>
-            <dt>Rewards earned</dt>
-            <dd>{vvx(nft.totalRewardsEarned)}</dd>
+            <dd>
+              <Vvx value={nft.investment} />
+            </dd>
           </div>
           <div>
             <dt>ROI</dt>
             <dd>{nft.tier.roiPercentage}% monthly</dd>
           </div>
           <div>
-            <dt>Token</dt>
-            <dd className="mono" title={nft.tokenId}>
-              {shortTokenId(nft.tokenId)}
+            <dt>Rewards earned</dt>
+            <dd data-testid="nft-earned">
+              <Vvx value={nft.totalRewardsEarned} />
+            </dd>
+          </div>
+          <div>
+            <dt>Paid out</dt>
+            <dd data-testid="nft-paid">
+              <Vvx value={nft.rewardsEarned} />
             </dd>
           </div>
         </dl>
+        {toMicro(nft.rewardsForfeited) > 0n && (
+          <p className="small muted" data-testid="nft-forfeited">
+            Forfeited by early claims: <Vvx value={nft.rewardsForfeited} />
+          </p>
+        )}
         {children}
         <button className="btn btn-outline" onClick={() => onDetails(nft)}>
           View Details

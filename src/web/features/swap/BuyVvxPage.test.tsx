@@ -222,7 +222,10 @@ describe("swap and trustline dialogs", () => {
       [`/api/vvx/swaps/${UUID}`]: { success: true, status: "completed", xrpAmount: "10", quotedVvx: "11789.576937", minimumVvx: "1", txid: "CD".repeat(32), result: "tesSUCCESS", deliveredVvx: "11789.576937", spentXrp: "10", feeXrp: "0.000012", xrpKept: false, reason: null },
     });
     try {
-      await d.screen.findByText("+11,789.576937 VVX");
+      await d.screen.findByText("+11,789.576937");
+      // The unit is a box of its own that never wraps inside (a phone breaks the line before it).
+      expect(d.screen.getByTestId("swap-result-unit").textContent).toBe("VVX");
+      expect(d.screen.getByTestId("swap-result").querySelector(".swap-result-big")!.textContent).toBe("+11,789.576937 VVX");
       expect(d.screen.getByTestId("swap-tx-link").getAttribute("href")).toBe(`/tx/${"CD".repeat(32)}`);
       expect(d.toast()).toMatchObject({ title: "Swap complete" });
     } finally {

@@ -4,6 +4,7 @@ import { explorerTxLink, useSiteConfig } from "../../state/site";
 import { isMobile, walletState } from "../wallet/walletStore";
 import { groupDecimal, type SwapOutcome } from "./api";
 import { cancelText, useRequestProgress, type Phase } from "./useRequestProgress";
+import { useOpenInXaman } from "../wallet/xapp";
 
 /** A swap or trustline sign request shown in the dialog (no QR when it was opened in the Xaman app). */
 export interface SignRequest {
@@ -63,6 +64,7 @@ export function SignDialog({ request, onClose, onSettled }: { request: SignReque
 
 /** Before signing: the QR (256 px, 200 px on phones), the wallet link, the slippage promise. */
 function Waiting({ request }: { request: SignRequest }) {
+  useOpenInXaman(request.uuid);
   const { environment } = useSnapshot(walletState);
   const mobile = environment?.isMobile ?? isMobile();
   // The spec's 200 px QR on phones; a narrow window gets the phone size too.
@@ -100,7 +102,10 @@ function Waiting({ request }: { request: SignRequest }) {
 function Delivered({ outcome, txLink }: { outcome: SwapOutcome; txLink?: string }) {
   return (
     <div className="swap-result" role="status" data-testid="swap-result">
-      <p className="swap-result-big success-text">+{groupDecimal(outcome.deliveredVvx ?? "0")} VVX</p>
+      {/* The amount may wrap on a narrow phone, the unit never: it moves to the next line whole. */}
+      <p className="swap-result-big success-text">
+        <span className="swap-result-amount">+{groupDecimal(outcome.deliveredVvx ?? "0")}</span> <span className="swap-result-unit" data-testid="swap-result-unit">VVX</span>
+      </p>
       <p className="muted small">
         for {groupDecimal(outcome.spentXrp ?? outcome.xrpAmount)} XRP (network fee {outcome.feeXrp} XRP)
       </p>

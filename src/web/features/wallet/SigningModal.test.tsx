@@ -68,6 +68,10 @@ describe("signing QR modal", () => {
       expect(m.screen.getByTestId("signing-status").textContent).toContain("Request expired ⏱");
       expect(m.screen.getByTestId("signing-modal").textContent).not.toMatch(/payment/i);
       expect(m.onClose).not.toHaveBeenCalled();
+      // The expired QR code is no longer shown (nor its link): nobody scans a request Xaman refuses.
+      expect(m.screen.queryByTestId("signing-qr")).toBeNull();
+      expect(m.screen.queryByTestId("signing-link")).toBeNull();
+      expect(m.screen.getByTestId("signing-qr-ended").textContent).toBe("QR code expired");
     } finally {
       m.restore();
     }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Dialog } from "../../components/Dialog";
 import { useSnapshot } from "valtio";
 import { isMobile, walletState, type SigningRequest } from "./walletStore";
+import { useOpenInXaman } from "./xapp";
 
 /** The spec's timings: status poll every 1 s, auto-close 1.5 s after success. */
 export const SIGN_STATUS_POLL_MS = 1000;
@@ -72,6 +73,7 @@ export function SigningModal({
   handlers.current = { onSuccess, onError, onClose };
 
   const uuid = request?.uuid;
+  useOpenInXaman(uuid);
   // Long because it is the status poll with each outcome the spec lists (see the component's comment).
   useEffect(() => {
     if (!request || !uuid) return;
@@ -187,15 +189,22 @@ export function SigningModal({
     <Dialog open onClose={onClose} title={request.title ?? "Sign with Xaman"} labelledBy="signing-title">
       <div className="signing" data-testid="signing-modal" data-uuid={request.uuid}>
         <p className="muted small">Scan the QR code with the Xaman app{mobile ? " or open the request on this phone" : ""}, then approve the request.</p>
-        <div className="qr-frame" style={{ width: qrSize, height: qrSize }}>
-          <img src={request.qrUrl} alt="QR code of the sign request" width={qrSize} height={qrSize} data-testid="signing-qr" />
-        </div>
-        {mobile && request.xummUrl && (
+        {ended ? (
+          // An ended request (expired, cancelled, failed) is no longer offered: Xaman refuses it, so its QR code is not shown.
+          <div className="qr-frame qr-ended" style={{ width: qrSize, height: qrSize }} data-testid="signing-qr-ended">
+            <span>{status === "timeout" ? "QR code expired" : "Request closed"}</span>
+          </div>
+        ) : (
+          <div className="qr-frame" style={{ width: qrSize, height: qrSize }}>
+            <img src={request.qrUrl} alt="QR code of the sign request" width={qrSize} height={qrSize} data-testid="signing-qr" />
+          </div>
+        )}
+        {!ended && mobile && request.xummUrl && (
           <a className="btn btn-primary" href={request.xummUrl} data-testid="signing-deeplink">
             Open in Xaman
           </a>
         )}
-        {!mobile && request.xummUrl && (
+        {!ended && !mobile && request.xummUrl && (
           <a className="small" href={request.xummUrl} target="_blank" rel="noopener noreferrer" data-testid="signing-link">
             Open the request link
           </a>

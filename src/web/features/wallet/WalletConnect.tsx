@@ -3,7 +3,7 @@ import { useDismiss } from "../../lib/useDismiss";
 import { useSnapshot } from "valtio";
 import { shortAddress } from "../../lib/format";
 import { explorerAccountLink, useSiteConfig } from "../../state/site";
-import { toast } from "../../state/toast";
+import { copyWithToast } from "../../lib/clipboard";
 import { PushToSignSettings } from "./PushToSignSettings";
 import { connectWallet, disconnectWallet, walletState } from "./walletStore";
 
@@ -23,14 +23,9 @@ export function WalletConnect({ variant = "default" }: { variant?: WalletConnect
   if (!isConnected || !walletAddress) return <ConnectButton variant={variant} connecting={connecting} disabled={connecting || checking} />;
 
   const explorer = explorerAccountLink(site, walletAddress);
-  const copy = async () => {
+  const copy = () => {
     setOpen(false);
-    try {
-      await navigator.clipboard.writeText(walletAddress);
-      toast({ title: "Address Copied", description: walletAddress });
-    } catch {
-      toast({ title: "Copy failed", description: "Your browser did not allow copying. Select the address instead.", variant: "destructive" });
-    }
+    void copyWithToast(walletAddress, "Address Copied");
   };
   return (
     <div className={`dropdown wallet-menu wallet-${variant}`} ref={root}>
@@ -43,7 +38,7 @@ export function WalletConnect({ variant = "default" }: { variant?: WalletConnect
           <div className="dropdown-label mono small" title={walletAddress}>
             {walletAddress}
           </div>
-          <button role="menuitem" className="dropdown-item" onClick={() => void copy()}>
+          <button role="menuitem" className="dropdown-item" onClick={copy}>
             Copy Address
           </button>
           {explorer && (

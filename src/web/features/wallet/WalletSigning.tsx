@@ -1,13 +1,13 @@
 import { useEffect } from "react";
 import { useSnapshot } from "valtio";
 import { SigningModal } from "./SigningModal";
-import { detectEnvironment, onWalletSigned, onWalletSigningEnded, refreshAuthStatus, walletState } from "./walletStore";
+import { detectEnvironment, onWalletSigned, onWalletSigningEnded, startSession, walletState } from "./walletStore";
 
-/** Mounted once in the layout: checks the session on load and shows the wallet-connect QR modal. */
+/** Mounted once in the layout: checks the session on load (inside Xaman, the xApp's account) and shows the wallet-connect QR modal. */
 export function WalletSigning() {
   const { signing } = useSnapshot(walletState);
   useEffect(() => {
-    void refreshAuthStatus();
+    void startSession();
     void detectEnvironment();
   }, []);
   return (

@@ -1,6 +1,8 @@
 import { proxy } from "valtio";
 import { errorMessage, getJson, HttpError, sendJson } from "../../lib/api";
+import { shortAddress } from "../../lib/format";
 import { toast } from "../../state/toast";
+import { isXAppLaunch, startXApp } from "./xapp";
 
 /** Local storage key of the connected address (the spec's). */
 export const WALLET_KEY = "walletAddress";
@@ -55,6 +57,8 @@ export const walletState = proxy({
   /** The wallet-connect sign request shown in the QR modal, if any. */
   signing: null as SigningRequest | null,
   environment: null as EnvironmentInfo | null,
+  /** Xaman opened the page as an xApp and its SDK is up: sign requests open in Xaman itself. */
+  inXApp: false,
 });
 
 const storage = () => (typeof localStorage === "undefined" ? null : localStorage);
@@ -70,6 +74,14 @@ export const isMobile = () => walletState.environment?.isMobile ?? mobileFromUse
 export async function refreshAuthStatus(): Promise<void> {
   walletState.checking = true;
   try {
+    await readSession();
+  } finally {
+    walletState.checking = false;
+  }
+}
+
+async function readSession(): Promise<void> {
+  try {
     const status = await getJson<AuthStatus>("/api/auth/status");
     if (status.authenticated && status.user?.walletAddress) {
       setConnected(status.user.walletAddress);
@@ -81,8 +93,28 @@ export async function refreshAuthStatus(): Promise<void> {
     console.warn("auth status check failed; using the stored wallet address", err);
     const stored = storage()?.getItem(WALLET_KEY);
     if (stored) setConnected(stored);
+  }
+}
+
+/**
+ * On load: the session the server knows; inside Xaman (an xApp) then the account Xaman opened the page
+ * for, which wins over an older session of another account (the xApp's accountChange, said in a toast).
+ */
+export async function startSession(): Promise<void> {
+  if (!isXAppLaunch(navigator.userAgent, location.search)) return refreshAuthStatus();
+  // The connect button reads 'Connecting...' while Xaman's SDK loads and confirms the account (up to XAPP_SDK_WAIT_MS).
+  walletState.checking = walletState.connecting = true;
+  try {
+    await readSession();
+    const account = await startXApp();
+    if (!account) return;
+    walletState.inXApp = true;
+    if (walletState.isConnected && walletState.walletAddress !== account) toast({ title: "Account changed", description: `Xaman opened VVX for ${shortAddress(account)}.`, variant: "info" });
+    setConnected(account);
+  } catch (err) {
+    toast({ title: "Connection Failed", description: errorMessage(err, "Xaman did not confirm your account. Connect with the button instead."), variant: "destructive" });
   } finally {
-    walletState.checking = false;
+    walletState.checking = walletState.connecting = false;
   }
 }
 

@@ -19,22 +19,38 @@ export function cashOutTier(m: number): { className: string; hint: string | null
   return { className, hint: m >= 7 && m < 10 ? "7x and climbing: a great time to cash out!" : null };
 }
 
+/** The status line of a bet signed or confirmed while a round runs: it joins the next one (spec §4). */
+export const NEXT_ROUND_LINE = "Bet placed for the next round: this one is already running. Waiting for next round...";
+
 /** The status line after a bet (spec §2). */
 export function statusLine(game: Pick<CrashGameView, "mine" | "round" | "status">, payment: BetPaymentStatus): string | null {
   const { mine } = game;
   if (mine) {
     if (mine.cashedOutAt !== null) return `You cashed out at ${mine.cashedOutAt.toFixed(2)}x – XRP Sent!`;
-    if (mine.round > game.round || (mine.round === game.round + 1 && game.status !== "waiting")) return "Waiting for next round...";
+    if (mine.round > game.round) return game.status === "running" ? NEXT_ROUND_LINE : "Waiting for next round...";
     if (mine.round === game.round && game.status === "waiting") return "Round starting soon...";
     if (mine.round === game.round && game.status === "crashed") return "Game Over – You Lost";
     if (mine.round === game.round) return "Bet placed! Good luck!";
   }
-  if (payment === "processing") return "Bet placed! Good luck!";
+  // Signed, not yet confirmed by the ledger: a bet confirmed while a round runs joins the next round.
+  if (payment === "processing") return game.status === "running" ? NEXT_ROUND_LINE : "Bet placed! Good luck!";
   return null;
 }
 
+/** The spec's check of a bet amount (§5): the 'Invalid Bet' message, or null for 1 to 100 XRP. */
+export function betAmountProblem(value: number): string | null {
+  if (!(value >= CRASH_RULES.minBet)) return "Minimum bet amount is 1 XRP.";
+  if (value > CRASH_RULES.maxBet) return "Maximum bet amount is 100 XRP.";
+  return null;
+}
+
+/** Where a refused amount is put back: the nearest limit (the spec clamps the input to 1-100). */
+export function clampBet(value: number): number {
+  return Number.isFinite(value) ? Math.min(CRASH_RULES.maxBet, Math.max(CRASH_RULES.minBet, value)) : CRASH_RULES.defaultBet;
+}
+
 /**
- * The Place Bet card: amount (default 5, clamped 1-100), auto cash-out (min 1.1, step 0.1, default 2,
+ * The Place Bet card: amount (default 5; outside 1-100 'Invalid Bet', then put back within the limits), auto cash-out (min 1.1, step 0.1, default 2,
  * kept in localStorage), balance, max profit, the 1% burn note, the bet button with the spec's texts,
  * the cash-out button and the status line. Long because it is one form with the spec's rules, read top to bottom.
  */
@@ -63,14 +79,15 @@ export function BetCard(props: {
       return props.onConnect();
     }
     const value = Number(amount);
-    if (!(value >= CRASH_RULES.minBet)) return toast({ title: "Invalid Bet", description: "Minimum bet amount is 1 XRP.", variant: "destructive" });
-    if (value > CRASH_RULES.maxBet) return toast({ title: "Invalid Bet", description: "Maximum bet amount is 100 XRP.", variant: "destructive" });
+    const problem = betAmountProblem(value);
+    if (problem) {
+      // Said first, then the field is put back within the limits: nothing is sent.
+      toast({ title: "Invalid Bet", description: problem, variant: "destructive" });
+      return setAmount(String(clampBet(value)));
+    }
     props.onBet(value, autoOn ? Number(auto) : null);
   };
-  const clampAmount = () => {
-    const v = Number(amount);
-    setAmount(String(Number.isFinite(v) ? Math.min(CRASH_RULES.maxBet, Math.max(CRASH_RULES.minBet, v)) : CRASH_RULES.defaultBet));
-  };
+  const amountProblem = amount.trim() === "" ? null : betAmountProblem(Number(amount));
   const changeAuto = (text: string) => {
     // Non-numeric input is ignored (spec §5).
     if (text !== "" && !/^\d*\.?\d*$/.test(text)) return;
@@ -91,8 +108,25 @@ export function BetCard(props: {
       <h2 id="crash-bet-title">Place Bet</h2>
       <label className="field">
         <span>Bet amount (XRP)</span>
-        <input className="input" type="number" inputMode="decimal" min={1} max={100} step={1} value={amount} onChange={(e) => setAmount(e.target.value)} onBlur={clampAmount} data-testid="crash-amount" />
+        <input
+          className="input"
+          type="number"
+          inputMode="decimal"
+          min={1}
+          max={100}
+          step={1}
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          aria-invalid={amountProblem !== null}
+          aria-describedby={amountProblem ? "crash-amount-error" : undefined}
+          data-testid="crash-amount"
+        />
       </label>
+      {amountProblem && (
+        <p className="small error-text" id="crash-amount-error" data-testid="crash-amount-error">
+          {amountProblem}
+        </p>
+      )}
       <label className="field">
         <span className="crash-auto-label">
           <input type="checkbox" checked={autoOn} onChange={(e) => setAutoOn(e.target.checked)} /> Auto cash out at

@@ -41,8 +41,9 @@ export default function CrashPage() {
     void refreshBalance();
     void refreshBurns();
   }, [refreshBets, refreshBalance, refreshBurns]);
-  const game = useCrashGame(wallet, { onMine: refreshMine });
-  const bet = useBetPayment(refreshMine);
+  const onBurns = useCallback((totalVvxBurned: string) => void refreshBurns((b) => (b ? { ...b, totalVvxBurned } : b), { revalidate: !burns }), [refreshBurns, burns]);
+  const game = useCrashGame(wallet, { onMine: refreshMine, onBurns });
+  const bet = useBetPayment(refreshMine, () => game.status === "running");
   const sound = useSound(true);
   useCrashSounds(game, wallet, sound.play);
 

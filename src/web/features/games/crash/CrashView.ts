@@ -12,6 +12,8 @@ export const CRASH_VIEW = {
   minSpanMs: 10_000,
   minSpanMultiplier: 2,
   rocketSize: 56,
+  /** Where the round's texts sit while it runs, as shares of the plot (centre x, width) and px below its top (times the view's scale). */
+  textArea: { x: 0.28, width: 0.5, top: 6 },
   particles: 28,
 };
 
@@ -100,8 +102,9 @@ export class CrashView {
     this.flame = new Sprite(textures.flame);
     this.rocket.anchor.set(0.5);
     this.flame.anchor.set(1, 0.5);
-    this.big.anchor.set(0.5);
-    this.small.anchor.set(0.5);
+    // The texts hang from their top centre: placeTexts stacks the round line and the big text.
+    this.big.anchor.set(0.5, 0);
+    this.small.anchor.set(0.5, 0);
     app.stage.addChild(this.grid, this.labels, this.curve, this.flame, this.rocket, this.sparks, this.big, this.small);
     app.ticker.add(() => this.frame());
     this.resize();
@@ -143,8 +146,6 @@ export class CrashView {
     this.flame.width = CRASH_VIEW.rocketSize * 0.8 * k;
     this.flame.height = CRASH_VIEW.rocketSize * 0.4 * k;
     this.flameScaleX = this.flame.scale.x;
-    this.big.position.set(this.width / 2, this.height * 0.4);
-    this.small.position.set(this.width / 2, this.height * 0.4 + 52 * k);
   }
 
   /** One frame: axes scaled to the round so far, the curve, the rocket, the texts, the sparks. */
@@ -201,13 +202,35 @@ export class CrashView {
       this.big.text = tl.round ? `${left.toFixed(1)}s` : "…";
       this.big.style.fill = p.text;
       this.small.text = tl.round ? `Round #${tl.round} starts in` : "Connecting to the game server";
-      this.small.position.y = this.height * 0.4 - 52 * this.k;
+      this.placeTexts(this.width / 2, this.height * 0.4 - 62 * this.k, this.width - 24 * this.k);
     } else {
       this.big.text = `${(h / 100).toFixed(2)}x`;
       this.big.style.fill = crashed ? p.crashed : multiplierColour(h, p);
       this.small.text = crashed ? `CRASHED · Round #${tl.round}` : `Round #${tl.round}`;
-      this.small.position.y = this.height * 0.4 + 52 * this.k;
+      // Above the curve's upper-left: the curve is convex and its tip keeps to the diagonal or right of it, so the rocket never passes here.
+      this.placeTexts(left + w * CRASH_VIEW.textArea.x, top + CRASH_VIEW.textArea.top * this.k, w * CRASH_VIEW.textArea.width);
     }
+    this.showBoxes(tl.status === "running");
+  }
+
+  /** The round line at (cx, y), the big text under it, scaled down to fit `maxWidth`. */
+  private placeTexts(cx: number, y: number, maxWidth: number): void {
+    this.small.position.set(cx, y);
+    this.big.scale.set(1);
+    const natural = this.big.width;
+    if (natural > maxWidth) this.big.scale.set(maxWidth / natural);
+    this.big.position.set(cx, y + this.small.height + 4 * this.k);
+  }
+
+  /** The rocket's and the texts' boxes on the host (data-rocket, data-texts: "x0,y0,x1,y1"), so a page test can see that they never meet. */
+  private showBoxes(flying: boolean): void {
+    const box = (b: { minX: number; minY: number; maxX: number; maxY: number }) => [b.minX, b.minY, b.maxX, b.maxY].map(Math.round).join(",");
+    const rocket = flying ? box(this.rocket.getBounds()) : "";
+    const a = this.big.getBounds();
+    const b = this.small.getBounds();
+    const texts = box({ minX: Math.min(a.minX, b.minX), minY: Math.min(a.minY, b.minY), maxX: Math.max(a.maxX, b.maxX), maxY: Math.max(a.maxY, b.maxY) });
+    if (this.host.dataset.rocket !== rocket) this.host.dataset.rocket = rocket;
+    if (this.host.dataset.texts !== texts) this.host.dataset.texts = texts;
   }
 
   private drawGrid(spanMs: number, spanM: number, x: (t: number) => number, y: (m: number) => number): void {

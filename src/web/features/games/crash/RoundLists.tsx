@@ -66,8 +66,12 @@ export function PreviousCrashes({ history, salt, terminating }: { history: Crash
   );
 }
 
-/** The wallet's own bets (spec's bet history row), with payout txids linking to the explorer. */
-export function BetHistory({ bets, explorer }: { bets: CrashBetView[]; explorer?: (txid: string) => string }) {
+/** A bet whose payment arrived (a request closed or expired unpaid is no bet: it moved no money). */
+export const wasPaid = (b: Pick<CrashBetView, "paymentTxid">) => b.paymentTxid !== null;
+
+/** The wallet's own bets (spec's bet history row), with payout txids linking to the explorer; payment requests never paid are left out. */
+export function BetHistory({ bets: all, explorer }: { bets: CrashBetView[]; explorer?: (txid: string) => string }) {
+  const bets = all.filter(wasPaid);
   return (
     <article className="card crash-list" aria-labelledby="crash-bets-title" data-testid="crash-bets">
       <h2 id="crash-bets-title">My bets</h2>

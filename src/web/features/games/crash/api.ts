@@ -30,7 +30,8 @@ export const cancelBet = (betId: string) => sendJson<{ success: boolean; cancell
 export const betStatus = (uuid: string, betId: string) =>
   getJson<{ signed: boolean; cancelled: boolean; expired: boolean; betConfirmed: boolean }>(`/api/xumm/status/${uuid}?betId=${encodeURIComponent(betId)}`);
 
-export const betsUrl = (wallet: string) => `/api/crash/bets?wallet=${wallet}&limit=20`;
+/** The wallet's bets that were paid (payment requests closed unpaid are no bets). */
+export const betsUrl = (wallet: string) => `/api/crash/bets?wallet=${wallet}&limit=20&paid=1`;
 export const balanceUrl = (wallet: string) => `/api/wallet/balance?address=${wallet}`;
 export const BURNS_URL = "/api/crash/burns";
 export type Burns = CrashBurnsResponse;

@@ -8,15 +8,18 @@ export type BetPaymentStatus = "idle" | "pending" | "processing" | "confirmed" |
 
 /**
  * Place Bet -> payment request -> the QR dialog; polls the sign request until the wallet signs (then
- * 'processing': the dialog closes and the bet waits for the ledger), times out after 30 s ('Bet
- * Timeout'), and withdraws the bet when the dialog is closed first ('Payment Canceled').
+ * 'processing': the dialog closes and the bet waits for the ledger; `roundRunning` tells whether it
+ * joins the next round), times out after 30 s ('Bet Timeout'), and withdraws the bet when the dialog
+ * is closed first ('Payment Canceled').
  */
-export function useBetPayment(onSigned: () => void) {
+export function useBetPayment(onSigned: () => void, roundRunning: () => boolean = () => false) {
   const [payment, setPayment] = useState<BetPayment | null>(null);
   const [status, setStatus] = useState<BetPaymentStatus>("idle");
   const [loading, setLoading] = useState(false);
   const signed = useRef(onSigned);
   signed.current = onSigned;
+  const running = useRef(roundRunning);
+  running.current = roundRunning;
 
   const end = useCallback((next: BetPaymentStatus) => {
     setPayment(null);
@@ -54,7 +57,9 @@ export function useBetPayment(onSigned: () => void) {
         if (s.signed) {
           stopped = true;
           end(s.betConfirmed ? "confirmed" : "processing");
-          toast({ title: "Bet placed", description: "Your bet has been placed, good luck!", variant: "success" });
+          // A bet confirmed while a round runs joins the next one: say so rather than wish luck for this one.
+          const description = running.current() ? "Your bet has been placed for the next round: this one is already running. Good luck!" : "Your bet has been placed, good luck!";
+          toast({ title: "Bet placed", description, variant: "success" });
           signed.current();
         } else if (s.cancelled || s.expired) {
           stopped = true;

@@ -45,13 +45,15 @@ const CONNECTION_TOASTS: Partial<Record<GameSocketStatus, { title: string; descr
  * Long because it is the socket's one message switch next to the state it updates.
  * Follows /ws/games/crash for a page (the game page, or the embed with no wallet): the round's
  * state, ticks into the canvas timeline, the history, and the wallet's own bet, cash-out and
- * refunds. `onMine` runs whenever the wallet's bets change (the page refreshes its lists).
+ * refunds. `onMine` runs whenever the wallet's bets change (the page refreshes its lists), a lost
+ * bet included (the crash of a round the wallet rode); `onBurns` gets each new burn total.
  */
-export function useCrashGame(wallet: string | null, options: { onMine?: () => void; bannerMs?: number; quiet?: boolean; policy?: SocketPolicy } = {}): CrashGameView {
+export function useCrashGame(wallet: string | null, options: { onMine?: () => void; onBurns?: (totalVvxBurned: string) => void; bannerMs?: number; quiet?: boolean; policy?: SocketPolicy } = {}): CrashGameView {
   const timeline = useRef<Timeline>(newTimeline());
   const socketRef = useRef<GameSocket | null>(null);
-  const onMine = useRef(options.onMine);
-  onMine.current = options.onMine;
+  const callbacks = useRef({ onMine: options.onMine, onBurns: options.onBurns, wallet });
+  callbacks.current = { onMine: options.onMine, onBurns: options.onBurns, wallet };
+  const crashedRound = useRef(0);
   const [socket, setSocket] = useState<GameSocketStatus>("connecting");
   const [state, setState] = useState<GameState | null>(null);
   const [history, setHistory] = useState<CrashRoundView[]>([]);
@@ -68,7 +70,13 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
           setMultiplier(m.currentMultiplier);
           // A new round in waiting resets the player's state (spec §4), unless the bet is for it.
           if (m.status === "waiting") setMine((cur) => (cur && cur.round >= m.round ? cur : null));
-          if (m.status === "crashed") setMine((cur) => (cur && cur.round === m.round && cur.cashedOutAt === null ? { ...cur, lost: true } : cur));
+          if (m.status === "crashed") {
+            setMine((cur) => (cur && cur.round === m.round && cur.cashedOutAt === null ? { ...cur, lost: true } : cur));
+            // The server settled the round before saying so: a bet of this wallet that rode it now reads lost (once per round).
+            const me = callbacks.current.wallet;
+            if (crashedRound.current !== m.round && me && m.players.some((p: CrashPlayer) => p.walletAddress === me)) callbacks.current.onMine?.();
+            crashedRound.current = m.round;
+          }
           return;
         case "tick":
           return setMultiplier(m.currentMultiplier);
@@ -78,14 +86,16 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
           return setState((s) => (s && s.round === m.round ? { ...s, players: s.players.map((p) => (p.walletAddress === m.walletAddress ? { ...p, hasCashedOut: true, cashOutMultiplier: m.multiplier, payout: m.payout } : p)) } : s));
         case "betConfirmed":
           setMine({ round: m.round, betId: m.betId, betAmount: m.betAmount, autoCashOut: m.autoCashOut, cashedOutAt: null, payout: null, txid: null, lost: false });
-          return onMine.current?.();
+          return callbacks.current.onMine?.();
         case "cashOutConfirmed":
           setMine((cur) => (cur && cur.betId === m.betId ? { ...cur, cashedOutAt: m.multiplier, payout: m.payout, txid: m.txid ?? cur.txid } : cur));
           if (!m.txid) setBanner(`CASHED OUT AT ${m.multiplier.toFixed(2)}x - XRP SENT!`);
-          return onMine.current?.();
+          return callbacks.current.onMine?.();
+        case "burnTotal":
+          return callbacks.current.onBurns?.(m.totalVvxBurned);
         case "betRefunded":
           if (!m.txid) toast({ title: "Bet Refunded", description: refundText(m.reason, m.betAmount), variant: "info", durationMs: 6000 });
-          return onMine.current?.();
+          return callbacks.current.onMine?.();
         case "error":
           if (!options.quiet) toast({ title: "Error", description: m.message || "Could not cash out. Please try again.", variant: "destructive" });
           return;

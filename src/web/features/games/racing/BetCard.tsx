@@ -35,12 +35,15 @@ export function BetCard({
   const [unicorn, setUnicorn] = useState<UnicornName>("Ripple");
   const [amount, setAmount] = useState("5");
   const racing = state?.status === "racing";
+  const finished = state?.status === "finished";
   const closed = state?.status === "waiting" && !state.bettingOpen;
-  const closeSeconds = state ? Math.round((state.nextRaceTime - state.betsCloseTime) / 1000) : 5;
+  // With a wallet the button says why betting waits and cannot be pressed; without one it connects (the spec checks the wallet first).
+  const blocked = wallet !== null && (racing || finished || closed);
+  const closeSeconds = Math.round((state?.betsCloseBeforeMs ?? 5_000) / 1000);
 
   const submit = () => {
     const value = Number(amount);
-    const problem = betProblem({ wallet, hasBet: myBet !== null, racing: racing || state?.status === "finished", amount: value });
+    const problem = betProblem({ wallet, hasBet: myBet !== null, racing: racing || finished, amount: value });
     if (problem) {
       toast({ title: "Invalid Bet", description: problem, variant: "destructive" });
       if (!wallet) onConnect();
@@ -80,8 +83,8 @@ export function BetCard({
               </button>
             </div>
           </label>
-          <button className="btn btn-primary" onClick={submit} disabled={placing || closed} data-testid="race-place-bet">
-            {placing ? "Creating payment…" : !wallet ? "Connect Wallet to Bet" : racing ? "Race in Progress" : closed ? "Betting closed" : "Place Bet"}
+          <button className="btn btn-primary" onClick={submit} disabled={placing || blocked} data-testid="race-place-bet">
+            {placing ? "Creating payment…" : !wallet ? "Connect Wallet to Bet" : racing ? "Race in Progress" : finished ? "Next race soon" : closed ? "Betting closed" : "Place Bet"}
           </button>
           <p className="muted small">
             Win {state?.payoutMultiple ?? 5}x your bet in XRP if your unicorn wins. Bets close {closeSeconds} seconds before the start; a payment validated later is refunded.

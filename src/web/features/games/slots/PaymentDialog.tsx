@@ -13,7 +13,7 @@ const fmt = new Intl.NumberFormat("en-US");
 /** Runs the spec's polling for one payment (and opens the wallet on a phone); returns the phase. */
 function usePaymentPolling(
   payment: SlotPayment | null,
-  sessionSeen: boolean,
+  sessionKey: string | null,
   handlers: { onConfirmed: (session: SlotSession | null) => void; onClose: () => void },
   mobile: boolean,
   timing?: Partial<PaymentPollTiming>,
@@ -54,8 +54,8 @@ function usePaymentPolling(
   }, [payment?.uuid]); // eslint-disable-line react-hooks/exhaustive-deps -- one poller per payment
 
   useEffect(() => {
-    if (sessionSeen) poller.current?.checkNow();
-  }, [sessionSeen]);
+    if (sessionKey) poller.current?.checkNow();
+  }, [sessionKey]);
   return phase;
 }
 
@@ -78,21 +78,21 @@ function phaseText(phase: PaymentPhase): string {
  */
 export function PaymentDialog({
   payment,
-  sessionSeen,
+  sessionKey,
   onConfirmed,
   onClose,
   timing,
 }: {
   payment: SlotPayment | null;
-  /** The page's session poll saw a new session: check at once instead of waiting for the next round. */
-  sessionSeen: boolean;
+  /** The page's session poll saw a new session (this key changed): check at once instead of waiting for the next round. */
+  sessionKey: string | null;
   onConfirmed: (session: SlotSession | null) => void;
   onClose: () => void;
   timing?: Partial<PaymentPollTiming>;
 }) {
   const { environment } = useSnapshot(walletState);
   const mobile = environment?.isMobile ?? isMobile();
-  const phase = usePaymentPolling(payment, sessionSeen, { onConfirmed, onClose }, mobile, timing);
+  const phase = usePaymentPolling(payment, sessionKey, { onConfirmed, onClose }, mobile, timing);
 
   if (!payment) return null;
   const amount = `${fmt.format(payment.amount)} VVX`;

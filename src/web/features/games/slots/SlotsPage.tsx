@@ -20,7 +20,10 @@ import "./slots.css";
 /** The spec's session poll while a wallet is connected (the spin list follows it, for payout txids). */
 const SESSION_POLL_MS = 3000;
 
-/** Buying a package: create-session, then the payment dialog (409 while a session is active). */
+/** Packages can be bought with no session, or with only daily-wheel Bonus spins (the server refuses while a paid session is active). */
+export const canBuyPackage = (session: SlotSession | null) => !session || (session.kind === "bonus" && session.queuedSessions === 0);
+
+/** Buying a package: create-session, then the payment dialog (409 while a paid session is active). */
 function usePackagePurchase(wallet: string | null, onConflict: () => void) {
   const [payment, setPayment] = useState<SlotPayment | null>(null);
   const [buying, setBuying] = useState<number | null>(null);
@@ -46,6 +49,13 @@ function usePackagePurchase(wallet: string | null, onConflict: () => void) {
   return { payment, buying, buy, close: () => setPayment(null) };
 }
 
+/** Brings the package chooser into view and focuses its first Buy button. */
+function showPackages() {
+  const chooser = document.querySelector<HTMLElement>("[data-testid=slots-packages]");
+  chooser?.scrollIntoView({ block: "start", behavior: "smooth" });
+  chooser?.querySelector<HTMLButtonElement>("button:not(:disabled)")?.focus({ preventScroll: true });
+}
+
 /** /games/slots: the reels, the session card or the package chooser, fairness, payouts, and the wallet's spins. */
 export default function SlotsPage() {
   usePageTitle("VVX Slots");
@@ -55,7 +65,7 @@ export default function SlotsPage() {
   const { data: spinsRes, error: spinsError, mutate: refreshSpins } = useSWR<{ spins: SpinRecord[] }>(wallet ? spinsUrl(wallet) : null, getJson, { refreshInterval: SESSION_POLL_MS });
   const { data: seeds, mutate: refreshSeeds } = useSWR<SeedPair>(wallet ? seedsUrl(wallet) : null, loadSeeds);
   const session = sessionRes?.session ?? null;
-  const machine = useSlotSpin({ wallet, session, refreshSession, onSpun: () => void (refreshSpins(), refreshSeeds()) });
+  const machine = useSlotSpin({ wallet, session, refreshSession, onSpun: () => void (refreshSpins(), refreshSeeds()), onNeedPackage: showPackages });
   const purchase = usePackagePurchase(wallet, () => void refreshSession());
   const { reset } = machine;
 
@@ -85,10 +95,9 @@ export default function SlotsPage() {
           finished={machine.finished}
         />
         <div className="slots-side">
-          {wallet && session ? (
-            <SessionCard session={session} serverSeedHash={seeds?.serverSeedHash ?? null} />
-          ) : (
-            <PackageChooser onBuy={(i) => void purchase.buy(i)} busyIndex={purchase.buying} disabled={!wallet} />
+          {wallet && session && <SessionCard session={session} serverSeedHash={seeds?.serverSeedHash ?? null} />}
+          {(!wallet || canBuyPackage(session)) && (
+            <PackageChooser onBuy={(i) => void purchase.buy(i)} busyIndex={purchase.buying} disabled={!wallet} afterBonus={Boolean(wallet && session)} />
           )}
           {wallet && <FairnessCard wallet={wallet} seeds={seeds} onChanged={() => void refreshSeeds()} />}
         </div>
@@ -106,8 +115,8 @@ export default function SlotsPage() {
 
       <PaymentDialog
         payment={purchase.payment}
-        // A session appearing while the dialog is open (the 3 s poll saw it) makes the dialog check at once.
-        sessionSeen={Boolean(purchase.payment && session)}
+        // A session appearing while the dialog is open (the 3 s poll saw it, perhaps queued behind Bonus spins) makes the dialog check at once.
+        sessionKey={purchase.payment && session ? `${session.sessionId}:${session.queuedSessions}` : null}
         onConfirmed={(s) => {
           reset();
           void refreshSession(s ? { session: s } : undefined, { revalidate: true });

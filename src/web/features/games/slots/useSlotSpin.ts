@@ -35,7 +35,7 @@ type SessionData = { session: SlotSession | null };
  * spin asked of the server while the reels turn, the reels stopped on its symbols at 1.0/1.4/1.8 s
  * and the result shown at 2.2 s; 403 is 'Session Expired', anything else 'Failed to process spin'.
  */
-export function useSlotSpin(opts: { wallet: string | null; session: SlotSession | null; refreshSession: KeyedMutator<SessionData>; onSpun: () => void }) {
+export function useSlotSpin(opts: { wallet: string | null; session: SlotSession | null; refreshSession: KeyedMutator<SessionData>; onSpun: () => void; onNeedPackage?: () => void }) {
   const reels = useRef<ReelsHandle>(null);
   const [spinning, setSpinning] = useState(false);
   const [banner, setBanner] = useState<Banner | null>(null);
@@ -69,8 +69,9 @@ export function useSlotSpin(opts: { wallet: string | null; session: SlotSession 
     const { wallet, session } = opts;
     if (spinning) return;
     if (!wallet) return void toast({ title: "Wallet Required", description: "Please connect your wallet to play", variant: "destructive" });
-    if (!session) return void toast({ title: "Payment Required", description: "Buy a spin package to play.", variant: "destructive" });
-    if (session.remainingSpins <= 0) return void toast({ title: "No Spins Left", description: "Buy another package to keep playing.", variant: "destructive" });
+    // No spins: the toast says so and the page brings its package chooser into view (below the reels on a phone).
+    if (!session) return void (toast({ title: "Payment Required", description: "Buy a spin package to play.", variant: "destructive" }), opts.onNeedPackage?.());
+    if (session.remainingSpins <= 0) return void (toast({ title: "No Spins Left", description: "Buy another package to keep playing.", variant: "destructive" }), opts.onNeedPackage?.());
     setSpinning(true);
     setBanner(null);
     try {
