@@ -129,15 +129,17 @@ describe("requests while another process holds the database (BEGIN EXCLUSIVE)", 
       expect(w.status).toBe(503);
       expect(w.body).toMatchObject({ code: "DATABASE_BUSY", status: "degraded" });
     }
-    // No request waits longer than the busy timeout (and what Xaman's answer took): none waits in line behind another.
-    expect(Math.max(...writes.map((w) => w.ms))).toBeLessThan(BUSY_MS + 400);
+    // Once the lock is known, a write is refused at once; the first one waited the busy timeout (after its Xaman call).
+    // Today's code kept each write 5 s, in line one after another: 20 writes, 100 s.
+    const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]!;
+    expect(median(writes.map((w) => w.ms))).toBeLessThan(100);
+    expect(Math.max(...writes.map((w) => w.ms))).toBeLessThan(BUSY_MS + 1_000);
     const health = reads.filter((r) => r.path === "/api/health");
     for (const h of health) expect(h.body).toMatchObject({ status: "degraded", db: "locked" });
     for (const r of reads.filter((r) => r.path !== "/api/health")) expect(r.status).toBe(200);
-    // Within 100 ms as a rule; the slowest sample may meet the one write that waited out the busy timeout.
-    const sorted = reads.map((r) => r.ms).sort((a, b) => a - b);
-    expect(sorted[Math.floor(sorted.length / 2)]!).toBeLessThan(100);
-    expect(sorted.at(-1)!).toBeLessThan(BUSY_MS + 150);
+    // Within 100 ms as a rule; the slowest sample may meet the one write that waited out the busy timeout (on a busy machine, more).
+    expect(median(reads.map((r) => r.ms))).toBeLessThan(100);
+    expect(Math.max(...reads.map((r) => r.ms))).toBeLessThan(BUSY_MS + 1_000);
 
     // Once the lock is gone, health and writes come back by themselves.
     let after = await timed("/api/health");

@@ -234,6 +234,8 @@ export class LedgerSockets {
   /** Sends a response and charges its bytes; past the byte budget the connection is closed after it. */
   private respond(sock: Socket, body: Record<string, unknown>, malformed: boolean): void {
     if (malformed) this.chargeRequest(sock, FEES.malformed);
+    // Answers computed while other connections of the address spent its budget are not sent: the budget is a bound, not a hint.
+    if (worse(sock.addressConsumer.status(), sock.consumer.status()) === "drop") return this.drop(sock, CLOSE.threshold);
     const text = JSON.stringify(body);
     this.send(sock, text);
     if (worse(sock.addressConsumer.charge(0, text.length), sock.consumer.charge(0, text.length)) === "drop") this.drop(sock, CLOSE.threshold);
