@@ -49,6 +49,7 @@ export const ERROR_CODES = {
 
   // NFT marketplace
   SOLD_OUT: "No unit of the tier is left",
+  INSUFFICIENT_VVX: "The wallet does not hold the NFT's price in VVX on the validated ledger",
   TIER_INACTIVE: "The tier is not on sale",
   TIER_NOT_FOUND: "No such NFT tier",
   NFT_NOT_FOUND: "No such NFT (not minted yet)",

@@ -3,7 +3,7 @@ import { vvxToMicroNumber } from "../../engine";
 import { failedOnLedger } from "../../shared/ledgerResult";
 import type { Clock } from "../platform/clock";
 import type { Db } from "../platform/db";
-import { ConflictError, DrainingError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import { AppError, ConflictError, DrainingError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import { insertPaymentRequest } from "../payments/requests";
 import type { PaymentWatcher } from "../payments/watcher";
@@ -14,6 +14,8 @@ import { NFT_PURCHASE_PURPOSE, PAYMENT_GRACE_SECONDS, RESERVATION_SECONDS, type 
 import { shownStatus, type PurchaseProgress } from "./progress";
 import type { NftRepository, PurchaseRow, TierRow } from "./repository";
 
+/** Unpaid reservations one client address may hold at once, every wallet and tier together (a household buying together; not a tier's supply). */
+export const OPEN_RESERVATIONS_PER_IP = 3;
 /** An open reservation with less left than this is replaced (if its QR was not opened) rather than shown again. */
 const REUSE_MIN_REMAINING_MS = 60_000;
 
@@ -42,6 +44,26 @@ export class SoldOutError extends ConflictError {
   }
 }
 
+/** 409: the wallet does not hold the tier's price in VVX on the validated ledger, so it may not hold a unit back from others. */
+export class InsufficientVvxError extends ConflictError {
+  constructor(tier: TierRow, heldMicro: bigint) {
+    super(
+      "INSUFFICIENT_VVX",
+      `Your wallet holds ${formatVvx(Number(heldMicro))} VVX on the ledger; a ${tier.name} NFT costs ${formatVvx(tier.priceMicroVvx)} VVX. Get the VVX first, then reserve the NFT.`,
+    );
+  }
+}
+
+/** 429: the address holds as many unpaid reservations as it may; one ends (paid, cancelled or expired) before another. */
+export class TooManyReservationsError extends AppError {
+  constructor(
+    limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, "RATE_LIMITED", `Too many unpaid NFT reservations from your network (at most ${limit} at once). Pay or cancel one, or try again in ${retryAfterSeconds} s.`);
+  }
+}
+
 export interface PurchaseDeps {
   db: Db;
   repo: NftRepository;
@@ -51,6 +73,8 @@ export interface PurchaseDeps {
   signing: SigningService;
   log: Logger;
   clock: Clock;
+  /** The wallet's VVX on the validated ledger, in micro-units (a reservation needs the tier's price there). */
+  vvxMicro(wallet: string): Promise<bigint>;
 }
 
 /**
@@ -74,6 +98,9 @@ export class PurchaseService {
   /** Purchases whose payment Xaman reports signed (the status shown is payment_detected). */
   private readonly signed = new Set<number>();
 
+  /** Unpaid reservations per client address (replaceable: tests tighten it). */
+  openPerIp = OPEN_RESERVATIONS_PER_IP;
+
   constructor(private readonly deps: PurchaseDeps) {}
 
   /** True once the server drains before a restart: no new purchase is opened (payments already signed still count). */
@@ -90,6 +117,11 @@ export class PurchaseService {
       throw new ValidationError("amount", `Field 'amount' must be the ${tier.name} price, ${formatVvx(tier.priceMicroVvx)} (VVX), got ${amountVvx.toLocaleString("en-US")}`);
     }
     if (!tier.isActive) throw new ConflictError("TIER_INACTIVE", `${tier.name} NFTs are not on sale`);
+    // A new reservation holds a unit back from everyone else: only for a wallet that holds the price (one ledger read).
+    if (!this.deps.repo.openFor(actor.wallet, tier.id)) {
+      const held = await this.deps.vvxMicro(actor.wallet);
+      if (held < BigInt(tier.priceMicroVvx)) throw new InsufficientVvxError(tier, held);
+    }
     // An open reservation that turns out to have ended is released and replaced: at most twice.
     for (let attempt = 0; attempt < 3; attempt++) {
       const { purchase, existing } = this.reserve(actor, tier, source);
@@ -114,6 +146,10 @@ export class PurchaseService {
         const open = repo.openFor(actor.wallet, tier.id, tx);
         if (open) return { purchase: open, existing: true };
         if (repo.heldUnits(tier.id, tx) >= tier.maxSupply) throw new SoldOutError(tier.name);
+        if (actor.ip) {
+          const fromIp = repo.openFromIp(actor.ip, tx);
+          if (fromIp.length >= this.openPerIp) throw new TooManyReservationsError(this.openPerIp, Math.max(1, Math.ceil((fromIp[0]!.expiresAt.getTime() - now.getTime()) / 1000)));
+        }
         const requestId = randomUUID();
         const paymentExpiry = new Date(expiresAt.getTime() + this.paymentGraceSeconds * 1000);
         const request = insertPaymentRequest(
@@ -133,6 +169,7 @@ export class PurchaseService {
           createdAt: now,
           expiresAt,
           updatedAt: now,
+          clientIp: actor.ip ?? null,
         });
         return { purchase, existing: false };
       },
