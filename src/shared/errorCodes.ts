@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   TX_NOT_FOUND: "No such transaction on the ledger",
   TX_PREPARE_FAILED: "The ledger could not prepare (autofill) a transaction",
   OUTBOX_NOT_FOUND: "No outbox entry under this key",
+  PAYOUT_NOT_GIVEN_UP: "The payment is not one the outbox gave up on (sent, on its way, settled, or sent again already)",
+  PAYOUT_NO_OWNER: "No record follows the failed payment, so sending it again is refused (mark it settled instead)",
   OUTBOX_KEY_CONFLICT: "An outbox key was reused for a different transaction",
   XUMM_ERROR: "Xaman refused a request",
   XUMM_UNAVAILABLE: "Xaman cannot be reached right now",

@@ -14,6 +14,7 @@ import { nftRoutes, parseTierId, parseVvxText } from "../nfts";
 import { formatVvx } from "../nfts/catalog";
 import { depositRoutes } from "../deposits";
 import { booksRoutes } from "../books";
+import { FailedPayouts, payoutRoutes } from "../payouts";
 import { rewardRoutes } from "../rewards";
 import { errorHandler } from "../platform/http/errors";
 import { guardRequest, requestGuard, type RequestGuardOptions } from "../platform/http/requestGuard";
@@ -73,7 +74,8 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
     .use(crashRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(dailySpinRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }))
-    .use(booksRoutes({ sqlite: ctx.store.sqlite, auth: ctx.auth, adminWallets: ctx.config.adminWallets, racingMultiple: ctx.config.racing.payoutMultiple }));
+    .use(booksRoutes({ sqlite: ctx.store.sqlite, auth: ctx.auth, adminWallets: ctx.config.adminWallets, racingMultiple: ctx.config.racing.payoutMultiple }))
+    .use(payoutRoutes({ payouts: new FailedPayouts({ db: ctx.store.db, sqlite: ctx.store.sqlite, outbox: ctx.outbox, clock: ctx.clock, log: ctx.log }), auth: ctx.auth, adminWallets: ctx.config.adminWallets }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
   if (metrics && ctx.config.metricsToken) api.use(metricsRoutes(metrics, ctx.config.metricsToken));
   if (drain) api.use(drainRoutes(drain, ctx.auth, ctx.config.adminWallets));

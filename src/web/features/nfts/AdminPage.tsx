@@ -4,6 +4,7 @@ import { getJson, HttpError } from "../../lib/api";
 import { formatWhole, shortAddress } from "../../lib/format";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { DepositsCard } from "../admin/DepositsCard";
+import { FailedPayoutsCard } from "../admin/FailedPayoutsCard";
 import { HouseCard } from "../admin/HouseCard";
 import { connectWallet, walletState } from "../wallet/walletStore";
 import { statusText, type VaultRow } from "./api";
@@ -70,6 +71,7 @@ export default function AdminPage() {
       </div>
 
       <MintingProgress minting={minting} />
+      <FailedPayoutsCard />
       <HouseCard />
       <DepositsCard />
     </section>
