@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { racingRtp, UNICORNS } from "../../engine";
 import { ConfigError, ConfigErrors, loadConfig, type Config } from "../platform/config";
 import type { AppContext } from "./context";
 import { damageOf, DatabaseFileError, isCorruptError, openStore, whenCorrupt } from "../platform/db";
@@ -135,6 +136,8 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
   // performance.now() counts from process start: the operator sees the real start-up time.
   const exposed = exposedSandboxAdmin(config);
   if (exposed) ctx.log.warn(exposed, { host: config.host, admins: config.adminWallets.length });
+  const racingWarning = racingRtpWarning(config);
+  if (racingWarning) ctx.log.warn(racingWarning, { multiple: config.racing.payoutMultiple });
   ctx.log.info("listening", { url: config.publicUrl, port, network: config.network, data: ctx.store.path, startupMs: Math.round(performance.now()) });
 
   let stopping: Promise<void> | undefined;
@@ -161,6 +164,17 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
   // A drain asked by SIGUSR2 or an admin stops the server once nothing is open (main exits after it).
   drain.onIdle = stop;
   return { app, ctx, port, stop, drain };
+}
+
+/**
+ * The start-up warning when Unicorn Racing returns 100% or more: five equally likely unicorns, so the
+ * house keeps nothing at 5x (and pays every ledger fee). Undefined when the multiple leaves it an edge.
+ */
+export function racingRtpWarning(config: Pick<Config, "racing">): string | undefined {
+  const multiple = config.racing.payoutMultiple;
+  const rtp = racingRtp(multiple);
+  if (rtp < 1) return undefined;
+  return `Unicorn Racing returns ${(rtp * 100).toFixed(2)}% to players at RACING_PAYOUT_MULTIPLE=${multiple} (${UNICORNS.length} equally likely unicorns): the house keeps nothing and pays the ledger fees; set it below ${UNICORNS.length}, e.g. ${((UNICORNS.length * 99) / 100).toFixed(2)} for a 1% edge`;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;

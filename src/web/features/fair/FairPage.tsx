@@ -15,6 +15,7 @@ import {
   type GameSeeds,
 } from "../../../engine";
 import { usePageTitle } from "../../lib/usePageTitle";
+import { useSiteConfig } from "../../state/site";
 import { CommitmentCheck, SeedLinkNotice, useLinkedCheck, useSeedLink } from "./seedLink";
 import { PublishedChain, readCrashLink } from "./crashLink";
 
@@ -28,7 +29,10 @@ const vvx = (micro: bigint) => `${(Number(micro) / 1e6).toLocaleString("en-US", 
 /** /fair: the schemes in plain words, verifiers that run the same engine as the server, and the RTP table. */
 export default function FairPage() {
   usePageTitle("Provably Fair");
-  const rtp = useMemo(() => rtpTable(), []);
+  // Racing's row follows the server's configured multiple; it waits for it rather than show the default.
+  const site = useSiteConfig();
+  const multiple = site.data?.racingPayoutMultiple;
+  const rtp = useMemo(() => rtpTable(multiple === undefined ? {} : { racingPayoutMultiple: multiple }).filter((row) => row.game !== "racing" || multiple !== undefined), [multiple]);
   return (
     <section className="container fair">
       <header className="page-header">
