@@ -91,6 +91,7 @@ export const ERROR_CODES = {
   SESSION_NOT_YOURS: "The slot session belongs to another wallet",
   SESSION_ACTIVE: "The wallet has an active slot session already",
   PAYMENT_NOT_FOUND: "No such package payment",
+  WHEEL_HOLDERS_ONLY: "The daily wheel is for VVX NFT holders and recent players here (DAILY_SPIN_ELIGIBILITY=holders)",
   ALREADY_SPUN_TODAY: "The daily wheel was spun already today (UTC)",
 
   // Unicorn Racing

@@ -14,6 +14,8 @@ import { runCommand } from "./commands";
 import { NftService } from "../nfts/service";
 import { FairSeedService } from "../fair/service";
 import { DailySpinService } from "../games/daily-spin/service";
+import { HOLDERS_PLAYED_DAYS } from "../games/daily-spin/model";
+import { playedSince } from "../books/service";
 import { SlotsGame } from "../games/slots/game";
 import { RacingGame } from "../games/racing/game";
 import { CrashGame } from "../games/crash/game";
@@ -61,7 +63,12 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed });
   const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, sealer: dataDirSealer(config.dataDir) });
   // Wheel prizes become slot spins; the two games meet only here.
-  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
+  // DAILY_SPIN_ELIGIBILITY=holders: a wallet that paid for play lately (the books), else one holding a VVX NFT (the ledger, through the rewards' cached reads).
+  const eligible =
+    config.dailySpinEligibility === "holders"
+      ? async (wallet: string) => playedSince(store.sqlite, wallet, clock.now() - HOLDERS_PLAYED_DAYS * 86_400_000) || (await rewards.reads.held(wallet)).length > 0
+      : undefined;
+  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, eligible, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
   guardReplay({ store, log, crash, racing, slots, dailySpin, fair }, played);
   const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
   const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress, ledger });

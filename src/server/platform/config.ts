@@ -56,6 +56,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Xaman payloads per signed-in wallet and per IP per minute (PAYLOADS_PER_WALLET_PER_MINUTE, PAYLOADS_PER_IP_PER_MINUTE). */
   payloadLimits: { perWallet: number; perIp: number };
+  /** Who may spin the daily wheel (DAILY_SPIN_ELIGIBILITY): any wallet (the spec), or holders (a VVX NFT, or play in the last 30 days). */
+  dailySpinEligibility: "any" | "holders";
   /** Unpaid NFT reservations one client address may hold at once (NFT_RESERVATIONS_PER_IP). */
   nftReservationsPerIp: number;
   /** Which proxies may name the client's address in X-Forwarded-For (TRUST_PROXY); by default none. */
@@ -266,6 +268,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: check(() => int(env, "SHUTDOWN_GRACE_MS", 8_000, 0, 600_000), 8_000),
     dbBusyTimeoutMs: check(() => int(env, "DB_BUSY_TIMEOUT_MS", DEFAULT_BUSY_TIMEOUT_MS, 0, 5_000), DEFAULT_BUSY_TIMEOUT_MS),
     trustProxy: check(() => trustProxy(env), NO_PROXY),
+    dailySpinEligibility: check(() => oneOf(env, "DAILY_SPIN_ELIGIBILITY", ["any", "holders"] as const), "any"),
     nftReservationsPerIp: check(() => int(env, "NFT_RESERVATIONS_PER_IP", 3, 1, 1_000_000), 3),
     payloadLimits: {
       perWallet: check(() => int(env, "PAYLOADS_PER_WALLET_PER_MINUTE", 20, 1, 100_000), 20),

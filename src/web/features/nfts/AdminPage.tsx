@@ -6,6 +6,7 @@ import { usePageTitle } from "../../lib/usePageTitle";
 import { DepositsCard } from "../admin/DepositsCard";
 import { FailedPayoutsCard } from "../admin/FailedPayoutsCard";
 import { HouseCard } from "../admin/HouseCard";
+import { WheelCard } from "../admin/WheelCard";
 import { connectWallet, walletState } from "../wallet/walletStore";
 import { statusText, type VaultRow } from "./api";
 import { MintingBar, useMintingStatus } from "./mintingStatus";
@@ -73,6 +74,7 @@ export default function AdminPage() {
       <MintingProgress minting={minting} />
       <FailedPayoutsCard />
       <HouseCard />
+      <WheelCard />
       <DepositsCard />
     </section>
   );
