@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { Client, Wallet, type AccountNFTsResponse, type Payment } from "xrpl";
-import { sandboxRoles } from "../src/server/sandbox";
 import { startTestServer, type TestServer } from "../src/server/testing/testServer";
 import { DESKTOP, PHONE, launchBrowser, newPage, sandboxApi, screenshot, viewShot, expectFitsPhone } from "./browser";
 
@@ -172,7 +171,7 @@ describe("NFT marketplace in Chromium", () => {
       expect(await dialogTitle(page).innerText()).toBe("Purchase Genesis NFT");
 
       // Held when reserved, sent away before paying: the signed payment fails on the ledger, and the dialog says so instead of waiting forever.
-      await sendVvx(sandboxRoles(server.ctx.config).issuer, buyer.address, "500000");
+      await sendVvx(server.ctx.sandbox!.wallets.issuer, buyer.address, "500000");
       await page.getByRole("button", { name: "Start Purchase" }).click();
       await expectTitle(page, "Step 1: Pay VVX");
       await sendVvx(Wallet.fromSeed(buyer.seed), server.ctx.ledger.vvx.issuer, "500000");

@@ -70,34 +70,43 @@ export function FailedPayoutsCard() {
               </table>
             </div>
           )}
-          <h3>Admin actions</h3>
-          {list.data.actions.length === 0 ? (
-            <p className="muted">No admin has acted on a failed payment yet.</p>
-          ) : (
-            <ol className="stack-prose" data-testid="payout-actions">
-              {list.data.actions.map((a) => (
-                <li key={a.id}>
-                  {formatShortDate(a.at)}:{" "}
-                  <span className="mono" title={a.admin}>
-                    {shortAddress(a.admin)}
-                  </span>{" "}
-                  {a.action === "retried" ? (
-                    <>
-                      sent <span className="mono hash-cell">{a.key}</span> again as <span className="mono hash-cell">{a.nextKey}</span>
-                    </>
-                  ) : (
-                    <>
-                      marked <span className="mono hash-cell">{a.key}</span> settled
-                    </>
-                  )}
-                  {a.note && <span className="muted"> ({a.note})</span>}
-                </li>
-              ))}
-            </ol>
-          )}
+          <PayoutActions actions={list.data.actions} />
         </>
       )}
     </div>
+  );
+}
+
+/** The audit record: what admins did, newest first. */
+function PayoutActions({ actions }: { actions: FailedPayoutsResponse["actions"] }) {
+  return (
+    <>
+      <h3>Admin actions</h3>
+      {actions.length === 0 ? (
+        <p className="muted">No admin has acted on a failed payment yet.</p>
+      ) : (
+        <ol className="stack-prose" data-testid="payout-actions">
+          {actions.map((a) => (
+            <li key={a.id}>
+              {formatShortDate(a.at)}:{" "}
+              <span className="mono" title={a.admin}>
+                {shortAddress(a.admin)}
+              </span>{" "}
+              {a.action === "retried" ? (
+                <>
+                  sent <span className="mono hash-cell">{a.key}</span> again as <span className="mono hash-cell">{a.nextKey}</span>
+                </>
+              ) : (
+                <>
+                  marked <span className="mono hash-cell">{a.key}</span> settled
+                </>
+              )}
+              {a.note && <span className="muted"> ({a.note})</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
   );
 }
 
@@ -105,7 +114,6 @@ export function FailedPayoutsCard() {
 function PayoutRow({ payout, onDone }: { payout: FailedPayout; onDone: () => void }) {
   const site = useSiteConfig();
   const [settling, setSettling] = useState(false);
-  const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const act = async (path: string, body: Record<string, unknown>) => {
@@ -143,27 +151,7 @@ function PayoutRow({ payout, onDone }: { payout: FailedPayout; onDone: () => voi
       </td>
       <td data-label="Action">
         {settling ? (
-          <form
-            className="stack"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void act("/api/admin/failed-payouts/settle", { key: payout.key, note });
-            }}
-          >
-            <label className="stack">
-              <span>How was it settled?</span>
-              <input className="input" value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} placeholder="Paid by hand, tx ..." required autoFocus />
-            </label>
-            <div className="row wrap">
-              <button className="btn btn-primary" type="submit" disabled={busy || !note.trim()}>
-                {busy && <span className="spinner" aria-hidden="true" />}
-                Mark settled
-              </button>
-              <button className="btn btn-outline" type="button" onClick={() => setSettling(false)} disabled={busy}>
-                Cancel
-              </button>
-            </div>
-          </form>
+          <SettleForm busy={busy} onSettle={(note) => void act("/api/admin/failed-payouts/settle", { key: payout.key, note })} onCancel={() => setSettling(false)} />
         ) : (
           <div className="row wrap">
             <button className="btn btn-primary" onClick={() => void act("/api/admin/failed-payouts/retry", { key: payout.key })} disabled={busy}>
@@ -182,5 +170,33 @@ function PayoutRow({ payout, onDone }: { payout: FailedPayout; onDone: () => voi
         )}
       </td>
     </tr>
+  );
+}
+
+/** Why the payment counts as settled (required), then the action. */
+function SettleForm({ busy, onSettle, onCancel }: { busy: boolean; onSettle: (note: string) => void; onCancel: () => void }) {
+  const [note, setNote] = useState("");
+  return (
+    <form
+      className="stack"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSettle(note);
+      }}
+    >
+      <label className="stack">
+        <span>How was it settled?</span>
+        <input className="input" value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} placeholder="Paid by hand, tx ..." required autoFocus />
+      </label>
+      <div className="row wrap">
+        <button className="btn btn-primary" type="submit" disabled={busy || !note.trim()}>
+          {busy && <span className="spinner" aria-hidden="true" />}
+          Mark settled
+        </button>
+        <button className="btn btn-outline" type="button" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }

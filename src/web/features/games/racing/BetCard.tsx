@@ -89,14 +89,18 @@ export function BetCard({
           <p className="muted small">
             Win {state?.payoutMultiple ?? 5}x your bet in XRP if your unicorn wins. Bets close {closeSeconds} seconds before the start; a payment validated later is refunded.
           </p>
-          {state && (
-            <p className="muted small" data-testid="race-rtp">
-              Return to player: {(racingRtp(state.payoutMultiple) * 100).toFixed(2)}% (each of the {UNICORNS.length} unicorns wins one race in {UNICORNS.length}, and a winner is paid{" "}
-              {state.payoutMultiple}x).
-            </p>
-          )}
+          {state && <ReturnToPlayer multiple={state.payoutMultiple} />}
         </div>
       )}
     </div>
+  );
+}
+
+/** The race's return to player at its payout multiple (five equally likely unicorns: multiple / 5). */
+function ReturnToPlayer({ multiple }: { multiple: number }) {
+  return (
+    <p className="muted small" data-testid="race-rtp">
+      Return to player: {(racingRtp(multiple) * 100).toFixed(2)}% (each of the {UNICORNS.length} unicorns wins one race in {UNICORNS.length}, and a winner is paid {multiple}x).
+    </p>
   );
 }
