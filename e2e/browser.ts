@@ -13,30 +13,25 @@ export const PHONE = { width: 375, height: 740 };
 export const LAPTOP = { width: 1280, height: 800 };
 export const TALL_PHONE = { width: 375, height: 812 };
 
+/** Debian's Chromium, headless, with no background networking (these machines have no internet). */
+export function chromiumLaunchOptions() {
+  return {
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+  };
+}
+
 /**
- * Debian's Chromium, headless, with no background networking (these machines have no internet). Under
- * scripts/test.sh the files of test worker N connect to the Chromium the script started for that worker
- * (VVX_CHROMIUM_CDP_N): each test opens contexts of its own, and close() only disconnects. Run alone, a
- * file launches its own with a fresh profile.
+ * The browser for a test file. Under scripts/test.sh the files of test worker N connect to the browser server
+ * the script started for that worker (VVX_BROWSER_WS_N, scripts/lib/browserServer.ts: Playwright's own launch,
+ * its switches included): each test opens contexts of its own, and close() only disconnects. Run alone, a
+ * file launches its own browser.
  */
 export async function launchBrowser(): Promise<Browser> {
-  const shared = process.env[`VVX_CHROMIUM_CDP_${process.env.BUN_TEST_WORKER_ID ?? 1}`];
-  if (shared) return chromium.connectOverCDP(shared);
-  const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-    ],
-  });
+  const shared = process.env[`VVX_BROWSER_WS_${process.env.BUN_TEST_WORKER_ID ?? 1}`];
+  if (shared) return chromium.connect(shared);
+  return chromium.launch(chromiumLaunchOptions());
 }
 
 /** A page that records console errors and uncaught exceptions; tests assert the list stays empty. */

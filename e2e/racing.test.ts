@@ -142,8 +142,9 @@ describe("Unicorn Racing in Chromium", () => {
       // The delivered amount (its own line under the destination address).
       expect(payouts).toContain("10 XRP");
 
-      // Race History rows open /fair with the race's seeds, which re-computes the same winner.
-      const last = page.getByTestId("race-history").locator("a").first();
+      // Race History rows open /fair with the race's seeds, which re-computes the same winner (the round's number opens its own page).
+      expect(await page.getByTestId("race-history").locator("a").first().getAttribute("href")).toMatch(/^\/racing\/race\/\d+$/);
+      const last = page.getByTestId("race-history").getByRole("link", { name: "Verify" }).first();
       await last.click();
       await page.waitForURL(/\/fair\?game=race/);
       await page.getByTestId("seed-commitment-check").getByText("It matches the commitment").waitFor({ timeout: 10_000 });

@@ -21,31 +21,29 @@ bun run --silent typecheck
 
 work="$(mktemp -d)"
 jobs="${TEST_JOBS:-3}"
-chromium_pids=()
+browser_pids=()
 cleanup() {
-  for pid in "${chromium_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${chromium_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  for pid in "${browser_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${browser_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-# One headless Chromium per test worker (each with its own GPU process): the browser tests of worker N connect
-# to VVX_CHROMIUM_CDP_N (e2e/browser.ts) instead of launching a browser per file.
-start_chromium() {
-  local n=$1 dir="$work/chromium-$1"
-  "$CHROMIUM_PATH" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage \
-    --remote-debugging-address=127.0.0.1 --remote-debugging-port=0 --user-data-dir="$dir" \
-    about:blank 2>"$dir.log" &
-  chromium_pids+=($!)
-  for _ in $(seq 1 200); do
-    endpoint=$(grep -o 'ws://[^ ]*' "$dir.log" 2>/dev/null | head -1 || true)
-    if [ -n "$endpoint" ]; then export "VVX_CHROMIUM_CDP_$n=$endpoint"; return; fi
+# One Chromium per test worker (each with its own GPU process), launched by Playwright in a process of its own
+# (scripts/lib/browserServer.ts): the browser tests of worker N connect to VVX_BROWSER_WS_N (e2e/browser.ts)
+# instead of launching a browser per file.
+start_browser() {
+  local n=$1 out="$work/browser-$1.out"
+  bun scripts/lib/browserServer.ts >"$out" 2>"$work/browser-$1.err" &
+  browser_pids+=($!)
+  for _ in $(seq 1 400); do
+    endpoint=$(grep -o '^ws://[^ ]*' "$out" 2>/dev/null | head -1 || true)
+    if [ -n "$endpoint" ]; then export "VVX_BROWSER_WS_$n=$endpoint"; return; fi
     sleep 0.05
   done
-  echo "warning: Chromium $n did not start; that worker's browser tests launch their own" >&2
+  echo "warning: the browser of worker $n did not start; its browser tests launch their own" >&2
 }
-for n in $(seq 1 "$jobs"); do start_chromium "$n"; done
+for n in $(seq 1 "$jobs"); do start_browser "$n"; done
 
 # Per-file durations: the slowest files start first; the file under .cache is this machine's record.
 mkdir -p .cache

@@ -93,6 +93,8 @@ export const ERROR_CODES = {
   PAYMENT_NOT_FOUND: "No such package payment",
   WHEEL_HOLDERS_ONLY: "The daily wheel is for VVX NFT holders and recent players here (DAILY_SPIN_ELIGIBILITY=holders)",
   ALREADY_SPUN_TODAY: "The daily wheel was spun already today (UTC)",
+  ROUND_NOT_FOUND: "No such round, race, spin or wheel spin",
+  ROUND_NOT_OVER: "The round is still being played: its seeds and result are published once it is over",
 
   // Unicorn Racing
   RACE_ALREADY_BET: "The wallet has a bet on this race already (one bet per wallet per race)",

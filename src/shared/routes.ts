@@ -27,6 +27,11 @@ export const CLIENT_ROUTES: ClientRoute[] = [
   // The embed builder (a page of the site: it frames the embeds, nobody frames it).
   { path: "/embed", menuLabel: "Stream Embeds", authenticated: false },
   { path: "/fair", menuLabel: "Provably Fair", authenticated: false },
+  // One round each, with its seeds, bets and a replay drawn from the seeds (linked from the games' lists).
+  { path: "/crash/round/:round", authenticated: false },
+  { path: "/racing/race/:round", authenticated: false },
+  { path: "/slots/spin/:id", authenticated: false },
+  { path: "/wheel/spin/:id", authenticated: false },
   { path: "/oauth/callback", authenticated: true },
   { path: "/test-wallet-connect", menuLabel: "Wallet Test", authenticated: true },
   // NFTs: the marketplace is in the main navigation; the sandbox test page and the admin page stay out of menus.

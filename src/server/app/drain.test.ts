@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Wallet } from "xrpl";
 import { memoryLogger } from "../platform/log";
-import { betReaches, CRASH_TEST_ENV, flyTo, placeBet, skipToRound, startFlight } from "../testing/crashKit";
+import { betReaches, CRASH_TEST_ENV, flyTo, placeBet, skipToRound, startFlight, waitingRound } from "../testing/crashKit";
 import { eventually, faucet } from "../testing/ledgerKit";
 import { sessionBrowser } from "../testing/nftKit";
 import { spawnServer } from "../testing/processKit";
@@ -61,6 +61,8 @@ describe("restarts void nothing that could finish", () => {
     const server = await startTestServer({ ADMIN_WALLETS: admin.classicAddress, ...CRASH_TEST_ENV });
     try {
       await server.ctx.ledger.waitConnected(15_000);
+      // The crash chain's commitment is on the ledger and the first round counts down: nothing of the start is open.
+      await waitingRound(server);
       const adminBrowser = sessionBrowser(server, admin.classicAddress);
       const player = sessionBrowser(server, (await faucet(server.url, { xrp: 50, vvx: 600_000 })).classicAddress);
       expect((await sessionBrowser(server, Wallet.generate().classicAddress).json("/api/admin/drain", { method: "POST", json: {} })).status).toBe(403);

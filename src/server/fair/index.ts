@@ -5,6 +5,10 @@ import { NotFoundError } from "../platform/errors";
 import { parseAddress } from "../wallet/service";
 import { ClientSeedBody, OpenSeedsBody, RevealedView, RotateBody, RotateView, SeedPairView, parseClientSeed, parseSeedHash } from "./model";
 import type { FairSeedService } from "./service";
+import { VERIFIER_PATH } from "../../shared/fair";
+import verifierSource from "../../verifier/vvx-verifier.html" with { type: "text" };
+// A text import: the file as written, embedded in the binary too (TypeScript types *.html as a bundle).
+const VERIFIER_HTML = verifierSource as unknown as string;
 
 /**
  * The per-wallet seed pair of the seeded games (slots and the daily wheel): read it, set the
@@ -13,6 +17,10 @@ import type { FairSeedService } from "./service";
 export function fairRoutes(deps: { fair: FairSeedService; auth: AuthService }) {
   const { fair } = deps;
   return new Elysia({ name: "fair" })
+    // The standalone verifier, as its source in the repository is: one file that works saved and offline.
+    .get(VERIFIER_PATH, () => new Response(VERIFIER_HTML, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } }), {
+      detail: { summary: "The standalone verifier: one self-contained HTML file (no server calls) that re-computes published rounds", tags: ["fair"] },
+    })
     .use(walletSession(deps.auth))
     .get(
       "/api/fair/seeds/:wallet",

@@ -23,6 +23,8 @@ export function parseSeedHash(value: unknown, field = "serverSeedHash"): string 
 export interface DrawnSeeds {
   serverSeed: string;
   serverSeedHash: string;
+  /** When the server seed's hash was first shown. */
+  committedAt: Date;
   clientSeed: string;
   nonce: number;
 }
@@ -31,6 +33,7 @@ export const SeedPairView = t.Object({
   success: t.Literal(true),
   walletAddress: t.String(),
   serverSeedHash: t.String({ description: "SHA-256 of the current (secret) server seed" }),
+  committedAt: t.String({ description: "When this hash was first shown (the pair made, or its last rotation)" }),
   clientSeed: t.String(),
   nextNonce: t.Number({ description: "The nonce the next slot spin or wheel spin uses" }),
 });
@@ -50,7 +53,9 @@ export const RotateView = t.Object({
   previousServerSeed: t.String({ description: "The retired server seed, revealed" }),
   previousServerSeedHash: t.String(),
   previousNoncesUsed: t.Number({ description: "Nonces 0 .. n-1 were used under the retired seed" }),
+  previousCommittedAt: t.String({ description: "When the retired seed's hash was first shown" }),
   serverSeedHash: t.String({ description: "SHA-256 of the new server seed" }),
+  committedAt: t.String({ description: "Now: when the new hash is first shown" }),
   clientSeed: t.String(),
   nextNonce: t.Number(),
 });
@@ -61,5 +66,6 @@ export const RevealedView = t.Object({
   serverSeed: t.String(),
   walletAddress: t.String(),
   noncesUsed: t.Number(),
+  committedAt: t.String({ description: "When its hash was first shown" }),
   revealedAt: t.String(),
 });

@@ -6,7 +6,7 @@ import type { Db, DbOrTx } from "../platform/db";
 import { NotFoundError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import type { DrawnSeeds } from "./model";
-import { FairRepository, type SeedRow } from "./repository";
+import { FairRepository, type SeedFacts, type SeedRow } from "./repository";
 
 /** Seed sessions kept (the HMAC key absorbed once per seed pair, not once per outcome). */
 const SEED_SESSION_CACHE = 4096;
@@ -29,6 +29,8 @@ export interface FairDeps {
 export interface SeedPair {
   walletAddress: string;
   serverSeedHash: string;
+  /** When the server seed's hash was first shown (ISO). */
+  committedAt: string;
   clientSeed: string;
   nextNonce: number;
 }
@@ -62,7 +64,7 @@ export class FairSeedService {
   private fresh(wallet: string, clientSeed: string): SeedRow {
     const serverSeed = randomHex(32);
     const now = this.deps.clock.date();
-    return { wallet, serverSeed, serverSeedHash: serverSeedCommitment(serverSeed), clientSeed, nextNonce: 0, createdAt: now, updatedAt: now };
+    return { wallet, serverSeed, serverSeedHash: serverSeedCommitment(serverSeed), clientSeed, committedAt: now, nextNonce: 0, createdAt: now, updatedAt: now };
   }
 
   /** The wallet's row, created on first use (a random client seed the player may replace). */
@@ -113,7 +115,7 @@ export class FairSeedService {
           serverSeed: old.serverSeed,
           wallet,
           noncesUsed: old.nextNonce,
-          createdAt: old.createdAt,
+          createdAt: old.committedAt,
           revealedAt: now,
         });
         const row = this.repo.replaceServerSeed(tx, wallet, next.serverSeed, next.serverSeedHash, now)!;
@@ -127,7 +129,9 @@ export class FairSeedService {
       previousServerSeed: result.old.serverSeed,
       previousServerSeedHash: result.old.serverSeedHash,
       previousNoncesUsed: result.old.nextNonce,
+      previousCommittedAt: result.old.committedAt.toISOString(),
       serverSeedHash: result.row.serverSeedHash,
+      committedAt: result.row.committedAt.toISOString(),
       clientSeed: result.row.clientSeed,
       nextNonce: result.row.nextNonce,
     };
@@ -154,15 +158,22 @@ export class FairSeedService {
   revealed(serverSeedHash: string) {
     const row = this.repo.revealed(serverSeedHash);
     if (!row) throw new NotFoundError("This server seed is not revealed yet: rotate your seed pair to reveal it", "SEED_NOT_REVEALED");
-    return { serverSeedHash: row.serverSeedHash, serverSeed: row.serverSeed, walletAddress: row.wallet, noncesUsed: row.noncesUsed, revealedAt: row.revealedAt.toISOString() };
+    return {
+      serverSeedHash: row.serverSeedHash,
+      serverSeed: row.serverSeed,
+      walletAddress: row.wallet,
+      noncesUsed: row.noncesUsed,
+      committedAt: row.createdAt.toISOString(),
+      revealedAt: row.revealedAt.toISOString(),
+    };
   }
 
-  /** Revealed seeds for a list of hashes (spin lists show the seed once it is revealed). */
-  revealedSeeds(hashes: string[]): Map<string, string> {
-    return this.repo.revealedMany(hashes);
+  /** For a list of server seed hashes: each seed once revealed (null while in use) and when its hash was first shown. */
+  seedFacts(hashes: string[]): Map<string, SeedFacts> {
+    return this.repo.seedFacts(hashes);
   }
 }
 
 function view(row: SeedRow): SeedPair {
-  return { walletAddress: row.wallet, serverSeedHash: row.serverSeedHash, clientSeed: row.clientSeed, nextNonce: row.nextNonce };
+  return { walletAddress: row.wallet, serverSeedHash: row.serverSeedHash, committedAt: row.committedAt.toISOString(), clientSeed: row.clientSeed, nextNonce: row.nextNonce };
 }

@@ -16,6 +16,7 @@ import {
   spinSlots,
   type GameSeeds,
 } from "../../engine";
+import { auditMain, isAuditTarget } from "../audit/main";
 import { NATIVE_HASHES } from "../platform/nativeHashes";
 
 /** The usage lines, each starting with `command` ("vvx verify", "bun run verify"). */
@@ -26,6 +27,7 @@ export function verifyUsage(command: string): string {
     `${command} floats --server-seed S --client-seed C --nonce N [--count K]`,
     `${command} race|slots|wheel --server-seed S --client-seed C --nonce N [--package 0-3 for slots]`,
     `${command} rtp [--racing-multiple X]`,
+    `${command} <url> [--ledger <wss url>] [--limit N]   (audits a whole server against the ledger)`,
   ].join("\n");
 }
 
@@ -161,8 +163,12 @@ export function runVerify(argv: string[]): { lines: string[]; code: number } {
   }
 }
 
-/** Runs `verify` with its arguments: prints the lines, returns the exit code (2 and the usage for a command-line mistake). */
-export function verifyCommand(argv: string[], command: string): number {
+/**
+ * Runs `verify` with its arguments: a server's URL is audited (src/server/audit), seeds are
+ * reproduced here; prints the lines, returns the exit code (2 and the usage for a command-line mistake).
+ */
+export async function verifyCommand(argv: string[], command: string): Promise<number> {
+  if (isAuditTarget(argv[0])) return auditMain(argv, console.log, command);
   try {
     const { lines, code } = runVerify(argv);
     for (const line of lines) console.log(line);

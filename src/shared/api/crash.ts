@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { RoundBetView } from "./games";
 
 // The Crash game's API and socket messages (spec part 2 §3 "Crash", §7): schemas written once.
 // The server validates and documents with them; the browser imports their types.
@@ -25,19 +26,50 @@ export const CrashBetInitiateResponse = t.Object({
 });
 export type CrashBetInitiateResponse = typeof CrashBetInitiateResponse.static;
 
-export const CrashFairness = t.Object({
+/** Where a chain's terminating hash was written on the ledger before any of its rounds. */
+export const ChainCommitmentView = t.Object({
+  txHash: Hash,
+  ledgerIndex: t.Number({ description: "The validated ledger holding the commitment (an AccountSet of the treasury, its memo carrying the terminating hash)" }),
+  committedAt: t.String({ description: "That ledger's close time (ISO)" }),
+});
+
+/** One chain: what was published before its first round. */
+export const CrashChainView = t.Object({
+  id: t.Number(),
   terminatingHash: Hash,
-  salt: t.String(),
+  salt: t.Nullable(t.String({ description: "The HMAC key of its games: the hash of ledger saltLedgerIndex as the ledger gives it (64 uppercase hex), null until that ledger is validated" })),
+  firstRound: t.Number({ description: "The round played as game 1 of this chain" }),
+  length: t.Number(),
+  status: t.Union([t.Literal("committing"), t.Literal("awaiting_salt"), t.Literal("ready"), t.Literal("uncommitted")], {
+    description: "committing: its commitment is not validated yet; awaiting_salt: the salt's ledger is not validated yet; ready: rounds play; uncommitted: made before on-ledger commitments (its salt was the server's)",
+  }),
+  commitment: t.Nullable(ChainCommitmentView),
+  saltLedgerIndex: t.Nullable(t.Number({ description: "commitment.ledgerIndex + saltLedgerOffset" })),
+});
+export type CrashChainView = typeof CrashChainView.static;
+
+export const CrashFairness = t.Object({
+  id: t.Number({ description: "The chain in use (the newest)" }),
+  terminatingHash: Hash,
+  salt: t.Nullable(t.String()),
   firstRound: t.Number({ description: "The round played as game 1 of this chain" }),
   chainLength: t.Number(),
-  chains: t.Array(t.Object({ terminatingHash: Hash, salt: t.String(), firstRound: t.Number(), length: t.Number() })),
+  status: CrashChainView.properties.status,
+  commitment: t.Nullable(ChainCommitmentView),
+  saltLedgerIndex: t.Nullable(t.Number()),
+  saltLedgerOffset: t.Number({ description: "Ledgers between a commitment's ledger and its salt's ledger" }),
+  treasury: t.String({ description: "The account that sends the commitments (and every payout)" }),
+  memoType: t.String({ description: "The commitment memo's MemoType (its MemoData is JSON: game, terminatingHash, firstRound, length, saltLedgerOffset)" }),
+  chains: t.Array(CrashChainView),
 });
 export type CrashFairness = typeof CrashFairness.static;
 
 export const CrashRoundView = t.Object({
   round: t.Number(),
+  chainId: t.Number({ description: "The chain of its game (GET /api/crash/fairness lists them)" }),
+  gameNumber: t.Number({ description: "Its game in the chain: its hash hashed gameNumber times is the chain's terminating hash" }),
   hash: t.Nullable(Hash),
-  crashPoint: t.Nullable(t.Number({ description: "Multiplier, e.g. 2.38 (null for a voided round)" })),
+  crashPoint: t.Nullable(t.Number({ description: "Multiplier, e.g. 2.38; for a voided round, where it would have crashed" })),
   startedAt: t.Nullable(t.String()),
   endedAt: t.Nullable(t.String()),
   voided: t.Boolean(),
@@ -46,6 +78,16 @@ export const CrashRoundView = t.Object({
 });
 export type CrashRoundView = typeof CrashRoundView.static;
 export const CrashRoundsResponse = t.Object({ success: t.Literal(true), rounds: t.Array(CrashRoundView) });
+
+/** One finished (or voided) round with every bet: GET /api/crash/rounds/:round and the page /crash/round/<n>. */
+export const CrashRoundDetail = t.Object({
+  success: t.Literal(true),
+  round: CrashRoundView,
+  chain: CrashChainView,
+  maxProfit: t.Nullable(t.String({ description: "The cap on the round's combined profit, XRP (exact); null when it never started" })),
+  bets: t.Array(t.Object({ ...RoundBetView.properties, autoCashOut: t.Nullable(t.Number()) })),
+});
+export type CrashRoundDetail = typeof CrashRoundDetail.static;
 
 export const CrashBetView = t.Object({
   betId: t.String(),

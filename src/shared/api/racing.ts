@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { RoundBetView } from "./games";
 
 // Unicorn Racing (spec part 2 §3 "Unicorn Racing", §7): the REST shapes and the messages of
 // /ws/games/unicorn-racing, written once. The server validates and documents with them; the
@@ -28,6 +29,8 @@ export const RaceStateView = t.Object({
   unicorns: t.Array(UnicornView),
   winningUnicorn: Nullable(t.String()),
   serverSeedHash: t.String({ description: "SHA-256 of the race's server seed, shown when its countdown starts" }),
+  committedAt: t.Number({ description: "ms since the epoch the hash was first shown (the countdown's start)" }),
+  commitLedger: Nullable(t.Number({ description: "The newest validated ledger then (right after a start, the first one seen): the client seed's ledger comes after it" })),
   serverSeed: Nullable(t.String({ description: "Revealed when the race starts" })),
   clientSeed: Nullable(t.String({ description: "Hash of the first validated ledger after betting closed" })),
   clientSeedLedger: Nullable(t.Number()),
@@ -52,12 +55,15 @@ export const RaceRecord = t.Object({
   round: t.Number(),
   roundNumber: t.Number(),
   serverSeedHash: t.String(),
+  committedAt: t.String({ description: "ISO time the hash was first shown (the countdown's start)" }),
+  commitLedger: Nullable(t.Number({ description: "The newest validated ledger when the hash was first shown" })),
   serverSeed: t.String(),
   clientSeed: t.String(),
   clientSeedLedger: t.Number(),
   nonce: t.Number(),
   winningUnicorn: t.String(),
   winnerIndex: t.Number({ description: "Ripple 0, Wave 1, Drop 2, Flow 3, Splash 4 (the engine's order)" }),
+  payoutMultiple: t.Number({ description: "What a winning bet paid, as a multiple of the bet" }),
   startedAt: t.String({ description: "ISO time the race started" }),
   timestamp: t.Number({ description: "ms since the epoch the race finished" }),
 });
@@ -66,6 +72,15 @@ export type RaceRecord = typeof RaceRecord.static;
 export const RaceStateResponse = t.Object({ success: t.Literal(true), raceState: RaceStateView, players: t.Array(PlayerView), currentRound: t.Number() });
 
 export const RacesResponse = t.Object({ success: t.Literal(true), races: t.Array(RaceRecord) });
+
+/** One finished race with every bet: GET /api/racing/races/:round and the page /racing/race/<n>. */
+export const RaceDetail = t.Object({
+  success: t.Literal(true),
+  race: RaceRecord,
+  closeLedger: t.Number({ description: "Payments validated up to this ledger were the race's bets" }),
+  bets: t.Array(t.Object({ ...RoundBetView.properties, unicornName: t.String() })),
+});
+export type RaceDetail = typeof RaceDetail.static;
 
 export const BetInitiateBody = t.Object({
   walletAddress: t.Optional(t.Unknown()),

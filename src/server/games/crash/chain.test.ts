@@ -9,10 +9,35 @@ import { openStore, type Store } from "../../platform/db";
 import { memoryLogger } from "../../platform/log";
 import { sealerOf } from "../../platform/secrets";
 import { CrashChains } from "./chain";
+import type { ChainCommitter } from "./commitment";
 import { crashChains } from "./schema";
 
 const log = memoryLogger();
+
+
 const sealer = sealerOf("a test key of at least thirty-two characters");
+/**
+ * The ledger's part of a commitment stood in for (commitment.test.ts runs the real one on the sandbox
+ * ledger): chains it recorded are committed, and each is salted once `salt(id)` is called.
+ */
+function committer(): ChainCommitter & { recorded: number[]; salt(id: number): void } {
+  const recorded: number[] = [];
+  const salted = new Map<number, PromiseWithResolvers<string>>();
+  const of = (id: number) => salted.get(id) ?? salted.set(id, Promise.withResolvers<string>()).get(id)!;
+  return {
+    recorded,
+    record: (_tx, chain) => void recorded.push(chain.id),
+    has: (id) => recorded.includes(id),
+    saltOf: (id, cancelled) => Promise.race([of(id).promise, new Promise<undefined>((r) => { const t = setInterval(() => cancelled() && (clearInterval(t), r(undefined)), 5); })]),
+    salt: (id) => of(id).resolve(`LEDGER-HASH-OF-CHAIN-${id}`),
+  };
+}
+
+/** A committer that salts every chain as soon as it is recorded. */
+function salting(): ChainCommitter {
+  const c = committer();
+  return { ...c, record: (tx, chain) => (c.record(tx, chain), c.salt(chain.id)) };
+}
 const dirs: string[] = [];
 const stores: Store[] = [];
 function store(dir = mkdtempSync(join(tmpdir(), "vvx-chain-"))): Store {
@@ -29,17 +54,31 @@ afterEach(() => {
 describe("crash chains", () => {
   test("every game's hash chains to the published terminating hash and its crash point is the pure-JS engine's", async () => {
     const { db } = store();
-    const chains = new CrashChains(db, systemClock, log, sealer, 2_345); // checkpoints every 1,000 steps: games on both sides of them
-    const row = (await chains.load(7))!;
-    expect(row).toMatchObject({ firstRound: 7, length: 2_345 });
-    expect(chains.published).toEqual({ terminatingHash: row.terminatingHash, salt: row.salt, firstRound: 7, length: 2_345 });
+    const commit = committer();
+    const chains = new CrashChains(db, systemClock, log, sealer, commit, 2_345); // checkpoints every 1,000 steps: games on both sides of them
+    const loading = chains.load(7);
+    // No game is played before the chain is committed and salted: its row is public, its salt not yet.
+    await chains.recorded();
+    expect(chains.all()).toEqual([expect.objectContaining({ firstRound: 7, length: 2_345, salt: null })]);
+    expect(() => chains.seedFor(7)).toThrow("crash chain not loaded");
+    commit.salt(commit.recorded[0]!);
+    const row = (await loading)!;
+    expect(row).toMatchObject({ firstRound: 7, length: 2_345, salt: `LEDGER-HASH-OF-CHAIN-${row.id}` });
+    expect(chains.published).toEqual({ id: row.id, terminatingHash: row.terminatingHash, salt: row.salt!, firstRound: 7, length: 2_345 });
     for (const game of [1, 2, 345, 346, 1_344, 1_345, 1_346, 2_344, 2_345]) {
       const seed = chains.seedFor(6 + game);
       expect(seed.gameNumber).toBe(game);
       expect(isGameHashOfChain(seed.hash, game, row.terminatingHash)).toBe(true);
-      expect(seed.crashHundredths).toBe(crashHundredthsFromHash(seed.hash, row.salt));
+      expect(seed.crashHundredths).toBe(crashHundredthsFromHash(seed.hash, row.salt!));
     }
-    // A used-up chain is followed by a new one, published before its first round.
+    // A used-up chain is followed by a new one, committed and salted before its first round.
+    expect(chains.readyFor(7 + 2_344)).toBe(true);
+    expect(chains.readyFor(7 + 2_345)).toBe(false);
+    expect(() => chains.seedFor(7 + 2_345)).toThrow("not in the crash chain in use");
+    while (commit.recorded.length < 2) await Bun.sleep(5);
+    expect(chains.readyFor(7 + 2_345)).toBe(false);
+    commit.salt(commit.recorded[1]!);
+    while (!chains.readyFor(7 + 2_345)) await Bun.sleep(5);
     const next = chains.seedFor(7 + 2_345);
     expect(next.gameNumber).toBe(1);
     expect(chains.all()).toHaveLength(2);
@@ -49,11 +88,12 @@ describe("crash chains", () => {
 
   test("a restart loads the same chain (the same games); a cancelled first load publishes nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vvx-chain-"));
-    const first = new CrashChains(store(dir).db, systemClock, log, sealer, 50_000);
+    const commit = salting();
+    const first = new CrashChains(store(dir).db, systemClock, log, sealer, commit, 50_000);
     expect(await first.load(1, () => true)).toBeUndefined();
     expect(first.all()).toHaveLength(0);
     const row = (await first.load(1))!;
-    const again = new CrashChains(store(dir).db, systemClock, log, sealer, 50_000);
+    const again = new CrashChains(store(dir).db, systemClock, log, sealer, commit, 50_000);
     expect(() => again.seedFor(40)).toThrow("crash chain not loaded");
     await expect(again.ready()).rejects.toThrow("crash chain not loaded");
     expect((await again.load(99))!.id).toBe(row.id);
@@ -62,7 +102,7 @@ describe("crash chains", () => {
 
   test("a first chain made while the database takes no writes (a lock held elsewhere) is published once it does", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vvx-chain-"));
-    const chains = new CrashChains(store(dir).db, systemClock, log, sealer, 3_000);
+    const chains = new CrashChains(store(dir).db, systemClock, log, sealer, salting(), 3_000);
     const lock = new Database(join(dir, "vvx.db"));
     lock.exec("PRAGMA busy_timeout = 0");
     lock.exec("BEGIN IMMEDIATE");
@@ -78,10 +118,24 @@ describe("crash chains", () => {
 
   test("a seed that no longer walks to its published terminating hash is refused", async () => {
     const { db } = store();
-    await new CrashChains(db, systemClock, log, sealer, 3_000).load(1);
+    const commit = salting();
+    await new CrashChains(db, systemClock, log, sealer, commit, 3_000).load(1);
     db.update(crashChains).set({ seedHash: sealer.seal("00".repeat(32)) }).run();
-    const chains = new CrashChains(db, systemClock, log, sealer, 3_000);
+    const chains = new CrashChains(db, systemClock, log, sealer, commit, 3_000);
     await expect(chains.load(1)).rejects.toThrow("does not end in its published terminating hash");
     await expect(chains.ready()).rejects.toThrow("does not end in its published terminating hash");
+  });
+
+  test("a chain made before on-ledger commitments is followed by a committed one at the next start", async () => {
+    const { db } = store();
+    db.insert(crashChains).values({ seedHash: "11".repeat(32), length: 3_000, terminatingHash: "22".repeat(32), salt: "server-chosen", firstRound: 1, createdAt: new Date() }).run();
+    const commit = committer();
+    const chains = new CrashChains(db, systemClock, log, sealer, commit, 3_000);
+    const loading = chains.load(41);
+    while (commit.recorded.length === 0) await Bun.sleep(5);
+    commit.salt(commit.recorded[0]!);
+    const row = (await loading)!;
+    expect(row).toMatchObject({ firstRound: 41, salt: `LEDGER-HASH-OF-CHAIN-${row.id}` });
+    expect(chains.all().map((c) => c.salt)).toEqual(["server-chosen", row.salt]);
   });
 });

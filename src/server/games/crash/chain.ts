@@ -1,4 +1,4 @@
-import { desc, ne } from "drizzle-orm";
+import { desc, eq, ne } from "drizzle-orm";
 import { createCrashHasher, type CrashHasher } from "../../../engine";
 import type { Clock } from "../../platform/clock";
 import { sqliteOf, type Db, type DbOrTx } from "../../platform/db";
@@ -6,6 +6,7 @@ import type { Logger } from "../../platform/log";
 import { NATIVE_HASHES } from "../../platform/nativeHashes";
 import { RetryGate } from "../../platform/retry";
 import { isSealed, type Sealer } from "../../platform/secrets";
+import type { ChainCommitter } from "./commitment";
 import { crashChains } from "./schema";
 
 /** Every this many chain steps a hash is kept in memory, so any game's hash is at most this many SHA-256 steps away. */
@@ -15,11 +16,10 @@ const STEPS_PER_TURN = 25_000;
 
 type ChainRow = typeof crashChains.$inferSelect;
 
-/** The seed column of a retired chain: its seed is gone, so no game of it can be played again. */
-const RETIRED = "retired";
-
 const hexOf = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** The seed column of a retired chain: its seed is gone, so no game of it can be played again. */
+const RETIRED = "retired";
 
 /** A walk from a seed along its chain (Bun's native SHA-256, in place), keeping every CHECKPOINT_EVERY-th hash. */
 class ChainWalk {
@@ -56,7 +56,7 @@ class LoadedChain {
   readonly crashOf: CrashHasher;
 
   constructor(
-    readonly row: ChainRow,
+    readonly row: ChainRow & { salt: string },
     private readonly checkpoints: Uint8Array[],
   ) {
     this.crashOf = createCrashHasher(row.salt, NATIVE_HASHES);
@@ -81,8 +81,9 @@ export interface RoundSeed {
 
 /**
  * The crash rounds' bustabit-v2 chains (DESIGN.md "Provably fair"). The first start makes a chain from a
- * random seed and publishes its terminating hash and a random salt before any round; round r is game
- * r - firstRound + 1 of its chain; a used-up chain is followed by a new one (published before its first round).
+ * random seed and commits its terminating hash on the ledger (commitment.ts); its salt is the hash of a
+ * ledger validated after that, and no round is played before; round r is game r - firstRound + 1 of its
+ * chain; a used-up chain (or one made before commitments) is followed by a new committed one.
  * The seed is kept sealed with DATA_DIR's key (a copy of the database alone predicts no round). A chain
  * whose seed cannot be trusted to be secret is retired (its seed erased: nobody can play it on) and a new
  * one published at the next round: one found unsealed (written before sealing, while the file may have
@@ -92,15 +93,21 @@ export interface RoundSeed {
 export class CrashChains {
   private current: LoadedChain | undefined;
   private loading: Promise<ChainRow | undefined> | undefined;
+  /** The next chain being made, committed and salted (a used-up chain's successor). */
+  private preparing: Promise<unknown> | undefined;
+  private readonly firstRecorded = Promise.withResolvers<void>();
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly sealer: Sealer,
+    private readonly commitment: ChainCommitter,
     /** Games in a chain made from now on (CRASH_CHAIN_LENGTH); a stored chain keeps its own length. */
     private readonly length: number,
-  ) {}
+  ) {
+    this.firstRecorded.promise.catch(() => undefined);
+  }
 
   /** Erases every chain's seed (in the caller's transaction when given): the next load publishes a new chain. */
   retireAll(reason: string, db: DbOrTx = this.db): void {
@@ -117,7 +124,9 @@ export class CrashChains {
   load(nextRound: number, cancelled: () => boolean = () => false): Promise<ChainRow | undefined> {
     this.loading = (async () => {
       const newest = this.db.select().from(crashChains).orderBy(desc(crashChains.id)).get();
-      const kept = newest && this.storedSeed(newest);
+      // Played on only with games left, a commitment on the ledger (a chain made before commitments has none) and a seed still secret.
+      const playable = newest && this.commitment.has(newest.id) && nextRound < newest.firstRound + newest.length;
+      const kept = playable ? this.storedSeed(newest) : undefined;
       const stored = kept ? newest : undefined;
       const seed = kept ?? crypto.getRandomValues(new Uint8Array(32));
       const walk = new ChainWalk(seed, stored?.length ?? this.length);
@@ -127,9 +136,16 @@ export class CrashChains {
       }
       if (stored && walk.end !== stored.terminatingHash) throw new Error(`crash chain ${stored.id} does not end in its published terminating hash`);
       const row = stored ?? (await this.publish(seed, walk.end, nextRound, cancelled));
-      if (row) this.current = new LoadedChain(row, walk.checkpoints);
-      return row;
+      if (!row) return undefined;
+      this.firstRecorded.resolve();
+      const salt = row.salt ?? (await this.commitment.saltOf(row.id, cancelled));
+      if (salt === undefined) return undefined;
+      const salted = row.salt === null ? await this.whenWritable(() => this.db.update(crashChains).set({ salt }).where(eq(crashChains.id, row.id)).returning().get()!, cancelled) : row;
+      if (!salted) return undefined;
+      this.current = new LoadedChain({ ...salted, salt }, walk.checkpoints);
+      return salted;
     })();
+    this.loading.catch((err) => this.firstRecorded.reject(err));
     return this.loading;
   }
 
@@ -138,37 +154,52 @@ export class CrashChains {
     if (!this.current && !(await this.loading)) throw new Error("crash chain not loaded");
   }
 
-  /** The published facts of the chain in use. */
-  get published(): { terminatingHash: string; salt: string; firstRound: number; length: number } {
-    const row = this.chain.row;
-    return { terminatingHash: row.terminatingHash, salt: row.salt, firstRound: row.firstRound, length: row.length };
+  /** Resolves once a chain is recorded (its terminating hash is public; its salt may still be awaited). */
+  recorded(): Promise<void> {
+    return this.firstRecorded.promise;
   }
 
-  /** Every chain, oldest first (published facts only). */
-  all(): { terminatingHash: string; salt: string; firstRound: number; length: number }[] {
+  /** The published facts of the chain in use. */
+  get published(): { id: number; terminatingHash: string; salt: string; firstRound: number; length: number } {
+    const row = this.chain.row;
+    return { id: row.id, terminatingHash: row.terminatingHash, salt: row.salt, firstRound: row.firstRound, length: row.length };
+  }
+
+  /** Every chain, oldest first (published facts only: the salt is null until its ledger is validated). */
+  all(): { id: number; terminatingHash: string; salt: string | null; firstRound: number; length: number }[] {
     return this.db
       .select()
       .from(crashChains)
       .orderBy(crashChains.id)
       .all()
-      .map((r) => ({ terminatingHash: r.terminatingHash, salt: r.salt, firstRound: r.firstRound, length: r.length }));
+      .map((r) => ({ id: r.id, terminatingHash: r.terminatingHash, salt: r.salt, firstRound: r.firstRound, length: r.length }));
   }
 
-  /** The hash and crash point of round `round` (moving to a new chain when the current one is used up). */
+  /**
+   * Whether round `round` can be played now. Past the chain in use (once in months), the next chain is
+   * made, committed and salted meanwhile, and false is the answer until it is ready.
+   */
+  readyFor(round: number): boolean {
+    const row = this.current?.row;
+    if (row && round >= row.firstRound && round < row.firstRound + row.length) return true;
+    this.preparing ??= this.load(round)
+      .catch((err) => this.log.error("crash chain not made", { error: err instanceof Error ? err.message : String(err) }))
+      .finally(() => (this.preparing = undefined));
+    return false;
+  }
+
+  /** The hash and crash point of round `round` of the chain in use. */
   seedFor(round: number): RoundSeed {
-    let chain = this.chain;
-    if (round < chain.row.firstRound) throw new Error(`round ${round} is before the current chain`);
-    if (round - chain.row.firstRound + 1 > chain.row.length) {
-      // Once a chain's length of rounds (months): the next chain is made here, in one go, before its first round.
-      const seed = crypto.getRandomValues(new Uint8Array(32));
-      const walk = new ChainWalk(seed, this.length);
-      walk.step();
-      this.current = new LoadedChain(this.insert(seed, walk.end, round), walk.checkpoints);
-      chain = this.current;
-    }
+    const chain = this.chain;
+    if (round < chain.row.firstRound || round >= chain.row.firstRound + chain.row.length) throw new Error(`round ${round} is not in the crash chain in use`);
     const gameNumber = round - chain.row.firstRound + 1;
     const hash = chain.gameHash(gameNumber);
     return { hash: hexOf(hash), crashHundredths: chain.crashOf(hash), chainId: chain.row.id, gameNumber };
+  }
+
+  private get chain(): LoadedChain {
+    if (!this.current) throw new Error("crash chain not loaded");
+    return this.current;
   }
 
   /** The stored chain's seed, or undefined when it is (or now gets) retired: a new chain is published then. */
@@ -186,31 +217,33 @@ export class CrashChains {
     }
   }
 
-  private get chain(): LoadedChain {
-    if (!this.current) throw new Error("crash chain not loaded");
-    return this.current;
+  /** Publishes a chain once the database takes the write. */
+  private publish(seed: Uint8Array, terminatingHash: string, firstRound: number, cancelled: () => boolean): Promise<ChainRow | undefined> {
+    return this.whenWritable(() => this.insert(seed, terminatingHash, firstRound), cancelled);
   }
 
-  /** Publishes the first chain once the database takes the write (a lock held elsewhere pauses it, as the other loops). */
-  private async publish(seed: Uint8Array, terminatingHash: string, firstRound: number, cancelled: () => boolean): Promise<ChainRow | undefined> {
+  /** Runs a write once the database takes it (a lock held elsewhere pauses it, as the other loops); undefined when cancelled first. */
+  private async whenWritable<T>(write: () => T, cancelled: () => boolean): Promise<T | undefined> {
     const gate = new RetryGate("crash chain", this.log, sqliteOf(this.db), 250);
-    let row: ChainRow | undefined;
-    while (!row) {
-      await gate.run(() => void (row = this.insert(seed, terminatingHash, firstRound)));
-      if (row) break;
+    for (;;) {
+      let written: { value: T } | undefined;
+      await gate.run(() => void (written = { value: write() }));
+      if (written) return written.value;
       await Bun.sleep(250);
       if (cancelled()) return undefined;
     }
-    return row;
   }
 
-  /** Publishes a new chain: its terminating hash and a fresh salt, from round `firstRound` on. */
+  /** Publishes a new chain from round `firstRound` on: its row and its commitment on the ledger, in one transaction. */
   private insert(seed: Uint8Array, terminatingHash: string, firstRound: number): ChainRow {
-    const salt = hexOf(crypto.getRandomValues(new Uint8Array(16)));
-    return this.db
-      .insert(crashChains)
-      .values({ seedHash: this.sealer.seal(hexOf(seed)), length: this.length, terminatingHash, salt, firstRound, createdAt: this.clock.date() })
-      .returning()
-      .get();
+    return this.db.transaction((tx) => {
+      const row = tx
+        .insert(crashChains)
+        .values({ seedHash: this.sealer.seal(hexOf(seed)), length: this.length, terminatingHash, salt: null, firstRound, createdAt: this.clock.date() })
+        .returning()
+        .get();
+      this.commitment.record(tx, row);
+      return row;
+    });
   }
 }

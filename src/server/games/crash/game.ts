@@ -1,4 +1,4 @@
-import type { CrashServerMessage } from "../../../shared/api/crash";
+import type { CrashRoundDetail as CrashRoundDetailView, CrashServerMessage } from "../../../shared/api/crash";
 import type { GameMessage } from "../../../shared/channels";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import type { Config } from "../../platform/config";
@@ -10,12 +10,13 @@ import type { SocketEndpoint } from "../../platform/ws";
 import type { Sealer } from "../../platform/secrets";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../platform/errors";
 import { formatHundredths } from "../../../engine";
-import { Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type GameSocketContext, type GameSocketDeps, type KitDeps } from "../kit";
+import { Bankroll, GameBets, GameChannel, gameBetHistory, roundBetView, xrpText, type Bet, type GameSocketContext, type GameSocketDeps, type KitDeps } from "../kit";
 import { CrashBurns } from "./burns";
 import { CrashChains } from "./chain";
-import { CRASH_GAME, HISTORY_ROUNDS, parseAutoCashOut, parseBetAmount, xrpNumber, type CrashParams } from "./model";
+import { LedgerChainCommitter } from "./commitment";
+import { CRASH_GAME, HISTORY_ROUNDS, multiplierOf, parseAutoCashOut, parseBetAmount, xrpNumber, type CrashParams, type CrashRoundDetail } from "./model";
 import { CrashRounds } from "./rounds";
-import { betView, roundView } from "./views";
+import { betView, chainView, roundView } from "./views";
 
 export interface CrashDeps extends KitDeps {
   hub: Hub;
@@ -33,6 +34,8 @@ export class CrashGame {
   readonly bets: GameBets<CrashParams>;
   readonly channel: GameChannel;
   readonly chains: CrashChains;
+  /** The chains' commitments on the ledger (terminating hash in a memo, salt from a later ledger). */
+  readonly commitments: LedgerChainCommitter;
   readonly burns: CrashBurns;
   readonly rounds: CrashRounds;
   readonly bankroll: Bankroll;
@@ -46,7 +49,8 @@ export class CrashGame {
       place: () => ({ round: this.rounds.placeRound() }),
     });
     this.channel = new GameChannel(deps.hub, CRASH_GAME);
-    this.chains = new CrashChains(deps.db, deps.clock, deps.log, deps.sealer, deps.config.crashChainLength);
+    this.commitments = new LedgerChainCommitter(deps);
+    this.chains = new CrashChains(deps.db, deps.clock, deps.log, deps.sealer, this.commitments, deps.config.crashChainLength);
     this.burns = new CrashBurns(deps);
     this.bankroll = new Bankroll(deps.ledger, deps.outbox);
     this.rounds = new CrashRounds({
@@ -155,6 +159,28 @@ export class CrashGame {
       await this.deps.signing.cancel(bet.signUuid).catch(() => undefined);
     }
     return cancelled;
+  }
+
+  /** The account that commits the chains and pays the players. */
+  get treasury(): string {
+    return this.deps.ledger.platformAddress;
+  }
+
+  /** One finished or voided round with every bet (its page); 404 for an unknown round or one still being played. */
+  roundDetail(round: number): CrashRoundDetailView {
+    const row = this.bets.repo.round(round);
+    if (!row) throw new NotFoundError(`No crash round #${round}`, "ROUND_NOT_FOUND");
+    if (row.status !== "finished" && row.status !== "voided") throw new NotFoundError(`Crash round #${round} is still being played: its hash is published when it crashes`, "ROUND_NOT_OVER");
+    const bets = this.bets.inRound(round);
+    const detail = JSON.parse(row.detailJson) as CrashRoundDetail;
+    const chain = this.chains.all().find((c) => c.id === detail.chainId)!;
+    return {
+      success: true,
+      round: roundView(row, bets),
+      chain: chainView(chain, this.commitments.of(chain.id)),
+      maxProfit: detail.maxProfitDrops === undefined ? null : xrpText(BigInt(detail.maxProfitDrops)),
+      bets: bets.map((b) => ({ ...roundBetView(b), autoCashOut: multiplierOf(b.params.autoCashOut) })),
+    };
   }
 
   /** Finished rounds, newest first, with their players. */

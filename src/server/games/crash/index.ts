@@ -5,6 +5,7 @@ import {
   CrashBetsResponse,
   CrashBurnsResponse,
   CrashFairness,
+  CrashRoundDetail,
   CrashRoundsResponse,
 } from "../../../shared/api/crash";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
@@ -18,6 +19,7 @@ import { jsonEncoder, listJson, rowsEncoder } from "../../platform/http/cachedJs
 import { parsePositive } from "../../history/model";
 import { parseAddress } from "../../wallet/service";
 import type { CrashGame } from "./game";
+import { fairnessView } from "./views";
 
 /**
  * GET /api/crash/rounds without `before` (the latest rounds, what every page shows) as a read model per
@@ -61,12 +63,15 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
     .get(
       "/api/crash/fairness",
       async () => {
-        await crash.chains.ready(); // the first start publishes its chain a moment after the server listens
-        return { ...crash.chains.published, chainLength: crash.chains.published.length, chains: crash.chains.all() };
+        await crash.chains.recorded(); // the first start records its chain a moment after the server listens
+        return fairnessView(crash.chains.all(), crash.commitments.all(), crash.treasury);
       },
       {
         response: CrashFairness,
-        detail: { summary: "The hash chain's terminating hash and the salt, published before the chain's first round (verify on /fair)", tags: ["crash"] },
+        detail: {
+          summary: "The hash chains: each terminating hash, its commitment on the ledger and the salt taken from a later ledger, all before the chain's first round (verify on /fair)",
+          tags: ["crash"],
+        },
       },
     )
     .get(
@@ -82,6 +87,11 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
         detail: { summary: "Finished rounds, newest first, with their hash and crash point", tags: ["crash"] },
       },
     )
+    .get("/api/crash/rounds/:round", ({ params }) => crash.roundDetail(parsePositive(params.round, "round", 1, 9_999_999)), {
+      params: t.Object({ round: t.String() }),
+      response: CrashRoundDetail,
+      detail: { summary: "One finished (or voided) round: its hash, game number and chain, crash point, and every bet with its cash-out, payout and txids", tags: ["crash"] },
+    })
     .get(
       "/api/crash/bets",
       ({ query }) => {

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { faucet } from "../../testing/ledgerKit";
 import { sessionBrowser } from "../../testing/nftKit";
 import { startTestServer } from "../../testing/testServer";
-import { maxProfitCapHundredths } from "../../../engine";
-import { betReaches, CRASH_TEST_ENV, CrashSocket, deliveredDrops, finishRound, flyTo, placeBet, skipToRound, startFlight } from "../../testing/crashKit";
+import { isGameHashOfChain, maxProfitCapHundredths } from "../../../engine";
+import { betReaches, crashOf, CRASH_TEST_ENV, CrashSocket, deliveredDrops, finishRound, flyTo, placeBet, skipToRound, startFlight } from "../../testing/crashKit";
 import { eventually } from "../../testing/ledgerKit";
 import type { TestServer } from "../../testing/testServer";
 
@@ -38,11 +38,14 @@ describe("crash across a restart", () => {
       expect(won).toMatchObject({ status: "won", cashOutMultiplier: 1.1, payoutAmount: 3.3 });
       expect(await deliveredDrops(server, won.txid)).toBe(3_300_000n);
       const rounds = await fetch(`${server.url}/api/crash/rounds?limit=50`).then((r) => r.json());
-      expect(rounds.rounds.find((r: any) => r.round === round)).toMatchObject({ voided: true, hash: null, crashPoint: null });
       // Exactly one refund and one payout, and the next rounds go on from round + 1.
       expect(server.ctx.outbox.list().filter((e) => e.key === `crash-refund:${a.betId}` || e.key === `crash-payout:${a.betId}`)).toHaveLength(1);
       expect(server.ctx.outbox.list().filter((e) => e.key.endsWith(b.betId))).toHaveLength(1);
       await eventually(() => server.ctx.crash.rounds.state().round > round, "the next round");
+      // A voided round shows its hash and where it would have crashed: its game of the chain, as any other.
+      const voided = rounds.rounds.find((r: any) => r.round === round);
+      expect(voided).toMatchObject({ voided: true, crashPoint: crashOf(server, round) / 100 });
+      expect(isGameHashOfChain(voided.hash, voided.gameNumber, (await fetch(`${server.url}/api/crash/fairness`).then((r) => r.json())).terminatingHash)).toBe(true);
       finishRound(server);
     } finally {
       await server.stop(true);

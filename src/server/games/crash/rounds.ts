@@ -226,6 +226,8 @@ export class CrashRounds {
 
   private openRound(): void {
     const round = this.deps.bets.repo.lastRoundNumber() + 1;
+    // Past a used-up chain, the next one is committed on the ledger and salted first: the round opens once it is.
+    if (!this.deps.chains.readyFor(round)) return void this.timers.push(this.deps.scheduler.after(1000, () => this.openNext()));
     const seed = this.deps.chains.seedFor(round);
     const detail: CrashRoundDetail = { hash: seed.hash, crashHundredths: seed.crashHundredths, chainId: seed.chainId, gameNumber: seed.gameNumber };
     this.deps.db.transaction((tx) => this.deps.bets.repo.insertRound(tx, { round, status: "open", detailJson: JSON.stringify(detail), openedAt: this.deps.clock.date() }));

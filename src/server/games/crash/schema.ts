@@ -12,8 +12,11 @@ export const crashChains = sqliteTable("crash_chains", {
   length: integer("length").notNull(),
   /** The seed hashed `length` times: published; every game hash chains to it. */
   terminatingHash: text("terminating_hash").notNull(),
-  /** The HMAC key of every game of the chain: published. */
-  salt: text("salt").notNull(),
+  /**
+   * The HMAC key of every game of the chain: published. A committed chain's salt is the hash of the
+   * ledger SALT_LEDGER_OFFSET ledgers after its commitment's (null until that ledger is validated).
+   */
+  salt: text("salt"),
   /** The crash round played as game 1 of this chain. */
   firstRound: integer("first_round").notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -41,4 +44,26 @@ export const crashBurns = sqliteTable(
     settledAt: integer("settled_at", { mode: "timestamp_ms" }),
   },
   (t) => [uniqueIndex("crash_burns_round").on(t.round), uniqueIndex("crash_burns_outbox").on(t.outboxKey)],
+);
+
+/**
+ * A chain's commitment on the ledger (commitment.ts): an AccountSet of the treasury whose memo carries
+ * the terminating hash, sent through the outbox in the transaction that records the chain.
+ */
+export const crashChainCommitments = sqliteTable(
+  "crash_chain_commitments",
+  {
+    chainId: integer("chain_id").primaryKey(),
+    /** The outbox key of the AccountSet (moves to `<key>#n` when the outbox sends it again). */
+    outboxKey: text("outbox_key").notNull(),
+    /** Set once the AccountSet is validated. */
+    txHash: text("tx_hash"),
+    ledgerIndex: integer("ledger_index"),
+    /** ledgerIndex + SALT_LEDGER_OFFSET: the ledger whose hash is the chain's salt. */
+    saltLedgerIndex: integer("salt_ledger_index"),
+    /** The close time of the commitment's ledger. */
+    committedAt: integer("committed_at", { mode: "timestamp_ms" }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("crash_chain_commitments_outbox").on(t.outboxKey)],
 );

@@ -1,15 +1,19 @@
-import type { CrashBetView, CrashRoundView } from "../../../shared/api/crash";
+import type { CrashBetView, CrashChainView, CrashFairness, CrashRoundView } from "../../../shared/api/crash";
+import { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET, type CommitmentRow } from "./commitment";
 import type { Bet, RoundRow } from "../kit";
 import { multiplierOf, xrpNumber, type CrashParams, type CrashRoundDetail } from "./model";
 
 /** A finished (or voided) round as the API and gameHistory show it; the hash only once it crashed. */
 export function roundView(row: RoundRow, bets: Bet<CrashParams>[]): CrashRoundView {
   const detail = JSON.parse(row.detailJson) as CrashRoundDetail;
-  const finished = row.status === "finished";
+  // A voided round's hash is public too: the next round's hash is its preimage, so it tells nothing ahead.
+  const over = row.status === "finished" || row.status === "voided";
   return {
     round: row.round,
-    hash: finished ? detail.hash : null,
-    crashPoint: finished ? detail.crashHundredths / 100 : null,
+    chainId: detail.chainId,
+    gameNumber: detail.gameNumber,
+    hash: over ? detail.hash : null,
+    crashPoint: over ? detail.crashHundredths / 100 : null,
     startedAt: row.startedAt?.toISOString() ?? null,
     endedAt: row.endedAt?.toISOString() ?? null,
     voided: row.status === "voided",
@@ -38,4 +42,25 @@ export function betView(bet: Bet<CrashParams>): CrashBetView {
     txid: bet.txid,
     timestamp: bet.createdAt.getTime(),
   };
+}
+
+type PublishedChain = { id: number; terminatingHash: string; salt: string | null; firstRound: number; length: number };
+
+/** A chain as /fair and GET /api/crash/fairness show it: its commitment on the ledger and where its salt comes from. */
+export function chainView(chain: PublishedChain, commitment: CommitmentRow | undefined): CrashChainView {
+  const committed = commitment?.txHash && commitment.ledgerIndex !== null && commitment.committedAt;
+  const status = !commitment ? "uncommitted" : !committed ? "committing" : chain.salt === null ? "awaiting_salt" : "ready";
+  return {
+    ...chain,
+    status,
+    commitment: committed ? { txHash: commitment.txHash!, ledgerIndex: commitment.ledgerIndex!, committedAt: commitment.committedAt!.toISOString() } : null,
+    saltLedgerIndex: commitment?.saltLedgerIndex ?? null,
+  };
+}
+
+/** GET /api/crash/fairness: the newest chain's facts at the top (the one in use), every chain below. */
+export function fairnessView(chains: PublishedChain[], commitments: Map<number, CommitmentRow>, treasury: string): CrashFairness {
+  const views = chains.map((c) => chainView(c, commitments.get(c.id)));
+  const { length, ...current } = views[views.length - 1]!;
+  return { ...current, chainLength: length, saltLedgerOffset: SALT_LEDGER_OFFSET, treasury, memoType: COMMIT_MEMO_TYPE, chains: views };
 }

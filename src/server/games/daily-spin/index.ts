@@ -5,6 +5,7 @@ import { sqliteOf, type Db } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import { listJson, rowsEncoder } from "../../platform/http/cachedJson";
 import { parseAddress } from "../../wallet/service";
+import { parsePositive } from "../../history/model";
 import { EligibilityView, SpinBody, WheelResult, WheelSpinItem } from "./model";
 import type { DailySpinService } from "./service";
 
@@ -29,10 +30,23 @@ export function dailySpinRoutes(deps: { dailySpin: DailySpinService; auth: AuthS
   const spinList = spinLists(dailySpin, deps.db, jsonHeaders);
   return new Elysia({ name: "daily-spin" })
     // The public spin list first: it reads no session, so it comes before the session resolver.
-    .get("/api/daily-spin/spins", ({ query }) => spinList(parseAddress(query.wallet, "wallet")), {
-      query: t.Object({ wallet: t.Optional(t.String()) }),
-      response: SpinsResponse,
-      detail: { summary: "A wallet's wheel spins, newest first, with their seeds", tags: ["daily-spin"] },
+    .get(
+      "/api/daily-spin/spins",
+      ({ query }) => {
+        // Without a wallet: every wallet's spins, a page at a time (what an auditor re-checks).
+        if (query.wallet === undefined) return { success: true as const, spins: dailySpin.spinList(null, parsePositive(query.limit, "limit", 50, 500), query.before ? parsePositive(query.before, "before", 1, 9_999_999) : undefined) };
+        return spinList(parseAddress(query.wallet, "wallet"));
+      },
+      {
+        query: t.Object({ wallet: t.Optional(t.String()), limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
+        response: SpinsResponse,
+        detail: { summary: "A wallet's wheel spins (its latest 60), or every wallet's without `wallet` (`limit`, `before`), newest first, with their seeds", tags: ["daily-spin"] },
+      },
+    )
+    .get("/api/daily-spin/spins/:id", ({ params }) => dailySpin.spinDetail(parsePositive(params.id, "id", 1, 9_999_999)), {
+      params: t.Object({ id: t.String() }),
+      response: t.Object({ success: t.Literal(true), spin: WheelSpinItem }),
+      detail: { summary: "One wheel spin: its seeds and their commitment time, and the segment", tags: ["daily-spin"] },
     })
     .use(walletSession(deps.auth))
     .get(

@@ -35,6 +35,7 @@ export const EligibilityView = t.Object({
 export const SpinBody = t.Object({ walletAddress: t.Optional(t.String()) });
 
 export const WheelResult = t.Object({
+  spinId: t.Number({ description: "The spin's page: /wheel/spin/<spinId>" }),
   position: t.Number({ description: "Segment index 0-11 in the spec's order" }),
   prizeType: t.String({ description: "slot_spins or none" }),
   prizeAmount: t.Number(),
@@ -50,13 +51,15 @@ export const WheelResult = t.Object({
 
 export const WheelSpinItem = t.Object({
   id: t.Number(),
+  walletAddress: t.String(),
   date: t.String(),
   position: t.Number(),
   prizeLabel: t.String(),
   prizeAmount: t.Number(),
   streak: t.Number(),
   serverSeedHash: t.String(),
-  serverSeed: t.Union([t.String(), t.Null()]),
+  committedAt: t.Union([t.String(), t.Null()], { description: "When the server seed's hash was first shown" }),
+  serverSeed: t.Union([t.String(), t.Null()], { description: "Revealed once the wallet rotated its seed" }),
   clientSeed: t.String(),
   nonce: t.Number(),
   slotSessionId: t.Union([t.String(), t.Null()]),

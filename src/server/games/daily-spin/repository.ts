@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../ledger/outbox";
 import type { Db } from "../../platform/db";
 import { dailySpins } from "./schema";
@@ -35,7 +35,13 @@ export class DailySpinRepository {
     return Number(this.db.select({ n: sql<number>`coalesce(max(${dailySpins.id}), 0)` }).from(dailySpins).get()?.n ?? 0);
   }
 
-  spinsOf(wallet: string, limit: number): DailySpinRow[] {
-    return this.db.select().from(dailySpins).where(eq(dailySpins.wallet, wallet)).orderBy(desc(dailySpins.id)).limit(limit).all();
+  /** A wallet's spins (every wallet's when null), newest first, before id `beforeId` when given. */
+  spinsOf(wallet: string | null, limit: number, beforeId?: number): DailySpinRow[] {
+    const where = and(wallet === null ? undefined : eq(dailySpins.wallet, wallet), beforeId === undefined ? undefined : lt(dailySpins.id, beforeId));
+    return this.db.select().from(dailySpins).where(where).orderBy(desc(dailySpins.id)).limit(limit).all();
+  }
+
+  spin(id: number): DailySpinRow | undefined {
+    return this.db.select().from(dailySpins).where(eq(dailySpins.id, id)).get();
   }
 }

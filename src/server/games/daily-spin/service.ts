@@ -2,7 +2,7 @@ import { canSpinToday, nextSpinAvailableAtMs, streakAfterSpin, streakTier, utcDa
 import type { FairSeedService } from "../../fair/service";
 import type { Clock } from "../../platform/clock";
 import type { Db } from "../../platform/db";
-import { ConflictError, ForbiddenError } from "../../platform/errors";
+import { ConflictError, ForbiddenError, NotFoundError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
 import type { NotePlayed } from "../../platform/playedMarks";
 import { COME_BACK_TOMORROW, DAILY_SPIN_ERRORS, HOLDERS_ONLY, type SpinCredit } from "./model";
@@ -47,19 +47,31 @@ export class DailySpinService {
     this.repo = new DailySpinRepository(deps.db);
   }
 
-  /** The wallet's newest `limit` wheel spins, newest first, with their seeds (the server seed once revealed). */
-  spinList(wallet: string, limit: number) {
-    const rows = this.repo.spinsOf(wallet, limit);
-    const revealed = this.deps.fair.revealedSeeds(rows.map((r) => r.serverSeedHash));
+  /** The wallet's (every wallet's when null) newest `limit` wheel spins, newest first, with their seeds (the server seed once revealed). */
+  spinList(wallet: string | null, limit: number, beforeId?: number) {
+    return this.items(this.repo.spinsOf(wallet, limit, beforeId));
+  }
+
+  /** One wheel spin (its page); 404 for an unknown id. */
+  spinDetail(id: number) {
+    const row = this.repo.spin(id);
+    if (!row) throw new NotFoundError(`No wheel spin #${id}`, "ROUND_NOT_FOUND");
+    return { success: true as const, spin: this.items([row])[0]! };
+  }
+
+  private items(rows: DailySpinRow[]) {
+    const seeds = this.deps.fair.seedFacts(rows.map((r) => r.serverSeedHash));
     return rows.map((r) => ({
       id: r.id,
+      walletAddress: r.wallet,
       date: r.createdAt.toISOString(),
       position: r.position,
       prizeLabel: r.prizeLabel,
       prizeAmount: r.prizeAmount,
       streak: r.streak,
       serverSeedHash: r.serverSeedHash,
-      serverSeed: revealed.get(r.serverSeedHash) ?? null,
+      committedAt: seeds.get(r.serverSeedHash)?.committedAt?.toISOString() ?? null,
+      serverSeed: seeds.get(r.serverSeedHash)?.serverSeed ?? null,
       clientSeed: r.clientSeed,
       nonce: r.nonce,
       slotSessionId: r.slotSessionId,
@@ -129,6 +141,7 @@ export class DailySpinService {
 /** The spin result: the spec's fields plus the seeds and where the spins went. */
 export function resultView(row: DailySpinRow) {
   return {
+    spinId: row.id,
     position: row.position,
     prizeType: row.prizeType === "none" ? "none" : "slot_spins",
     prizeAmount: row.prizeAmount,

@@ -41,3 +41,4 @@ export {
   type RoundStatus,
 } from "./model";
 export { GameRepository, toBet } from "./repository";
+export { roundBetView, xrpText } from "./roundBets";

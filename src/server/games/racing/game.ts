@@ -1,12 +1,12 @@
 import { UNICORNS } from "../../../engine";
-import type { BetInitiateResponse, RacingServerMessage } from "../../../shared/api/racing";
+import type { BetInitiateResponse, RaceDetail, RacingServerMessage } from "../../../shared/api/racing";
 import type { Config } from "../../platform/config";
 import { sqliteOf, type DbOrTx } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
-import { ConflictError } from "../../platform/errors";
+import { ConflictError, NotFoundError } from "../../platform/errors";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
 import type { Scheduler } from "../../platform/scheduler";
-import { BET_REFUND_REASON, Bankroll, GameBets, GameChannel, gameBetHistory, type Bet, type KitDeps } from "../kit";
+import { BET_REFUND_REASON, Bankroll, GameBets, GameChannel, gameBetHistory, roundBetView, type Bet, type KitDeps } from "../kit";
 import { RacingBetRules, TEXT, initiateView, parseBetDrops, type RaceBetParams } from "./bets";
 import { HISTORY_ON_CONNECT, RACING_PUSH_MS, dropsToXrp, parseUnicorn, type RaceStatus } from "./model";
 import { RacingRepository, type RaceRow } from "./repository";
@@ -149,9 +149,23 @@ export class RacingGame {
     }
   }
 
-  /** Finished races, newest first. */
-  races(limit: number) {
-    return this.repo.finished(limit).map(raceRecord);
+  /** Finished races, newest first (before round `before` when given). */
+  races(limit: number, before?: number) {
+    return this.repo.finished(limit, before).map(raceRecord);
+  }
+
+  /** One finished race with every bet (its page); 404 for an unknown race or one still being run. */
+  raceDetail(round: number): RaceDetail {
+    const race = this.repo.race(round);
+    if (!race) throw new NotFoundError(`No race #${round}`, "ROUND_NOT_FOUND");
+    if (race.status !== "finished") throw new NotFoundError(`Race #${round} is still being run: its seeds are published when it starts`, "ROUND_NOT_OVER");
+    const bets = this.bets.inRound(round).filter((b) => b.status !== "awaiting_payment");
+    return {
+      success: true,
+      race: raceRecord(race),
+      closeLedger: race.closeLedger!,
+      bets: bets.map((b) => ({ ...roundBetView(b), unicornName: UNICORNS[b.params.unicorn]!.name })),
+    };
   }
 
   /** POST /api/unicorn-bet/initiate after the session check: the spec's order of checks, the liability guard, then the payment request. */

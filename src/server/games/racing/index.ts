@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
-import { BetInitiateBody, BetInitiateResponse, RaceStateResponse, RacesResponse } from "../../../shared/api/racing";
+import { BetInitiateBody, BetInitiateResponse, RaceDetail, RaceStateResponse, RacesResponse } from "../../../shared/api/racing";
+import { parsePositive } from "../../history/model";
 import { NotFoundError } from "../../platform/errors";
 import type { Config } from "../../platform/config";
 import { sqliteOf, type Db } from "../../platform/db";
@@ -38,10 +39,23 @@ function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<strin
         detail: { summary: "The race now (what gameState pushes): for clients without the socket", tags: ["racing"] },
       },
     )
-    .get("/api/racing/races", ({ query }) => races.get(parseRaceLimit(query.limit)).response(jsonHeaders), {
-      query: t.Object({ limit: t.Optional(t.String()) }),
-      response: RacesResponse,
-      detail: { summary: "Finished races, newest first, with their revealed seeds (re-check each on /fair)", tags: ["racing"] },
+    .get(
+      "/api/racing/races",
+      ({ query }) => {
+        const limit = parseRaceLimit(query.limit);
+        if (!query.before) return races.get(limit).response(jsonHeaders);
+        return { success: true as const, races: racing.races(limit, parsePositive(query.before, "before", 1, 9_999_999)) };
+      },
+      {
+        query: t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
+        response: RacesResponse,
+        detail: { summary: "Finished races, newest first (before round `before`), with their revealed seeds (re-check each on /fair)", tags: ["racing"] },
+      },
+    )
+    .get("/api/racing/races/:round", ({ params }) => racing.raceDetail(parsePositive(params.round, "round", 1, 9_999_999)), {
+      params: t.Object({ round: t.String() }),
+      response: RaceDetail,
+      detail: { summary: "One finished race: its seeds, commitment, winner, and every bet with its payout and txids", tags: ["racing"] },
     });
 }
 

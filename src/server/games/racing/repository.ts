@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, max } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, max } from "drizzle-orm";
 import { preparedOnUse, type Db, type DbOrTx } from "../../platform/db";
 import type { RaceStatus } from "./model";
 import { racingRaces } from "./schema";
@@ -41,8 +41,14 @@ export class RacingRepository {
     return db.update(racingRaces).set(values).where(and(eq(racingRaces.round, round), eq(racingRaces.status, from))).returning().get();
   }
 
-  /** Finished races, newest first. */
-  finished(limit: number, db: DbOrTx = this.db): RaceRow[] {
-    return db.select().from(racingRaces).where(eq(racingRaces.status, "finished")).orderBy(desc(racingRaces.round)).limit(limit).all();
+  /** Records the ledger a countdown's hash was shown by, once (a race begun before any ledger was seen). */
+  setCommitLedger(db: DbOrTx, round: number, ledger: number): RaceRow | undefined {
+    return db.update(racingRaces).set({ commitLedger: ledger }).where(and(eq(racingRaces.round, round), isNull(racingRaces.commitLedger))).returning().get();
+  }
+
+  /** Finished races, newest first (before round `before` when given). */
+  finished(limit: number, before?: number, db: DbOrTx = this.db): RaceRow[] {
+    const where = and(eq(racingRaces.status, "finished"), before === undefined ? undefined : lt(racingRaces.round, before));
+    return db.select().from(racingRaces).where(where).orderBy(desc(racingRaces.round)).limit(limit).all();
   }
 }

@@ -98,7 +98,7 @@ export class RaceRounds {
   tick(): void {
     if (this.busy || !this.loop.running) return;
     // The stored race's next step is not due yet: no pass (no database probe, no read) until it is.
-    if (this.raceIsStored && this.race && this.deps.clock.now() < (dueAt(this.race) ?? 0)) return;
+    if (this.raceIsStored && this.race && this.deps.clock.now() < (dueAt(this.race) ?? 0) && !this.commitLedgerDue(this.race)) return;
     this.busy = true;
     void this.gate
       .run(async () => {
@@ -119,6 +119,11 @@ export class RaceRounds {
     this.race = race;
     this.raceIsStored = true;
     if (!race) return this.begin(1);
+    if (this.commitLedgerDue(race)) {
+      // A countdown begun before any ledger was seen: the first one seen is the ledger its hash was shown by.
+      this.race = this.repo.setCommitLedger(this.deps.db, race.round, this.validated!.index) ?? race;
+      return true;
+    }
     const due = dueAt(race);
     if (due === undefined) throw new Error(`race ${race.round} has an unknown status ${race.status}`);
     if (this.deps.clock.now() < due) return false;
@@ -134,6 +139,11 @@ export class RaceRounds {
     }
   }
 
+  /** Whether a countdown still lacks its commitment's ledger while one is known. */
+  private commitLedgerDue(race: RaceRow): boolean {
+    return race.status === "waiting" && race.commitLedger === null && this.validated !== undefined;
+  }
+
   private moved(row: RaceRow | undefined): boolean {
     if (!row) {
       this.raceIsStored = false;
@@ -144,9 +154,14 @@ export class RaceRounds {
     return true;
   }
 
-  /** A new round: a fresh server seed whose hash is shown from now on. */
+  /**
+   * A new round: a fresh server seed whose hash is shown from now on, with the newest validated ledger
+   * then (the client seed's ledger comes after it); right after a start, before any ledger was seen,
+   * the first one seen is recorded instead (sawLedger).
+   */
   private begin(round: number): boolean {
     const { countdownMs, betCloseMs, payoutMultiple } = this.deps.config;
+    const commitLedger = this.validated?.index ?? null;
     const now = this.deps.clock.now();
     const serverSeed = randomBytes(32).toString("hex");
     const row = this.deps.db.transaction((tx) => {
@@ -156,6 +171,7 @@ export class RaceRounds {
         status: "waiting",
         serverSeed,
         serverSeedHash: serverSeedCommitment(serverSeed),
+        commitLedger,
         multipleHundredths: Math.round(payoutMultiple * 100),
         countdownAt: new Date(now),
         betsCloseAt: new Date(now + countdownMs - betCloseMs),

@@ -18,7 +18,13 @@ export const racingRaces = sqliteTable("racing_races", {
   clientSeed: text("client_seed"),
   /** Payout multiple in hundredths, fixed for the race when its countdown starts (500 = 5x). */
   multipleHundredths: integer("multiple_hundredths").notNull(),
+  /** When the server seed's hash was first shown (the countdown's start). */
   countdownAt: integer("countdown_at", { mode: "timestamp_ms" }).notNull(),
+  /**
+   * The newest validated ledger when the server seed's hash was first shown (right after a start, before
+   * any ledger was seen: the first one seen); the client seed's ledger comes after it.
+   */
+  commitLedger: integer("commit_ledger"),
   betsCloseAt: integer("bets_close_at", { mode: "timestamp_ms" }).notNull(),
   /** When the race is due to start (the end of the countdown). */
   startsAt: integer("starts_at", { mode: "timestamp_ms" }).notNull(),

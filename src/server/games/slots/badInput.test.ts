@@ -46,8 +46,15 @@ describe("bad input to the slots API", () => {
 
   test("reads: wallet, limit, before and uuid are checked", async () => {
     expectError(await browser.json("/api/slots/active-session/rNope"), 400, "wallet");
-    expectError(await browser.json("/api/slots/spins"), 400, "wallet");
     expectError(await browser.json("/api/slots/spins?wallet=abc"), 400, "wallet");
+    expectError(await browser.json("/api/slots/spins?wallet="), 400, "wallet");
+    // Without a wallet: every wallet's spins (what an auditor reads), with the same limit and cursor checks.
+    expect((await browser.json("/api/slots/spins")).body).toEqual({ success: true, spins: [] });
+    expectError(await browser.json("/api/slots/spins?limit=0"), 400, "limit");
+    expectError(await browser.json("/api/slots/spins?before=-1"), 400, "before");
+    expectError(await browser.json("/api/slots/spins/abc"), 400, "id");
+    const missing = await browser.json("/api/slots/spins/424242");
+    expect([missing.status, missing.body.code]).toEqual([404, "ROUND_NOT_FOUND"]);
     expectError(await browser.json(`/api/slots/spins?wallet=${wallet}&limit=0`), 400, "limit");
     expectError(await browser.json(`/api/slots/spins?wallet=${wallet}&limit=501`), 400, "limit");
     expectError(await browser.json(`/api/slots/spins?wallet=${wallet}&before=abc`), 400, "before");

@@ -8,7 +8,7 @@ import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
 import { parseUuid } from "../../signing/service";
 import { parseAddress } from "../../wallet/service";
-import { CreateSessionBody, PaymentView, SessionView, SpinBody, SpinListItem, SpinView, parseLimit, parseSessionId, parseSpinCursor, parseTierIndex } from "./model";
+import { CreateSessionBody, PaymentView, SessionView, SpinBody, SpinDetail, SpinListItem, SpinView, parseLimit, parseSessionId, parseSpinCursor, parseSpinId, parseTierIndex } from "./model";
 import type { SlotsGame } from "./game";
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
@@ -39,21 +39,38 @@ function spinLists(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, string
   };
 }
 
-/** The spec's /api/slots/* calls: packages, payment check, the active session, spins and the spin list. */
-export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
-  const { slots, jsonHeaders } = deps;
-  const spinList = spinLists(slots, deps.db, jsonHeaders);
-  return new Elysia({ name: "slots" })
-    // The public spin list first: it reads no session, so it comes before the session resolver.
+/** The public spin reads: a wallet's (or every wallet's) spins, and one spin with its payout. */
+function spinReadRoutes(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, string>) {
+  const spinList = spinLists(slots, db, jsonHeaders);
+  return new Elysia({ name: "slots-reads" })
     .get(
       "/api/slots/spins",
-      ({ query }) => spinList(parseAddress(query.wallet, "wallet"), parseLimit(query.limit, 50, MAX_LISTED), parseSpinCursor(query.before)),
+      ({ query }) => {
+        const limit = parseLimit(query.limit, 50, MAX_LISTED);
+        const before = parseSpinCursor(query.before);
+        // Without a wallet: every wallet's spins (what an auditor re-checks), read from the database.
+        if (query.wallet === undefined) return { success: true as const, spins: slots.sessions.spinList(null, limit, before) };
+        return spinList(parseAddress(query.wallet, "wallet"), limit, before);
+      },
       {
         query: t.Object({ wallet: t.Optional(t.String()), limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
         response: SpinsResponse,
-        detail: { summary: "A wallet's spins, newest first, with their seeds (the server seed once revealed) and payout txid", tags: ["slots"] },
+        detail: { summary: "A wallet's spins (every wallet's without `wallet`), newest first, with their seeds (the server seed once revealed) and payout txid", tags: ["slots"] },
       },
     )
+    .get("/api/slots/spins/:id", ({ params }) => slots.sessions.spinDetail(parseSpinId(params.id)), {
+      params: t.Object({ id: t.String() }),
+      response: SpinDetail,
+      detail: { summary: "One spin: its seeds and their commitment time, reels, payout, and the payment that carried its winnings", tags: ["slots"] },
+    });
+}
+
+/** The spec's /api/slots/* calls: packages, payment check, the active session, spins and the spin list. */
+export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
+  const { slots } = deps;
+  return new Elysia({ name: "slots" })
+    // The public spin reads first: they read no session, so they come before the session resolver.
+    .use(spinReadRoutes(slots, deps.db, deps.jsonHeaders))
     .use(walletSession(deps.auth))
     .post(
       "/api/slots/create-session",

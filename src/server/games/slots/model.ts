@@ -70,8 +70,13 @@ export function parseLimit(value: unknown, fallback: number, max: number): numbe
 /** Parses a spin id cursor (`before`) from a query; 400 naming it. */
 export function parseSpinCursor(value: unknown): number | undefined {
   if (value === undefined || value === "") return undefined;
+  return parseSpinId(value, "before");
+}
+
+/** Parses a spin id (a path's or a query's); 400 naming the field. */
+export function parseSpinId(value: unknown, field = "id"): number {
   const n = typeof value === "string" && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw new ValidationError("before", "Field 'before' must be a spin id");
+  if (!Number.isSafeInteger(n) || n < 1) throw new ValidationError(field, `Field '${field}' must be a spin id`);
   return n;
 }
 
@@ -125,6 +130,7 @@ export const SpinView = t.Object({
   mysteryMultiple: t.Number(),
   payoutTxid: t.Union([t.String(), t.Null()]),
   serverSeedHash: t.String(),
+  committedAt: t.String({ description: "When the server seed's hash was first shown" }),
   clientSeed: t.String(),
   nonce: t.Number(),
 });
@@ -143,15 +149,35 @@ export const SpinResult = t.Object({
 export const SpinListItem = t.Object({
   spinId: t.Number(),
   sessionId: t.String(),
+  walletAddress: t.String(),
   serverSeedHash: t.String(),
+  committedAt: t.Union([t.String(), t.Null()], { description: "When the server seed's hash was first shown" }),
   serverSeed: t.Union([t.String(), t.Null()], { description: "Revealed once the wallet rotated its seed" }),
   clientSeed: t.String(),
   nonce: t.Number(),
   reels: t.Array(t.String()),
   winType: t.String(),
+  mysteryMultiple: t.Number({ description: "The Dice mystery multiple drawn (paid only on three Dice)" }),
+  multiplier: t.Number({ description: "totalPayout / spin cost" }),
   spinCost: t.Number(),
   totalPayout: t.Number(),
   payoutTxid: t.Union([t.String(), t.Null()]),
   payoutStatus: t.String({ description: "none (nothing won), queued, pending, validated or failed" }),
   createdAt: t.String(),
+});
+
+/** One spin and the payout payment that carried its winnings (with the other spins it carried). */
+export const SpinDetail = t.Object({
+  success: t.Literal(true),
+  spin: SpinListItem,
+  payout: t.Union([
+    t.Null(),
+    t.Object({
+      payoutId: t.Number(),
+      amount: Vvx("The payment's amount: the sum of its spins' totalPayout"),
+      spinIds: t.Array(t.Number()),
+      status: t.String({ description: "pending, validated or failed" }),
+      txid: t.Union([t.String(), t.Null()]),
+    }),
+  ]),
 });

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { and, asc, desc, eq, inArray, isNull, lte, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lte, notInArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../../ledger/outbox";
 import { preparedOnUse, type Db } from "../../platform/db";
 import { slotPayouts, slotPurchases, slotSessions, slotSpins } from "./schema";
@@ -203,16 +203,29 @@ export class SlotsRepository {
 
   // --- Spins and payouts ------------------------------------------------------------
 
-  /** A wallet's spins, newest first, with their payout's state. */
-  spinsOf(wallet: string, limit: number, beforeId?: number) {
+  /** A wallet's spins (every wallet's when null), newest first, with their payout's state. */
+  spinsOf(wallet: string | null, limit: number, beforeId?: number) {
+    return this.spinsWhere(and(wallet === null ? undefined : eq(slotSpins.wallet, wallet), beforeId ? sql`${slotSpins.id} < ${beforeId}` : undefined), limit);
+  }
+
+  /** One spin with its payout's state. */
+  spinById(id: number) {
+    return this.spinsWhere(eq(slotSpins.id, id), 1)[0];
+  }
+
+  private spinsWhere(where: SQL | undefined, limit: number) {
     return this.db
       .select({ spin: slotSpins, payoutStatus: slotPayouts.status, payoutTxid: slotPayouts.txid })
       .from(slotSpins)
       .leftJoin(slotPayouts, eq(slotPayouts.id, slotSpins.payoutId))
-      .where(and(eq(slotSpins.wallet, wallet), beforeId ? sql`${slotSpins.id} < ${beforeId}` : undefined))
+      .where(where)
       .orderBy(desc(slotSpins.id))
       .limit(limit)
       .all();
+  }
+
+  payout(id: number): PayoutRow | undefined {
+    return this.db.select().from(slotPayouts).where(eq(slotPayouts.id, id)).get();
   }
 
   /**

@@ -6,6 +6,7 @@ import type { DrawnSeeds } from "../../fair/model";
 import type { FairSeedService } from "../../fair/service";
 import { vvxAmount } from "../../ledger/amounts";
 import type { DbOrTx, OutboxInput } from "../../ledger/outbox";
+import { NotFoundError } from "../../platform/errors";
 import type { Hub } from "../../platform/ws/hub";
 import type { KitDeps } from "../kit";
 import {
@@ -16,7 +17,7 @@ import {
   slotKeys,
 } from "./model";
 import { SlotsRepository, type SessionRow, type SpinTaken } from "./repository";
-import { sessionView, spinListItem, spinView, vvxNumber } from "./views";
+import { payoutView, sessionView, spinListItem, spinView, vvxNumber } from "./views";
 
 /** The games kit's services, and what slots adds. */
 export interface SlotsDeps extends KitDeps {
@@ -202,11 +203,24 @@ export class SlotsService {
       });
   }
 
-  /** A wallet's spins, newest first, with their payout and the server seed once it is revealed. */
-  spinList(wallet: string, limit: number, beforeId?: number) {
+  /** A wallet's spins (every wallet's when null), newest first, with their payout and the server seed once it is revealed. */
+  spinList(wallet: string | null, limit: number, beforeId?: number) {
     const rows = this.repo.spinsOf(wallet, limit, beforeId);
-    const revealed = this.deps.fair.revealedSeeds(rows.map((r) => r.spin.serverSeedHash));
-    return rows.map((r) => spinListItem(r.spin, { status: r.payoutStatus, txid: r.payoutTxid }, revealed.get(r.spin.serverSeedHash) ?? null));
+    const seeds = this.deps.fair.seedFacts(rows.map((r) => r.spin.serverSeedHash));
+    return rows.map((r) => spinListItem(r.spin, { status: r.payoutStatus, txid: r.payoutTxid }, seeds.get(r.spin.serverSeedHash)));
+  }
+
+  /** One spin (its page) and the payout that carried its winnings; 404 for an unknown id. */
+  spinDetail(id: number) {
+    const row = this.repo.spinById(id);
+    if (!row) throw new NotFoundError(`No slots spin #${id}`, "ROUND_NOT_FOUND");
+    const seeds = this.deps.fair.seedFacts([row.spin.serverSeedHash]);
+    const payout = row.spin.payoutId ? this.repo.payout(row.spin.payoutId) : undefined;
+    return {
+      success: true as const,
+      spin: spinListItem(row.spin, { status: row.payoutStatus, txid: row.payoutTxid }, seeds.get(row.spin.serverSeedHash)),
+      payout: payout ? payoutView(payout, this.repo.spinIdsOf(payout.id)) : null,
+    };
   }
 
   private refusal(code: RefusalCode, sessionId: string): SessionRefusedError {

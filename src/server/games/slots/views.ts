@@ -1,4 +1,5 @@
 import { SLOT_PACKAGES, SLOT_SYMBOLS, slotSessionType, type SlotSpin } from "../../../engine";
+import type { SeedFacts } from "../../fair/repository";
 import type { PayoutRow, SessionRow, SpinRow } from "./repository";
 
 /** Micro-VVX as a number of VVX for JSON (every slots amount is a whole number of 10 VVX or more). */
@@ -47,7 +48,7 @@ export function sessionView(row: SessionRow, extras: SessionExtras) {
 }
 
 /** The spin answer's `spin` object. */
-export function spinView(id: number, spin: SlotSpin, seeds: { serverSeedHash: string; clientSeed: string; nonce: number }) {
+export function spinView(id: number, spin: SlotSpin, seeds: { serverSeedHash: string; committedAt: Date; clientSeed: string; nonce: number }) {
   return {
     spinId: id,
     reels: [...spin.symbols],
@@ -60,23 +61,28 @@ export function spinView(id: number, spin: SlotSpin, seeds: { serverSeedHash: st
     mysteryMultiple: spin.mysteryMultiple,
     payoutTxid: null,
     serverSeedHash: seeds.serverSeedHash,
+    committedAt: seeds.committedAt.toISOString(),
     clientSeed: seeds.clientSeed,
     nonce: seeds.nonce,
   };
 }
 
 /** One row of GET /api/slots/spins. */
-export function spinListItem(row: SpinRow, payout: { status: string | null; txid: string | null }, serverSeed: string | null) {
+export function spinListItem(row: SpinRow, payout: { status: string | null; txid: string | null }, seed: SeedFacts | undefined) {
   const payoutStatus = row.payoutId === 0 ? "none" : row.payoutId === null ? "queued" : (payout.status ?? "pending");
   return {
     spinId: row.id,
     sessionId: row.sessionId,
+    walletAddress: row.wallet,
     serverSeedHash: row.serverSeedHash,
-    serverSeed,
+    committedAt: seed?.committedAt?.toISOString() ?? null,
+    serverSeed: seed?.serverSeed ?? null,
     clientSeed: row.clientSeed,
     nonce: row.nonce,
     reels: reelNames(row.reels),
     winType: row.winType,
+    mysteryMultiple: row.mysteryMultiple,
+    multiplier: row.multipleHundredths / 100,
     spinCost: vvxNumber(row.spinCostMicro),
     totalPayout: vvxNumber(row.totalPayoutMicro),
     payoutTxid: payoutStatus === "validated" ? payout.txid : null,

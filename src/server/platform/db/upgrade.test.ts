@@ -56,3 +56,47 @@ describe("upgrading a data directory to migration 0011", () => {
     again.close();
   });
 });
+
+// A data directory of the release before migration 0012 (provable fairness: on-ledger commitments,
+// the times seed hashes were first shown): what it held keeps its meaning, and the times are recovered.
+describe("upgrading a data directory to migration 0012", () => {
+  test("a chain's server-chosen salt is kept; each seed's commitment time is its pair's making or the rotation before it", () => {
+    const at = mkdtempSync(join(tmpdir(), "vvx-upgrade-"));
+    try {
+      const before = migrations.findIndex((m) => m.tag.startsWith("0012_"));
+      const old = new Database(join(at, "vvx.db"), { create: true, strict: true });
+      old.exec("CREATE TABLE _migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
+      for (const m of migrations.slice(0, before)) {
+        for (const statement of m.sql.split("--> statement-breakpoint")) if (statement.trim()) old.exec(statement);
+        old.query("INSERT INTO _migrations (tag, applied_at) VALUES (?, ?)").run(m.tag, 1);
+      }
+      old.exec("INSERT INTO crash_chains (seed_hash, length, terminating_hash, salt, first_round, created_at) VALUES ('aa', 10, 'bb', 'server-chosen', 1, 1)");
+      // A pair made at 1000 and rotated at 3000 and 4000: the old release stored the pair's making on every revealed seed.
+      old.exec("INSERT INTO fair_seeds (wallet, server_seed, server_seed_hash, client_seed, next_nonce, created_at, updated_at) VALUES ('rW', 's3', 'h3', 'c', 0, 1000, 5000)");
+      old.exec("INSERT INTO fair_seeds (wallet, server_seed, server_seed_hash, client_seed, next_nonce, created_at, updated_at) VALUES ('rNew', 's', 'h', 'c', 2, 7000, 7000)");
+      old.exec("INSERT INTO fair_revealed_seeds (server_seed_hash, server_seed, wallet, nonces_used, created_at, revealed_at) VALUES ('h1', 's1', 'rW', 1, 1000, 3000), ('h2', 's2', 'rW', 1, 1000, 4000)");
+      old.close();
+
+      const store = openStore(at);
+      try {
+        const q = <T>(sql: string) => store.sqlite.query<T, []>(sql).all();
+        expect(q("SELECT salt FROM crash_chains")).toEqual([{ salt: "server-chosen" }]);
+        expect(q("SELECT count(*) AS n FROM crash_chain_commitments")).toEqual([{ n: 0 }]);
+        expect(q("SELECT wallet, committed_at FROM fair_seeds ORDER BY wallet")).toEqual([
+          { wallet: "rNew", committed_at: 7000 },
+          { wallet: "rW", committed_at: 4000 },
+        ]);
+        expect(q("SELECT server_seed_hash, created_at FROM fair_revealed_seeds ORDER BY server_seed_hash")).toEqual([
+          { server_seed_hash: "h1", created_at: 1000 },
+          { server_seed_hash: "h2", created_at: 3000 },
+        ]);
+        expect(q<{ detail: string }>("EXPLAIN QUERY PLAN SELECT committed_at FROM fair_seeds WHERE server_seed_hash = 'h3'").map((r) => r.detail).join()).toContain("fair_seeds_hash");
+        expect(q("SELECT count(*) AS n FROM racing_races WHERE commit_ledger IS NOT NULL")).toEqual([{ n: 0 }]);
+      } finally {
+        store.close();
+      }
+    } finally {
+      rmSync(at, { recursive: true, force: true });
+    }
+  });
+});

@@ -30,7 +30,14 @@ export function targetRotation(from: number, position: number): number {
   return from + EXTRA_TURNS_DEG + delta;
 }
 
-function WheelSvg({ rotation, spinning }: { rotation: number; spinning: boolean }) {
+/** The segment under the pointer at a rotation (deg): what the wheel shows there. */
+export function segmentUnderPointer(rotation: number): number {
+  const under = ((((-rotation) % 360) + 360) % 360) / SEGMENT_DEG;
+  return Math.floor(under) % WHEEL_SEGMENTS.length;
+}
+
+/** The wheel's drawing: 12 segments turned by `rotation` degrees (animated while spinning), the pointer on top. */
+export function WheelSvg({ rotation, spinning }: { rotation: number; spinning: boolean }) {
   return (
     <svg className="daily-wheel-svg" viewBox="-150 -158 300 312" role="img" aria-label="Daily spin wheel with 12 segments">
       <g className="daily-wheel-disc" style={{ transform: `rotate(${rotation}deg)`, transition: spinning ? `transform ${WHEEL_SPIN_MS}ms cubic-bezier(0.16, 0.84, 0.2, 1)` : "none" }}>
@@ -129,6 +136,10 @@ function ResultLine({ result }: { result: WheelResult }) {
           <strong>Try Again</strong> - no prize this time.
         </>
       )}{" "}
+      <Link className="small" to={`/wheel/spin/${result.spinId}`}>
+        This spin's page
+      </Link>{" "}
+      ·{" "}
       <Link className="small" to={check}>
         Check this spin
       </Link>

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { WHEEL_SEGMENTS } from "../../../engine";
-import { targetRotation, WHEEL_RESULT_MS, WHEEL_SPIN_MS } from "./DailyWheel";
+import { segmentUnderPointer, targetRotation, WHEEL_RESULT_MS, WHEEL_SPIN_MS } from "./DailyWheel";
 import { timeLeftText } from "./wheelApi";
 
 describe("the daily wheel's animation", () => {
@@ -13,6 +13,8 @@ describe("the daily wheel's animation", () => {
         expect(to - from).toBeLessThan(1800 + 360);
         // The segment's middle (position x 30 + 15 degrees clockwise from the top) ends at the top.
         expect((((to + position * 30 + 15) % 360) + 360) % 360).toBeCloseTo(0, 9);
+        // What the wheel shows under the pointer there (a replay's last frame) is that segment.
+        expect(segmentUnderPointer(to)).toBe(position);
         from = to;
       }
     }

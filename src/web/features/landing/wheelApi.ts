@@ -18,6 +18,7 @@ export interface Eligibility {
 
 /** POST /api/daily-spin/spin's result. */
 export interface WheelResult {
+  spinId: number;
   position: number;
   prizeType: "slot_spins" | "none" | string;
   prizeAmount: number;
@@ -30,6 +31,25 @@ export interface WheelResult {
   clientSeed: string;
   nonce: number;
 }
+
+/** A recorded wheel spin (GET /api/daily-spin/spins, /api/daily-spin/spins/:id). */
+export interface WheelSpinRecord {
+  id: number;
+  walletAddress: string;
+  date: string;
+  position: number;
+  prizeLabel: string;
+  prizeAmount: number;
+  streak: number;
+  serverSeedHash: string;
+  committedAt: string | null;
+  serverSeed: string | null;
+  clientSeed: string;
+  nonce: number;
+  slotSessionId: string | null;
+}
+
+export const wheelSpinUrl = (id: number | string) => `/api/daily-spin/spins/${encodeURIComponent(String(id))}`;
 
 export const eligibilityUrl = (wallet: string) => `/api/daily-spin/check-eligibility/${encodeURIComponent(wallet)}`;
 export const spinWheel = (walletAddress: string) => sendJson<{ success: boolean; result: WheelResult }>("POST", "/api/daily-spin/spin", { walletAddress });

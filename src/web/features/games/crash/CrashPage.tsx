@@ -25,12 +25,19 @@ import "./crash.css";
  * /games/crash: the live canvas, the last rounds, the Place Bet card, players, previous crashes and the wallet's bets, with sounds (mute toggle).
  * Long because it is the page's layout in one piece (its parts are components and hooks of their own).
  */
+/**
+ * Until the chain's salt ledger is validated (a fresh server's first seconds) the salt is unknown: asked again until
+ * it is. One function for the page's life: swr restarts its timer whenever the option changes, and the page renders
+ * on every tick.
+ */
+const untilSalted = (latest: CrashFairness | undefined) => (latest?.salt ? 0 : 2_000);
+
 export default function CrashPage() {
   usePageTitle("Crash");
   const { walletAddress, isConnected } = useSnapshot(walletState);
   const wallet = isConnected ? walletAddress : null;
   const { data: site } = useSiteConfig();
-  const { data: fairness } = useSWR<CrashFairness>("/api/crash/fairness", getJson);
+  const { data: fairness } = useSWR<CrashFairness>("/api/crash/fairness", getJson, { refreshInterval: untilSalted });
   const { data: burns, mutate: refreshBurns } = useSWR<Burns>(BURNS_URL, getJson);
   const { data: bets, mutate: refreshBets } = useSWR<{ bets: CrashBetView[] }>(wallet ? betsUrl(wallet) : null, getJson);
   const { data: balance, mutate: refreshBalance } = useSWR<{ balance: string }>(wallet ? balanceUrl(wallet) : null, getJson, {
@@ -83,7 +90,7 @@ export default function CrashPage() {
           <CrashCanvas timeline={game.timeline} fallback={game.status === "waiting" ? `Round #${game.round} starting…` : `${game.multiplier.toFixed(2)}x`} />
           <div className="crash-lists">
             <PlayersList players={game.players} me={wallet} />
-            <PreviousCrashes history={game.history} salt={fairness?.salt} terminating={fairness?.terminatingHash} />
+            <PreviousCrashes history={game.history} salt={fairness?.salt ?? undefined} terminating={fairness?.terminatingHash} />
           </div>
         </div>
         <aside className="crash-side stack">

@@ -1,5 +1,5 @@
 import { Application, Assets, Container, Graphics, Sprite, Text, type Texture } from "../../../lib/pixi";
-import { multiplierAtMs } from "../../../../engine";
+import { msToReachHundredths, multiplierAtMs } from "../../../../engine";
 import flameArt from "../../../../../assets/games/crash/flame.svg";
 import rocketArt from "../../../../../assets/games/crash/rocket.svg";
 import { displayMs, shownHundredths, type Timeline } from "./timeline";
@@ -14,6 +14,8 @@ export const CRASH_VIEW = {
   rocketSize: 56,
   /** Where the round's texts sit while it runs, as shares of the plot (centre x, width) and px below its top (times the view's scale). */
   textArea: { x: 0.28, width: 0.5, top: 6 },
+  /** Cash-out marks on a replay's curve. */
+  mark: 0x4ade80,
   particles: 28,
 };
 
@@ -73,6 +75,8 @@ export class CrashView {
   private readonly big: Text;
   private readonly small: Text;
   private readonly labels = new Container();
+  private readonly marks = new Graphics();
+  private readonly markLabels = new Container();
   private readonly sparks = new Container();
   private particles: Particle[] = [];
   /** Labels of the pool drawn this frame. */
@@ -105,7 +109,7 @@ export class CrashView {
     // The texts hang from their top centre: placeTexts stacks the round line and the big text.
     this.big.anchor.set(0.5, 0);
     this.small.anchor.set(0.5, 0);
-    app.stage.addChild(this.grid, this.labels, this.curve, this.flame, this.rocket, this.sparks, this.big, this.small);
+    app.stage.addChild(this.grid, this.labels, this.curve, this.marks, this.markLabels, this.flame, this.rocket, this.sparks, this.big, this.small);
     app.ticker.add(() => this.frame());
     this.resize();
     this.observer = new ResizeObserver(() => this.resize());
@@ -194,6 +198,7 @@ export class CrashView {
     this.flame.rotation = slope;
     this.flame.scale.x = this.flameScaleX * (0.9 + 0.2 * Math.sin(now / 40));
 
+    this.drawMarks(running ? ms : -1, x, y);
     if (crashed && this.explodedRound !== tl.round) this.explode(tipX, tipY, tl.round);
     this.stepSparks();
 
@@ -206,11 +211,16 @@ export class CrashView {
     } else {
       this.big.text = `${(h / 100).toFixed(2)}x`;
       this.big.style.fill = crashed ? p.crashed : multiplierColour(h, p);
-      this.small.text = crashed ? `CRASHED · Round #${tl.round}` : `Round #${tl.round}`;
+      // A replay of typed seeds has no round number.
+      const round = tl.round ? `Round #${tl.round}` : "";
+      this.small.text = crashed ? ["CRASHED", round].filter(Boolean).join(" · ") : round;
       // Above the curve's upper-left: the curve is convex and its tip keeps to the diagonal or right of it, so the rocket never passes here.
       this.placeTexts(left + w * CRASH_VIEW.textArea.x, top + CRASH_VIEW.textArea.top * this.k, w * CRASH_VIEW.textArea.width);
     }
     this.showBoxes(tl.status === "running");
+    // What the canvas shows, for people and tests reading the page (a replay's last frame is its result).
+    const shown = `${this.big.text} ${this.small.text}`;
+    if (this.host.dataset.shown !== shown) this.host.dataset.shown = shown;
   }
 
   /** The round line at (cx, y), the big text under it, scaled down to fit `maxWidth`. */
@@ -231,6 +241,33 @@ export class CrashView {
     const texts = box({ minX: Math.min(a.minX, b.minX), minY: Math.min(a.minY, b.minY), maxX: Math.max(a.maxX, b.maxX), maxY: Math.max(a.maxY, b.maxY) });
     if (this.host.dataset.rocket !== rocket) this.host.dataset.rocket = rocket;
     if (this.host.dataset.texts !== texts) this.host.dataset.texts = texts;
+  }
+
+  /** The cash-outs the curve has reached by `ms` (-1: none): a dot on the curve and who cashed out there. */
+  private drawMarks(ms: number, x: (t: number) => number, y: (m: number) => number): void {
+    const reached = ms < 0 ? [] : (this.timeline.marks ?? []).filter((m) => msToReachHundredths(m.hundredths) <= ms);
+    this.marks.clear();
+    reached.forEach((m, i) => {
+      const px = x(msToReachHundredths(m.hundredths));
+      const py = y(m.hundredths / 100);
+      this.marks.circle(px, py, 6).fill({ color: CRASH_VIEW.mark }).stroke({ color: 0x0b0d17, width: 2 });
+      let t = this.markLabels.children[i] as Text | undefined;
+      if (!t) {
+        t = new Text({ text: "", style: { fill: CRASH_VIEW.mark, fontSize: 12, fontWeight: "700", fontFamily: "system-ui, sans-serif" } });
+        t.anchor.set(1, 1);
+        this.markLabels.addChild(t);
+      }
+      const text = `${m.label} ${(m.hundredths / 100).toFixed(2)}x`;
+      if (t.text !== text) t.text = text;
+      // Under the curve (clear of the multiplier in the middle): right of the dot, or left of it at the canvas's right edge;
+      // nearby cash-outs step downwards so they do not cover each other.
+      const right = px + 10 + t.width <= this.width - 2;
+      t.anchor.set(right ? 0 : 1, 0);
+      t.position.set(right ? px + 10 : px - 10, py + 6 + (i % 3) * 14);
+      t.visible = true;
+    });
+    for (let i = reached.length; i < this.markLabels.children.length; i++) this.markLabels.children[i]!.visible = false;
+    if (this.host.dataset.marks !== String(reached.length)) this.host.dataset.marks = String(reached.length);
   }
 
   private drawGrid(spanMs: number, spanM: number, x: (t: number) => number, y: (m: number) => number): void {

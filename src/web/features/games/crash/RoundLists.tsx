@@ -1,12 +1,20 @@
+import { Link } from "react-router-dom";
 import { crashClass, CRASH_RULES, fairLink, pillClass, shortWallet, type CrashBetView, type CrashPlayer, type CrashRoundView } from "./api";
+
+/** A round's number linking to its page (hash, bets and a replay). */
+const RoundLink = ({ round }: { round: number }) => (
+  <Link to={`/crash/round/${round}`} title={`Round #${round}: its hash, bets and a replay`}>
+    #{round}
+  </Link>
+);
 
 /** The last 7 rounds as coloured pills with their round numbers (spec §2). */
 export function RecentPills({ history, count = CRASH_RULES.recentPills }: { history: CrashRoundView[]; count?: number }) {
   return (
     <ol className="crash-pills" aria-label="Last rounds" data-testid="crash-pills">
       {history.slice(0, count).map((r) => (
-        <li key={r.round} className={`crash-pill ${pillClass(r.crashPoint)}`} title={`Round #${r.round}`}>
-          <span className="crash-pill-round">#{r.round}</span> {r.crashPoint === null ? "void" : `${r.crashPoint.toFixed(2)}x`}
+        <li key={r.round} className={`crash-pill ${pillClass(r.voided ? null : r.crashPoint)}`} title={`Round #${r.round}`}>
+          <span className="crash-pill-round">#{r.round}</span> {r.voided || r.crashPoint === null ? "void" : `${r.crashPoint.toFixed(2)}x`}
         </li>
       ))}
     </ol>
@@ -35,7 +43,7 @@ export function PlayersList({ players, me }: { players: CrashPlayer[]; me: strin
   );
 }
 
-/** Previous crashes with their colours, each linking to /fair prefilled with its hash and the salt. */
+/** Previous crashes with their colours, each round linking to its page and to /fair prefilled with its hash and the salt. */
 export function PreviousCrashes({ history, salt, terminating }: { history: CrashRoundView[]; salt?: string; terminating?: string }) {
   return (
     <article className="card crash-list" aria-labelledby="crash-previous-title" data-testid="crash-previous">
@@ -48,9 +56,9 @@ export function PreviousCrashes({ history, salt, terminating }: { history: Crash
             const link = fairLink(r, salt, terminating);
             return (
               <li key={r.round}>
-                <span className="muted">#{r.round}</span>
-                <span className={`mono ${crashClass(r.crashPoint)}`}>{r.crashPoint === null ? "voided" : `${r.crashPoint.toFixed(2)}x`}</span>
-                {link ? (
+                <RoundLink round={r.round} />
+                <span className={`mono ${crashClass(r.voided ? null : r.crashPoint)}`}>{r.voided || r.crashPoint === null ? "voided" : `${r.crashPoint.toFixed(2)}x`}</span>
+                {link && !r.voided ? (
                   <a className="small" href={link} title="Re-compute this crash point from its hash and the salt">
                     verify
                   </a>
@@ -81,7 +89,7 @@ export function BetHistory({ bets: all, explorer }: { bets: CrashBetView[]; expl
         <ul>
           {bets.map((b) => (
             <li key={b.betId}>
-              <span className="muted">#{b.round ?? "-"}</span>
+              {b.round === null ? <span className="muted">#-</span> : <RoundLink round={b.round} />}
               <span>{b.amount} XRP</span>
               <span className={b.result === "win" ? "success-text" : b.result === "loss" ? "error-text" : "muted"}>
                 {b.result === "win" ? `won ${b.payoutAmount} XRP at ${b.cashOutMultiplier?.toFixed(2)}x` : b.result === "loss" ? "lost" : b.result === "refund" ? `refunded (${b.reason?.replace(/_/g, " ")})` : b.status.replace(/_/g, " ")}

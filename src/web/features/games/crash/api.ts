@@ -59,6 +59,6 @@ export const shortWallet = (w: string) => (w.length > 12 ? `${w.slice(0, 6)}…$
 /** The /fair link that re-computes a round from its published hash and the chain's salt. */
 export function fairLink(round: CrashRoundView, salt: string | undefined, terminating: string | undefined): string | null {
   if (!round.hash || !salt) return null;
-  const q = new URLSearchParams({ game: "crash", hash: round.hash, salt, count: "1", ...(terminating ? { terminating } : {}) });
+  const q = new URLSearchParams({ game: "crash", hash: round.hash, salt, count: "1", round: String(round.round), ...(terminating ? { terminating } : {}) });
   return `/fair?${q}#crash-verify`;
 }

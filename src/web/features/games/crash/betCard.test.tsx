@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "@testing-library/react";
+import { MemoryRouter } from "react-router-dom";
 import { useDom } from "../../../testing/dom";
 import type { CrashBetView } from "./api";
 import { BetCard, NEXT_ROUND_LINE, betAmountProblem, clampBet, statusLine } from "./BetCard";
@@ -68,7 +69,12 @@ describe("My bets", () => {
       bet({ betId: "c2", round: null, status: "expired", result: null, paymentTxid: null }),
       bet({ betId: "late", round: null, status: "refunded", result: "refund", reason: "expired_request", paymentTxid: "CD".repeat(32) }),
     ];
-    const view = render(<BetHistory bets={bets} />);
+    // Each round links to its page (react-router's Link needs a router).
+    const view = render(
+      <MemoryRouter>
+        <BetHistory bets={bets} />
+      </MemoryRouter>,
+    );
     const rows = view.getAllByRole("listitem").map((li) => li.textContent);
     expect(rows).toHaveLength(2);
     expect(rows[0]).toContain("#3");

@@ -18,6 +18,14 @@ export interface Timeline {
   crashHundredths: number | null;
   /** performance.now() when the countdown ends. */
   countdownEnds: number;
+  /** Cash-outs drawn on the curve once it reaches them (a round's replay). */
+  marks?: CashOutMark[];
+}
+
+/** A cash-out shown on the curve: where (hundredths) and who. */
+export interface CashOutMark {
+  hundredths: number;
+  label: string;
 }
 
 export function newTimeline(): Timeline {

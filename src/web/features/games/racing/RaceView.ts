@@ -4,6 +4,9 @@ import { UNICORN_ART } from "./unicorns";
 import { FINISH_CELL, LANE_HEIGHT, laneLayout, type LaneLayout } from "./laneLayout";
 import type { LaneFrame } from "./timeline";
 
+/** 1 -> "1st", 2 -> "2nd" ... (five places at most). */
+export const ordinal = (n: number) => `${n}${["th", "st", "nd", "rd"][n] ?? "th"}`;
+
 /** Tuning of the lanes' motion, in one place (their geometry: laneLayout; their colours: RacePalette). */
 export const LANES = {
   /** Gallop bob: pixels and strides per second while running, at the page's lane height. */
@@ -143,7 +146,7 @@ export class RaceView {
 
   private draw(): void {
     if (this.destroyed) return;
-    const { positions, running, winner } = this.frame();
+    const { positions, running, winner, places } = this.frame();
     const t = performance.now() / 1000;
     const l = this.layout;
     const bob = LANES.bob * (this.laneHeight / LANE_HEIGHT);
@@ -156,9 +159,14 @@ export class RaceView {
       lane.sprite.y = l.spriteY + (moving ? Math.sin(phase) * bob : 0);
       lane.sprite.rotation = moving ? Math.sin(phase + 0.8) * 0.05 : 0;
       lane.sprite.alpha = winner === null || winner === i ? 1 : 0.55;
-      lane.percent.text = `${Math.floor(p)}%`;
+      const place = places?.[i];
+      const text = place ? ordinal(place) : `${Math.floor(p)}%`;
+      if (lane.percent.text !== text) lane.percent.text = text;
       lane.name.style.fontWeight = winner === i ? "900" : "700";
     });
+    // What the lanes show, for people and tests reading the page (a replay's last frame is its result).
+    const shown = this.lanes.map((lane) => lane.percent.text).join("|");
+    if (this.host.dataset.shown !== shown) this.host.dataset.shown = shown;
   }
 
   destroy(): void {

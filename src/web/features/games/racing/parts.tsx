@@ -102,7 +102,7 @@ export function PlayersTable({ players }: { players: PlayerView[] }) {
   );
 }
 
-/** Race History: round, winner and time, each row linking to /fair with the race's seeds. */
+/** Race History: round (its page, with the replay and bets), winner and time, each row linking to /fair with the race's seeds. */
 export function RaceHistory({ races }: { races: RaceRecord[] }) {
   return (
     <div className="card race-table-card">
@@ -123,7 +123,11 @@ export function RaceHistory({ races }: { races: RaceRecord[] }) {
             <tbody>
               {races.map((r) => (
                 <tr key={r.round}>
-                  <td>#{r.round}</td>
+                  <td>
+                    <Link to={`/racing/race/${r.round}`} title={`Race #${r.round}: seeds, bets and a replay`}>
+                      #{r.round}
+                    </Link>
+                  </td>
                   <td style={{ color: UNICORNS[r.winnerIndex]?.hex }}>{r.winningUnicorn}</td>
                   <td>{new Date(r.timestamp).toLocaleTimeString()}</td>
                   <td>

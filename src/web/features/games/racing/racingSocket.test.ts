@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import type { SocketLike } from "../../../lib/socket";
 import { RACING_SOCKET, RacingSocket } from "./racingSocket";
 import { betProblem } from "./BetCard";
@@ -28,8 +28,10 @@ class FakeSocket implements SocketLike {
   }
 }
 
-// The spec's policy at 1/100 scale: 5 s time-out then 2 s, 2 s after an error, 3 s after a close.
-const FAST = { connectTimeoutMs: 50, afterTimeoutMs: 20, afterErrorMs: 20, afterCloseMs: 30 };
+// The spec's policy (5 s time-out then 2 s, 2 s after an error, 3 s after a close) on the test's own clock:
+// the timers are faked and moved by the test, to the millisecond, instead of slept through.
+const POLICY = RACING_SOCKET;
+const wait = (ms: number) => jest.advanceTimersByTime(ms);
 
 function harness(hidden = () => false) {
   const sockets: { socket: FakeSocket; at: number }[] = [];
@@ -46,12 +48,15 @@ function harness(hidden = () => false) {
     },
     { message: (m) => messages.push(m), status: (s) => statuses.push(s) },
     hidden,
-    FAST,
+    POLICY,
   );
   return { rs, sockets, statuses, messages };
 }
 
 describe("the race page's socket (spec part 2 §4)", () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
   test("the policy's constants are the spec's", () => {
     expect(RACING_SOCKET).toEqual({ connectTimeoutMs: 5000, afterTimeoutMs: 2000, afterErrorMs: 2000, afterCloseMs: 3000 });
   });
@@ -71,42 +76,49 @@ describe("the race page's socket (spec part 2 §4)", () => {
     h.rs.stop();
   });
 
-  test("a connect that does not open in time is closed and retried after the time-out's delay; an error retries after 2 s, a close after 3 s", async () => {
+  test("a connect that does not open in time is closed and retried after the time-out's delay; an error retries after 2 s, a close after 3 s", () => {
     const h = harness();
     h.rs.start();
-    await Bun.sleep(FAST.connectTimeoutMs + FAST.afterTimeoutMs + 25);
+    wait(POLICY.connectTimeoutMs - 1);
+    expect(h.sockets[0]!.socket.closed).toBe(false);
+    wait(1);
     expect(h.sockets[0]!.socket.closed).toBe(true);
+    wait(POLICY.afterTimeoutMs - 1);
+    expect(h.sockets).toHaveLength(1);
+    wait(1);
     expect(h.sockets).toHaveLength(2);
-    expect(h.sockets[1]!.at).toBeGreaterThanOrEqual(FAST.connectTimeoutMs + FAST.afterTimeoutMs - 2);
+    expect(h.sockets[1]!.at).toBe(POLICY.connectTimeoutMs + POLICY.afterTimeoutMs);
 
     const second = h.sockets[1]!.socket;
     second.open();
-    const before = performance.now();
     second.onerror?.({});
     second.onclose?.({}); // the close that follows an error does not add a second retry
-    await Bun.sleep(FAST.afterErrorMs + 20);
+    wait(POLICY.afterErrorMs - 1);
+    expect(h.sockets).toHaveLength(2);
+    wait(1);
     expect(h.sockets).toHaveLength(3);
-    expect(performance.now() - before).toBeGreaterThanOrEqual(FAST.afterErrorMs);
+    wait(POLICY.afterCloseMs);
+    expect(h.sockets).toHaveLength(3); // one retry for the error and its close, not two
 
     const third = h.sockets[2]!.socket;
     third.open();
     third.onclose?.({});
-    await Bun.sleep(FAST.afterErrorMs + 2);
+    wait(POLICY.afterErrorMs);
     expect(h.sockets).toHaveLength(3); // not yet: a close waits the longer delay
-    await Bun.sleep(FAST.afterCloseMs);
+    wait(POLICY.afterCloseMs - POLICY.afterErrorMs);
     expect(h.sockets).toHaveLength(4);
     expect(h.statuses).toContain("retrying");
     h.rs.stop();
   });
 
-  test("no retry while the page is hidden or unfocused; resume() connects again", async () => {
+  test("no retry while the page is hidden or unfocused; resume() connects again", () => {
     let hidden = false;
     const h = harness(() => hidden);
     h.rs.start();
     h.sockets[0]!.socket.open();
     hidden = true;
     h.sockets[0]!.socket.onclose?.({});
-    await Bun.sleep(FAST.afterCloseMs * 3);
+    wait(POLICY.afterCloseMs * 3);
     expect(h.sockets).toHaveLength(1);
     expect(h.statuses.at(-1)).toBe("paused");
     hidden = false;
@@ -136,7 +148,10 @@ describe("the page's race helpers", () => {
     expect(at5s.running).toBe(true);
     expect(at5s.positions).toEqual(outcome.positions[100]!);
     const end = laneFrame({ ...(state as object), status: "finished" } as never, race, 1_000_001);
-    expect(end).toEqual({ positions: outcome.positions[outcome.durationTicks]!, running: false, winner: outcome.winnerIndex });
+    expect(end).toEqual({ positions: outcome.positions[outcome.durationTicks]!, running: false, winner: outcome.winnerIndex, places: outcome.finishTicks.map((_, u) => outcome.order.indexOf(u) + 1) });
+    // Each unicorn's place shows from the tick it crosses the line.
+    const first = outcome.finishTicks[outcome.winnerIndex]!;
+    expect(laneFrame(state, race, 1_000_000 + (first * 1000) / outcome.tickRate).places!.filter((p) => p !== null)).toEqual([1]);
     expect(mmss(65_001)).toBe("1:06");
     expect(mmss(-5)).toBe("0:00");
     expect(shortWallet("rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY")).toBe("rPEPPE...6GDY");

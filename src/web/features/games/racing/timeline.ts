@@ -32,12 +32,25 @@ export function positionsAt(race: RaceOutcome, tick: number): number[] {
   return a.map((p, i) => p + (b[i]! - p) * f);
 }
 
+/** Each unicorn's finishing place (1 = winner) once it crossed the line by `tick`, else null. */
+export function placesAt(race: RaceOutcome, tick: number): (number | null)[] {
+  return race.finishTicks.map((finish, u) => (tick >= finish ? race.order.indexOf(u) + 1 : null));
+}
+
 /** What the lanes show at server time `now`: positions, whether they move, the winner once over. */
 export interface LaneFrame {
   positions: number[];
   running: boolean;
   /** Index of the winner once the race is over (the banner), else null. */
   winner: number | null;
+  /** Each unicorn's place once it crossed the line (when the seeds are known). */
+  places?: (number | null)[];
+}
+
+/** The frame of a race `tick` ticks after its start (the engine's timeline, smoothed between ticks). */
+export function frameAtTick(race: RaceOutcome, tick: number): LaneFrame {
+  const over = tick >= race.durationTicks;
+  return { positions: positionsAt(race, tick), running: !over && tick > 0, winner: over ? race.winnerIndex : null, places: placesAt(race, tick) };
 }
 
 const START: LaneFrame = { positions: UNICORNS.map(() => 0), running: false, winner: null };
@@ -48,8 +61,7 @@ export function laneFrame(state: RaceStateView | null, race: LocalRace | null, n
   if (race && race.round === state.roundNumber) {
     // The server's word that the race is over wins over this browser's clock.
     const tick = state.status === "finished" ? race.outcome.durationTicks : ((now - race.startTime) * race.outcome.tickRate) / 1000;
-    const over = tick >= race.outcome.durationTicks;
-    return { positions: positionsAt(race.outcome, tick), running: !over && tick > 0, winner: over ? race.outcome.winnerIndex : null };
+    return frameAtTick(race.outcome, tick);
   }
   // No seeds (a client that cannot run the engine, or a finished race seen late): the server's positions.
   const winner = state.unicorns.findIndex((u) => u.isWinner);

@@ -10,17 +10,21 @@ export interface ReelsHandle {
   land(symbols: readonly number[]): Promise<void>;
   halt(): void;
   highlight(): void;
+  /** Rests on the symbols at once. */
+  show(symbols: readonly number[]): void;
 }
 
 /**
  * The reels: PixiJS (loaded with the page) draws them; while it starts, or if the browser cannot
  * run it, the same symbols are shown as pictures. `shown` are the symbol indices at rest.
  */
-export const Reels = forwardRef<ReelsHandle, { shown: readonly number[]; label: string }>(function Reels({ shown, label }, ref) {
+export const Reels = forwardRef<ReelsHandle, { shown: readonly number[]; label: string; onReady?: () => void }>(function Reels({ shown, label, onReady }, ref) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<ReelsView | null>(null);
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
   const initial = useRef(shown);
+  const readyCallback = useRef(onReady);
+  readyCallback.current = onReady;
 
   useEffect(() => {
     let cancelled = false;
@@ -33,9 +37,12 @@ export const Reels = forwardRef<ReelsHandle, { shown: readonly number[]; label: 
         if (cancelled) return created.destroy();
         view.current = created;
         setState("ready");
+        readyCallback.current?.();
       } catch (err) {
         console.warn("PixiJS reels unavailable; showing pictures instead", err);
-        if (!cancelled) setState("failed");
+        if (cancelled) return;
+        setState("failed");
+        readyCallback.current?.();
       }
     })();
     return () => {
@@ -50,6 +57,7 @@ export const Reels = forwardRef<ReelsHandle, { shown: readonly number[]; label: 
     land: (symbols) => view.current?.land(symbols) ?? Promise.resolve(),
     halt: () => view.current?.halt(),
     highlight: () => view.current?.highlight(),
+    show: (symbols) => view.current?.show(symbols),
   }));
 
   return (

@@ -220,6 +220,17 @@ export class ReelsView {
     ).then(() => undefined);
   }
 
+  /** Puts the reels at rest on `symbols` at once (a replay skipped to its end). */
+  show(symbols: readonly number[]): void {
+    this.reels.forEach((r, i) => {
+      r.spinning = false;
+      r.pos = r.strip.indexOf(symbols[i]!);
+      r.landing?.resolve();
+      r.landing = undefined;
+      r.draw(this.reelWidth, this.reelHeight);
+    });
+  }
+
   /** Stops every reel where it is (a failed spin): no symbol is claimed. */
   halt(): void {
     for (const r of this.reels) {
@@ -256,6 +267,11 @@ export class ReelsView {
       }
       r.draw(this.reelWidth, this.reelHeight);
     }
+    // What the payline shows once every reel rests, for people and tests reading the page (a replay's last frame is its result).
+    if (this.reels.every((r) => !r.spinning)) {
+      const shown = this.reels.map((r) => SLOT_SYMBOLS[r.strip[mod(Math.round(r.pos), N)]!]!.name).join(",");
+      if (this.host.dataset.shown !== shown) this.host.dataset.shown = shown;
+    } else if (this.host.dataset.shown) delete this.host.dataset.shown;
     const lit = this.highlightUntil > now && Math.floor(now / 250) % 2 === 0;
     if (this.highlightUntil > 0) {
       this.drawPayline(lit);

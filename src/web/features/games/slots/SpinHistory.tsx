@@ -55,7 +55,11 @@ export function SpinHistory({ spins, error }: { spins: SpinRecord[] | undefined;
             <tbody>
               {spins.map((s) => (
                   <tr key={s.spinId} data-testid="spin-row" data-payout={s.payoutStatus}>
-                    <td className="mono small">#{s.nonce}</td>
+                    <td className="mono small">
+                      <Link to={`/slots/spin/${s.spinId}`} title={`Spin #${s.spinId}: its seeds, payout and a replay (nonce ${s.nonce})`}>
+                        #{s.spinId}
+                      </Link>
+                    </td>
                     <td className="spin-reels">
                       {s.reels.map((r, i) => (
                         <SymbolImage key={i} name={r} size={24} />

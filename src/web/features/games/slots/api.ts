@@ -68,18 +68,32 @@ export interface SpinResponse {
 export interface SpinRecord {
   spinId: number;
   sessionId: string;
+  walletAddress: string;
   serverSeedHash: string;
+  /** When the server seed's hash was first shown. */
+  committedAt: string | null;
   serverSeed: string | null;
   clientSeed: string;
   nonce: number;
   reels: string[];
   winType: string;
+  mysteryMultiple: number;
+  multiplier: number;
   spinCost: number;
   totalPayout: number;
   payoutTxid: string | null;
   payoutStatus: "none" | "queued" | "pending" | "validated" | "failed" | string;
   createdAt: string;
 }
+
+/** GET /api/slots/spins/:id: a spin and the payment that carried its winnings. */
+export interface SpinDetail {
+  success: boolean;
+  spin: SpinRecord;
+  payout: { payoutId: number; amount: number; spinIds: number[]; status: string; txid: string | null } | null;
+}
+
+export const spinDetailUrl = (id: number | string) => `/api/slots/spins/${encodeURIComponent(String(id))}`;
 
 export interface SeedPair {
   walletAddress: string;
