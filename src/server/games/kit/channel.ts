@@ -1,6 +1,7 @@
 import type { ServerWebSocket } from "bun";
 import { topicOf, type GameMessage } from "../../../shared/channels";
 import type { ErrorCode } from "../../../shared/errorCodes";
+import { isBusyError } from "../../platform/db";
 import type { Logger } from "../../platform/log";
 import { clientAddress, NO_PROXY, type TrustProxy } from "../../platform/http/clientAddress";
 import { KEEPALIVE_MS, parseMessage, type Hub, type HubSocket } from "../../platform/ws/hub";
@@ -139,6 +140,8 @@ export class GameChannel {
 
   /** A failed message: AppErrors are for the player; anything else is ours (logged), answered generically. */
   private failed(ws: HubSocket, err: unknown, log: Logger): void {
+    // Another process holds the database: the player may try again in a moment (as the API's 503 says).
+    if (isBusyError(err)) return this.hub.sendError(ws, "DATABASE_BUSY", "The database is busy. Please try again in a moment.");
     const e = err as { code?: ErrorCode; message?: string; status?: number };
     if (e?.code && typeof e.status === "number" && e.status < 500) return this.hub.sendError(ws, e.code, e.message ?? "Refused");
     if (typeof e?.status !== "number") log.error(`${this.path} message failed`, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
