@@ -160,6 +160,15 @@ describe("Crash in Chromium", () => {
       await p.page.goto(`${live.server.url}/games/crash`);
       await p.page.getByTestId("crash-canvas").and(p.page.locator("[data-state=ready]")).waitFor({ timeout: 20_000 });
       await p.page.waitForTimeout(800);
+      // The Place Bet card follows the canvas: a player does not scroll past the players and the previous crashes to bet.
+      const box = async (id: string) => (await p.page.getByTestId(id).boundingBox())!;
+      const [canvas, bet, players, previous] = await Promise.all(["crash-canvas", "crash-bet-card", "crash-players", "crash-previous"].map(box));
+      expect(bet.y).toBeGreaterThanOrEqual(canvas.y + canvas.height);
+      expect(bet.y - (canvas.y + canvas.height)).toBeLessThan(40);
+      expect(players.y).toBeGreaterThan(bet.y + bet.height);
+      expect(previous.y).toBeGreaterThan(players.y);
+      await p.page.getByTestId("crash-bet-card").scrollIntoViewIfNeeded();
+      await viewShot(p.page, "crash-phone-bet");
       await p.page.screenshot({ path: join(SCREENSHOTS, "crash-phone.png"), fullPage: true });
       await expectFitsPhone(p.page);
       expect(p.errors).toEqual([]);

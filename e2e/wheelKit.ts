@@ -8,7 +8,7 @@ import type { TestServer } from "../src/server/testing/testServer";
  * secret server seed; players cannot). The wallet's seed pair is made first if it has none yet.
  */
 export async function steerWheelToPrize(live: { server: TestServer }, page: Page, wallet: string, spins = 2) {
-  live.server.ctx.fair.pair(wallet);
+  live.server.ctx.fair.open(wallet);
   const row = live.server.ctx.fair.repo.seeds(wallet)!;
   for (let i = 0; ; i++) {
     const clientSeed = `e2e-${i}`;

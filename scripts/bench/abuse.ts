@@ -1,6 +1,8 @@
-// Abuse floods from issue 18, replayed against a running server: for each flood, the worst and
+// Abuse floods from issues 18 and 35, replayed against a running server: for each flood, the worst and
 // p99 /api/health latency while it runs and the server's RSS after, next to the same figures
-// measured just before with no attack (A/B, interleaved per flood).
+// measured just before with no attack (A/B, interleaved per flood). Issue 35's rows (a crash round and
+// requests while another process holds the database, payload and reservation floods, parallel ledger
+// connections) need the server this bench starts: it holds the database file itself.
 //
 //   bun scripts/bench/abuse.ts [--seconds 5] [--url http://127.0.0.1:3000 --pid <server pid>] [--only ledger]
 //
@@ -12,8 +14,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Client, Wallet } from "xrpl";
+import { betReaches, CRASH_TEST_ENV, CrashSocket, flyTo, placeBet, skipToRound, startFlight } from "../../src/server/testing/crashKit";
+import { holdDatabase } from "../../src/server/testing/holdDatabase";
+import { faucet } from "../../src/server/testing/ledgerKit";
+import { sessionBrowser } from "../../src/server/testing/nftKit";
 import { TestBrowser } from "../../src/server/testing/testBrowser";
-import { freePort } from "../../src/server/testing/testServer";
+import { freePort, startTestServer } from "../../src/server/testing/testServer";
 
 const { values } = parseArgs({
   options: {
@@ -52,7 +58,20 @@ if (!url) {
   dataDir = mkdtempSync(join(tmpdir(), "vvx-abuse-"));
   url = `http://127.0.0.1:${port}`;
   child = Bun.spawn(["bun", join(root, "src/server/app/main.ts")], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, QUIET: "1", SANDBOX_FAUCET_PER_MINUTE: "100000" },
+    // Issue 35's rows: each flood is its own visitor behind a trusted proxy (X-Forwarded-For), so one row's limits do not spill into the next;
+    // crash rounds and ledger closes are quick so a bet is in a flying round within the window.
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      QUIET: "1",
+      SANDBOX_FAUCET_PER_MINUTE: "100000",
+      TRUST_PROXY: "127.0.0.1",
+      SANDBOX_LEDGER_MS: "250",
+      CRASH_WAIT_MS: "3000",
+      CRASH_PAUSE_MS: "1000",
+    },
     stdout: "ignore",
     stderr: "ignore",
   });
@@ -69,8 +88,8 @@ function rssMb(): number {
 }
 
 /** Runs the health probe process for the window; resolves with its latencies. */
-function probe(): Promise<number[]> {
-  const p = Bun.spawn(["bun", import.meta.path, "--probe", base, "--seconds", String(seconds)], { stdout: "pipe", stderr: "inherit" });
+function probe(url = base): Promise<number[]> {
+  const p = Bun.spawn(["bun", import.meta.path, "--probe", url, "--seconds", String(seconds)], { stdout: "pipe", stderr: "inherit" });
   return new Response(p.stdout).text().then((t) => JSON.parse(t) as number[]);
 }
 
@@ -86,18 +105,24 @@ function summarize(latencies: number[]): Omit<Window, "rss"> {
 }
 
 /** No attack for one window, then the attack for one window; health and RSS for both. */
-async function measure(name: string, attack: (until: number) => Promise<string>) {
+/** A server other than the bench's child (`url`, and how to read its RSS), for a row that needs its own. */
+interface Target {
+  url: string;
+  rss(): number;
+}
+
+async function measure(name: string, attack: (until: number) => Promise<string>, target: Target = { url: base, rss: rssMb }) {
   if (values.only && !name.includes(values.only)) return;
-  const calm = summarize(await probe());
+  const calm = summarize(await probe(target.url));
   await Bun.sleep(300);
-  const quiet: Window = { ...calm, rss: rssMb() };
-  const probing = probe();
+  const quiet: Window = { ...calm, rss: target.rss() };
+  const probing = probe(target.url);
   const until = performance.now() + seconds * 1000;
   const detail = await attack(until);
   const latencies = await probing;
   await Bun.sleep(1000);
   Bun.gc(true);
-  const attacked: Window = { ...summarize(latencies), rss: rssMb() };
+  const attacked: Window = { ...summarize(latencies), rss: target.rss() };
   rows.push({ name, quiet, attacked, detail });
   const f = (n: number) => n.toFixed(1).padStart(8);
   console.log(
@@ -107,14 +132,14 @@ async function measure(name: string, attack: (until: number) => Promise<string>)
 }
 const rows: { name: string; quiet: Window; attacked: Window; detail: string }[] = [];
 
-const post = (path: string, body: unknown, browser?: TestBrowser) =>
-  (browser ?? new TestBrowser(base)).fetch(path, { method: "POST", json: body });
+const post = (path: string, body: unknown, browser?: TestBrowser, ip?: string) =>
+  (browser ?? new TestBrowser(base)).fetch(path, { method: "POST", json: body, headers: ip ? { "x-forwarded-for": ip } : {} });
 
-/** A sandbox account signed in through the real wallet_connect flow. */
-async function signedIn(): Promise<{ browser: TestBrowser; address: string }> {
-  const account = (await (await post("/sandbox/api/accounts", { xrp: 100, vvx: 10_000_000 })).json()) as { address: string };
+/** A sandbox account (with `vvx`) signed in through the real wallet_connect flow, from `ip` when given (TRUST_PROXY). */
+async function signedIn(ip?: string, vvx = 10_000_000): Promise<{ browser: TestBrowser; address: string }> {
+  const account = (await (await post("/sandbox/api/accounts", { xrp: 100, vvx })).json()) as { address: string };
   const browser = new TestBrowser(base);
-  const created = (await (await post("/api/xumm/sign-request", { type: "wallet_connect" }, browser)).json()) as { uuid: string };
+  const created = (await (await post("/api/xumm/sign-request", { type: "wallet_connect" }, browser, ip)).json()) as { uuid: string };
   await post(`/sandbox/api/payloads/${created.uuid}/sign`, { account: account.address });
   await browser.fetch(`/api/xumm/status/${created.uuid}`);
   return { browser, address: account.address };
@@ -230,7 +255,7 @@ async function accountWithHistory(payments: number): Promise<string> {
 
 // 4. Sandbox ledger: account_tx requests flooding a WebSocket connection, reconnecting whenever the server closes it.
 // Its account is made before the no-attack window, outside both measurements.
-const account = !values.only || "ledger account_tx".includes(values.only) ? await accountWithHistory(400) : "";
+const account = !values.only || "ledger account_tx, ledger 50 connections".includes(values.only) ? await accountWithHistory(400) : "";
 await measure("ledger account_tx", async (until) => {
   let received = 0;
   let responses = 0;
@@ -267,6 +292,155 @@ await measure("ledger account_tx", async (until) => {
   }
   const closes = [...reasons].map(([r, n]) => `${n}x ${r}`).join(", ");
   return `(${id} requests, ${(sent / 1024).toFixed(0)} KB sent, ${responses} responses, ${(received / 1024 / 1024).toFixed(1)} MB received; ${connections} connections, ${refused} refused; closes: ${closes})`;
+});
+
+// ---- Issue 35 ----------------------------------------------------------------------------------
+
+const tally = (statuses: Map<number | string, number>) => [...statuses].map(([s, n]) => `${n}x${s}`).join(", ");
+const count = (m: Map<number | string, number>, key: number | string) => m.set(key, (m.get(key) ?? 0) + 1);
+const dbFile = dataDir ? join(dataDir, "vvx.db") : undefined;
+
+// 5 (issue 35, item 2). A crash round flies while another process holds the database (BEGIN EXCLUSIVE), as the crash busy test
+// does: a server of its own in this process, its rounds on the game scheduler (a round chosen by its crash point, the flight moved
+// on, never waited for), a rider with a 1.2x auto cash-out and one cashing out by hand. RSS is this process's (it holds that server).
+if (!values.only || "crash round, db locked".includes(values.only)) {
+  const server = await startTestServer({ ...CRASH_TEST_ENV, QUIET: "1" });
+  await server.ctx.ledger.waitConnected(15_000);
+  const rider = async () => {
+    const wallet = await faucet(server.url, { xrp: 100 });
+    const browser = sessionBrowser(server, wallet.classicAddress);
+    const socket = await CrashSocket.open(server, browser);
+    await socket.auth(wallet.classicAddress);
+    return { wallet, browser, socket };
+  };
+  const [auto, manual] = [await rider(), await rider()];
+  const { crash } = await skipToRound(server, (c) => c >= 200);
+  const a = await placeBet(server, auto.browser, auto.wallet.seed!, 10, 1.2);
+  const b = await placeBet(server, manual.browser, manual.wallet.seed!, 3);
+  await auto.socket.find((m) => m.type === "betConfirmed" && m.betId === a.betId, 15_000, "auto bet confirmed");
+  await manual.socket.find((m) => m.type === "betConfirmed" && m.betId === b.betId, 15_000, "manual bet confirmed");
+  await measure(
+    "crash round, db locked",
+    async (until) => {
+      const lock = await holdDatabase(join(server.dataDir, "vvx.db"));
+      const lockedAt = performance.now();
+      startFlight(server);
+      flyTo(server, 130);
+      const autoOut = await auto.socket.find((m) => m.type === "cashOutConfirmed" && m.betId === a.betId, 5_000, "auto cash-out").catch(() => undefined);
+      const asked = performance.now();
+      manual.socket.send({ type: "cashOut", walletAddress: manual.wallet.classicAddress });
+      const manualOut = await manual.socket.next((m) => m.type === "cashOutConfirmed" || m.type === "error", 5_000, "manual cash-out").catch(() => undefined);
+      const manualMs = performance.now() - asked;
+      // The round flies on under the lock until the window's end, then crashes.
+      await Bun.sleep(Math.max(0, until - performance.now() - 200));
+      flyTo(server, crash);
+      await Bun.sleep(Math.max(0, until - performance.now()));
+      const held = performance.now() - lockedAt;
+      await lock.release();
+      const paid = await Promise.all(
+        [
+          [auto, a.betId],
+          [manual, b.betId],
+        ].map(([r, betId]) => betReaches(server, (r as typeof auto).wallet.classicAddress, betId as string, (x) => !!x.txid, "the payout", 30_000).then((x) => `${x.payoutAmount} XRP`, () => "not paid")),
+      );
+      return `(lock held ${(held / 1000).toFixed(1)} s while the round flew and crashed at ${crash / 100}x; auto cash-out ${autoOut ? `told at ${autoOut.multiplier}x` : "not told"}, a manual one answered ${manualOut?.type === "cashOutConfirmed" ? `at ${manualOut.multiplier}x` : manualOut?.type ?? "never"} in ${manualMs.toFixed(0)} ms; paid once the lock was gone: ${paid.join(" and ")}; server up)`;
+    },
+    { url: server.url, rss: () => process.memoryUsage.rss() / 1024 / 1024 },
+  );
+  for (const r of [auto, manual]) r.socket.close();
+  await server.stop(true);
+}
+
+// 6 (issue 35, item 4). Requests while another process holds the database: sign-in writes (each one a 503 at once once the lock is known) and the public reads.
+if (dbFile) {
+  await measure("writes, db locked", async (until) => {
+    const lock = await holdDatabase(dbFile);
+    const writes = new Map<number | string, number>();
+    const reads = new Map<number | string, number>();
+    const slowest = { write: 0, read: 0 };
+    const writer = async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        const res = await post("/api/xumm/sign-request", { type: "wallet_connect" }, undefined, `10.35.4.${1 + Math.floor(Math.random() * 200)}`);
+        count(writes, res.status);
+        await res.arrayBuffer();
+        slowest.write = Math.max(slowest.write, performance.now() - t0);
+      }
+    };
+    const reader = async () => {
+      while (performance.now() < until) {
+        for (const path of ["/api/nft-tiers", "/api/stats", "/api/crash/rounds", "/api/racing/races"]) {
+          const t0 = performance.now();
+          const res = await fetch(base + path);
+          count(reads, res.status);
+          await res.arrayBuffer();
+          slowest.read = Math.max(slowest.read, performance.now() - t0);
+        }
+      }
+    };
+    await Promise.all([writer(), writer(), writer(), writer(), reader(), reader()]);
+    await lock.release();
+    return `(writes ${tally(writes)}, slowest ${slowest.write.toFixed(0)} ms; reads ${tally(reads)}, slowest ${slowest.read.toFixed(0)} ms)`;
+  });
+}
+
+// 7 (issue 35, item 6). One session asks for crash bets as fast as it can: each would be a Xaman payload.
+if (!values.only || "payload flood".includes(values.only)) {
+  const flooder = await signedIn("10.35.6.1");
+  await measure("payload flood", async (until) => {
+    const statuses = new Map<number | string, number>();
+    const sender = async () => {
+      while (performance.now() < until) {
+        const res = await post("/api/crash-bet/initiate", { walletAddress: flooder.address, betAmount: 1 }, flooder.browser, "10.35.6.1");
+        count(statuses, res.status);
+        await res.arrayBuffer();
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, sender));
+    return `(${tally(statuses)}: payloads made ${statuses.get(200) ?? 0})`;
+  });
+}
+
+// 8 (issue 35, item 7). Tier hoarding with many wallets from one address: 19 without VVX, then 5 holding the price.
+if (!values.only || "tier hoarding".includes(values.only)) {
+  const ip = "10.35.7.1";
+  const [broke, rich] = await Promise.all([Promise.all(Array.from({ length: 19 }, () => signedIn(ip, 0))), Promise.all(Array.from({ length: 5 }, () => signedIn(ip, 500_000)))]);
+  await measure("tier hoarding", async () => {
+    const genesis = async () => ((await (await fetch(`${base}/api/nft-availability`)).json()) as { genesis: { currentSupply: number; maxSupply: number } }).genesis;
+    const before = await genesis();
+    const statuses = new Map<number | string, number>();
+    for (const w of [...broke, ...rich]) {
+      const res = await post("/api/payments/vvx-payment-qr", { tierId: 1, amount: "500,000", walletAddress: w.address }, w.browser, ip);
+      const body = (await res.json()) as { code?: string };
+      count(statuses, body.code ? `${res.status} ${body.code}` : res.status);
+    }
+    const after = await genesis();
+    return `(${tally(statuses)}; Genesis ${before.currentSupply}/${before.maxSupply} -> ${after.currentSupply}/${after.maxSupply})`;
+  });
+}
+
+// 9 (issue 35, item 11). 50 parallel sandbox-ledger connections from one address, each pipelining account_tx; the product's own client must stay served.
+await measure("ledger 50 connections", async (until) => {
+  let received = 0;
+  let opened = 0;
+  let refusedAtOpen = 0;
+  // Its own address (behind the trusted proxy): the flood above left 127.0.0.1 refused for a while.
+  const from = { "x-forwarded-for": "10.35.11.1" };
+  const connection = async () => {
+    const ws = new WebSocket(`${wsBase}/sandbox/ledger`, { headers: from } as never);
+    ws.onmessage = (e) => void (received += String(e.data).length);
+    const closed = new Promise<void>((resolve) => (ws.onclose = () => resolve()));
+    const ok = await Promise.race([new Promise<boolean>((resolve) => (ws.onopen = () => resolve(true))), closed.then(() => false)]);
+    if (!ok) return void refusedAtOpen++;
+    opened++;
+    for (let i = 0; i < 20; i++) ws.send(JSON.stringify({ id: i, command: "account_tx", account, ledger_index_min: -1, ledger_index_max: -1, limit: 400 }));
+    await Promise.race([closed, Bun.sleep(Math.max(0, until - performance.now()))]);
+    ws.close();
+  };
+  await Promise.all(Array.from({ length: 50 }, connection));
+  const upgrade = await fetch(`${base}/sandbox/ledger`, { headers: { ...from, connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==" } });
+  const health = (await (await fetch(`${base}/api/health`)).json()) as { ledger: string };
+  return `(${opened} connections, ${refusedAtOpen} refused at once, ${(received / 1024 / 1024).toFixed(1)} MB received in all; a new connection then: ${upgrade.status}; the product's own ledger client: ${health.ledger})`;
 });
 
 console.log(`\n${rows.length} floods, ${seconds} s each, against ${base}${child ? " (started by the bench)" : ""}`);

@@ -130,5 +130,8 @@ describe("racing payout", () => {
     expect(() => racingPayoutDrops(1n, true, 1.005)).toThrow("payoutMultiple");
     expect(racingRtp()).toBe(1);
     expect(racingRtp(3)).toBeCloseTo(0.6, 12);
+    // A decimal multiple for a house edge like crash's: 4.95x on 5 unicorns returns 99%.
+    expect(racingPayoutDrops(10_000_000n, true, 4.95)).toBe(49_500_000n);
+    expect(racingRtp(4.95)).toBeCloseTo(0.99, 12);
   });
 });

@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   TX_NOT_FOUND: "No such transaction on the ledger",
   TX_PREPARE_FAILED: "The ledger could not prepare (autofill) a transaction",
   OUTBOX_NOT_FOUND: "No outbox entry under this key",
+  PAYOUT_NOT_GIVEN_UP: "The payment is not one the outbox gave up on (sent, on its way, settled, or sent again already)",
+  PAYOUT_NO_OWNER: "No record follows the failed payment, so sending it again is refused (mark it settled instead)",
   OUTBOX_KEY_CONFLICT: "An outbox key was reused for a different transaction",
   XUMM_ERROR: "Xaman refused a request",
   XUMM_UNAVAILABLE: "Xaman cannot be reached right now",
@@ -49,6 +51,7 @@ export const ERROR_CODES = {
 
   // NFT marketplace
   SOLD_OUT: "No unit of the tier is left",
+  INSUFFICIENT_VVX: "The wallet does not hold the NFT's price in VVX on the validated ledger",
   TIER_INACTIVE: "The tier is not on sale",
   TIER_NOT_FOUND: "No such NFT tier",
   NFT_NOT_FOUND: "No such NFT (not minted yet)",
@@ -80,6 +83,7 @@ export const ERROR_CODES = {
   SWAP_NOT_FOUND: "No swap for this sign request",
 
   // Provably fair seeds, slots and the daily wheel
+  SEED_PAIR_NOT_FOUND: "The wallet has no seed pair yet (its first spin or POST /api/fair/seeds makes one)",
   SEED_NOT_REVEALED: "The server seed is revealed only after the seed pair is rotated",
   SESSION_NOT_FOUND: "No such slot session",
   SESSION_EXPIRED: "The slot session expired",
@@ -87,6 +91,7 @@ export const ERROR_CODES = {
   SESSION_NOT_YOURS: "The slot session belongs to another wallet",
   SESSION_ACTIVE: "The wallet has an active slot session already",
   PAYMENT_NOT_FOUND: "No such package payment",
+  WHEEL_HOLDERS_ONLY: "The daily wheel is for VVX NFT holders and recent players here (DAILY_SPIN_ELIGIBILITY=holders)",
   ALREADY_SPUN_TODAY: "The daily wheel was spun already today (UTC)",
   ROUND_NOT_FOUND: "No such round, race, spin or wheel spin",
   ROUND_NOT_OVER: "The round is still being played: its seeds and result are published once it is over",

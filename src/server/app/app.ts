@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { authRoutes, SignRequestLimits, xummRoutes } from "../auth";
+import { payloadLimit } from "../auth/limits";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { docsRoutes } from "../docs";
 import { fairRoutes } from "../fair";
@@ -13,10 +14,13 @@ import { nftRoutes, parseTierId, parseVvxText } from "../nfts";
 import { formatVvx } from "../nfts/catalog";
 import { depositRoutes } from "../deposits";
 import { booksRoutes } from "../books";
+import { FailedPayouts, payoutRoutes } from "../payouts";
 import { rewardRoutes } from "../rewards";
 import { errorHandler } from "../platform/http/errors";
 import { guardRequest, requestGuard, type RequestGuardOptions } from "../platform/http/requestGuard";
 import { requestLog } from "../platform/http/requestLog";
+import { writeGate } from "../platform/http/writeGate";
+import { writeLockOf } from "../platform/db";
 import { SecurityHeaders, securityHeaders } from "../platform/http/securityHeaders";
 import { webRoutes, type BuiltSpa } from "../platform/http/spa";
 import { siteSocket, socketRoutes, type SocketWallet } from "../platform/ws";
@@ -40,6 +44,7 @@ import { drainRoutes, type Drain } from "./drain";
  */
 export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: { metrics?: ServerMetrics; drain?: Drain } = {}) {
   const signLimits = new SignRequestLimits();
+  const writeLock = writeLockOf(ctx.store.sqlite);
   const headers = new SecurityHeaders(ctx.config.publicUrl);
   const web = webRoutes(spa, headers);
   // The API's JSON answers with their security headers, for routes that build their Response from a cached body.
@@ -50,6 +55,8 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
     .use(requestLog(ctx.log, metrics?.observe))
     .use(securityHeaders(headers))
     .use(requestGuard(guardOptions))
+    .use(writeGate(writeLock, (path) => !path.startsWith("/sandbox/")))
+    .use(payloadLimit(ctx.auth, ctx.payloads, ctx.config.trustProxy))
     .use(healthRoutes(ctx))
     .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: () => Number(ctx.crash.burns.totals().totalVvxBurnedMicro) / 1e6, jsonHeaders }))
     .use(siteRoutes(ctx))
@@ -67,20 +74,21 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
     .use(crashRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(dailySpinRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }))
-    .use(booksRoutes({ sqlite: ctx.store.sqlite, auth: ctx.auth, adminWallets: ctx.config.adminWallets, racingMultiple: ctx.config.racing.payoutMultiple }));
+    .use(booksRoutes({ sqlite: ctx.store.sqlite, auth: ctx.auth, adminWallets: ctx.config.adminWallets, racingMultiple: ctx.config.racing.payoutMultiple, wheelEligibility: ctx.config.dailySpinEligibility }))
+    .use(payoutRoutes({ payouts: new FailedPayouts({ db: ctx.store.db, sqlite: ctx.store.sqlite, outbox: ctx.outbox, clock: ctx.clock, log: ctx.log }), auth: ctx.auth, adminWallets: ctx.config.adminWallets }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
   if (metrics && ctx.config.metricsToken) api.use(metricsRoutes(metrics, ctx.config.metricsToken));
   if (drain) api.use(drainRoutes(drain, ctx.auth, ctx.config.adminWallets));
 
   // The sockets are Bun's own routes (upgraded before Elysia: the hot path of every page); their other requests fall back to Elysia.
-  const gameSocket = { socketWallet, log: ctx.log };
+  const gameSocket = { socketWallet, log: ctx.log, payloads: ctx.payloads, trustProxy: ctx.config.trustProxy };
   const sockets = socketRoutes({ publicUrl: ctx.config.publicUrl, headers, log: ctx.log, guard: guardRequest(guardOptions), fallback: (request) => app.fetch(request) }, [
     siteSocket(ctx.hub, socketWallet, ctx.log),
     ctx.crash.socket(gameSocket),
     racingSocket(ctx.racing, gameSocket),
   ]);
   const app = new Elysia({ name: "vvx", websocket: { maxPayloadLength: MAX_FRAME_BYTES }, serve: { routes: sockets } })
-    .use(errorHandler(ctx.log, { notFound: web.notFound, headers }))
+    .use(errorHandler(ctx.log, { notFound: web.notFound, headers, onBusy: () => writeLock.noteHeld() }))
     .use(api)
     .use(web.routes);
   return app;

@@ -1,4 +1,5 @@
 import type { AuthService } from "../auth/service";
+import type { PayloadLimits } from "../auth/limits";
 import type { LedgerGateway } from "../ledger/gateway";
 import type { Outbox } from "../ledger/outbox";
 import type { NftService } from "../nfts/service";
@@ -61,6 +62,8 @@ export interface AppContext {
   signing: SigningService;
   /** Wallet sessions; the guard (auth/guard.ts) reads them. */
   auth: AuthService;
+  /** Xaman payloads per wallet and per IP (auth/limits.ts). */
+  payloads: PayloadLimits;
   /** XRP -> VVX through the XRP/VVX AMM: quotes, swap and trust line requests, swap outcomes. */
   swap: SwapService;
   /** What the games have shown, kept outside the database (DATA_DIR/vvx.played): a database gone back is found by it. */

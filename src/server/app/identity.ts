@@ -4,6 +4,7 @@ import type { Db } from "../platform/db";
 import type { Logger } from "../platform/log";
 import { OauthClient } from "../auth/oauth";
 import { AuthService } from "../auth/service";
+import { PayloadLimits } from "../auth/limits";
 import { xummCredentials, xummOauthEndpoints } from "../signing/credentials";
 import { SigningService } from "../signing/service";
 import { createXummClient } from "../signing/xumm";
@@ -12,6 +13,8 @@ import { createXummClient } from "../signing/xumm";
 export interface SigningServices {
   signing: SigningService;
   auth: AuthService;
+  /** Xaman payloads per wallet and per IP (every route that makes one, and the crash socket's bets). */
+  payloads: PayloadLimits;
 }
 
 /**
@@ -31,5 +34,5 @@ export function createSigningServices(config: Config, db: Db, log: Logger, clock
   });
   const auth = new AuthService(db, signing, log, oauth, clock);
   signing.usePushTokens((wallet) => auth.pushUserToken(wallet));
-  return { signing, auth };
+  return { signing, auth, payloads: new PayloadLimits(config.payloadLimits) };
 }

@@ -1,7 +1,10 @@
 import { createApp } from "./app";
+import { racingRtp, UNICORNS } from "../../engine";
 import { ConfigError, ConfigErrors, loadConfig, type Config } from "../platform/config";
 import type { AppContext } from "./context";
-import { DatabaseFileError, openStore } from "../platform/db";
+import { damageOf, DatabaseFileError, isCorruptError, openStore, whenCorrupt } from "../platform/db";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { lockDataDir } from "../platform/db/dataDirLock";
 import { gatewayFromConfig } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
@@ -11,6 +14,8 @@ import { runCommand } from "./commands";
 import { NftService } from "../nfts/service";
 import { FairSeedService } from "../fair/service";
 import { DailySpinService } from "../games/daily-spin/service";
+import { HOLDERS_PLAYED_DAYS } from "../games/daily-spin/model";
+import { playedSince } from "../books/service";
 import { SlotsGame } from "../games/slots/game";
 import { RacingGame } from "../games/racing/game";
 import { CrashGame } from "../games/crash/game";
@@ -37,13 +42,13 @@ import { SwapService } from "../swap/service";
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
 export async function createContext(settings: Config, log = loggerFor(settings)): Promise<AppContext> {
   const config: Config = { ...settings, cookieSecret: settings.cookieSecret ?? dataDirSecret(settings.dataDir, "cookie") };
-  const store = openStore(config.dataDir);
+  const store = openStore(config.dataDir, "vvx.db", config.dbBusyTimeoutMs);
   const hub = new Hub();
   // The sandbox is loaded only in sandbox mode: on real networks none of its code runs.
   const sandbox = config.network === "sandbox" ? (await import("../sandbox")).createSandbox(config, log) : undefined;
   const clock = sandbox?.clock ?? systemClock;
   const scheduler = new Scheduler();
-  const ledger = gatewayFromConfig(config, log, sandbox?.wallets);
+  const ledger = gatewayFromConfig(config, log, sandbox?.wallets, config.xrplUrl, sandbox?.ledgerClientHeaders);
   const outbox = new Outbox(store.db, ledger, log, clock);
   // Untagged payments from these are treasury funding; the rest is refunded.
   const funders = [...config.treasuryFunders, ledger.vvx.issuer, ...(sandbox ? [sandbox.wallets.issuer.classicAddress, sandbox.wallets.ammProvider.classicAddress] : [])];
@@ -58,7 +63,12 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed });
   const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, sealer: dataDirSealer(config.dataDir) });
   // Wheel prizes become slot spins; the two games meet only here.
-  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
+  // DAILY_SPIN_ELIGIBILITY=holders: a wallet that paid for play lately (the books), else one holding a VVX NFT (the ledger, through the rewards' cached reads).
+  const eligible =
+    config.dailySpinEligibility === "holders"
+      ? async (wallet: string) => playedSince(store.sqlite, wallet, clock.now() - HOLDERS_PLAYED_DAYS * 86_400_000) || (await rewards.reads.held(wallet)).length > 0
+      : undefined;
+  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, eligible, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
   guardReplay({ store, log, crash, racing, slots, dailySpin, fair }, played);
   const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
   const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress, ledger });
@@ -133,6 +143,8 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
   // performance.now() counts from process start: the operator sees the real start-up time.
   const exposed = exposedSandboxAdmin(config);
   if (exposed) ctx.log.warn(exposed, { host: config.host, admins: config.adminWallets.length });
+  const racingWarning = racingRtpWarning(config);
+  if (racingWarning) ctx.log.warn(racingWarning, { multiple: config.racing.payoutMultiple });
   ctx.log.info("listening", { url: config.publicUrl, port, network: config.network, data: ctx.store.path, startupMs: Math.round(performance.now()) });
 
   let stopping: Promise<void> | undefined;
@@ -159,6 +171,17 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
   // A drain asked by SIGUSR2 or an admin stops the server once nothing is open (main exits after it).
   drain.onIdle = stop;
   return { app, ctx, port, stop, drain };
+}
+
+/**
+ * The start-up warning when Unicorn Racing returns 100% or more: five equally likely unicorns, so the
+ * house keeps nothing at 5x (and pays every ledger fee). Undefined when the multiple leaves it an edge.
+ */
+export function racingRtpWarning(config: Pick<Config, "racing">): string | undefined {
+  const multiple = config.racing.payoutMultiple;
+  const rtp = racingRtp(multiple);
+  if (rtp < 1) return undefined;
+  return `Unicorn Racing returns ${(rtp * 100).toFixed(2)}% to players at RACING_PAYOUT_MULTIPLE=${multiple} (${UNICORNS.length} equally likely unicorns): the house keeps nothing and pays the ledger fees; set it below ${UNICORNS.length}, e.g. ${((UNICORNS.length * 99) / 100).toFixed(2)} for a 1% edge`;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i;
@@ -192,6 +215,24 @@ export function listenError(config: Pick<Config, "host" | "port">, err: unknown)
   return new ListenError(`cannot listen on ${where} (${code}). Check HOST and PORT.`);
 }
 
+/**
+ * Which database SQLite found damaged, and what to do: its quick_check names the file (the product's or
+ * the sandbox's); the error alone does not say which connection read the bad page.
+ */
+export function damagedFileMessage(dataDir: string, err: unknown): string {
+  const reported = err instanceof Error ? err.message : String(err);
+  const remedies: [string, string][] = [
+    ["vvx.db", "Restore it from a backup, or move it aside to start with an empty database"],
+    ["sandbox.db", "It holds only sandbox data: move it aside and the sandbox starts a fresh ledger"],
+  ];
+  for (const [file, remedy] of remedies) {
+    const path = join(dataDir, file);
+    const damage = existsSync(path) ? damageOf(path) : undefined;
+    if (damage) return `${path} is damaged (${damage === reported ? reported : `${reported}; quick_check: ${damage.slice(0, 200)}`}). ${remedy}.`;
+  }
+  return `${join(dataDir, "vvx.db")} is damaged (${reported}). ${remedies[0]![1]}.`;
+}
+
 /** When main gives start-up's memory back: after the first ledger closes and game rounds begin. */
 const RELEASE_START_UP_AFTER_MS = 2_000;
 
@@ -211,11 +252,26 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     }
     throw err;
   }
+  // A damaged database found at any moment (start-up, a request, a loop's pass) stops the server with one line.
+  const damaged = (err: unknown): never => {
+    console.error(`Database error: ${damagedFileMessage(config.dataDir, err)}`);
+    process.exit(1);
+  };
+  whenCorrupt(damaged);
+  // Work started and not awaited (a game's start reading its chain ...) reports a damaged page as an unhandled rejection.
+  for (const event of ["uncaughtException", "unhandledRejection"] as const) {
+    process.on(event, (err: unknown) => {
+      if (isCorruptError(err)) damaged(err);
+      console.error(err);
+      process.exit(1);
+    });
+  }
   let stop: () => Promise<void>;
   let drain: Drain;
   try {
     ({ stop, drain } = await startServer(config));
   } catch (err) {
+    if (isCorruptError(err)) damaged(err);
     if (err instanceof DatabaseFileError) {
       console.error(`Database error: ${err.message}`);
       process.exit(1);

@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { AccountLinesRequest } from "xrpl";
 import { burns, moneyIn, moneyOut, outboxQueue, playCounts, swapTotals } from "../books/service";
 import { Bankroll } from "../games/kit";
+import { givenUpCount } from "../payouts";
 import { microFromValue } from "../ledger/amounts";
 import { UnauthorizedError } from "../platform/errors";
 import { eventLoopDelay, MetricsRegistry } from "../platform/metrics";
@@ -91,6 +92,7 @@ export class ServerMetrics {
     this.registry.counter("vvx_swapped_micro_vvx_total", "VVX the completed swaps delivered, in micro-VVX.", (set) => set(swapTotals(sqlite).deliveredMicroVvx));
     this.registry.counter("vvx_crash_burned_micro_vvx_total", "VVX bought with 1% of crash bets and destroyed by the issuer (validated burns).", (set) => set(burns(sqlite).vvxBurnedMicro));
     this.registry.gauge("vvx_outbox_open_entries", "Outbox transactions queued or pending (not yet validated).", (set) => set(outboxQueue(sqlite).open));
+    this.registry.gauge("vvx_outbox_failed_for_good", "Payments the outbox gave up on after their last resend, waiting for an admin to send again or mark settled (/admin).", (set) => set(givenUpCount(sqlite)));
     this.registry.gauge("vvx_outbox_oldest_open_age_seconds", "Age of the oldest open outbox entry (0 with none).", (set) => {
       const oldest = outboxQueue(sqlite).oldestAt;
       set(oldest === null ? 0 : Math.max(0, (this.ctx.clock.now() - oldest) / 1000));

@@ -1,18 +1,18 @@
 import { describe, expect, test } from "bun:test";
-import { convertStringToHex, type Client, type Wallet } from "xrpl";
+import { convertStringToHex, type Client } from "xrpl";
 import type { OutboxEntry } from "../ledger/outbox";
 import { sandboxRoles } from "../sandbox";
-import { eventually, faucet, outsideClient, pay, submitValidated } from "../testing/ledgerKit";
+import { eventually, faucet, outsideClient } from "../testing/ledgerKit";
 import { buyer, purchaseReaches, sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
 import { buyPackage } from "../testing/slotsKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { serverWithClient } from "../testing/serverSuite";
+import { requireDest, untaggedPayment } from "../testing/outboxKit";
 
 // Every payer's failed payment goes again through the outbox's resend, once, on the real sandbox ledger:
 // an account that wants a destination tag (RequireDest) refuses the first payment with tecDST_TAG_NEEDED,
 // moving nothing; it clears the flag, the sandbox clock passes the pause, and the payment arrives once.
 const XRP = 1_000_000n;
-const REQUIRE_DEST = 1;
 
 async function xrpOf(client: Client, address: string): Promise<bigint> {
   const info = await client.request({ command: "account_info", account: address, ledger_index: "validated" });
@@ -22,17 +22,6 @@ async function xrpOf(client: Client, address: string): Promise<bigint> {
 async function advance(server: TestServer, ms: number): Promise<void> {
   const res = await fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms }) });
   expect(res.status).toBe(200);
-}
-
-const requireDest = (client: Client, wallet: Wallet, on: boolean) =>
-  submitValidated(client, wallet, { TransactionType: "AccountSet", ...(on ? { SetFlag: REQUIRE_DEST } : { ClearFlag: REQUIRE_DEST }) });
-
-/** An outside wallet pays the platform `xrp` without a tag: the watcher refunds it in full (reason untagged). Returns the payment's hash. */
-async function untaggedPayment(server: TestServer, client: Client, wallet: Wallet, xrp: bigint): Promise<string> {
-  const res = await pay(client, wallet, { Destination: server.ctx.ledger.platformAddress, Amount: String(xrp * XRP) });
-  const hash = res.result.hash;
-  await eventually(() => server.ctx.payments.incoming(hash), "the watcher to see the payment", 20_000);
-  return hash;
 }
 
 describe("the outbox's resend, for every payer", () => {

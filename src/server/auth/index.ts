@@ -9,6 +9,8 @@ import {
   PushToSignStatusResponse,
 } from "../../shared/api/auth";
 import type { Config } from "../platform/config";
+import { closeSocketsOfCookie } from "../platform/ws";
+import type { Hub } from "../platform/ws/hub";
 import { ValidationError } from "../platform/errors";
 import { clientIp } from "../platform/http/rateLimit";
 import { parseAddress } from "../ledger/address";
@@ -24,6 +26,8 @@ export { xummRoutes, type XummRouteDeps } from "./xummRoutes";
 export interface AuthRouteDeps {
   auth: AuthService;
   config: Config;
+  /** The sockets: a logout closes those opened with its session. */
+  hub: Hub;
 }
 
 /** `/api/auth/*`: session status, the OAuth2 callback, push-to-sign, logout. */
@@ -32,7 +36,7 @@ export function authRoutes(deps: AuthRouteDeps, limits: SignRequestLimits) {
 }
 
 /** The session: its status, the OAuth2 callback that starts it, logout. */
-function sessionRoutes({ auth, config }: AuthRouteDeps) {
+function sessionRoutes({ auth, config, hub }: AuthRouteDeps) {
   const clearSession = (cookies: RequestCookies) => cookies.put(SESSION_COOKIE, "", { ...cookieAttributes(config, 0), expires: new Date(0) });
   return new Elysia({ name: "auth-session" })
     .use(walletSession(auth))
@@ -62,7 +66,10 @@ function sessionRoutes({ auth, config }: AuthRouteDeps) {
     .post(
       "/api/auth/logout",
       ({ cookies }) => {
-        const ended = auth.logout(cookies.get(SESSION_COOKIE));
+        const token = cookies.get(SESSION_COOKIE);
+        const ended = auth.logout(token);
+        // Sockets opened with this session stop receiving its wallet's pushes and acting for it.
+        if (ended && typeof token === "string") closeSocketsOfCookie(hub, SESSION_COOKIE, token);
         clearSession(cookies);
         return { success: true as const, loggedOut: ended, message: ended ? "Wallet disconnected" : "No wallet was connected" };
       },
@@ -83,7 +90,7 @@ function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLi
       async ({ body, cookies, request, server, session }) => {
         const wallet = actingWallet(session, body?.walletAddress);
         const token = ensureClientToken(cookies, config);
-        limits.hit(clientIp(server, request), token);
+        limits.hit(clientIp(server, request, config.trustProxy), token);
         return auth.pushAuthRequest(wallet, token);
       },
       {

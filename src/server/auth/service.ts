@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { isValidClassicAddress } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
-import type { Db } from "../platform/db";
+import { isBusyError, type Db } from "../platform/db";
 import { AppError, type ErrorCode, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import type { SigningService, SignStatus } from "../signing/service";
@@ -92,11 +92,11 @@ export class AuthService {
     if (!row) return null;
     const now = this.sessionClock.now();
     if (row.expiresAt.getTime() <= now) {
-      this.repo.deleteSession(row.tokenHash);
+      bestEffort(() => this.repo.deleteSession(row.tokenHash));
       return null;
     }
     // Last-seen is for operators (who is active); an hour's precision saves a write per request.
-    if (now - row.lastSeenAt.getTime() > 3_600_000) this.repo.touchSession(row.tokenHash, new Date(now));
+    if (now - row.lastSeenAt.getTime() > 3_600_000) bestEffort(() => this.repo.touchSession(row.tokenHash, new Date(now)));
     return { wallet: row.wallet, source: row.source, createdAt: row.createdAt, expiresAt: row.expiresAt };
   }
 
@@ -227,4 +227,16 @@ export class AuthService {
 export function requireString(value: unknown, field: string): string {
   if (typeof value !== "string" || !value.trim()) throw new ValidationError(field, `Field '${field}' is required`);
   return value.trim();
+}
+
+/**
+ * A write a read may skip: while another process holds the database, reading a session must not fail
+ * (the expired row goes at the next lookup, the last-seen an hour later).
+ */
+function bestEffort(write: () => unknown): void {
+  try {
+    write();
+  } catch (err) {
+    if (!isBusyError(err)) throw err;
+  }
 }

@@ -69,7 +69,7 @@ function signRequestRoutes(deps: XummRouteDeps, limits: SignRequestLimits) {
       "/api/xumm/sign-request",
       async ({ body, request, set, server }) => {
         if (body.type !== "wallet_connect") throw new ValidationError("type", "Field 'type' must be wallet_connect");
-        const token = boundClient(requestCookies({ request, set }), config, limits, clientIp(server, request));
+        const token = boundClient(requestCookies({ request, set }), config, limits, clientIp(server, request, config.trustProxy));
         const created = await signing.createSignRequest({ kind: "wallet_connect", txjson: { TransactionType: "SignIn" }, clientToken: token, instruction: "Connect your wallet to VVX" });
         return { success: true as const, ...created, message: "Scan the QR code with Xaman to connect your wallet" };
       },
@@ -79,7 +79,7 @@ function signRequestRoutes(deps: XummRouteDeps, limits: SignRequestLimits) {
       "/api/xumm/xapp/session",
       async ({ body, request, set, server }) => {
         const cookies = requestCookies({ request, set });
-        boundClient(cookies, config, limits, clientIp(server, request));
+        boundClient(cookies, config, limits, clientIp(server, request, config.trustProxy));
         if (typeof body.ott !== "string" || !XAPP_TOKEN.test(body.ott)) throw new ValidationError("ott", "Field 'ott' must be the xApp launch token (a uuid)");
         const issued = await deps.auth.xAppSession(body.ott.toLowerCase());
         cookies.put(SESSION_COOKIE, issued.token, cookieAttributes(config, SESSION_DAYS * 86_400));
@@ -150,7 +150,7 @@ function oauthRoutes({ config, auth }: XummRouteDeps, limits: SignRequestLimits)
     .post(
       "/api/xumm/oauth/initiate",
       ({ request, set, server }) => {
-        const started = auth.initiateOauth(boundClient(requestCookies({ request, set }), config, limits, clientIp(server, request)));
+        const started = auth.initiateOauth(boundClient(requestCookies({ request, set }), config, limits, clientIp(server, request, config.trustProxy)));
         return {
           success: true as const,
           uuid: started.uuid,

@@ -1,10 +1,10 @@
 import type { Database } from "bun:sqlite";
 import { Elysia } from "elysia";
-import { HouseResponse } from "../../shared/api/house";
+import { HouseResponse, WheelDaysResponse } from "../../shared/api/house";
 import { requireAdmin, walletSession } from "../auth/guard";
 import type { AuthService } from "../auth/service";
 import { unscaleDecimal } from "../ledger/amounts";
-import { burns, houseView, type HouseGame } from "./service";
+import { burns, houseView, wheelDays, type HouseGame } from "./service";
 
 export interface BooksRouteDeps {
   sqlite: Database;
@@ -12,7 +12,12 @@ export interface BooksRouteDeps {
   adminWallets: readonly string[];
   /** The configured racing payout multiple (its theoretical return to player). */
   racingMultiple: number;
+  /** DAILY_SPIN_ELIGIBILITY, shown with the wheel's days. */
+  wheelEligibility: "any" | "holders";
 }
+
+/** Days the wheel view shows. */
+const WHEEL_DAYS = 30;
 
 const decimal = (units: bigint) => unscaleDecimal(units, 6);
 
@@ -42,5 +47,13 @@ export function booksRoutes(deps: BooksRouteDeps) {
       return { success: true as const, games: houseView(deps.sqlite, deps.racingMultiple).map(gameView), burns: { count: b.count, xrpSpent: decimal(b.xrpSpentDrops), vvxBurned: decimal(b.vvxBurnedMicro) } };
     },
     { response: HouseResponse, detail: { summary: "Admins: each game's wagers, payouts, house profit and return to player, from the books", tags: ["admin"] } },
+  ).get(
+    "/api/admin/wheel",
+    ({ session }) => {
+      requireAdmin(session, deps.adminWallets);
+      const days = wheelDays(deps.sqlite, WHEEL_DAYS).map(({ bonusPaidMicro, ...d }) => ({ ...d, bonusPaid: decimal(bonusPaidMicro) }));
+      return { success: true as const, eligibility: deps.wheelEligibility, days };
+    },
+    { response: WheelDaysResponse, detail: { summary: "Admins: the daily wheel per UTC day: spins, wallets, prize spins, what its Bonus sessions paid", tags: ["admin"] } },
   );
 }

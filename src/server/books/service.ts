@@ -207,3 +207,52 @@ export function openRequests(sqlite: Database, nowMs: number): number {
 export function unsettledBets(sqlite: Database): { game: string; n: number }[] {
   return sqlite.query<{ game: string; n: number }, []>("SELECT game, count(*) AS n FROM game_bets WHERE status = 'confirmed' GROUP BY game").all();
 }
+
+/** Payments that are play: a crash or racing bet, a slots package (the wheel's own bonus spins are not). */
+const PLAY_PURPOSES = ["crash-bet", "unicorn-racing-bet", "slots_package"] as const;
+
+/** Whether `wallet` paid for play (a credited bet or slots package) at or after `sinceMs` (the daily wheel's holders rule). */
+export function playedSince(sqlite: Database, wallet: string, sinceMs: number): boolean {
+  return !!sqlite
+    .query<{ one: number }, [string, number]>(
+      `SELECT 1 AS one FROM payment_requests WHERE wallet = ?1 AND credited_at >= ?2 AND purpose IN (${PLAY_PURPOSES.map((p) => `'${p}'`).join(", ")}) LIMIT 1`,
+    )
+    .get(wallet, sinceMs);
+}
+
+export interface WheelDay {
+  /** The UTC day, YYYY-MM-DD. */
+  day: string;
+  spins: number;
+  /** Wallets that spun. */
+  wallets: number;
+  /** Prize spins won (credited to the slots). */
+  prizeSpins: number;
+  /** Spins played in the wheel's Bonus sessions, and what they paid (micro-VVX); prize spins added to a Standard session count as slots. */
+  bonusSpinsPlayed: number;
+  bonusPaidMicro: bigint;
+}
+
+/**
+ * The daily wheel per UTC day, newest first: spins, wallets, prize spins won, and what its Bonus sessions
+ * paid on the days they were played (the wheel's cost to the house, as the house view counts it).
+ */
+export function wheelDays(sqlite: Database, days: number): WheelDay[] {
+  const won = sqlite
+    .query<{ day: string; spins: number; wallets: number; prizeSpins: number }, [number]>(
+      `SELECT date(created_at / 1000, 'unixepoch') AS day, count(*) AS spins, count(DISTINCT wallet) AS wallets, sum(prize_amount) AS prizeSpins
+         FROM daily_spins GROUP BY 1 ORDER BY 1 DESC LIMIT ?1`,
+    )
+    .all(days);
+  const paid = new Map(
+    sqlite
+      .query<{ day: string; played: number; paid: number | bigint }, []>(
+        `SELECT date(sp.created_at / 1000, 'unixepoch') AS day, count(*) AS played, coalesce(sum(sp.total_payout_micro), 0) AS paid
+           FROM slot_spins sp JOIN slot_sessions ss ON ss.id = sp.session_id
+          WHERE ss.kind = 'bonus' GROUP BY 1`,
+      )
+      .all()
+      .map((r) => [r.day, r] as const),
+  );
+  return won.map((w) => ({ ...w, bonusSpinsPlayed: paid.get(w.day)?.played ?? 0, bonusPaidMicro: BigInt(paid.get(w.day)?.paid ?? 0) }));
+}

@@ -13,15 +13,33 @@ afterAll(async () => {
 });
 
 describe("per-wallet seed pairs", () => {
+  test("a GET never makes a seed pair: any address without a session reads 404 and writes nothing", async () => {
+    const rows = () => server.ctx.store.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM fair_seeds").get()!.n;
+    const before = rows();
+    const anonymous = new TestBrowser(server.url);
+    for (let i = 0; i < 20; i++) {
+      const address = (await buyer(server, 0)).classicAddress;
+      const res = await anonymous.json(`/api/fair/seeds/${address}`);
+      expect([res.status, res.body.code]).toEqual([404, "SEED_PAIR_NOT_FOUND"]);
+    }
+    expect(rows()).toBe(before);
+    // Making one is the wallet's own session's POST.
+    const wallet = await buyer(server, 0);
+    expect((await anonymous.json("/api/fair/seeds", { method: "POST", json: { walletAddress: wallet.classicAddress } })).status).toBe(401);
+    expect((await sessionBrowser(server, (await buyer(server, 0)).classicAddress).json("/api/fair/seeds", { method: "POST", json: { walletAddress: wallet.classicAddress } })).status).toBe(403);
+    expect(rows()).toBe(before);
+  });
+
   test("a wallet's pair: the server seed's SHA-256, a client seed, nonce 0; the same pair on every read", async () => {
     const wallet = await buyer(server, 0);
     const browser = sessionBrowser(server, wallet.classicAddress);
-    const first = await browser.json(`/api/fair/seeds/${wallet.classicAddress}`);
+    const first = await browser.json("/api/fair/seeds", { method: "POST", json: {} });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ success: true, walletAddress: wallet.classicAddress, nextNonce: 0 });
     expect(first.body.serverSeedHash).toMatch(/^[0-9a-f]{64}$/);
     expect(first.body.clientSeed).toMatch(/^[0-9a-f]{16}$/);
     expect((await browser.json(`/api/fair/seeds/${wallet.classicAddress}`)).body).toEqual(first.body);
+    expect((await browser.json("/api/fair/seeds", { method: "POST", json: { walletAddress: wallet.classicAddress } })).body).toEqual(first.body);
     const bad = await browser.json("/api/fair/seeds/rBad");
     expect([bad.status, bad.body.field]).toEqual([400, "wallet"]);
   });
@@ -46,7 +64,7 @@ describe("per-wallet seed pairs", () => {
   test("rotation reveals the old seed (it hashes to the shown commitment), commits to a new one and restarts the nonce; a wheel spin re-computes", async () => {
     const wallet = await buyer(server, 0);
     const browser = sessionBrowser(server, wallet.classicAddress);
-    const before = (await browser.json(`/api/fair/seeds/${wallet.classicAddress}`)).body;
+    const before = (await browser.json("/api/fair/seeds", { method: "POST", json: {} })).body;
     const notYet = await browser.json(`/api/fair/revealed/${before.serverSeedHash}`);
     expect([notYet.status, notYet.body.code]).toEqual([404, "SEED_NOT_REVEALED"]);
 

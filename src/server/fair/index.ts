@@ -1,8 +1,9 @@
 import { Elysia, t } from "elysia";
 import { actingWallet, walletSession } from "../auth/guard";
 import type { AuthService } from "../auth/service";
+import { NotFoundError } from "../platform/errors";
 import { parseAddress } from "../wallet/service";
-import { ClientSeedBody, RevealedView, RotateBody, RotateView, SeedPairView, parseClientSeed, parseSeedHash } from "./model";
+import { ClientSeedBody, OpenSeedsBody, RevealedView, RotateBody, RotateView, SeedPairView, parseClientSeed, parseSeedHash } from "./model";
 import type { FairSeedService } from "./service";
 import { VERIFIER_PATH } from "../../shared/fair";
 import verifierSource from "../../verifier/vvx-verifier.html" with { type: "text" };
@@ -23,11 +24,24 @@ export function fairRoutes(deps: { fair: FairSeedService; auth: AuthService }) {
     .use(walletSession(deps.auth))
     .get(
       "/api/fair/seeds/:wallet",
-      ({ params }) => ({ success: true as const, ...fair.pair(parseAddress(params.wallet, "wallet")) }),
+      ({ params }) => {
+        const pair = fair.pair(parseAddress(params.wallet, "wallet"));
+        if (!pair) throw new NotFoundError("This wallet has no seed pair yet: its first spin, or POST /api/fair/seeds by its session, makes one", "SEED_PAIR_NOT_FOUND");
+        return { success: true as const, ...pair };
+      },
       {
         params: t.Object({ wallet: t.String() }),
         response: SeedPairView,
-        detail: { summary: "A wallet's seed pair: the server seed's SHA-256, the client seed and the next nonce", tags: ["fair"] },
+        detail: { summary: "A wallet's seed pair: the server seed's SHA-256, the client seed and the next nonce (404 before it has one)", tags: ["fair"] },
+      },
+    )
+    .post(
+      "/api/fair/seeds",
+      ({ body, session }) => ({ success: true as const, ...fair.open(actingWallet(session, body.walletAddress)) }),
+      {
+        body: OpenSeedsBody,
+        response: SeedPairView,
+        detail: { summary: "The session wallet's seed pair, made now if it has none (so its commitment is shown before the first play)", tags: ["fair"] },
       },
     )
     .post(

@@ -45,6 +45,8 @@ export const ClientSeedBody = t.Object({
 
 export const RotateBody = t.Object({ walletAddress: t.Optional(t.String()) });
 
+export const OpenSeedsBody = t.Object({ walletAddress: t.Optional(t.String()) });
+
 export const RotateView = t.Object({
   success: t.Literal(true),
   walletAddress: t.String(),

@@ -72,8 +72,14 @@ export class FairSeedService {
     return this.repo.seeds(wallet) ?? this.repo.insert(this.deps.db, this.fresh(wallet, randomHex(8)));
   }
 
-  /** The seed pair shown before play (creates it on first use). */
-  pair(wallet: string): SeedPair {
+  /** The seed pair shown before play; undefined before the wallet's first spin or explicit `open` (a read never creates one). */
+  pair(wallet: string): SeedPair | undefined {
+    const row = this.repo.seeds(wallet);
+    return row && view(row);
+  }
+
+  /** The wallet's seed pair, made now if it has none (the wallet's own session asks, before its first play). */
+  open(wallet: string): SeedPair {
     return view(this.ensure(wallet));
   }
 

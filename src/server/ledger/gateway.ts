@@ -39,6 +39,8 @@ export interface GatewayOptions {
   backoff?: Backoff;
   /** Per-request timeout (xrpl.js default 20 s). */
   requestTimeoutMs?: number;
+  /** Headers of the WebSocket upgrade (the sandbox ledger knows the product's own client by them). */
+  headers?: Record<string, string>;
   connectionTimeoutMs?: number;
 }
 
@@ -202,6 +204,7 @@ export class LedgerGateway {
         const client = new Client(this.url, {
           timeout: this.options.requestTimeoutMs ?? 20_000,
           connectionTimeout: this.options.connectionTimeoutMs ?? 5_000,
+          ...(this.options.headers ? { headers: this.options.headers } : {}),
         });
         client.on("error", (code: string, message: string) => this.log.warn("ledger client error", { code, message }));
         const session = ++this.sessions;
@@ -263,9 +266,9 @@ export interface DefaultAccounts {
 }
 
 /** The gateway for this configuration: PLATFORM_SEED and VVX_ISSUER, else the sandbox's own accounts. */
-export function gatewayFromConfig(config: Config, log: Logger, defaults?: DefaultAccounts, url = config.xrplUrl): LedgerGateway {
+export function gatewayFromConfig(config: Config, log: Logger, defaults?: DefaultAccounts, url = config.xrplUrl, headers?: Record<string, string>): LedgerGateway {
   const platform = config.platformSeed ? Wallet.fromSeed(config.platformSeed) : defaults?.treasury;
   const issuer = config.vvxIssuer ?? defaults?.issuer.classicAddress;
   if (!platform || !issuer) throw new Error(`PLATFORM_SEED and VVX_ISSUER are required when NETWORK=${config.network}`);
-  return new LedgerGateway({ url, network: config.network, platform, vvx: { currency: config.vvxCurrency, issuer }, log });
+  return new LedgerGateway({ url, network: config.network, platform, vvx: { currency: config.vvxCurrency, issuer }, log, headers });
 }

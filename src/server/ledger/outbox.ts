@@ -125,6 +125,13 @@ export class Outbox {
     return this.resend.register(purposes, owner);
   }
 
+  /** An admin sends a payment the outbox gave up on again, under its next key (see OutboxResend.retryGivenUp); the sending starts at once. */
+  retryGivenUp(key: string, audit: (tx: DbOrTx, nextKey: string) => void): OutboxEntry {
+    const entry = this.resend.retryGivenUp(key, audit);
+    this.kick();
+    return entry;
+  }
+
   /** Sends the failed entries that are due again (every RESEND_SWEEP_MS; tests call it after moving the clock). */
   resendDue(): { from: OutboxEntry; to: OutboxEntry }[] {
     if (this.stopped) return [];

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Clock } from "../platform/clock";
 import { preparedOnUse, type Db, type DbOrTx } from "../platform/db";
+import { ConflictError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import { toEntry, type OutboxEntry, type OutboxInput } from "./entry";
 import { ledgerOutbox } from "./schema";
@@ -32,8 +33,12 @@ export function attemptOfKey(key: string): { base: string; attempt: number } {
 
 /** Whether a failed entry will go again (once due): not after the last key, nor a malformed transaction (tem, or refused by xrpl.js), which fails the same way every time. */
 export function mayResend(failed: Pick<OutboxEntry, "key" | "result" | "error">): boolean {
-  const malformed = !!failed.result?.startsWith("tem") || !!failed.error?.startsWith("Invalid transaction");
-  return !malformed && attemptOfKey(failed.key).attempt < RESEND_POLICY.maxAttempts;
+  return !malformed(failed) && attemptOfKey(failed.key).attempt < RESEND_POLICY.maxAttempts;
+}
+
+/** A transaction that fails the same way every time: tem, or refused by xrpl.js before signing. */
+function malformed(failed: Pick<OutboxEntry, "result" | "error">): boolean {
+  return !!failed.result?.startsWith("tem") || !!failed.error?.startsWith("Invalid transaction");
 }
 
 /**
@@ -114,6 +119,42 @@ export class OutboxResend {
       }
     }
     return resent;
+  }
+
+  /**
+   * An admin's "send again" of an entry the outbox gave up on (failed, its fate decided ""): the same
+   * transaction under its next key, its owners following and `audit` recorded, in one SQLite transaction
+   * behind the same compare-and-set as the sweep's (two admins at once send it once). 409 when the entry
+   * is not one given up on, is malformed (it would fail the same way), or no owner's record points at it.
+   */
+  retryGivenUp(key: string, audit: (tx: DbOrTx, nextKey: string) => void): OutboxEntry {
+    const row = this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, key)).get();
+    if (!row || row.status !== "failed" || row.nextKey !== "") {
+      throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} is not a payment the outbox gave up on (it was sent, is on its way, or was sent again already)`);
+    }
+    const failed = toEntry(row);
+    if (malformed(failed)) {
+      throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} is malformed (${failed.result ?? failed.error}) and would fail the same way: mark it settled instead`);
+    }
+    const { base, attempt } = attemptOfKey(failed.key);
+    const next = `${base}#${attempt + 1}`;
+    const recorded = this.db.transaction((tx) => {
+      const taken = tx
+        .update(ledgerOutbox)
+        .set({ nextKey: next })
+        .where(and(eq(ledgerOutbox.id, failed.id), eq(ledgerOutbox.status, "failed"), eq(ledgerOutbox.nextKey, "")))
+        .returning({ id: ledgerOutbox.id })
+        .all().length;
+      if (!taken) throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} was sent again a moment ago`);
+      const { Account: _platform, ...txJson } = failed.tx;
+      const entry = this.record(tx, { key: next, purpose: failed.purpose, tx: txJson as OutboxInput["tx"] });
+      const followed = (this.owners.get(failed.purpose) ?? []).filter((owner) => owner.move(tx, failed, next)).length;
+      if (!followed) throw new ConflictError("PAYOUT_NO_OWNER", `No record follows ${key} (nothing would account for a new payment): mark it settled instead`);
+      audit(tx, next);
+      return entry;
+    });
+    this.log.warn("outbox entry sent again by an admin", { failed: key, key: next, purpose: failed.purpose });
+    return recorded;
   }
 
   /** Records `failed` again under `key` and moves its owners, in one transaction; undefined when another sweep decided it or no owner follows. */

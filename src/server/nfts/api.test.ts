@@ -109,7 +109,7 @@ describe("NFT API errors", () => {
   });
 
   test("another wallet's purchase: 403 on its check, its offer and its completion", async () => {
-    const owner = await buyer(server, 0);
+    const owner = await buyer(server, 250_000);
     const ownerBrowser = sessionBrowser(server, owner.classicAddress);
     const created = await ownerBrowser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: owner.classicAddress, tierId: 2 } });
     expect(created.status).toBe(200);

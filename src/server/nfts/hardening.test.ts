@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Wallet } from "xrpl";
 import { signRequests } from "../signing/schema";
 import { TestBrowser } from "../testing/testBrowser";
 import { RateLimiter } from "../platform/http/rateLimit";
+import { PAYLOADS_PER_WALLET } from "../auth/limits";
 import { eventually } from "../testing/ledgerKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { buyer, purchaseReaches, sessionBrowser, signPayload } from "../testing/nftKit";
@@ -22,7 +24,7 @@ const signRequestCount = () => server.ctx.store.db.select().from(signRequests).a
 
 describe("NFT purchase hardening", () => {
   test("parallel requests from one wallet share one reservation (one unit, one payment request)", async () => {
-    const w = (await buyer(server, 250_000)).classicAddress;
+    const w = (await buyer(server, 500_000)).classicAddress;
     const browser = sessionBrowser(server, w);
     const before = await oasisLeft();
     const answers = await Promise.all(Array.from({ length: 6 }, () => buy(browser, w)));
@@ -68,35 +70,81 @@ describe("NFT purchase hardening", () => {
   }, 30_000);
 
   test("purchase creation is rate limited per wallet and per IP: 429 with Retry-After", async () => {
-    const w = (await buyer(server, 250_000)).classicAddress;
-    const browser = sessionBrowser(server, w);
-    const answers = [];
-    for (let i = 0; i < 11; i++) answers.push(await buy(browser, w));
-    expect(answers.slice(0, 10).map((a) => a.status)).toEqual(Array(10).fill(200));
-    expect(answers[10]!.status).toBe(429);
-    expect(answers[10]!.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
-    const raw = await fetch(`${server.url}/api/payments/vvx-payment-qr`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: browser.cookieHeader() },
-      body: JSON.stringify({ amount: "250,000", walletAddress: w, tierId: 2 }),
-    });
-    expect(raw.status).toBe(429);
-    expect(Number(raw.headers.get("retry-after"))).toBeGreaterThan(0);
-
-    // Per IP: many wallets behind one address share one budget (tightened here to 3 a minute).
-    const saved = server.ctx.nfts.purchases.perIp;
-    server.ctx.nfts.purchases.perIp = new RateLimiter(3, 60_000);
+    // The payload limits every route that makes a Xaman request shares (tests run with them opened up; here the defaults).
+    const saved = { ...server.ctx.payloads };
+    server.ctx.payloads.perWallet = new RateLimiter(PAYLOADS_PER_WALLET, 60_000);
     try {
+      const w = (await buyer(server, 250_000)).classicAddress;
+      const browser = sessionBrowser(server, w);
+      const answers = [];
+      for (let i = 0; i <= PAYLOADS_PER_WALLET; i++) answers.push(await buy(browser, w));
+      expect(answers.slice(0, PAYLOADS_PER_WALLET).map((a) => a.status)).toEqual(Array(PAYLOADS_PER_WALLET).fill(200));
+      expect(answers[PAYLOADS_PER_WALLET]!.status).toBe(429);
+      expect(answers[PAYLOADS_PER_WALLET]!.body).toMatchObject({ success: false, code: "RATE_LIMITED" });
+      const raw = await fetch(`${server.url}/api/payments/vvx-payment-qr`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: browser.cookieHeader() },
+        body: JSON.stringify({ amount: "250,000", walletAddress: w, tierId: 2 }),
+      });
+      expect(raw.status).toBe(429);
+      expect(Number(raw.headers.get("retry-after"))).toBeGreaterThan(0);
+
+      // Per IP: many wallets behind one address share one budget (tightened here to 3 a minute).
+      server.ctx.payloads.perIp = new RateLimiter(3, 60_000);
       const statuses = [];
       for (let i = 0; i < 4; i++) {
-        const x = (await buyer(server, 0)).classicAddress;
+        const x = (await buyer(server, 250_000)).classicAddress;
         statuses.push((await buy(sessionBrowser(server, x), x)).status);
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
     } finally {
-      server.ctx.nfts.purchases.perIp = saved;
+      Object.assign(server.ctx.payloads, saved);
     }
   });
+
+  test("a reservation needs the tier's price in VVX on the validated ledger: 19 wallets without it hold nothing back", async () => {
+    const genesisLeft = async () => ((await (await fetch(`${server.url}/api/nft-availability`)).json()) as { genesis: { currentSupply: number } }).genesis.currentSupply;
+    const before = await genesisLeft();
+    const requests = signRequestCount();
+    const fresh = await Promise.all(Array.from({ length: 19 }, () => buyer(server, 100)));
+    const answers = await Promise.all(
+      fresh.map((w) => sessionBrowser(server, w.classicAddress).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: w.classicAddress, tierId: 1 } })),
+    );
+    for (const a of answers) {
+      expect([a.status, a.body.code]).toEqual([409, "INSUFFICIENT_VVX"]);
+      expect(a.body.error).toBe("Your wallet holds 100 VVX on the ledger; a Genesis NFT costs 500,000 VVX. Get the VVX first, then reserve the NFT.");
+    }
+    expect(await genesisLeft()).toBe(before);
+    expect(signRequestCount()).toBe(requests);
+    // An unfunded address holds nothing either; exactly the price is enough.
+    const ghost = Wallet.generate().classicAddress;
+    expect((await sessionBrowser(server, ghost).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: ghost, tierId: 1 } })).body.code).toBe("INSUFFICIENT_VVX");
+    const exact = (await buyer(server, 500_000)).classicAddress;
+    expect((await sessionBrowser(server, exact).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: exact, tierId: 1 } })).status).toBe(200);
+    expect(await genesisLeft()).toBe(before - 1);
+  }, 60_000);
+
+  test("open reservations per address are capped: the next one is 429 with Retry-After until one ends", async () => {
+    const saved = server.ctx.nfts.purchases.openPerIp;
+    server.ctx.nfts.purchases.openPerIp = 3;
+    try {
+      const wallets = await Promise.all(Array.from({ length: 4 }, () => buyer(server, 250_000)));
+      // Reservations of earlier tests from this address have ended or are released first.
+      for (const p of server.ctx.nfts.repo.pendingWithOpenRequest()) server.ctx.nfts.purchases.release(p, "test_reset");
+      const answers: Awaited<ReturnType<typeof buy>>[] = [];
+      for (const w of wallets) answers.push(await buy(sessionBrowser(server, w.classicAddress), w.classicAddress));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+      expect(answers[3]!.body).toMatchObject({ code: "RATE_LIMITED" });
+      expect(answers[3]!.body.error).toStartWith("Too many unpaid NFT reservations from your network (at most 3 at once).");
+      // The wallets that hold one get it again; once one is rejected in Xaman, the fourth wallet may reserve.
+      expect((await buy(sessionBrowser(server, wallets[0]!.classicAddress), wallets[0]!.classicAddress)).body.reused).toBe(true);
+      expect((await fetch(`${server.url}/sandbox/api/payloads/${answers[0]!.body.uuid}/reject`, { method: "POST" })).status).toBe(200);
+      await eventually(() => server.ctx.nfts.repo.byRequestId(answers[0]!.body.requestId)!.status === "expired", "the rejected reservation to end", 5_000, 20);
+      expect((await buy(sessionBrowser(server, wallets[3]!.classicAddress), wallets[3]!.classicAddress)).status).toBe(200);
+    } finally {
+      server.ctx.nfts.purchases.openPerIp = saved;
+    }
+  }, 60_000);
 
   test("status GETs reveal sign request and purchase ids only to the buyer, and create no sign request", async () => {
     const wallet = await buyer(server, 250_000);

@@ -1,3 +1,4 @@
+import { microFromValue, sameCurrency } from "../ledger/amounts";
 import { LedgerRequestError } from "../ledger/errors";
 import type { LedgerGateway } from "../ledger/gateway";
 
@@ -14,7 +15,22 @@ export interface LedgerNft {
  * see of their NFTs (tiers, rewards) is the rewards feature's.
  */
 export class Holdings {
-  constructor(private readonly ledger: Pick<LedgerGateway, "request">) {}
+  constructor(private readonly ledger: Pick<LedgerGateway, "request" | "vvx">) {}
+
+  /** The wallet's VVX in micro-units on the validated ledger: one account_lines (none for an unfunded account or one without the line). */
+  async vvxMicro(wallet: string): Promise<bigint> {
+    const { currency, issuer } = this.ledger.vvx;
+    let lines: { currency: string; account: string; balance: string }[];
+    try {
+      const res = await this.ledger.request({ command: "account_lines", account: wallet, peer: issuer, ledger_index: "validated" } as never);
+      lines = (res as unknown as { result: { lines: typeof lines } }).result.lines;
+    } catch (err) {
+      if (err instanceof LedgerRequestError && err.ledgerError === "actNotFound") return 0n;
+      throw err;
+    }
+    const line = lines.find((l) => sameCurrency(l.currency, currency) && l.account === issuer);
+    return line ? microFromValue(line.balance).micro : 0n;
+  }
 
   /** Every NFT an account holds in the validated ledger (all pages); none for an unfunded account. */
   async accountNfts(wallet: string): Promise<LedgerNft[]> {

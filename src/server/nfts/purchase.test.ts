@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { convertHexToString, type Client } from "xrpl";
 import { tierFromTaxon } from "../../engine";
 import { nfts as nftsTable } from "./schema";
-import { closeLedger, eventually } from "../testing/ledgerKit";
+import { closeLedger, eventually, pay } from "../testing/ledgerKit";
 import type { TestServer } from "../testing/testServer";
 import { serverWithClient } from "../testing/serverSuite";
 import { TestBrowser } from "../testing/testBrowser";
@@ -226,12 +226,14 @@ describe("NFT purchase end to end", () => {
     const avail = async () => (await (await fetch(`${server.url}/api/nft-availability`)).json()).oasis.currentSupply as number;
     const start = await avail();
 
-    // Holds no VVX: the signed payment is submitted and fails with a tec code.
-    const broke = await buyer(server, 0);
+    // Held the price when it reserved, then sent the VVX away: the signed payment is submitted and fails with a tec code.
+    const broke = await buyer(server, 250_000);
     const browser = sessionBrowser(server, broke.classicAddress);
     const req = await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250000", walletAddress: broke.classicAddress, tierId: 2 } });
     expect(req.status).toBe(200);
     expect(await avail()).toBe(start - 1);
+    const { vvx } = server.ctx.ledger;
+    await pay(client, broke, { Destination: vvx.issuer, Amount: { currency: vvx.currency, issuer: vvx.issuer, value: "250000" } });
     const paid = await signPayload(server, req.body.uuid, { account: broke.classicAddress });
     expect(paid.dispatchedResult).toMatch(/^tec/);
     // The server follows the payment request in Xaman: no status call is needed for the release.

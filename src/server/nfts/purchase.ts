@@ -3,8 +3,7 @@ import { vvxToMicroNumber } from "../../engine";
 import { failedOnLedger } from "../../shared/ledgerResult";
 import type { Clock } from "../platform/clock";
 import type { Db } from "../platform/db";
-import { ConflictError, DrainingError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
-import { RateLimiter } from "../platform/http/rateLimit";
+import { AppError, ConflictError, DrainingError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import { insertPaymentRequest } from "../payments/requests";
 import type { PaymentWatcher } from "../payments/watcher";
@@ -15,10 +14,8 @@ import { NFT_PURCHASE_PURPOSE, PAYMENT_GRACE_SECONDS, RESERVATION_SECONDS, type 
 import { shownStatus, type PurchaseProgress } from "./progress";
 import type { NftRepository, PurchaseRow, TierRow } from "./repository";
 
-/** Purchase creations per wallet per minute (each makes a Xaman request). */
-export const PURCHASES_PER_WALLET_PER_MINUTE = 10;
-/** Purchase creations per IP per minute (many wallets behind one address share it). */
-export const PURCHASES_PER_IP_PER_MINUTE = 60;
+/** Unpaid reservations one client address may hold at once, every wallet and tier together (a household buying together; not a tier's supply). */
+export const OPEN_RESERVATIONS_PER_IP = 3;
 /** An open reservation with less left than this is replaced (if its QR was not opened) rather than shown again. */
 const REUSE_MIN_REMAINING_MS = 60_000;
 
@@ -47,6 +44,26 @@ export class SoldOutError extends ConflictError {
   }
 }
 
+/** 409: the wallet does not hold the tier's price in VVX on the validated ledger, so it may not hold a unit back from others. */
+export class InsufficientVvxError extends ConflictError {
+  constructor(tier: TierRow, heldMicro: bigint) {
+    super(
+      "INSUFFICIENT_VVX",
+      `Your wallet holds ${formatVvx(Number(heldMicro))} VVX on the ledger; a ${tier.name} NFT costs ${formatVvx(tier.priceMicroVvx)} VVX. Get the VVX first, then reserve the NFT.`,
+    );
+  }
+}
+
+/** 429: the address holds as many unpaid reservations as it may; one ends (paid, cancelled or expired) before another. */
+export class TooManyReservationsError extends AppError {
+  constructor(
+    limit: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, "RATE_LIMITED", `Too many unpaid NFT reservations from your network (at most ${limit} at once). Pay or cancel one, or try again in ${retryAfterSeconds} s.`);
+  }
+}
+
 export interface PurchaseDeps {
   db: Db;
   repo: NftRepository;
@@ -56,6 +73,8 @@ export interface PurchaseDeps {
   signing: SigningService;
   log: Logger;
   clock: Clock;
+  /** The wallet's VVX on the validated ledger, in micro-units (a reservation needs the tier's price there). */
+  vvxMicro(wallet: string): Promise<bigint>;
 }
 
 /**
@@ -72,9 +91,6 @@ export class PurchaseService {
    * second and validated a few ledgers later still counts; the unit stays reserved meanwhile.
    */
   paymentGraceSeconds = PAYMENT_GRACE_SECONDS;
-  /** Purchase creations per wallet and per IP (replaceable: tests tighten them). */
-  perWallet: RateLimiter;
-  perIp: RateLimiter;
   /** Payment sign requests being made, per purchase (a parallel request waits for the same one). */
   private readonly signingNow = new Map<number, Promise<PaymentSign>>();
   /** Payment sign requests followed in Xaman, per purchase. */
@@ -82,17 +98,17 @@ export class PurchaseService {
   /** Purchases whose payment Xaman reports signed (the status shown is payment_detected). */
   private readonly signed = new Set<number>();
 
-  constructor(private readonly deps: PurchaseDeps) {
-    this.perWallet = new RateLimiter(PURCHASES_PER_WALLET_PER_MINUTE, 60_000);
-    this.perIp = new RateLimiter(PURCHASES_PER_IP_PER_MINUTE, 60_000);
-  }
+  /** Unpaid reservations per client address (replaceable: tests tighten it). */
+  openPerIp = OPEN_RESERVATIONS_PER_IP;
+
+  constructor(private readonly deps: PurchaseDeps) {}
 
   /** True once the server drains before a restart: no new purchase is opened (payments already signed still count). */
   draining = false;
 
   /**
    * Reserves one unit and asks Xaman for the buyer's payment; the wallet's open reservation of the
-   * tier is returned again instead (`reused`). 429 past the per-wallet or per-IP limit.
+   * tier is returned again instead (`reused`). (The route's payload limits count it first: auth/limits.ts.)
    */
   async create(actor: Actor, tierId: number, source: PurchaseSource, amountVvx?: number): Promise<PurchaseCreated> {
     if (this.draining) throw new DrainingError();
@@ -101,8 +117,11 @@ export class PurchaseService {
       throw new ValidationError("amount", `Field 'amount' must be the ${tier.name} price, ${formatVvx(tier.priceMicroVvx)} (VVX), got ${amountVvx.toLocaleString("en-US")}`);
     }
     if (!tier.isActive) throw new ConflictError("TIER_INACTIVE", `${tier.name} NFTs are not on sale`);
-    this.perWallet.hit(actor.wallet);
-    if (actor.ip) this.perIp.hit(actor.ip);
+    // A new reservation holds a unit back from everyone else: only for a wallet that holds the price (one ledger read).
+    if (!this.deps.repo.openFor(actor.wallet, tier.id)) {
+      const held = await this.deps.vvxMicro(actor.wallet);
+      if (held < BigInt(tier.priceMicroVvx)) throw new InsufficientVvxError(tier, held);
+    }
     // An open reservation that turns out to have ended is released and replaced: at most twice.
     for (let attempt = 0; attempt < 3; attempt++) {
       const { purchase, existing } = this.reserve(actor, tier, source);
@@ -127,6 +146,10 @@ export class PurchaseService {
         const open = repo.openFor(actor.wallet, tier.id, tx);
         if (open) return { purchase: open, existing: true };
         if (repo.heldUnits(tier.id, tx) >= tier.maxSupply) throw new SoldOutError(tier.name);
+        if (actor.ip) {
+          const fromIp = repo.openFromIp(actor.ip, tx);
+          if (fromIp.length >= this.openPerIp) throw new TooManyReservationsError(this.openPerIp, Math.max(1, Math.ceil((fromIp[0]!.expiresAt.getTime() - now.getTime()) / 1000)));
+        }
         const requestId = randomUUID();
         const paymentExpiry = new Date(expiresAt.getTime() + this.paymentGraceSeconds * 1000);
         const request = insertPaymentRequest(
@@ -146,6 +169,7 @@ export class PurchaseService {
           createdAt: now,
           expiresAt,
           updatedAt: now,
+          clientIp: actor.ip ?? null,
         });
         return { purchase, existing: false };
       },

@@ -37,7 +37,7 @@ function startRoutes({ nfts, auth, config, platformAddress }: NftRouteDeps) {
       "/api/payments/vvx-payment-qr",
       async ({ body, session, cookies, server, request }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        const actor = { wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config), ip: clientIp(server, request) };
+        const actor = { wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config), ip: clientIp(server, request, config.trustProxy) };
         const created = await purchases.create(actor, parseTierId(body.tierId), "vvx_payment_qr", parseVvxText(body.amount, "amount"));
         const price = formatVvx(created.purchase.priceMicroVvx);
         return {
@@ -67,7 +67,7 @@ function startRoutes({ nfts, auth, config, platformAddress }: NftRouteDeps) {
       "/api/nfts/direct-offer",
       async ({ body, session, cookies, server, request }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        const actor = { wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config), ip: clientIp(server, request) };
+        const actor = { wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config), ip: clientIp(server, request, config.trustProxy) };
         // A paid path like the marketplace: the QR is the VVX payment; the offer follows the payment.
         const created = await purchases.create(actor, parseTierId(body.tierId), "direct_offer");
         const price = `${formatVvx(created.purchase.priceMicroVvx)} VVX`;

@@ -212,6 +212,18 @@ export class NftRepository {
       .get()?.p;
   }
 
+  /** Open reservations (pending, payment request open) asked from `ip`, every wallet and tier; the soonest end first. */
+  openFromIp(ip: string, db: DbOrTx = this.db): PurchaseRow[] {
+    return db
+      .select({ p: nftPurchases })
+      .from(nftPurchases)
+      .innerJoin(paymentRequests, eq(paymentRequests.id, nftPurchases.paymentRequestId))
+      .where(and(eq(nftPurchases.clientIp, ip), eq(nftPurchases.status, "pending"), eq(paymentRequests.status, "open")))
+      .orderBy(asc(nftPurchases.expiresAt))
+      .all()
+      .map((r) => r.p);
+  }
+
   /** Pending purchases whose payment request is still open (their Xaman payment requests are followed). */
   pendingWithOpenRequest(): PurchaseRow[] {
     return this.prepared.pendingOpen.all().map((r) => r.p);

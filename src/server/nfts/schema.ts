@@ -79,6 +79,8 @@ export const nftPurchases = sqliteTable(
     mintedAt: integer("minted_at", { mode: "timestamp_ms" }),
     offeredAt: integer("offered_at", { mode: "timestamp_ms" }),
     completedAt: integer("completed_at", { mode: "timestamp_ms" }),
+    /** The address the reservation was asked from (open reservations per address are capped). */
+    clientIp: text("client_ip"),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [
@@ -88,5 +90,6 @@ export const nftPurchases = sqliteTable(
     index("nft_purchases_status").on(t.status),
     index("nft_purchases_wallet").on(t.wallet),
     index("nft_purchases_offer").on(t.offerId),
+    index("nft_purchases_client_ip").on(t.clientIp, t.status),
   ],
 );

@@ -29,7 +29,7 @@ const ACCEPT_POLL_MAX_MS = 60_000;
 export interface NftRouteDeps {
   nfts: NftService;
   auth: AuthService;
-  config: Pick<Config, "adminWallets" | "cookieSecret">;
+  config: Pick<Config, "adminWallets" | "cookieSecret" | "trustProxy">;
   /** The platform account buyers pay. */
   platformAddress: () => string;
   /** Headers of the API's JSON answers (content type and security headers), for responses the routes build themselves. */
@@ -80,9 +80,11 @@ export class NftService {
     this.catalog = new NftCatalog(repo, config, clock, readModelsOf(sqliteOf(db)!));
     this.progress = new PurchaseProgress(hub, clock, log);
     const progress = this.progress;
-    this.purchases = new PurchaseService({ db, repo, catalog: this.catalog, progress, payments, signing, log, clock });
-    this.fulfilment = new Fulfilment({ db, repo, catalog: this.catalog, progress, outbox, payments, ledger, log, clock });
     this.holdings = new Holdings(ledger);
+    const holdings = this.holdings;
+    this.purchases = new PurchaseService({ db, repo, catalog: this.catalog, progress, payments, signing, log, clock, vvxMicro: (wallet) => holdings.vvxMicro(wallet) });
+    this.purchases.openPerIp = config.nftReservationsPerIp;
+    this.fulfilment = new Fulfilment({ db, repo, catalog: this.catalog, progress, outbox, payments, ledger, log, clock });
     this.acceptance = new Acceptance({ db, repo, progress, signing, ledger, holdings: this.holdings, outbox, config, log, clock });
   }
 

@@ -1,6 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { isValidClassicAddress } from "xrpl";
+import { DEFAULT_BUSY_TIMEOUT_MS } from "./db";
+import { NO_PROXY, parseTrustProxy, type TrustProxy } from "./http/clientAddress";
 
 /** Network the product talks to: the embedded sandbox or a real XRP Ledger. */
 export type Network = "sandbox" | "testnet" | "mainnet";
@@ -52,6 +54,16 @@ export interface Config {
   metricsToken?: string;
   /** How long a SIGTERM waits for the crash round under way before the server stops anyway (SHUTDOWN_GRACE_MS). */
   shutdownGraceMs: number;
+  /** Xaman payloads per signed-in wallet and per IP per minute (PAYLOADS_PER_WALLET_PER_MINUTE, PAYLOADS_PER_IP_PER_MINUTE). */
+  payloadLimits: { perWallet: number; perIp: number };
+  /** Who may spin the daily wheel (DAILY_SPIN_ELIGIBILITY): any wallet (the spec), or holders (a VVX NFT, or play in the last 30 days). */
+  dailySpinEligibility: "any" | "holders";
+  /** Unpaid NFT reservations one client address may hold at once (NFT_RESERVATIONS_PER_IP). */
+  nftReservationsPerIp: number;
+  /** Which proxies may name the client's address in X-Forwarded-For (TRUST_PROXY); by default none. */
+  trustProxy: TrustProxy;
+  /** The longest a database statement waits for another process's lock before the request is answered 503 (DB_BUSY_TIMEOUT_MS). */
+  dbBusyTimeoutMs: number;
   /** Signs the browser binding cookie (COOKIE_SECRET, else a random key kept in DATA_DIR). */
   cookieSecret?: string;
   /** Crash: betting countdown before a round runs (CRASH_WAIT_MS). */
@@ -254,6 +266,14 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: check(() => oneOf(env, "LOG_LEVEL", ["info", "warn", "error"] as const), "info"),
     metricsToken,
     shutdownGraceMs: check(() => int(env, "SHUTDOWN_GRACE_MS", 8_000, 0, 600_000), 8_000),
+    dbBusyTimeoutMs: check(() => int(env, "DB_BUSY_TIMEOUT_MS", DEFAULT_BUSY_TIMEOUT_MS, 0, 5_000), DEFAULT_BUSY_TIMEOUT_MS),
+    trustProxy: check(() => trustProxy(env), NO_PROXY),
+    dailySpinEligibility: check(() => oneOf(env, "DAILY_SPIN_ELIGIBILITY", ["any", "holders"] as const), "any"),
+    nftReservationsPerIp: check(() => int(env, "NFT_RESERVATIONS_PER_IP", 3, 1, 1_000_000), 3),
+    payloadLimits: {
+      perWallet: check(() => int(env, "PAYLOADS_PER_WALLET_PER_MINUTE", 20, 1, 100_000), 20),
+      perIp: check(() => int(env, "PAYLOADS_PER_IP_PER_MINUTE", 60, 1, 1_000_000), 60),
+    },
     cookieSecret,
     crashWaitMs: check(() => int(env, "CRASH_WAIT_MS", 10_000, 100, 600_000), 10_000),
     crashPauseMs: check(() => int(env, "CRASH_PAUSE_MS", 3_000, 0, 600_000), 3_000),
@@ -309,6 +329,14 @@ function dataDirParentProblem(dataDir: string): string | undefined {
   if (!existsSync(parent)) return `the folder ${parent} (where ${path} would be made) does not exist; create it, or point DATA_DIR elsewhere`;
   if (!statSync(parent).isDirectory()) return `${parent} is not a folder`;
   return undefined;
+}
+
+function trustProxy(env: Env): TrustProxy {
+  try {
+    return parseTrustProxy(env.TRUST_PROXY);
+  } catch (err) {
+    throw new ConfigError("TRUST_PROXY", (err as Error).message);
+  }
 }
 
 /** The racing settings: betting must close before the countdown ends; the multiple has at most 2 decimals. */

@@ -61,6 +61,16 @@ export class RateLimitError extends AppError {
   }
 }
 
+/** 503 `degraded`: another process holds the database's write lock, so nothing that writes can be done now. */
+export class DatabaseBusyError extends AppError {
+  /** Retry-After of the answer: the lock is checked again every quarter second. */
+  readonly retryAfterSeconds = 1;
+
+  constructor() {
+    super(503, "DATABASE_BUSY", "The database is busy. Please try again in a moment.", { status: "degraded" });
+  }
+}
+
 /** 502/503: a dependency (ledger, Xaman) failed or is unreachable. */
 export class UpstreamError extends AppError {
   constructor(message: string, code: ErrorCode = "UPSTREAM_UNAVAILABLE", status = 503) {

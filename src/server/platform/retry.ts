@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { probeWrite } from "./db";
+import { isBusyError, probeWrite, reportIfCorrupt, writeLockOf } from "./db";
 import type { Logger } from "./log";
 
 /** First wait after a failure; it doubles with each failure in a row. */
@@ -39,6 +39,9 @@ export class RetryGate {
     try {
       await pass();
     } catch (err) {
+      reportIfCorrupt(err);
+      // The lock was taken during the pass: later writes fail at once instead of each waiting the busy timeout.
+      if (this.sqlite && isBusyError(err)) writeLockOf(this.sqlite).noteHeld();
       return this.failed(err instanceof Error ? err.message : String(err), Math.min(this.maxMs, this.baseMs * 2 ** this.failures));
     }
     if (this.failures > 0) this.log.info(`${this.name} resumed`, { failures: this.failures });

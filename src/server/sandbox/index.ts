@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,10 +8,11 @@ import type { Config } from "../platform/config";
 import { databaseFileError } from "../platform/db";
 import type { Logger } from "../platform/log";
 import { clientIp, RateLimiter } from "../platform/http/rateLimit";
+import type { TrustProxy } from "../platform/http/clientAddress";
 import { sandboxXummCredentials } from "../signing/credentials";
 import { sandboxClock, sandboxClockRoutes } from "./clock";
 import { explorerRoutes } from "./explorer";
-import { sandboxLedgerRoutes } from "./ledger";
+import { LEDGER_CLIENT_HEADER, sandboxLedgerRoutes } from "./ledger";
 import { KEPT_SIGNATURES, type KeptSignatures } from "./ledger/faucet";
 import { SandboxLedger } from "./ledger/ledger";
 import { simulatePaymentRoutes, type SandboxProductHooks } from "./simulate";
@@ -36,6 +38,11 @@ export interface Sandbox {
   clock: AdvancingClock;
   /** The fixed issuer, treasury and AMM provider derived from SANDBOX_SEED. */
   wallets: SandboxWallets;
+  /**
+   * Headers the product's own ledger client connects with: the sandbox ledger knows it by them (a secret
+   * of this process), not by its address, so no client sharing 127.0.0.1 can get it refused.
+   */
+  ledgerClientHeaders: Record<string, string>;
   /**
    * Every /sandbox/* route (ledger WebSocket, faucet, clock, Xaman API, wallet page, explorer), and
    * the product's test endpoint (/api/test/simulate-payment) built on the hooks the product lends.
@@ -72,6 +79,7 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
     throw databaseFileError(join(config.dataDir, "sandbox.db"), err, "It holds only sandbox data: move it aside and the sandbox starts a fresh ledger") ?? err;
   }
   clock = sandboxClock(ledger);
+  const ledgerClientKey = randomBytes(24).toString("hex");
   const xumm = new SandboxXumm({
     db: sandboxXummDb(ledger.store.db),
     log,
@@ -89,10 +97,11 @@ export function createSandbox(config: Config, log: Logger): Sandbox {
     ledger,
     clock,
     wallets: ledger.wallets,
+    ledgerClientHeaders: { [LEDGER_CLIENT_HEADER]: ledgerClientKey },
     routes: (hooks) =>
       new Elysia({ name: "sandbox" })
-        .use(faucetLimit(config.sandboxFaucetPerMinute))
-        .use(sandboxLedgerRoutes(ledger, log))
+        .use(faucetLimit(config.sandboxFaucetPerMinute, config.trustProxy))
+        .use(sandboxLedgerRoutes(ledger, log, { trustProxy: config.trustProxy, clientKey: ledgerClientKey }))
         .use(sandboxClockRoutes(sandbox.clock, ledger))
         .use(explorerRoutes(ledger, sandbox.clock))
         .use(sandboxXummRoutes(xumm, xapps))
@@ -134,9 +143,9 @@ export function signGenesis(config: Pick<Config, "sandboxSeed" | "sandboxLedgerM
 }
 
 /** The faucet (POST /sandbox/api/accounts) makes at most `perMinute` accounts a minute for one client IP (429 after). */
-function faucetLimit(perMinute: number) {
+function faucetLimit(perMinute: number, trustProxy: TrustProxy) {
   const limiter = new RateLimiter(perMinute, 60_000);
   return new Elysia({ name: "sandbox-faucet-limit" }).onBeforeHandle({ as: "scoped" }, ({ request, server, path }) => {
-    if (request.method === "POST" && path === "/sandbox/api/accounts") limiter.hit(clientIp(server, request));
+    if (request.method === "POST" && path === "/sandbox/api/accounts") limiter.hit(clientIp(server, request, trustProxy));
   });
 }

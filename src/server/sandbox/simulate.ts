@@ -36,12 +36,12 @@ export interface SandboxProductHooks {
  * payment: the answer is the Xaman sign request, and nothing moves until the wallet signs it (in the
  * sandbox wallet); the watcher then handles the payment like any other.
  */
-export function simulatePaymentRoutes(hooks: SandboxProductHooks, config: Pick<Config, "cookieSecret">) {
+export function simulatePaymentRoutes(hooks: SandboxProductHooks, config: Pick<Config, "cookieSecret" | "trustProxy">) {
   return new Elysia({ name: "sandbox-simulate" }).use(walletSession(hooks.auth)).post(
     "/api/test/simulate-payment",
     async ({ body, session, cookies, server, request }) => {
       const wallet = actingWallet(session, body.walletAddress);
-      const started = await hooks.startNftPurchase({ wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config), ip: clientIp(server, request) }, body.tierId, body.amount);
+      const started = await hooks.startNftPurchase({ wallet, clientToken: clientToken(cookies.get(CLIENT_COOKIE), config), ip: clientIp(server, request, config.trustProxy) }, body.tierId, body.amount);
       return {
         success: true as const,
         requestId: started.requestId,

@@ -17,6 +17,7 @@ export function siteRoutes(ctx: { config: Config; version: string; ledger: { vvx
     supportEmail: config.supportEmail ?? null,
     maintenanceNotice: config.maintenanceNotice,
     links: config.links as Record<string, string>,
+    racingPayoutMultiple: config.racing.payoutMultiple,
   };
   return new Elysia({ name: "site" }).get("/api/site-config", () => body, {
     response: t.Object({
@@ -29,6 +30,7 @@ export function siteRoutes(ctx: { config: Config; version: string; ledger: { vvx
       supportEmail: t.Nullable(t.String()),
       maintenanceNotice: t.Boolean(),
       links: t.Record(t.String(), t.String()),
+      racingPayoutMultiple: t.Number({ description: "Unicorn Racing pays a winning bet this many times over (RACING_PAYOUT_MULTIPLE); its return to player is this / 5" }),
     }),
     detail: { summary: "Public site settings (links, notices)", tags: ["system"] },
   });

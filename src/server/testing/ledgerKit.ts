@@ -8,6 +8,7 @@ import { PaymentWatcher } from "../payments/watcher";
 import type { Token } from "../ledger/amounts";
 import { LedgerGateway, type Backoff } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
+import type { TestServer } from "./testServer";
 
 /** Test helpers against a running sandbox (a server started by startTestServer). */
 
@@ -134,4 +135,22 @@ export async function startStack(opts: {
       store.close();
     },
   };
+}
+
+/**
+ * An account with `payments` validated payments in its history, submitted straight to the in-process
+ * sandbox ledger (one account_tx page of 400 is ~200 KB of JSON: what the ledger flood tests ask for).
+ */
+export async function accountWithHistory(server: TestServer, payments = 400): Promise<string> {
+  const ledger = server.ctx.sandbox!.ledger;
+  const wallet = Wallet.fromSeed((await ledger.createAccount({ xrp: 10_000 })).seed);
+  const sink = (await ledger.createAccount({ xrp: 10 })).address;
+  const first = ledger.accountRoot(wallet.address, "current")!.Sequence as number;
+  for (let i = 0; i < payments; i++) {
+    const tx: Payment = { TransactionType: "Payment", Account: wallet.address, Destination: sink, Amount: String(1000 + i), Fee: "10", Sequence: first + i, Flags: 0 };
+    const { result } = ledger.submit(wallet.sign(tx).tx_blob);
+    if (result !== "tesSUCCESS") throw new Error(`payment ${i} of the history: ${result}`);
+  }
+  await ledger.closeLedger();
+  return wallet.address;
 }

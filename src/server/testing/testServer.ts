@@ -40,9 +40,10 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
   // env.PORT: a restart on the port pages already use (a browser test of an outage); otherwise a free one.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "vvx-test-"));
-  // Tests and benches fund many accounts from one address: the faucet's limit is for other clients (faucet.test.ts sets its own).
+  // Tests and benches fund many accounts from one address: the faucet's limit is for other clients (faucet.test.ts sets its own);
+  // so are the Xaman payload limits and the open reservations per address (tests of the limits set them).
   // A chain of 10,000 games is a hundredth of the walk at every start, and more rounds than any test plays.
-  const config = loadConfig({ HOST: "127.0.0.1", QUIET: "1", LOG_LEVEL: "warn", SANDBOX_LEDGER_MS: "200", SANDBOX_FAUCET_PER_MINUTE: "1000000", CRASH_CHAIN_LENGTH: "10000", ...env, PORT: String(port), DATA_DIR: dir });
+  const config = loadConfig({ HOST: "127.0.0.1", QUIET: "1", LOG_LEVEL: "warn", SANDBOX_LEDGER_MS: "200", SANDBOX_FAUCET_PER_MINUTE: "1000000", PAYLOADS_PER_WALLET_PER_MINUTE: "100000", PAYLOADS_PER_IP_PER_MINUTE: "1000000", NFT_RESERVATIONS_PER_IP: "1000000", CRASH_CHAIN_LENGTH: "10000", ...env, PORT: String(port), DATA_DIR: dir });
   const server = await startServer(config, log);
   return {
     url: `http://127.0.0.1:${port}`,

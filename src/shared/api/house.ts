@@ -35,3 +35,19 @@ export const HouseResponse = t.Object({
 });
 export type HouseResponse = typeof HouseResponse.static;
 export type HouseGame = typeof HouseGame.static;
+
+// GET /api/admin/wheel: the daily wheel per UTC day, for the operator (/admin).
+export const WheelDay = t.Object({
+  day: t.String({ description: "UTC day, YYYY-MM-DD" }),
+  spins: t.Number(),
+  wallets: t.Number(),
+  prizeSpins: t.Number({ description: "Slot spins won (worth 1,000 VVX of play each)" }),
+  bonusSpinsPlayed: t.Number({ description: "Spins played in the wheel's Bonus sessions that day" }),
+  bonusPaid: Amount,
+});
+export const WheelDaysResponse = t.Object({
+  success: t.Literal(true),
+  eligibility: t.Union([t.Literal("any"), t.Literal("holders")], { description: "DAILY_SPIN_ELIGIBILITY" }),
+  days: t.Array(WheelDay, { description: "Newest first, the last 30 days with spins" }),
+});
+export type WheelDaysResponse = typeof WheelDaysResponse.static;

@@ -9,6 +9,8 @@ export interface SiteConfig {
   explorerTxUrl: string;
   supportEmail: string | null;
   maintenanceNotice: boolean;
+  /** Unicorn Racing's payout multiple (the /fair RTP table's racing row). */
+  racingPayoutMultiple: number;
   links: Partial<Record<"buyToken" | "whitepaper" | "ledgerDocs" | "walletSite" | "terms" | "privacy" | "twitter" | "discord" | "telegram" | "medium", string>>;
 }
 

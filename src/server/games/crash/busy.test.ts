@@ -2,29 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { faucet } from "../../testing/ledgerKit";
 import { sessionBrowser } from "../../testing/nftKit";
+import { holdDatabase } from "../../testing/holdDatabase";
 import { startTestServer, type TestServer } from "../../testing/testServer";
 import { betReaches, CRASH_TEST_ENV, CrashSocket, deliveredDrops, finishRound, flyTo, placeBet, skipToRound, startFlight } from "../../testing/crashKit";
-
-/** Another process holds the product database with BEGIN EXCLUSIVE until `release()`. */
-async function holdDatabase(path: string) {
-  const script = `
-    const { Database } = require("bun:sqlite");
-    const db = new Database(${JSON.stringify(path)});
-    db.exec("BEGIN EXCLUSIVE");
-    console.log("locked");
-    for await (const _ of console) { db.exec("ROLLBACK"); db.close(); console.log("released"); process.exit(0); }`;
-  const proc = Bun.spawn([process.execPath, "-e", script], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
-  const reader = proc.stdout.getReader();
-  const line = new TextDecoder().decode((await reader.read()).value);
-  if (!line.includes("locked")) throw new Error(`the lock holder said ${line}`);
-  return {
-    async release() {
-      proc.stdin.write("release\n");
-      proc.stdin.flush();
-      await proc.exited;
-    },
-  };
-}
 
 async function rider(server: TestServer) {
   const wallet = await faucet(server.url, { xrp: 100 });

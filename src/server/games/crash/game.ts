@@ -207,10 +207,11 @@ export class CrashGame {
     });
   }
 
-  private async onMessage(ws: HubSocket, msg: GameMessage, { wallet, cookies }: GameSocketContext): Promise<void> {
+  private async onMessage(ws: HubSocket, msg: GameMessage, { wallet, cookies, limitPayload }: GameSocketContext): Promise<void> {
     switch (msg.type) {
       case "bet": {
         if (!wallet) throw new UnauthorizedError("Please connect your XUMM wallet to place a bet.");
+        limitPayload();
         const token = clientToken(cookies.get(CLIENT_COOKIE), this.deps.config);
         const created = await this.initiate(wallet, { betAmount: msg.betAmount, autoCashOut: msg.autoCashOut }, token);
         return this.channel.send(ws, { type: "betPaymentRequest", ...created } satisfies CrashServerMessage);

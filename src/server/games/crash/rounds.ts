@@ -2,7 +2,7 @@ import { hundredthsAtMs, maxProfitCapHundredths, msToReachHundredths, multiplyFl
 import type { CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
 import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
-import { probeWrite, sqliteOf, type Db } from "../../platform/db";
+import { probeWrite, reportIfCorrupt, sqliteOf, type Db } from "../../platform/db";
 import { BACKLOG_RETRY_MS, WriteBacklog } from "../../platform/db/backlog";
 import type { Logger } from "../../platform/log";
 import type { NotePlayed } from "../../platform/playedMarks";
@@ -216,6 +216,7 @@ export class CrashRounds {
       try {
         return this.openRound();
       } catch (err) {
+        reportIfCorrupt(err);
         this.deps.log.warn("crash round not opened; trying again", { error: err instanceof Error ? err.message : String(err) });
       }
     }
@@ -381,6 +382,7 @@ export class CrashRounds {
     try {
       fn();
     } catch (err) {
+      reportIfCorrupt(err);
       this.deps.log.error("crash round step failed", { step, round: this.live?.round, error: err instanceof Error ? err.message : String(err) });
     }
   }

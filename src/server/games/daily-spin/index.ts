@@ -51,16 +51,16 @@ export function dailySpinRoutes(deps: { dailySpin: DailySpinService; auth: AuthS
     .use(walletSession(deps.auth))
     .get(
       "/api/daily-spin/check-eligibility/:wallet",
-      ({ params }) => ({ success: true as const, ...dailySpin.eligibility(parseAddress(params.wallet, "walletAddress")) }),
+      async ({ params }) => ({ success: true as const, ...(await dailySpin.eligibility(parseAddress(params.wallet, "walletAddress"))) }),
       { params: t.Object({ wallet: t.String() }), response: EligibilityView, detail: { summary: "Whether the wallet may spin today (UTC), with its streaks", tags: ["daily-spin"] } },
     )
     .post(
       "/api/daily-spin/spin",
-      ({ body, session }) => ({ success: true as const, result: dailySpin.spin(actingWallet(session, body.walletAddress)) }),
+      async ({ body, session }) => ({ success: true as const, result: await dailySpin.spin(actingWallet(session, body.walletAddress)) }),
       {
         body: SpinBody,
         response: t.Object({ success: t.Literal(true), result: WheelResult }),
-        detail: { summary: "Spin the wheel once today; prize spins are credited to the slots at once; 409 when already spun", tags: ["daily-spin"] },
+        detail: { summary: "Spin the wheel once today; prize spins are credited to the slots at once; 409 when already spun, 403 when DAILY_SPIN_ELIGIBILITY=holders leaves the wallet out", tags: ["daily-spin"] },
       },
     );
 }

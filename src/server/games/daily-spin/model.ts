@@ -8,7 +8,13 @@ import type { DbOrTx } from "../../ledger/outbox";
 export type SpinCredit = (db: DbOrTx, wallet: string, spins: number) => { sessionId: string; addedTo: "existing" | "new_bonus" };
 
 /** Error codes of the daily wheel. */
-export const DAILY_SPIN_ERRORS = { alreadySpun: "ALREADY_SPUN_TODAY" } as const;
+export const DAILY_SPIN_ERRORS = { alreadySpun: "ALREADY_SPUN_TODAY", holdersOnly: "WHEEL_HOLDERS_ONLY" } as const;
+
+/** Days of play that keep a wallet eligible under DAILY_SPIN_ELIGIBILITY=holders. */
+export const HOLDERS_PLAYED_DAYS = 30;
+
+/** Shown to a wallet the holders rule leaves out. */
+export const HOLDERS_ONLY = `The daily wheel is for VVX NFT holders and players: hold a VVX NFT, or place a bet or buy slots spins (in the last ${HOLDERS_PLAYED_DAYS} days), to spin it.`;
 
 /** Shown when the wallet has spun today. */
 export const COME_BACK_TOMORROW = "You have already spun the wheel today. Come back tomorrow!";
@@ -17,6 +23,7 @@ export const EligibilityView = t.Object({
   success: t.Literal(true),
   canSpin: t.Boolean(),
   reason: t.Union([t.String(), t.Null()]),
+  eligible: t.Boolean({ description: "false when DAILY_SPIN_ELIGIBILITY=holders and the wallet neither holds a VVX NFT nor played in the last 30 days (reason says so)" }),
   totalSpins: t.Number(),
   currentStreak: t.Number({ description: "Consecutive UTC days with a spin, up to today or yesterday (0 when broken)" }),
   longestStreak: t.Number(),

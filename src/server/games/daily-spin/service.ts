@@ -2,10 +2,10 @@ import { canSpinToday, nextSpinAvailableAtMs, streakAfterSpin, streakTier, utcDa
 import type { FairSeedService } from "../../fair/service";
 import type { Clock } from "../../platform/clock";
 import type { Db } from "../../platform/db";
-import { ConflictError, NotFoundError } from "../../platform/errors";
+import { ConflictError, ForbiddenError, NotFoundError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
 import type { NotePlayed } from "../../platform/playedMarks";
-import { COME_BACK_TOMORROW, DAILY_SPIN_ERRORS, type SpinCredit } from "./model";
+import { COME_BACK_TOMORROW, DAILY_SPIN_ERRORS, HOLDERS_ONLY, type SpinCredit } from "./model";
 import { DailySpinRepository, type DailySpinRow } from "./repository";
 
 export interface DailySpinDeps {
@@ -17,12 +17,21 @@ export interface DailySpinDeps {
   creditSpins: SpinCredit;
   /** Records (outside the database) that a spin is about to be shown: DATA_DIR/vvx.played. */
   notePlayed: NotePlayed;
+  /** Whether a wallet may spin at all (DAILY_SPIN_ELIGIBILITY=holders); every wallet may when absent. */
+  eligible?: (wallet: string) => Promise<boolean>;
 }
 
 /** 409: this wallet has spun today (UTC). */
 export class AlreadySpunError extends ConflictError {
   constructor() {
     super(DAILY_SPIN_ERRORS.alreadySpun, COME_BACK_TOMORROW);
+  }
+}
+
+/** 403: DAILY_SPIN_ELIGIBILITY=holders and the wallet neither holds a VVX NFT nor played lately. */
+export class HoldersOnlyError extends ForbiddenError {
+  constructor() {
+    super(HOLDERS_ONLY, DAILY_SPIN_ERRORS.holdersOnly);
   }
 }
 
@@ -69,17 +78,19 @@ export class DailySpinService {
     }));
   }
 
-  /** The spec's eligibility fields at the product clock's now. */
-  eligibility(wallet: string) {
+  /** The spec's eligibility fields at the product clock's now (and whether the holders rule lets the wallet in). */
+  async eligibility(wallet: string) {
+    const eligible = (await this.deps.eligible?.(wallet)) ?? true;
     const now = this.deps.clock.now();
     const last = this.repo.latest(wallet);
-    const canSpin = canSpinToday(last ? last.createdAt.getTime() : null, now);
+    const canSpin = eligible && canSpinToday(last ? last.createdAt.getTime() : null, now);
     // A streak survives until the end of the day after its last spin.
     const currentStreak = last && utcDayNumber(now) - last.utcDay <= 1 ? last.streak : 0;
     const { total, longest } = this.repo.stats(wallet);
     return {
       canSpin,
-      reason: canSpin ? null : COME_BACK_TOMORROW,
+      reason: canSpin ? null : eligible ? COME_BACK_TOMORROW : HOLDERS_ONLY,
+      eligible,
       totalSpins: total,
       currentStreak,
       longestStreak: longest,
@@ -89,8 +100,9 @@ export class DailySpinService {
     };
   }
 
-  /** Spins once for today: 409 when the wallet already has; two concurrent spins give one result. */
-  spin(wallet: string) {
+  /** Spins once for today: 409 when the wallet already has (two concurrent spins give one result); 403 when the holders rule leaves it out. */
+  async spin(wallet: string) {
+    if (this.deps.eligible && !(await this.deps.eligible(wallet))) throw new HoldersOnlyError();
     const now = this.deps.clock.now();
     const day = utcDayNumber(now);
     const row = this.deps.db.transaction(

@@ -1,7 +1,9 @@
 import type { ServerWebSocket } from "bun";
 import { topicOf, type GameMessage } from "../../../shared/channels";
 import type { ErrorCode } from "../../../shared/errorCodes";
+import { isBusyError } from "../../platform/db";
 import type { Logger } from "../../platform/log";
+import { clientAddress, NO_PROXY, type TrustProxy } from "../../platform/http/clientAddress";
 import { KEEPALIVE_MS, parseMessage, type Hub, type HubSocket } from "../../platform/ws/hub";
 import { SocketConnection, type Cookies, type SocketEndpoint, type SocketWallet } from "../../platform/ws";
 
@@ -11,12 +13,17 @@ export interface GameSocketContext {
   wallet: string | null;
   /** The cookies the socket was opened with. */
   cookies: Cookies;
+  /** Counts one Xaman payload of this socket's wallet and address (429 RATE_LIMITED past the limits): call before making one. */
+  limitPayload(): void;
 }
 
 /** What a game's socket needs from the server around it. */
 export interface GameSocketDeps {
   socketWallet: SocketWallet;
   log: Logger;
+  /** The payload limits every route that makes one shares (auth/limits.ts). */
+  payloads?: { hit(ip: string, wallet: string | undefined): void };
+  trustProxy?: TrustProxy;
 }
 
 export interface GameSocketHandlers {
@@ -85,10 +92,11 @@ export class GameChannel {
     class GameConnection extends SocketConnection {
       constructor(
         cookieHeader: string | null,
+        forwardedFor: string | null,
         /** `?wallet=` of the socket URL: counts as auth when it is the session's wallet (else the socket just watches). */
         private readonly wanted: string | null,
       ) {
-        super(cookieHeader);
+        super(cookieHeader, forwardedFor);
       }
 
       open(ws: ServerWebSocket<SocketConnection>) {
@@ -113,7 +121,9 @@ export class GameChannel {
           if (!msg) return hub.sendError(ws, "BAD_MESSAGE", "Messages must be JSON objects with a type");
           if (msg.type === "keepalive" || msg.type === "ping") return hub.send(ws, { type: "pong", timestamp: Date.now() });
           if (msg.type === "auth") return channel.auth(ws, msg.walletAddress, deps.socketWallet(this.cookies), handlers);
-          await handlers.onMessage(ws, msg, { wallet: channel.walletOf(ws), cookies: this.cookies });
+          const wallet = channel.walletOf(ws);
+          const limitPayload = () => deps.payloads?.hit(clientAddress(ws.remoteAddress, this.forwardedFor, deps.trustProxy ?? NO_PROXY), wallet ?? undefined);
+          await handlers.onMessage(ws, msg, { wallet, cookies: this.cookies, limitPayload });
         } catch (err) {
           channel.failed(ws, err, deps.log);
         }
@@ -125,11 +135,13 @@ export class GameChannel {
       }
     }
 
-    return { path: this.path, connect: (request) => new GameConnection(request.headers.get("cookie"), wantedWallet(request.url)) };
+    return { path: this.path, connect: (request) => new GameConnection(request.headers.get("cookie"), request.headers.get("x-forwarded-for"), wantedWallet(request.url)) };
   }
 
   /** A failed message: AppErrors are for the player; anything else is ours (logged), answered generically. */
   private failed(ws: HubSocket, err: unknown, log: Logger): void {
+    // Another process holds the database: the player may try again in a moment (as the API's 503 says).
+    if (isBusyError(err)) return this.hub.sendError(ws, "DATABASE_BUSY", "The database is busy. Please try again in a moment.");
     const e = err as { code?: ErrorCode; message?: string; status?: number };
     if (e?.code && typeof e.status === "number" && e.status < 500) return this.hub.sendError(ws, e.code, e.message ?? "Refused");
     if (typeof e?.status !== "number") log.error(`${this.path} message failed`, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });

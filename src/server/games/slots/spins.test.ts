@@ -36,7 +36,7 @@ describe("spin accounting", () => {
     const wallet = await buyer(server, 10_000);
     const browser = sessionBrowser(server, wallet.classicAddress);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
-    const nonceBefore = server.ctx.fair.pair(wallet.classicAddress).nextNonce;
+    const nonceBefore = server.ctx.fair.open(wallet.classicAddress).nextNonce;
     const results = await Promise.all(Array.from({ length: 50 }, () => spin(browser, session.sessionId, wallet.classicAddress)));
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(10);
@@ -73,7 +73,7 @@ describe("spin accounting", () => {
   test("every spin re-computes from its seeds once the seed is revealed (GET /api/slots/spins, then POST /api/fair/rotate)", async () => {
     const wallet = await buyer(server, 10_000);
     const browser = sessionBrowser(server, wallet.classicAddress);
-    const seedsBefore = (await browser.json(`/api/fair/seeds/${wallet.classicAddress}`)).body;
+    const seedsBefore = (await browser.json("/api/fair/seeds", { method: "POST", json: {} })).body;
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     for (let i = 0; i < 5; i++) await spin(browser, session.sessionId);
     const hidden = (await browser.json(`/api/slots/spins?wallet=${wallet.classicAddress}`)).body.spins;

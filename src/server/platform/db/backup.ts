@@ -1,10 +1,13 @@
 import { Database } from "bun:sqlite";
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { BUSY_TIMEOUT_MS, DatabaseFileError, refuseNewerSchema, schemaVersionOf } from ".";
+import { DatabaseFileError, refuseNewerSchema, schemaVersionOf } from ".";
 import { ownerOnlyFile } from "../dataDir";
 import { VERSION } from "../version";
 import { lockDataDir } from "./dataDirLock";
+
+/** A backup is another process reading: it may wait for the server's write of the moment. */
+const BACKUP_BUSY_TIMEOUT_MS = 5_000;
 
 /** The product database's file name in DATA_DIR. */
 export const DATABASE_FILE = "vvx.db";
@@ -44,7 +47,7 @@ export function backupDatabase(dataDir: string, file: string): { file: string; b
   const partial = join(dirname(target), `.${basename(target)}.${process.pid}.partial`);
   const db = new Database(source, { readonly: true });
   try {
-    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.exec(`PRAGMA busy_timeout = ${BACKUP_BUSY_TIMEOUT_MS}`);
     const { version } = schemaVersionOf(db);
     ownerOnlyFile(partial);
     db.query("VACUUM INTO ?").run(partial);

@@ -18,11 +18,13 @@ export interface Store {
   close(): void;
 }
 
-/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
-export const BUSY_TIMEOUT_MS = 5000;
+/** How long a statement waits for another process's write lock before SQLITE_BUSY, unless configured (DB_BUSY_TIMEOUT_MS). */
+export const DEFAULT_BUSY_TIMEOUT_MS = 100;
+/** While another process holds the lock, how often the server checks (without waiting) whether it is gone. */
+export const LOCK_RECHECK_MS = 250;
 
 /** Opens (or creates) the product database under dataDir in WAL mode and brings its schema up to date. */
-export function openStore(dataDir: string, file = "vvx.db"): Store {
+export function openStore(dataDir: string, file = "vvx.db", busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS): Store {
   mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
   const path = join(dataDir, file);
   let sqlite: Database | undefined;
@@ -32,7 +34,7 @@ export function openStore(dataDir: string, file = "vvx.db"): Store {
     sqlite.exec("PRAGMA journal_mode = WAL");
     sqlite.exec("PRAGMA synchronous = NORMAL");
     sqlite.exec("PRAGMA foreign_keys = ON");
-    sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    writeLockOf(sqlite, busyTimeoutMs);
     refuseNewerSchema(sqlite, path);
     applyMigrations(sqlite);
   } catch (err) {
@@ -41,7 +43,15 @@ export function openStore(dataDir: string, file = "vvx.db"): Store {
     throw databaseFileError(path, err, "Restore it from a backup, or move it aside to start with an empty database") ?? err;
   }
   const db = drizzle(sqlite);
-  return { db, sqlite, path, close: () => sqlite.close() };
+  return {
+    db,
+    sqlite,
+    path,
+    close: () => {
+      writeLockOf(sqlite).close();
+      sqlite.close();
+    },
+  };
 }
 
 /** A database file the server cannot use (corrupt, unreadable): the message names the file and what to do. */
@@ -65,6 +75,45 @@ export function databaseFileError(path: string, err: unknown, remedy: string): D
   }
   if (code.startsWith("SQLITE_FULL") || code.startsWith("SQLITE_IOERR")) return new DatabaseFileError(path, `${path} cannot be written (${reason}). Check the disk under DATA_DIR.`);
   return undefined;
+}
+
+/** SQLite's reports of a damaged file (a bad header or page): SQLITE_CORRUPT*, SQLITE_NOTADB. */
+export function isCorruptError(err: unknown): boolean {
+  // drizzle wraps the driver's error ("Failed query: ...") with it as the cause.
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = String((e as { code?: unknown }).code ?? "");
+    if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) return true;
+  }
+  return false;
+}
+
+/** What SQLite's quick_check finds wrong with a database file (opened read-only), or undefined when nothing. */
+export function damageOf(path: string): string | undefined {
+  let db: Database | undefined;
+  try {
+    db = new Database(path, { readonly: true });
+    const rows = db.query<{ quick_check: string }, []>("PRAGMA quick_check(3)").all();
+    return rows.length === 1 && rows[0]!.quick_check === "ok" ? undefined : rows.map((r) => r.quick_check).join("; ");
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    db?.close();
+  }
+}
+
+let corruptHandler: ((err: unknown) => void) | undefined;
+
+/**
+ * What the process does when SQLite reports a damaged database anywhere (start-up, a request, a loop's
+ * pass): the server's main stops with one line naming the file. Tests leave it unset (the error goes on).
+ */
+export function whenCorrupt(handler: ((err: unknown) => void) | undefined): void {
+  corruptHandler = handler;
+}
+
+/** Passes a caught error to the corruption handler when it is SQLite reporting a damaged file. */
+export function reportIfCorrupt(err: unknown): void {
+  if (corruptHandler && isCorruptError(err)) corruptHandler(err);
 }
 
 /** The database schema this binary writes: its number of migrations (kept in the file as PRAGMA user_version). */
@@ -116,23 +165,90 @@ export function applyMigrations(sqlite: Database): string[] {
 }
 
 /**
- * Whether the database takes writes right now: takes the write lock without waiting and gives
- * it back. Undefined when it does, else why not (e.g. another process holds the lock).
+ * The write lock of one connection, as far as this process knows. bun:sqlite is synchronous: a statement
+ * waiting for another process's lock stops the whole event loop (health, reads, sockets) for as long as
+ * it waits. So a statement waits at most the short busy timeout, and once the server knows the lock is
+ * held elsewhere (a probe or a statement was refused) the connection waits not at all: every write fails
+ * at once (503 DATABASE_BUSY, `degraded`) while reads go on (WAL), until a probe, every LOCK_RECHECK_MS,
+ * finds the lock gone and gives the busy timeout back.
  */
-export function probeWrite(sqlite: Database): string | undefined {
-  // Inside our own transaction we hold the lock already.
-  if (sqlite.inTransaction) return undefined;
-  // Every background pass asks (several a second): `query` keeps each statement compiled.
-  sqlite.query("PRAGMA busy_timeout = 0").run();
-  try {
-    sqlite.query("BEGIN IMMEDIATE").run();
-    sqlite.query("ROLLBACK").run();
-    return undefined;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  } finally {
-    sqlite.query(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
+export class WriteLock {
+  private heldSince: number | undefined;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly sqlite: Database,
+    readonly busyTimeoutMs: number,
+  ) {
+    this.setTimeout(busyTimeoutMs);
   }
+
+  /** True while another process is known to hold the write lock (writes are refused at once). */
+  get heldElsewhere(): boolean {
+    return this.heldSince !== undefined;
+  }
+
+  /**
+   * Whether the database takes writes right now: takes the write lock without waiting and gives it
+   * back. Undefined when it does, else why not (and writes fail at once until it does again).
+   */
+  probe(): string | undefined {
+    // Inside our own transaction we hold the lock already.
+    if (this.sqlite.inTransaction) return undefined;
+    if (!this.heldElsewhere) this.setTimeout(0);
+    try {
+      this.sqlite.query("BEGIN IMMEDIATE").run();
+      this.sqlite.query("ROLLBACK").run();
+    } catch (err) {
+      this.noteHeld();
+      return err instanceof Error ? err.message : String(err);
+    }
+    this.freed();
+    return undefined;
+  }
+
+  /** A statement found the lock held elsewhere: from now on writes fail at once, until a probe finds it free. */
+  noteHeld(): void {
+    if (this.heldSince === undefined) {
+      this.heldSince = performance.now();
+      this.setTimeout(0);
+    }
+    // Every background pass probes too; this timer only makes sure the server notices the lock is gone when nothing else asks.
+    this.timer ??= setInterval(() => this.probe(), LOCK_RECHECK_MS);
+    this.timer.unref?.();
+  }
+
+  /** Stops checking (the connection is closing). */
+  close(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private freed(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.heldSince = undefined;
+    this.setTimeout(this.busyTimeoutMs);
+  }
+
+  private setTimeout(ms: number): void {
+    // `query` keeps the statement compiled: every background pass probes, several times a second.
+    this.sqlite.query(`PRAGMA busy_timeout = ${ms}`).run();
+  }
+}
+
+const writeLocks = new WeakMap<Database, WriteLock>();
+
+/** The connection's WriteLock (made with `busyTimeoutMs` the first time). */
+export function writeLockOf(sqlite: Database, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS): WriteLock {
+  let lock = writeLocks.get(sqlite);
+  if (!lock) writeLocks.set(sqlite, (lock = new WriteLock(sqlite, busyTimeoutMs)));
+  return lock;
+}
+
+/** Whether the database takes writes right now (see WriteLock.probe); undefined when it does, else why not. */
+export function probeWrite(sqlite: Database): string | undefined {
+  return writeLockOf(sqlite).probe();
 }
 
 /** True for SQLite's "another connection holds the lock" errors. */

@@ -1,6 +1,6 @@
 import { Elysia, ValidationError as ElysiaValidationError } from "elysia";
-import { isBusyError } from "../db";
-import { AppError, ValidationError, errorBody } from "../errors";
+import { isBusyError, reportIfCorrupt } from "../db";
+import { AppError, DatabaseBusyError, ValidationError, errorBody } from "../errors";
 import type { Logger } from "../log";
 import { isApiPath } from "../../../shared/routes";
 import { spaNotFound } from "./spa";
@@ -12,6 +12,8 @@ export interface ErrorPages {
   /** The SPA's 404 page for an unknown client path. */
   notFound(requestUrl: string): Promise<Response>;
   headers?: SecurityHeaders;
+  /** Told when a request found the database locked by another process (so later writes are refused at once). */
+  onBusy?: () => void;
 }
 
 /** Longest field name and reason an error message quotes (the input never comes back in bulk). */
@@ -67,15 +69,16 @@ export function errorHandler(log: Logger, pages: ErrorPages = { notFound: spaNot
     } else if (code === "INVALID_COOKIE_SIGNATURE") appError = new AppError(401, "INVALID_SESSION", "Session cookie is invalid");
     else if (isBusyError(error)) {
       log.warn("database busy", { path, error: error instanceof Error ? error.message : String(error) });
-      appError = new AppError(503, "DATABASE_BUSY", "The database is busy. Please try again in a moment.");
-      set.headers["retry-after"] = "5";
+      pages.onBusy?.();
+      appError = new DatabaseBusyError();
     } else if (typeof code === "number") appError = new AppError(code, `HTTP_${code}` as const, String((error as { response?: unknown }).response ?? error));
     else {
+      reportIfCorrupt(error);
       log.error("unhandled error", { path, error: error instanceof Error ? error.stack ?? error.message : String(error) });
       appError = new AppError(500, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
     }
     set.status = appError.status;
-    if (appError.status === 429 && "retryAfterSeconds" in appError) set.headers["retry-after"] = String(appError.retryAfterSeconds);
+    if ("retryAfterSeconds" in appError) set.headers["retry-after"] = String(appError.retryAfterSeconds);
     Object.assign(set.headers, pages.headers?.resource(path));
     set.headers["content-type"] = "application/json; charset=utf-8";
     return errorBody(appError);

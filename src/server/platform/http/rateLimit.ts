@@ -1,6 +1,7 @@
 import type { Clock } from "../clock";
 import { systemClock } from "../clock";
 import { RateLimitError } from "../errors";
+import { clientAddress, type TrustProxy } from "./clientAddress";
 
 /**
  * Fixed-window request counter per key (in memory: limits protect this process and its
@@ -32,7 +33,10 @@ export class RateLimiter {
   }
 }
 
-/** The client's IP as the socket saw it ("local" for in-process requests). */
-export function clientIp(server: { requestIP(req: Request): { address: string } | null } | null | undefined, request: Request): string {
-  return server?.requestIP(request)?.address ?? "local";
+/**
+ * The client's IP: the socket's peer ("local" for in-process requests), or with TRUST_PROXY the address
+ * the operator's proxies name in X-Forwarded-For (clientAddress.ts).
+ */
+export function clientIp(server: { requestIP(req: Request): { address: string } | null } | null | undefined, request: Request, trust: TrustProxy): string {
+  return clientAddress(server?.requestIP(request)?.address ?? "local", request.headers.get("x-forwarded-for"), trust);
 }

@@ -103,6 +103,34 @@ describe("/ws", () => {
     forged.ws.close();
   });
 
+  test("logout ends the session's private pushes: its /ws and game sockets close, another session of the wallet keeps its own", async () => {
+    const own = "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY";
+    const browser = sessionBrowser(server, own);
+    const kept = await connect({ cookie: sessionBrowser(server, own).cookieHeader() });
+    const site = await connect({ cookie: browser.cookieHeader() });
+    for (const s of [site, kept]) {
+      s.ws.send(JSON.stringify({ type: "subscribe", topic: `wallet:${own}` }));
+      await s.next("subscribed");
+    }
+    const game = new WebSocket(`${server.url.replace("http", "ws")}/ws/games/crash?wallet=${own}`, { headers: { cookie: browser.cookieHeader(), origin: server.url } } as never);
+    const gameMessages: Record<string, unknown>[] = [];
+    game.onmessage = (e) => gameMessages.push(JSON.parse(String(e.data)));
+    await new Promise((resolve, reject) => ((game.onopen = resolve), (game.onerror = reject)));
+    for (let i = 0; i < 100 && !gameMessages.some((m) => m.type === "authenticated"); i++) await Bun.sleep(10);
+    expect(gameMessages.some((m) => m.type === "authenticated")).toBe(true);
+    const closed = [site.ws, game].map((ws) => new Promise<number>((resolve) => ws.addEventListener("close", (e) => resolve(e.code))));
+
+    const out = await browser.json("/api/auth/logout", { method: "POST" });
+    expect(out.body).toMatchObject({ loggedOut: true });
+    expect(await Promise.race([Promise.all(closed), Bun.sleep(2_000).then(() => "still open")])).toEqual([4001, 4001]);
+    // The wallet's pushes now reach only the session that is still signed in.
+    server.ctx.hub.emit("wallet", own, { type: "reward-claim", claimId: 2, tokenId: "T", claimType: "early", status: "Pending", amount: "1", txid: null });
+    expect(await kept.next("reward-claim")).toMatchObject({ claimId: 2 });
+    expect(site.messages.some((m) => m.type === "reward-claim")).toBe(false);
+    expect(server.ctx.hub.subscribers(`player:crash:${own}`)).toBe(0);
+    kept.ws.close();
+  });
+
   // The same refusals on every socket of the product (one mechanism, platform/ws/route.ts): what Elysia's `.ws` answered.
   for (const path of ["/ws", "/ws/games/crash", "/ws/games/unicorn-racing"]) {
     test(`${path}: upgrades get the API's refusals: another site (403), a body (415), a broken handshake (400); other requests the API's 404`, async () => {

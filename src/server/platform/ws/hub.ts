@@ -154,6 +154,18 @@ export class Hub {
     return this.sockets.size;
   }
 
+  /** Closes every socket `match` picks (the sockets of a session that ended ...) with `code`; how many it closed. */
+  closeWhere(match: (socket: HubSocket) => boolean, code: number, reason: string): number {
+    let closed = 0;
+    for (const { socket } of [...this.sockets.values()]) {
+      if (!match(socket)) continue;
+      this.sockets.delete(socket.data);
+      socket.close(code, reason);
+      closed++;
+    }
+    return closed;
+  }
+
   /** Closes every socket (1001 going away) and stops the keepalive. */
   closeAll(reason = "server shutting down"): void {
     clearInterval(this.timer);

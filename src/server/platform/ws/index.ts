@@ -78,3 +78,14 @@ function answer(hub: Hub, socketWallet: SocketWallet, ws: ServerWebSocket<Socket
       return hub.sendError(ws, "UNKNOWN_TYPE", `Unknown message type '${String(msg.type).slice(0, 40)}'`);
   }
 }
+
+/** The close code of a socket whose session ended (logout): the page reconnects as a visitor. */
+export const SESSION_ENDED_CLOSE = 4001;
+
+/**
+ * Closes every socket (/ws and the games') opened with this cookie value: after a logout none of them
+ * may keep receiving the wallet's private pushes or act for it. Returns how many closed.
+ */
+export function closeSocketsOfCookie(hub: Hub, cookie: string, value: string): number {
+  return hub.closeWhere((ws) => ws.data instanceof SocketConnection && ws.data.cookies.get(cookie) === value, SESSION_ENDED_CLOSE, "signed out");
+}

@@ -21,7 +21,11 @@ export type SocketWallet = (cookies: Cookies) => string | null;
 export abstract class SocketConnection {
   private parsed: Cookies | undefined;
 
-  constructor(private readonly cookieHeader: string | null) {}
+  constructor(
+    private readonly cookieHeader: string | null,
+    /** The upgrade's X-Forwarded-For (the client's address behind trusted proxies, see TRUST_PROXY). */
+    readonly forwardedFor: string | null = null,
+  ) {}
 
   /** The upgrade's cookies by name. */
   get cookies(): Cookies {

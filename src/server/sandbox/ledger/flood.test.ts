@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { Wallet, type Payment } from "xrpl";
+import { accountWithHistory } from "../../testing/ledgerKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
 import { DecayingBalance, DECAY_WINDOW_MS } from "./resources";
 import { MAX_PENDING } from "./sockets";
@@ -11,17 +11,8 @@ let server: TestServer;
 let busy: string;
 beforeAll(async () => {
   server = await startTestServer();
-  const ledger = server.ctx.sandbox!.ledger;
   // An account with 400 transactions: each account_tx page of 400 is ~200 KB of JSON.
-  const wallet = Wallet.fromSeed((await ledger.createAccount({ xrp: 10_000 })).seed);
-  const sink = (await ledger.createAccount({ xrp: 10 })).address;
-  const first = ledger.accountRoot(wallet.address, "current")!.Sequence as number;
-  for (let i = 0; i < 400; i++) {
-    const tx: Payment = { TransactionType: "Payment", Account: wallet.address, Destination: sink, Amount: String(1000 + i), Fee: "10", Sequence: first + i, Flags: 0 };
-    expect(ledger.submit(wallet.sign(tx).tx_blob).result).toBe("tesSUCCESS");
-  }
-  await ledger.closeLedger();
-  busy = wallet.address;
+  busy = await accountWithHistory(server);
 });
 afterAll(() => server.stop(true));
 
@@ -98,7 +89,8 @@ async function oneAfterAnother(ws: WebSocket) {
 test("a client asking one account_tx after another gets \"warning\": \"load\" first, then is closed at its byte budget (threshold exceeded)", async () => {
   const { bytes, answers, firstWarning, closed } = await oneAfterAnother(await openSocket());
   expect(closed).toEqual({ code: 1008, reason: "threshold exceeded" });
-  expect(firstWarning).toBeGreaterThan(1);
+  // The address's budget is shared by its connections: after the flood above it may warn from the first answer.
+  expect(firstWarning).toBeGreaterThanOrEqual(1);
   expect(answers).toBeGreaterThan(firstWarning!);
   // The byte budget (32 MB) with at most one answer past it.
   expect(bytes).toBeLessThan(34 * 1024 * 1024);

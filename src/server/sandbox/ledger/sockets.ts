@@ -23,11 +23,21 @@ const CPU_BURST_MS = 20;
 
 type Raw = ServerWebSocket<unknown>;
 
+/** Who opened a connection: its client address, and whether it is the product's own ledger client. */
+export interface Peer {
+  address: string;
+  product: boolean;
+}
+
+/** The limits of the product's own client: none. */
+const UNLIMITED = { requests: { warn: Infinity, drop: Infinity }, bytes: { warn: Infinity, drop: Infinity } };
+
 interface Socket {
   ws: Raw;
   conn: Connection;
   consumer: Consumer;
   address: string;
+  product: boolean;
   addressConsumer: Consumer;
   /** Requests waiting for CPU time or for the client to read what it was sent. */
   pending: unknown[];
@@ -65,14 +75,16 @@ export class LedgerSockets {
     this.rpc = new LedgerRpc(ledger);
   }
 
-  open(ws: Raw): void {
-    const address = ws.remoteAddress;
-    const addressConsumer = this.addresses.open(address);
+  open(ws: Raw, peer: Peer): void {
+    const { address } = peer;
+    // The product's own client is never limited (rippled's admin clients are not): a flood from its address costs it nothing.
+    const addressConsumer = peer.product ? new Consumer(UNLIMITED, () => performance.now()) : this.addresses.open(address);
     if (!addressConsumer) {
       ws.close(...CLOSE.threshold);
       return;
     }
-    const sock: Socket = { ws, address, addressConsumer, consumer: new Consumer(CONNECTION_LIMITS, () => performance.now()), pending: [], closed: false, conn: undefined! };
+    const consumer = new Consumer(peer.product ? UNLIMITED : CONNECTION_LIMITS, () => performance.now());
+    const sock: Socket = { ws, address, product: peer.product, addressConsumer, consumer, pending: [], closed: false, conn: undefined! };
     sock.conn = { subscriber: newSubscriber((message) => this.stream(sock, message), () => this.drop(sock, CLOSE.shutdown)) };
     this.sockets.set(ws, sock);
     // Registered at once (with no streams) so a shutdown closes every ledger socket, subscribed or not.
@@ -106,7 +118,7 @@ export class LedgerSockets {
     sock.pending = [];
     this.waiting.delete(sock);
     this.sockets.delete(ws);
-    this.addresses.close(sock.address);
+    if (!sock.product) this.addresses.close(sock.address);
     this.ledger.removeSubscriber(sock.conn.subscriber);
     sock.conn.pathFind?.stop();
   }
@@ -214,18 +226,19 @@ export class LedgerSockets {
     this.respond(sock, response, false);
   }
 
+  /** Charges the connection and its address; the worse verdict counts (the address's budget is shared by all its connections). */
   private chargeRequest(sock: Socket, fee: number): Verdict {
-    sock.addressConsumer.charge(fee, 0);
-    return sock.consumer.charge(fee, 0);
+    return worse(sock.addressConsumer.charge(fee, 0), sock.consumer.charge(fee, 0));
   }
 
   /** Sends a response and charges its bytes; past the byte budget the connection is closed after it. */
   private respond(sock: Socket, body: Record<string, unknown>, malformed: boolean): void {
     if (malformed) this.chargeRequest(sock, FEES.malformed);
+    // Answers computed while other connections of the address spent its budget are not sent: the budget is a bound, not a hint.
+    if (worse(sock.addressConsumer.status(), sock.consumer.status()) === "drop") return this.drop(sock, CLOSE.threshold);
     const text = JSON.stringify(body);
     this.send(sock, text);
-    sock.addressConsumer.charge(0, text.length);
-    if (sock.consumer.charge(0, text.length) === "drop") this.drop(sock, CLOSE.threshold);
+    if (worse(sock.addressConsumer.charge(0, text.length), sock.consumer.charge(0, text.length)) === "drop") this.drop(sock, CLOSE.threshold);
   }
 
   private slowDown(params: Record<string, unknown>): string {
@@ -254,4 +267,10 @@ export class LedgerSockets {
     this.close(ws);
     ws.close(code, reason);
   }
+}
+
+const SEVERITY: Record<Verdict, number> = { ok: 0, warn: 1, drop: 2 };
+
+function worse(a: Verdict, b: Verdict): Verdict {
+  return SEVERITY[a] >= SEVERITY[b] ? a : b;
 }

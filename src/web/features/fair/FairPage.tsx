@@ -6,6 +6,7 @@ import { Algorithms } from "./Algorithms";
 import { CrashCheck } from "./CrashCheck";
 import { PublishedChain, useFairness } from "./crashLink";
 import { SeedCheck } from "./SeedCheck";
+import { useSiteConfig } from "../../state/site";
 import "./rounds.css";
 
 const percent = (x: number) => `${(x * 100).toFixed(4)}%`;
@@ -78,7 +79,10 @@ export default function FairPage() {
 
 /** Return to player of every game, computed exactly from the current configuration. */
 function RtpCard() {
-  const rtp = useMemo(() => rtpTable(), []);
+  // Racing's row follows the server's configured multiple; it waits for it rather than show the default.
+  const site = useSiteConfig();
+  const multiple = site.data?.racingPayoutMultiple;
+  const rtp = useMemo(() => rtpTable(multiple === undefined ? {} : { racingPayoutMultiple: multiple }).filter((row) => row.game !== "racing" || multiple !== undefined), [multiple]);
   return (
     <article className="card section-gap" id="rtp">
       <h2>Return to player</h2>

@@ -153,7 +153,8 @@ export default function DailyWheel() {
   const wallet = isConnected ? walletAddress : null;
   const { data, error, isLoading, rotation, spinning, result, spin, leftMs } = useDailyWheel(wallet);
   const canSpin = Boolean(wallet && data?.canSpin && !spinning);
-  const label = !wallet ? "Connect Wallet to Spin" : spinning ? "Spinning..." : isLoading ? "Checking…" : data?.canSpin ? "Spin the Wheel" : "Come back tomorrow";
+  const holdersOnly = data?.eligible === false;
+  const label = !wallet ? "Connect Wallet to Spin" : spinning ? "Spinning..." : isLoading ? "Checking…" : data?.canSpin ? "Spin the Wheel" : holdersOnly ? "For holders and players" : "Come back tomorrow";
   const tier = data ? TIER_LABEL[data.streakTier] : "";
 
   return (
@@ -170,7 +171,12 @@ export default function DailyWheel() {
         </div>
         {!wallet && <p className="muted small">Connect your wallet to spin once a day for free slot spins.</p>}
         {wallet && error && <p className="error-text small">Unable to check spin eligibility.</p>}
-        {wallet && data && !data.canSpin && !spinning && (
+        {wallet && holdersOnly && (
+          <p className="small" data-testid="wheel-holders-only">
+            {data.reason}
+          </p>
+        )}
+        {wallet && data && !data.canSpin && !holdersOnly && !spinning && (
           <p className="small" data-testid="wheel-tomorrow">
             You have spun today. Come back tomorrow: next spin in <strong>{timeLeftText(leftMs)}</strong>.
           </p>

@@ -5,6 +5,8 @@ export interface Eligibility {
   success: boolean;
   canSpin: boolean;
   reason: string | null;
+  /** false when the operator keeps the wheel for holders and players (DAILY_SPIN_ELIGIBILITY=holders) and this wallet is neither. */
+  eligible: boolean;
   totalSpins: number;
   currentStreak: number;
   longestStreak: number;

@@ -4,7 +4,9 @@ import { getJson, HttpError } from "../../lib/api";
 import { formatWhole, shortAddress } from "../../lib/format";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { DepositsCard } from "../admin/DepositsCard";
+import { FailedPayoutsCard } from "../admin/FailedPayoutsCard";
 import { HouseCard } from "../admin/HouseCard";
+import { WheelCard } from "../admin/WheelCard";
 import { connectWallet, walletState } from "../wallet/walletStore";
 import { statusText, type VaultRow } from "./api";
 import { MintingBar, useMintingStatus } from "./mintingStatus";
@@ -70,7 +72,9 @@ export default function AdminPage() {
       </div>
 
       <MintingProgress minting={minting} />
+      <FailedPayoutsCard />
       <HouseCard />
+      <WheelCard />
       <DepositsCard />
     </section>
   );

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { UNICORNS, type UnicornName } from "../../../../engine";
+import { racingRtp, UNICORNS, type UnicornName } from "../../../../engine";
 import type { PlayerView, RaceStateView } from "../../../../shared/api/racing";
 import { toast } from "../../../state/toast";
 import { UnicornImage } from "./unicorns";
@@ -89,8 +89,18 @@ export function BetCard({
           <p className="muted small">
             Win {state?.payoutMultiple ?? 5}x your bet in XRP if your unicorn wins. Bets close {closeSeconds} seconds before the start; a payment validated later is refunded.
           </p>
+          {state && <ReturnToPlayer multiple={state.payoutMultiple} />}
         </div>
       )}
     </div>
+  );
+}
+
+/** The race's return to player at its payout multiple (five equally likely unicorns: multiple / 5). */
+function ReturnToPlayer({ multiple }: { multiple: number }) {
+  return (
+    <p className="muted small" data-testid="race-rtp">
+      Return to player: {(racingRtp(multiple) * 100).toFixed(2)}% (each of the {UNICORNS.length} unicorns wins one race in {UNICORNS.length}, and a winner is paid {multiple}x).
+    </p>
   );
 }

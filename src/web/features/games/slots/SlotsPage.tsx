@@ -6,7 +6,7 @@ import { errorMessage, getJson, HttpError } from "../../../lib/api";
 import { usePageTitle } from "../../../lib/usePageTitle";
 import { toast } from "../../../state/toast";
 import { connectWallet, walletState } from "../../wallet/walletStore";
-import { activeSessionUrl, createSession, seedsUrl, spinsUrl, type SeedPair, type SlotPayment, type SlotSession, type SpinRecord } from "./api";
+import { activeSessionUrl, createSession, loadSeeds, seedsUrl, spinsUrl, type SeedPair, type SlotPayment, type SlotSession, type SpinRecord } from "./api";
 import { FairnessCard } from "./FairnessCard";
 import { PackageChooser } from "./PackageChooser";
 import { Paytable } from "./Paytable";
@@ -63,7 +63,7 @@ export default function SlotsPage() {
   const wallet = isConnected ? walletAddress : null;
   const { data: sessionRes, error: sessionError, mutate: refreshSession } = useSWR<{ session: SlotSession | null }>(wallet ? activeSessionUrl(wallet) : null, getJson, { refreshInterval: SESSION_POLL_MS });
   const { data: spinsRes, error: spinsError, mutate: refreshSpins } = useSWR<{ spins: SpinRecord[] }>(wallet ? spinsUrl(wallet) : null, getJson, { refreshInterval: SESSION_POLL_MS });
-  const { data: seeds, mutate: refreshSeeds } = useSWR<SeedPair>(wallet ? seedsUrl(wallet) : null, getJson);
+  const { data: seeds, mutate: refreshSeeds } = useSWR<SeedPair>(wallet ? seedsUrl(wallet) : null, loadSeeds);
   const session = sessionRes?.session ?? null;
   const machine = useSlotSpin({ wallet, session, refreshSession, onSpun: () => void (refreshSpins(), refreshSeeds()), onNeedPackage: showPackages });
   const purchase = usePackagePurchase(wallet, () => void refreshSession());

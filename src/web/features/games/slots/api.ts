@@ -112,6 +112,15 @@ export const activeSessionUrl = (wallet: string) => `/api/slots/active-session/$
 export const spinsUrl = (wallet: string, limit = 20) => `/api/slots/spins?wallet=${encodeURIComponent(wallet)}&limit=${limit}`;
 export const seedsUrl = (wallet: string) => `/api/fair/seeds/${encodeURIComponent(wallet)}`;
 
+/**
+ * The connected wallet's seed pair, made by this POST before its first play (a GET never makes one), so
+ * its commitment is on screen before the first spin. `url` is the swr key, seedsUrl(wallet).
+ */
+export function loadSeeds(url: string): Promise<SeedPair> {
+  const walletAddress = decodeURIComponent(url.slice(url.lastIndexOf("/") + 1));
+  return sendJson<SeedPair>("POST", "/api/fair/seeds", { walletAddress });
+}
+
 export const createSession = (walletAddress: string, tierIndex: number) =>
   sendJson<{ success: boolean; payment: SlotPayment }>("POST", "/api/slots/create-session", { walletAddress, tierIndex });
 
