@@ -93,6 +93,26 @@ describe("wallet timers in Chromium, on the page's clock", () => {
   test("OAuth sign-in: the callback is polled every 5 s, 60 times at most, then 'OAuth sign-in timed out'", async () => {
     const { context, page, errors } = await newPage(live.browser, LAPTOP);
     try {
+      // Counts the callback answers the page has read: once it has read one, its next 5 s wait is set, so moving
+      // the clock cannot overtake it (a response Playwright saw may not have reached the page's code yet).
+      await page.addInitScript(() => {
+        const w = window as unknown as { __oauthAnswersRead: number };
+        w.__oauthAnswersRead = 0;
+        const realFetch = window.fetch.bind(window);
+        window.fetch = async (input, init) => {
+          const res = await realFetch(input, init);
+          if (String(input).includes("/api/xumm/oauth/callback/")) {
+            const json = res.json.bind(res);
+            res.json = async () => {
+              const body = await json();
+              w.__oauthAnswersRead++;
+              return body;
+            };
+          }
+          return res;
+        };
+      });
+      const answersRead = () => page.evaluate(() => (window as unknown as { __oauthAnswersRead: number }).__oauthAnswersRead);
       await page.clock.install();
       await page.goto(`${live.server.url}/test-wallet-connect`);
       await page.getByRole("button", { name: "OAuth sign-in" }).waitFor();
@@ -108,8 +128,8 @@ describe("wallet timers in Chromium, on the page's clock", () => {
       for (let n = 1; n <= 60; n++) {
         await page.clock.runFor(n === 1 ? 20 : 5_000);
         await eventually(() => polls.length === n, `OAuth poll ${n}`);
-        // Each answer comes back before the next wait starts (the poll awaits it).
-        await polls[n - 1]!.response();
+        // Each answer is read before the next wait starts (the poll awaits it).
+        await eventually(async () => (await answersRead()) === n, `the page reading OAuth answer ${n}`);
       }
       await page.clock.runFor(5_000);
       await page.getByTestId("test-log").getByText("oauth: OAuth sign-in timed out").waitFor({ timeout: 5_000 });

@@ -88,6 +88,8 @@ describe("the liability guard", () => {
     const bankroll = new Bankroll(server.ctx.ledger, server.ctx.outbox);
     const sink = await faucet(server.url, { xrp: 20 });
     const platform = server.ctx.ledger.platform;
+    // The test signs for the treasury too: the server's own start-up payment (the crash chain's commitment) goes first.
+    await eventually(() => server.ctx.outbox.open().length === 0, "the server's start-up payments");
     /** Sends treasury XRP away until `left` drops are spendable. */
     const drainTo = async (left: bigint) => {
       const { spendableDrops } = await bankroll.facts();
