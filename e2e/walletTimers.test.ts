@@ -99,7 +99,7 @@ describe("wallet timers in Chromium, on the page's clock", () => {
         const w = window as unknown as { __oauthAnswersRead: number };
         w.__oauthAnswersRead = 0;
         const realFetch = window.fetch.bind(window);
-        window.fetch = async (input, init) => {
+        window.fetch = Object.assign(async (input: RequestInfo | URL, init?: RequestInit) => {
           const res = await realFetch(input, init);
           if (String(input).includes("/api/xumm/oauth/callback/")) {
             const json = res.json.bind(res);
@@ -110,7 +110,7 @@ describe("wallet timers in Chromium, on the page's clock", () => {
             };
           }
           return res;
-        };
+        }, window.fetch);
       });
       const answersRead = () => page.evaluate(() => (window as unknown as { __oauthAnswersRead: number }).__oauthAnswersRead);
       await page.clock.install();
