@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import { chooseEncoding, compressInBackground, compressSync, isCompressible, type Compressed } from "./compression";
 import { webRoutes, type BuiltSpa } from "./spa";
@@ -17,9 +20,40 @@ describe("compressed SPA files", () => {
     expect(Bun.gunzipSync(copies.gzip!)).toEqual(text);
     expect(compressSync(new Uint8Array([1, 2, 3]))).toEqual({});
     const later: Compressed = {};
-    await compressInBackground(text, later);
+    await compressInBackground(text, later, null);
     expect(Bun.gunzipSync(later.gzip!)).toEqual(text);
     expect(new Uint8Array(brotliDecompressSync(later.br!))).toEqual(text);
+  });
+
+  test("copies made by one start are read by the next from the cache, named by the file's hash", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vvx-compressed-"));
+    try {
+      const first: Compressed = {};
+      await compressInBackground(text, first, dir);
+      const hash = new Bun.CryptoHasher("sha256").update(text).digest("hex");
+      expect(readdirSync(dir).sort()).toEqual([`${hash}.br`, `${hash}.gzip`]);
+      // The next start takes what the cache holds (here a marked copy, to see it was read, not made again).
+      const marked = Bun.gzipSync(text, { level: 1 });
+      writeFileSync(join(dir, `${hash}.gzip`), marked);
+      const second: Compressed = {};
+      await compressInBackground(text, second, dir);
+      expect(second.gzip).toEqual(marked);
+      expect(second.br).toEqual(first.br!);
+      // Another file's bytes have another name: nothing of the first is served for it.
+      const other = new TextEncoder().encode("let other = 1;\n".repeat(400));
+      const third: Compressed = {};
+      await compressInBackground(other, third, dir);
+      expect(Bun.gunzipSync(third.gzip!)).toEqual(other);
+      expect(readdirSync(dir)).toHaveLength(4);
+      // A cache that cannot be written (a file where its folder should be) is skipped.
+      const blocked = join(dir, "blocked");
+      writeFileSync(blocked, "");
+      const fourth: Compressed = {};
+      await compressInBackground(other, fourth, join(blocked, "cache"));
+      expect(Bun.gunzipSync(fourth.gzip!)).toEqual(other);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("the best encoding the request accepts, with q=0 and * honoured", () => {
