@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../src/server/testing/testServer";
 
 /** Where browser tests save screenshots (git-ignored). */
@@ -34,9 +34,49 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch(chromiumLaunchOptions());
 }
 
+/**
+ * Test pages draw at most this many frames a second. These machines have no GPU: every open game page
+ * drew its PixiJS canvas 60 times a second in software, which took most of the suite's CPU (the racing test,
+ * five pages, kept 1.6 of 2 cores busy). The games animate by elapsed time, so fewer frames show the same
+ * positions at the same moments; a test that installs Playwright's clock replaces this with its own frames.
+ */
+export const TEST_FRAMES_PER_SECOND = 15;
+
+/** Runs in the page before its scripts: requestAnimationFrame callbacks wait for the next 1/fps tick. */
+function capFrameRate(fps: number): void {
+  const native = window.requestAnimationFrame.bind(window);
+  const cancelNative = window.cancelAnimationFrame.bind(window);
+  const every = 1000 / fps;
+  let last = 0;
+  const waiting = new Map<number, number>();
+  let ids = 0;
+  window.requestAnimationFrame = (callback) => {
+    const id = ++ids;
+    const schedule = () =>
+      waiting.set(
+        id,
+        native((now) => {
+          // Every callback of one native frame shares its timestamp: all of them run in the frame that is let through.
+          if (now !== last && now - last < every - 1) return schedule();
+          waiting.delete(id);
+          last = now;
+          callback(now);
+        }),
+      );
+    schedule();
+    return id;
+  };
+  window.cancelAnimationFrame = (id) => {
+    const native = waiting.get(id);
+    if (native !== undefined) cancelNative(native);
+    waiting.delete(id);
+  };
+}
+
 /** A page that records console errors and uncaught exceptions; tests assert the list stays empty. */
 export async function openPage(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
   const page = await context.newPage();
+  await page.addInitScript(capFrameRate, TEST_FRAMES_PER_SECOND);
   const errors: string[] = [];
   page.on("console", (msg) => {
     if (msg.type() === "error") errors.push(`console: ${msg.text()} (${msg.location().url})`);
@@ -70,11 +110,19 @@ export async function newPage(browser: Browser, viewport: typeof DESKTOP): Promi
   return { context, ...(await openPage(context)) };
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Screenshots are for a person to look at (e2e/screenshots) and assert nothing: they are taken with
+ * E2E_SCREENSHOTS=1 (`E2E_SCREENSHOTS=1 scripts/test.sh e2e/slots.test.ts`). The whole suite skips them:
+ * with a game's canvas on the page each took 1 to 6 s, a third of some browser tests.
+ */
+export const TAKE_SCREENSHOTS = process.env.E2E_SCREENSHOTS === "1";
+
+/** The whole page (or one element) saved as `name`.png under SCREENSHOTS, when screenshots are on. */
+export async function screenshot(target: Page | Locator, name: string): Promise<void> {
+  if (!TAKE_SCREENSHOTS) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  return path;
+  await ("goto" in target ? target.screenshot({ path, fullPage: true }) : target.screenshot({ path }));
 }
 
 /** A real server (its own DATA_DIR) and Chromium for one test file: started before its tests, stopped after. */
@@ -92,7 +140,11 @@ export function useServerAndBrowser(env: Record<string, string> = {}): { server:
 }
 
 /** What the person sees (the viewport), saved under SCREENSHOTS. */
-export const viewShot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+export async function viewShot(page: Page, name: string): Promise<void> {
+  if (!TAKE_SCREENSHOTS) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
 
 /**
  * The boxes of the page that scroll sideways (their content is wider than they are), as
@@ -128,6 +180,7 @@ export function sandboxApi(live: { server: TestServer }) {
 
 /** The whole page at 1280x800 and at 375x812 (the page's viewport is set to each, then put back). */
 export async function bothSizes(page: Page, name: string): Promise<void> {
+  if (!TAKE_SCREENSHOTS) return;
   const before = page.viewportSize();
   for (const [size, viewport] of [["1280", LAPTOP], ["375", TALL_PHONE]] as const) {
     await page.setViewportSize(viewport);

@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { DESKTOP, PHONE, SCREENSHOTS, openPage, expectFitsPhone, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
+import { DESKTOP, PHONE, screenshot, openPage, expectFitsPhone, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 import { CRASH_TEST_ENV, flyTo, skipToRound, startFlight } from "../src/server/testing/crashKit";
 
 const live = useServerAndBrowser({ ...CRASH_TEST_ENV });
@@ -80,7 +79,7 @@ describe("Crash in Chromium", () => {
       await explorer.goto(`${live.server.url}/sandbox/explorer/account/${address}`);
       const text = await explorer.locator("main").innerText();
       expect(text).toContain("10 XRP");
-      await explorer.screenshot({ path: join(SCREENSHOTS, "crash-explorer.png"), fullPage: true });
+      await screenshot(explorer, "crash-explorer");
       await explorer.close();
 
       // The finished round is in the previous crashes with a /fair link that re-computes it.
@@ -169,7 +168,7 @@ describe("Crash in Chromium", () => {
       expect(previous.y).toBeGreaterThan(players.y);
       await p.page.getByTestId("crash-bet-card").scrollIntoViewIfNeeded();
       await viewShot(p.page, "crash-phone-bet");
-      await p.page.screenshot({ path: join(SCREENSHOTS, "crash-phone.png"), fullPage: true });
+      await screenshot(p.page, "crash-phone");
       await expectFitsPhone(p.page);
       expect(p.errors).toEqual([]);
     } finally {

@@ -7,7 +7,7 @@ import { eventually, faucet } from "../src/server/testing/ledgerKit";
 import { sessionBrowser } from "../src/server/testing/nftKit";
 import { betAndSign, raceReaches, raceState } from "../src/server/testing/racingKit";
 import { startTestServer } from "../src/server/testing/testServer";
-import { SCREENSHOTS, expectFitsPhone, openPage, screenshot, useServerAndBrowser, viewShot } from "./browser";
+import { SCREENSHOTS, TAKE_SCREENSHOTS, expectFitsPhone, openPage, screenshot, useServerAndBrowser, viewShot } from "./browser";
 import { PixelLab, contrastRatio, inspectEmbed, type Box, type TextBox } from "./pixels";
 
 // Crash rounds move only when the test moves their scheduler (a bet goes in a countdown whose crash point is known); races move by the sandbox clock.
@@ -80,7 +80,7 @@ const rowShownAt = (frame: Frame) => eventually(() => frame.evaluate(() => (wind
 async function steadyShot(page: Page, frame: Frame, path: string) {
   for (let attempt = 0; ; attempt++) {
     const before = (await inspectEmbed(frame)).texts;
-    const shot = await page.screenshot({ path });
+    const shot = await page.screenshot(TAKE_SCREENSHOTS ? { path } : {});
     const after = (await inspectEmbed(frame)).texts;
     if (JSON.stringify(before) === JSON.stringify(after) || attempt === 4) return { shot, texts: after };
   }
@@ -289,8 +289,7 @@ describe("Streamers' embeds in Chromium", () => {
       await page.getByText("Copied.").waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
       await page.evaluate(() => scrollTo(0, 0));
-      await page.waitForTimeout(500);
-      await screenshot(page, `embed-builder-${viewport.width}`);
+      if (TAKE_SCREENSHOTS) await page.waitForTimeout(500).then(() => screenshot(page, `embed-builder-${viewport.width}`));
       if (viewport.width === 375) await expectFitsPhone(page);
       // The builder is a page of the site: it frames the embeds, nobody may frame it.
       expect((await fetch(`${live.server.url}/embed`)).headers.get("x-frame-options")).toBe("DENY");

@@ -1,11 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { SESSION_COOKIE } from "../src/server/auth/cookies";
 import { UNICORNS } from "../src/engine";
 import { eventually } from "../src/server/testing/ledgerKit";
 import { raceReaches, raceState } from "../src/server/testing/racingKit";
-import { DESKTOP, PHONE, SCREENSHOTS, openPage, expectFitsPhone, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
+import { DESKTOP, PHONE, screenshot, openPage, expectFitsPhone, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 
 // A 2-minute countdown gives five pages time to bet; the test moves the sandbox clock over the rest.
 const live = useServerAndBrowser({ RACING_COUNTDOWN_MS: "120000", RACING_BET_CLOSE_MS: "4000" });
@@ -138,7 +137,7 @@ describe("Unicorn Racing in Chromium", () => {
         platform,
       );
       expect(payoutTx).toMatch(/^[0-9A-F]{64}$/);
-      await explorer.screenshot({ path: join(SCREENSHOTS, "racing-explorer.png"), fullPage: true });
+      await screenshot(explorer, "racing-explorer");
       // The delivered amount (its own line under the destination address).
       expect(payouts).toContain("10 XRP");
 
@@ -168,7 +167,7 @@ describe("Unicorn Racing in Chromium", () => {
     try {
       await mobile.page.goto(`${live.server.url}/games/unicorn-racing`);
       await mobile.page.getByTestId("race-track").and(mobile.page.locator("[data-state=ready]")).waitFor({ timeout: 20_000 });
-      await mobile.page.screenshot({ path: join(SCREENSHOTS, "racing-phone.png"), fullPage: true });
+      await screenshot(mobile.page, "racing-phone");
       // The page fits (Race History needs no sideways scroll) and nothing is cut off in it: the lanes' canvas is as wide as its card.
       await mobile.page.getByTestId(`fair-link-${round}`).waitFor();
       await expectFitsPhone(mobile.page);

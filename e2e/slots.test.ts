@@ -1,9 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { MS_PER_DAY } from "../src/engine";
 import { steerWheelToPrize } from "./wheelKit";
-import { DESKTOP, PHONE, SCREENSHOTS, newPage, expectFitsPhone, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
+import { DESKTOP, PHONE, screenshot, TAKE_SCREENSHOTS, newPage, expectFitsPhone, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 
 const live = useServerAndBrowser();
 const { api, sign } = sandboxApi(live);
@@ -24,7 +23,7 @@ async function spinOnce(page: Page, shotWhileSpinning?: string): Promise<{ total
   const button = page.getByTestId("spin-button");
   await button.click();
   await page.getByRole("button", { name: "SPINNING..." }).waitFor();
-  if (shotWhileSpinning) await page.waitForTimeout(300).then(() => viewShot(page, shotWhileSpinning));
+  if (shotWhileSpinning && TAKE_SCREENSHOTS) await page.waitForTimeout(300).then(() => viewShot(page, shotWhileSpinning));
   const body = await (await answer).json();
   expect(body.success).toBe(true);
   await page.getByRole("button", { name: "SPIN!" }).waitFor({ timeout: 15_000 });
@@ -79,7 +78,7 @@ describe("VVX Slots and the daily wheel in Chromium", () => {
         // Every winning spin's payout is validated; the explorer shows the platform's payments to the wallet, summing to the winnings.
         await page.waitForFunction(() => [...document.querySelectorAll("[data-testid=spin-row]")].filter((r) => r.getAttribute("data-payout") === "validated" || r.getAttribute("data-payout") === "none").length === 10, undefined, { timeout: 40_000 });
         await viewShot(page, "slots-history-desktop");
-        await page.locator(".slots-lower").screenshot({ path: join(SCREENSHOTS, "slots-paytable-history-desktop.png") });
+        await screenshot(page.locator(".slots-lower"), "slots-paytable-history-desktop");
         const platform = live.server.ctx.ledger.platformAddress;
         const explorer = await context.newPage();
         await explorer.goto(`${live.server.url}/sandbox/explorer/account/${address}`);
@@ -91,7 +90,7 @@ describe("VVX Slots and the daily wheel in Chromium", () => {
               .map((r) => Number(/^([\d.]+) VVX/.exec(r.querySelectorAll("td")[3]?.querySelector("div")?.textContent ?? "")?.[1] ?? "NaN")),
           platform,
         );
-        await explorer.screenshot({ path: join(SCREENSHOTS, "slots-explorer.png"), fullPage: true });
+        await screenshot(explorer, "slots-explorer");
         await explorer.close();
         expect(paid.every((n) => Number.isFinite(n))).toBe(true);
         // Payments are combined per ledger close, so the sums must agree; a mismatch reports both lists.
@@ -106,13 +105,12 @@ describe("VVX Slots and the daily wheel in Chromium", () => {
 
         const prize = await steerWheelToPrize(live, page, address);
         await page.getByTestId("wheel-spin").click();
-        await page.waitForTimeout(1500);
-        await viewShot(page, "wheel-spinning-desktop");
+        if (TAKE_SCREENSHOTS) await page.waitForTimeout(1500).then(() => viewShot(page, "wheel-spinning-desktop"));
         await page.getByTestId("wheel-result").getByText(`You won ${prize.prizeLabel}!`).waitFor({ timeout: 10_000 });
         await page.getByTestId("wheel-tomorrow").waitFor();
         expect(await page.getByTestId("wheel-spin").isDisabled()).toBe(true);
         expect(await page.getByTestId("wheel-tomorrow").innerText()).toMatch(/next spin in/);
-        await page.getByTestId("daily-spin-card").screenshot({ path: join(SCREENSHOTS, "wheel-result-desktop.png") });
+        await screenshot(page.getByTestId("daily-spin-card"), "wheel-result-desktop");
 
         // Play the prize spins: a Bonus session at 1,000 VVX.
         await page.getByRole("link", { name: "Play them in VVX Slots" }).click();
@@ -166,9 +164,9 @@ describe("VVX Slots and the daily wheel in Chromium", () => {
         await spinOnce(page);
         await viewShot(page, "slots-result-phone");
         await page.getByTestId("spin-row").first().waitFor({ timeout: 15_000 });
-        await page.screenshot({ path: join(SCREENSHOTS, "slots-page-phone-full.png"), fullPage: true });
-        await page.getByTestId("slots-session").screenshot({ path: join(SCREENSHOTS, "slots-session-phone.png") });
-        await page.getByTestId("slots-paytable").screenshot({ path: join(SCREENSHOTS, "slots-paytable-phone.png") });
+        await screenshot(page, "slots-page-phone-full");
+        await screenshot(page.getByTestId("slots-session"), "slots-session-phone");
+        await screenshot(page.getByTestId("slots-paytable"), "slots-paytable-phone");
         // The page fits, the spin's row in Your spins included (its four columns need no sideways scroll).
         await expectFitsPhone(page);
 

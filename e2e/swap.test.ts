@@ -1,8 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { Client, type AccountNFTsResponse } from "xrpl";
-import { DESKTOP, PHONE, SCREENSHOTS, openPage, sandboxApi, screenshot, useServerAndBrowser, viewShot, expectFitsPhone } from "./browser";
+import { DESKTOP, PHONE, openPage, sandboxApi, screenshot, useServerAndBrowser, viewShot, expectFitsPhone } from "./browser";
 
 const live = useServerAndBrowser();
 
@@ -38,7 +37,7 @@ async function signInWalletApp(context: BrowserContext, link: string, account: s
   // Choosing the account re-renders the card: the Sign button is enabled once the page knows who signs.
   const button = wallet.locator("button.sign:enabled");
   await button.waitFor({ timeout: 10_000 });
-  if (shot) await wallet.screenshot({ path: join(SCREENSHOTS, `${shot}.png`) });
+  if (shot) await screenshot(wallet, `${shot}`);
   await button.click();
   await wallet.getByText("Signed. You can go back to the app now.").waitFor({ timeout: 15_000 });
   await wallet.close();
@@ -112,7 +111,7 @@ async function checkExplorer(context: BrowserContext, page: Page, quoted: string
   const deliveredVvx = Number(delivered![1]!.replace(/,/g, ""));
   expect(deliveredVvx).toBeGreaterThanOrEqual(Number(quoted) * 0.95);
   expect(Math.abs(deliveredVvx - Number(quoted))).toBeLessThan(1e-6);
-  await explorer.screenshot({ path: join(SCREENSHOTS, "swap-explorer.png"), fullPage: true });
+  await screenshot(explorer, "swap-explorer");
   await explorer.close();
   await page.getByTestId("swap-dialog-close").click();
 }
