@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Type-checks, then runs every test (unit, integration against the sandbox ledger
+# Type-checks and runs every test (unit, integration against the sandbox ledger
 # and Xaman, and browser tests in Chromium): installs what is missing first. Exits
 # non-zero on any failure. Extra arguments go to `bun test` (e.g. a path filter).
 #
@@ -16,13 +16,12 @@ ensure_chromium
 ensure_promtool
 
 started=$(date +%s)
-echo "==> Type-checking (tsc --noEmit)"
-bun run --silent typecheck
-
 work="$(mktemp -d)"
 jobs="${TEST_JOBS:-3}"
 browser_pids=()
+typecheck_pid=""
 cleanup() {
+  [ -n "$typecheck_pid" ] && kill "$typecheck_pid" 2>/dev/null || true
   for pid in "${browser_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${browser_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   rm -rf "$work"
@@ -44,6 +43,12 @@ start_browser() {
   echo "warning: the browser of worker $n did not start; its browser tests launch their own" >&2
 }
 for n in $(seq 1 "$jobs"); do start_browser "$n"; done
+
+# The type check runs beside the tests (one core of tsc while the first files start their servers); its verdict
+# counts with theirs at the end.
+echo "==> Type-checking (tsc --noEmit) beside the tests"
+bun run --silent typecheck >"$work/typecheck.log" 2>&1 &
+typecheck_pid=$!
 
 # Per-file durations: the slowest files start first; the file under .cache is this machine's record.
 mkdir -p .cache
@@ -68,6 +73,16 @@ bun -e '
   for (const f of ran.filter((f) => f in files).sort((a, b) => files[b] - files[a]).slice(0, 10))
     console.log(`${(files[f] / 1000).toFixed(1).padStart(7)} s  ${f}`);
 ' "$timings" "$work/files" || true
+typecheck_status=0
+wait "$typecheck_pid" || typecheck_status=$?
+typecheck_pid=""
+if [ "$typecheck_status" -ne 0 ]; then
+  echo "==> Type-check failed (tsc --noEmit):"
+  cat "$work/typecheck.log"
+  [ "$status" -eq 0 ] && status=$typecheck_status
+else
+  echo "==> Type-check passed"
+fi
 elapsed=$(($(date +%s) - started))
 printf 'wall time: %dm %02ds\n' $((elapsed / 60)) $((elapsed % 60))
 echo "tests: ${pass} passed, ${fail} failed"
