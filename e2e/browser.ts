@@ -40,7 +40,7 @@ export async function launchBrowser(): Promise<Browser> {
  * five pages, kept 1.6 of 2 cores busy). The games animate by elapsed time, so fewer frames show the same
  * positions at the same moments; a test that installs Playwright's clock replaces this with its own frames.
  */
-export const TEST_FRAMES_PER_SECOND = 15;
+export const TEST_FRAMES_PER_SECOND = 8;
 
 /** Runs in the page before its scripts: requestAnimationFrame callbacks wait for the next 1/fps tick. */
 function capFrameRate(fps: number): void {
