@@ -42,6 +42,19 @@ async function publishedDocuments() {
   ];
 }
 
+/**
+ * What a replay's canvas shows (its data-shown) once it satisfies `want`, or what it last showed after 3 s:
+ * the replay's state says "done" on its own timer, and the canvas draws its last frame at its next frame.
+ */
+async function lastFrame(page: Page, selector: string, want: (shown: string) => boolean): Promise<string | null> {
+  let shown: string | null = null;
+  for (const until = Date.now() + 3_000; Date.now() < until; await Bun.sleep(50)) {
+    shown = await page.locator(selector).first().getAttribute("data-shown");
+    if (shown !== null && want(shown)) break;
+  }
+  return shown;
+}
+
 async function fairText(page: Page): Promise<{ text: string; parameters: FairParameters }> {
   await page.goto(live.server.url + "/fair");
   const algorithms = page.getByTestId("fair-algorithms");
@@ -183,7 +196,7 @@ describe("fairness an outsider checks (issue 32)", () => {
         // The replay plays to its end by itself (a phone skips to it), then shows the recorded result.
         if (viewport === PHONE) await page.getByRole("button", { name: "Skip to the end" }).click();
         await page.locator(`[data-testid="${pg.replay}"][data-replay="done"]`).waitFor({ timeout: 30_000 });
-        const shown = await page.locator(pg.shown).first().getAttribute("data-shown");
+        const shown = await lastFrame(page, pg.shown, pg.want);
         expect({ page: pg.name, shown, matches: pg.want(shown ?? "") }).toEqual({ page: pg.name, shown, matches: true });
         for (const check of await page.locator("[data-testid^=check-]").all()) expect(await check.getAttribute("data-ok")).toBe("true");
         await page.evaluate(() => window.scrollTo(0, 0));
@@ -217,7 +230,8 @@ describe("fairness an outsider checks (issue 32)", () => {
       await page.getByLabel("Salt").fill(fairness.salt);
       await page.locator("#crash-verify").getByRole("button", { name: "Replay" }).click();
       await page.locator('[data-testid="crash-replay"][data-replay="done"]').waitFor({ timeout: 30_000 });
-      expect(await page.locator("#crash-verify .crash-canvas-host").getAttribute("data-shown")).toStartWith(`${rounds[0].crashPoint.toFixed(2)}x CRASHED`);
+      const crashed = `${rounds[0].crashPoint.toFixed(2)}x CRASHED`;
+      expect(await lastFrame(page, "#crash-verify .crash-canvas-host", (s) => s.startsWith(crashed))).toStartWith(crashed);
 
       const r = list[0];
       await page.getByLabel("Server seed (revealed)").fill(r.serverSeed);
@@ -226,8 +240,9 @@ describe("fairness an outsider checks (issue 32)", () => {
       await page.locator("#verify").getByRole("button", { name: "Replay" }).click();
       await page.locator("#verify").getByRole("button", { name: "Skip to the end" }).click();
       await page.locator('[data-testid="race-replay"][data-replay="done"]').waitFor({ timeout: 30_000 });
-      const places = (await page.locator("#verify .race-canvas").getAttribute("data-shown"))!.split("|");
-      expect(places[race(p, r.serverSeed, r.clientSeed, r.nonce).winner]).toBe("1st");
+      const winner = race(p, r.serverSeed, r.clientSeed, r.nonce).winner;
+      const places = (await lastFrame(page, "#verify .race-canvas", (s) => s.split("|")[winner] === "1st"))!.split("|");
+      expect(places[winner]).toBe("1st");
       await page.locator("#verify").scrollIntoViewIfNeeded();
       await screenshot(page, `fair-replay-${viewport === PHONE ? "phone" : "desktop"}`);
       if (viewport === PHONE) await expectFitsPhone(page);

@@ -229,6 +229,15 @@ export class ReelsView {
       r.landing = undefined;
       r.draw(this.reelWidth, this.reelHeight);
     });
+    this.markShown();
+  }
+
+  /** What the payline shows once every reel rests, for people and tests reading the page (a replay's last frame is its result). */
+  private markShown(): void {
+    if (this.reels.every((r) => !r.spinning)) {
+      const shown = this.reels.map((r) => SLOT_SYMBOLS[r.strip[mod(Math.round(r.pos), N)]!]!.name).join(",");
+      if (this.host.dataset.shown !== shown) this.host.dataset.shown = shown;
+    } else if (this.host.dataset.shown) delete this.host.dataset.shown;
   }
 
   /** Stops every reel where it is (a failed spin): no symbol is claimed. */
@@ -267,11 +276,7 @@ export class ReelsView {
       }
       r.draw(this.reelWidth, this.reelHeight);
     }
-    // What the payline shows once every reel rests, for people and tests reading the page (a replay's last frame is its result).
-    if (this.reels.every((r) => !r.spinning)) {
-      const shown = this.reels.map((r) => SLOT_SYMBOLS[r.strip[mod(Math.round(r.pos), N)]!]!.name).join(",");
-      if (this.host.dataset.shown !== shown) this.host.dataset.shown = shown;
-    } else if (this.host.dataset.shown) delete this.host.dataset.shown;
+    this.markShown();
     const lit = this.highlightUntil > now && Math.floor(now / 250) % 2 === 0;
     if (this.highlightUntil > 0) {
       this.drawPayline(lit);
