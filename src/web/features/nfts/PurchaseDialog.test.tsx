@@ -12,7 +12,8 @@ const TOKEN = "000800006F5E3E5B7A0C2C8D9F0A1B2C3D4E5F60718293A4000003E9";
 const OFFER = "ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789";
 
 /** Short timings so the spec's 3 s / 5 s polls run in milliseconds here. */
-const FAST = { purchaseStatusPollMs: 40, signingPollMs: 15, onChainRetryMs: 15, acceptPollMs: 15, mobileDeepLinkDelayMs: 5, autoCloseMs: 60, confettiMs: 50 };
+const FAST = { purchaseStatusPollMs: 40, signingPollMs: 15, onChainRetryMs: 15, acceptPollMs: 15, mobileDeepLinkDelayMs: 5, autoCloseMs: 1_000, confettiMs: 50 };
+// autoCloseMs: long enough for a loaded machine to read "Purchase Complete!" before the dialog closes itself.
 
 
 /** stubFetch, plus the full URLs and bodies the dialog sent. */
