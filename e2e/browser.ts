@@ -119,10 +119,13 @@ export const TAKE_SCREENSHOTS = process.env.E2E_SCREENSHOTS === "1";
 
 /** The whole page (or one element) saved as `name`.png under SCREENSHOTS, when screenshots are on. */
 export async function screenshot(target: Page | Locator, name: string): Promise<void> {
+  await saveShot(name, (path) => ("goto" in target ? target.screenshot({ path, fullPage: true }) : target.screenshot({ path })));
+}
+
+async function saveShot(name: string, take: (path: string) => Promise<unknown>): Promise<void> {
   if (!TAKE_SCREENSHOTS) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const path = join(SCREENSHOTS, `${name}.png`);
-  await ("goto" in target ? target.screenshot({ path, fullPage: true }) : target.screenshot({ path }));
+  await take(join(SCREENSHOTS, `${name}.png`));
 }
 
 /** A real server (its own DATA_DIR) and Chromium for one test file: started before its tests, stopped after. */
@@ -140,11 +143,7 @@ export function useServerAndBrowser(env: Record<string, string> = {}): { server:
 }
 
 /** What the person sees (the viewport), saved under SCREENSHOTS. */
-export async function viewShot(page: Page, name: string): Promise<void> {
-  if (!TAKE_SCREENSHOTS) return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-}
+export const viewShot = (page: Page, name: string): Promise<void> => saveShot(name, (path) => page.screenshot({ path }));
 
 /**
  * The boxes of the page that scroll sideways (their content is wider than they are), as

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { CRASH_TEST_ENV } from "../src/server/testing/crashKit";
+import { eventually } from "../src/server/testing/ledgerKit";
 import { crashRoundWithBets, crashRounds, raceWithBets, races, revealSeeds, slotSpins, wheelSpins } from "../src/server/testing/fairKit";
 import { PHONE, expectFitsPhone, newPage, screenshot, useServerAndBrowser } from "./browser";
 import { commitment, crashPoint, hashTimes, race, slotsSpin, wheelSegment, type FairParameters } from "./fairVerifier";
@@ -43,16 +44,15 @@ async function publishedDocuments() {
 }
 
 /**
- * What a replay's canvas shows (its data-shown) once it satisfies `want`, or what it last showed after 3 s:
+ * What a replay's canvas shows (its data-shown) once it satisfies `want`, or what it shows after 3 s:
  * the replay's state says "done" on its own timer, and the canvas draws its last frame at its next frame.
  */
 async function lastFrame(page: Page, selector: string, want: (shown: string) => boolean): Promise<string | null> {
-  let shown: string | null = null;
-  for (const until = Date.now() + 3_000; Date.now() < until; await Bun.sleep(50)) {
-    shown = await page.locator(selector).first().getAttribute("data-shown");
-    if (shown !== null && want(shown)) break;
-  }
-  return shown;
+  const read = () => page.locator(selector).first().getAttribute("data-shown");
+  return eventually(async () => {
+    const shown = await read();
+    return shown !== null && want(shown) ? shown : undefined;
+  }, `the last frame of ${selector}`, 3_000, 50).catch(read);
 }
 
 async function fairText(page: Page): Promise<{ text: string; parameters: FairParameters }> {
