@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { accountWithHistory } from "../../testing/ledgerKit";
-import { startTestServer, type TestServer } from "../../testing/testServer";
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { busyLedger, type BusyLedger } from "../../testing/serverSuite";
+import type { TestServer } from "../../testing/testServer";
 import { DecayingBalance, DECAY_WINDOW_MS } from "./resources";
 import { MAX_PENDING } from "./sockets";
 
@@ -8,19 +8,12 @@ import { MAX_PENDING } from "./sockets";
 setDefaultTimeout(60_000);
 
 let server: TestServer;
-let busy: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  // An account with 400 transactions: each account_tx page of 400 is ~200 KB of JSON.
-  busy = await accountWithHistory(server);
-});
-afterAll(() => server.stop(true));
-
-const wsUrl = () => `ws://127.0.0.1:${server.port}/sandbox/ledger`;
-const accountTx = (id: number) => JSON.stringify({ id, command: "account_tx", account: busy, ledger_index_min: -1, ledger_index_max: -1, limit: 400 });
+let wsUrl: string;
+let accountTx: BusyLedger["accountTx"];
+busyLedger((t) => ({ server, wsUrl, accountTx } = t));
 
 async function openSocket(): Promise<WebSocket> {
-  const ws = new WebSocket(wsUrl());
+  const ws = new WebSocket(wsUrl);
   await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
   return ws;
 }
@@ -103,7 +96,7 @@ test("a client that stops reading is not answered into memory: its requests wait
     [
       "bun",
       "-e",
-      `const ws = new WebSocket(${JSON.stringify(wsUrl())});
+      `const ws = new WebSocket(${JSON.stringify(wsUrl)});
        ws.onopen = () => { for (let i = 0; i < ${MAX_PENDING * 4}; i++) ws.send(${JSON.stringify(accountTx(0))}); setTimeout(() => process.kill(process.pid, "SIGSTOP"), 50); };`,
     ],
     { stdout: "ignore", stderr: "inherit" },
@@ -144,7 +137,7 @@ test("a balance decays over rippled's 32 s window", () => {
 test("reconnecting does not start afresh: every dropped connection charges its address, and past four connections' budgets the address is refused (429 with retry-after) before the upgrade", async () => {
   let connections = 0;
   for (; connections < 10; connections++) {
-    const ws = new WebSocket(wsUrl());
+    const ws = new WebSocket(wsUrl);
     const opened = await new Promise<boolean>((resolve) => ((ws.onopen = () => resolve(true)), (ws.onerror = () => resolve(false))));
     if (!opened) break;
     expect((await oneAfterAnother(ws)).closed.reason).toBe("threshold exceeded");
