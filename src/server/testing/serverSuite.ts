@@ -25,7 +25,7 @@ export function serverWithClient(ready: (server: TestServer, client: Client) => 
 /** A flood test's target: its server, an account whose account_tx pages are big, and the sandbox ledger's socket. */
 export interface BusyLedger {
   server: TestServer;
-  /** An account with 400 transactions: each account_tx page of 400 is ~200 KB of JSON. */
+  /** An account with 400 transactions: each account_tx page of 400 is ~600 KB of JSON. */
   busy: string;
   wsUrl: string;
   /** An account_tx request for the whole history of `busy`, in one page. */

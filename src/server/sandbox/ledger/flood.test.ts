@@ -1,7 +1,7 @@
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { busyLedger, type BusyLedger } from "../../testing/serverSuite";
 import type { TestServer } from "../../testing/testServer";
-import { DecayingBalance, DECAY_WINDOW_MS } from "./resources";
+import { CONNECTION_LIMITS, DecayingBalance, DECAY_WINDOW_MS } from "./resources";
 import { MAX_PENDING } from "./sockets";
 
 // Issue 18, medium 6: the sandbox ledger's WebSocket as an amplifier. Real server, real sockets.
@@ -21,11 +21,13 @@ async function openSocket(): Promise<WebSocket> {
 test("2,000 account_tx pipelined on one connection: it is closed after a bounded amount of output, and another client is served meanwhile", async () => {
   const flood = await openSocket();
   let bytes = 0;
+  let largest = 0;
   let answers = 0;
   let firstWarning: number | undefined;
   flood.onmessage = (e) => {
     const text = String(e.data);
     bytes += text.length;
+    largest = Math.max(largest, text.length);
     answers++;
     if ((JSON.parse(text) as { warning?: string }).warning === "load") firstWarning ??= answers;
   };
@@ -58,6 +60,7 @@ test("2,000 account_tx pipelined on one connection: it is closed after a bounded
 /** Asks account_tx after account_tx, each after the previous answer, until the server closes the socket. */
 async function oneAfterAnother(ws: WebSocket) {
   let bytes = 0;
+  let largest = 0;
   let answers = 0;
   let firstWarning: number | undefined;
   let next = (_: string) => {};
@@ -65,28 +68,31 @@ async function oneAfterAnother(ws: WebSocket) {
   const closed = new Promise<{ code: number; reason: string }>((resolve) => (ws.onclose = (e) => resolve({ code: e.code, reason: e.reason })));
   let open = true;
   void closed.then(() => (open = false));
+  const started = performance.now();
   for (let i = 0; open && i < 1_000; i++) {
     const answer = new Promise<string | undefined>((resolve) => ((next = resolve), void closed.then(() => resolve(undefined))));
     ws.send(accountTx(i));
     const text = await answer;
     if (text === undefined) break;
     bytes += text.length;
+    largest = Math.max(largest, text.length);
     answers++;
     const body = JSON.parse(text) as { warning?: string; result?: { transactions: unknown[] } };
     if (!firstWarning) expect(body.result?.transactions).toHaveLength(400);
     if (body.warning === "load") firstWarning ??= answers;
   }
-  return { bytes, answers, firstWarning, closed: await closed };
+  return { bytes, largest, answers, firstWarning, closed: await closed, elapsedMs: performance.now() - started };
 }
 
 test("a client asking one account_tx after another gets \"warning\": \"load\" first, then is closed at its byte budget (threshold exceeded)", async () => {
-  const { bytes, answers, firstWarning, closed } = await oneAfterAnother(await openSocket());
+  const { bytes, largest, answers, firstWarning, closed, elapsedMs } = await oneAfterAnother(await openSocket());
   expect(closed).toEqual({ code: 1008, reason: "threshold exceeded" });
   // The address's budget is shared by its connections: after the flood above it may warn from the first answer.
   expect(firstWarning).toBeGreaterThanOrEqual(1);
   expect(answers).toBeGreaterThan(firstWarning!);
-  // The byte budget (32 MB) with at most one answer past it.
-  expect(bytes).toBeLessThan(34 * 1024 * 1024);
+  // The byte budget (32 MB) with at most one answer past it; the balance decays meanwhile (by e^(-t/32 s)),
+  // so a slower run gets that much more through: ~35 MB when a loaded machine takes 3 s.
+  expect(bytes).toBeLessThanOrEqual(CONNECTION_LIMITS.bytes.drop * Math.exp(elapsedMs / DECAY_WINDOW_MS) + largest);
 });
 
 test("a client that stops reading is not answered into memory: its requests wait, then it is closed", async () => {
