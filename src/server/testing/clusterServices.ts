@@ -1,4 +1,4 @@
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
@@ -40,6 +40,29 @@ function runAs(): { prefix: string[]; owner?: { uid: number; gid: number } } {
   throw new Error("running as root without a `postgres` or `nobody` user to run PostgreSQL as");
 }
 
+/**
+ * Runs a server under a small shell that stops it (with `signal`) when this process's pipe to it closes:
+ * when stop() closes it, and also when this process ends in any way (bun test runs no exit hooks; a worker
+ * can be killed), so no server outlives its test run. The shell ends with the server, removing `dir` (its files) if given.
+ */
+function supervised(command: string[], signal: "INT" | "TERM", log: string | undefined, dir = "") {
+  // An asynchronous list's stdin is /dev/null in sh: the pipe is kept as fd 3 for the watcher.
+  const script = 'sig=$1; shift; exec 3<&0; "$@" & pid=$!; { cat <&3 >/dev/null; kill -s "$sig" "$pid" 2>/dev/null; } & wait "$pid"; code=$?; [ -n "$DIR" ] && rm -rf "$DIR"; exit $code';
+  const proc = Bun.spawn(["sh", "-c", script, "sh", signal, ...command], {
+    stdin: "pipe",
+    stdout: "ignore",
+    stderr: log ? Bun.file(log) : "ignore",
+    env: { ...process.env, DIR: dir },
+  });
+  return {
+    proc,
+    stop: async () => {
+      void proc.stdin.end();
+      await proc.exited;
+    },
+  };
+}
+
 async function waitFor(what: string, ready: () => Promise<boolean>, proc: { exitCode: number | null }, log: () => string): Promise<void> {
   const until = performance.now() + 30_000;
   while (performance.now() < until) {
@@ -50,61 +73,79 @@ async function waitFor(what: string, ready: () => Promise<boolean>, proc: { exit
   throw new Error(`${what} did not start within 30 s: ${log()}`);
 }
 
-/** Starts PostgreSQL (fsync off: a test database) and Redis (no persistence) in a fresh temporary folder. */
-export async function startClusterServices(): Promise<ClusterServices> {
-  const dir = mkdtempSync(join(tmpdir(), "vvx-services-"));
+/** A Redis server without persistence on a loopback port (a free one unless given): its URL and its stop. */
+export async function startRedis(port?: number): Promise<{ url: string; port: number; stop(): Promise<void> }> {
+  const chosen = port ?? (await freePort());
+  const redis = supervised(["redis-server", "--port", String(chosen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", tmpdir()], "TERM", undefined);
+  const stop = redis.stop;
+  try {
+    await waitFor("Redis", async () => {
+      const socket = await Bun.connect({ hostname: "127.0.0.1", port: chosen, socket: { data() {} } });
+      socket.end();
+      return true;
+    }, redis.proc, () => "");
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url: `redis://127.0.0.1:${chosen}`, port: chosen, stop };
+}
+
+/** A PostgreSQL server (fsync off: test data) in a fresh temporary folder on a loopback port. */
+async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "vvx-postgres-"));
   const { prefix, owner } = runAs();
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const bin = postgresBinDir();
-  const pgData = join(dir, "pg");
+  const pgData = join(dir, "data");
   const init = Bun.spawnSync([...prefix, join(bin, "initdb"), "-D", pgData, "-U", "vvx", "-A", "trust", "-E", "UTF8", "--no-sync", "--no-instructions"], { stderr: "pipe", stdout: "pipe" });
   if (init.exitCode !== 0) throw new Error(`initdb failed: ${init.stderr.toString()}`);
-  const [pgPort, redisPort] = [await freePort(), await freePort()];
-  const pgLog = join(dir, "pg.log");
-  const settings = ["fsync=off", "synchronous_commit=off", "full_page_writes=off", "max_connections=400", "shared_buffers=32MB", `unix_socket_directories=${dir}`, "listen_addresses=127.0.0.1", `port=${pgPort}`];
-  const postgres = Bun.spawn([...prefix, join(bin, "postgres"), "-D", pgData, ...settings.flatMap((s) => ["-c", s])], { stdout: "ignore", stderr: Bun.file(pgLog) });
-  const redis = Bun.spawn(["redis-server", "--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdout: "pipe", stderr: "pipe" });
-  const postgresUrl = `postgres://vvx@127.0.0.1:${pgPort}/postgres`;
-  const redisUrl = `redis://127.0.0.1:${redisPort}`;
-  const stop = async () => {
-    postgres.kill("SIGINT"); // fast shutdown: ends the sessions, no checkpoint wait worth having for test data
-    redis.kill("SIGTERM");
-    await Promise.all([postgres.exited, redis.exited]);
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const port = await freePort();
+  const log = join(dir, "postgres.log");
+  const settings = ["fsync=off", "synchronous_commit=off", "full_page_writes=off", "max_connections=400", "shared_buffers=32MB", `unix_socket_directories=${dir}`, "listen_addresses=127.0.0.1", `port=${port}`];
+  // SIGINT: PostgreSQL's fast shutdown (ends the sessions at once).
+  const postgres = supervised([...prefix, join(bin, "postgres"), "-D", pgData, ...settings.flatMap((s) => ["-c", s])], "INT", log, dir);
+  const url = `postgres://vvx@127.0.0.1:${port}/postgres`;
+  const stop = postgres.stop;
   try {
-    const readLog = () => (existsSync(pgLog) ? readFileSync(pgLog, "utf8").slice(-2000) : "");
     await waitFor("PostgreSQL", async () => {
-      const sql = new SQL(postgresUrl, { max: 1, connectionTimeout: 1 });
+      const sql = new SQL(url, { max: 1, connectionTimeout: 1 });
       try {
         await sql`SELECT 1`;
         return true;
       } finally {
         await sql.close();
       }
-    }, postgres, readLog);
-    await waitFor("Redis", async () => {
-      const socket = await Bun.connect({ hostname: "127.0.0.1", port: redisPort, socket: { data() {} } });
-      socket.end();
-      return true;
-    }, redis, () => "");
+    }, postgres.proc, () => (existsSync(log) ? readFileSync(log, "utf8").slice(-2000) : ""));
   } catch (err) {
     await stop();
     throw err;
   }
-  return { postgresUrl, redisUrl, stop };
+  return { url, stop };
+}
+
+/** Starts PostgreSQL and Redis side by side. */
+export async function startClusterServices(): Promise<ClusterServices> {
+  const [postgres, redis] = await Promise.allSettled([startPostgres(), startRedis()]);
+  if (postgres.status === "rejected" || redis.status === "rejected") {
+    if (postgres.status === "fulfilled") await postgres.value.stop();
+    if (redis.status === "fulfilled") await redis.value.stop();
+    throw postgres.status === "rejected" ? postgres.reason : (redis as PromiseRejectedResult).reason;
+  }
+  return {
+    postgresUrl: postgres.value.url,
+    redisUrl: redis.value.url,
+    stop: async () => void (await Promise.all([postgres.value.stop(), redis.value.stop()])),
+  };
 }
 
 let own: Promise<ClusterServices> | undefined;
 
-/** The suite's services (scripts/test.sh), else a pair for this process, stopped when it exits. */
+/** The suite's services (scripts/test.sh), else a pair for this process, stopped when it ends (see supervised). */
 function services(): Promise<{ postgresUrl: string; redisUrl: string }> {
   const [postgresUrl, redisUrl] = [process.env.VVX_TEST_POSTGRES_URL, process.env.VVX_TEST_REDIS_URL];
   if (postgresUrl && redisUrl) return Promise.resolve({ postgresUrl, redisUrl });
-  own ??= startClusterServices().then((s) => {
-    process.once("beforeExit", () => void s.stop());
-    return s;
-  });
+  own ??= startClusterServices();
   return own;
 }
 
