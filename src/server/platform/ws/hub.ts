@@ -151,16 +151,21 @@ export class Hub {
     if (!here && !this.broker) return 0;
     const json = JSON.stringify(message);
     this.broker?.publish(HUB_SUBJECT, `${topic}\n${json}`);
-    return here ? this.publishHere(topic, json) : 0;
+    return here ? this.publishTo(topic, json) : 0;
   }
 
-  /** Hands serialized JSON to this instance's subscribers of `topic` (Bun's server.publish), counted by channel. */
+  /** Hands serialized JSON to this instance's subscribers of `topic`, if it has any (relayed messages, keepalives). */
   private publishHere(topic: string, json: string): number {
     if (!this.server || this.server.subscriberCount(topic) === 0) return 0;
+    return this.publishTo(topic, json);
+  }
+
+  /** Bun's server.publish to the topic's subscribers here, counted by channel. */
+  private publishTo(topic: string, json: string): number {
     const colon = topic.indexOf(":");
     const channel = colon < 0 ? topic : topic.slice(0, colon);
     this.published.set(channel, (this.published.get(channel) ?? 0) + 1);
-    return this.server.publish(topic, json);
+    return this.server!.publish(topic, json);
   }
 
   /** Messages handed to server.publish since start, by channel (a topic's name before its key): GET /metrics reads it. */
