@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
 import { startRedis, testRedisUrl } from "../../testing/clusterServices";
-import { Hub, type HubSocket } from "../ws/hub";
+import { Hub } from "../ws/hub";
 import { connectBroker, type Broker } from "./broker";
 
 // Two instances' hubs joined by a real Redis: each instance a Bun server whose sockets subscribe through its
@@ -18,18 +18,18 @@ async function instance(redisUrl: string, prefix: string, id: string): Promise<I
   const hub = new Hub();
   const broker = await connectBroker(redisUrl, { id, prefix, retryMs: 50 });
   hub.relayThrough(broker);
-  const server = Bun.serve({
+  const server = Bun.serve<object>({
     port: 0,
     hostname: "127.0.0.1",
     fetch: (req, srv) => (srv.upgrade(req, { data: {} }) ? undefined : new Response("upgrade", { status: 400 })),
     websocket: {
-      open: (ws) => hub.add(ws as unknown as HubSocket),
+      open: (ws) => hub.add(ws),
       message(ws, raw) {
         const msg = JSON.parse(String(raw)) as { topic: string; wallet?: string };
-        const refused = hub.subscribe(ws as unknown as HubSocket, msg.topic, () => msg.wallet ?? null);
+        const refused = hub.subscribe(ws, msg.topic, () => msg.wallet ?? null);
         ws.send(JSON.stringify({ type: refused ? "refused" : "subscribed", topic: msg.topic }));
       },
-      close: (ws) => hub.remove(ws as unknown as HubSocket),
+      close: (ws) => hub.remove(ws),
     },
   });
   hub.attach(server as Server<unknown>);

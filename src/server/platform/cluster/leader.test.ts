@@ -22,10 +22,11 @@ function contender(url: string, id: string): Contender {
   const proc = Bun.spawn(["bun", CONTENDER, url, id, String(CHECK_MS)], { stdout: "pipe", stderr: "inherit" });
   let last = "follower -";
   void (async () => {
+    const reader = proc.stdout.getReader();
     const decoder = new TextDecoder();
     let buffered = "";
-    for await (const chunk of proc.stdout) {
-      buffered += decoder.decode(chunk);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      buffered += decoder.decode(chunk.value);
       const lines = buffered.split("\n");
       buffered = lines.pop()!;
       if (lines.length > 0) last = lines.at(-1)!;

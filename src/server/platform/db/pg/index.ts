@@ -53,7 +53,8 @@ export async function applyPgMigrations(sql: SQL): Promise<string[]> {
     await conn`SELECT pg_advisory_lock(${k1}, ${k2})`;
     try {
       await conn`CREATE TABLE IF NOT EXISTS _migrations (tag text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
-      const done = new Set((await conn`SELECT tag FROM _migrations`).map((r: { tag: string }) => r.tag));
+      const rows: { tag: string }[] = await conn`SELECT tag FROM _migrations`;
+      const done = new Set(rows.map((r) => r.tag));
       const known = new Set(migrations.map((m) => m.tag));
       const unknown = [...done].filter((tag) => !known.has(tag));
       if (unknown.length > 0) throw new NewerPgSchemaError(unknown);
