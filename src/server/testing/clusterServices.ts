@@ -1,4 +1,4 @@
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
@@ -99,7 +99,10 @@ async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> 
   const bin = postgresBinDir();
   const pgData = join(dir, "data");
   const init = Bun.spawnSync([...prefix, join(bin, "initdb"), "-D", pgData, "-U", "vvx", "-A", "trust", "-E", "UTF8", "--no-sync", "--no-instructions"], { stderr: "pipe", stdout: "pipe" });
-  if (init.exitCode !== 0) throw new Error(`initdb failed: ${init.stderr.toString()}`);
+  if (init.exitCode !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${init.stderr.toString()}`);
+  }
   const port = await freePort();
   const log = join(dir, "postgres.log");
   const settings = ["fsync=off", "synchronous_commit=off", "full_page_writes=off", "max_connections=400", "shared_buffers=32MB", `unix_socket_directories=${dir}`, "listen_addresses=127.0.0.1", `port=${port}`];
@@ -124,9 +127,20 @@ async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> 
   return { url, stop };
 }
 
+/** `start()`, tried again (twice at most) when it fails: a free port found can be taken by another test's server before ours binds it. */
+async function retried<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
+
 /** Starts PostgreSQL and Redis side by side. */
 export async function startClusterServices(): Promise<ClusterServices> {
-  const [postgres, redis] = await Promise.allSettled([startPostgres(), startRedis()]);
+  const [postgres, redis] = await Promise.allSettled([retried(startPostgres), retried(() => startRedis())]);
   if (postgres.status === "rejected" || redis.status === "rejected") {
     if (postgres.status === "fulfilled") await postgres.value.stop();
     if (redis.status === "fulfilled") await redis.value.stop();
