@@ -27,6 +27,7 @@ import { VERSION } from "../platform/version";
 import { buildSpa } from "../platform/http/spa";
 import { dataDirSealer, dataDirSecret } from "../platform/secrets";
 import { Hub } from "../platform/ws/hub";
+import { SoloLeadership } from "../platform/cluster/leader";
 import { HistoryService } from "../history/service";
 import { nftPurchaseHistory, refundHistory } from "../history/sources";
 import { rewardHistory, transferHistory } from "../rewards/history";
@@ -84,7 +85,7 @@ export async function createContext(settings: Config, log = loggerFor(settings))
     crash.history(),
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
-  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, version: VERSION };
+  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, leadership: new SoloLeadership(config.instanceId), version: VERSION };
 }
 
 /** The logger the configuration asks for (LOG_FORMAT, LOG_LEVEL; QUIET drops the request lines only). */

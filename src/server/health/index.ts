@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { LedgerState } from "../ledger/gateway";
+import type { Leadership } from "../platform/cluster/leader";
 import type { Config } from "../platform/config";
 import type { Store } from "../platform/db";
 import { probeWrite } from "../platform/db";
@@ -13,6 +14,11 @@ const Health = t.Object({
   ledger: t.Union([t.Literal("idle"), t.Literal("connecting"), t.Literal("connected"), t.Literal("reconnecting"), t.Literal("stopped")], {
     description: "The XRP Ledger connection. Payments, bets, claims and swaps wait while it is not connected; the server itself is fine, so the status stays ok",
   }),
+  role: t.Union([t.Literal("leader"), t.Literal("follower")], {
+    description: "Whether this instance runs the single-runner work (payments watcher, outbox, game loops, sweeps). A single instance on SQLite is always the leader",
+  }),
+  instanceId: t.String({ description: "This instance's id (INSTANCE_ID)" }),
+  leaderId: t.Union([t.String(), t.Null()], { description: "The leading instance's id; null while no instance leads" }),
 });
 
 /** What the health check reads. */
@@ -20,6 +26,7 @@ export interface HealthDeps {
   config: Pick<Config, "network">;
   store: Pick<Store, "sqlite">;
   ledger: { readonly state: LedgerState };
+  leadership: Pick<Leadership, "role" | "instanceId" | "leaderId">;
   version: string;
 }
 
@@ -27,7 +34,8 @@ export function healthRoutes(ctx: HealthDeps) {
   return new Elysia({ name: "health" }).get(
     "/api/health",
     ({ set }) => {
-      const base = { network: ctx.config.network, version: ctx.version, ledger: ctx.ledger.state };
+      const { role, instanceId, leaderId } = ctx.leadership;
+      const base = { network: ctx.config.network, version: ctx.version, ledger: ctx.ledger.state, role, instanceId, leaderId };
       try {
         ctx.store.sqlite.query("SELECT 1").get();
       } catch (err) {
