@@ -66,8 +66,21 @@ describe("the rules catch what they forbid", () => {
   });
 
   test("games never import each other; games/kit is shared", () => {
-    expect(broken("src/server/games/crash/service.ts", "src/server/games/kit/purposes.ts")).toEqual([]);
+    expect(broken("src/server/games/crash/service.ts", "src/server/games/kit/index.ts")).toEqual([]);
+    expect(broken("src/server/games/crash/service.ts", "src/server/games/crash/purposes.ts")).toEqual([]);
     expect(broken("src/server/games/crash/service.ts", "src/server/games/slots/model.ts")[0]).toContain("games never import each other");
+  });
+
+  test("features talk through their index.ts: never another feature's internals or schema", () => {
+    expect(broken("src/server/rewards/service.ts", "src/server/history/index.ts")).toEqual([]);
+    expect(broken("src/server/games/racing/bets.ts", "src/server/games/kit/index.ts")).toEqual([]);
+    expect(broken("src/server/rewards/repository.ts", "src/server/ledger/schema.ts")).toEqual([]);
+    expect(broken("src/server/app/main.ts", "src/server/nfts/history.ts")).toEqual([]);
+    expect(broken("src/server/stats/service.ts", "src/server/nfts/schema.ts")[0]).toContain("features talk through their index.ts");
+    expect(broken("src/server/fair/index.ts", "src/server/wallet/service.ts")[0]).toContain("features talk through their index.ts");
+    expect(broken("src/server/games/racing/bets.ts", "src/server/games/kit/schema.ts")[0]).toContain("features talk through their index.ts");
+    expect(broken("src/server/games/crash/index.ts", "src/server/history/model.ts")[0]).toContain("features talk through their index.ts");
+    expect(broken("src/server/rewards/api.test.ts", "src/server/nfts/schema.ts")).toEqual([]);
   });
 
   test("web never imports server code; the API schemas only as types", () => {

@@ -1,6 +1,7 @@
 // `bun run layout`: prints the facts that keep the code changeable. Import cycles, imports that
 // point up the layers (ARCHITECTURE.md) outside the declared exceptions, the boundary rules
-// (engine, shared, platform, app, sandbox, games, web), files over 500 lines and functions over
+// (engine, shared, platform, app, sandbox, games, web; a feature reaches another only through its
+// index.ts), files over 500 lines and functions over
 // 80 lines without a comment saying why. scripts/layout.test.ts fails when any of them is not empty.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -135,6 +136,17 @@ function serverLayer(file: string): number | undefined {
 /** The game folder (games/<name>/) of a file, or undefined. */
 const gameOf = (file: string) => /^src\/server\/games\/([^/]+)\//.exec(file)?.[1];
 
+/**
+ * The server feature a file belongs to ("nfts", "games/kit", "games/crash" ...), or undefined for
+ * the layers below and above the features (platform ... auth, sandbox, app, testing).
+ */
+export function featureOf(file: string): string | undefined {
+  const m = /^src\/server\/([^/]+)\/(?:([^/]+)\/)?/.exec(file);
+  if (!m) return undefined;
+  if (m[1] === "games") return m[2] && file !== `src/server/games/${m[2]}` ? `games/${m[2]}` : undefined;
+  return m[1]! in SERVER_LAYERS ? undefined : m[1];
+}
+
 /** Boundary rules broken by one import (empty when it is fine). */
 export function boundaryProblems(edge: ImportEdge): string[] {
   const { from, to } = edge;
@@ -155,6 +167,10 @@ export function boundaryProblems(edge: ImportEdge): string[] {
   }
   const [a, b] = [gameOf(from), gameOf(to)];
   if (a && b && a !== b && b !== "kit") say("games never import each other (games/kit is shared)");
+  const [fa, fb] = [featureOf(from), featureOf(to)];
+  if (!isTest(from) && fa && fb && fa !== fb && to !== `src/server/${fb}/index.ts`) {
+    say(`features talk through their index.ts (import src/server/${fb}/index.ts, not its internals or schema)`);
+  }
   if (inDir(from, "src/web") && inDir(to, "src/server")) say("web never imports server code");
   if (inDir(from, "src/web") && inDir(to, "src/shared/api") && !edge.typeOnly) say("web imports the API schemas as types only (import type)");
   return problems;

@@ -19,14 +19,6 @@ export function periodStartMs(period: Period, nowMs: number): number | null {
   return days === null ? null : nowMs - days * 86_400_000;
 }
 
-/** A whole number from a query (`fallback` when absent); 400 naming `field`. */
-export function parsePositive(value: unknown, field: string, fallback: number, max = 100_000): number {
-  if (value === undefined || value === "") return fallback;
-  const n = typeof value === "string" && /^\d{1,7}$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new ValidationError(field, `Field '${field}' must be a whole number from 1 to ${max}`);
-  return n;
-}
-
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
 

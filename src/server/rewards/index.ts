@@ -5,7 +5,8 @@ import type { AuthService } from "../auth/service";
 import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
 import { joinedResponse } from "../platform/http/cachedJson";
-import { parseAddress } from "../wallet/service";
+import { parsePositive } from "../platform/http/query";
+import { parseAddress } from "../ledger/address";
 import type { SignRequestCreated } from "../signing/service";
 import {
   AcceptTransferBody,
@@ -25,7 +26,6 @@ import {
   parseClaimType,
   parseLedgerId,
   parsePeriod,
-  parsePositive,
 } from "./model";
 import type { RewardService } from "./service";
 import type { TransferService } from "./transfers";
@@ -144,3 +144,4 @@ export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; t
 
 export { RewardService } from "./service";
 export { TransferService } from "./transfers";
+export { paidRewardsMicro } from "./repository";

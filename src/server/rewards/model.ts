@@ -25,7 +25,7 @@ export const REWARD_ERROR = {
   offerNotFound: "TRANSFER_OFFER_NOT_FOUND",
 } as const;
 
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parsePeriod, parsePositive, periodStartMs, type Period } from "../history/model";
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parsePeriod, periodStartMs, type Period } from "../history";
 
 /** An NFTokenID or offer index: 64 hex digits, upper-cased; 400 naming `field`. */
 export function parseLedgerId(value: unknown, field: string): string {

@@ -6,7 +6,7 @@ import type { Logger } from "../platform/log";
 import { BackgroundLoop } from "../platform/loop";
 import { RetryGate } from "../platform/retry";
 import type { SignRequestCreated, SigningService } from "../signing/service";
-import { parseAddress } from "../wallet/service";
+import { parseAddress } from "../ledger/address";
 import { NftNotFoundError, NotNftOwnerError } from "./errors";
 import { nftMovesOf } from "./holders";
 import type { LedgerReads, NftOffer } from "./ledgerReads";

@@ -1,6 +1,6 @@
 import { formatMicroVvx, groupThousands, nftDisplayName, nftNameOfTokenId, rewardCapMicro, roiProgressPercent } from "../../engine";
 import type { Config } from "../platform/config";
-import { explorerAccountUrl, explorerTxUrl } from "../history/model";
+import { explorerAccountUrl, explorerTxUrl } from "../history";
 import { earnedMicro, nextRewardAtMs, type Holding } from "./holdings";
 import type { NftRewardsView, OwnedNftView, RewardRowView } from "./model";
 import type { ClaimRow, TierRow } from "./repository";

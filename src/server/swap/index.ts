@@ -7,7 +7,7 @@ import { unscaleDecimal, xrpFromDrops } from "../ledger/amounts";
 import { ValidationError } from "../platform/errors";
 import type { SignRequestCreated } from "../signing/service";
 import { parseUuid } from "../signing/service";
-import { parseAddress } from "../wallet/service";
+import { parseAddress } from "../ledger/address";
 import {
   CreateSwapBody,
   CreateSwapResponse,

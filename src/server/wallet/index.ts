@@ -1,7 +1,9 @@
 import { Elysia, t } from "elysia";
 import { xrpFromDrops } from "../ledger/amounts";
-import type { LedgerReader } from "./service";
-import { parseAddress, walletBalance } from "./service";
+import { parseAddress } from "../ledger/address";
+import { walletBalance, type LedgerReader } from "./service";
+
+export { walletBalance, type LedgerReader } from "./service";
 
 /** GET /api/wallet/balance?address=: public ledger facts, no session needed. */
 export function walletRoutes(ledger: LedgerReader) {

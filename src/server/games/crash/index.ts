@@ -16,8 +16,8 @@ import { sqliteOf, type Db } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import { ValidationError } from "../../platform/errors";
 import { jsonEncoder, listJson, rowsEncoder } from "../../platform/http/cachedJson";
-import { parsePositive } from "../../history/model";
-import { parseAddress } from "../../wallet/service";
+import { parsePositive } from "../../platform/http/query";
+import { parseAddress } from "../../ledger/address";
 import type { CrashGame } from "./game";
 import { fairnessView } from "./views";
 

@@ -4,8 +4,8 @@ import type { AuthService } from "../../auth/service";
 import { sqliteOf, type Db } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import { listJson, rowsEncoder } from "../../platform/http/cachedJson";
-import { parseAddress } from "../../wallet/service";
-import { parsePositive } from "../../history/model";
+import { parseAddress } from "../../ledger/address";
+import { parsePositive } from "../../platform/http/query";
 import { EligibilityView, SpinBody, WheelResult, WheelSpinItem } from "./model";
 import type { DailySpinService } from "./service";
 

@@ -3,12 +3,13 @@ import { Elysia, t } from "elysia";
 import { sqliteOf, type Db } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import { listJson, rowsEncoder } from "../../platform/http/cachedJson";
+import { parsePositive } from "../../platform/http/query";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
 import { parseUuid } from "../../signing/service";
-import { parseAddress } from "../../wallet/service";
-import { CreateSessionBody, PaymentView, SessionView, SpinBody, SpinDetail, SpinListItem, SpinView, parseLimit, parseSessionId, parseSpinCursor, parseSpinId, parseTierIndex } from "./model";
+import { parseAddress } from "../../ledger/address";
+import { CreateSessionBody, PaymentView, SessionView, SpinBody, SpinDetail, SpinListItem, SpinView, parseSessionId, parseSpinCursor, parseSpinId, parseTierIndex } from "./model";
 import type { SlotsGame } from "./game";
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
@@ -16,7 +17,7 @@ const SpinsResponse = t.Object({ success: t.Literal(true), spins: t.Array(SpinLi
 
 /** Every table a spin list is read from (its spins, their payouts, the revealed server seeds). */
 const SPIN_LIST_TABLES = ["slot_spins", "slot_payouts", "fair_revealed_seeds"] as const;
-/** The longest list one answer shows (parseLimit's maximum). */
+/** The longest list one answer shows (the `limit` query's maximum). */
 const MAX_LISTED = 500;
 
 /**
@@ -46,7 +47,7 @@ function spinReadRoutes(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, s
     .get(
       "/api/slots/spins",
       ({ query }) => {
-        const limit = parseLimit(query.limit, 50, MAX_LISTED);
+        const limit = parsePositive(query.limit, "limit", 50, MAX_LISTED);
         const before = parseSpinCursor(query.before);
         // Without a wallet: every wallet's spins (what an auditor re-checks), read from the database.
         if (query.wallet === undefined) return { success: true as const, spins: slots.sessions.spinList(null, limit, before) };

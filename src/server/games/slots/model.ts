@@ -59,14 +59,6 @@ export function parseSessionId(value: unknown, field = "sessionId"): string {
   return id;
 }
 
-/** Parses `limit` from a query (1..max, default); 400 naming it. */
-export function parseLimit(value: unknown, fallback: number, max: number): number {
-  if (value === undefined || value === "") return fallback;
-  const n = typeof value === "string" && /^\d{1,4}$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new ValidationError("limit", `Field 'limit' must be a whole number from 1 to ${max}`);
-  return n;
-}
-
 /** Parses a spin id cursor (`before`) from a query; 400 naming it. */
 export function parseSpinCursor(value: unknown): number | undefined {
   if (value === undefined || value === "") return undefined;
