@@ -1,19 +1,10 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { LedgerState } from "../ledger/gateway";
 import type { Config } from "../platform/config";
 import type { Store } from "../platform/db";
 import { probeWrite } from "../platform/db";
+import { HealthResponse } from "../../shared/api/system";
 
-const Health = t.Object({
-  status: t.Union([t.Literal("ok"), t.Literal("degraded")], { description: "degraded (503) while the database cannot take writes" }),
-  network: t.String(),
-  version: t.String(),
-  db: t.String({ description: "ok when the database answers a query and takes writes; locked or unavailable otherwise" }),
-  reason: t.Optional(t.String({ description: "Why the status is degraded" })),
-  ledger: t.Union([t.Literal("idle"), t.Literal("connecting"), t.Literal("connected"), t.Literal("reconnecting"), t.Literal("stopped")], {
-    description: "The XRP Ledger connection. Payments, bets, claims and swaps wait while it is not connected; the server itself is fine, so the status stays ok",
-  }),
-});
 
 /** What the health check reads. */
 export interface HealthDeps {
@@ -42,6 +33,6 @@ export function healthRoutes(ctx: HealthDeps) {
       }
       return { status: "ok" as const, ...base, db: "ok" };
     },
-    { response: { 200: Health, 503: Health }, detail: { summary: "Liveness and database check", tags: ["system"] } },
+    { response: { 200: HealthResponse, 503: HealthResponse }, detail: { summary: "Liveness and database check", tags: ["system"] } },
   );
 }

@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import { ValidationError } from "../platform/errors";
 import { parseAddress } from "../ledger/address";
-import { DEFAULT_PAGE_SIZE, HistoryQueryShape, HistoryResponse, MAX_PAGE_SIZE, parseHistoryType, parsePeriod } from "./model";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parseHistoryType, parsePeriod } from "./model";
+import { HistoryQueryShape, HistoryResponse } from "../../shared/api/history";
 import { parsePositive } from "../platform/http/query";
 import { MAX_HISTORY_ROWS, type HistoryService } from "./service";
 

@@ -8,25 +8,8 @@ import { joinedResponse } from "../platform/http/cachedJson";
 import { parsePositive } from "../platform/http/query";
 import { parseAddress } from "../ledger/address";
 import type { SignRequestCreated } from "../signing/service";
-import {
-  AcceptTransferBody,
-  CancelTransferBody,
-  ClaimBody,
-  ClaimResponse,
-  DEFAULT_PAGE_SIZE,
-  MAX_PAGE_SIZE,
-  OwnedNftsResponse,
-  RewardsQuery,
-  RewardsResponse,
-  SignRequestShape,
-  SummaryResponse,
-  TransferBody,
-  TransfersResponse,
-  WalletParams,
-  parseClaimType,
-  parseLedgerId,
-  parsePeriod,
-} from "./model";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parseClaimType, parseLedgerId, parsePeriod } from "./model";
+import { AcceptTransferBody, CancelTransferBody, ClaimBody, ClaimResponse, OwnedNftsResponse, RewardsQuery, RewardsResponse, SignRequestShape, SummaryResponse, TransferBody, TransfersResponse, WalletParams } from "../../shared/api/rewards";
 import type { RewardService } from "./service";
 import type { TransferService } from "./transfers";
 

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { RoundsQuery } from "../../../shared/api/games";
 import { BetInitiateBody, BetInitiateResponse, RaceDetail, RaceStateResponse, RacesResponse } from "../../../shared/api/racing";
 import { parsePositive } from "../../platform/http/query";
 import { NotFoundError } from "../../platform/errors";
@@ -47,7 +48,7 @@ function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<strin
         return { success: true as const, races: racing.races(limit, parsePositive(query.before, "before", 1, 9_999_999)) };
       },
       {
-        query: t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
+        query: RoundsQuery,
         response: RacesResponse,
         detail: { summary: "Finished races, newest first (before round `before`), with their revealed seeds (re-check each on /fair)", tags: ["racing"] },
       },
