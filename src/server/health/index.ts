@@ -1,25 +1,10 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { LedgerState } from "../ledger/gateway";
 import type { Leadership } from "../platform/cluster/leader";
 import type { Config } from "../platform/config";
 import type { Store } from "../platform/db";
 import { probeWrite } from "../platform/db";
-
-const Health = t.Object({
-  status: t.Union([t.Literal("ok"), t.Literal("degraded")], { description: "degraded (503) while the database cannot take writes" }),
-  network: t.String(),
-  version: t.String(),
-  db: t.String({ description: "ok when the database answers a query and takes writes; locked or unavailable otherwise" }),
-  reason: t.Optional(t.String({ description: "Why the status is degraded" })),
-  ledger: t.Union([t.Literal("idle"), t.Literal("connecting"), t.Literal("connected"), t.Literal("reconnecting"), t.Literal("stopped")], {
-    description: "The XRP Ledger connection. Payments, bets, claims and swaps wait while it is not connected; the server itself is fine, so the status stays ok",
-  }),
-  role: t.Union([t.Literal("leader"), t.Literal("follower")], {
-    description: "Whether this instance runs the single-runner work (payments watcher, outbox, game loops, sweeps). A single instance on SQLite is always the leader",
-  }),
-  instanceId: t.String({ description: "This instance's id (INSTANCE_ID)" }),
-  leaderId: t.Union([t.String(), t.Null()], { description: "The leading instance's id; null while no instance leads" }),
-});
+import { HealthResponse } from "../../shared/api/system";
 
 /** What the health check reads. */
 export interface HealthDeps {
@@ -50,6 +35,6 @@ export function healthRoutes(ctx: HealthDeps) {
       }
       return { status: "ok" as const, ...base, db: "ok" };
     },
-    { response: { 200: Health, 503: Health }, detail: { summary: "Liveness and database check", tags: ["system"] } },
+    { response: { 200: HealthResponse, 503: HealthResponse }, detail: { summary: "Liveness and database check", tags: ["system"] } },
   );
 }

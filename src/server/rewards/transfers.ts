@@ -6,11 +6,12 @@ import type { Logger } from "../platform/log";
 import { BackgroundLoop } from "../platform/loop";
 import { RetryGate } from "../platform/retry";
 import type { SignRequestCreated, SigningService } from "../signing/service";
-import { parseAddress } from "../wallet/service";
+import { parseAddress } from "../ledger/address";
 import { NftNotFoundError, NotNftOwnerError } from "./errors";
 import { nftMovesOf } from "./holders";
 import type { LedgerReads, NftOffer } from "./ledgerReads";
-import { REWARD_ERROR, parseLedgerId, type TransferOfferView } from "./model";
+import { REWARD_ERROR, parseLedgerId } from "./model";
+import { type TransferOfferView } from "../../shared/api/rewards";
 import type { RewardRepository, TransferRow } from "./repository";
 
 /** NFTokenCreateOffer flag: a sell offer. */

@@ -5,7 +5,7 @@ import { eventually, faucet } from "../testing/ledgerKit";
 import { buyer, sessionBrowser, signPayload } from "../testing/nftKit";
 import { advanceClock, buyNft, DAY_MS, toMonthStart } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { RewardsResponse } from "./model";
+import { RewardsResponse } from "../../shared/api/rewards";
 import { RewardService } from "./service";
 
 let server: TestServer;

@@ -1,5 +1,5 @@
 import { canSpinToday, nextSpinAvailableAtMs, streakAfterSpin, streakTier, utcDayNumber, wheelSpinFromFloat } from "../../../engine";
-import type { FairSeedService } from "../../fair/service";
+import type { FairSeedService } from "../../fair";
 import type { Clock } from "../../platform/clock";
 import type { Db } from "../../platform/db";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../platform/errors";

@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, isNotNull, lt, ne, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lt, max, ne, notInArray, sql } from "drizzle-orm";
+import { incomingPayments } from "../../payments/schema";
 import { preparedOnUse, type Db, type DbOrTx } from "../../platform/db";
 import type { Bet, BetRow, BetStatus, RoundRow, RoundStatus } from "./model";
 import { gameBets, gameRounds } from "./schema";
@@ -137,6 +138,17 @@ export class GameRepository {
   /** Rounds left open or running (by a previous run of the process). */
   unfinishedRounds(db: DbOrTx): RoundRow[] {
     return db.select().from(gameRounds).where(and(eq(gameRounds.game, this.game), notInArray(gameRounds.status, ["finished", "voided"] satisfies RoundStatus[]))).all();
+  }
+
+  /** The highest ledger of an accepted bet payment of a round (0 when none). */
+  lastBetLedger(db: DbOrTx, round: number): number {
+    const row = db
+      .select({ n: max(incomingPayments.ledgerIndex) })
+      .from(gameBets)
+      .innerJoin(incomingPayments, eq(incomingPayments.txHash, gameBets.paymentTxHash))
+      .where(and(eq(gameBets.game, this.game), eq(gameBets.round, round), inArray(gameBets.status, ["confirmed", "won", "lost"])))
+      .get();
+    return row?.n ?? 0;
   }
 
   /** Paid bets still waiting for their round to be played (confirmed, not settled). */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { slotPackage } from "../../../engine";
+import { slotPackage, vvxToMicro } from "../../../engine";
 import type { PaymentDecision, PaymentHandlerContext } from "../../payments/model";
 import { insertPaymentRequest } from "../../payments/requests";
 import { ConflictError, DrainingError, NotFoundError } from "../../platform/errors";
@@ -7,7 +7,6 @@ import { PACKAGE_PAYMENT_GRACE_SECONDS, PACKAGE_SIGN_SECONDS, SESSION_IDLE_MS, S
 import type { PurchaseRow, SlotsRepository } from "./repository";
 import type { SlotsDeps, SlotsService } from "./service";
 
-const MICRO = 1_000_000n;
 
 /**
  * Spin packages bought with VVX: a payment request with its own DestinationTag and the Xaman sign
@@ -81,7 +80,7 @@ export class SlotPurchases {
     const pkg = slotPackage(tierIndex);
     this.refuseIfActive(actor.wallet);
     const now = this.deps.clock.date();
-    const amount = BigInt(pkg.amountVvx) * MICRO;
+    const amount = vvxToMicro(pkg.amountVvx);
     const purchase = this.deps.db.transaction((tx) => {
       const id = randomUUID();
       const expiresAt = new Date(now.getTime() + (PACKAGE_SIGN_SECONDS + PACKAGE_PAYMENT_GRACE_SECONDS) * 1000);
@@ -152,7 +151,7 @@ export class SlotPurchases {
       wallet: purchase.wallet,
       kind: "package",
       packageIndex: pkg.index,
-      spinCostMicro: BigInt(pkg.spinCostVvx) * MICRO,
+      spinCostMicro: vvxToMicro(pkg.spinCostVvx),
       totalSpins: pkg.spins,
       remainingSpins: pkg.spins,
       paidSpins: pkg.spins,

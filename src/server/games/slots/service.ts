@@ -1,9 +1,8 @@
 import type { Database } from "bun:sqlite";
 import { randomUUID } from "node:crypto";
 import { convertStringToHex } from "xrpl";
-import { SLOT_FLOATS_PER_SPIN, slotSpinFromFloats, unplayedPaidSpins, type SlotSpin } from "../../../engine";
-import type { DrawnSeeds } from "../../fair/model";
-import type { FairSeedService } from "../../fair/service";
+import { MICRO_PER_VVX, SLOT_FLOATS_PER_SPIN, slotSpinFromFloats, unplayedPaidSpins, vvxToMicro, type SlotSpin } from "../../../engine";
+import type { DrawnSeeds, FairSeedService } from "../../fair";
 import { vvxAmount } from "../../ledger/amounts";
 import type { DbOrTx, OutboxInput } from "../../ledger/outbox";
 import { NotFoundError } from "../../platform/errors";
@@ -27,7 +26,6 @@ export interface SlotsDeps extends KitDeps {
   hub: Hub;
 }
 
-const MICRO = 1_000_000n;
 const hex = (text: string) => convertStringToHex(text).toUpperCase();
 
 type RefusalCode = (typeof SLOTS_ERRORS)[keyof typeof SLOTS_ERRORS];
@@ -118,7 +116,7 @@ export class SlotsService {
    */
   creditBonusSpins(db: DbOrTx, wallet: string, spins: number): BonusCredit {
     const now = this.deps.clock.now();
-    const cost = BigInt(BONUS_SPIN_COST_VVX) * MICRO;
+    const cost = vvxToMicro(BONUS_SPIN_COST_VVX);
     const target = this.repo.activeSessions(wallet, db).find((s) => s.spinCostMicro === cost && s.expiresAt.getTime() > now);
     const expiresAt = new Date(now + SESSION_IDLE_MS);
     if (target) {
@@ -180,7 +178,7 @@ export class SlotsService {
         if (s.status === "expired" || s.expiresAt <= now) return { refused: SLOTS_ERRORS.sessionExpired };
         if (s.status !== "active" || s.remainingSpins <= 0) return { refused: SLOTS_ERRORS.sessionFinished };
         const seeds = this.deps.fair.draw(wallet);
-        const spin = slotSpinFromFloats(this.deps.fair.floats(seeds, SLOT_FLOATS_PER_SPIN), Number(s.spinCostMicro / MICRO));
+        const spin = slotSpinFromFloats(this.deps.fair.floats(seeds, SLOT_FLOATS_PER_SPIN), Number(s.spinCostMicro / MICRO_PER_VVX));
         const taken = this.repo.takeSpin(s.id, s.remainingSpins, spin.totalPayoutMicro, now, now + SESSION_IDLE_MS);
         if (!taken) return { refused: SLOTS_ERRORS.sessionFinished };
         const id = this.repo.insertSpin({
