@@ -70,10 +70,10 @@ export async function createContext(settings: Config, log = loggerFor(settings))
     config.dailySpinEligibility === "holders"
       ? async (wallet: string) => playedSince(store.sqlite, wallet, clock.now() - HOLDERS_PLAYED_DAYS * 86_400_000) || (await rewards.reads.held(wallet)).length > 0
       : undefined;
-  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, eligible, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
+  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, eligible, hub, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
   guardReplay({ store, log, crash, racing, slots, dailySpin, fair }, played);
   const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
-  const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress, ledger });
+  const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress, ledger, hub });
   // Every feature's rows in the transaction history: one line per source.
   const history = new HistoryService({ config, clock }, [
     nftPurchaseHistory(store.db),

@@ -97,6 +97,7 @@ export class SlotsService {
     if (ended) {
       if (ended.refundKey) this.deps.outbox.kick();
       this.deps.log.info("slots session expired", { session: ended.id, wallet: ended.wallet, unplayed: ended.remainingSpins, refundMicro: ended.refundMicro?.toString() });
+      this.deps.hub.emit("wallet", ended.wallet, { type: "slots.session", sessionId: ended.id, status: "expired" });
     }
     return ended;
   }
