@@ -296,9 +296,9 @@ export class RewardRepository {
     this.db.update(nftTransfers).set({ status: "closed", updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).run();
   }
 
-  /** An open transfer the recipient accepted (once: a settled row never changes again). */
-  acceptTransfer(id: number, txid: string | null, acceptedAt: Date, at: Date): void {
-    this.db.update(nftTransfers).set({ status: "accepted", txid, acceptedAt, updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).run();
+  /** An open transfer the recipient accepted (once: a settled row never changes again); false when it was not open any more. */
+  acceptTransfer(id: number, txid: string | null, acceptedAt: Date, at: Date): boolean {
+    return this.db.update(nftTransfers).set({ status: "accepted", txid, acceptedAt, updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).returning().get() !== undefined;
   }
 
   /** Open transfers, oldest first (the sweep looks whether they ended). */

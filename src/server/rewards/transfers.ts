@@ -101,7 +101,8 @@ export class TransferService {
         return "closed";
       }
       const move = (await nftMovesOf(this.deps.ledger, row.toWallet)).find((m) => m.tokenId === row.tokenId && m.from === row.fromWallet && m.to === row.toWallet);
-      repo.acceptTransfer(row.id, move?.hash ?? null, new Date(move?.closedAtMs ?? now.getTime()), now);
+      // Two settles of one row at once (the sweep, a page's list) record and push it once.
+      if (!repo.acceptTransfer(row.id, move?.hash ?? null, new Date(move?.closedAtMs ?? now.getTime()), now)) return "accepted";
       log.info("nft transfer accepted", { tokenId: row.tokenId, from: row.fromWallet, to: row.toWallet, txid: move?.hash ?? null });
       this.publish("accepted", row.tokenId, row.fromWallet, row.toWallet, move?.hash ?? null);
       return "accepted";
