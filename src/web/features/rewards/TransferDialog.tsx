@@ -43,16 +43,17 @@ export function TransferDialog({ nft, wallet, pushed, onClose, onChanged }: { nf
   const { data, error: loadError, mutate } = useSWR<TransfersResponse>(transfersKey(wallet), getJson, { refreshInterval: pushed ? 0 : step === "edit" ? IDLE_POLL_MS : WAITING_POLL_MS });
   const pending = data?.outgoing.find((o) => o.tokenId === nft.tokenId) ?? null;
 
+  // The ledger shows the change: the page's lists follow (a push reloaded them already).
   useEffect(() => {
     if (step === "wait-offer" && pending) {
       setStep("edit");
-      onChanged();
+      if (!pushed) onChanged();
     } else if (step === "wait-cancel" && data && !pending) {
       setStep("edit");
       toast({ title: "Transfer cancelled", description: `${nft.name} stays in your wallet.`, variant: "success" });
-      onChanged();
+      if (!pushed) onChanged();
     }
-  }, [step, pending, data, nft.name, onChanged]);
+  }, [step, pending, data, nft.name, onChanged, pushed]);
   useEffect(() => {
     if (step === "edit") return;
     const timer = setTimeout(() => {
