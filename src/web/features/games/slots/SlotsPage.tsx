@@ -50,6 +50,24 @@ function usePackagePurchase(wallet: string | null, onConflict: () => void) {
   return { payment, buying, buy, close: () => setPayment(null) };
 }
 
+/**
+ * The session and the spins change by push (a package paid, a payout, a wheel prize, an expiry): each reloads
+ * what it changed. Returns the SWR options of both: the spec's poll only while the wallet's channel is down.
+ */
+function useSlotsPush(wallet: string | null) {
+  const { mutate: reload } = useSWRConfig();
+  const reloadBoth = () => void (wallet && (reload(spinsUrl(wallet)), reload(activeSessionUrl(wallet))));
+  const pushed = useWalletPush(
+    wallet,
+    (message) => {
+      if (message.type === "slots.payout") reloadBoth();
+      else if (wallet && (message.type === "slots.purchase" || message.type === "slots.session" || message.type === "wheel.spin")) void reload(activeSessionUrl(wallet));
+    },
+    reloadBoth,
+  );
+  return { refreshInterval: pushed ? 0 : SESSION_POLL_MS };
+}
+
 /** Brings the package chooser into view and focuses its first Buy button. */
 function showPackages() {
   const chooser = document.querySelector<HTMLElement>("[data-testid=slots-packages]");
@@ -62,18 +80,7 @@ export default function SlotsPage() {
   usePageTitle("VVX Slots");
   const { walletAddress, isConnected } = useSnapshot(walletState);
   const wallet = isConnected ? walletAddress : null;
-  // The session and the spins change by push (a package paid, a payout, a wheel prize, an expiry); polled only while that channel is down.
-  const { mutate: reload } = useSWRConfig();
-  const pushed = useWalletPush(
-    wallet,
-    (message) => {
-      if (!wallet) return;
-      if (message.type === "slots.payout") void (reload(spinsUrl(wallet)), reload(activeSessionUrl(wallet)));
-      else if (message.type === "slots.purchase" || message.type === "slots.session" || message.type === "wheel.spin") void reload(activeSessionUrl(wallet));
-    },
-    () => void (wallet && (reload(spinsUrl(wallet)), reload(activeSessionUrl(wallet)))),
-  );
-  const poll = { refreshInterval: pushed ? 0 : SESSION_POLL_MS };
+  const poll = useSlotsPush(wallet);
   const { data: sessionRes, error: sessionError, mutate: refreshSession } = useSWR<{ session: SlotSession | null }>(wallet ? activeSessionUrl(wallet) : null, getJson, poll);
   const { data: spinsRes, error: spinsError, mutate: refreshSpins } = useSWR<{ spins: SpinRecord[] }>(wallet ? spinsUrl(wallet) : null, getJson, poll);
   const { data: seeds, mutate: refreshSeeds } = useSWR<SeedPair>(wallet ? seedsUrl(wallet) : null, loadSeeds);
