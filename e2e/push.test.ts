@@ -75,6 +75,12 @@ async function connectedPage(path: string, address: string, opts: { context?: Br
   return { ...opened, traffic };
 }
 
+/** Every GET of `prefixes` since `from` followed a push of `type` (none was a poll), and such a push came. */
+function expectPushedOnly(traffic: ReturnType<typeof watchTraffic>, from: number, type: string, prefixes: string[]): void {
+  for (const prefix of prefixes) expect(traffic.unpushedGets(from, prefix, [type])).toEqual([]);
+  expect(traffic.pushes(from, type).length).toBeGreaterThan(0);
+}
+
 /** Signs what the page's signing modal shows, as `account`, and waits for the modal to go. */
 async function signModal(page: Page, account: string) {
   const modal = page.getByTestId("signing-modal");
@@ -92,6 +98,7 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
     await advanceClock(live.server, 30 * DAY_MS);
     const { context, page, errors, traffic } = await connectedPage("/rewards", address);
     const card = page.locator(`[data-testid=reward-card][data-token="${tokenId}"]`);
+    const claimWaitMs = live.server.ctx.rewards.claimWaitMs;
     const claimFull = card.getByRole("button", { name: "Claim Full" });
     await eventually(() => claimFull.isEnabled(), "Claim Full open", 15_000);
     try {
@@ -105,13 +112,12 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
       ledger().start();
       await card.getByText("Payment on its way…").waitFor({ state: "detached", timeout: 20_000 });
       expect(await card.getByTestId("card-paid").innerText()).toBe("50,000 VVX");
-      expect(traffic.unpushedGets(from, "/api/rewards/wallet/", ["reward-claim"])).toEqual([]);
-      expect(traffic.pushes(from, "reward-claim").length).toBeGreaterThan(0);
+      expectPushedOnly(traffic, from, "reward-claim", ["/api/rewards/wallet/"]);
       await bothSizes(page, "push-rewards-paid");
       expect(errors).toEqual([]);
     } finally {
       ledger().start();
-      live.server.ctx.rewards.claimWaitMs = 8_000;
+      live.server.ctx.rewards.claimWaitMs = claimWaitMs;
       await context.close();
     }
   }, 120_000);
@@ -139,9 +145,7 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
       const row = page.locator("[data-testid=spin-row][data-payout=validated]");
       await row.waitFor({ timeout: 30_000 });
       expect(await page.getByTestId("spin-row").count()).toBe(1);
-      expect(traffic.unpushedGets(from, "/api/slots/spins", ["slots.payout"])).toEqual([]);
-      expect(traffic.unpushedGets(from, "/api/slots/active-session/", ["slots.payout"])).toEqual([]);
-      expect(traffic.pushes(from, "slots.payout").length).toBeGreaterThan(0);
+      expectPushedOnly(traffic, from, "slots.payout", ["/api/slots/spins", "/api/slots/active-session/"]);
       await bothSizes(page, "push-slots-payout");
       expect(errors).toEqual([]);
     } finally {
@@ -170,10 +174,7 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
       ledger().start();
       await o.page.getByTestId("pending-transfer").waitFor({ timeout: 30_000 });
       await r.page.getByTestId("incoming-transfers").waitFor({ timeout: 30_000 });
-      for (const [side, from] of [[o, fromO], [r, fromR]] as const) {
-        expect(side.traffic.unpushedGets(from, "/api/nfts/transfers/", ["nft.transfer"])).toEqual([]);
-        expect(side.traffic.pushes(from, "nft.transfer").length).toBeGreaterThan(0);
-      }
+      for (const [side, from] of [[o, fromO], [r, fromR]] as const) expectPushedOnly(side.traffic, from, "nft.transfer", ["/api/nfts/transfers/"]);
       await bothSizes(o.page, "push-transfer-pending");
       await bothSizes(r.page, "push-transfer-incoming");
       await o.page.keyboard.press("Escape");
@@ -188,10 +189,7 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
       ledger().start();
       await r.page.getByTestId("nft-card").waitFor({ timeout: 30_000 });
       await o.page.getByTestId("no-nfts").waitFor({ timeout: 30_000 });
-      for (const [side, from] of [[o, againO], [r, againR]] as const) {
-        for (const prefix of ["/api/nfts/transfers/", "/api/nfts/wallet/"]) expect(side.traffic.unpushedGets(from, prefix, ["nft.transfer"])).toEqual([]);
-        expect(side.traffic.pushes(from, "nft.transfer").length).toBeGreaterThan(0);
-      }
+      for (const [side, from] of [[o, againO], [r, againR]] as const) expectPushedOnly(side.traffic, from, "nft.transfer", ["/api/nfts/transfers/", "/api/nfts/wallet/"]);
       await bothSizes(r.page, "push-transfer-received");
       await bothSizes(o.page, "push-transfer-sent");
       expect([...o.errors, ...r.errors]).toEqual([]);
@@ -227,7 +225,7 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
       expect(b.traffic.gets(fromB, "/api/daily-spin/")).toEqual([]);
       await c.page.getByTestId("slots-session").waitFor({ timeout: 10_000 });
       expect(await c.page.getByTestId("session-type").innerText()).toBe("Bonus");
-      expect(c.traffic.unpushedGets(fromC, "/api/slots/active-session/", ["wheel.spin"])).toEqual([]);
+      expectPushedOnly(c.traffic, fromC, "wheel.spin", ["/api/slots/active-session/"]);
       await bothSizes(b.page, "push-wheel-other-window");
       await bothSizes(c.page, "push-wheel-slots-bonus");
       expect([...a.errors, ...b.errors, ...c.errors]).toEqual([]);
