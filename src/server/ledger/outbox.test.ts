@@ -204,15 +204,15 @@ describe("outbox resend", () => {
     await submitValidated(client, dest, { TransactionType: "AccountSet", SetFlag: 1 });
     // Two records of a made-up payer: one follows its payment, the other has moved on (to something else).
     const records = new Map([["a", "rs:a"], ["b", "rs:b"]]);
-    const off = outbox.resendFor(["test-resend"], {
-      move: (_tx, from, to) => {
-        const owner = [...records].find(([, key]) => key === from.key)?.[0];
-        if (owner) records.set(owner, to);
-        return !!owner;
+    const off = outbox.owner("test-resend", {
+      resend: ["test-resend"],
+      resent: ({ id, from, to }) => {
+        if (records.get(id) !== from.key) return false;
+        records.set(id, to);
       },
     });
     try {
-      for (const key of ["rs:a", "rs:b"]) outbox.enqueue({ ...payout(key, dest, "1000000"), purpose: "test-resend" });
+      for (const key of ["rs:a", "rs:b"]) outbox.enqueue({ ...payout(key, dest, "1000000"), purpose: "test-resend", owner: { name: "test-resend", id: key.slice(3) } });
       for (const key of ["rs:a", "rs:b"]) expect(await outbox.waitFor(key, 20_000)).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
       records.set("b", "elsewhere");
       expect(outbox.resendDue()).toHaveLength(0);

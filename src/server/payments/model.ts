@@ -102,6 +102,12 @@ export interface PaymentHandlerContext {
  */
 export type PaymentHandler = (ctx: PaymentHandlerContext) => PaymentDecision;
 
+/**
+ * The watcher's refund of a payment to one of the feature's requests settled (validated, or failed): runs
+ * inside the settling transaction, once; `after` runs after the commit (pushes).
+ */
+export type RefundSettledHandler = (ctx: { db: DbOrTx; requestId: number; entry: OutboxEntry; after(fn: () => void): void }) => void;
+
 export interface PaymentCredited {
   requestId: number;
   purpose: string;
