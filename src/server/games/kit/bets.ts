@@ -13,6 +13,7 @@ import { TypedEmitter } from "../../platform/emitter";
 import { DrainingError, NotFoundError, ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
 import type { NotePlayed } from "../../platform/playedMarks";
+import { signPayment } from "../../signing/payment";
 import type { SignRequestCreated, SigningService } from "../../signing/service";
 import { BET_REFUND_REASON, BET_REQUEST_SECONDS, MAX_BET_DROPS, MIN_BET_DROPS, type Bet, type BetEvents, type GameBetRules } from "./model";
 import { GameRepository, toBet } from "./repository";
@@ -158,12 +159,8 @@ export class GameBets<P = Record<string, unknown>> {
     });
     let sign: SignRequestCreated;
     try {
-      sign = await this.deps.signing.createPaymentRequest({
+      sign = await signPayment(this.deps, this.deps.payments.getRequest(row.paymentRequestId)!, {
         kind: this.rules.signKind,
-        wallet,
-        destination: this.deps.ledger.platformAddress,
-        destinationTag: row.destinationTag,
-        amount: { drops: amountDrops },
         reference: row.id,
         clientToken: input.clientToken,
         instruction: this.rules.instruction(amountDrops, params),

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { slotPackage } from "../../../engine";
 import type { PaymentDecision, PaymentHandlerContext } from "../../payments/model";
 import { insertPaymentRequest } from "../../payments/requests";
+import { signPayment } from "../../signing/payment";
 import { ConflictError, DrainingError, NotFoundError } from "../../platform/errors";
 import { PACKAGE_PAYMENT_GRACE_SECONDS, PACKAGE_SIGN_SECONDS, SESSION_IDLE_MS, SLOTS_ERRORS, SLOTS_PACKAGE_PURPOSE } from "./model";
 import type { PurchaseRow, SlotsRepository } from "./repository";
@@ -98,14 +99,10 @@ export class SlotPurchases {
         expiresAt,
       });
     });
-    const request = this.deps.payments.getRequest(purchase.paymentRequestId)!;
-    const { Account: _account, ...txjson } = this.deps.payments.paymentTx(request);
     let sign;
     try {
-      sign = await this.deps.signing.createSignRequest({
+      sign = await signPayment(this.deps, this.deps.payments.getRequest(purchase.paymentRequestId)!, {
         kind: "slots_package",
-        txjson,
-        wallet: actor.wallet,
         clientToken: actor.clientToken,
         reference: purchase.id,
         instruction: `Pay ${pkg.amountVvx.toLocaleString("en-US")} VVX for ${pkg.name} of VVX Slots`,
