@@ -64,7 +64,7 @@ export class Fulfilment {
    * The watcher's verdict for a payment that fully pays an nft_purchase request (runs inside the
    * credit's SQLite transaction): number the NFT and record its mint, or refuse (refunded in full).
    */
-  private onPayment({ db, request, payment, enqueue }: PaymentHandlerContext): PaymentDecision {
+  private onPayment({ db, request, payment, enqueue, after }: PaymentHandlerContext): PaymentDecision {
     const { repo, log, clock, progress } = this.deps;
     const purchase = repo.byPaymentRequest(request.id, db);
     if (!purchase) return { accept: false, reason: "unknown_purchase" };
@@ -80,7 +80,7 @@ export class Fulfilment {
     enqueue(this.mintInput(outboxKeys.mint(purchase.id), paid, tier, this.mintWithOffer !== "no"));
     log.info("nft purchase paid", { purchase: purchase.id, tier: tier.name, number, taxon, tx: payment.txHash });
     // After the credit commits: tell listeners (the mint itself is already durable).
-    queueMicrotask(() => {
+    after(() => {
       const fresh = repo.purchase(purchase.id);
       if (fresh && fresh.status !== "pending") progress.emit(fresh);
     });

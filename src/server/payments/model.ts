@@ -94,6 +94,8 @@ export interface PaymentHandlerContext {
   payment: IncomingPayment;
   /** Records an outbox entry in the same transaction (e.g. the NFT mint), sent after commit. */
   enqueue(input: OutboxInput): OutboxEntry;
+  /** Runs `fn` after the credit commits (pushes: nothing that must be durable); dropped if the handler throws. */
+  after(fn: () => void): void;
 }
 
 /**

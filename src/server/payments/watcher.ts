@@ -342,7 +342,7 @@ export class PaymentWatcher {
       closedAt: t.closedAt,
       memos: memoTexts(t.tx),
     };
-    const decision = this.decide(db, payment, amount);
+    const decision = this.decide(db, payment, amount, emits);
     const request = decision.request;
 
     const refundKey = decision.refund ? `${decision.outcome === "credited" ? "refund-excess" : "refund"}:${t.hash}` : null;
@@ -408,7 +408,7 @@ export class PaymentWatcher {
   }
 
   /** DESIGN.md's rule: tag -> open, unexpired request; delivered currency and issuer; delivered covers the price; then the feature's handler. */
-  private decide(db: DbOrTx, payment: IncomingPayment, amount: LedgerAmount): Decision {
+  private decide(db: DbOrTx, payment: IncomingPayment, amount: LedgerAmount, emits: (() => void)[]): Decision {
     const refundAll = (reason: string, request?: PaymentRequest): Decision => ({ outcome: "refunded", reason, request, refund: payment.delivered });
     if (payment.destinationTag === null) {
       // Nothing is kept silently: only the operator's funding accounts fund the treasury this way, and a refund coming back is never bounced again.
@@ -435,9 +435,11 @@ export class PaymentWatcher {
     if (handler) {
       let verdict;
       try {
+        const after: (() => void)[] = [];
         verdict = db.transaction((sp) =>
-          handler({ db: sp, request, payment, enqueue: (input: OutboxInput) => this.outbox.record(sp, input) }),
+          handler({ db: sp, request, payment, enqueue: (input: OutboxInput) => this.outbox.record(sp, input), after: (fn) => after.push(fn) }),
         );
+        emits.push(...after);
       } catch (err) {
         this.log.error("payment handler failed; refunding", { purpose: request.purpose, request: request.id, error: err instanceof Error ? err.message : String(err) });
         verdict = { accept: false as const, reason: REFUND_REASON.handlerError };

@@ -105,11 +105,6 @@ export class GameBets<P = Record<string, unknown>> {
   start(): void {
     const { payments } = this.deps;
     this.offs.push(
-      payments.on("payment.credited", (e) => {
-        if (e.purpose !== this.purpose) return;
-        const bet = this.repo.betByRequest(e.requestId);
-        if (bet?.status === "confirmed") this.events.emit("confirmed", toBet<P>(bet));
-      }),
       payments.on("payment.refunding", (e) => {
         if (e.purpose !== this.purpose || e.requestId === null || e.reason === "overpaid") return;
         this.onRefunding(e.requestId, e.reason, e.txHash, e.refundKey, typeof e.refund === "string" ? BigInt(e.refund) : null);
@@ -277,7 +272,7 @@ export class GameBets<P = Record<string, unknown>> {
   }
 
   /** The kit's verdict on a payment that fully pays a bet's request (inside the watcher's transaction). */
-  private onPayment({ db, request, payment }: PaymentHandlerContext): PaymentDecision {
+  private onPayment({ db, request, payment, after }: PaymentHandlerContext): PaymentDecision {
     const row = this.repo.betByRequest(request.id, db);
     if (!row) return { accept: false, reason: BET_REFUND_REASON.unknownBet };
     if (row.status !== "awaiting_payment") return { accept: false, reason: "request_closed" };
@@ -291,8 +286,10 @@ export class GameBets<P = Record<string, unknown>> {
     const placement = this.rules.place({ db, bet: toBet<P>(row), payment });
     if ("refuse" in placement) return refuse(placement.refuse);
     if (this.repo.walletBetInRound(db, row.wallet, placement.round)) return refuse(BET_REFUND_REASON.secondBet);
-    this.repo.updateBet(db, row.id, { status: "confirmed", round: placement.round, paymentTxHash: payment.txHash, confirmedAt: this.deps.clock.date() });
+    const confirmed = this.repo.updateBet(db, row.id, { status: "confirmed", round: placement.round, paymentTxHash: payment.txHash, confirmedAt: this.deps.clock.date() })!;
     this.deps.log.info("game bet confirmed", { game: this.game, bet: row.id, round: placement.round, payment: payment.txHash });
+    // The game hears of it once the credit commits (a credit that rolls back confirms nothing).
+    after(() => this.events.emit("confirmed", toBet<P>(confirmed)));
     return { accept: true };
   }
 
