@@ -26,10 +26,8 @@ type AttemptRow = typeof ledgerOutboxAttempts.$inferSelect;
 export type { DbOrTx, OutboxEntry, OutboxInput, OutboxStatus };
 export type { OutboxOwner, Resend, Settlement } from "./owners";
 
+/** What waitFor listens to: an entry validated or failed. */
 export interface OutboxEvents {
-  validated: OutboxEntry;
-  failed: OutboxEntry;
-  /** Either of the above. */
   settled: OutboxEntry;
 }
 
@@ -373,7 +371,6 @@ export class Outbox {
     });
     const entry = toEntry(row);
     runAfter(after, this.log);
-    this.events.emit(entry.status === "validated" ? "validated" : "failed", entry);
     this.events.emit("settled", entry);
     return entry;
   }

@@ -75,13 +75,11 @@ export class GameBets<P = Record<string, unknown>> {
       },
     );
     // The bet owns its payout or refund: the outbox hands it the settlement, and sends a refused one again under the next key.
-    this.offs.push(
-      deps.outbox.owner(this.owner, {
-        resend: [GAME_PAYOUT_PURPOSE, "refund"],
-        keyColumns: [gameBets.outboxKey],
-        settled: ({ db, id, entry, after }: Settlement) => this.onSettled(db, id, entry, after),
-      }),
-    );
+    deps.outbox.owner(this.owner, {
+      resend: [GAME_PAYOUT_PURPOSE, "refund"],
+      keyColumns: [gameBets.outboxKey],
+      settled: ({ db, id, entry, after }: Settlement) => this.onSettled(db, id, entry, after),
+    });
     deps.signing.onBetConfirmation((betId, status) => {
       const bet = this.repo.bet(betId);
       return !!bet && bet.signUuid === status.uuid && (bet.status === "confirmed" || bet.status === "won" || bet.status === "lost");
