@@ -12,17 +12,22 @@ import { migrations } from "./migrations";
 const dir = mkdtempSync(join(tmpdir(), "vvx-upgrade-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The database of a data directory as the release before migration `tag` left it: every earlier migration, recorded as applyMigrations does. */
+function databaseBefore(path: string, tag: string): Database {
+  const before = migrations.findIndex((m) => m.tag.startsWith(tag));
+  expect(before).toBeGreaterThan(0);
+  const old = new Database(path, { create: true, strict: true });
+  old.exec("CREATE TABLE _migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
+  for (const m of migrations.slice(0, before)) {
+    for (const statement of m.sql.split("--> statement-breakpoint")) if (statement.trim()) old.exec(statement);
+    old.query("INSERT INTO _migrations (tag, applied_at) VALUES (?, ?)").run(m.tag, 1);
+  }
+  return old;
+}
+
 describe("upgrading a data directory to migration 0011", () => {
   test("applies once; indexes and the NFT refund keys are in place", () => {
-    const before = migrations.findIndex((m) => m.tag.startsWith("0011_"));
-    expect(before).toBeGreaterThan(0);
-    // The previous release's database: every migration up to 0010, recorded as applyMigrations does.
-    const old = new Database(join(dir, "vvx.db"), { create: true, strict: true });
-    old.exec("CREATE TABLE _migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
-    for (const m of migrations.slice(0, before)) {
-      for (const statement of m.sql.split("--> statement-breakpoint")) if (statement.trim()) old.exec(statement);
-      old.query("INSERT INTO _migrations (tag, applied_at) VALUES (?, ?)").run(m.tag, 1);
-    }
+    const old = databaseBefore(join(dir, "vvx.db"), "0011_");
     const purchase = old.prepare(
       "INSERT INTO nft_purchases (request_id, wallet, tier_id, price_micro_vvx, source, status, payment_request_id, destination_tag, created_at, expires_at, updated_at) VALUES (?, 'rBuyer', 1, 250000000000, 'vvx_payment_qr', ?, ?, ?, 1, 1, 1)",
     );
@@ -63,13 +68,7 @@ describe("upgrading a data directory to migration 0012", () => {
   test("a chain's server-chosen salt is kept; each seed's commitment time is its pair's making or the rotation before it", () => {
     const at = mkdtempSync(join(tmpdir(), "vvx-upgrade-"));
     try {
-      const before = migrations.findIndex((m) => m.tag.startsWith("0012_"));
-      const old = new Database(join(at, "vvx.db"), { create: true, strict: true });
-      old.exec("CREATE TABLE _migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
-      for (const m of migrations.slice(0, before)) {
-        for (const statement of m.sql.split("--> statement-breakpoint")) if (statement.trim()) old.exec(statement);
-        old.query("INSERT INTO _migrations (tag, applied_at) VALUES (?, ?)").run(m.tag, 1);
-      }
+      const old = databaseBefore(join(at, "vvx.db"), "0012_");
       old.exec("INSERT INTO crash_chains (seed_hash, length, terminating_hash, salt, first_round, created_at) VALUES ('aa', 10, 'bb', 'server-chosen', 1, 1)");
       // A pair made at 1000 and rotated at 3000 and 4000: the old release stored the pair's making on every revealed seed.
       old.exec("INSERT INTO fair_seeds (wallet, server_seed, server_seed_hash, client_seed, next_nonce, created_at, updated_at) VALUES ('rW', 's3', 'h3', 'c', 0, 1000, 5000)");
@@ -108,14 +107,7 @@ describe("upgrading a data directory to migration 0015", () => {
   test("open and settled entries get their payer as owner; only what a payer still waited for is left untaken", () => {
     const at = mkdtempSync(join(tmpdir(), "vvx-upgrade-"));
     try {
-      const before = migrations.findIndex((m) => m.tag.startsWith("0015_"));
-      expect(before).toBeGreaterThan(0);
-      const old = new Database(join(at, "vvx.db"), { create: true, strict: true });
-      old.exec("CREATE TABLE _migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
-      for (const m of migrations.slice(0, before)) {
-        for (const statement of m.sql.split("--> statement-breakpoint")) if (statement.trim()) old.exec(statement);
-        old.query("INSERT INTO _migrations (tag, applied_at) VALUES (?, ?)").run(m.tag, 1);
-      }
+      const old = databaseBefore(join(at, "vvx.db"), "0015_");
       // Rows of each payer alone, without the requests and tiers they reference.
       old.exec("PRAGMA foreign_keys = OFF");
       const entry = old.prepare("INSERT INTO ledger_outbox (key, purpose, tx_json, status, attempts, created_at, updated_at) VALUES (?, ?, '{}', ?, 1, 1, 5)");
