@@ -207,7 +207,7 @@ export class GameBets<P = Record<string, unknown>> {
    */
   win(db: DbOrTx, betId: string, multiplierHundredths: number): Bet<P> | undefined {
     if (!Number.isInteger(multiplierHundredths) || multiplierHundredths < 100) throw new RangeError(`multiplier ${multiplierHundredths} is below 1.00x`);
-    const bet = this.repo.bet(betId, db);
+    const bet = this.repo.bet(betId);
     if (!bet || bet.status !== "confirmed") return undefined;
     const payoutDrops = multiplyFloor(bet.amountDrops, multiplierHundredths);
     const key = `${this.game}-payout:${bet.id}`;
@@ -226,7 +226,7 @@ export class GameBets<P = Record<string, unknown>> {
 
   /** Refunds a confirmed bet in full with a reason (one outbox entry under `<game>-refund:<betId>`); undefined when settled already. */
   refund(db: DbOrTx, betId: string, reason: string): Bet<P> | undefined {
-    const bet = this.repo.bet(betId, db);
+    const bet = this.repo.bet(betId);
     if (!bet || bet.status !== "confirmed") return undefined;
     const key = `${this.game}-refund:${bet.id}`;
     const moved = this.repo.moveBet(db, bet.id, ["confirmed"], { status: "refunded", reason, outboxKey: key, settledAt: this.deps.clock.date() });
@@ -311,7 +311,7 @@ export class GameBets<P = Record<string, unknown>> {
 
   /** A payout or refund of the bet settled (inside the settling transaction): its txid, then the "paid" event after the commit. */
   private onSettled(db: DbOrTx, betId: string, entry: OutboxEntry, after: (fn: () => void) => void): void {
-    const row = this.repo.bet(betId, db);
+    const row = this.repo.bet(betId);
     if (!row || row.txid) return;
     const ok = entry.status === "validated";
     const bet = ok ? this.repo.updateBet(db, row.id, { txid: entry.hash })! : row;

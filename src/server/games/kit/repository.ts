@@ -11,6 +11,8 @@ export function toBet<P>(row: BetRow): Bet<P> {
 
 /** The kit's queries on game_bets and game_rounds, for one game. */
 export class GameRepository {
+  /** A bet by id: read once per outbox settlement of its payout or refund, so compiled once. */
+  private readonly byId;
   /** A round's paid bets: read for every state a game pushes. */
   private readonly paidInRound;
 
@@ -18,6 +20,7 @@ export class GameRepository {
     readonly db: Db,
     readonly game: string,
   ) {
+    this.byId = preparedOnUse(() => db.select().from(gameBets).where(and(eq(gameBets.id, sql.placeholder("id")), eq(gameBets.game, game))).prepare());
     this.paidInRound = preparedOnUse(() =>
       db
         .select()
@@ -41,8 +44,9 @@ export class GameRepository {
     return db.update(gameBets).set(values).where(and(eq(gameBets.id, id), inArray(gameBets.status, from))).returning().get();
   }
 
-  bet(id: string, db: DbOrTx = this.db): BetRow | undefined {
-    return db.select().from(gameBets).where(and(eq(gameBets.id, id), eq(gameBets.game, this.game))).get();
+  /** A bet of this game; inside a transaction too (this database has one connection: the compiled statement sees the transaction's writes). */
+  bet(id: string): BetRow | undefined {
+    return this.byId.get({ id });
   }
 
   betByRequest(requestId: number, db: DbOrTx = this.db): BetRow | undefined {
