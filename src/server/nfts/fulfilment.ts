@@ -16,9 +16,8 @@ import { nftPurchases } from "./schema";
 
 /** The outbox owner of a purchase's mint, offer and refund: the purchase's row. */
 const PURCHASE_OWNER = "nft-purchase";
-/** Runs a step after the settling transaction commits (pushes); outside one, at once. */
+/** Runs a step after the settling transaction commits (pushes, kicks). */
 type After = (fn: () => void) => void;
-const now: After = (fn) => fn();
 
 /** What a mint's metadata tells: the new token, and the sell offer when it was minted with one. */
 type MintMeta = TransactionMetadata & { nftoken_id?: string; offer_id?: string };
@@ -40,8 +39,8 @@ export interface FulfilmentDeps {
  * its mint in the outbox (inside the credit's transaction); the mint carries the sell offer to the
  * buyer (Amount 0, Destination buyer) where the ledger has NFTokenMintOffer, so the offer exists one
  * ledger after the payment; elsewhere the offer follows as its own transaction. A mint or offer the
- * ledger refuses for good refunds the payment in full. Every step reads stored state, so it resumes
- * after a restart.
+ * ledger refuses for good refunds the payment in full. Each step runs in the transaction that settles
+ * the mint or offer (the outbox replays one it missed), so a restart neither loses nor repeats one.
  */
 export class Fulfilment {
   /** Whether the ledger mints with an offer in one transaction (learnt from its first answer). */
@@ -113,8 +112,8 @@ export class Fulfilment {
     this.advance(Number(id), db, after);
   }
 
-  /** Moves one paid purchase on from what the outbox has settled; idempotent, safe to call any time (pushes through `after`). */
-  advance(purchaseId: number, db: DbOrTx = this.deps.db, after: After = now): PurchaseRow | undefined {
+  /** Moves one paid purchase on from what the outbox has settled, inside the settling transaction; idempotent. */
+  private advance(purchaseId: number, db: DbOrTx, after: After): PurchaseRow | undefined {
     const purchase = this.deps.repo.purchase(purchaseId, db);
     if (purchase?.status === "processing") return this.afterMint(db, purchase, after);
     if (purchase?.status === "creating_offer") return this.afterOffer(db, purchase, after);
