@@ -71,7 +71,7 @@ export class RewardService {
     const holders = new NftHolders(deps.ledger, this.reads);
     this.distribution = new RewardDistribution({ ...deps, repo: this.repo, reads: this.reads, holders, recorded: (row) => this.push(row) });
     // The claim owns its payment: the outbox hands it the settlement; a refused distribution payment goes again under the next key.
-    deps.outbox.owner(REWARD_CLAIM_OWNER, { resend: [REWARD_MONTHLY_PURPOSE], keyColumns: [rewardClaims.outboxKey], settled: (s) => this.onSettled(s) });
+    this.offs.push(deps.outbox.owner(REWARD_CLAIM_OWNER, { resend: [REWARD_MONTHLY_PURPOSE], keyColumns: [rewardClaims.outboxKey], settled: (s) => this.onSettled(s) }));
   }
 
   /** Starts the monthly distribution. */
