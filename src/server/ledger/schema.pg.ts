@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timeMs, whole } from "../platform/db/pg/columns";
 
@@ -20,6 +21,9 @@ export const ledgerOutbox = pgTable(
     metaJson: text("meta_json"),
     error: text("error"),
     nextKey: text("next_key"),
+    owner: text("owner"),
+    ownerId: text("owner_id"),
+    deliveredAt: timeMs("delivered_at"),
     createdAt: timeMs("created_at").notNull(),
     updatedAt: timeMs("updated_at").notNull(),
   },
@@ -27,6 +31,8 @@ export const ledgerOutbox = pgTable(
     uniqueIndex("ledger_outbox_key").on(t.key),
     index("ledger_outbox_status").on(t.status),
     index("ledger_outbox_resend").on(t.status, t.nextKey),
+    index("ledger_outbox_owner").on(t.owner, t.ownerId),
+    index("ledger_outbox_undelivered").on(t.status).where(sql`${t.deliveredAt} IS NULL AND ${t.owner} IS NOT NULL`),
   ],
 );
 

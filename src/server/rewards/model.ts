@@ -4,6 +4,8 @@ import { ValidationError } from "../platform/errors";
 export const REWARD_PURPOSE = "reward";
 /** Outbox purpose of monthly distribution payments (a refused one goes again under the outbox's next key). */
 export const REWARD_MONTHLY_PURPOSE = "reward_monthly";
+/** The outbox owner of claim and distribution payments: the claim's row. */
+export const REWARD_CLAIM_OWNER = "reward-claim";
 /** The outbox key of a claim's payment: one NFT's claim number `seq`, paid once, ever. */
 export const claimOutboxKey = (tokenId: string, seq: number) => `reward:${tokenId}:${seq}`;
 /** The outbox key of a month's distribution payment to one NFT's holder ("YYYY-MM"): once per NFT and month. */

@@ -209,21 +209,16 @@ export class RewardRepository {
       .get()!;
   }
 
-  /** Points the distribution payment recorded under outbox key `from` at `to` (sent again; a compare-and-set on the key). */
-  moveClaimKey(db: DbOrTx, from: string, to: string): ClaimRow | undefined {
-    return db.update(rewardClaims).set({ outboxKey: to }).where(and(eq(rewardClaims.outboxKey, from), eq(rewardClaims.status, "pending"))).returning().get();
-  }
-
   insertClaim(db: DbOrTx, values: typeof rewardClaims.$inferInsert): ClaimRow {
     return db.insert(rewardClaims).values(values).returning().get();
   }
 
   /** Settles a pending claim (once: a settled claim never changes again); undefined when it was settled already. */
-  settleClaim(outboxKey: string, values: { status: "paid" | "failed"; txid: string | null; error: string | null; settledAt: Date }): ClaimRow | undefined {
-    return this.db
+  settleClaim(db: DbOrTx, id: number, values: { status: "paid" | "failed"; txid: string | null; error: string | null; settledAt: Date }): ClaimRow | undefined {
+    return db
       .update(rewardClaims)
       .set(values)
-      .where(and(eq(rewardClaims.outboxKey, outboxKey), eq(rewardClaims.status, "pending")))
+      .where(and(eq(rewardClaims.id, id), eq(rewardClaims.status, "pending")))
       .returning()
       .get();
   }

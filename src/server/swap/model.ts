@@ -1,3 +1,4 @@
+import { DROPS_PER_XRP } from "../../engine";
 import { AppError } from "../platform/errors";
 
 /** The spec's slippage protection: the swap delivers at least 95% of the quote or fails with nothing swapped. */
@@ -12,7 +13,7 @@ export const TF_SET_NO_RIPPLE = 0x00020000;
 /** The VVX trust line limit a new holder sets. */
 export const TRUSTLINE_LIMIT = "1000000000000000";
 /** Largest XRP amount a quote accepts: the XRP ever created. */
-export const MAX_SWAP_DROPS = 100_000_000_000n * 1_000_000n;
+export const MAX_SWAP_DROPS = 100_000_000_000n * DROPS_PER_XRP;
 /** A signed swap that no ledger shows after this long is recorded as failed. */
 export const SUBMITTED_GIVE_UP_MS = 10 * 60_000;
 /** How often open swaps are settled in the background (the page's own status polls settle them sooner). */

@@ -87,7 +87,6 @@ export class CrashGame {
   start(): void {
     this.bets.voidInterrupted();
     this.bets.start();
-    this.burns.start();
     this.offs.push(
       this.bets.on("confirmed", (bet) => {
         this.channel.toPlayer(bet.wallet, { type: "betConfirmed", betId: bet.id, round: bet.round!, betAmount: dropsToXrpNumber(bet.amountDrops), autoCashOut: bet.params.autoCashOut === null ? null : bet.params.autoCashOut / 100, walletAddress: bet.wallet } satisfies CrashServerMessage);
@@ -105,7 +104,6 @@ export class CrashGame {
   stop(): void {
     this.rounds.stop();
     for (const off of this.offs.splice(0)) off();
-    this.burns.stop();
     this.bets.stop();
   }
 

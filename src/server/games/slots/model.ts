@@ -1,3 +1,4 @@
+import { SLOT_PACKAGES } from "../../../engine";
 import { AppError, ValidationError } from "../../platform/errors";
 
 /** Payment purpose registered with the watcher for package payments. */
@@ -41,10 +42,13 @@ export class SessionRefusedError extends AppError {
   }
 }
 
-/** Parses a package index (0..3) from a body; 400 naming the field. */
+/** The package indexes as a sentence ("0, 1, 2 or 3"), from the engine's table. */
+const PACKAGE_INDEXES = SLOT_PACKAGES.map((p) => String(p.index)).join(", ").replace(/, (\d+)$/, " or $1");
+
+/** Parses a package index (one of the engine's SLOT_PACKAGES) from a body; 400 naming the field. */
 export function parseTierIndex(value: unknown, field = "tierIndex"): number {
   const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,2}$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isInteger(n) || n < 0 || n > 3) throw new ValidationError(field, `Field '${field}' must be a package index: 0, 1, 2 or 3`);
+  if (!SLOT_PACKAGES.some((p) => p.index === n)) throw new ValidationError(field, `Field '${field}' must be a package index: ${PACKAGE_INDEXES}`);
   return n;
 }
 

@@ -16,6 +16,7 @@ import {
   slotKeys,
 } from "./model";
 import { SlotsRepository, type SessionRow, type SpinTaken } from "./repository";
+import { slotSessions } from "./schema";
 import { payoutView, sessionView, spinListItem, spinView, vvxNumber } from "./views";
 
 /** The games kit's services, and what slots adds. */
@@ -26,6 +27,8 @@ export interface SlotsDeps extends KitDeps {
   hub: Hub;
 }
 
+/** The outbox owner of expiry refunds: the session's row. */
+const SLOTS_SESSION_OWNER = "slots-session";
 const hex = (text: string) => convertStringToHex(text).toUpperCase();
 
 type RefusalCode = (typeof SLOTS_ERRORS)[keyof typeof SLOTS_ERRORS];
@@ -48,8 +51,8 @@ export class SlotsService {
 
   constructor(private readonly deps: SlotsDeps) {
     this.repo = new SlotsRepository(deps.db, deps.sqlite);
-    // An expiry refund the ledger refused goes again under the outbox's next key; the session's refund key follows.
-    deps.outbox.resendFor(["refund"], { move: (tx, from, to) => !!this.repo.moveRefundKey(tx, from.key, to) });
+    // The session owns its expiry refund: one the ledger refused goes again under the outbox's next key (the view reads its txid).
+    deps.outbox.owner(SLOTS_SESSION_OWNER, { resend: ["refund"], keyColumns: [slotSessions.refundKey] });
   }
 
   // --- Sessions -----------------------------------------------------------------------
@@ -89,7 +92,7 @@ export class SlotsService {
         if (!s || s.status !== "active" || s.expiresAt > now) return undefined;
         const refundable = BigInt(unplayedPaidSpins(s)) * s.spinCostMicro;
         const refundKey = refundable > 0n ? slotKeys.expiryRefund(s.id) : null;
-        if (refundKey) this.deps.outbox.record(tx, { key: refundKey, purpose: "refund", tx: this.refundTx(s, refundable) });
+        if (refundKey) this.deps.outbox.record(tx, { key: refundKey, purpose: "refund", tx: this.refundTx(s, refundable), owner: { name: SLOTS_SESSION_OWNER, id: s.id } });
         return this.repo.updateSession(tx, s.id, { status: "expired", endedAt: now, refundKey, refundMicro: refundable > 0n ? refundable : null });
       },
       { behavior: "immediate" },
