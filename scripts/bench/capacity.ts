@@ -84,15 +84,12 @@ async function crashPart(): Promise<BenchRow[]> {
     const { ctx } = server;
     await ctx.ledger.waitConnected(15_000);
     await ctx.crash.chains.ready();
-    let t0 = performance.now();
-    const wallets: Wallet[] = [];
-    for (let i = 0; i < opt.bettors; i += 25) wallets.push(...(await Promise.all(Array.from({ length: Math.min(25, opt.bettors - i) }, () => faucet(server.url, { xrp: 100 })))));
-    log(`setup: ${fmt(opt.bettors)} funded wallets in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-
-    // Memory per idle socket: RSS over the same sockets, after a full GC, on both servers.
+    // Memory per idle socket: RSS over the same sockets, after a full GC, on both servers; measured on the idle server
+    // before anything else (memory a busier moment freed is reused by new sockets without showing in RSS).
+    await Bun.sleep(2_000);
     const gameUrl = `${server.url.replace("http", "ws")}/ws/games/crash`;
     const before = { game: await rssBytes(), bare: (await bare.rss()).rssBytes };
-    t0 = performance.now();
+    let t0 = performance.now();
     const share = Math.ceil(opt.spectators / SPECTATORS_PER_CROWD);
     const bareTotal = opt.spectators + opt.bettors;
     for (let i = 0; i < share; i++) {
@@ -106,6 +103,11 @@ async function crashPart(): Promise<BenchRow[]> {
     const perSocket = { game: (after.game - before.game) / opt.spectators, bare: (after.bare.rssBytes - before.bare) / after.bare.sockets };
     log(`sockets: ${fmt(opt.spectators)} spectators and ${fmt(after.bare.sockets)} bare subscribers open in ${connectS.toFixed(1)} s (${share} crowd processes); watchers ${fmt(ctx.crash.channel.watchers)}`);
     log(`memory per idle socket: game ${(perSocket.game / 1024).toFixed(2)} KB (RSS ${(before.game / 2 ** 20).toFixed(1)} -> ${(after.game / 2 ** 20).toFixed(1)} MiB), bare Bun ${(perSocket.bare / 1024).toFixed(2)} KB (${(before.bare / 2 ** 20).toFixed(1)} -> ${(after.bare.rssBytes / 2 ** 20).toFixed(1)} MiB)`);
+
+    t0 = performance.now();
+    const wallets: Wallet[] = [];
+    for (let i = 0; i < opt.bettors; i += 25) wallets.push(...(await Promise.all(Array.from({ length: Math.min(25, opt.bettors - i) }, () => faucet(server.url, { xrp: 100 })))));
+    log(`setup: ${fmt(opt.bettors)} funded wallets in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const round = await betsAndRound(server, wallets, crowds);
     const flood = await fanOut(server, bare, crowds, round.number);
@@ -207,6 +209,7 @@ async function betsAndRound(server: TestServer, wallets: Wallet[], crowds: Crowd
     const closes = confirmed.map((b, i) => (closesAtConfirm.get(b.id) ?? latest) - paymentLedgers[i]!);
     const validatedS = (Math.max(...[...hashes].map((h) => validatedAt.get(h)?.at ?? submitEnd)) - submitEnd) / 1000;
     log(`bets: ${fmt(bets.length)} created in ${createS.toFixed(1)} s, signed in ${signS.toFixed(1)} s, submitted in ${((submitEnd - t0) / 1000).toFixed(2)} s; payments in ${new Set(paymentLedgers).size} ledger(s), the last validated ${validatedS.toFixed(2)} s after the last submit, all bets credited ${creditedS.toFixed(2)} s after it; closes between a payment's ledger and its bet's confirmation: max ${Math.max(...closes)}, ${JSON.stringify(countBy(closes))}`);
+    log(`the round's gameState with ${fmt(bets.length)} players: ${fmt(JSON.stringify(ctx.crash.rounds.state()).length)} bytes, sent to every socket each second of the countdown and at the crash`);
     if (!allConfirmed) log(`NOT all bets confirmed in round ${round.round}: ${JSON.stringify(countBy(confirmed.map((b) => `${b.status} r${b.round}`)))}`);
 
     // The round flies: the countdown's rest is skipped (nothing left to wait for), time runs as in production from here.

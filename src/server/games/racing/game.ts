@@ -99,7 +99,9 @@ export class RacingGame {
         if (kind === "payout") this.toPlayer(bet.wallet, { type: "payout", betId: bet.id, round: bet.round!, status: failed ? "failed" : "validated", txid, amount: dropsToXrp(bet.payoutDrops ?? 0n) });
       }),
       this.rounds.on("changed", (race) => this.onRaceChanged(race)),
-      this.deps.ledger.on("ledgerClosed", () => this.rules.refreshBankroll()),
+      // The treasury moves only by a validated transaction of the platform's accounts (its stream shows each one).
+      this.deps.ledger.on("transaction", () => this.rules.refreshBankroll()),
+      this.deps.ledger.on("ledgerClosed", () => this.rules.ledgerClosed()),
     );
     this.offs.push(this.deps.ledger.on("connected", () => this.rules.refreshBankroll()));
     this.rounds.start();
