@@ -60,6 +60,8 @@ export class CrashRounds {
   private live: Live | undefined;
   /** Cancels of the round's timers (its next step and its ticker). */
   private timers: (() => void)[] = [];
+  /** The flight's ticker (ticks and automatic cash-outs), running only while someone watches or rides (startTicker). */
+  private ticker: (() => void) | undefined;
   private lastBankrollDrops: bigint | undefined;
   private playersPush: (() => void) | undefined;
   /** Cash-outs of the running round not yet told to the watchers (tellCashOuts, at the next tick). */
@@ -283,15 +285,34 @@ export class CrashRounds {
     // Marked played (outside the database) before anyone is told the round flies: a restored backup never replays it.
     this.deps.notePlayed("crash", live.round);
     this.deps.channel.publish(this.state());
-    this.timers.push(
-      this.deps.scheduler.every(CRASH_TICK_MS, () => this.guard("tick", () => this.tick())),
-      this.deps.scheduler.at(live.startedPerf + msToReachHundredths(live.seed.crashHundredths), () => this.guard("crash", () => this.crash())),
-    );
+    this.timers.push(this.deps.scheduler.at(live.startedPerf + msToReachHundredths(live.seed.crashHundredths), () => this.guard("crash", () => this.crash())));
+    this.startTicker();
+  }
+
+  /** A socket began watching the game: a flight nobody watched (and nobody rides) ticks again. */
+  watched(): void {
+    this.startTicker();
+  }
+
+  /**
+   * Ticks every CRASH_TICK_MS while the round flies. With nobody watching and nobody riding there is nothing
+   * to tell or pay, so the ticker stops (tick) until a socket opens (watched): an idle server does not wake
+   * ten times a second (the crash itself has its own timer).
+   */
+  private startTicker(): void {
+    if (this.ticker || this.stopped || this.live?.status !== "running") return;
+    this.ticker = this.deps.scheduler.every(CRASH_TICK_MS, () => this.guard("tick", () => this.tick()));
+  }
+
+  private stopTicker(): void {
+    this.ticker?.();
+    this.ticker = undefined;
   }
 
   private tick(): void {
     const live = this.live;
     if (!live || live.status !== "running") return;
+    if (live.playing.size === 0 && this.cashedOut.length === 0 && this.deps.channel.watchers === 0) return this.stopTicker();
     const elapsedMs = this.deps.scheduler.now() - live.startedPerf;
     const h = hundredthsAtMs(elapsedMs);
     if (h >= live.seed.crashHundredths) return this.crash();
@@ -408,6 +429,7 @@ export class CrashRounds {
 
   private clearTimers(): void {
     for (const cancel of this.timers.splice(0)) cancel();
+    this.stopTicker();
   }
 }
 
