@@ -22,7 +22,7 @@
 //   on the bare server, to the same number of sockets, A/B interleaved over --rounds.
 import { parseArgs } from "node:util";
 import { loadavg } from "node:os";
-import type { Payment, Wallet } from "xrpl";
+import type { Client, Payment, Wallet } from "xrpl";
 import { hundredthsAtMs } from "../../src/engine";
 import { finishRound, skipToRound, startFlight } from "../../src/server/testing/crashKit";
 import { faucet, outsideClient } from "../../src/server/testing/ledgerKit";
@@ -171,8 +171,8 @@ async function betsAndRound(server: TestServer, wallets: Wallet[], crowds: Crowd
     ];
     const closesAtConfirm = new Map<string, number>();
     offs.push(ctx.crash.bets.on("confirmed", (bet) => void closesAtConfirm.set(bet.id, latest)));
-    // A fresh round (a countdown of a minute ahead: time to bet) crashing between 1.7x and 2x: the manual half's
-    // 1.3x and the lower automatic cash-outs win, the automatic ones above the crash lose; about 10 s of flight.
+    // A fresh round (a countdown of a minute ahead: time to bet) crashing between 1.7x and 2x: the manual half
+    // (1.10x-1.59x) and the lower automatic cash-outs win, the automatic ones above the crash lose; about 10 s of flight.
     finishRound(server);
     const round = await skipToRound(server, (c) => c >= 170 && c < 200);
     let t0 = performance.now();
@@ -183,19 +183,7 @@ async function betsAndRound(server: TestServer, wallets: Wallet[], crowds: Crowd
     }
     const createS = (performance.now() - t0) / 1000;
     t0 = performance.now();
-    const blobs: string[] = [];
-    for (let i = 0; i < bets.length; i += 100) {
-      blobs.push(
-        ...(await Promise.all(
-          bets.slice(i, i + 100).map(async (bet, j) => {
-            const w = wallets[i + j]!;
-            const filled: Payment = await client.autofill({ TransactionType: "Payment", Account: w.classicAddress, Destination: ctx.ledger.platformAddress, DestinationTag: bet.destinationTag, Amount: bet.amountDrops.toString() });
-            // Room for a slow burst: autofill's 20 ledgers pass while the last hundreds are signed.
-            return w.sign({ ...filled, LastLedgerSequence: (filled.LastLedgerSequence ?? 0) + 40 }).tx_blob;
-          }),
-        )),
-      );
-    }
+    const blobs = await signPayments(client, ctx.ledger.platformAddress, wallets, bets);
     const signS = (performance.now() - t0) / 1000;
     t0 = performance.now();
     const submitted = await Promise.all(blobs.map((tx_blob) => client.request({ command: "submit", tx_blob })));
@@ -235,25 +223,47 @@ async function betsAndRound(server: TestServer, wallets: Wallet[], crowds: Crowd
     for (const c of crowds) c.tell({ cmd: "record", on: false });
     for (const off of offs) off();
 
-    // Payouts: the ledger's sum equals the sum of floor(bet x multiplier) the server decided.
-    const settled = bets.map((b) => ctx.crash.bets.get(b.id)!);
-    const winners = settled.filter((b) => b.status === "won");
-    const expectedDrops = winners.reduce((n, b) => n + (b.amountDrops * BigInt(b.multiplierHundredths!)) / 100n, 0n);
-    t0 = performance.now();
-    for (const until = t0 + 120_000; winners.some((b) => !ctx.crash.bets.get(b.id)!.txid); ) {
-      if (performance.now() > until) throw new Error("payouts not validated within 2 minutes");
-      await Bun.sleep(50);
-    }
-    let paidDrops = 0n;
-    for (const b of winners) {
-      const tx = await ctx.ledger.request({ command: "tx", transaction: ctx.crash.bets.get(b.id)!.txid! });
-      paidDrops += BigInt((tx.result.meta as { delivered_amount: string }).delivered_amount);
-    }
-    log(`round ${round.round} crashed at ${crashPoint}x: ${winners.length} won, ${settled.filter((b) => b.status === "lost").length} lost; payouts on the ledger ${(Number(paidDrops) / 1e6).toFixed(6)} XRP, expected ${(Number(expectedDrops) / 1e6).toFixed(6)} XRP: ${paidDrops === expectedDrops ? "EQUAL" : "DIFFERENT"} (all validated ${((performance.now() - t0) / 1000).toFixed(1)} s after the crash)`);
-    return { number: round.round, creditedS, validatedS, maxCloses: Math.max(...closes), allConfirmed, manual: manual.length, winners: winners.length, paidDrops, expectedDrops, paidXrp: Number(paidDrops) / 1e6, expectedXrp: Number(expectedDrops) / 1e6 };
+    const paid = await payouts(server, bets.map((b) => b.id));
+    log(`round ${round.round} crashed at ${crashPoint}x: ${paid.winners} won, ${paid.lost} lost; payouts on the ledger ${(Number(paid.paidDrops) / 1e6).toFixed(6)} XRP, expected ${(Number(paid.expectedDrops) / 1e6).toFixed(6)} XRP: ${paid.paidDrops === paid.expectedDrops ? "EQUAL" : "DIFFERENT"} (all validated ${paid.validatedS.toFixed(1)} s after the crash)`);
+    return { number: round.round, creditedS, validatedS, maxCloses: Math.max(...closes), allConfirmed, manual: manual.length, winners: paid.winners, paidDrops: paid.paidDrops, expectedDrops: paid.expectedDrops, paidXrp: Number(paid.paidDrops) / 1e6, expectedXrp: Number(paid.expectedDrops) / 1e6 };
   } finally {
     await client.disconnect();
   }
+}
+
+/** Each wallet's signed payment of its bet (the Xaman request's transaction), a hundred autofilled at a time. */
+async function signPayments(client: Client, platform: string, wallets: Wallet[], bets: { destinationTag: number; amountDrops: bigint }[]): Promise<string[]> {
+  const blobs: string[] = [];
+  for (let i = 0; i < bets.length; i += 100) {
+    const wave = bets.slice(i, i + 100).map(async (bet, j) => {
+      const w = wallets[i + j]!;
+      const filled: Payment = await client.autofill({ TransactionType: "Payment", Account: w.classicAddress, Destination: platform, DestinationTag: bet.destinationTag, Amount: bet.amountDrops.toString() });
+      // Room for a slow burst: autofill's 20 ledgers pass while the last hundreds are signed.
+      return w.sign({ ...filled, LastLedgerSequence: (filled.LastLedgerSequence ?? 0) + 40 }).tx_blob;
+    });
+    blobs.push(...(await Promise.all(wave)));
+  }
+  return blobs;
+}
+
+/** Once every winner's payout validated: the sum delivered on the ledger, and the sum of floor(bet x multiplier) the server decided. */
+async function payouts(server: TestServer, betIds: string[]) {
+  const { ctx } = server;
+  const settled = betIds.map((id) => ctx.crash.bets.get(id)!);
+  const winners = settled.filter((b) => b.status === "won");
+  const expectedDrops = winners.reduce((n, b) => n + (b.amountDrops * BigInt(b.multiplierHundredths!)) / 100n, 0n);
+  const t0 = performance.now();
+  for (const until = t0 + 120_000; winners.some((b) => !ctx.crash.bets.get(b.id)!.txid); ) {
+    if (performance.now() > until) throw new Error("payouts not validated within 2 minutes");
+    await Bun.sleep(50);
+  }
+  const validatedS = (performance.now() - t0) / 1000;
+  let paidDrops = 0n;
+  for (const b of winners) {
+    const tx = await ctx.ledger.request({ command: "tx", transaction: ctx.crash.bets.get(b.id)!.txid! });
+    paidDrops += BigInt((tx.result.meta as { delivered_amount: string }).delivered_amount);
+  }
+  return { winners: winners.length, lost: settled.filter((b) => b.status === "lost").length, paidDrops, expectedDrops, validatedS };
 }
 
 /** Fan-out: the game channel against bare server.publish, the same sockets count, the same JSON, A/B interleaved. */

@@ -5,6 +5,7 @@
 //   {"cmd":"flood","messages":M}   -> {"sent":M} once M messages (the game's flood JSON) are published
 //   {"cmd":"ticks","ms":T}         -> {"ticks":n} after publishing a tick (with its serverTime) every 100 ms for T ms, as a round does
 //   {"cmd":"stop"}                 -> exits
+import { linesOf } from "./lines";
 import { rssBytes } from "./memory";
 
 export const FLOOD_YIELD_EVERY = 20;
@@ -55,19 +56,7 @@ if (import.meta.main) await serve();
 export class BareHub {
   private readonly lines: AsyncIterator<string>;
   private constructor(private readonly proc: Bun.Subprocess<"pipe", "pipe", "inherit">) {
-    const decoder = new TextDecoder();
-    const stdout = proc.stdout;
-    this.lines = (async function* () {
-      let buf = "";
-      for await (const chunk of stdout as unknown as AsyncIterable<Uint8Array>) {
-        buf += decoder.decode(chunk, { stream: true });
-        let at: number;
-        while ((at = buf.indexOf("\n")) >= 0) {
-          yield buf.slice(0, at);
-          buf = buf.slice(at + 1);
-        }
-      }
-    })();
+    this.lines = linesOf(proc.stdout);
   }
 
   url = "";

@@ -6,6 +6,7 @@
 // What it measures, as histograms (whole milliseconds, 0.1 ms for acknowledgements) the parent merges:
 // tick and crash delivery (receipt - the message's serverTime, one machine's clock) while recording,
 // cash-out acknowledgement (cashOut sent -> cashOutConfirmed), and flood messages counted per side.
+import { linesOf } from "./lines";
 
 export interface CrowdJob {
   /** Spectators on the game socket. */
@@ -32,6 +33,7 @@ export interface CrowdReport {
 /** Sockets opened at once per crowd while connecting (more would overflow the listen backlog of a 2-core server under load). */
 const CONNECT_BATCH = 50;
 
+/** The child process's whole life (long because it is one script: its job, its sockets, then its commands until told to close). */
 async function crowd(): Promise<void> {
   const input = console[Symbol.asyncIterator]();
   const job = JSON.parse((await input.next()).value as string) as CrowdJob;
@@ -140,19 +142,7 @@ export class Crowd {
     this.proc = Bun.spawn([process.execPath, import.meta.path], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
     this.gameSockets = (job.game?.count ?? 0) + (job.bettors?.list.length ?? 0);
     this.bareSockets = job.bare?.count ?? 0;
-    const stdout = this.proc.stdout;
-    this.lines = (async function* () {
-      const decoder = new TextDecoder();
-      let buf = "";
-      for await (const chunk of stdout as unknown as AsyncIterable<Uint8Array>) {
-        buf += decoder.decode(chunk, { stream: true });
-        let at: number;
-        while ((at = buf.indexOf("\n")) >= 0) {
-          yield buf.slice(0, at);
-          buf = buf.slice(at + 1);
-        }
-      }
-    })();
+    this.lines = linesOf(this.proc.stdout);
     this.tell(job);
   }
 
