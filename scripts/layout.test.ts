@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { analyze, boundaryProblems, findCycles, isUpward, type ImportEdge } from "./layout";
+import ts from "typescript";
+import { analyze, boundaryProblems, contractProblems, findCycles, isUpward, type ImportEdge } from "./layout";
 
 // The rules of ARCHITECTURE.md, enforced: `bun run layout` prints the same facts.
 const report = analyze(resolve(import.meta.dir, ".."));
@@ -23,6 +24,10 @@ describe("the code's layout", () => {
 
   test("the boundaries hold: engine, shared, platform, app, sandbox, games, web", () => {
     expect(report.boundaries).toEqual([]);
+  });
+
+  test("contracts in one place: every /api route's schemas are src/shared/api's, the web's API types are theirs", () => {
+    expect(report.contracts).toEqual([]);
   });
 
   test("no file over 500 lines outside the sandbox ledger core", () => {
@@ -66,8 +71,21 @@ describe("the rules catch what they forbid", () => {
   });
 
   test("games never import each other; games/kit is shared", () => {
-    expect(broken("src/server/games/crash/service.ts", "src/server/games/kit/purposes.ts")).toEqual([]);
+    expect(broken("src/server/games/crash/service.ts", "src/server/games/kit/index.ts")).toEqual([]);
+    expect(broken("src/server/games/crash/service.ts", "src/server/games/crash/purposes.ts")).toEqual([]);
     expect(broken("src/server/games/crash/service.ts", "src/server/games/slots/model.ts")[0]).toContain("games never import each other");
+  });
+
+  test("features talk through their index.ts: never another feature's internals or schema", () => {
+    expect(broken("src/server/rewards/service.ts", "src/server/history/index.ts")).toEqual([]);
+    expect(broken("src/server/games/racing/bets.ts", "src/server/games/kit/index.ts")).toEqual([]);
+    expect(broken("src/server/rewards/repository.ts", "src/server/ledger/schema.ts")).toEqual([]);
+    expect(broken("src/server/app/main.ts", "src/server/nfts/history.ts")).toEqual([]);
+    expect(broken("src/server/stats/service.ts", "src/server/nfts/schema.ts")[0]).toContain("features talk through their index.ts");
+    expect(broken("src/server/fair/index.ts", "src/server/wallet/service.ts")[0]).toContain("features talk through their index.ts");
+    expect(broken("src/server/games/racing/bets.ts", "src/server/games/kit/schema.ts")[0]).toContain("features talk through their index.ts");
+    expect(broken("src/server/games/crash/index.ts", "src/server/history/model.ts")[0]).toContain("features talk through their index.ts");
+    expect(broken("src/server/rewards/api.test.ts", "src/server/nfts/schema.ts")).toEqual([]);
   });
 
   test("web never imports server code; the API schemas only as types", () => {
@@ -75,6 +93,23 @@ describe("the rules catch what they forbid", () => {
     expect(broken("src/web/features/nfts/api.ts", "src/shared/api/nfts.ts", true)).toEqual([]);
     expect(broken("src/web/features/nfts/api.ts", "src/shared/api/nfts.ts", false)[0]).toContain("as types only");
     expect(broken("src/web/features/nfts/api.ts", "src/server/nfts/model.ts", true)[0]).toContain("web never imports server code");
+  });
+
+  test("a route without shared schemas, and a web API type written by hand, are refused", () => {
+    const check = (file: string, code: string) =>
+      contractProblems(file, ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true), (name) => (name.startsWith("Shared") ? "src/shared/api/x.ts" : name === "Local" ? "src/server/x/model.ts" : undefined));
+    const route = (options: string) => check("src/server/x/index.ts", `app.post("/api/x", () => 1, ${options});`);
+    expect(route("{ body: SharedBody, query: SharedQuery, response: SharedResponse }")).toEqual([]);
+    expect(route("{ response: { 200: SharedOk, 503: SharedOk } }")).toEqual([]);
+    expect(route("{ body: SharedBody }")[0]).toContain("POST /api/x: declares no response schema");
+    expect(route("{ body: t.Object({}), response: SharedResponse }")[0]).toContain("its body schema is not imported from src/shared/api");
+    expect(route("{ query: Local, response: SharedResponse }")[0]).toContain("its query schema is not imported from src/shared/api");
+    expect(check("src/server/sandbox/x/index.ts", `app.get("/api/x", () => 1);`)).toEqual([]);
+    const web = (code: string) => check("src/web/features/x/api.ts", code);
+    expect(web("export type Row = typeof SharedRow.static;\nexport const load = () => getJson<typeof SharedList.static>(url);")).toEqual([]);
+    expect(web("export interface Row { id: string }")[0]).toContain("interface Row");
+    expect(web("export type Row = { id: string };")[0]).toContain("a hand-written object type");
+    expect(web("export const load = () => getJson<{ rows: Row[] }>(url);")[0]).toContain("a hand-written object type");
   });
 
   test("upward imports are found by layer; tests may reach the test kits", () => {

@@ -1,6 +1,7 @@
 // `bun run layout`: prints the facts that keep the code changeable. Import cycles, imports that
 // point up the layers (ARCHITECTURE.md) outside the declared exceptions, the boundary rules
-// (engine, shared, platform, app, sandbox, games, web), files over 500 lines and functions over
+// (engine, shared, platform, app, sandbox, games, web; a feature reaches another only through its
+// index.ts), files over 500 lines and functions over
 // 80 lines without a comment saying why. scripts/layout.test.ts fails when any of them is not empty.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -70,6 +71,8 @@ export interface LayoutReport {
   upward: ImportEdge[];
   /** Broken boundary rules, as readable lines. */
   boundaries: string[];
+  /** Routes whose schemas are not src/shared/api's, and web API files that write types by hand. */
+  contracts: string[];
   longFiles: { file: string; lines: number }[];
   longFunctions: FunctionInfo[];
 }
@@ -123,6 +126,19 @@ function importsOf(source: ts.SourceFile): { specifier: string; typeOnly: boolea
   return out;
 }
 
+/** Each name a file imports (named or default), with the specifier it comes from. */
+function importedNames(source: ts.SourceFile): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const s of source.statements) {
+    if (!ts.isImportDeclaration(s) || !ts.isStringLiteral(s.moduleSpecifier) || !s.importClause) continue;
+    const spec = s.moduleSpecifier.text;
+    if (s.importClause.name) names.set(s.importClause.name.text, spec);
+    const bindings = s.importClause.namedBindings;
+    if (bindings && ts.isNamedImports(bindings)) for (const e of bindings.elements) names.set(e.name.text, spec);
+  }
+  return names;
+}
+
 const isTest = (file: string) => /\.test\.tsx?$/.test(file);
 
 /** The server layer of a file under src/server, or undefined elsewhere. */
@@ -134,6 +150,17 @@ function serverLayer(file: string): number | undefined {
 
 /** The game folder (games/<name>/) of a file, or undefined. */
 const gameOf = (file: string) => /^src\/server\/games\/([^/]+)\//.exec(file)?.[1];
+
+/**
+ * The server feature a file belongs to ("nfts", "games/kit", "games/crash" ...), or undefined for
+ * the layers below and above the features (platform ... auth, sandbox, app, testing).
+ */
+export function featureOf(file: string): string | undefined {
+  const m = /^src\/server\/([^/]+)\/(?:([^/]+)\/)?/.exec(file);
+  if (!m) return undefined;
+  if (m[1] === "games") return m[2] && file !== `src/server/games/${m[2]}` ? `games/${m[2]}` : undefined;
+  return m[1]! in SERVER_LAYERS ? undefined : m[1];
+}
 
 /** Boundary rules broken by one import (empty when it is fine). */
 export function boundaryProblems(edge: ImportEdge): string[] {
@@ -155,6 +182,10 @@ export function boundaryProblems(edge: ImportEdge): string[] {
   }
   const [a, b] = [gameOf(from), gameOf(to)];
   if (a && b && a !== b && b !== "kit") say("games never import each other (games/kit is shared)");
+  const [fa, fb] = [featureOf(from), featureOf(to)];
+  if (!isTest(from) && fa && fb && fa !== fb && to !== `src/server/${fb}/index.ts`) {
+    say(`features talk through their index.ts (import src/server/${fb}/index.ts, not its internals or schema)`);
+  }
   if (inDir(from, "src/web") && inDir(to, "src/server")) say("web never imports server code");
   if (inDir(from, "src/web") && inDir(to, "src/shared/api") && !edge.typeOnly) say("web imports the API schemas as types only (import type)");
   return problems;
@@ -165,6 +196,55 @@ export function isUpward(edge: ImportEdge): boolean {
   const [a, b] = [serverLayer(edge.from), serverLayer(edge.to)];
   if (a === undefined || b === undefined || b <= a) return false;
   return !DECLARED_EXCEPTIONS.some((x) => edge.from.startsWith(x.from) && edge.to.startsWith(x.to));
+}
+
+const ROUTE_METHODS = new Set(["get", "post", "put", "patch", "delete"]);
+/** The route options that carry schemas of the API's contract (params are path text, checked by the route). */
+const CONTRACT_SCHEMAS = ["body", "query", "response"];
+/** The browser's API clients: their types are the shared schemas' (`typeof X.static`), never written by hand. */
+const isWebApiFile = (file: string) => /^src\/web\/features\/.*(\/api|Api)\.tsx?$/.test(file);
+/** A hand-written object type where an API type is declared: a type alias, or the type a call asks for (getJson<...>). */
+const handWritten = (node: ts.Node): boolean => {
+  const declares = (n: ts.Node) => ts.isTypeAliasDeclaration(n) || (ts.isCallExpression(n) && !!n.typeArguments?.length);
+  for (let n: ts.Node | undefined = node.parent; n && !ts.isSourceFile(n); n = n.parent) if (declares(n)) return true;
+  return false;
+};
+
+/**
+ * Contract rules broken in one file (`importedFrom` maps a local name to the file it is imported
+ * from): every /api route declares its response, and its body, query and response are schemas of
+ * src/shared/api (the browser types itself from the same); a web API file holds no interface or
+ * hand-written object type.
+ */
+export function contractProblems(file: string, source: ts.SourceFile, importedFrom: (name: string) => string | undefined): string[] {
+  if (isTest(file)) return [];
+  const out: string[] = [];
+  const at = (node: ts.Node) => `${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
+  const shared = (node: ts.Node): boolean =>
+    (ts.isIdentifier(node) && importedFrom(node.text)?.startsWith("src/shared/api/") === true) ||
+    (ts.isObjectLiteralExpression(node) && node.properties.every((p) => ts.isPropertyAssignment(p) && shared(p.initializer)));
+  const server = file.startsWith("src/server/") && !file.startsWith("src/server/sandbox/");
+  const visit = (node: ts.Node) => {
+    if (server && ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ROUTE_METHODS.has(node.expression.name.text)) {
+      const [path, , options] = node.arguments;
+      if (path && ts.isStringLiteralLike(path) && path.text.startsWith("/api/") && path.text !== "/api/docs") {
+        const route = `${node.expression.name.text.toUpperCase()} ${path.text}`;
+        const props = options && ts.isObjectLiteralExpression(options) ? options.properties.filter(ts.isPropertyAssignment) : [];
+        if (!props.some((p) => p.name.getText(source) === "response")) out.push(`${at(node)} ${route}: declares no response schema`);
+        for (const p of props) {
+          const name = p.name.getText(source);
+          if (CONTRACT_SCHEMAS.includes(name) && !shared(p.initializer)) out.push(`${at(p)} ${route}: its ${name} schema is not imported from src/shared/api`);
+        }
+      }
+    }
+    if (isWebApiFile(file)) {
+      if (ts.isInterfaceDeclaration(node)) out.push(`${at(node)} interface ${node.name.text}: a web API type is \`typeof X.static\` of a src/shared/api schema`);
+      else if (ts.isTypeLiteralNode(node) && handWritten(node)) out.push(`${at(node)} a hand-written object type: use \`typeof X.static\` of a src/shared/api schema`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
 }
 
 /** Strongly connected components of more than one file (or a file importing itself): the import cycles. */
@@ -248,6 +328,7 @@ export function analyze(root: string): LayoutReport {
   const edges: ImportEdge[] = [];
   const longFiles: LayoutReport["longFiles"] = [];
   const longFunctions: FunctionInfo[] = [];
+  const contracts: string[] = [];
   for (const file of files) {
     const text = readFileSync(join(root, file), "utf8");
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
@@ -255,6 +336,8 @@ export function analyze(root: string): LayoutReport {
       const to = resolveImport(root, file, imp.specifier);
       if (to) edges.push({ from: file, to, typeOnly: imp.typeOnly });
     }
+    const names = importedNames(source);
+    contracts.push(...contractProblems(file, source, (name) => (names.has(name) ? resolveImport(root, file, names.get(name)!) : undefined)));
     const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
     if (lines > MAX_FILE_LINES && !LONG_FILES_ALLOWED.test(file)) longFiles.push({ file, lines });
     // Tests are lists of cases (a describe block is as long as its cases); the ledger core is exempt as above.
@@ -268,6 +351,7 @@ export function analyze(root: string): LayoutReport {
     typeCycles: findCycles(files, edges).filter((c) => !findCycles(files, edges.filter((e) => !e.typeOnly)).some((r) => r.join() === c.join())),
     upward: edges.filter(isUpward),
     boundaries: edges.flatMap(boundaryProblems),
+    contracts,
     longFiles,
     longFunctions,
   };
@@ -285,6 +369,7 @@ export function formatReport(r: LayoutReport): string {
   out.push(`type-only import cycles (erased at run time, allowed): ${r.typeCycles.length ? r.typeCycles.map((c) => c.join(" <-> ")).join("; ") : "none"}`);
   section("upward imports (outside the declared exceptions)", r.upward.map((e) => `${e.from} -> ${e.to}`));
   section("boundary rules broken", r.boundaries);
+  section("API contract rules broken", r.contracts);
   section(`files over ${MAX_FILE_LINES} lines (outside the sandbox ledger core)`, r.longFiles.map((f) => `${f.file} (${f.lines})`));
   const unexplained = r.longFunctions.filter((f) => !f.justified);
   section(`functions over ${MAX_FUNCTION_LINES} lines without a comment saying why`, unexplained.map((f) => `${f.file}:${f.line} ${f.name} (${f.lines})`));
@@ -298,6 +383,6 @@ export function formatReport(r: LayoutReport): string {
 if (import.meta.main) {
   const report = analyze(resolve(import.meta.dir, ".."));
   console.log(formatReport(report));
-  const broken = report.cycles.length + report.upward.length + report.boundaries.length + report.longFiles.length + report.longFunctions.filter((f) => !f.justified).length;
+  const broken = report.cycles.length + report.upward.length + report.boundaries.length + report.contracts.length + report.longFiles.length + report.longFunctions.filter((f) => !f.justified).length;
   process.exit(broken ? 1 : 0);
 }

@@ -14,16 +14,18 @@ ensure_bun
 ensure_packages
 ensure_chromium
 ensure_promtool
+ensure_cluster_services
 
 started=$(date +%s)
 work="$(mktemp -d)"
 jobs="${TEST_JOBS:-3}"
 browser_pids=()
+services_pid=""
 typecheck_pid=""
 cleanup() {
   [ -n "$typecheck_pid" ] && kill "$typecheck_pid" 2>/dev/null || true
-  for pid in "${browser_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${browser_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  for pid in "${browser_pids[@]}" $services_pid; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${browser_pids[@]}" $services_pid; do wait "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -42,7 +44,24 @@ start_browser() {
   done
   echo "warning: the browser of worker $n did not start; its browser tests launch their own" >&2
 }
+
+# One PostgreSQL and one Redis for the whole run (scripts/lib/services.ts), in a temporary folder on loopback
+# ports, starting while the browsers do: the cluster tests of every worker use them (each test its own
+# database and channel names).
+bun scripts/lib/services.ts >"$work/services.out" 2>"$work/services.err" &
+services_pid=$!
 for n in $(seq 1 "$jobs"); do start_browser "$n"; done
+for _ in $(seq 1 600); do
+  line=$(grep -o '^postgres=.*' "$work/services.out" 2>/dev/null | head -1 || true)
+  if [ -n "$line" ]; then
+    pg="${line#postgres=}"
+    export VVX_TEST_POSTGRES_URL="${pg%% *}" VVX_TEST_REDIS_URL="${line##* redis=}"
+    break
+  fi
+  kill -0 "$services_pid" 2>/dev/null || break
+  sleep 0.05
+done
+[ -n "${VVX_TEST_REDIS_URL:-}" ] || echo "warning: PostgreSQL and Redis did not start ($(tail -c 400 "$work/services.err")); each cluster test file starts its own" >&2
 
 # The type check runs beside the tests (one core of tsc while the first files start their servers); its verdict
 # counts with theirs at the end.

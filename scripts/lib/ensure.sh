@@ -49,13 +49,14 @@ ensure_chromium() {
   export CHROMIUM_PATH=/usr/bin/chromium
 }
 
-ensure_promtool() {
-  if command -v promtool >/dev/null 2>&1; then return; fi
-  echo "==> Installing promtool from Debian's prometheus package (the metrics test checks a real scrape with it)"
-  local sudo
-  sudo="$(root_prefix "promtool is missing and installing it needs root (apt-get install prometheus)")"
-  # Only the promtool binary is wanted: the package's Prometheus service must not start, so
-  # policy-rc.d refuses every service start for the length of the install (when none is set already).
+# Installs Debian packages whose services must not start (the tests run their own copies): policy-rc.d
+# refuses every service start for the length of the install (when none is set already), and where systemd
+# started one anyway (policy-rc.d does not bind systemctl), it is stopped and disabled. Args: the services, "--", the packages.
+apt_install_quiet() {
+  local services=() sudo
+  while [ "$1" != "--" ]; do services+=("$1"); shift; done
+  shift
+  sudo="$(root_prefix "installing $* needs root (apt-get install $*)")"
   local policy=/usr/sbin/policy-rc.d made=""
   if [ ! -e "$policy" ]; then
     printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
@@ -63,12 +64,30 @@ ensure_promtool() {
     made=1
   fi
   $sudo apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
   if [ -n "$made" ]; then $sudo rm -f "$policy"; fi
-  # Where systemd started it anyway (policy-rc.d does not bind systemctl), stop and disable it.
-  if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet prometheus 2>/dev/null; then
-    $sudo systemctl disable --now prometheus >/dev/null 2>&1 || true
-  fi
+  for service in "${services[@]}"; do
+    if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet "$service" 2>/dev/null; then
+      $sudo systemctl disable --now "$service" >/dev/null 2>&1 || true
+    fi
+  done
+}
+
+ensure_promtool() {
+  if command -v promtool >/dev/null 2>&1; then return; fi
+  echo "==> Installing promtool from Debian's prometheus package (the metrics test checks a real scrape with it)"
+  # Only the promtool binary is wanted, not the Prometheus service.
+  apt_install_quiet prometheus -- prometheus
   command -v promtool >/dev/null 2>&1 || { echo "error: the prometheus package installed no promtool" >&2; exit 1; }
+}
+
+# PostgreSQL and Redis for the cluster tests (each run starts its own in a temporary folder: scripts/lib/services.ts).
+ensure_cluster_services() {
+  local wanted=() services=()
+  if ! command -v postgres >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then wanted+=(postgresql); services+=(postgresql); fi
+  if ! command -v redis-server >/dev/null 2>&1; then wanted+=(redis-server); services+=(redis-server); fi
+  [ ${#wanted[@]} -eq 0 ] && return
+  echo "==> Installing ${wanted[*]} from Debian packages (for the cluster tests)"
+  apt_install_quiet "${services[@]}" -- "${wanted[@]}"
 }
 

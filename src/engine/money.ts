@@ -5,6 +5,34 @@ export const MICRO_PER_VVX = 1_000_000n;
 /** Drops in one XRP. */
 export const DROPS_PER_XRP = 1_000_000n;
 
+/** An amount of XRP as a person writes it, read: drops (truncated past 6 decimals) and what was off. */
+export interface XrpReading {
+  drops: bigint;
+  /** Written with a minus sign ("-5", "-0"). */
+  negative: boolean;
+  /** No digit past the 6th decimal was cut. */
+  exact: boolean;
+  /** Decimals as written ("2.50" has 2). */
+  decimals: number;
+}
+
+/**
+ * Reads an XRP amount given as a number or decimal text ("10", " 2.5 ", 2.5, "-1"); undefined for
+ * anything else (exponents, "1.", ".5", "1,5", NaN). The one parser of XRP input: each caller
+ * applies its own range and texts (a bet's 1-100 XRP, a swap's balance).
+ */
+export function readXrp(value: unknown): XrpReading | undefined {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return undefined;
+  const [, sign, whole, frac = ""] = m;
+  const drops = BigInt(whole!) * DROPS_PER_XRP + BigInt(frac.slice(0, 6).padEnd(6, "0"));
+  return { drops: sign ? -drops : drops, negative: !!sign, exact: !/[1-9]/.test(frac.slice(6)), decimals: frac.length };
+}
+
+/** Drops as an XRP number for the spec's display fields (bets and payouts: exact below 2^53 drops). */
+export const dropsToXrpNumber = (drops: bigint | null | undefined): number => Number(drops ?? 0n) / 1e6;
+
 /** The same factor as a plain number, for micro-VVX kept in INTEGER columns (exact below 2^53). */
 export const MICRO_PER_VVX_NUMBER = Number(MICRO_PER_VVX);
 

@@ -68,7 +68,7 @@ export function slotSymbolIndex(nameOrEmoji: string): number {
 /** The package with this index; throws EngineInputError for an unknown one. */
 export function slotPackage(index: number): SlotPackage {
   const found = SLOT_PACKAGES.find((p) => p.index === index);
-  if (!found) throw new EngineInputError("tierIndex", `must be one of 0, 1, 2, 3, got ${index}`);
+  if (!found) throw new EngineInputError("tierIndex", `must be one of ${SLOT_PACKAGES.map((p) => p.index).join(", ")}, got ${index}`);
   return found;
 }
 

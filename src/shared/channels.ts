@@ -1,3 +1,4 @@
+import type { EligibilityView, WheelResult } from "./api/dailySpin";
 import type { ErrorCode } from "./errorCodes";
 
 /**
@@ -110,8 +111,36 @@ export interface SlotsPayoutMessage {
   attempt: number;
 }
 
+/** A slots session ended without a spin of this page (its idle time ran out; unplayed paid spins go back as a refund). */
+export interface SlotsSessionMessage {
+  type: "slots.session";
+  sessionId: string;
+  status: "expired";
+}
+
+/**
+ * A free NFT transfer changed on the validated ledger; sent to both the owner and the recipient.
+ * offered: the owner's sell offer for 0 is there; cancelled: it is gone, the NFT stays; accepted:
+ * the recipient holds the NFT (and its unclaimed rewards).
+ */
+export interface NftTransferMessage {
+  type: "nft.transfer";
+  tokenId: string;
+  from: string;
+  to: string;
+  state: "offered" | "cancelled" | "accepted";
+  txid: string | null;
+}
+
+/** The wallet spun the daily wheel (in any window): the result and the wallet's eligibility after it. */
+export interface WheelSpinMessage {
+  type: "wheel.spin";
+  result: typeof WheelResult.static;
+  eligibility: Omit<typeof EligibilityView.static, "success">;
+}
+
 /** Every message of the wallet channel (features add theirs to this union). */
-export type WalletMessage = PurchaseUpdatedMessage | RewardClaimMessage | SlotsPurchaseMessage | SlotsPayoutMessage;
+export type WalletMessage = PurchaseUpdatedMessage | RewardClaimMessage | SlotsPurchaseMessage | SlotsPayoutMessage | SlotsSessionMessage | NftTransferMessage | WheelSpinMessage;
 
 /** Messages of the general /ws endpoint that are not channel payloads. */
 export type ControlMessage =

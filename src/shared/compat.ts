@@ -1,16 +1,10 @@
 /**
- * The spec's alias fields, in one place. The original clients read one value under several names;
- * the server sends every alias (schemas: src/shared/api/links.ts), and the browser reads whichever
- * is present through the readers below. New code names the first of each group.
+ * The spec's alias fields, in one place. The original clients read one value under several names
+ * (a QR image: qrUrl, qrCodeUrl, xummQrUrl, qrCode, qr_png, refs.qr_png; a Xaman link: xummUrl,
+ * xummLink, deepLink, next.always; an offer id: offerId, nftOfferId, offerIndex); the server sends
+ * every alias (schemas: src/shared/api/links.ts), and the browser reads whichever is present
+ * through the readers below. New code names the first of each group.
  */
-export const ALIASES = {
-  /** A sign request's QR image. */
-  qr: ["qrUrl", "qrCodeUrl", "xummQrUrl", "qrCode", "qr_png", "refs.qr_png"],
-  /** The link that opens a sign request in Xaman. */
-  link: ["xummUrl", "xummLink", "deepLink", "next.always"],
-  /** An NFT sell offer's id. */
-  offerId: ["offerId", "nftOfferId", "offerIndex"],
-} as const;
 
 /** Anything that may carry a sign request's links under the spec's names. */
 export interface SignLinksLike {

@@ -114,8 +114,3 @@ export const ERROR_CODES = {
 
 /** A code from the registry, or `HTTP_<status>` for a framework error with only a status. */
 export type ErrorCode = keyof typeof ERROR_CODES | `HTTP_${number}`;
-
-/** Whether a string is a code of the registry (for clients reading error bodies). */
-export function isErrorCode(value: unknown): value is keyof typeof ERROR_CODES {
-  return typeof value === "string" && Object.hasOwn(ERROR_CODES, value);
-}

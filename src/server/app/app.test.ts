@@ -19,11 +19,12 @@ afterAll(async () => {
 const get = (path: string) => server.app.handle(new Request(`http://localhost${path}`));
 
 describe("system routes", () => {
-  test("GET /api/health reports status, network, version, database and the ledger connection", async () => {
+  test("GET /api/health reports status, network, version, database, the ledger connection, and the instance: alone on SQLite, the leader", async () => {
     await server.ctx.ledger.waitConnected(15_000);
     const res = await get("/api/health");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "ok", network: "sandbox", version: expect.stringMatching(/^\d+\.\d+\.\d+/), ledger: "connected", db: "ok" });
+    const instanceId = server.ctx.config.instanceId;
+    expect(await res.json()).toEqual({ status: "ok", network: "sandbox", version: expect.stringMatching(/^\d+\.\d+\.\d+/), ledger: "connected", db: "ok", role: "leader", instanceId, leaderId: instanceId });
   });
 
   test("GET /api/health without a ledger connection: still 200 ok (the server is fine), and says the ledger is not connected", async () => {

@@ -13,6 +13,7 @@ import type { SlotsGame } from "../games/slots/game";
 import type { RacingGame } from "../games/racing/game";
 import type { CrashGame } from "../games/crash/game";
 import type { Store } from "../platform/db";
+import type { Leadership } from "../platform/cluster/leader";
 import type { Logger } from "../platform/log";
 import type { PlayedMarks } from "../platform/playedMarks";
 import type { Hub } from "../platform/ws/hub";
@@ -68,6 +69,8 @@ export interface AppContext {
   swap: SwapService;
   /** What the games have shown, kept outside the database (DATA_DIR/vvx.played): a database gone back is found by it. */
   played: PlayedMarks;
+  /** Whether this instance leads its cluster (a single instance on SQLite always does). */
+  leadership: Leadership;
   /** The in-process XRP Ledger and Xaman stand-ins (NETWORK=sandbox only). */
   sandbox?: Sandbox;
   version: string;

@@ -1,8 +1,9 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { requireAdmin, walletSession } from "../auth/guard";
 import type { AuthService } from "../auth/service";
 import { openRequests, outboxQueue, unsettledBets } from "../books/service";
 import type { AppContext } from "./context";
+import { DrainState } from "../../shared/api/system";
 
 type Ctx = Pick<AppContext, "store" | "log" | "clock" | "crash" | "racing" | "nfts" | "slots">;
 
@@ -83,12 +84,6 @@ export class Drain {
     this.stopping ??= this.untilIdle(reason).then(() => this.onIdle?.());
   }
 }
-
-const DrainState = t.Object({
-  success: t.Literal(true),
-  draining: t.Boolean(),
-  open: t.Array(t.String(), { description: "What the server still waits for before it stops" }),
-});
 
 /**
  * POST /api/admin/drain (admins): starts draining; the server stops by itself once nothing is open

@@ -27,8 +27,10 @@ import { VERSION } from "../platform/version";
 import { buildSpa } from "../platform/http/spa";
 import { dataDirSealer, dataDirSecret } from "../platform/secrets";
 import { Hub } from "../platform/ws/hub";
+import { SoloLeadership } from "../platform/cluster/leader";
 import { HistoryService } from "../history/service";
-import { nftPurchaseHistory, refundHistory } from "../history/sources";
+import { refundHistory } from "../history/sources";
+import { nftPurchaseHistory } from "../nfts/history";
 import { rewardHistory, transferHistory } from "../rewards/history";
 import { RewardService } from "../rewards/service";
 import { TransferService } from "../rewards/transfers";
@@ -68,10 +70,10 @@ export async function createContext(settings: Config, log = loggerFor(settings))
     config.dailySpinEligibility === "holders"
       ? async (wallet: string) => playedSince(store.sqlite, wallet, clock.now() - HOLDERS_PLAYED_DAYS * 86_400_000) || (await rewards.reads.held(wallet)).length > 0
       : undefined;
-  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, eligible, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
+  const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, eligible, hub, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
   guardReplay({ store, log, crash, racing, slots, dailySpin, fair }, played);
   const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
-  const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress, ledger });
+  const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress, ledger, hub });
   // Every feature's rows in the transaction history: one line per source.
   const history = new HistoryService({ config, clock }, [
     nftPurchaseHistory(store.db),
@@ -84,7 +86,7 @@ export async function createContext(settings: Config, log = loggerFor(settings))
     crash.history(),
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
-  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, version: VERSION };
+  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, leadership: new SoloLeadership(config.instanceId), version: VERSION };
 }
 
 /** The logger the configuration asks for (LOG_FORMAT, LOG_LEVEL; QUIET drops the request lines only). */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { CRASH_TEST_ENV } from "../testing/crashKit";
 import { crashRoundWithBets, crashRounds, raceWithBets, races, revealSeeds, slotSpins, wheelSpins } from "../testing/fairKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { auditMain } from "./main";
+import { auditMain } from ".";
 
 // `vvx verify <url>` as an outsider runs it (bun run verify, the same main as the binary's), over a
 // server that played 200 rounds of every game with real bets and payouts on its sandbox ledger.

@@ -1,11 +1,14 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import {
   AuthStatusResponse,
   LogoutResponse,
   MeResponse,
   OauthCompleteBody,
   OauthCompleteResponse,
+  OauthRequestBody,
   PushAuthResponse,
+  PushToSignBody,
+  PushToSignStatusQuery,
   PushToSignStatusResponse,
 } from "../../shared/api/auth";
 import type { Config } from "../platform/config";
@@ -94,7 +97,7 @@ function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLi
         return auth.pushAuthRequest(wallet, token);
       },
       {
-        body: t.Optional(t.Object({ walletAddress: t.Optional(t.String()) })),
+        body: OauthRequestBody,
         response: PushAuthResponse,
         detail: { summary: "Push-to-sign authentication request for the session's wallet", tags: ["auth"] },
       },
@@ -107,7 +110,7 @@ function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLi
         return { success: true as const, walletAddress: wallet, pushToSignEnabled: auth.pushToSignEnabled(wallet), pushReady: auth.hasPushToken(wallet) };
       },
       {
-        query: t.Object({ walletAddress: t.Optional(t.String()) }),
+        query: PushToSignStatusQuery,
         response: PushToSignStatusResponse,
         detail: { summary: "Whether push-to-sign is on for a wallet", tags: ["auth"] },
       },
@@ -120,7 +123,7 @@ function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLi
         return { success: true as const, walletAddress: wallet, pushToSignEnabled: body.enabled };
       },
       {
-        body: t.Object({ enabled: t.Boolean(), walletAddress: t.Optional(t.String()) }),
+        body: PushToSignBody,
         response: PushToSignStatusResponse,
         detail: { summary: "Turn push-to-sign on or off for the session's wallet", tags: ["auth"] },
       },

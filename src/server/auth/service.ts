@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { isValidClassicAddress } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
 import { isBusyError, type Db } from "../platform/db";
-import { AppError, type ErrorCode, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
+import { AppError, type ErrorCode, ForbiddenError, NotFoundError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import type { SigningService, SignStatus } from "../signing/service";
 import { hashToken, newToken, SESSION_DAYS, validToken } from "./cookies";
@@ -221,12 +221,6 @@ export class AuthService {
       message: created.pushed ? "Sign request pushed to your Xaman app" : "Open the link to confirm in Xaman",
     };
   }
-}
-
-/** Checks a `walletAddress`-like field is a string, else 400 naming it. */
-export function requireString(value: unknown, field: string): string {
-  if (typeof value !== "string" || !value.trim()) throw new ValidationError(field, `Field '${field}' is required`);
-  return value.trim();
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   PayloadStatusResponse,
   SignRequestBody,
   SignRequestResponse,
+  SignStatusQuery,
   SignStatusResponse,
   UuidParams,
   XAppSessionBody,
@@ -108,7 +109,7 @@ function signRequestRoutes(deps: XummRouteDeps, limits: SignRequestLimits) {
       },
       {
         params: UuidParams,
-        query: t.Object({ betId: t.Optional(t.String()) }),
+        query: SignStatusQuery,
         response: SignStatusResponse,
         detail: { summary: "Status of a sign request (1 s polling); a signed wallet_connect starts the session", tags: ["xumm"] },
       },

@@ -3,7 +3,7 @@ import { requireAdmin, walletSession } from "../auth/guard";
 import type { AuthService } from "../auth/service";
 import type { Outbox } from "../ledger/outbox";
 import type { Db } from "../platform/db";
-import { DepositsQuery, DepositsResponse } from "./model";
+import { DepositsQuery, DepositsResponse } from "../../shared/api/deposits";
 import { untaggedPayments } from "./service";
 
 /** What the deposits routes read. */

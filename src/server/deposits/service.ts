@@ -2,7 +2,7 @@ import { desc, isNull } from "drizzle-orm";
 import type { Outbox } from "../ledger/outbox";
 import type { Db } from "../platform/db";
 import { incomingPayments } from "../payments/schema";
-import type { DepositRow } from "./model";
+import type { DepositRow } from "../../shared/api/deposits";
 
 /**
  * The untagged payments the watcher recorded, newest first: those kept (from funding accounts,

@@ -2,13 +2,18 @@ import { Elysia, t } from "elysia";
 import { actingWallet, walletSession } from "../auth/guard";
 import type { AuthService } from "../auth/service";
 import { NotFoundError } from "../platform/errors";
-import { parseAddress } from "../wallet/service";
-import { ClientSeedBody, OpenSeedsBody, RevealedView, RotateBody, RotateView, SeedPairView, parseClientSeed, parseSeedHash } from "./model";
+import { parseAddress } from "../ledger/address";
+import { parseClientSeed, parseSeedHash } from "./model";
+import { ClientSeedBody, OpenSeedsBody, RevealedView, RotateBody, RotateView, SeedPairView } from "../../shared/api/fair";
 import type { FairSeedService } from "./service";
 import { VERIFIER_PATH } from "../../shared/fair";
 import verifierSource from "../../verifier/vvx-verifier.html" with { type: "text" };
 // A text import: the file as written, embedded in the binary too (TypeScript types *.html as a bundle).
 const VERIFIER_HTML = verifierSource as unknown as string;
+
+export type { DrawnSeeds } from "./model";
+export type { SeedFacts } from "./repository";
+export type { FairSeedService } from "./service";
 
 /**
  * The per-wallet seed pair of the seeded games (slots and the daily wheel): read it, set the

@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
 import { ValidationError } from "../platform/errors";
-import { parseAddress } from "../wallet/service";
-import { DEFAULT_PAGE_SIZE, HistoryQueryShape, HistoryResponse, MAX_PAGE_SIZE, parseHistoryType, parsePeriod, parsePositive } from "./model";
+import { parseAddress } from "../ledger/address";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parseHistoryType, parsePeriod } from "./model";
+import { HistoryQueryShape, HistoryResponse } from "../../shared/api/history";
+import { parsePositive } from "../platform/http/query";
 import { MAX_HISTORY_ROWS, type HistoryService } from "./service";
 
 /** GET /api/history?wallet=&period=&type=&page=: a wallet's transactions (public ledger facts, no session needed). */
@@ -28,3 +30,15 @@ export function historyRoutes(ctx: { history: HistoryService }) {
 }
 
 export { HistoryService } from "./service";
+export {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  explorerAccountUrl,
+  explorerTxUrl,
+  parsePeriod,
+  periodStartMs,
+  type HistoryEntry,
+  type HistoryQuery,
+  type HistorySource,
+  type Period,
+} from "./model";

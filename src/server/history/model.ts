@@ -1,4 +1,3 @@
-import { t } from "elysia";
 import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
 
@@ -17,14 +16,6 @@ export function parsePeriod(value: unknown, fallback: Period): Period {
 export function periodStartMs(period: Period, nowMs: number): number | null {
   const days = PERIOD_DAYS[period];
   return days === null ? null : nowMs - days * 86_400_000;
-}
-
-/** A whole number from a query (`fallback` when absent); 400 naming `field`. */
-export function parsePositive(value: unknown, field: string, fallback: number, max = 100_000): number {
-  if (value === undefined || value === "") return fallback;
-  const n = typeof value === "string" && /^\d{1,7}$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new ValidationError(field, `Field '${field}' must be a whole number from 1 to ${max}`);
-  return n;
 }
 
 export const DEFAULT_PAGE_SIZE = 10;
@@ -95,50 +86,3 @@ export function explorerTxUrl(config: Pick<Config, "network" | "explorerUrl">, h
 export function explorerAccountUrl(config: Pick<Config, "network" | "explorerUrl">, address: string): string {
   return `${config.explorerUrl}/${config.network === "sandbox" ? "account" : "accounts"}/${address}`;
 }
-
-export const HistoryQueryShape = t.Object({
-  wallet: t.Optional(t.String({ description: "The wallet (classic address)" })),
-  walletAddress: t.Optional(t.String({ description: "Same as wallet" })),
-  period: t.Optional(t.String({ description: "7days, 30days (default), 90days or all" })),
-  type: t.Optional(t.String({ description: "all (default), rewards, purchases, swaps, games or transfers" })),
-  page: t.Optional(t.String()),
-  pageSize: t.Optional(t.String()),
-});
-
-const Transaction = t.Object({
-  id: t.String(),
-  date: t.String({ description: "ISO 8601" }),
-  type: t.String({ description: "Reward, Purchase, Refund, Swap, ..." }),
-  category: t.String(),
-  description: t.String(),
-  amount: t.String({ description: "Signed amount as exact decimal text (negative when the wallet paid); for NFT transfers the NFTs sent (-1) or received (+1)" }),
-  currency: t.String(),
-  status: t.String(),
-  txid: t.Nullable(t.String()),
-  explorerUrl: t.Nullable(t.String()),
-  tier: t.Optional(t.String()),
-  details: t.Optional(t.String()),
-});
-
-const CategoryTotals = t.Object({ count: t.Number(), amounts: t.Record(t.String(), t.String({ description: "Signed exact decimal total per currency" })) });
-
-export const HistoryResponse = t.Object({
-  success: t.Literal(true),
-  walletAddress: t.String(),
-  period: t.String(),
-  type: t.String(),
-  page: t.Number(),
-  pageSize: t.Number(),
-  total: t.Number(),
-  totalPages: t.Number(),
-  transactions: t.Array(Transaction),
-  statistics: t.Object({
-    totalRewardsReceived: t.String({ description: "VVX claimed in the period (exact decimal)" }),
-    totalNftPurchases: t.Number({ description: "NFT purchases in the period" }),
-    totalNftPurchaseVvx: t.String({ description: "VVX paid for NFTs in the period (exact decimal, positive)" }),
-    totalSwaps: t.Number(),
-    totalGames: t.Number(),
-    byCategory: t.Record(t.String(), CategoryTotals),
-  }),
-});
-export type TransactionView = typeof Transaction.static;

@@ -1,7 +1,8 @@
 import { formatMicroVvx } from "../../engine";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
-import { explorerTxUrl, periodStartMs, type HistoryCategory, type HistoryCurrency, type HistoryEntry, type HistorySource, type HistoryType, type Period, type TransactionView } from "./model";
+import { explorerTxUrl, periodStartMs, type HistoryCategory, type HistoryCurrency, type HistoryEntry, type HistorySource, type HistoryType, type Period } from "./model";
+import { type TransactionView } from "../../shared/api/history";
 
 /** Most rows one query looks through (page x pageSize): deep pages of a huge history are refused, not slow. */
 export const MAX_HISTORY_ROWS = 10_000;

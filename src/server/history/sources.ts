@@ -1,72 +1,9 @@
-import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, desc, eq, gte, sql } from "drizzle-orm";
 import { convertHexToString } from "xrpl";
-import { nftDisplayName } from "../../engine";
 import { classifyAmount, type Token } from "../ledger/amounts";
 import { ledgerOutbox } from "../ledger/schema";
-import { nftPurchases, nftTiers } from "../nfts/schema";
 import type { Db } from "../platform/db";
 import type { HistoryCurrency, HistoryEntry, HistoryQuery, HistorySource } from "./model";
-
-/** Purchases whose payment the platform received (whatever became of them after). */
-const PAID = ["processing", "creating_offer", "offer_created", "completed", "refunded", "failed"];
-
-const PURCHASE_STATE: Record<string, { status: string; note: string }> = {
-  processing: { status: "Pending", note: " (NFT being minted)" },
-  creating_offer: { status: "Pending", note: " (NFT offer being prepared)" },
-  offer_created: { status: "Pending", note: " (offer waiting for your acceptance)" },
-  completed: { status: "Completed", note: "" },
-  refunded: { status: "Refunded", note: " (payment refunded)" },
-  failed: { status: "Refunded", note: " (could not be completed; payment refunded)" },
-};
-
-/** NFT purchases: the buyer's VVX payment (a negative amount), with the payment's txid. */
-export function nftPurchaseHistory(db: Db): HistorySource {
-  const where = (q: HistoryQuery) =>
-    and(
-      eq(nftPurchases.wallet, q.wallet),
-      isNotNull(nftPurchases.paymentTxHash),
-      isNotNull(nftPurchases.paidAt),
-      inArray(nftPurchases.status, PAID),
-      q.sinceMs === null ? undefined : gte(nftPurchases.paidAt, new Date(q.sinceMs)),
-    );
-  return {
-    category: "purchases",
-    list(q, limit) {
-      const rows = db
-        .select({ p: nftPurchases, tierName: nftTiers.name })
-        .from(nftPurchases)
-        .innerJoin(nftTiers, eq(nftTiers.id, nftPurchases.tierId))
-        .where(where(q))
-        .orderBy(desc(nftPurchases.paidAt), desc(nftPurchases.id))
-        .limit(limit)
-        .all();
-      return rows.map(({ p, tierName }): HistoryEntry => {
-        const state = PURCHASE_STATE[p.status] ?? { status: p.status, note: "" };
-        const name = p.taxon !== null ? nftDisplayName(p.taxon, p.tokenId ?? undefined) : `${tierName} NFT`;
-        return {
-          id: `purchase:${p.id}`,
-          date: p.paidAt!,
-          type: "Purchase",
-          category: "purchases",
-          description: `${name} purchase${state.note}`,
-          amountMicro: -BigInt(p.priceMicroVvx),
-          currency: "VVX",
-          txid: p.paymentTxHash,
-          status: state.status,
-          tier: tierName,
-        };
-      });
-    },
-    totals(q) {
-      const row = db
-        .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${nftPurchases.priceMicroVvx}), 0)` })
-        .from(nftPurchases)
-        .where(where(q))
-        .get();
-      return { count: Number(row?.n ?? 0), amounts: { VVX: -BigInt(row?.total ?? 0) } };
-    },
-  };
-}
 
 const REFUND_TEXT: Record<string, string> = {
   unknown_tag: "payment without a known request",

@@ -2,9 +2,6 @@ import type { Amount, IssuedCurrencyAmount } from "xrpl";
 
 // Money is never a float: XRP in drops, VVX (and any issued currency) in micro-units (10^-6), both bigint.
 
-import { DROPS_PER_XRP, MICRO_PER_VVX } from "../../engine/money";
-
-export { DROPS_PER_XRP, MICRO_PER_VVX };
 /** Largest amount stored exactly in an SQLite INTEGER read back as a JS number. */
 export const MAX_STORED_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -119,11 +116,6 @@ export function classifyAmount(amount: Amount, vvx: Token): LedgerAmount {
     return { kind: "VVX", microVvx: microFromValue(amount.value).micro, value: amount.value, currency: amount.currency, issuer: amount.issuer };
   }
   return { kind: "other", value: amount.value, currency: amount.currency, issuer: amount.issuer };
-}
-
-/** Text for people and logs: "12.5 XRP", "1185 VVX". */
-export function formatAmount(currency: "XRP" | "VVX", units: bigint): string {
-  return `${unscaleDecimal(units, 6)} ${currency}`;
 }
 
 /** `value - micro/10^6` exactly, as a decimal string (for the excess of an issued-currency overpayment). */

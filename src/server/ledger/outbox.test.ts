@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { sql } from "drizzle-orm";
 import type { Client, Wallet } from "xrpl";
 import { startTestServer, type TestServer } from "../testing/testServer";
 import { OutboxConflictError } from "./errors";
@@ -204,15 +205,15 @@ describe("outbox resend", () => {
     await submitValidated(client, dest, { TransactionType: "AccountSet", SetFlag: 1 });
     // Two records of a made-up payer: one follows its payment, the other has moved on (to something else).
     const records = new Map([["a", "rs:a"], ["b", "rs:b"]]);
-    const off = outbox.resendFor(["test-resend"], {
-      move: (_tx, from, to) => {
-        const owner = [...records].find(([, key]) => key === from.key)?.[0];
-        if (owner) records.set(owner, to);
-        return !!owner;
+    const off = outbox.owner("test-resend", {
+      resend: ["test-resend"],
+      resent: ({ id, from, to }) => {
+        if (records.get(id) !== from.key) return false;
+        records.set(id, to);
       },
     });
     try {
-      for (const key of ["rs:a", "rs:b"]) outbox.enqueue({ ...payout(key, dest, "1000000"), purpose: "test-resend" });
+      for (const key of ["rs:a", "rs:b"]) outbox.enqueue({ ...payout(key, dest, "1000000"), purpose: "test-resend", owner: { name: "test-resend", id: key.slice(3) } });
       for (const key of ["rs:a", "rs:b"]) expect(await outbox.waitFor(key, 20_000)).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
       records.set("b", "elsewhere");
       expect(outbox.resendDue()).toHaveLength(0);
@@ -236,6 +237,55 @@ describe("outbox resend", () => {
       expect(await paymentsReceived(dest.classicAddress, server.ctx.ledger.platformAddress)).toEqual([]);
     } finally {
       off();
+    }
+  });
+});
+
+describe("outbox owners", () => {
+  test("an owner takes each settlement once, inside the settling transaction; one that throws leaves it recorded, untaken, and replayed once", async () => {
+    const { outbox, store } = server.ctx;
+    const dest = await faucet(server.url, { xrp: 20 });
+    store.sqlite.exec("CREATE TABLE test_owner_rows (id TEXT PRIMARY KEY, status TEXT NOT NULL, txid TEXT)");
+    store.sqlite.exec("INSERT INTO test_owner_rows (id, status) VALUES ('a', 'pending'), ('b', 'pending')");
+    const rows = () => store.sqlite.query<{ id: string; status: string; txid: string | null }, []>("SELECT * FROM test_owner_rows ORDER BY id").all();
+    const deliveredAt = (key: string) => store.sqlite.query<{ delivered_at: number | null }, [string]>("SELECT delivered_at FROM ledger_outbox WHERE key = ?").get(key)!.delivered_at;
+    let broken = true;
+    const taken: { id: string; inTransaction: boolean; statusSeen: string }[] = [];
+    const afterCommit: { id: string; inTransaction: boolean }[] = [];
+    const off = outbox.owner("test-owner", {
+      settled: ({ db, id, entry, after }) => {
+        db.run(sql`UPDATE test_owner_rows SET status = ${entry.status}, txid = ${entry.hash} WHERE id = ${id}`);
+        if (broken && id === "b") throw new Error("the owner broke");
+        const seen = store.sqlite.query<{ status: string }, [string]>("SELECT status FROM ledger_outbox WHERE key = ?").get(entry.key)!.status;
+        taken.push({ id, inTransaction: store.sqlite.inTransaction, statusSeen: seen });
+        after(() => afterCommit.push({ id, inTransaction: store.sqlite.inTransaction }));
+      },
+    });
+    try {
+      for (const id of ["a", "b"]) outbox.enqueue({ ...payout(`owned:${id}`, dest, "1000"), owner: { name: "test-owner", id } });
+      const [a, b] = [await outbox.waitFor("owned:a", 20_000), await outbox.waitFor("owned:b", 20_000)];
+      expect([a.status, b.status]).toEqual(["validated", "validated"]);
+      expect(a.owner).toEqual({ name: "test-owner", id: "a" });
+      // a: taken in the transaction that recorded the settlement, its write committed with it; the push ran after the commit.
+      expect(taken).toEqual([{ id: "a", inTransaction: true, statusSeen: "validated" }]);
+      expect(afterCommit).toEqual([{ id: "a", inTransaction: false }]);
+      expect(deliveredAt("owned:a")).not.toBeNull();
+      // b: the settlement stands, the owner's half-done write was rolled back, and it is not marked taken.
+      expect(rows()).toEqual([
+        { id: "a", status: "validated", txid: a.hash },
+        { id: "b", status: "pending", txid: null },
+      ]);
+      expect(deliveredAt("owned:b")).toBeNull();
+
+      broken = false;
+      expect(outbox.replay()).toBe(1);
+      expect(outbox.replay()).toBe(0);
+      expect(rows()[1]).toEqual({ id: "b", status: "validated", txid: b.hash });
+      expect(taken.map((t) => t.id)).toEqual(["a", "b"]);
+      expect(deliveredAt("owned:b")).not.toBeNull();
+    } finally {
+      off();
+      store.sqlite.exec("DROP TABLE test_owner_rows");
     }
   });
 });

@@ -2,13 +2,14 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { ValidationError as XrplValidationError, type SubmittableTransaction, type TransactionMetadata } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
 import { preparedOnUse, sqliteOf, type Db, type DbOrTx } from "../platform/db";
-import { toEntry, type OutboxEntry, type OutboxInput, type OutboxRow, type OutboxStatus } from "./entry";
+import { canonicalJson, mayConsumeSequence, toEntry, type OutboxEntry, type OutboxInput, type OutboxRow, type OutboxStatus } from "./entry";
 import { ledgerOutbox, ledgerOutboxAttempts } from "./schema";
 import { NotFoundError, UpstreamError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import { BackgroundLoop } from "../platform/loop";
 import { RetryGate } from "../platform/retry";
-import { OutboxResend, RESEND_SWEEP_MS, type ResendFault, type ResendOwner } from "./resend";
+import { OutboxResend, RESEND_SWEEP_MS, type ResendFault } from "./resend";
+import { OutboxOwners, runAfter, type OutboxOwner } from "./owners";
 import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError, OutboxConflictError } from "./errors";
 import type { LedgerGateway } from "./gateway";
@@ -23,11 +24,10 @@ export const OUTBOX_POLL_MS = 1_000;
 type Row = OutboxRow;
 type AttemptRow = typeof ledgerOutboxAttempts.$inferSelect;
 export type { DbOrTx, OutboxEntry, OutboxInput, OutboxStatus };
+export type { OutboxOwner, Resend, Settlement } from "./owners";
 
+/** What waitFor listens to: an entry validated or failed. */
 export interface OutboxEvents {
-  validated: OutboxEntry;
-  failed: OutboxEntry;
-  /** Either of the above. */
   settled: OutboxEntry;
 }
 
@@ -37,20 +37,8 @@ export interface OutboxFaults {
   afterRecord?: (entry: OutboxEntry) => Promise<void> | void;
   /** After an attempt was submitted, before its result is known. */
   afterSubmit?: (entry: OutboxEntry) => Promise<void> | void;
-  /** Inside a resend's transaction, after the next key is recorded and before the owners move (throwing rolls it all back, as a kill would). */
+  /** Inside a resend's transaction, after the next key is recorded and before the owner moves (throwing rolls it all back, as a kill would). */
   beforeOwnersMove?: ResendFault;
-}
-
-/** JSON with object keys sorted, so the same transaction always compares equal. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
-  );
-}
-
-/** Engine results after which a submitted attempt may still take its sequence number. */
-function mayConsumeSequence(engineResult: string | null): boolean {
-  return engineResult === null || engineResult === "tesSUCCESS" || engineResult === "terQUEUED" || engineResult.startsWith("tec");
 }
 
 /**
@@ -72,6 +60,7 @@ export class Outbox {
   private readonly resendLoop = new BackgroundLoop(RESEND_SWEEP_MS, () => this.resendDue());
   private readonly gate: RetryGate;
   private readonly resend: OutboxResend;
+  private readonly owners: OutboxOwners;
   /** The queued and pending entries (their ids, or whole, oldest first): read at every ledger close and every game round, so compiled once. */
   private readonly openIdStmt;
   private readonly openStmt;
@@ -85,7 +74,8 @@ export class Outbox {
   ) {
     this.events = new TypedEmitter((event, err) => log.error("outbox listener failed", { event, error: String(err) }));
     this.gate = new RetryGate("outbox", log, sqliteOf(db));
-    this.resend = new OutboxResend(db, clock, log, (tx, input) => this.record(tx, input), () => this.faults.beforeOwnersMove);
+    this.owners = new OutboxOwners(db, clock, log);
+    this.resend = new OutboxResend(db, clock, log, this.owners, (tx, input) => this.record(tx, input), () => this.faults.beforeOwnersMove);
     const open = inArray(ledgerOutbox.status, ["queued", "pending"]);
     this.openIdStmt = preparedOnUse(() => db.select({ id: ledgerOutbox.id }).from(ledgerOutbox).where(open).limit(1).prepare());
     this.openStmt = preparedOnUse(() => db.select().from(ledgerOutbox).where(open).orderBy(asc(ledgerOutbox.id)).prepare());
@@ -95,12 +85,9 @@ export class Outbox {
     return this.loop.stopped;
   }
 
-  on<K extends keyof OutboxEvents & string>(event: K, listener: (entry: OutboxEvents[K]) => void): () => void {
-    return this.events.on(event, listener);
-  }
-
-  /** Begins working through queued and pending entries (also those left by a previous run). */
+  /** Begins working through queued and pending entries (also those left by a previous run), after handing owners the settlements they missed. */
   start(): void {
+    this.replay();
     this.loop.start(() => [
       this.ledger.on("connected", () => {
         // A new connection may be to a server that never saw our blobs (or lost its open ledger): send them again.
@@ -118,11 +105,23 @@ export class Outbox {
   }
 
   /**
-   * A payer's failed entries of these purposes go again under their next key once RESEND_POLICY says
-   * (ledger/resend.ts), `owner` moving its record along; call it at construction, before start.
+   * Registers the one owner of entries recorded with `owner: { name, id }` (ledger/owners.ts): it takes each
+   * settlement inside the settling transaction, and its failed entries of `owner.resend` purposes go again
+   * under their next key once RESEND_POLICY says. Call it at construction, before start.
    */
-  resendFor(purposes: string[], owner: ResendOwner): () => void {
-    return this.resend.register(purposes, owner);
+  owner(name: string, owner: OutboxOwner): () => void {
+    return this.owners.register(name, owner);
+  }
+
+  /** Hands owners the settlements they have not taken (at start and every resend sweep); returns how many. */
+  replay(): number {
+    try {
+      return this.owners.replay((entry) => this.resend.goesAgain(entry));
+    } catch (err) {
+      // The read itself failed (a locked database): the next sweep tries again.
+      this.log.error("outbox replay failed", { error: err instanceof Error ? err.message : String(err) });
+      return 0;
+    }
   }
 
   /** An admin sends a payment the outbox gave up on again, under its next key (see OutboxResend.retryGivenUp); the sending starts at once. */
@@ -132,9 +131,17 @@ export class Outbox {
     return entry;
   }
 
+  /** A payer starts an entry the outbox gave up on again under a fresh key, once what refused it is fixed (OutboxResend.startAgain). */
+  startAgain(key: string): OutboxEntry | undefined {
+    const entry = this.resend.startAgain(key);
+    if (entry) this.kick();
+    return entry;
+  }
+
   /** Sends the failed entries that are due again (every RESEND_SWEEP_MS; tests call it after moving the clock). */
   resendDue(): { from: OutboxEntry; to: OutboxEntry }[] {
     if (this.stopped) return [];
+    this.replay();
     let resent: { from: OutboxEntry; to: OutboxEntry }[] = [];
     try {
       resent = this.resend.sweep();
@@ -154,15 +161,17 @@ export class Outbox {
   record(db: DbOrTx, input: OutboxInput): OutboxEntry {
     const tx = { ...input.tx, Account: this.ledger.platformAddress };
     const txJson = canonicalJson(tx);
+    const owner = input.owner ? { owner: input.owner.name, ownerId: String(input.owner.id) } : { owner: null, ownerId: null };
     const existing = db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, input.key)).get();
     if (existing) {
-      if (existing.txJson !== txJson || existing.purpose !== input.purpose) throw new OutboxConflictError(input.key);
+      const otherOwner = existing.owner !== null && owner.owner !== null && (existing.owner !== owner.owner || existing.ownerId !== owner.ownerId);
+      if (existing.txJson !== txJson || existing.purpose !== input.purpose || otherOwner) throw new OutboxConflictError(input.key);
       return toEntry(existing);
     }
     const now = this.clock.date();
     const row = db
       .insert(ledgerOutbox)
-      .values({ key: input.key, purpose: input.purpose, txJson, status: "queued", createdAt: now, updatedAt: now })
+      .values({ key: input.key, purpose: input.purpose, txJson, status: "queued", ...owner, createdAt: now, updatedAt: now })
       .returning()
       .get();
     return toEntry(row);
@@ -354,9 +363,21 @@ export class Outbox {
       .get()!;
   }
 
+  /** Records a settlement and hands it to the entry's owner in the same transaction; then runs the owner's after-commit steps and wakes waiters. */
+  private settleWith(write: (tx: DbOrTx) => Row): OutboxEntry {
+    const { row, after } = this.db.transaction((tx) => {
+      const row = write(tx);
+      return { row, after: this.owners.deliver(tx, row, (entry) => this.resend.goesAgain(entry)) ?? [] };
+    });
+    const entry = toEntry(row);
+    runAfter(after, this.log);
+    this.events.emit("settled", entry);
+    return entry;
+  }
+
   private settle(row: Row, attempt: AttemptRow, found: { result: string; ledgerIndex: number; meta: TransactionMetadata }): void {
     const ok = found.result === "tesSUCCESS";
-    const updated = this.db.transaction((tx) => {
+    this.settleWith((tx) => {
       tx.update(ledgerOutboxAttempts).set({ status: "validated", result: found.result }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
       return tx
         .update(ledgerOutbox)
@@ -373,15 +394,12 @@ export class Outbox {
         .returning()
         .get()!;
     });
-    const entry = toEntry(updated);
     this.log.info("outbox settled", { key: row.key, purpose: row.purpose, hash: attempt.hash, result: found.result, ledger: found.ledgerIndex });
-    this.events.emit(ok ? "validated" : "failed", entry);
-    this.events.emit("settled", entry);
   }
 
   private expire(row: Row, attempt: AttemptRow): void {
     const giveUp = row.attempts >= OUTBOX_MAX_ATTEMPTS;
-    const updated = this.db.transaction((tx) => {
+    const write = (tx: DbOrTx) => {
       tx.update(ledgerOutboxAttempts).set({ status: "expired" }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
       return tx
         .update(ledgerOutbox)
@@ -393,13 +411,10 @@ export class Outbox {
         .where(eq(ledgerOutbox.id, row.id))
         .returning()
         .get()!;
-    });
+    };
+    if (giveUp) this.settleWith(write);
+    else this.db.transaction(write);
     this.log.warn("outbox attempt expired", { key: row.key, hash: attempt.hash, lastLedger: attempt.lastLedgerSequence, retry: !giveUp });
-    if (giveUp) {
-      const entry = toEntry(updated);
-      this.events.emit("failed", entry);
-      this.events.emit("settled", entry);
-    }
     this.again = true;
   }
 
@@ -461,10 +476,8 @@ export class Outbox {
   }
 
   private fail(row: Row, error: string, result: string | null = null): void {
-    const entry = toEntry(this.update(row.id, { status: "failed", error, result }));
+    this.settleWith((tx) => tx.update(ledgerOutbox).set({ status: "failed", error, result, updatedAt: this.clock.date() }).where(eq(ledgerOutbox.id, row.id)).returning().get()!);
     this.log.warn("outbox entry failed", { key: row.key, error });
-    this.events.emit("failed", entry);
-    this.events.emit("settled", entry);
   }
 
   private async submit(row: Row, attempt: AttemptRow): Promise<void> {

@@ -4,6 +4,7 @@ import { preparedOnUse, type Db, type DbOrTx } from "../platform/db";
 import { ConflictError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import { toEntry, type OutboxEntry, type OutboxInput } from "./entry";
+import type { OutboxOwners } from "./owners";
 import { ledgerOutbox } from "./schema";
 
 /**
@@ -41,29 +42,18 @@ function malformed(failed: Pick<OutboxEntry, "result" | "error">): boolean {
   return !!failed.result?.startsWith("tem") || !!failed.error?.startsWith("Invalid transaction");
 }
 
-/**
- * A payer whose record points at an outbox key (a bet, a refund, a burn ...). When the entry under that
- * key failed and goes again, `move` points the record at the next key inside the resend's transaction,
- * as a compare-and-set on the old key: it returns false when the record no longer points there (then
- * that owner does not follow). An entry no registered owner follows is not sent again.
- */
-export interface ResendOwner {
-  move(tx: DbOrTx, from: OutboxEntry, to: string): boolean;
-}
-
 /** Fault-injection point for crash tests: runs inside the resend's transaction, after the next key is recorded and before the owners move. */
 export type ResendFault = (from: OutboxEntry, to: string) => void;
 
 /**
- * The outbox's resend of failed payments, for every payer that registers its purposes with an owner.
- * Exactly once: the next key is a function of the failed key (`<base>#<n+1>`) and recording a key is
- * idempotent, so one failure can never become two payments; the failed entry's `next_key`, the new
- * entry and every owner's move commit in one SQLite transaction (a kill leaves all or none, and the
- * next sweep, in this run or the next, starts again from the failed entry); an entry that succeeded
- * is never "failed", so it is never resent.
+ * The outbox's resend of failed payments, for every owner that lists the purpose among those it resends.
+ * Exactly once: the next key is a function of the failed key (`<base>#<n+1>`, built here only) and
+ * recording a key is idempotent, so one failure can never become two payments; the failed entry's
+ * `next_key`, the new entry (same owner and row) and the owner's records of the key commit in one SQLite
+ * transaction (a kill leaves all or none, and the next sweep, in this run or the next, starts again from
+ * the failed entry); an entry that succeeded is never "failed", so it is never resent.
  */
 export class OutboxResend {
-  private readonly owners = new Map<string, ResendOwner[]>();
   /** Failed entries whose fate is undecided, oldest first (index ledger_outbox_resend). */
   private readonly undecided;
   private readonly byId;
@@ -72,13 +62,14 @@ export class OutboxResend {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly owners: OutboxOwners,
     private readonly record: (tx: DbOrTx, input: OutboxInput) => OutboxEntry,
     private readonly fault: () => ResendFault | undefined,
   ) {
-    const { id, key, purpose, result, error, updatedAt } = ledgerOutbox;
+    const { id, key, purpose, result, error, updatedAt, owner, ownerId } = ledgerOutbox;
     this.undecided = preparedOnUse(() =>
       db
-        .select({ id, key, purpose, result, error, updatedAt })
+        .select({ id, key, purpose, result, error, updatedAt, owner, ownerId })
         .from(ledgerOutbox)
         .where(and(eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey)))
         .orderBy(asc(ledgerOutbox.id))
@@ -87,12 +78,9 @@ export class OutboxResend {
     this.byId = preparedOnUse(() => db.select().from(ledgerOutbox).where(eq(ledgerOutbox.id, sql.placeholder("id"))).prepare());
   }
 
-  /** Failed entries of these purposes go again, `owner` following them (register before the outbox starts). */
-  register(purposes: string[], owner: ResendOwner): () => void {
-    for (const purpose of purposes) this.owners.set(purpose, [...(this.owners.get(purpose) ?? []), owner]);
-    return () => {
-      for (const purpose of purposes) this.owners.set(purpose, (this.owners.get(purpose) ?? []).filter((o) => o !== owner));
-    };
+  /** Whether a failed entry goes again once due: its owner resends its purpose, and mayResend. */
+  goesAgain(failed: OutboxEntry): boolean {
+    return failed.status === "failed" && this.owners.resends(failed) && mayResend(failed);
   }
 
   /** One sweep over the failed entries still undecided (indexed on status, next_key); returns the entries sent again. */
@@ -100,7 +88,8 @@ export class OutboxResend {
     const now = this.clock.now();
     const resent: { from: OutboxEntry; to: OutboxEntry }[] = [];
     for (const row of this.undecided.all()) {
-      if (!this.owners.get(row.purpose)?.length) continue;
+      // No owner here resends it (none registered in this process, or a purpose that fails for good): left undecided.
+      if (!this.owners.resends({ purpose: row.purpose, owner: row.owner && row.ownerId !== null ? { name: row.owner, id: row.ownerId } : null })) continue;
       if (!mayResend(row)) {
         this.decide(this.db, row.id, "");
         this.log.error("outbox entry failed for good; left to an operator", { key: row.key, result: row.result ?? row.error });
@@ -109,9 +98,8 @@ export class OutboxResend {
       // Inside the pause (most sweeps): decided from the row's own columns, nothing parsed.
       if (now < row.updatedAt.getTime() + RESEND_POLICY.afterMs) continue;
       const failed = toEntry(this.byId.get({ id: row.id })!);
-      const { base, attempt } = attemptOfKey(failed.key);
       try {
-        const next = this.resendOne(failed, `${base}#${attempt + 1}`);
+        const next = this.resendOne(failed, nextKeyOf(failed.key));
         if (next) resent.push({ from: failed, to: next });
       } catch (err) {
         // A locked database, a broken owner: nothing of this entry committed; the next sweep tries it again.
@@ -123,33 +111,20 @@ export class OutboxResend {
 
   /**
    * An admin's "send again" of an entry the outbox gave up on (failed, its fate decided ""): the same
-   * transaction under its next key, its owners following and `audit` recorded, in one SQLite transaction
+   * transaction under its next key, its owner following and `audit` recorded, in one SQLite transaction
    * behind the same compare-and-set as the sweep's (two admins at once send it once). 409 when the entry
-   * is not one given up on, is malformed (it would fail the same way), or no owner's record points at it.
+   * is not one given up on, is malformed (it would fail the same way), or no owner follows it.
    */
   retryGivenUp(key: string, audit: (tx: DbOrTx, nextKey: string) => void): OutboxEntry {
-    const row = this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, key)).get();
-    if (!row || row.status !== "failed" || row.nextKey !== "") {
-      throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} is not a payment the outbox gave up on (it was sent, is on its way, or was sent again already)`);
-    }
-    const failed = toEntry(row);
+    const failed = this.givenUp(key);
     if (malformed(failed)) {
       throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} is malformed (${failed.result ?? failed.error}) and would fail the same way: mark it settled instead`);
     }
-    const { base, attempt } = attemptOfKey(failed.key);
-    const next = `${base}#${attempt + 1}`;
+    const next = nextKeyOf(failed.key);
     const recorded = this.db.transaction((tx) => {
-      const taken = tx
-        .update(ledgerOutbox)
-        .set({ nextKey: next })
-        .where(and(eq(ledgerOutbox.id, failed.id), eq(ledgerOutbox.status, "failed"), eq(ledgerOutbox.nextKey, "")))
-        .returning({ id: ledgerOutbox.id })
-        .all().length;
-      if (!taken) throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} was sent again a moment ago`);
-      const { Account: _platform, ...txJson } = failed.tx;
-      const entry = this.record(tx, { key: next, purpose: failed.purpose, tx: txJson as OutboxInput["tx"] });
-      const followed = (this.owners.get(failed.purpose) ?? []).filter((owner) => owner.move(tx, failed, next)).length;
-      if (!followed) throw new ConflictError("PAYOUT_NO_OWNER", `No record follows ${key} (nothing would account for a new payment): mark it settled instead`);
+      if (!this.take(tx, failed.id, next)) throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} was sent again a moment ago`);
+      const entry = this.follow(tx, failed, next);
+      if (!entry) throw new ConflictError("PAYOUT_NO_OWNER", `No record follows ${key} (nothing would account for a new payment): mark it settled instead`);
       audit(tx, next);
       return entry;
     });
@@ -157,22 +132,68 @@ export class OutboxResend {
     return recorded;
   }
 
-  /** Records `failed` again under `key` and moves its owners, in one transaction; undefined when another sweep decided it or no owner follows. */
+  /**
+   * A payer's own "start again" of an entry the outbox gave up on, once what refused it is fixed (a crash
+   * chain's commitment, at the next start): a fresh chain `<base>@<now>` with the full RESEND_POLICY ahead,
+   * its owner's records following. Undefined when the entry is not one given up on (sent, or going again).
+   */
+  startAgain(key: string): OutboxEntry | undefined {
+    const row = this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, key)).get();
+    if (!row || row.status !== "failed" || row.nextKey !== "") return undefined;
+    const failed = toEntry(row);
+    const fresh = `${attemptOfKey(failed.key).base}@${this.clock.now()}`;
+    try {
+      return this.db.transaction((tx) => {
+        if (!this.take(tx, failed.id, fresh)) return undefined;
+        const entry = this.follow(tx, failed, fresh);
+        if (!entry) throw new NoOwner();
+        return entry;
+      });
+    } catch (err) {
+      // No owner follows: rolled back, the entry stays given up.
+      if (err instanceof NoOwner) return undefined;
+      throw err;
+    }
+  }
+
+  /** The failed entry under `key` whose fate is decided "" (given up); 409 otherwise. */
+  private givenUp(key: string): OutboxEntry {
+    const row = this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, key)).get();
+    if (!row || row.status !== "failed" || row.nextKey !== "") {
+      throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} is not a payment the outbox gave up on (it was sent, is on its way, or was sent again already)`);
+    }
+    return toEntry(row);
+  }
+
+  /**
+   * Inside a resend's transaction: records `failed` again under `key` for the same owner and row, lets the
+   * owner's state follow, and points every record of the old key at the new one. Undefined (record it
+   * nowhere: the caller rolls back) when the entry has no registered owner or the owner moved on.
+   */
+  private follow(tx: DbOrTx, failed: OutboxEntry, key: string): OutboxEntry | undefined {
+    const owner = this.owners.get(failed.owner?.name);
+    if (!owner || !failed.owner) return undefined;
+    const { Account: _platform, ...txJson } = failed.tx;
+    const recorded = this.record(tx, { key, purpose: failed.purpose, tx: txJson as OutboxInput["tx"], owner: failed.owner });
+    this.fault()?.(failed, key);
+    if (owner.resent?.({ db: tx, id: failed.owner.id, from: failed, to: key }) === false) return undefined;
+    this.owners.moveKeys(tx, failed.key, key);
+    return recorded;
+  }
+
+  /** Records `failed` again under `key` and moves its owner, in one transaction; undefined when another sweep decided it or no owner follows. */
   private resendOne(failed: OutboxEntry, key: string): OutboxEntry | undefined {
     let next: OutboxEntry | undefined;
     try {
       next = this.db.transaction((tx) => {
         if (!this.decide(tx, failed.id, key)) return undefined;
-        const { Account: _platform, ...txJson } = failed.tx;
-        const recorded = this.record(tx, { key, purpose: failed.purpose, tx: txJson as OutboxInput["tx"] });
-        this.fault()?.(failed, key);
-        const followed = (this.owners.get(failed.purpose) ?? []).filter((owner) => owner.move(tx, failed, key)).length;
-        if (!followed) throw new NoOwner();
+        const recorded = this.follow(tx, failed, key);
+        if (!recorded) throw new NoOwner();
         return recorded;
       });
     } catch (err) {
       if (!(err instanceof NoOwner)) throw err;
-      // Nobody's record points at the failed key (an owner moved on, or none registered): nothing recorded, and no payment nobody would account for.
+      // The owner moved on: nothing recorded, and no payment nobody would account for.
       this.decide(this.db, failed.id, "");
       this.log.error("failed outbox entry has no owner to follow a resend; left to an operator", { key: failed.key });
       return undefined;
@@ -192,4 +213,22 @@ export class OutboxResend {
         .all().length > 0
     );
   }
+
+  /** Takes an entry given up on (fate "") for a new send under `nextKey` (compare-and-set on ""). */
+  private take(db: DbOrTx, id: number, nextKey: string): boolean {
+    return (
+      db
+        .update(ledgerOutbox)
+        .set({ nextKey })
+        .where(and(eq(ledgerOutbox.id, id), eq(ledgerOutbox.status, "failed"), eq(ledgerOutbox.nextKey, "")))
+        .returning({ id: ledgerOutbox.id })
+        .all().length > 0
+    );
+  }
+}
+
+/** The key a failed entry goes again under: `<base>#<n+1>`. */
+function nextKeyOf(key: string): string {
+  const { base, attempt } = attemptOfKey(key);
+  return `${base}#${attempt + 1}`;
 }

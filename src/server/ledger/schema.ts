@@ -1,4 +1,5 @@
 import { bigintAmount } from "../platform/db/columns";
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** The platform's own outgoing transactions, recorded before submission under an idempotency key. */
@@ -23,10 +24,22 @@ export const ledgerOutbox = sqliteTable(
     error: text("error"),
     /** A failed entry's fate (ledger/resend.ts): the key it was sent again under, or "" when it will not be. */
     nextKey: text("next_key"),
+    /** The payer that follows this entry (registered with outbox.owner), and its row: settlements and resends go there. */
+    owner: text("owner"),
+    ownerId: text("owner_id"),
+    /** When the owner took the settlement (in the settling transaction); null while open or not yet taken. */
+    deliveredAt: integer("delivered_at", { mode: "timestamp_ms" }),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [uniqueIndex("ledger_outbox_key").on(t.key), index("ledger_outbox_status").on(t.status), index("ledger_outbox_resend").on(t.status, t.nextKey)],
+  (t) => [
+    uniqueIndex("ledger_outbox_key").on(t.key),
+    index("ledger_outbox_status").on(t.status),
+    index("ledger_outbox_resend").on(t.status, t.nextKey),
+    index("ledger_outbox_owner").on(t.owner, t.ownerId),
+    // Open entries and settlements not yet taken by their owner: the start-up replay reads only these.
+    index("ledger_outbox_undelivered").on(t.status).where(sql`${t.deliveredAt} IS NULL AND ${t.owner} IS NOT NULL`),
+  ],
 );
 
 /** Every signed version of an outbox entry; at most one is live, and a new one only once the last is provably dead. */

@@ -1,17 +1,23 @@
 import { convertStringToHex, type TransactionMetadata } from "xrpl";
 import { taxonFor } from "../../engine";
 import type { Clock } from "../platform/clock";
-import type { Db } from "../platform/db";
+import type { Db, DbOrTx } from "../platform/db";
 import type { Logger } from "../platform/log";
 import { vvxAmount } from "../ledger/amounts";
 import type { LedgerGateway } from "../ledger/gateway";
-import type { Outbox, OutboxEntry, OutboxInput } from "../ledger/outbox";
+import type { Outbox, OutboxEntry, OutboxInput, Settlement } from "../ledger/outbox";
 import type { PaymentDecision, PaymentHandlerContext } from "../payments/model";
 import type { PaymentWatcher } from "../payments/watcher";
 import type { NftCatalog } from "./catalog";
-import { NFT_PURCHASE_PURPOSE, outboxKeys, parseOutboxKey, TF_SELL_NFTOKEN, TF_TRANSFERABLE, type PurchaseStatus } from "./model";
+import { NFT_PURCHASE_PURPOSE, outboxKeys, TF_SELL_NFTOKEN, TF_TRANSFERABLE, type PurchaseStatus } from "./model";
 import type { PurchaseProgress } from "./progress";
 import type { NftRepository, PurchaseRow, TierRow } from "./repository";
+import { nftPurchases } from "./schema";
+
+/** The outbox owner of a purchase's mint, offer and refund: the purchase's row. */
+const PURCHASE_OWNER = "nft-purchase";
+/** Runs a step after the settling transaction commits (pushes, kicks). */
+type After = (fn: () => void) => void;
 
 /** What a mint's metadata tells: the new token, and the sell offer when it was minted with one. */
 type MintMeta = TransactionMetadata & { nftoken_id?: string; offer_id?: string };
@@ -33,8 +39,8 @@ export interface FulfilmentDeps {
  * its mint in the outbox (inside the credit's transaction); the mint carries the sell offer to the
  * buyer (Amount 0, Destination buyer) where the ledger has NFTokenMintOffer, so the offer exists one
  * ledger after the payment; elsewhere the offer follows as its own transaction. A mint or offer the
- * ledger refuses for good refunds the payment in full. Every step reads stored state, so it resumes
- * after a restart.
+ * ledger refuses for good refunds the payment in full. Each step runs in the transaction that settles
+ * the mint or offer (the outbox replays one it missed), so a restart neither loses nor repeats one.
  */
 export class Fulfilment {
   /** Whether the ledger mints with an offer in one transaction (learnt from its first answer). */
@@ -43,15 +49,21 @@ export class Fulfilment {
   constructor(private readonly deps: FulfilmentDeps) {
     // Registered at construction so the watcher never credits a purchase without its handler.
     deps.payments.handle(NFT_PURCHASE_PURPOSE, (ctx) => this.onPayment(ctx));
-    // A refund the ledger refused goes again under the outbox's next key; the purchase's refund key follows.
-    deps.outbox.resendFor(["refund"], { move: (tx, from, to) => !!deps.repo.moveRefundKey(tx, from.key, to) });
+    // The purchase owns its mint, offer and refund: each settlement moves it on in the settling transaction; a refused
+    // refund goes again under the outbox's next key (mints and offers do not: a refused one refunds the payment).
+    deps.outbox.owner(PURCHASE_OWNER, { resend: ["refund"], keyColumns: [nftPurchases.refundKey], settled: (s) => this.onSettled(s) });
+  }
+
+  /** The owner of the purchase's entries. */
+  private owner(purchase: PurchaseRow) {
+    return { name: PURCHASE_OWNER, id: purchase.id };
   }
 
   /**
    * The watcher's verdict for a payment that fully pays an nft_purchase request (runs inside the
    * credit's SQLite transaction): number the NFT and record its mint, or refuse (refunded in full).
    */
-  private onPayment({ db, request, payment, enqueue }: PaymentHandlerContext): PaymentDecision {
+  private onPayment({ db, request, payment, enqueue, after }: PaymentHandlerContext): PaymentDecision {
     const { repo, log, clock, progress } = this.deps;
     const purchase = repo.byPaymentRequest(request.id, db);
     if (!purchase) return { accept: false, reason: "unknown_purchase" };
@@ -67,7 +79,7 @@ export class Fulfilment {
     enqueue(this.mintInput(outboxKeys.mint(purchase.id), paid, tier, this.mintWithOffer !== "no"));
     log.info("nft purchase paid", { purchase: purchase.id, tier: tier.name, number, taxon, tx: payment.txHash });
     // After the credit commits: tell listeners (the mint itself is already durable).
-    queueMicrotask(() => {
+    after(() => {
       const fresh = repo.purchase(purchase.id);
       if (fresh && fresh.status !== "pending") progress.emit(fresh);
     });
@@ -82,7 +94,7 @@ export class Fulfilment {
       Flags: TF_TRANSFERABLE,
       URI: convertStringToHex(this.deps.catalog.metadataUrl(tier.id, purchase.number!)).toUpperCase(),
     };
-    return { key, purpose: "nft-mint", tx: withOffer ? { ...mint, Amount: "0", Destination: purchase.wallet } : mint };
+    return { key, purpose: "nft-mint", tx: withOffer ? { ...mint, Amount: "0", Destination: purchase.wallet } : mint, owner: this.owner(purchase) };
   }
 
   private offerInput(purchase: PurchaseRow, tokenId: string): OutboxInput {
@@ -90,44 +102,42 @@ export class Fulfilment {
       key: outboxKeys.offer(purchase.id),
       purpose: "nft-offer",
       tx: { TransactionType: "NFTokenCreateOffer", NFTokenID: tokenId, Amount: "0", Destination: purchase.wallet, Flags: TF_SELL_NFTOKEN },
+      owner: this.owner(purchase),
     };
   }
 
-  /** The outbox settled one of this feature's transactions: move its purchase on. */
-  onOutboxSettled(entry: OutboxEntry): void {
-    const key = parseOutboxKey(entry.key);
-    if (!key || key.step === "refund") return;
-    try {
-      this.advance(key.purchaseId);
-    } catch (err) {
-      this.deps.log.error("nft purchase could not advance", { key: entry.key, error: err instanceof Error ? err.message : String(err) });
-    }
+  /** The outbox settled the purchase's mint or offer (inside the settling transaction): move it on. */
+  private onSettled({ db, id, entry, after }: Settlement): void {
+    if (entry.purpose === "refund") return;
+    this.advance(Number(id), db, after);
   }
 
-  /** Moves one paid purchase on from what the outbox has settled; idempotent, safe to call any time. */
-  advance(purchaseId: number): PurchaseRow | undefined {
-    const purchase = this.deps.repo.purchase(purchaseId);
-    if (purchase?.status === "processing") return this.afterMint(purchase);
-    if (purchase?.status === "creating_offer") return this.afterOffer(purchase);
+  /** Moves one paid purchase on from what the outbox has settled, inside the settling transaction; idempotent. */
+  private advance(purchaseId: number, db: DbOrTx, after: After): PurchaseRow | undefined {
+    const purchase = this.deps.repo.purchase(purchaseId, db);
+    if (purchase?.status === "processing") return this.afterMint(db, purchase, after);
+    if (purchase?.status === "creating_offer") return this.afterOffer(db, purchase, after);
     return purchase;
   }
 
   /** The mint entry that counts: the plain mint when the mint-with-offer was refused by the ledger. */
-  private currentMint(purchase: PurchaseRow): OutboxEntry | undefined {
+  private currentMint(db: DbOrTx, purchase: PurchaseRow, after: After): OutboxEntry | undefined {
     const { outbox } = this.deps;
     const mint = outbox.get(outboxKeys.mint(purchase.id));
     if (mint?.status !== "failed" || mint.result !== "temDISABLED" || !("Amount" in mint.tx)) return outbox.get(outboxKeys.plainMint(purchase.id)) ?? mint;
     // This ledger has no NFTokenMintOffer: mint alone, then offer (and do so for every later purchase).
     this.mintWithOffer = "no";
-    const tier = this.deps.repo.tier(purchase.tierId)!;
-    return outbox.enqueue(this.mintInput(outboxKeys.plainMint(purchase.id), purchase, tier, false));
+    const tier = this.deps.repo.tier(purchase.tierId, db)!;
+    const plain = outbox.record(db, this.mintInput(outboxKeys.plainMint(purchase.id), purchase, tier, false));
+    after(() => outbox.kick());
+    return plain;
   }
 
-  private afterMint(purchase: PurchaseRow): PurchaseRow | undefined {
-    const { db, repo, outbox, ledger, log, clock, progress } = this.deps;
-    const mint = this.currentMint(purchase);
+  private afterMint(db: DbOrTx, purchase: PurchaseRow, after: After): PurchaseRow | undefined {
+    const { repo, outbox, ledger, log, clock, progress } = this.deps;
+    const mint = this.currentMint(db, purchase, after);
     if (!mint || (mint.status !== "validated" && mint.status !== "failed")) return purchase;
-    if (mint.status === "failed") return this.failAndRefund(purchase, "processing", `mint_failed: ${mint.result ?? mint.error ?? "unknown"}`);
+    if (mint.status === "failed") return this.failAndRefund(db, purchase, "processing", `mint_failed: ${mint.result ?? mint.error ?? "unknown"}`, after);
     const meta = mint.meta as MintMeta | null;
     const tokenId = meta?.nftoken_id;
     if (!tokenId) {
@@ -136,46 +146,47 @@ export class Fulfilment {
     }
     const offerId = meta?.offer_id?.toUpperCase();
     if (offerId) this.mintWithOffer = "yes";
-    const now = clock.date();
+    const at = clock.date();
     const moved = db.transaction((tx) => {
       const values = offerId
-        ? { status: "offer_created" as const, tokenId, mintedAt: now, offerId, offeredAt: now }
-        : { status: "creating_offer" as const, tokenId, mintedAt: now };
+        ? { status: "offer_created" as const, tokenId, mintedAt: at, offerId, offeredAt: at }
+        : { status: "creating_offer" as const, tokenId, mintedAt: at };
       const row = repo.transition(purchase.id, "processing", values, tx);
       if (!row) return undefined;
       repo.insertNft(tx, { tokenId, tierId: row.tierId, number: row.number!, taxon: row.taxon!, owner: ledger.platformAddress, mintedAt: row.mintedAt! });
       if (!offerId) outbox.record(tx, this.offerInput(row, tokenId));
       return row;
     });
-    if (!moved) return repo.purchase(purchase.id);
-    if (!offerId) outbox.kick();
+    if (!moved) return repo.purchase(purchase.id, db);
+    if (!offerId) after(() => outbox.kick());
     log.info(offerId ? "nft minted and offered" : "nft minted", { purchase: purchase.id, tokenId, taxon: moved.taxon, offerId });
-    progress.emit(moved);
-    return offerId ? moved : this.advance(purchase.id);
+    after(() => progress.emit(moved));
+    return offerId ? moved : this.advance(purchase.id, db, after);
   }
 
-  private afterOffer(purchase: PurchaseRow): PurchaseRow | undefined {
+  private afterOffer(db: DbOrTx, purchase: PurchaseRow, after: After): PurchaseRow | undefined {
     const { repo, outbox, log, clock, progress } = this.deps;
     // The offer is recorded with the mint's result; re-record defensively (same key, same transaction).
-    const offer = outbox.get(outboxKeys.offer(purchase.id)) ?? outbox.enqueue(this.offerInput(purchase, purchase.tokenId!));
+    const offer = outbox.get(outboxKeys.offer(purchase.id)) ?? outbox.record(db, this.offerInput(purchase, purchase.tokenId!));
+    if (offer.status === "queued") after(() => outbox.kick());
     if (offer.status !== "validated" && offer.status !== "failed") return purchase;
-    if (offer.status === "failed") return this.failAndRefund(purchase, "creating_offer", `offer_failed: ${offer.result ?? offer.error ?? "unknown"}`);
+    if (offer.status === "failed") return this.failAndRefund(db, purchase, "creating_offer", `offer_failed: ${offer.result ?? offer.error ?? "unknown"}`, after);
     const offerId = (offer.meta as MintMeta | null)?.offer_id;
     if (!offerId) {
       log.error("validated NFTokenCreateOffer without offer_id", { purchase: purchase.id, hash: offer.hash });
       return purchase;
     }
-    const moved = repo.transition(purchase.id, "creating_offer", { status: "offer_created", offerId: offerId.toUpperCase(), offeredAt: clock.date() });
+    const moved = repo.transition(purchase.id, "creating_offer", { status: "offer_created", offerId: offerId.toUpperCase(), offeredAt: clock.date() }, db);
     if (moved) {
       log.info("nft offered", { purchase: purchase.id, offerId });
-      progress.emit(moved);
+      after(() => progress.emit(moved));
     }
-    return moved ?? repo.purchase(purchase.id);
+    return moved ?? repo.purchase(purchase.id, db);
   }
 
   /** A paid purchase whose mint or offer the ledger refused for good: the payment goes back in full. */
-  private failAndRefund(purchase: PurchaseRow, from: PurchaseStatus, reason: string): PurchaseRow | undefined {
-    const { db, repo, outbox, ledger, log, progress } = this.deps;
+  private failAndRefund(db: DbOrTx, purchase: PurchaseRow, from: PurchaseStatus, reason: string, after: After): PurchaseRow | undefined {
+    const { repo, outbox, ledger, log, progress } = this.deps;
     const memo = (text: string) => convertStringToHex(text).toUpperCase();
     const refundKey = outboxKeys.refund(purchase.id);
     const row = db.transaction((tx) => {
@@ -190,14 +201,17 @@ export class Fulfilment {
           Amount: vvxAmount(BigInt(purchase.priceMicroVvx), ledger.vvx),
           Memos: [{ Memo: { MemoType: memo("vvx/refund"), MemoData: memo(`${reason} ${purchase.paymentTxHash ?? ""}`.trim()) } }],
         } as never,
+        owner: this.owner(purchase),
       });
       return moved;
     });
     if (row) {
-      outbox.kick();
       log.error("nft purchase failed; payment refunded", { purchase: purchase.id, reason });
-      progress.emit(row);
+      after(() => {
+        outbox.kick();
+        progress.emit(row);
+      });
     }
-    return row ?? repo.purchase(purchase.id);
+    return row ?? repo.purchase(purchase.id, db);
   }
 }

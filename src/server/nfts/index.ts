@@ -9,6 +9,8 @@ import { offerRoutes } from "./offerRoutes";
 import { purchaseRoutes } from "./purchaseRoutes";
 import type { NftRouteDeps } from "./service";
 
+export { NftRecords, nftSupplyFacts, type NftRecord, type TierRow } from "./records";
+
 // No prototype: a file named "constructor" or "__proto__" must not find Object's members.
 const ART: Record<string, string> = Object.assign(Object.create(null), { "genesis.svg": genesisArt, "oasis.svg": oasisArt });
 

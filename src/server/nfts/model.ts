@@ -39,7 +39,7 @@ export const TF_TRANSFERABLE = 0x00000008;
 export const TF_SELL_NFTOKEN = 0x00000001;
 
 /**
- * Outbox keys, built and parsed here only: one mint and one offer per purchase, ever (DESIGN: no
+ * Outbox keys, built here only: one mint and one offer per purchase, ever (DESIGN: no
  * request makes two NFTs or two offers). `mint` mints with the sell offer in one transaction where
  * the ledger has NFTokenMintOffer; `plainMint` is the mint alone when it refused that (then `offer`).
  */
@@ -50,8 +50,3 @@ export const outboxKeys = {
   refund: (purchaseId: number) => `nft:${purchaseId}:refund`,
 };
 
-/** The purchase an outbox key of this feature belongs to, and which step it is; undefined for other keys. */
-export function parseOutboxKey(key: string): { purchaseId: number; step: "mint" | "mint-plain" | "offer" | "refund" } | undefined {
-  const m = /^nft:(\d+):(mint|mint-plain|offer|refund)$/.exec(key);
-  return m ? { purchaseId: Number(m[1]), step: m[2] as "mint" | "mint-plain" | "offer" | "refund" } : undefined;
-}

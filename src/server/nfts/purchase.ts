@@ -7,6 +7,7 @@ import { AppError, ConflictError, DrainingError, ForbiddenError, NotFoundError, 
 import type { Logger } from "../platform/log";
 import { insertPaymentRequest } from "../payments/requests";
 import type { PaymentWatcher } from "../payments/watcher";
+import { signPayment } from "../signing/payment";
 import type { SignRequestCreated, SigningService, SignStatus } from "../signing/service";
 import { formatVvx, type NftCatalog } from "./catalog";
 import { parseUuidField } from "./input";
@@ -213,14 +214,11 @@ export class PurchaseService {
   }
 
   private async makeSignRequest(purchase: PurchaseRow, tier: TierRow, actor: Actor): Promise<PaymentSign> {
-    const { payments, signing, repo, log, clock, progress } = this.deps;
+    const { payments, repo, log, clock, progress } = this.deps;
     let created: SignRequestCreated;
     try {
-      const { Account: _account, ...payment } = payments.paymentTx(payments.getRequest(purchase.paymentRequestId)!);
-      created = await signing.createSignRequest({
+      created = await signPayment(this.deps, payments.getRequest(purchase.paymentRequestId)!, {
         kind: "nft_purchase",
-        txjson: payment,
-        wallet: purchase.wallet,
         clientToken: actor.clientToken,
         reference: purchase.requestId,
         instruction: `Pay ${formatVvx(tier.priceMicroVvx)} VVX for ${/^[aeiou]/i.test(tier.name) ? "an" : "a"} ${tier.name} NFT`,

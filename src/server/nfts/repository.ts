@@ -144,11 +144,6 @@ export class NftRepository {
       .get();
   }
 
-  /** Points the purchase refunded under outbox key `from` at `to` (the refund sent again; a compare-and-set on the key). */
-  moveRefundKey(db: DbOrTx, from: string, to: string): PurchaseRow | undefined {
-    return db.update(nftPurchases).set({ refundKey: to, updatedAt: this.clock.date() }).where(eq(nftPurchases.refundKey, from)).returning().get();
-  }
-
   /** Moves a purchase only if it is still in `from` (so two paths never both advance it). */
   transition(id: number, from: PurchaseStatus, values: Partial<typeof nftPurchases.$inferInsert>, db: DbOrTx = this.db): PurchaseRow | undefined {
     return db

@@ -90,6 +90,7 @@ export const nftPurchases = sqliteTable(
     index("nft_purchases_status").on(t.status),
     index("nft_purchases_wallet").on(t.wallet),
     index("nft_purchases_offer").on(t.offerId),
+    index("nft_purchases_refund").on(t.refundKey),
     index("nft_purchases_client_ip").on(t.clientIp, t.status),
   ],
 );

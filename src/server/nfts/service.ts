@@ -94,9 +94,8 @@ export class NftService {
 
   /** Follows the outbox, the watcher and the ledger, and resumes every purchase left mid-way. */
   start(): void {
-    const { outbox, payments, ledger } = this.deps;
+    const { payments, ledger } = this.deps;
     this.stopped = false;
-    this.offs.push(outbox.on("settled", (entry) => this.fulfilment.onOutboxSettled(entry)));
     this.offs.push(payments.on("request.expired", (e) => e.purpose === NFT_PURCHASE_PURPOSE && void this.sweep()));
     this.offs.push(ledger.on("transaction", (msg) => this.acceptance.onLedgerTransaction(msg as unknown as Record<string, unknown>)));
     this.offs.push(ledger.on("ledgerClosed", () => void this.sweep()));
@@ -114,9 +113,8 @@ export class NftService {
   }
 
   /**
-   * Resumes and advances everything in flight from stored state: frees units of requests that
-   * closed unpaid, settles mints and offers the outbox finished, and checks open offers on the
-   * ledger. Runs on start, on every reconnect and ledger close; concurrent calls share one run.
+   * Resumes everything in flight from stored state: frees units of requests that closed unpaid,
+   * and checks open offers on the ledger (the outbox hands mints and offers to the purchase itself). Runs on start, on every reconnect and ledger close; concurrent calls share one run.
    */
   sweep(force = false): Promise<void> {
     if (this.sweeping) {
@@ -148,7 +146,6 @@ export class NftService {
       this.purchases.forget(p.id);
       if (moved) this.progress.emit(moved);
     }
-    for (const p of this.repo.withStatus(["processing", "creating_offer"])) this.fulfilment.advance(p.id);
     // Open reservations whose Xaman socket was lost are followed again.
     if (force) this.purchases.resume();
     await this.checkOffers(force);

@@ -16,7 +16,7 @@ import {
   spinSlots,
   type GameSeeds,
 } from "../../engine";
-import { auditMain, isAuditTarget } from "../audit/main";
+import { auditMain, isAuditTarget } from "../audit";
 import { NATIVE_HASHES } from "../platform/nativeHashes";
 
 /** The usage lines, each starting with `command` ("vvx verify", "bun run verify"). */

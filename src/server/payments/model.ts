@@ -94,6 +94,8 @@ export interface PaymentHandlerContext {
   payment: IncomingPayment;
   /** Records an outbox entry in the same transaction (e.g. the NFT mint), sent after commit. */
   enqueue(input: OutboxInput): OutboxEntry;
+  /** Runs `fn` after the credit commits (pushes: nothing that must be durable); dropped if the handler throws. */
+  after(fn: () => void): void;
 }
 
 /**
@@ -101,6 +103,12 @@ export interface PaymentHandlerContext {
  * Return {accept:false, reason:"sold_out"} to refund it; a throw refunds it as handler_error.
  */
 export type PaymentHandler = (ctx: PaymentHandlerContext) => PaymentDecision;
+
+/**
+ * The watcher's refund of a payment to one of the feature's requests settled (validated, or failed): runs
+ * inside the settling transaction, once; `after` runs after the commit (pushes).
+ */
+export type RefundSettledHandler = (ctx: { db: DbOrTx; requestId: number; entry: OutboxEntry; after(fn: () => void): void }) => void;
 
 export interface PaymentCredited {
   requestId: number;

@@ -9,11 +9,6 @@ import { PAYMENT_CURRENCIES, type CreatePaymentRequestInput, type PaymentCurrenc
 
 type Row = typeof paymentRequests.$inferSelect;
 
-/** Points the incoming payments refunded under outbox key `from` at `to` (the refund sent again; a compare-and-set on the key); returns how many moved. */
-export function moveRefundKey(db: DbOrTx, from: string, to: string): number {
-  return db.update(incomingPayments).set({ refundKey: to }).where(eq(incomingPayments.refundKey, from)).returning({ id: incomingPayments.id }).all().length;
-}
-
 export function toRequest(row: Row): PaymentRequest {
   return {
     id: row.id,

@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { convertStringToHex, type Amount, type TransactionMetadata } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
 import { sqliteOf, type Db } from "../platform/db";
-import { incomingPayments } from "./schema";
+import { incomingPayments, paymentRequests } from "./schema";
 import { cursorStore, type LedgerCursor } from "./cursor";
 import type { Logger } from "../platform/log";
 import { RetryGate } from "../platform/retry";
@@ -10,7 +10,7 @@ import { classifyAmount, sameCurrency, subtractMicro, vvxAmount, xrpAmount, type
 import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError } from "../ledger/errors";
 import type { LedgerGateway } from "../ledger/gateway";
-import type { DbOrTx, Outbox, OutboxInput } from "../ledger/outbox";
+import type { DbOrTx, Outbox, OutboxInput, Settlement } from "../ledger/outbox";
 import {
   KEEP_REASON,
   REFUND_REASON,
@@ -21,23 +21,17 @@ import {
   type PaymentHandler,
   type PaymentInstructions,
   type PaymentRequest,
+  type RefundSettledHandler,
 } from "./model";
-import { cancelRequest, insertPaymentRequest, moveRefundKey, requestById, requestByTag, requestExpirer, requestsByRef, setRequestStatus } from "./requests";
+import { isRefund, memoTexts, normalizeLedgerTx, RIPPLE_EPOCH_OFFSET_S, type LedgerTx } from "./ledgerTx";
+import { cancelRequest, insertPaymentRequest, requestById, requestByTag, requestExpirer, requestsByRef, setRequestStatus } from "./requests";
 
-/** Seconds between the Unix and the Ripple epoch. */
-const RIPPLE_EPOCH_OFFSET_S = 946_684_800;
+export { isRefund, memoTexts, normalizeLedgerTx, type LedgerTx };
+
+/** The outbox owner of the watcher's refunds: the incoming payment's row. */
+export const PAYMENT_REFUND_OWNER = "payment-refund";
 /** account_tx page size during catch-up. */
 export const CATCH_UP_PAGE = 200;
-
-/** A transaction from the stream or from account_tx, in one shape (rippled API v2). */
-export interface LedgerTx {
-  hash: string;
-  ledgerIndex: number;
-  closedAt: Date | null;
-  validated: boolean;
-  tx: Record<string, unknown>;
-  meta: TransactionMetadata | undefined;
-}
 
 /** Fault-injection points for crash tests: a hook that never resolves freezes processing there. */
 export interface WatcherFaults {
@@ -46,31 +40,6 @@ export interface WatcherFaults {
 }
 
 type IncomingRow = typeof incomingPayments.$inferSelect;
-
-/** The memos of a transaction as text: type and data, hex-decoded. */
-export function memoTexts(tx: Record<string, unknown>): { type: string; data: string }[] {
-  const memos = Array.isArray(tx.Memos) ? (tx.Memos as { Memo?: { MemoType?: unknown; MemoData?: unknown } }[]) : [];
-  const text = (h: unknown) => (typeof h === "string" && /^([0-9A-Fa-f]{2})*$/.test(h) ? Buffer.from(h, "hex").toString("utf8") : "");
-  return memos.map((m) => ({ type: text(m.Memo?.MemoType), data: text(m.Memo?.MemoData) }));
-}
-
-/** A refund says so in a memo naming the payment it returns (ours: type vvx/refund, data "<reason> <hash>"). */
-export function isRefund(memos: { type: string; data: string }[]): boolean {
-  return memos.some((m) => /refund/i.test(m.type) && /\b[0-9A-Fa-f]{64}\b/.test(m.data));
-}
-
-/** Reads a stream message or an account_tx entry (v2 tx_json, v1 tx/transaction). */
-export function normalizeLedgerTx(raw: Record<string, unknown>): LedgerTx | undefined {
-  const tx = (raw.tx_json ?? raw.tx ?? raw.transaction) as Record<string, unknown> | undefined;
-  const hash = (raw.hash ?? tx?.hash) as string | undefined;
-  const ledgerIndex = (raw.ledger_index ?? tx?.ledger_index) as number | undefined;
-  if (!tx || !hash || typeof ledgerIndex !== "number") return undefined;
-  const iso = raw.close_time_iso as string | undefined;
-  const date = tx.date as number | undefined;
-  const closedAt = iso ? new Date(iso) : typeof date === "number" ? new Date((date + RIPPLE_EPOCH_OFFSET_S) * 1000) : null;
-  const meta = typeof raw.meta === "object" ? (raw.meta as TransactionMetadata) : undefined;
-  return { hash, ledgerIndex, closedAt, validated: raw.validated === true, tx, meta };
-}
 
 function hex(text: string): string {
   return convertStringToHex(text).toUpperCase();
@@ -97,6 +66,7 @@ export class PaymentWatcher {
   faults: WatcherFaults = {};
   private readonly events: TypedEmitter<PaymentEvents>;
   private readonly handlers = new Map<string, PaymentHandler>();
+  private readonly refundHandlers = new Map<string, RefundSettledHandler>();
   private offs: (() => void)[] = [];
   private started = false;
   private stopped = false;
@@ -127,8 +97,20 @@ export class PaymentWatcher {
     this.gate = new RetryGate("payment catch-up", log, sqliteOf(db));
     this.cursors = cursorStore(db);
     this.expireRequests = requestExpirer(db);
-    // A refund the ledger refused goes again under the outbox's next key; the incoming payment's record follows.
-    outbox.resendFor(["refund"], { move: (tx, from, to) => moveRefundKey(tx, from.key, to) > 0 });
+    // The watcher's refunds belong to their incoming payment: one the ledger refused goes again under the outbox's next key.
+    outbox.owner(PAYMENT_REFUND_OWNER, { resend: ["refund"], keyColumns: [incomingPayments.refundKey], settled: (s) => this.refundSettled(s) });
+  }
+
+  /** A refund of a payment to a feature's request settled: the feature's hook records it on its own row (same transaction). */
+  private refundSettled({ db, id, entry, after }: Settlement): void {
+    const row = db
+      .select({ requestId: incomingPayments.requestId, purpose: paymentRequests.purpose })
+      .from(incomingPayments)
+      .leftJoin(paymentRequests, eq(paymentRequests.id, incomingPayments.requestId))
+      .where(eq(incomingPayments.id, Number(id)))
+      .get();
+    const hook = row?.purpose ? this.refundHandlers.get(row.purpose) : undefined;
+    if (hook && row?.requestId != null) hook({ db, requestId: row.requestId, entry, after });
   }
 
   /** The accounts whose untagged payments are treasury funding (kept). */
@@ -145,10 +127,14 @@ export class PaymentWatcher {
     return this.events.on(event, listener);
   }
 
-  /** Registers the decision for one purpose (e.g. NFT purchases refuse when sold out). One handler per purpose. */
-  handle(purpose: string, handler: PaymentHandler): void {
+  /**
+   * Registers the decision for one purpose (e.g. NFT purchases refuse when sold out), and what follows a
+   * refund of a payment to its requests once it settles. One handler per purpose.
+   */
+  handle(purpose: string, handler: PaymentHandler, onRefundSettled?: RefundSettledHandler): void {
     if (this.handlers.has(purpose)) throw new Error(`a payment handler for "${purpose}" is already registered`);
     this.handlers.set(purpose, handler);
+    if (onRefundSettled) this.refundHandlers.set(purpose, onRefundSettled);
   }
 
   /** Creates an open request with a unique DestinationTag; returns it with the address and ledger amount to pay. */
@@ -356,18 +342,15 @@ export class PaymentWatcher {
       closedAt: t.closedAt,
       memos: memoTexts(t.tx),
     };
-    const decision = this.decide(db, payment, amount);
+    const decision = this.decide(db, payment, amount, emits);
     const request = decision.request;
 
-    let refundKey: string | null = null;
-    if (decision.refund) {
-      refundKey = `${decision.outcome === "credited" ? "refund-excess" : "refund"}:${t.hash}`;
-      this.outbox.record(db, { key: refundKey, purpose: "refund", tx: this.refundTx(t, decision.refund, decision.reason!) });
-    }
+    const refundKey = decision.refund ? `${decision.outcome === "credited" ? "refund-excess" : "refund"}:${t.hash}` : null;
     if (decision.outcome === "credited" && request) {
       setRequestStatus(db, request.id, "credited", { creditedAt: this.clock.date(), creditTxHash: t.hash, payer: sender });
     }
-    db.insert(incomingPayments)
+    const incoming = db
+      .insert(incomingPayments)
       .values({
         ...base,
         currency: amount.kind === "XRP" ? "XRP" : amount.currency,
@@ -379,7 +362,11 @@ export class PaymentWatcher {
         reason: decision.reason,
         refundKey,
       })
-      .run();
+      .returning({ id: incomingPayments.id })
+      .get();
+    if (decision.refund && refundKey) {
+      this.outbox.record(db, { key: refundKey, purpose: "refund", tx: this.refundTx(t, decision.refund, decision.reason!), owner: { name: PAYMENT_REFUND_OWNER, id: incoming.id } });
+    }
 
     const fields = { hash: t.hash, tag, outcome: decision.outcome, reason: decision.reason, request: request?.id };
     this.log.info("incoming payment", fields);
@@ -421,7 +408,7 @@ export class PaymentWatcher {
   }
 
   /** DESIGN.md's rule: tag -> open, unexpired request; delivered currency and issuer; delivered covers the price; then the feature's handler. */
-  private decide(db: DbOrTx, payment: IncomingPayment, amount: LedgerAmount): Decision {
+  private decide(db: DbOrTx, payment: IncomingPayment, amount: LedgerAmount, emits: (() => void)[]): Decision {
     const refundAll = (reason: string, request?: PaymentRequest): Decision => ({ outcome: "refunded", reason, request, refund: payment.delivered });
     if (payment.destinationTag === null) {
       // Nothing is kept silently: only the operator's funding accounts fund the treasury this way, and a refund coming back is never bounced again.
@@ -448,9 +435,11 @@ export class PaymentWatcher {
     if (handler) {
       let verdict;
       try {
+        const after: (() => void)[] = [];
         verdict = db.transaction((sp) =>
-          handler({ db: sp, request, payment, enqueue: (input: OutboxInput) => this.outbox.record(sp, input) }),
+          handler({ db: sp, request, payment, enqueue: (input: OutboxInput) => this.outbox.record(sp, input), after: (fn) => after.push(fn) }),
         );
+        emits.push(...after);
       } catch (err) {
         this.log.error("payment handler failed; refunding", { purpose: request.purpose, request: request.id, error: err instanceof Error ? err.message : String(err) });
         verdict = { accept: false as const, reason: REFUND_REASON.handlerError };

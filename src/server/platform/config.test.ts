@@ -30,6 +30,23 @@ describe("loadConfig", () => {
     expect(c.links).toEqual({});
   });
 
+  test("the instance id: INSTANCE_ID, else <host>-<pid>; a name PostgreSQL can show (63 safe characters at most)", () => {
+    expect(loadConfig({ INSTANCE_ID: "vvx-1" }).instanceId).toBe("vvx-1");
+    expect(loadConfig({}).instanceId).toEndWith(`-${process.pid}`);
+    expect(error({ INSTANCE_ID: "a b" }).message).toBe('INSTANCE_ID: must be 1 to 63 letters, digits, dots, dashes or underscores, got "a b"');
+    expect(error({ INSTANCE_ID: "x".repeat(64) }).variable).toBe("INSTANCE_ID");
+  });
+
+  test("DATABASE_URL and BROKER_URL are refused with one line each until the server runs on PostgreSQL, without echoing them", () => {
+    const pg = error({ DATABASE_URL: "postgres://vvx:s3cret@db/vvx" }).message;
+    expect(pg).toStartWith("DATABASE_URL: PostgreSQL is not yet a runtime database of this VVX");
+    expect(pg).not.toContain("s3cret");
+    expect(pg).not.toContain("\n");
+    expect(error({ DATABASE_URL: "mysql://db/vvx" }).message).toBe("DATABASE_URL: must start with postgres:// or postgresql://");
+    expect(error({ BROKER_URL: "redis://127.0.0.1:6379" }).message).toStartWith("BROKER_URL: joins instances that share one PostgreSQL database");
+    expect(error({ BROKER_URL: "nats://127.0.0.1:4222" }).message).toBe("BROKER_URL: must start with redis:// or rediss://");
+  });
+
   test("a bad value names its variable and the reason", () => {
     expect(error({ PORT: "abc" }).message).toBe('PORT: must be a whole number, got "abc"');
     expect(error({ PORT: "70000" }).variable).toBe("PORT");

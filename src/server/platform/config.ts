@@ -1,4 +1,5 @@
 import { existsSync, statSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
 import { isValidClassicAddress } from "xrpl";
 import { DEFAULT_BUSY_TIMEOUT_MS } from "./db";
@@ -76,6 +77,8 @@ export interface Config {
   crashChainLength: number;
   /** Unicorn Racing: countdown of a race, betting close before its start, payout multiple of a winning bet. */
   racing: RacingConfig;
+  /** This instance's name in /api/health and to the other instances of a cluster (INSTANCE_ID, else <host>-<pid>). */
+  instanceId: string;
 }
 
 /** Unicorn Racing's timing and payout (RACING_COUNTDOWN_MS, RACING_BET_CLOSE_MS, RACING_PAYOUT_MULTIPLE). */
@@ -236,6 +239,10 @@ export function loadConfig(env: Env = process.env): Config {
   const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
   if (metricsToken && metricsToken.length < 16) problem("METRICS_TOKEN", "must be at least 16 characters (random)");
 
+  clusterProblems(env, problem);
+  const instanceId = env.INSTANCE_ID?.trim() || `${hostname()}-${process.pid}`.slice(-63);
+  if (!/^[A-Za-z0-9._-]{1,63}$/.test(instanceId)) problem("INSTANCE_ID", `must be 1 to 63 letters, digits, dots, dashes or underscores, got "${instanceId}"`);
+
   const dataDir = dataDirFrom(env);
   const dataDirProblem = dataDirParentProblem(dataDir);
   if (dataDirProblem) problem("DATA_DIR", dataDirProblem);
@@ -280,10 +287,29 @@ export function loadConfig(env: Env = process.env): Config {
     crashMaxProfitRatio: check(() => ratio(env, "CRASH_MAX_PROFIT_RATIO", 0.01, 1), 0.01),
     crashChainLength: check(() => int(env, "CRASH_CHAIN_LENGTH", DEFAULT_CRASH_CHAIN_LENGTH, 1_000, 10_000_000), DEFAULT_CRASH_CHAIN_LENGTH),
     racing,
+    instanceId,
   };
   if (problems.length === 1) throw problems[0]!;
   if (problems.length > 1) throw new ConfigErrors(problems);
   return config;
+}
+
+/**
+ * DATABASE_URL and BROKER_URL: checked, then refused until the repositories run on PostgreSQL (its schema
+ * and migrations ship already: README, "Running a cluster"). A broker joins instances that share one
+ * database, so without PostgreSQL it has nothing to join.
+ */
+function clusterProblems(env: Env, problem: (variable: string, reason: string) => void): void {
+  const databaseUrl = env.DATABASE_URL?.trim();
+  const brokerUrl = env.BROKER_URL?.trim();
+  if (databaseUrl) {
+    if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problem("DATABASE_URL", "must start with postgres:// or postgresql://");
+    else problem("DATABASE_URL", "PostgreSQL is not yet a runtime database of this VVX (its schema and migrations ship, the server still runs on SQLite under DATA_DIR): unset it");
+  }
+  if (brokerUrl) {
+    if (!/^rediss?:\/\//.test(brokerUrl)) problem("BROKER_URL", "must start with redis:// or rediss://");
+    else problem("BROKER_URL", "joins instances that share one PostgreSQL database, which this VVX cannot run on yet: unset it");
+  }
 }
 
 /** DATA_DIR alone (the backup and restore commands need nothing else, so the rest of the configuration may be wrong meanwhile). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client, Wallet } from "xrpl";
 import type { TestBrowser } from "../testing/testBrowser";
-import type { HistorySource } from "../history/model";
+import type { HistorySource } from "../history";
 import { eventually, outsideClient, pay } from "../testing/ledgerKit";
 import { buyer, sessionBrowser } from "../testing/nftKit";
 import { advanceClock, buyNft, DAY_MS, toMonthStart } from "../testing/rewardKit";

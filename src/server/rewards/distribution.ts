@@ -11,7 +11,7 @@ import { RetryGate } from "../platform/retry";
 import { joinHoldings } from "./holdings";
 import type { NftHolders } from "./holders";
 import type { LedgerReads } from "./ledgerReads";
-import { REWARD_MONTHLY_PURPOSE, distributionOutboxKey } from "./model";
+import { REWARD_CLAIM_OWNER, REWARD_MONTHLY_PURPOSE, distributionOutboxKey } from "./model";
 import type { ClaimRow, DistributionRow, HoldingRow, RewardRepository, TierRow } from "./repository";
 
 /** Safety-net tick; ledger closes trigger it too (the sandbox closes one at once when its clock is advanced). */
@@ -188,6 +188,7 @@ export class RewardDistribution {
             Amount: vvxAmount(micro, ledger.vvx),
             Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`monthly distribution ${monthName(parseMonthKey(month)!)} of ${name} ${tokenId}`) } }],
           } as never,
+          owner: { name: REWARD_CLAIM_OWNER, id: claim.id },
         });
         return claim;
       },

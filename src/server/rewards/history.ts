@@ -1,5 +1,5 @@
 import { monthName, nftDisplayName, parseMonthKey } from "../../engine";
-import type { HistoryEntry, HistorySource } from "../history/model";
+import type { HistoryEntry, HistorySource } from "../history";
 import type { RewardRepository } from "./repository";
 
 /** Reward claims and monthly distributions in the transaction history: Pending until the payment validates, then Claimed (Paid) with its txid. */

@@ -1,5 +1,6 @@
 import {
   DAYS_PER_REWARD_MONTH,
+  MICRO_PER_VVX_NUMBER,
   MS_PER_DAY,
   daysSincePurchase,
   rewardStatus,
@@ -11,7 +12,6 @@ import {
 import type { HeldToken } from "./ledgerReads";
 import type { ClaimTotals, HoldingRow, RewardRepository, TierRow } from "./repository";
 
-const MICRO = 1_000_000;
 
 /** One NFT a wallet holds, with everything its rewards depend on, at one instant. */
 export interface Holding {
@@ -41,10 +41,10 @@ export const earnedMicro = (h: Holding): bigint => h.status.totalAccruedMicro - 
 /** A tier's reward terms for the engine (tier prices and targets are whole VVX). */
 export function termsOf(tier: TierRow): RewardTerms {
   return {
-    priceVvx: Math.floor(tier.priceMicroVvx / MICRO),
+    priceVvx: Math.floor(tier.priceMicroVvx / MICRO_PER_VVX_NUMBER),
     monthlyRoiBps: tier.roiMonthlyBp,
     durationMonths: tier.durationMonths,
-    fullClaimTargetVvx: Math.floor(tier.fullClaimTargetMicroVvx / MICRO),
+    fullClaimTargetVvx: Math.floor(tier.fullClaimTargetMicroVvx / MICRO_PER_VVX_NUMBER),
   };
 }
 

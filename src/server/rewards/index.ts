@@ -5,28 +5,11 @@ import type { AuthService } from "../auth/service";
 import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
 import { joinedResponse } from "../platform/http/cachedJson";
-import { parseAddress } from "../wallet/service";
+import { parsePositive } from "../platform/http/query";
+import { parseAddress } from "../ledger/address";
 import type { SignRequestCreated } from "../signing/service";
-import {
-  AcceptTransferBody,
-  CancelTransferBody,
-  ClaimBody,
-  ClaimResponse,
-  DEFAULT_PAGE_SIZE,
-  MAX_PAGE_SIZE,
-  OwnedNftsResponse,
-  RewardsQuery,
-  RewardsResponse,
-  SignRequestShape,
-  SummaryResponse,
-  TransferBody,
-  TransfersResponse,
-  WalletParams,
-  parseClaimType,
-  parseLedgerId,
-  parsePeriod,
-  parsePositive,
-} from "./model";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parseClaimType, parseLedgerId, parsePeriod } from "./model";
+import { AcceptTransferBody, CancelTransferBody, ClaimBody, ClaimResponse, OwnedNftsResponse, RewardsQuery, RewardsResponse, SignRequestShape, SummaryResponse, TransferBody, TransfersResponse, WalletParams } from "../../shared/api/rewards";
 import type { RewardService } from "./service";
 import type { TransferService } from "./transfers";
 
@@ -144,3 +127,4 @@ export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; t
 
 export { RewardService } from "./service";
 export { TransferService } from "./transfers";
+export { paidRewardsMicro } from "./repository";

@@ -4,14 +4,13 @@ import { preparedOnUse, type Db } from "../platform/db";
 import type { DbOrTx } from "../ledger/outbox";
 import { microFromValue, sameCurrency, type Token } from "../ledger/amounts";
 import { ledgerOutbox } from "../ledger/schema";
-import { nftTiers, nfts } from "../nfts/schema";
+import { NftRecords, type NftRecord, type TierRow } from "../nfts";
 import { nftTransfers, rewardClaims, rewardDistributions } from "./schema";
 
 export type ClaimRow = typeof rewardClaims.$inferSelect;
 export type DistributionRow = typeof rewardDistributions.$inferSelect;
 export type TransferRow = typeof nftTransfers.$inferSelect;
-export type TierRow = typeof nftTiers.$inferSelect;
-export type NftRecord = typeof nfts.$inferSelect;
+export type { NftRecord, TierRow };
 
 /** What the claims and monthly distributions of one NFT add up to (failed ones settle nothing). */
 export interface ClaimTotals {
@@ -91,14 +90,13 @@ SELECT token_id AS tokenId, wallet, at FROM (
 /** Every query of the rewards feature, in one place (the NFT tables are only read). */
 export class RewardRepository {
   private holdingsQuery: Statement<RawHoldingRow, [string]> | undefined;
-  private recordsQuery: Statement<Omit<NftRecord, "mintedAt"> & { mintedAt: number }, [string]> | undefined;
-  private readonly tiersQuery;
+  private readonly nfts: NftRecords;
   private readonly claimsQuery;
   private readonly claimTotalsQuery;
 
   constructor(readonly db: Db) {
+    this.nfts = new NftRecords(db);
     // Prepared at first use and kept: the rewards page reads these on every request.
-    this.tiersQuery = preparedOnUse(() => db.select().from(nftTiers).orderBy(asc(nftTiers.id)).prepare());
     const mine = and(eq(rewardClaims.wallet, sql.placeholder("wallet")), inArray(rewardClaims.status, LISTED), gte(rewardClaims.claimedAt, sql.placeholder("since")));
     this.claimsQuery = preparedOnUse(() => db.select().from(rewardClaims).where(mine).orderBy(desc(rewardClaims.claimedAt), desc(rewardClaims.id)).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare());
     this.claimTotalsQuery = preparedOnUse(() =>
@@ -111,19 +109,15 @@ export class RewardRepository {
   }
 
   tiers(): TierRow[] {
-    return this.tiersQuery.all();
+    return this.nfts.tiers();
   }
 
   nftRecord(tokenId: string): NftRecord | undefined {
-    return this.db.select().from(nfts).where(eq(nfts.tokenId, tokenId)).get();
+    return this.nfts.record(tokenId);
   }
 
   nftRecords(tokenIds: string[]): NftRecord[] {
-    if (!tokenIds.length) return [];
-    this.recordsQuery ??= this.client().query<Omit<NftRecord, "mintedAt"> & { mintedAt: number }, [string]>(
-      "SELECT id, token_id AS tokenId, tier_id AS tierId, number, taxon, owner, minted_at AS mintedAt FROM nfts WHERE token_id IN (SELECT value FROM json_each(?1))",
-    );
-    return this.recordsQuery.all(JSON.stringify(tokenIds)).map((r) => ({ ...r, mintedAt: new Date(r.mintedAt) }));
+    return this.nfts.records(tokenIds);
   }
 
   /** The driver's own prepared statements, for lists of any length (drizzle's builder prepares fixed shapes only). */
@@ -159,7 +153,7 @@ export class RewardRepository {
 
   /** Every NFT the platform recorded. */
   allTokenIds(): string[] {
-    return this.db.select({ tokenId: nfts.tokenId }).from(nfts).orderBy(asc(nfts.id)).all().map((r) => r.tokenId);
+    return this.nfts.allTokenIds();
   }
 
   /** When the first NFT began to accrue; null while there is none. */
@@ -215,21 +209,16 @@ export class RewardRepository {
       .get()!;
   }
 
-  /** Points the distribution payment recorded under outbox key `from` at `to` (sent again; a compare-and-set on the key). */
-  moveClaimKey(db: DbOrTx, from: string, to: string): ClaimRow | undefined {
-    return db.update(rewardClaims).set({ outboxKey: to }).where(and(eq(rewardClaims.outboxKey, from), eq(rewardClaims.status, "pending"))).returning().get();
-  }
-
   insertClaim(db: DbOrTx, values: typeof rewardClaims.$inferInsert): ClaimRow {
     return db.insert(rewardClaims).values(values).returning().get();
   }
 
   /** Settles a pending claim (once: a settled claim never changes again); undefined when it was settled already. */
-  settleClaim(outboxKey: string, values: { status: "paid" | "failed"; txid: string | null; error: string | null; settledAt: Date }): ClaimRow | undefined {
-    return this.db
+  settleClaim(db: DbOrTx, id: number, values: { status: "paid" | "failed"; txid: string | null; error: string | null; settledAt: Date }): ClaimRow | undefined {
+    return db
       .update(rewardClaims)
       .set(values)
-      .where(and(eq(rewardClaims.outboxKey, outboxKey), eq(rewardClaims.status, "pending")))
+      .where(and(eq(rewardClaims.id, id), eq(rewardClaims.status, "pending")))
       .returning()
       .get();
   }
@@ -302,9 +291,9 @@ export class RewardRepository {
     this.db.update(nftTransfers).set({ status: "closed", updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).run();
   }
 
-  /** An open transfer the recipient accepted (once: a settled row never changes again). */
-  acceptTransfer(id: number, txid: string | null, acceptedAt: Date, at: Date): void {
-    this.db.update(nftTransfers).set({ status: "accepted", txid, acceptedAt, updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).run();
+  /** An open transfer the recipient accepted (once: a settled row never changes again); false when it was not open any more. */
+  acceptTransfer(id: number, txid: string | null, acceptedAt: Date, at: Date): boolean {
+    return this.db.update(nftTransfers).set({ status: "accepted", txid, acceptedAt, updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).returning().get() !== undefined;
   }
 
   /** Open transfers, oldest first (the sweep looks whether they ended). */
@@ -337,3 +326,12 @@ export class RewardRepository {
   }
 }
 
+
+/** VVX paid to holders by settled reward claims, in micro-VVX (the landing page's "rewards paid"). */
+export function paidRewardsMicro(db: Db): number {
+  return db
+    .select({ total: sql<number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
+    .from(rewardClaims)
+    .where(eq(rewardClaims.status, "paid"))
+    .get()!.total;
+}

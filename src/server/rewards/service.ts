@@ -2,25 +2,25 @@ import { convertStringToHex } from "xrpl";
 import { ClaimUnavailableError, claimRewards, monthEndMs, nftDisplayName, utcMonthOf, type ClaimKind } from "../../engine";
 import { vvxAmount } from "../ledger/amounts";
 import type { LedgerGateway } from "../ledger/gateway";
-import type { Outbox, OutboxEntry } from "../ledger/outbox";
+import type { Outbox, Settlement } from "../ledger/outbox";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
 import type { Db } from "../platform/db";
 import { ValidationError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import type { Hub } from "../platform/ws/hub";
-import { walletBalance } from "../wallet/service";
-import { explorerTxUrl } from "../history/model";
+import { walletBalance } from "../wallet";
+import { explorerTxUrl } from "../history";
 import { ClaimRefusedError, NftNotFoundError, NotNftOwnerError, PayoutFailedError, TreasuryShortError } from "./errors";
 import { buildHoldings, earnedMicro, nextRewardAtMs, type Holding } from "./holdings";
 import { LedgerReads, type HeldToken } from "./ledgerReads";
-import { CLAIM_WAIT_MS, REWARD_ERROR, REWARD_MONTHLY_PURPOSE, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
-import { mayResend } from "../ledger/resend";
+import { CLAIM_WAIT_MS, REWARD_CLAIM_OWNER, REWARD_ERROR, REWARD_MONTHLY_PURPOSE, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
 import { RewardDistribution } from "./distribution";
 import { NftHolders } from "./holders";
 import { sqliteOf } from "../platform/db";
 import { readModelsOf, type ReadModels } from "../platform/db/readModels";
 import { RewardRepository, type ClaimRow, type NftRecord } from "./repository";
+import { rewardClaims } from "./schema";
 import { nftRewardsView, ownedNftView, vvxText } from "./views";
 import { WalletRewardReads } from "./walletReads";
 import { rewardsJson, type JsonParts } from "./rewardsJson";
@@ -60,8 +60,8 @@ export class RewardService {
   /** How long a claim request waits for the payment's validation (tests and the benchmark change it). */
   claimWaitMs = CLAIM_WAIT_MS;
   private offs: (() => void)[] = [];
-  /** Claim requests waiting for their payment's validation, by outbox key. */
-  private readonly waiters = new Map<string, Set<() => void>>();
+  /** Claim requests waiting for their payment's validation, by claim id. */
+  private readonly waiters = new Map<number, Set<() => void>>();
 
   constructor(private readonly deps: RewardServiceDeps) {
     this.repo = new RewardRepository(deps.db);
@@ -70,18 +70,12 @@ export class RewardService {
     this.cached = new WalletRewardReads(this.repo, this.models, deps.config);
     const holders = new NftHolders(deps.ledger, this.reads);
     this.distribution = new RewardDistribution({ ...deps, repo: this.repo, reads: this.reads, holders, recorded: (row) => this.push(row) });
-    // A distribution payment the ledger refused goes again under the outbox's next key; its row follows (compare-and-set on the key).
-    this.offs.push(deps.outbox.resendFor([REWARD_MONTHLY_PURPOSE], { move: (tx, from, to) => !!this.repo.moveClaimKey(tx, from.key, to) }));
+    // The claim owns its payment: the outbox hands it the settlement; a refused distribution payment goes again under the next key.
+    this.offs.push(deps.outbox.owner(REWARD_CLAIM_OWNER, { resend: [REWARD_MONTHLY_PURPOSE], keyColumns: [rewardClaims.outboxKey], settled: (s) => this.onSettled(s) }));
   }
 
-  /** Follows the outbox, settles claims a previous run left pending, and starts the monthly distribution. */
+  /** Starts the monthly distribution. */
   start(): void {
-    this.offs.push(this.deps.outbox.on("settled", (entry) => this.onSettled(entry)));
-    for (const claim of this.repo.pendingClaims()) {
-      const entry = this.deps.outbox.get(claim.outboxKey);
-      if (entry) this.onSettled(entry);
-      else this.deps.log.error("reward claim without its outbox entry", { claim: claim.id, key: claim.outboxKey });
-    }
     this.distribution.start();
   }
 
@@ -258,6 +252,7 @@ export class RewardService {
             Amount: vvxAmount(claim.payoutMicro, ledger.vvx),
             Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`${kind} claim ${seq} of ${name} ${record.tokenId}`) } }],
           } as never,
+          owner: { name: REWARD_CLAIM_OWNER, id: row.id },
         });
         return row;
       },
@@ -267,49 +262,48 @@ export class RewardService {
 
   /** The claim once its payment settled, or as it stands after `claimWaitMs`. */
   private async waitSettled(row: ClaimRow): Promise<ClaimRow> {
-    const key = row.outboxKey;
     await new Promise<void>((resolve) => {
-      // One outbox listener serves every waiting claim (onSettled wakes them), not one listener each.
-      const waiting = this.waiters.get(key) ?? new Set<() => void>();
-      this.waiters.set(key, waiting);
+      // The claim's settlement wakes every request waiting for it (onSettled), not one outbox listener each.
+      const waiting = this.waiters.get(row.id) ?? new Set<() => void>();
+      this.waiters.set(row.id, waiting);
       const done = () => {
         clearTimeout(timer);
         waiting.delete(done);
-        if (!waiting.size) this.waiters.delete(key);
+        if (!waiting.size) this.waiters.delete(row.id);
         resolve();
       };
       const timer = setTimeout(done, this.claimWaitMs);
       waiting.add(done);
       // It may have settled before this wait began.
-      const entry = this.deps.outbox.get(key);
-      if (entry && (entry.status === "validated" || entry.status === "failed")) this.onSettled(entry);
+      if (this.repo.claim(row.id)?.status !== "pending") done();
     });
     return this.repo.claim(row.id)!;
   }
 
   /**
-   * A reward payment settled: the claim or distribution becomes paid (with its txid) or failed (it settles
-   * nothing: the rewards are open again). A refused distribution payment that the outbox sends again stays
-   * pending, its row following the new key. Idempotent.
+   * A reward payment settled (inside the settling transaction): the claim or distribution becomes paid (with
+   * its txid) or failed (it settles nothing: the rewards are open again). A refused distribution payment that
+   * the outbox sends again stays pending.
    */
-  onSettled(entry: OutboxEntry): void {
-    if ((entry.purpose !== REWARD_PURPOSE && entry.purpose !== REWARD_MONTHLY_PURPOSE) || (entry.status !== "validated" && entry.status !== "failed")) return;
+  private onSettled({ db, id, entry, goesAgain, after }: Settlement): void {
     const paid = entry.status === "validated";
-    if (!paid && entry.purpose === REWARD_MONTHLY_PURPOSE && mayResend(entry)) {
+    if (!paid && goesAgain) {
       this.deps.log.warn("monthly reward payment refused; the outbox sends it again", { key: entry.key, result: entry.result ?? entry.error });
       return;
     }
-    const row = this.repo.settleClaim(entry.key, {
+    const claimId = Number(id);
+    const row = this.repo.settleClaim(db, claimId, {
       status: paid ? "paid" : "failed",
       txid: entry.hash,
       error: paid ? null : (entry.result ?? entry.error ?? "failed"),
       settledAt: new Date(this.deps.clock.now()),
     });
-    for (const wake of [...(this.waiters.get(entry.key) ?? [])]) wake();
-    if (!row) return;
-    if (paid) this.deps.log.info("reward paid", { claim: row.id, tokenId: row.tokenId, hash: entry.hash });
-    else this.deps.log.error("reward payment failed; the claim is void", { claim: row.id, tokenId: row.tokenId, result: entry.result, error: entry.error });
-    this.push(row);
+    if (row && paid) this.deps.log.info("reward paid", { claim: row.id, tokenId: row.tokenId, hash: entry.hash });
+    else if (row) this.deps.log.error("reward payment failed; the claim is void", { claim: row.id, tokenId: row.tokenId, result: entry.result, error: entry.error });
+    after(() => {
+      for (const wake of [...(this.waiters.get(claimId) ?? [])]) wake();
+      if (row) this.push(row);
+    });
   }
 
   private push(row: ClaimRow): void {

@@ -5,12 +5,15 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from ".
 import type { Logger } from "../platform/log";
 import { BackgroundLoop } from "../platform/loop";
 import { RetryGate } from "../platform/retry";
+import type { Hub } from "../platform/ws/hub";
+import type { NftTransferMessage } from "../../shared/channels";
 import type { SignRequestCreated, SigningService } from "../signing/service";
-import { parseAddress } from "../wallet/service";
+import { parseAddress } from "../ledger/address";
 import { NftNotFoundError, NotNftOwnerError } from "./errors";
 import { nftMovesOf } from "./holders";
 import type { LedgerReads, NftOffer } from "./ledgerReads";
-import { REWARD_ERROR, parseLedgerId, type TransferOfferView } from "./model";
+import { REWARD_ERROR, parseLedgerId } from "./model";
+import { type TransferOfferView } from "../../shared/api/rewards";
 import type { RewardRepository, TransferRow } from "./repository";
 
 /** NFTokenCreateOffer flag: a sell offer. */
@@ -19,7 +22,7 @@ const TF_SELL_NFTOKEN = 0x00000001;
 const STALE_TRANSFER_MS = 86_400_000;
 /** How often open transfers are looked at (an offer accepted in the recipient's own wallet app, or while the server was down). */
 const TRANSFER_SWEEP_MS = 60_000;
-/** After an acceptance signed here: how often, and how many times, the ledger is asked before leaving it to the sweep. */
+/** After a transfer request signed here: how often, and how many times, the ledger is asked for its effect (then the sweep carries on). */
 const SETTLE_RETRY_MS = 1_000;
 const SETTLE_ATTEMPTS = 20;
 
@@ -49,6 +52,8 @@ export class TransferService {
       log: Logger;
       platformAddress: string;
       ledger: Pick<LedgerGateway, "request" | "isConnected">;
+      /** Both wallets of a transfer hear of each change the validated ledger shows (their My NFTs pages follow it). */
+      hub: Pick<Hub, "emit">;
     },
   ) {
     this.gate = new RetryGate("nft transfers sweep", deps.log);
@@ -96,8 +101,10 @@ export class TransferService {
         return "closed";
       }
       const move = (await nftMovesOf(this.deps.ledger, row.toWallet)).find((m) => m.tokenId === row.tokenId && m.from === row.fromWallet && m.to === row.toWallet);
-      repo.acceptTransfer(row.id, move?.hash ?? null, new Date(move?.closedAtMs ?? now.getTime()), now);
+      // Two settles of one row at once (the sweep, a page's list) record and push it once.
+      if (!repo.acceptTransfer(row.id, move?.hash ?? null, new Date(move?.closedAtMs ?? now.getTime()), now)) return "accepted";
       log.info("nft transfer accepted", { tokenId: row.tokenId, from: row.fromWallet, to: row.toWallet, txid: move?.hash ?? null });
+      this.publish("accepted", row.tokenId, row.fromWallet, row.toWallet, move?.hash ?? null);
       return "accepted";
     }
     const offers = (await reads.sellOffers(row.tokenId)).filter((o) => o.owner === row.fromWallet && o.destination === row.toWallet);
@@ -137,6 +144,8 @@ export class TransferService {
     const now = new Date(clock.now());
     repo.insertTransfer({ tokenId, fromWallet: actor.wallet, toWallet: recipient, signUuid: sign.uuid, status: "open", createdAt: now, updatedAt: now });
     log.info("nft transfer requested", { tokenId, from: actor.wallet, to: recipient, uuid: sign.uuid });
+    const offered = async () => (await reads.sellOffers(tokenId)).some((o) => o.owner === actor.wallet && o.destination === recipient);
+    this.whenSigned(sign.uuid, offered, (txid) => this.publish("offered", tokenId, actor.wallet, recipient, txid));
     return sign;
   }
 
@@ -153,7 +162,7 @@ export class TransferService {
     const offer = await this.liveOffer(offerIdRaw);
     if (offer.owner !== actor.wallet) throw new ForbiddenError("Only the wallet that made this offer can cancel it");
     const name = this.name(offer.tokenId);
-    return this.deps.signing.createSignRequest({
+    const sign = await this.deps.signing.createSignRequest({
       kind: "nft_transfer_cancel",
       txjson: { TransactionType: "NFTokenCancelOffer", NFTokenOffers: [offer.offerId] },
       wallet: actor.wallet,
@@ -161,6 +170,11 @@ export class TransferService {
       reference: offer.tokenId,
       instruction: `Cancel the transfer of ${name} to ${offer.destination ?? "anyone"}`,
     });
+    if (offer.destination) {
+      const gone = async () => !(await this.deps.reads.sellOffers(offer.tokenId)).some((o) => o.offerId === offer.offerId);
+      this.whenSigned(sign.uuid, gone, (txid) => this.publish("cancelled", offer.tokenId, offer.owner, offer.destination!, txid));
+    }
+    return sign;
   }
 
   /** Asks the recipient to sign the acceptance of a transfer offered to it. */
@@ -177,27 +191,39 @@ export class TransferService {
       reference: offer.tokenId,
       instruction: `Accept ${name} from ${offer.owner}`,
     });
-    // Signed: the transfer is settled (with its txid) as soon as a validated ledger shows it, not at the next sweep.
-    this.deps.signing.watch(sign.uuid, (status) => {
-      if (status.signed) void this.settleSoon(actor.wallet, offer);
-    });
+    // Signed: the transfer is settled (with its txid, and pushed) as soon as a validated ledger shows it, not at the next sweep.
+    const settled = async () => {
+      const rows = this.deps.repo.openTransfersTo(actor.wallet).filter((r) => r.tokenId === offer.tokenId && r.fromWallet === offer.owner);
+      return !(await Promise.all(rows.map((r) => this.settle(r)))).includes("open");
+    };
+    this.whenSigned(sign.uuid, settled, () => {});
     return sign;
   }
 
-  /** Settles the transfers behind an accepted offer once validated: looked at every second for a while (then the sweep carries on). */
-  private async settleSoon(recipient: string, offer: NftOffer): Promise<void> {
-    for (let attempt = 0; attempt < SETTLE_ATTEMPTS && !this.loop.stopped; attempt++) {
-      const rows = this.deps.repo.openTransfersTo(recipient).filter((r) => r.tokenId === offer.tokenId && r.fromWallet === offer.owner);
-      if (!rows.length) return;
-      try {
-        const states = await Promise.all(rows.map((r) => this.settle(r)));
-        if (!states.includes("open")) return;
-      } catch (err) {
-        this.deps.log.warn("nft transfer not settled yet; trying again", { tokenId: offer.tokenId, error: err instanceof Error ? err.message : String(err) });
-      }
-      // Wall time, not the product clock: waiting for the next validated ledger.
-      await new Promise((r) => setTimeout(r, SETTLE_RETRY_MS));
-    }
+  /**
+   * Once a request signed here has its result, asks every second for a while whether the validated ledger
+   * shows its effect (`shown`), then calls `then` with the transaction's id; a request not signed, or
+   * refused by the ledger, changes nothing. After the last attempt the sweep (or the page's reload) carries on.
+   */
+  private whenSigned(uuid: string, shown: () => Promise<boolean>, then: (txid: string | null) => void): void {
+    this.deps.signing.watch(uuid, (status) => {
+      if (!status.signed || (status.dispatchedResult !== null && status.dispatchedResult !== "tesSUCCESS" && status.dispatchedResult !== "terQUEUED")) return;
+      void (async () => {
+        for (let attempt = 0; attempt < SETTLE_ATTEMPTS && !this.loop.stopped; attempt++) {
+          try {
+            if (await shown()) return then(status.txid);
+          } catch (err) {
+            this.deps.log.warn("nft transfer not on the validated ledger yet; trying again", { uuid, error: err instanceof Error ? err.message : String(err) });
+          }
+          // Wall time, not the product clock: waiting for the next validated ledger.
+          await new Promise((r) => setTimeout(r, SETTLE_RETRY_MS));
+        }
+      })();
+    });
+  }
+
+  private publish(state: NftTransferMessage["state"], tokenId: string, from: string, to: string, txid: string | null): void {
+    for (const wallet of [from, to]) this.deps.hub.emit("wallet", wallet, { type: "nft.transfer", tokenId, from, to, state, txid });
   }
 
   private view(o: NftOffer, from: string, to: string): TransferOfferView {

@@ -1,8 +1,8 @@
 import { formatMicroVvx, groupThousands, nftDisplayName, nftNameOfTokenId, rewardCapMicro, roiProgressPercent } from "../../engine";
 import type { Config } from "../platform/config";
-import { explorerAccountUrl, explorerTxUrl } from "../history/model";
+import { explorerAccountUrl, explorerTxUrl } from "../history";
 import { earnedMicro, nextRewardAtMs, type Holding } from "./holdings";
-import type { NftRewardsView, OwnedNftView, RewardRowView } from "./model";
+import type { NftRewardsView, OwnedNftView, RewardRowView } from "../../shared/api/rewards";
 import type { ClaimRow, TierRow } from "./repository";
 
 /** The public explorer's NFT page; the sandbox explorer shows NFTs on the holder's account page. */

@@ -5,7 +5,7 @@ import { eventually, faucet } from "../testing/ledgerKit";
 import { buyer, sessionBrowser, signPayload } from "../testing/nftKit";
 import { advanceClock, buyNft, DAY_MS, toMonthStart } from "../testing/rewardKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { RewardsResponse } from "./model";
+import { RewardsResponse } from "../../shared/api/rewards";
 import { RewardService } from "./service";
 
 let server: TestServer;
@@ -32,7 +32,9 @@ async function served(wallet: Wallet, query = ""): Promise<{ cached: Answer; fre
   const cached = (await res.json()) as Answer;
   expect(matchesSchema.Check(cached)).toBe(true);
   const { ctx } = server;
-  const uncached = new RewardService({ db: ctx.store.db, config: ctx.config, log: ctx.log, clock: ctx.clock, ledger: ctx.ledger, outbox: ctx.outbox });
+  // A second service only reads: the server's own keeps the claims' outbox owner (one per name), so this one registers none.
+  const readOnlyOutbox = Object.assign(Object.create(ctx.outbox) as typeof ctx.outbox, { owner: () => () => {} });
+  const uncached = new RewardService({ db: ctx.store.db, config: ctx.config, log: ctx.log, clock: ctx.clock, ledger: ctx.ledger, outbox: readOnlyOutbox });
   const params = new URLSearchParams(query);
   const fresh = (await uncached.rewards(wallet.classicAddress, (params.get("period") ?? "7days") as never, Number(params.get("page") ?? 1), Number(params.get("pageSize") ?? 10))) as unknown as Answer;
   uncached.stop();

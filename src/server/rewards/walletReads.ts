@@ -3,7 +3,7 @@ import type { KeyedReadModel, ReadModel, ReadModels } from "../platform/db/readM
 import { joinHoldings, type Holding } from "./holdings";
 import { RewardsEntry } from "./rewardsJson";
 import type { HeldToken } from "./ledgerReads";
-import type { RewardRowView } from "./model";
+import type { RewardRowView } from "../../shared/api/rewards";
 import type { HoldingRow, RewardRepository, TierRow } from "./repository";
 import { rewardRowView } from "./views";
 

@@ -119,8 +119,9 @@ export function microToValue(micro: bigint): string {
 /**
  * Sign requests through Xaman for every feature: creates payloads with the
  * real xumm-sdk, records who asked for them, and reads their outcome
- * server-side. Routes stay thin; features call `createSignRequest` /
- * `createPaymentRequest` and `status`.
+ * server-side. Routes stay thin; features call `createSignRequest` and `status`,
+ * and money in goes through `signPayment` (signing/payment.ts), the one caller
+ * of `createPaymentRequest` besides tests.
  */
 export class SigningService {
   readonly repo: SigningRepository;

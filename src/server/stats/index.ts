@@ -1,18 +1,10 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { Db } from "../platform/db";
 import { sqliteOf } from "../platform/db";
 import { jsonEncoder } from "../platform/http/cachedJson";
 import { readModelsOf } from "../platform/db/readModels";
 import { platformStats, STATS_TABLES } from "./service";
-
-const StatsResponse = t.Object({
-  totalRewardsPoolVvx: t.Number({ description: "Rewards all live tiers pay over their terms when sold out" }),
-  totalRewardsPaidVvx: t.Number({ description: "VVX rewards paid to holders so far" }),
-  nftSupply: t.Number(),
-  nftsMinted: t.Number(),
-  holders: t.Number({ description: "Distinct wallets holding platform NFTs" }),
-  vvxBurned: t.Number({ description: "VVX bought back with 1% of the crash bets and burned" }),
-});
+import { StatsResponse } from "../../shared/api/system";
 
 /** The table the VVX burned comes from (crash's burns). */
 const BURN_TABLES = ["crash_burns"] as const;

@@ -1,5 +1,5 @@
 import { groupThousands } from "../../engine";
-import type { HistoryEntry, HistorySource } from "../history/model";
+import type { HistoryEntry, HistorySource } from "../history";
 import { unscaleDecimal, xrpFromDrops } from "../ledger/amounts";
 import type { Db } from "../platform/db";
 import { rateText } from "./quote";

@@ -7,19 +7,9 @@ import { unscaleDecimal, xrpFromDrops } from "../ledger/amounts";
 import { ValidationError } from "../platform/errors";
 import type { SignRequestCreated } from "../signing/service";
 import { parseUuid } from "../signing/service";
-import { parseAddress } from "../wallet/service";
-import {
-  CreateSwapBody,
-  CreateSwapResponse,
-  CreateTrustlineBody,
-  CreateTrustlineResponse,
-  QuoteShape,
-  SwapView,
-  TRUSTLINE_LIMIT,
-  TrustlineStatusResponse,
-  XappPaymentBody,
-  XappPaymentResponse,
-} from "./model";
+import { parseAddress } from "../ledger/address";
+import { TRUSTLINE_LIMIT } from "./model";
+import { CreateSwapBody, CreateSwapResponse, CreateTrustlineBody, CreateTrustlineResponse, QuoteShape, SwapView, TrustlineStatusResponse, XappPaymentBody, XappPaymentResponse } from "../../shared/api/swap";
 import { parseXrpAmount, quoteView } from "./quote";
 import type { SwapRow } from "./repository";
 import type { SwapService } from "./service";

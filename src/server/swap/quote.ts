@@ -1,4 +1,5 @@
-import { scaleDecimal, unscaleDecimal, xrpFromDrops } from "../ledger/amounts";
+import { readXrp } from "../../engine/money";
+import { unscaleDecimal, xrpFromDrops } from "../ledger/amounts";
 import { ValidationError } from "../platform/errors";
 import { FEE_SCALE, iouForXrp } from "./amm";
 import { RNumber } from "./number";
@@ -26,9 +27,9 @@ export interface SwapQuote {
 export function parseXrpAmount(value: unknown, field = "xrpAmount"): bigint {
   if (value === undefined || value === null || value === "") throw new ValidationError(field, `Field '${field}' is required: an XRP amount above 0`);
   if (typeof value !== "string" && typeof value !== "number") throw new ValidationError(field, `Field '${field}' must be an XRP amount written as a number`);
-  const text = String(value).trim();
-  if (!/^\d+(\.\d+)?$/.test(text)) throw new ValidationError(field, `Field '${field}' must be a positive XRP amount such as 10 or 2.5`);
-  const { scaled, exact } = scaleDecimal(text, 6);
+  const xrp = readXrp(value);
+  if (!xrp || xrp.negative) throw new ValidationError(field, `Field '${field}' must be a positive XRP amount such as 10 or 2.5`);
+  const { drops: scaled, exact } = xrp;
   if (!exact) throw new ValidationError(field, `Field '${field}' has more than 6 decimals (the smallest XRP unit is 0.000001)`);
   if (scaled <= 0n) throw new ValidationError(field, `Field '${field}' must be above 0`);
   if (scaled > MAX_SWAP_DROPS) throw new ValidationError(field, `Field '${field}' is above the XRP in existence`);

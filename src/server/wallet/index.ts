@@ -1,7 +1,10 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { xrpFromDrops } from "../ledger/amounts";
-import type { LedgerReader } from "./service";
-import { parseAddress, walletBalance } from "./service";
+import { parseAddress } from "../ledger/address";
+import { walletBalance, type LedgerReader } from "./service";
+import { BalanceQuery, BalanceResponse } from "../../shared/api/system";
+
+export { walletBalance, type LedgerReader } from "./service";
 
 /** GET /api/wallet/balance?address=: public ledger facts, no session needed. */
 export function walletRoutes(ledger: LedgerReader) {
@@ -22,17 +25,8 @@ export function walletRoutes(ledger: LedgerReader) {
       };
     },
     {
-      query: t.Object({ address: t.Optional(t.String()) }),
-      response: t.Object({
-        success: t.Literal(true),
-        address: t.String(),
-        funded: t.Boolean({ description: "False when the account does not exist on the ledger yet" }),
-        balance: t.String({ description: "XRP balance in drops (divide by 1,000,000 for XRP)" }),
-        xrpBalance: t.String(),
-        vvxBalance: t.String({ description: "VVX trust line balance as decimal text" }),
-        microVvx: t.String({ description: "VVX balance in micro-units (10^-6)" }),
-        hasVvxTrustline: t.Boolean(),
-      }),
+      query: BalanceQuery,
+      response: BalanceResponse,
       detail: { summary: "XRP and VVX balance of an address", tags: ["wallet"] },
     },
   );

@@ -17,8 +17,6 @@ export interface WalletBalance {
   vvxValue: string;
 }
 
-export { parseAddress } from "../ledger/address";
-
 /** Reads the validated XRP balance and VVX trust line of `address`. */
 export async function walletBalance(ledger: LedgerReader, address: string): Promise<WalletBalance> {
   let drops = 0n;

@@ -137,3 +137,10 @@ export type PushToSignStatusResponse = typeof PushToSignStatusResponse.static;
 
 export const LogoutResponse = t.Object({ success: t.Literal(true), loggedOut: t.Boolean(), message: t.String() });
 export const MeResponse = t.Object({ success: t.Literal(true), walletAddress: t.String() });
+
+/** The wallet a call acts for (optional: the session's wallet by default). */
+export const ActingWalletBody = t.Object({ walletAddress: t.Optional(t.String()) });
+export const OauthRequestBody = t.Optional(ActingWalletBody);
+export const PushToSignStatusQuery = t.Object({ walletAddress: t.Optional(t.String()) });
+export const PushToSignBody = t.Object({ enabled: t.Boolean(), walletAddress: t.Optional(t.String()) });
+export const SignStatusQuery = t.Object({ betId: t.Optional(t.String()) });

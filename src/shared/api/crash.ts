@@ -173,4 +173,14 @@ export type CrashServerMessage =
   /** A burn settled: the new totals of GET /api/crash/burns (VVX as exact decimal text). */
   | { type: "burnTotal"; totalVvxBurned: string; totalXrpSpent: string; rounds: number }
   | ({ type: "betPaymentRequest" } & Omit<CrashBetInitiateResponse, "success" | "error">)
-  | { type: "error"; code: string; message: string };
+  | { type: "error"; code: string; message: string }
+  /** The socket acts for this wallet (its session's) from now on. */
+  | { type: "authenticated"; walletAddress: string };
+
+export const CrashBetsQuery = t.Object({
+  wallet: t.Optional(t.String()),
+  limit: t.Optional(t.String()),
+  paid: t.Optional(t.String({ description: "1: only bets whose payment arrived (leaves out payment requests closed or expired unpaid)" })),
+});
+export const CrashBetCancelBody = t.Object({ betId: t.Unknown() });
+export const CrashBetCancelResponse = t.Object({ success: t.Literal(true), cancelled: t.Boolean({ description: "false when the bet was paid (or ended) already" }) });

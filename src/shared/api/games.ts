@@ -15,3 +15,6 @@ export const RoundBetView = t.Object({
   payoutTxid: t.Nullable(t.String({ description: "The payout's or refund's payment, once validated" })),
 });
 export type RoundBetView = typeof RoundBetView.static;
+
+/** A list of finished rounds, newest first: how many, and older than which round. */
+export const RoundsQuery = t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) });

@@ -35,14 +35,6 @@ export async function getJson<T = unknown>(url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** Like getJson, but a 401 yields null instead of an error. */
-export async function getJsonOrNull<T = unknown>(url: string): Promise<T | null> {
-  const res = await fetch(url, { credentials: "include", headers: { accept: "application/json" } });
-  if (res.status === 401) return null;
-  if (!res.ok) await raise(res);
-  return (await res.json()) as T;
-}
-
 /** Generic mutation: JSON content-type only when there is a body; throws on any non-ok status. */
 export async function sendJson<T = unknown>(method: "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown): Promise<T> {
   const res = await fetch(url, {

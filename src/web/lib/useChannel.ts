@@ -1,13 +1,16 @@
 import { useEffect, useRef, useState } from "react";
+import { CHANNELS, topicOf, type ChannelMessages, type ChannelName } from "../../shared/channels";
 import { pageSocket } from "./socket";
 
 /**
- * Follows one push topic (`wallet:<address>`, `site`, ...) over the page's shared `/ws` connection.
- * `onMessage` gets every message published on it; `connected` says whether messages arrive right
- * now (socket open and topic confirmed), so callers can poll only while it is false. A null topic
- * listens to nothing.
+ * Follows one push topic over the page's shared `/ws` connection: a channel of shared/channels.ts and
+ * its key (`useChannel("wallet", address, ...)`); a null key of a keyed channel listens to nothing.
+ * `onMessage` gets every message published on it, typed as the channel carries them; `connected`
+ * says whether messages arrive right now (socket open and topic confirmed), so callers can poll
+ * only while it is false.
  */
-export function useChannel<T = unknown>(topic: string | null, onMessage: (message: T) => void): { connected: boolean } {
+export function useChannel<C extends ChannelName>(channel: C, key: string | null, onMessage: (message: ChannelMessages[C]) => void): { connected: boolean } {
+  const topic = CHANNELS[channel].keyed && !key ? null : topicOf(channel, key ?? undefined);
   const handler = useRef(onMessage);
   handler.current = onMessage;
   const [connected, setConnected] = useState(false);
@@ -19,7 +22,7 @@ export function useChannel<T = unknown>(topic: string | null, onMessage: (messag
     }
     const socket = pageSocket();
     const offStatus = socket.onStatus(() => setConnected(socket.isLive(topic)));
-    const offTopic = socket.subscribe(topic, (message) => handler.current(message as T));
+    const offTopic = socket.subscribe(topic, (message) => handler.current(message as ChannelMessages[C]));
     setConnected(socket.isLive(topic));
     return () => {
       offTopic();

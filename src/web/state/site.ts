@@ -1,32 +1,16 @@
 import useSWR from "swr";
+import type { SiteConfigResponse, StatsResponse } from "../../shared/api/system";
 import { getJson } from "../lib/api";
 
-export interface SiteConfig {
-  network: "sandbox" | "testnet" | "mainnet";
-  version: string;
-  explorerUrl: string;
-  explorerAccountUrl: string;
-  explorerTxUrl: string;
-  supportEmail: string | null;
-  maintenanceNotice: boolean;
-  /** Unicorn Racing's payout multiple (the /fair RTP table's racing row). */
-  racingPayoutMultiple: number;
-  links: Partial<Record<"buyToken" | "whitepaper" | "ledgerDocs" | "walletSite" | "terms" | "privacy" | "twitter" | "discord" | "telegram" | "medium", string>>;
-}
+/** Public site settings (the server's schema, src/shared/api/system.ts). */
+export type SiteConfig = typeof SiteConfigResponse.static;
 
 /** Public site settings from the server (footer links, notices, explorer). */
 export function useSiteConfig() {
   return useSWR<SiteConfig>("/api/site-config", getJson);
 }
 
-export interface PlatformStats {
-  totalRewardsPoolVvx: number;
-  totalRewardsPaidVvx: number;
-  nftSupply: number;
-  nftsMinted: number;
-  holders: number;
-  vvxBurned: number;
-}
+export type PlatformStats = typeof StatsResponse.static;
 
 export function usePlatformStats() {
   return useSWR<PlatformStats>("/api/stats", getJson);

@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { convertStringToHex, decode, type TransactionMetadata } from "xrpl";
 import { classifyAmount, xrpFromDrops } from "../../ledger/amounts";
 import type { LedgerGateway } from "../../ledger/gateway";
-import type { DbOrTx, Outbox, OutboxEntry, OutboxInput } from "../../ledger/outbox";
+import type { DbOrTx, Outbox, OutboxInput, Settlement } from "../../ledger/outbox";
 import type { Clock } from "../../platform/clock";
 import type { Db } from "../../platform/db";
 import type { Logger } from "../../platform/log";
@@ -13,6 +13,8 @@ import { crashBurns } from "./schema";
 export const BURN_DIVISOR = 100n;
 /** Outbox purpose of the burn payments. */
 export const BURN_PURPOSE = "burn";
+/** The outbox owner of the burn payments: the burn's row. */
+const BURN_OWNER = "crash-burn";
 /** Payment flag: deliver whatever the pool gives for at most SendMax. */
 const TF_PARTIAL_PAYMENT = 0x00020000;
 /** The Amount asked of a burn payment: more VVX than the pool could ever give (the partial-payment flag delivers what SendMax buys). */
@@ -29,34 +31,18 @@ type BurnRow = typeof crashBurns.$inferSelect;
  * payment's delivered_amount.
  */
 export class CrashBurns {
-  private off: (() => void) | undefined;
   /** Called after a burn settles (validated or failed): the game pushes the new total to every page. */
   onSettled: (() => void) | undefined;
 
   constructor(private readonly deps: { db: Db; clock: Clock; log: Logger; ledger: LedgerGateway; outbox: Outbox }) {
-    // A burn the ledger refused (no path through the pool, the treasury short) goes again under the outbox's next key; the burn row follows, queued again.
-    deps.outbox.resendFor([BURN_PURPOSE], {
-      move: (tx, from, to) =>
-        tx
-          .update(crashBurns)
-          .set({ outboxKey: to, status: "queued", settledAt: null })
-          .where(and(eq(crashBurns.outboxKey, from.key), isNull(crashBurns.txid)))
-          .returning({ id: crashBurns.id })
-          .all().length > 0,
+    // The burn row owns its payment: the outbox hands it the settlement; one the ledger refused (no path through the pool,
+    // the treasury short) goes again under the next key, the row queued again.
+    deps.outbox.owner(BURN_OWNER, {
+      resend: [BURN_PURPOSE],
+      keyColumns: [crashBurns.outboxKey],
+      settled: (s) => this.settle(s),
+      resent: ({ db, id }) => !!db.update(crashBurns).set({ status: "queued", settledAt: null }).where(and(eq(crashBurns.id, Number(id)), isNull(crashBurns.txid))).returning().get(),
     });
-  }
-
-  start(): void {
-    this.off = this.deps.outbox.on("settled", (entry) => entry.purpose === BURN_PURPOSE && this.settle(entry));
-    // Burns that settled while no listener ran.
-    for (const row of this.deps.db.select().from(crashBurns).where(eq(crashBurns.status, "queued")).all()) {
-      const entry = this.deps.outbox.get(row.outboxKey);
-      if (entry && entry.status !== "queued" && entry.status !== "pending") this.settle(entry);
-    }
-  }
-
-  stop(): void {
-    this.off?.();
   }
 
   /** Records the burn of a round inside its settlement transaction; nothing when 1% rounds to 0 drops. */
@@ -65,6 +51,9 @@ export class CrashBurns {
     if (xrpDrops <= 0n) return undefined;
     const key = `crash-burn:${round}`;
     const { vvx } = this.deps.ledger;
+    // The row first: the outbox entry names it as its owner.
+    const row = db.insert(crashBurns).values({ round, betsDrops, xrpDrops, outboxKey: key, status: "queued", createdAt: this.deps.clock.date() }).onConflictDoNothing().returning().get();
+    if (!row) return undefined;
     this.deps.outbox.record(db, {
       key,
       purpose: BURN_PURPOSE,
@@ -76,18 +65,20 @@ export class CrashBurns {
         Flags: TF_PARTIAL_PAYMENT,
         Memos: [{ Memo: { MemoType: hex("vvx/burn"), MemoData: hex(`crash round ${round}: 1% of ${xrpFromDrops(betsDrops)} XRP bet`) } }],
       } as OutboxInput["tx"],
+      owner: { name: BURN_OWNER, id: row.id },
     });
-    return db.insert(crashBurns).values({ round, betsDrops, xrpDrops, outboxKey: key, status: "queued", createdAt: this.deps.clock.date() }).onConflictDoNothing().returning().get();
+    return row;
   }
 
-  private settle(entry: OutboxEntry): void {
-    const row = this.deps.db.select().from(crashBurns).where(eq(crashBurns.outboxKey, entry.key)).get();
+  /** A burn's payment settled (inside the settling transaction): the VVX it burned, or failed; the game pushes after the commit. */
+  private settle({ db, id, entry, after }: Settlement): void {
+    const row = db.select().from(crashBurns).where(eq(crashBurns.id, Number(id))).get();
     if (!row || row.status !== "queued") return;
     const now = this.deps.clock.date();
+    after(() => this.onSettled?.());
     if (entry.status !== "validated") {
-      this.deps.db.update(crashBurns).set({ status: "failed", settledAt: now }).where(eq(crashBurns.id, row.id)).run();
+      db.update(crashBurns).set({ status: "failed", settledAt: now }).where(eq(crashBurns.id, row.id)).run();
       this.deps.log.error("crash burn failed", { round: row.round, error: entry.error });
-      this.onSettled?.();
       return;
     }
     const meta = entry.meta as (TransactionMetadata & { delivered_amount?: unknown }) | null;
@@ -100,9 +91,8 @@ export class CrashBurns {
     }
     const validated = this.deps.outbox.attemptsOf(entry.key).find((a) => a.hash === entry.hash);
     const spent = xrpSpent(meta, this.deps.ledger.platformAddress, validated ? decode(validated.txBlob).Fee : undefined);
-    this.deps.db.update(crashBurns).set({ status: "validated", txid: entry.hash, vvxBurnedMicro: burned, xrpSpentDrops: spent, settledAt: now }).where(eq(crashBurns.id, row.id)).run();
+    db.update(crashBurns).set({ status: "validated", txid: entry.hash, vvxBurnedMicro: burned, xrpSpentDrops: spent, settledAt: now }).where(eq(crashBurns.id, row.id)).run();
     this.deps.log.info("crash burn validated", { round: row.round, txid: entry.hash, vvxBurnedMicro: burned.toString(), xrpSpentDrops: spent?.toString() });
-    this.onSettled?.();
   }
 
   /** Totals of validated burns: VVX burned (micro and text), XRP spent, how many. */

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { convertStringToHex } from "xrpl";
 import { LedgerRequestError } from "../../ledger/errors";
 import type { LedgerGateway } from "../../ledger/gateway";
-import type { Outbox, OutboxInput } from "../../ledger/outbox";
+import type { Outbox } from "../../ledger/outbox";
 import type { Clock } from "../../platform/clock";
 import { probeWrite, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import type { Logger } from "../../platform/log";
@@ -13,6 +13,8 @@ export { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET };
 
 /** The outbox purpose of a chain's commitment (an AccountSet of the treasury). */
 export const COMMIT_PURPOSE = "crash-chain-commit";
+/** The outbox owner of commitments: the chain's commitment row (it reads its entry when it needs the salt). */
+const COMMIT_OWNER = "crash-commitment";
 /** MemoFormat of the commitment's memo: its MemoData is JSON (CommitMemo). */
 const COMMIT_MEMO_FORMAT = "application/json";
 /** Longest wait between two looks at the outbox or the ledger while a commitment settles (a ledger close wakes it sooner). */
@@ -55,10 +57,8 @@ export interface ChainCommitter {
  */
 export class LedgerChainCommitter implements ChainCommitter {
   constructor(private readonly deps: { db: Db; ledger: LedgerGateway; outbox: Outbox; clock: Clock; log: Logger }) {
-    // A refused commitment goes again under the outbox's next key; the commitment follows it (compare-and-set).
-    deps.outbox.resendFor([COMMIT_PURPOSE], {
-      move: (tx, from, to) => !!tx.update(crashChainCommitments).set({ outboxKey: to }).where(eq(crashChainCommitments.outboxKey, from.key)).returning().get(),
-    });
+    // A refused commitment goes again under the outbox's next key; the commitment's record of its key follows.
+    deps.outbox.owner(COMMIT_OWNER, { resend: [COMMIT_PURPOSE], keyColumns: [crashChainCommitments.outboxKey] });
   }
 
   record(tx: DbOrTx, chain: { id: number; terminatingHash: string; firstRound: number; length: number }): void {
@@ -66,6 +66,7 @@ export class LedgerChainCommitter implements ChainCommitter {
     this.deps.outbox.record(tx, {
       key,
       purpose: COMMIT_PURPOSE,
+      owner: { name: COMMIT_OWNER, id: chain.id },
       tx: {
         TransactionType: "AccountSet",
         Memos: [{ Memo: { MemoType: hex(COMMIT_MEMO_TYPE), MemoFormat: hex(COMMIT_MEMO_FORMAT), MemoData: hex(JSON.stringify(commitMemo(chain))) } }],
@@ -123,14 +124,9 @@ export class LedgerChainCommitter implements ChainCommitter {
   private sendAgainIfGivenUp(chainId: number): void {
     const row = this.of(chainId);
     const entry = row && this.deps.outbox.get(row.outboxKey);
-    if (!row || !entry || entry.status !== "failed" || entry.nextKey !== "") return;
-    const key = `crash-chain:${chainId}:commit@${this.deps.clock.now()}`;
-    const { Account: _treasury, ...tx } = entry.tx;
-    this.deps.db.transaction((db) => {
-      this.deps.outbox.record(db, { key, purpose: COMMIT_PURPOSE, tx: tx as OutboxInput["tx"] });
-      db.update(crashChainCommitments).set({ outboxKey: key }).where(eq(crashChainCommitments.chainId, chainId)).run();
-    });
-    this.deps.log.warn("crash chain commitment sent again after the ledger refused it", { chain: chainId, failed: entry.key, key, result: entry.result ?? entry.error });
+    if (!entry || entry.status !== "failed" || entry.nextKey !== "") return;
+    const again = this.deps.outbox.startAgain(entry.key);
+    if (again) this.deps.log.warn("crash chain commitment sent again after the ledger refused it", { chain: chainId, failed: entry.key, key: again.key, result: entry.result ?? entry.error });
   }
 
   /** Once the commitment's AccountSet is validated: records where (ledger, hash, close time); returns its salt ledger. */

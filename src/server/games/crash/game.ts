@@ -9,12 +9,12 @@ import type { Scheduler } from "../../platform/scheduler";
 import type { SocketEndpoint } from "../../platform/ws";
 import type { Sealer } from "../../platform/secrets";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../platform/errors";
-import { formatHundredths } from "../../../engine";
+import { dropsToXrpNumber, formatHundredths } from "../../../engine";
 import { Bankroll, GameBets, GameChannel, gameBetHistory, roundBetView, xrpText, type Bet, type GameSocketContext, type GameSocketDeps, type KitDeps } from "../kit";
 import { CrashBurns } from "./burns";
 import { CrashChains } from "./chain";
 import { LedgerChainCommitter } from "./commitment";
-import { CRASH_GAME, HISTORY_ROUNDS, multiplierOf, parseAutoCashOut, parseBetAmount, xrpNumber, type CrashParams, type CrashRoundDetail } from "./model";
+import { CRASH_GAME, HISTORY_ROUNDS, multiplierOf, parseAutoCashOut, parseBetAmount, type CrashParams, type CrashRoundDetail } from "./model";
 import { CrashRounds } from "./rounds";
 import { betView, chainView, roundView } from "./views";
 
@@ -45,7 +45,7 @@ export class CrashGame {
     this.bets = new GameBets<CrashParams>(deps, {
       game: CRASH_GAME,
       signKind: "crash_bet",
-      instruction: (drops, p) => `Crash bet of ${xrpNumber(drops)} XRP${p.autoCashOut ? ` (auto cash-out at ${formatHundredths(p.autoCashOut)}x)` : ""}`,
+      instruction: (drops, p) => `Crash bet of ${dropsToXrpNumber(drops)} XRP${p.autoCashOut ? ` (auto cash-out at ${formatHundredths(p.autoCashOut)}x)` : ""}`,
       place: () => ({ round: this.rounds.placeRound() }),
     });
     this.channel = new GameChannel(deps.hub, CRASH_GAME);
@@ -87,16 +87,15 @@ export class CrashGame {
   start(): void {
     this.bets.voidInterrupted();
     this.bets.start();
-    this.burns.start();
     this.offs.push(
       this.bets.on("confirmed", (bet) => {
-        this.channel.toPlayer(bet.wallet, { type: "betConfirmed", betId: bet.id, round: bet.round!, betAmount: xrpNumber(bet.amountDrops), autoCashOut: bet.params.autoCashOut === null ? null : bet.params.autoCashOut / 100, walletAddress: bet.wallet } satisfies CrashServerMessage);
+        this.channel.toPlayer(bet.wallet, { type: "betConfirmed", betId: bet.id, round: bet.round!, betAmount: dropsToXrpNumber(bet.amountDrops), autoCashOut: bet.params.autoCashOut === null ? null : bet.params.autoCashOut / 100, walletAddress: bet.wallet } satisfies CrashServerMessage);
         this.rounds.onConfirmed(bet);
       }),
       this.bets.on("refunded", (bet) => this.toPlayerRefund(bet)),
       this.bets.on("paid", ({ bet, kind, txid }) => {
         if (kind === "refund") return this.toPlayerRefund(bet, txid);
-        this.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: bet.id, round: bet.round!, multiplier: bet.multiplierHundredths! / 100, payout: xrpNumber(bet.payoutDrops), txid } satisfies CrashServerMessage);
+        this.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: bet.id, round: bet.round!, multiplier: bet.multiplierHundredths! / 100, payout: dropsToXrpNumber(bet.payoutDrops), txid } satisfies CrashServerMessage);
       }),
     );
     this.rounds.start();
@@ -105,7 +104,6 @@ export class CrashGame {
   stop(): void {
     this.rounds.stop();
     for (const off of this.offs.splice(0)) off();
-    this.burns.stop();
     this.bets.stop();
   }
 
@@ -140,7 +138,7 @@ export class CrashGame {
     return {
       xummUrl: sign.xummUrl,
       qrUrl: sign.qrUrl,
-      betAmount: xrpNumber(amountDrops),
+      betAmount: dropsToXrpNumber(amountDrops),
       betId: bet.id,
       uuid: sign.uuid,
       autoCashOut: autoCashOut === null ? null : autoCashOut / 100,
@@ -231,6 +229,6 @@ export class CrashGame {
   }
 
   private toPlayerRefund(bet: Bet<CrashParams>, txid: string | null = null): void {
-    this.channel.toPlayer(bet.wallet, { type: "betRefunded", betId: bet.id, reason: bet.reason ?? "refund", betAmount: xrpNumber(bet.amountDrops), txid } satisfies CrashServerMessage);
+    this.channel.toPlayer(bet.wallet, { type: "betRefunded", betId: bet.id, reason: bet.reason ?? "refund", betAmount: dropsToXrpNumber(bet.amountDrops), txid } satisfies CrashServerMessage);
   }
 }

@@ -1,13 +1,17 @@
 import { Elysia, t } from "elysia";
 import {
+  CrashBetCancelBody,
+  CrashBetCancelResponse,
   CrashBetInitiateBody,
   CrashBetInitiateResponse,
+  CrashBetsQuery,
   CrashBetsResponse,
   CrashBurnsResponse,
   CrashFairness,
   CrashRoundDetail,
   CrashRoundsResponse,
 } from "../../../shared/api/crash";
+import { RoundsQuery } from "../../../shared/api/games";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
@@ -16,8 +20,8 @@ import { sqliteOf, type Db } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import { ValidationError } from "../../platform/errors";
 import { jsonEncoder, listJson, rowsEncoder } from "../../platform/http/cachedJson";
-import { parsePositive } from "../../history/model";
-import { parseAddress } from "../../wallet/service";
+import { parsePositive } from "../../platform/http/query";
+import { parseAddress } from "../../ledger/address";
 import type { CrashGame } from "./game";
 import { fairnessView } from "./views";
 
@@ -82,7 +86,7 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
         return { success: true as const, rounds: crash.pastRounds(limit, parsePositive(query.before, "before", 1, 10_000_000)) };
       },
       {
-        query: t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
+        query: RoundsQuery,
         response: CrashRoundsResponse,
         detail: { summary: "Finished rounds, newest first, with their hash and crash point", tags: ["crash"] },
       },
@@ -99,11 +103,7 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
         return betsOf(parseAddress(query.wallet, "wallet"), parsePositive(query.limit, "limit", 50, MAX_LISTED_BETS), parseFlag(query.paid, "paid"));
       },
       {
-        query: t.Object({
-          wallet: t.Optional(t.String()),
-          limit: t.Optional(t.String()),
-          paid: t.Optional(t.String({ description: "1: only bets whose payment arrived (leaves out payment requests closed or expired unpaid)" })),
-        }),
+        query: CrashBetsQuery,
         response: CrashBetsResponse,
         detail: { summary: "A wallet's crash bets, newest first: result, cash-out, payout and txids", tags: ["crash"] },
       },
@@ -146,8 +146,8 @@ export function crashRoutes(deps: { crash: CrashGame; auth: AuthService; db: Db;
         return { success: true as const, cancelled: await crash.cancel(wallet, body.betId) };
       },
       {
-        body: t.Object({ betId: t.Unknown() }),
-        response: t.Object({ success: t.Literal(true), cancelled: t.Boolean({ description: "false when the bet was paid (or ended) already" }) }),
+        body: CrashBetCancelBody,
+        response: CrashBetCancelResponse,
         detail: { summary: "Withdraw an unpaid bet (the player closed the payment dialog); a later payment to it is refunded", tags: ["crash"] },
       },
     );

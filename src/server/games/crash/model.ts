@@ -1,5 +1,5 @@
 import { ValidationError } from "../../platform/errors";
-import { DROPS_PER_XRP } from "../kit";
+import { DROPS_PER_XRP, readXrp } from "../../../engine/money";
 
 /** The crash game's name (kit purpose crash-bet, topics game:crash and player:crash:<wallet>). */
 export const CRASH_GAME = "crash";
@@ -29,21 +29,17 @@ export interface CrashRoundDetail {
   maxProfitDrops?: string;
 }
 
-/** XRP as a number for the spec's fields (amounts here are at most 100 XRP x a multiplier). */
-export const xrpNumber = (drops: bigint | null | undefined) => Number(drops ?? 0n) / 1e6;
 /** Hundredths as the multiplier number (238 -> 2.38). */
 export const multiplierOf = (hundredths: number | null | undefined) => (hundredths == null ? null : hundredths / 100);
 
 /** A bet amount in XRP (number or decimal text, up to 6 decimals) as drops; 400 naming `betAmount` with the spec's texts. */
 export function parseBetAmount(value: unknown): bigint {
-  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
-  if (!/^\d{1,3}(\.\d{1,6})?$/.test(text)) {
-    if (/^-/.test(text) || text === "0") throw new ValidationError("betAmount", "Minimum bet amount is 1 XRP.");
-    if (/^\d{4,}(\.\d+)?$/.test(text)) throw new ValidationError("betAmount", "Maximum bet amount is 100 XRP.");
-    throw new ValidationError("betAmount", "Field 'betAmount' must be an amount of XRP between 1 and 100");
-  }
-  const [whole, frac = ""] = text.split(".");
-  const drops = BigInt(whole!) * DROPS_PER_XRP + BigInt((frac + "000000").slice(0, 6));
+  const xrp = readXrp(value);
+  if (!xrp) throw new ValidationError("betAmount", "Field 'betAmount' must be an amount of XRP between 1 and 100");
+  const { drops } = xrp;
+  if (xrp.negative) throw new ValidationError("betAmount", "Minimum bet amount is 1 XRP.");
+  if (drops >= 1000n * DROPS_PER_XRP) throw new ValidationError("betAmount", "Maximum bet amount is 100 XRP.");
+  if (xrp.decimals > 6) throw new ValidationError("betAmount", "Field 'betAmount' must be an amount of XRP between 1 and 100");
   if (drops < DROPS_PER_XRP) throw new ValidationError("betAmount", "Minimum bet amount is 1 XRP.");
   if (drops > 100n * DROPS_PER_XRP) throw new ValidationError("betAmount", "Maximum bet amount is 100 XRP.");
   return drops;

@@ -1,4 +1,4 @@
-import { hundredthsAtMs, maxProfitCapHundredths, msToReachHundredths, multiplyFloor } from "../../../engine";
+import { hundredthsAtMs, maxProfitCapHundredths, msToReachHundredths, multiplyFloor, dropsToXrpNumber } from "../../../engine";
 import type { CrashCashOut, CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
 import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
@@ -10,7 +10,7 @@ import type { Scheduler } from "../../platform/scheduler";
 import type { Bankroll, Bet, GameBets, GameChannel } from "../kit";
 import type { CrashBurns } from "./burns";
 import type { CrashChains, RoundSeed } from "./chain";
-import { CRASH_TICK_MS, PLAYERS_PUSH_MS, type CrashParams, type CrashRoundDetail, multiplierOf, xrpNumber } from "./model";
+import { CRASH_TICK_MS, PLAYERS_PUSH_MS, type CrashParams, type CrashRoundDetail, multiplierOf } from "./model";
 
 export interface CrashRoundDeps {
   db: Db;
@@ -153,7 +153,7 @@ export class CrashRounds {
       players: [...live.players.values()],
       crashPoint: crashed ? live.seed.crashHundredths / 100 : null,
       hash: crashed ? live.seed.hash : null,
-      maxProfit: xrpNumber(live.maxProfitDrops),
+      maxProfit: dropsToXrpNumber(live.maxProfitDrops),
       serverTime: Date.now(),
     };
   }
@@ -363,7 +363,7 @@ export class CrashRounds {
       (tx) => void this.deps.bets.win(tx, bet.id, hundredths),
       () => this.deps.bets.kick(),
     );
-    const payout = xrpNumber(payoutDrops);
+    const payout = dropsToXrpNumber(payoutDrops);
     live.players.set(bet.wallet, { ...playerOf(bet), hasCashedOut: true, cashOutMultiplier: hundredths / 100, payout });
     this.deps.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: bet.id, round: live.round, multiplier: hundredths / 100, payout, txid: null } satisfies CrashServerMessage);
     this.cashedOut.push({ walletAddress: bet.wallet, multiplier: hundredths / 100, payout });
@@ -436,11 +436,11 @@ export class CrashRounds {
 function playerOf(bet: Bet<CrashParams>): CrashPlayer {
   return {
     walletAddress: bet.wallet,
-    betAmount: xrpNumber(bet.amountDrops),
+    betAmount: dropsToXrpNumber(bet.amountDrops),
     autoCashOut: multiplierOf(bet.params.autoCashOut),
     hasCashedOut: bet.status === "won",
     cashOutMultiplier: multiplierOf(bet.multiplierHundredths),
-    payout: bet.status === "won" ? xrpNumber(bet.payoutDrops) : null,
+    payout: bet.status === "won" ? dropsToXrpNumber(bet.payoutDrops) : null,
     round: bet.round ?? 0,
   };
 }

@@ -1,7 +1,8 @@
+import { dropsToXrpNumber } from "../../../engine";
 import type { CrashBetView, CrashChainView, CrashFairness, CrashRoundView } from "../../../shared/api/crash";
 import { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET, type CommitmentRow } from "./commitment";
 import type { Bet, RoundRow } from "../kit";
-import { multiplierOf, xrpNumber, type CrashParams, type CrashRoundDetail } from "./model";
+import { multiplierOf, type CrashParams, type CrashRoundDetail } from "./model";
 
 /** A finished (or voided) round as the API and gameHistory show it; the hash only once it crashed. */
 export function roundView(row: RoundRow, bets: Bet<CrashParams>[]): CrashRoundView {
@@ -17,7 +18,7 @@ export function roundView(row: RoundRow, bets: Bet<CrashParams>[]): CrashRoundVi
     startedAt: row.startedAt?.toISOString() ?? null,
     endedAt: row.endedAt?.toISOString() ?? null,
     voided: row.status === "voided",
-    players: bets.map((b) => ({ walletAddress: b.wallet, betAmount: xrpNumber(b.amountDrops), cashOutMultiplier: b.status === "won" ? multiplierOf(b.multiplierHundredths) : null })),
+    players: bets.map((b) => ({ walletAddress: b.wallet, betAmount: dropsToXrpNumber(b.amountDrops), cashOutMultiplier: b.status === "won" ? multiplierOf(b.multiplierHundredths) : null })),
     timestamp: row.endedAt?.getTime() ?? null,
   };
 }
@@ -31,13 +32,13 @@ export function betView(bet: Bet<CrashParams>): CrashBetView {
     id: bet.id,
     round: bet.round,
     walletAddress: bet.wallet,
-    amount: xrpNumber(bet.amountDrops),
+    amount: dropsToXrpNumber(bet.amountDrops),
     autoCashOut: multiplierOf(bet.params.autoCashOut),
     cashOutMultiplier: bet.status === "won" ? multiplierOf(bet.multiplierHundredths) : null,
     status: bet.status,
     result: RESULT[bet.status] ?? null,
     reason: bet.reason,
-    payoutAmount: bet.status === "won" ? xrpNumber(bet.payoutDrops) : 0,
+    payoutAmount: bet.status === "won" ? dropsToXrpNumber(bet.payoutDrops) : 0,
     paymentTxid: bet.paymentTxHash,
     txid: bet.txid,
     timestamp: bet.createdAt.getTime(),

@@ -4,12 +4,11 @@ import type { AuthService } from "../../auth/service";
 import { sqliteOf, type Db } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import { listJson, rowsEncoder } from "../../platform/http/cachedJson";
-import { parseAddress } from "../../wallet/service";
-import { parsePositive } from "../../history/model";
-import { EligibilityView, SpinBody, WheelResult, WheelSpinItem } from "./model";
+import { parseAddress } from "../../ledger/address";
+import { parsePositive } from "../../platform/http/query";
+import { EligibilityView, SpinBody, SpinResponse, WheelSpinItem, WheelSpinResponse, WheelSpinsQuery, WheelSpinsResponse } from "../../../shared/api/dailySpin";
 import type { DailySpinService } from "./service";
 
-const SpinsResponse = t.Object({ success: t.Literal(true), spins: t.Array(WheelSpinItem) });
 /** Most spins a wallet's list shows. */
 export const LISTED_SPINS = 60;
 
@@ -38,14 +37,14 @@ export function dailySpinRoutes(deps: { dailySpin: DailySpinService; auth: AuthS
         return spinList(parseAddress(query.wallet, "wallet"));
       },
       {
-        query: t.Object({ wallet: t.Optional(t.String()), limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
-        response: SpinsResponse,
+        query: WheelSpinsQuery,
+        response: WheelSpinsResponse,
         detail: { summary: "A wallet's wheel spins (its latest 60), or every wallet's without `wallet` (`limit`, `before`), newest first, with their seeds", tags: ["daily-spin"] },
       },
     )
     .get("/api/daily-spin/spins/:id", ({ params }) => dailySpin.spinDetail(parsePositive(params.id, "id", 1, 9_999_999)), {
       params: t.Object({ id: t.String() }),
-      response: t.Object({ success: t.Literal(true), spin: WheelSpinItem }),
+      response: WheelSpinResponse,
       detail: { summary: "One wheel spin: its seeds and their commitment time, and the segment", tags: ["daily-spin"] },
     })
     .use(walletSession(deps.auth))
@@ -59,7 +58,7 @@ export function dailySpinRoutes(deps: { dailySpin: DailySpinService; auth: AuthS
       async ({ body, session }) => ({ success: true as const, result: await dailySpin.spin(actingWallet(session, body.walletAddress)) }),
       {
         body: SpinBody,
-        response: t.Object({ success: t.Literal(true), result: WheelResult }),
+        response: SpinResponse,
         detail: { summary: "Spin the wheel once today; prize spins are credited to the slots at once; 409 when already spun, 403 when DAILY_SPIN_ELIGIBILITY=holders leaves the wallet out", tags: ["daily-spin"] },
       },
     );

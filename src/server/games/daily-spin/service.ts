@@ -1,10 +1,11 @@
 import { canSpinToday, nextSpinAvailableAtMs, streakAfterSpin, streakTier, utcDayNumber, wheelSpinFromFloat } from "../../../engine";
-import type { FairSeedService } from "../../fair/service";
+import type { FairSeedService } from "../../fair";
 import type { Clock } from "../../platform/clock";
 import type { Db } from "../../platform/db";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
 import type { NotePlayed } from "../../platform/playedMarks";
+import type { Hub } from "../../platform/ws/hub";
 import { COME_BACK_TOMORROW, DAILY_SPIN_ERRORS, HOLDERS_ONLY, type SpinCredit } from "./model";
 import { DailySpinRepository, type DailySpinRow } from "./repository";
 
@@ -19,6 +20,8 @@ export interface DailySpinDeps {
   notePlayed: NotePlayed;
   /** Whether a wallet may spin at all (DAILY_SPIN_ELIGIBILITY=holders); every wallet may when absent. */
   eligible?: (wallet: string) => Promise<boolean>;
+  /** Tells the wallet's open pages of each spin (its other windows, the slots page a prize goes to). */
+  hub: Pick<Hub, "emit">;
 }
 
 /** 409: this wallet has spun today (UTC). */
@@ -134,7 +137,18 @@ export class DailySpinService {
     if (!row) throw new AlreadySpunError();
     this.deps.notePlayed("wheel", row.id);
     this.deps.log.info("daily spin", { wallet, prize: row.prizeLabel, streak: row.streak, session: row.slotSessionId });
-    return resultView(row);
+    const result = resultView(row);
+    await this.publish(wallet, result);
+    return result;
+  }
+
+  /** The spin and the eligibility after it, on the wallet's channel (a push that fails never fails the spin). */
+  private async publish(wallet: string, result: ReturnType<typeof resultView>): Promise<void> {
+    try {
+      this.deps.hub.emit("wallet", wallet, { type: "wheel.spin", result, eligibility: await this.eligibility(wallet) });
+    } catch (err) {
+      this.deps.log.warn("daily spin push failed", { wallet, error: err instanceof Error ? err.message : String(err) });
+    }
   }
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { multiplyFloor } from "../../../engine";
 import { convertStringToHex } from "xrpl";
 import type { LedgerGateway } from "../../ledger/gateway";
-import type { DbOrTx, Outbox, OutboxEntry, OutboxInput } from "../../ledger/outbox";
+import type { DbOrTx, Outbox, OutboxEntry, OutboxInput, Settlement } from "../../ledger/outbox";
 import { xrpAmount } from "../../ledger/amounts";
 import type { PaymentDecision, PaymentHandlerContext } from "../../payments/model";
 import type { PaymentWatcher } from "../../payments/watcher";
@@ -13,9 +13,11 @@ import { TypedEmitter } from "../../platform/emitter";
 import { DrainingError, NotFoundError, ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
 import type { NotePlayed } from "../../platform/playedMarks";
+import { signPayment } from "../../signing/payment";
 import type { SignRequestCreated, SigningService } from "../../signing/service";
 import { BET_REFUND_REASON, BET_REQUEST_SECONDS, MAX_BET_DROPS, MIN_BET_DROPS, type Bet, type BetEvents, type GameBetRules } from "./model";
 import { GameRepository, toBet } from "./repository";
+import { gameBets } from "./schema";
 
 /** What every XRP game is built from (the composition root passes its own services). */
 export interface KitDeps {
@@ -63,10 +65,21 @@ export class GameBets<P = Record<string, unknown>> {
     this.repo = new GameRepository(deps.db, rules.game);
     this.purpose = `${rules.game}-bet`;
     this.events = new TypedEmitter((event, err) => deps.log.error("game bet listener failed", { game: rules.game, event, error: String(err) }));
-    // Registered at construction so the watcher never credits a bet without its handler.
-    deps.payments.handle(this.purpose, (ctx) => this.onPayment(ctx));
-    // A payout or refund the ledger refused goes again under its next key; the bet follows (compare-and-set on the old key, no txid).
-    this.offs.push(deps.outbox.resendFor([GAME_PAYOUT_PURPOSE, "refund"], { move: (tx, from, to) => this.repo.moveOutboxKey(tx, from.key, to) > 0 }));
+    // Registered at construction so the watcher never credits a bet, nor the outbox settles its payment, without the kit.
+    deps.payments.handle(
+      this.purpose,
+      (ctx) => this.onPayment(ctx),
+      ({ db, requestId, entry, after }) => {
+        const bet = this.repo.betByRequest(requestId, db);
+        if (bet) this.onSettled(db, bet.id, entry, after);
+      },
+    );
+    // The bet owns its payout or refund: the outbox hands it the settlement, and sends a refused one again under the next key.
+    deps.outbox.owner(this.owner, {
+      resend: [GAME_PAYOUT_PURPOSE, "refund"],
+      keyColumns: [gameBets.outboxKey],
+      settled: ({ db, id, entry, after }: Settlement) => this.onSettled(db, id, entry, after),
+    });
     deps.signing.onBetConfirmation((betId, status) => {
       const bet = this.repo.bet(betId);
       return !!bet && bet.signUuid === status.uuid && (bet.status === "confirmed" || bet.status === "won" || bet.status === "lost");
@@ -77,19 +90,19 @@ export class GameBets<P = Record<string, unknown>> {
     return this.rules.game;
   }
 
+  /** The outbox owner of this game's payouts and refunds: `<game>-bet`, the bet's row. */
+  get owner(): string {
+    return `${this.rules.game}-bet`;
+  }
+
   on<K extends keyof BetEvents<P> & string>(event: K, listener: (payload: BetEvents<P>[K]) => void): () => void {
     return this.events.on(event, listener);
   }
 
   /** Follows the watcher and the outbox (call once the game starts). */
   start(): void {
-    const { payments, outbox } = this.deps;
+    const { payments } = this.deps;
     this.offs.push(
-      payments.on("payment.credited", (e) => {
-        if (e.purpose !== this.purpose) return;
-        const bet = this.repo.betByRequest(e.requestId);
-        if (bet?.status === "confirmed") this.events.emit("confirmed", toBet<P>(bet));
-      }),
       payments.on("payment.refunding", (e) => {
         if (e.purpose !== this.purpose || e.requestId === null || e.reason === "overpaid") return;
         this.onRefunding(e.requestId, e.reason, e.txHash, e.refundKey, typeof e.refund === "string" ? BigInt(e.refund) : null);
@@ -102,13 +115,7 @@ export class GameBets<P = Record<string, unknown>> {
         });
         if (bet) this.events.emit("expired", toBet<P>(bet));
       }),
-      outbox.on("settled", (entry) => this.onSettled(entry)),
     );
-    // Payouts and refunds that settled while no listener ran (a restart in between).
-    for (const bet of this.repo.unsettledOutbox()) {
-      const entry = outbox.get(bet.outboxKey!);
-      if (entry && (entry.status === "validated" || entry.status === "failed")) this.onSettled(entry);
-    }
   }
 
   stop(): void {
@@ -145,12 +152,8 @@ export class GameBets<P = Record<string, unknown>> {
     });
     let sign: SignRequestCreated;
     try {
-      sign = await this.deps.signing.createPaymentRequest({
+      sign = await signPayment(this.deps, this.deps.payments.getRequest(row.paymentRequestId)!, {
         kind: this.rules.signKind,
-        wallet,
-        destination: this.deps.ledger.platformAddress,
-        destinationTag: row.destinationTag,
-        amount: { drops: amountDrops },
         reference: row.id,
         clientToken: input.clientToken,
         instruction: this.rules.instruction(amountDrops, params),
@@ -204,13 +207,14 @@ export class GameBets<P = Record<string, unknown>> {
    */
   win(db: DbOrTx, betId: string, multiplierHundredths: number): Bet<P> | undefined {
     if (!Number.isInteger(multiplierHundredths) || multiplierHundredths < 100) throw new RangeError(`multiplier ${multiplierHundredths} is below 1.00x`);
-    const bet = this.repo.bet(betId, db);
+    const bet = this.repo.bet(betId);
     if (!bet || bet.status !== "confirmed") return undefined;
     const payoutDrops = multiplyFloor(bet.amountDrops, multiplierHundredths);
     const key = `${this.game}-payout:${bet.id}`;
     const moved = this.repo.moveBet(db, bet.id, ["confirmed"], { status: "won", multiplierHundredths, payoutDrops, outboxKey: key, settledAt: this.deps.clock.date() });
     if (!moved) return undefined;
-    this.deps.outbox.record(db, { key, purpose: GAME_PAYOUT_PURPOSE, tx: this.paymentTx(bet.wallet, payoutDrops, `vvx/${this.game}-payout`, `${this.game} round ${bet.round} bet ${bet.id} at ${multiplierHundredths / 100}x`) });
+    const memo = `${this.game} round ${bet.round} bet ${bet.id} at ${multiplierHundredths / 100}x`;
+    this.deps.outbox.record(db, { key, purpose: GAME_PAYOUT_PURPOSE, tx: this.paymentTx(bet.wallet, payoutDrops, `vvx/${this.game}-payout`, memo), owner: { name: this.owner, id: bet.id } });
     return toBet<P>(moved);
   }
 
@@ -222,13 +226,13 @@ export class GameBets<P = Record<string, unknown>> {
 
   /** Refunds a confirmed bet in full with a reason (one outbox entry under `<game>-refund:<betId>`); undefined when settled already. */
   refund(db: DbOrTx, betId: string, reason: string): Bet<P> | undefined {
-    const bet = this.repo.bet(betId, db);
+    const bet = this.repo.bet(betId);
     if (!bet || bet.status !== "confirmed") return undefined;
     const key = `${this.game}-refund:${bet.id}`;
     const moved = this.repo.moveBet(db, bet.id, ["confirmed"], { status: "refunded", reason, outboxKey: key, settledAt: this.deps.clock.date() });
     if (!moved) return undefined;
     // The memo names the payment it returns: the watcher keeps such a payment if it ever comes back.
-    this.deps.outbox.record(db, { key, purpose: "refund", tx: this.paymentTx(bet.wallet, bet.amountDrops, "vvx/refund", `${reason} ${bet.paymentTxHash}`) });
+    this.deps.outbox.record(db, { key, purpose: "refund", tx: this.paymentTx(bet.wallet, bet.amountDrops, "vvx/refund", `${reason} ${bet.paymentTxHash}`), owner: { name: this.owner, id: bet.id } });
     return toBet<P>(moved);
   }
 
@@ -266,7 +270,7 @@ export class GameBets<P = Record<string, unknown>> {
   }
 
   /** The kit's verdict on a payment that fully pays a bet's request (inside the watcher's transaction). */
-  private onPayment({ db, request, payment }: PaymentHandlerContext): PaymentDecision {
+  private onPayment({ db, request, payment, after }: PaymentHandlerContext): PaymentDecision {
     const row = this.repo.betByRequest(request.id, db);
     if (!row) return { accept: false, reason: BET_REFUND_REASON.unknownBet };
     if (row.status !== "awaiting_payment") return { accept: false, reason: "request_closed" };
@@ -280,8 +284,10 @@ export class GameBets<P = Record<string, unknown>> {
     const placement = this.rules.place({ db, bet: toBet<P>(row), payment });
     if ("refuse" in placement) return refuse(placement.refuse);
     if (this.repo.walletBetInRound(db, row.wallet, placement.round)) return refuse(BET_REFUND_REASON.secondBet);
-    this.repo.updateBet(db, row.id, { status: "confirmed", round: placement.round, paymentTxHash: payment.txHash, confirmedAt: this.deps.clock.date() });
+    const confirmed = this.repo.updateBet(db, row.id, { status: "confirmed", round: placement.round, paymentTxHash: payment.txHash, confirmedAt: this.deps.clock.date() })!;
     this.deps.log.info("game bet confirmed", { game: this.game, bet: row.id, round: placement.round, payment: payment.txHash });
+    // The game hears of it once the credit commits (a credit that rolls back confirms nothing).
+    after(() => this.events.emit("confirmed", toBet<P>(confirmed)));
     return { accept: true };
   }
 
@@ -303,14 +309,14 @@ export class GameBets<P = Record<string, unknown>> {
     if (bet) this.events.emit("refunded", toBet<P>(bet));
   }
 
-  private onSettled(entry: OutboxEntry): void {
-    if (entry.purpose !== GAME_PAYOUT_PURPOSE && entry.purpose !== "refund") return;
-    const row = this.repo.betByOutboxKey(entry.key);
-    if (!row || row.game !== this.game || row.txid) return;
+  /** A payout or refund of the bet settled (inside the settling transaction): its txid, then the "paid" event after the commit. */
+  private onSettled(db: DbOrTx, betId: string, entry: OutboxEntry, after: (fn: () => void) => void): void {
+    const row = this.repo.bet(betId);
+    if (!row || row.txid) return;
     const ok = entry.status === "validated";
-    const bet = ok ? this.deps.db.transaction((tx) => this.repo.updateBet(tx, row.id, { txid: entry.hash }))! : row;
+    const bet = ok ? this.repo.updateBet(db, row.id, { txid: entry.hash })! : row;
     if (!ok) this.deps.log.error("game bet payment failed", { game: this.game, bet: row.id, key: entry.key, error: entry.error });
-    this.events.emit("paid", { bet: toBet<P>(bet), kind: entry.purpose === GAME_PAYOUT_PURPOSE ? "payout" : "refund", txid: ok ? entry.hash : null, failed: !ok });
+    after(() => this.events.emit("paid", { bet: toBet<P>(bet), kind: entry.purpose === GAME_PAYOUT_PURPOSE ? "payout" : "refund", txid: ok ? entry.hash : null, failed: !ok }));
   }
 
   private paymentTx(wallet: string, drops: bigint, memoType: string, memoData: string): OutboxInput["tx"] {

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, isNotNull, or, sql } from "drizzle-orm";
-import type { HistoryEntry, HistoryQuery, HistorySource } from "../../history/model";
+import type { HistoryEntry, HistoryQuery, HistorySource } from "../../history";
 import { incomingPayments } from "../../payments/schema";
 import type { Db } from "../../platform/db";
 import type { BetRow } from "./model";

@@ -28,7 +28,6 @@ export { gameBetHistory } from "./history";
 export {
   BET_REFUND_REASON,
   BET_REQUEST_SECONDS,
-  DROPS_PER_XRP,
   MAX_BET_DROPS,
   MIN_BET_DROPS,
   type Bet,

@@ -1,9 +1,8 @@
+import { DROPS_PER_XRP } from "../../../engine/money";
 import type { DbOrTx } from "../../platform/db";
 import type { IncomingPayment } from "../../payments/model";
 import type { gameBets, gameRounds } from "./schema";
 
-/** Drops in one XRP. */
-export const DROPS_PER_XRP = 1_000_000n;
 /** Smallest bet any XRP game takes: 1 XRP (a payment delivering less is refunded). */
 export const MIN_BET_DROPS = 1n * DROPS_PER_XRP;
 /** Largest bet any XRP game takes: 100 XRP (a payment delivering more is refunded in full). */

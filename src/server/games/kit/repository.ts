@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, isNotNull, lt, ne, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lt, max, ne, notInArray, sql } from "drizzle-orm";
+import { incomingPayments } from "../../payments/schema";
 import { preparedOnUse, type Db, type DbOrTx } from "../../platform/db";
 import type { Bet, BetRow, BetStatus, RoundRow, RoundStatus } from "./model";
 import { gameBets, gameRounds } from "./schema";
@@ -11,8 +12,8 @@ export function toBet<P>(row: BetRow): Bet<P> {
 
 /** The kit's queries on game_bets and game_rounds, for one game. */
 export class GameRepository {
-  /** The bet of a settled payout or refund: once per outbox settlement, on the game_bets_outbox index. */
-  private readonly byOutboxKey;
+  /** A bet by id: read once per outbox settlement of its payout or refund, so compiled once. */
+  private readonly byId;
   /** A round's paid bets: read for every state a game pushes. */
   private readonly paidInRound;
 
@@ -20,7 +21,7 @@ export class GameRepository {
     readonly db: Db,
     readonly game: string,
   ) {
-    this.byOutboxKey = preparedOnUse(() => db.select().from(gameBets).where(eq(gameBets.outboxKey, sql.placeholder("key"))).prepare());
+    this.byId = preparedOnUse(() => db.select().from(gameBets).where(and(eq(gameBets.id, sql.placeholder("id")), eq(gameBets.game, game))).prepare());
     this.paidInRound = preparedOnUse(() =>
       db
         .select()
@@ -44,18 +45,9 @@ export class GameRepository {
     return db.update(gameBets).set(values).where(and(eq(gameBets.id, id), inArray(gameBets.status, from))).returning().get();
   }
 
-  /** Points this game's bets from outbox key `from` to `to` while they have no txid (a compare-and-set); returns how many moved. */
-  moveOutboxKey(db: DbOrTx, from: string, to: string): number {
-    return db
-      .update(gameBets)
-      .set({ outboxKey: to })
-      .where(and(eq(gameBets.game, this.game), eq(gameBets.outboxKey, from), sql`${gameBets.txid} is null`))
-      .returning({ id: gameBets.id })
-      .all().length;
-  }
-
-  bet(id: string, db: DbOrTx = this.db): BetRow | undefined {
-    return db.select().from(gameBets).where(and(eq(gameBets.id, id), eq(gameBets.game, this.game))).get();
+  /** A bet of this game; inside a transaction too (this database has one connection: the compiled statement sees the transaction's writes). */
+  bet(id: string): BetRow | undefined {
+    return this.byId.get({ id });
   }
 
   betByRequest(requestId: number, db: DbOrTx = this.db): BetRow | undefined {
@@ -64,10 +56,6 @@ export class GameRepository {
 
   betBySignUuid(uuid: string): BetRow | undefined {
     return this.db.select().from(gameBets).where(and(eq(gameBets.signUuid, uuid), eq(gameBets.game, this.game))).get();
-  }
-
-  betByOutboxKey(key: string): BetRow | undefined {
-    return this.byOutboxKey.get({ key });
   }
 
   /** Paid bets of a round (confirmed, won or lost), oldest first; inside a transaction too (one connection). */
@@ -88,15 +76,6 @@ export class GameRepository {
   betsOf(wallet: string, limit: number, paidOnly = false): BetRow[] {
     const mine = and(eq(gameBets.game, this.game), eq(gameBets.wallet, wallet), paidOnly ? isNotNull(gameBets.paymentTxHash) : undefined);
     return this.db.select().from(gameBets).where(mine).orderBy(desc(gameBets.createdAt)).limit(limit).all();
-  }
-
-  /** Bets with a payout or refund in the outbox and no txid yet. */
-  unsettledOutbox(): BetRow[] {
-    return this.db
-      .select()
-      .from(gameBets)
-      .where(and(eq(gameBets.game, this.game), sql`${gameBets.outboxKey} is not null`, sql`${gameBets.txid} is null`))
-      .all();
   }
 
   insertRound(db: DbOrTx, values: Omit<typeof gameRounds.$inferInsert, "game">): RoundRow {
@@ -137,6 +116,17 @@ export class GameRepository {
   /** Rounds left open or running (by a previous run of the process). */
   unfinishedRounds(db: DbOrTx): RoundRow[] {
     return db.select().from(gameRounds).where(and(eq(gameRounds.game, this.game), notInArray(gameRounds.status, ["finished", "voided"] satisfies RoundStatus[]))).all();
+  }
+
+  /** The highest ledger of an accepted bet payment of a round (0 when none). */
+  lastBetLedger(db: DbOrTx, round: number): number {
+    const row = db
+      .select({ n: max(incomingPayments.ledgerIndex) })
+      .from(gameBets)
+      .innerJoin(incomingPayments, eq(incomingPayments.txHash, gameBets.paymentTxHash))
+      .where(and(eq(gameBets.game, this.game), eq(gameBets.round, round), inArray(gameBets.status, ["confirmed", "won", "lost"])))
+      .get();
+    return row?.n ?? 0;
   }
 
   /** Paid bets still waiting for their round to be played (confirmed, not settled). */

@@ -1,14 +1,10 @@
-import { and, eq, inArray, max } from "drizzle-orm";
-import { UNICORNS } from "../../../engine";
+import { UNICORNS, dropsToXrpNumber, readXrp } from "../../../engine";
 import type { BetInitiateResponse } from "../../../shared/api/racing";
 import { MAX_BET_DROPS, MIN_BET_DROPS, type Bankroll, type Bet, type BetPlacement, type GameBets } from "../kit";
-import { gameBets } from "../kit/schema";
 import type { IncomingPayment } from "../../payments/model";
-import { incomingPayments } from "../../payments/schema";
 import type { DbOrTx } from "../../platform/db";
 import { ConflictError, ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
-import { dropsToXrp } from "./model";
 import type { RaceRow, RacingRepository } from "./repository";
 
 /** What a racing bet carries besides its amount: the unicorn (engine index) and the race it was made for. */
@@ -34,9 +30,8 @@ export const TEXT = {
 
 /** Drops of a bet amount given in XRP (a number or numeric text, at most 6 decimals); 400 naming betAmount otherwise. */
 export function parseBetDrops(value: unknown): bigint {
-  const text = typeof value === "number" ? (Number.isFinite(value) ? String(value) : "") : typeof value === "string" ? value.trim() : "";
-  const m = /^(\d{1,3})(?:\.(\d{1,6}))?$/.exec(text);
-  const drops = m ? BigInt(m[1]!) * 1_000_000n + BigInt((m[2] ?? "").padEnd(6, "0")) : -1n;
+  const xrp = readXrp(value);
+  const drops = xrp && !xrp.negative && xrp.decimals <= 6 ? xrp.drops : -1n;
   // The spec's rule is "above 0 and at most 100"; the ledger side takes whole drops from 1 XRP.
   if (drops <= 0n || drops > MAX_BET_DROPS) throw new ValidationError("betAmount", TEXT.amount);
   if (drops < MIN_BET_DROPS) throw new ValidationError("betAmount", "Minimum bet amount is 1 XRP.");
@@ -138,17 +133,6 @@ export class RacingBetRules {
     return { round };
   }
 
-  /** The highest ledger of an accepted bet payment of a round (0 when none). */
-  lastBetLedger(db: DbOrTx, game: string, round: number): number {
-    const row = db
-      .select({ n: max(incomingPayments.ledgerIndex) })
-      .from(gameBets)
-      .innerJoin(incomingPayments, eq(incomingPayments.txHash, gameBets.paymentTxHash))
-      .where(and(eq(gameBets.game, game), eq(gameBets.round, round), inArray(gameBets.status, ["confirmed", "won", "lost"])))
-      .get();
-    return row?.n ?? 0;
-  }
-
   /** Winners get bet x the race's multiple, the rest lose; in the race's finishing transaction. */
   settle(db: DbOrTx, bets: GameBets<RaceBetParams>, race: RaceRow): void {
     for (const bet of bets.inRound(race.round)) {
@@ -171,7 +155,7 @@ export function initiateView(bet: Bet<RaceBetParams>, sign: { uuid: string; qrUr
     paymentUrl: sign.xummUrl,
     xummUrl: sign.xummUrl,
     unicornName: UNICORNS[bet.params.unicorn]!.name,
-    betAmount: dropsToXrp(bet.amountDrops),
+    betAmount: dropsToXrpNumber(bet.amountDrops),
     round: bet.params.round,
     destinationTag: bet.destinationTag,
   };

@@ -1,4 +1,4 @@
-import { UNICORNS } from "../../../engine";
+import { UNICORNS, dropsToXrpNumber } from "../../../engine";
 import type { BetInitiateResponse, RaceDetail, RacingServerMessage } from "../../../shared/api/racing";
 import type { Config } from "../../platform/config";
 import { sqliteOf, type DbOrTx } from "../../platform/db";
@@ -8,7 +8,7 @@ import type { Hub, HubSocket } from "../../platform/ws/hub";
 import type { Scheduler } from "../../platform/scheduler";
 import { BET_REFUND_REASON, Bankroll, GameBets, GameChannel, gameBetHistory, roundBetView, type Bet, type KitDeps } from "../kit";
 import { RacingBetRules, TEXT, initiateView, parseBetDrops, type RaceBetParams } from "./bets";
-import { HISTORY_ON_CONNECT, RACING_PUSH_MS, dropsToXrp, parseUnicorn, type RaceStatus } from "./model";
+import { HISTORY_ON_CONNECT, RACING_PUSH_MS, parseUnicorn, type RaceStatus } from "./model";
 import { RacingRepository, type RaceRow } from "./repository";
 import { RaceRounds } from "./rounds";
 import { playerView, raceRecord, raceStateView } from "./views";
@@ -63,12 +63,12 @@ export class RacingGame {
     this.bets = new GameBets<RaceBetParams>(deps, {
       game: RACING_GAME,
       signKind: "racing_bet",
-      instruction: (drops, p) => `Bet ${dropsToXrp(drops)} XRP on ${UNICORNS[p.unicorn]!.name} in Unicorn Racing race #${p.round}`,
+      instruction: (drops, p) => `Bet ${dropsToXrpNumber(drops)} XRP on ${UNICORNS[p.unicorn]!.name} in Unicorn Racing race #${p.round}`,
       place: (ctx) => this.rules.place(ctx, this.bets),
     });
     this.channel = new GameChannel(deps.hub, RACING_GAME);
     this.rounds = new RaceRounds({ ...deps, config: deps.config.racing }, this.repo, {
-      lastBetLedger: (db, round) => this.rules.lastBetLedger(db, RACING_GAME, round),
+      lastBetLedger: (db, round) => this.bets.repo.lastBetLedger(db, round),
       paymentsProcessedThrough: (ledger) => (deps.payments.cursor()?.ledgerIndex ?? 0) >= ledger,
       settle: (db, race) => this.rules.settle(db, this.bets, race),
     });
@@ -92,13 +92,13 @@ export class RacingGame {
     this.offs.push(
       this.bets.on("confirmed", (bet) => {
         this.toPlayer(bet.wallet, { type: "paymentStatus", betId: bet.id, status: "confirmed", reason: null, message: null, txid: bet.paymentTxHash });
-        this.toPlayer(bet.wallet, { type: "betConfirmed", betId: bet.id, betAmount: dropsToXrp(bet.amountDrops), unicornName: UNICORNS[bet.params.unicorn]!.name, round: bet.round! });
+        this.toPlayer(bet.wallet, { type: "betConfirmed", betId: bet.id, betAmount: dropsToXrpNumber(bet.amountDrops), unicornName: UNICORNS[bet.params.unicorn]!.name, round: bet.round! });
         this.pushState();
       }),
       this.bets.on("refunded", (bet) => this.pushPayment(bet)),
       this.bets.on("expired", (bet) => this.pushPayment(bet)),
       this.bets.on("paid", ({ bet, kind, txid, failed }) => {
-        if (kind === "payout") this.toPlayer(bet.wallet, { type: "payout", betId: bet.id, round: bet.round!, status: failed ? "failed" : "validated", txid, amount: dropsToXrp(bet.payoutDrops ?? 0n) });
+        if (kind === "payout") this.toPlayer(bet.wallet, { type: "payout", betId: bet.id, round: bet.round!, status: failed ? "failed" : "validated", txid, amount: dropsToXrpNumber(bet.payoutDrops ?? 0n) });
       }),
       this.rounds.on("changed", (race) => this.onRaceChanged(race)),
       // The treasury moves only by a validated transaction of the platform's accounts (its stream shows each one).
@@ -242,8 +242,8 @@ export class RacingGame {
         round: race.round,
         isWinner: bet.status === "won",
         unicornName: UNICORNS[bet.params.unicorn]!.name,
-        profit: dropsToXrp(payout - bet.amountDrops),
-        payout: dropsToXrp(payout),
+        profit: dropsToXrpNumber(payout - bet.amountDrops),
+        payout: dropsToXrpNumber(payout),
         winningUnicorn: winner,
       });
     }

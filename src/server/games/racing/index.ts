@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
+import { RoundsQuery } from "../../../shared/api/games";
 import { BetInitiateBody, BetInitiateResponse, RaceDetail, RaceStateResponse, RacesResponse } from "../../../shared/api/racing";
-import { parsePositive } from "../../history/model";
+import { parsePositive } from "../../platform/http/query";
 import { NotFoundError } from "../../platform/errors";
 import type { Config } from "../../platform/config";
 import { sqliteOf, type Db } from "../../platform/db";
@@ -12,7 +13,7 @@ import type { AuthService } from "../../auth/service";
 import type { SocketEndpoint } from "../../platform/ws";
 import type { GameSocketDeps } from "../kit";
 import type { RacingGame } from "./game";
-import { parseRaceLimit } from "./model";
+import { RACES_MAX_LIMIT } from "./model";
 
 /**
  * GET /api/racing/races as a read model per limit (at most RACES_MAX_LIMIT of them), checked against the
@@ -42,12 +43,12 @@ function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<strin
     .get(
       "/api/racing/races",
       ({ query }) => {
-        const limit = parseRaceLimit(query.limit);
+        const limit = parsePositive(query.limit, "limit", 20, RACES_MAX_LIMIT);
         if (!query.before) return races.get(limit).response(jsonHeaders);
         return { success: true as const, races: racing.races(limit, parsePositive(query.before, "before", 1, 9_999_999)) };
       },
       {
-        query: t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
+        query: RoundsQuery,
         response: RacesResponse,
         detail: { summary: "Finished races, newest first (before round `before`), with their revealed seeds (re-check each on /fair)", tags: ["racing"] },
       },

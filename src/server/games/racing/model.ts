@@ -24,14 +24,3 @@ export function parseUnicorn(value: unknown): number {
   if (index < 0) throw new ValidationError("unicornName", `Field 'unicornName' must be one of ${UNICORNS.map((u) => u.name).join(", ")}`);
   return index;
 }
-
-/** ?limit= of the race list: 1..RACES_MAX_LIMIT, default 20. */
-export function parseRaceLimit(raw: unknown): number {
-  if (raw === undefined || raw === "") return 20;
-  const n = typeof raw === "string" && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= 1 && n <= RACES_MAX_LIMIT)) throw new ValidationError("limit", `Query 'limit' must be a whole number from 1 to ${RACES_MAX_LIMIT}`);
-  return n;
-}
-
-/** Drops as XRP (a number, as the spec's messages carry it). */
-export const dropsToXrp = (drops: bigint): number => Number(drops) / 1_000_000;

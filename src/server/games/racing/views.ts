@@ -1,6 +1,6 @@
-import { UNICORNS, positionsAtTick, type RaceOutcome } from "../../../engine";
+import { UNICORNS, positionsAtTick, dropsToXrpNumber, type RaceOutcome } from "../../../engine";
 import type { PlayerView, RaceRecord, RaceStateView } from "../../../shared/api/racing";
-import { RACING_FINISHED_MS, dropsToXrp } from "./model";
+import { RACING_FINISHED_MS } from "./model";
 import type { RaceRow } from "./repository";
 
 /** The spec's raceState at `now` (server clock), with the seeds as far as they are public. */
@@ -54,7 +54,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** A confirmed bet in the Active Players table; a won bet with its payout. */
 export function playerView(bet: { wallet: string; round: number; unicorn: number; amountDrops: bigint; wonDrops: bigint | null }): PlayerView {
-  return { walletAddress: bet.wallet, round: bet.round, unicornName: UNICORNS[bet.unicorn]!.name, betAmount: dropsToXrp(bet.amountDrops), payout: bet.wonDrops === null ? null : dropsToXrp(bet.wonDrops) };
+  return { walletAddress: bet.wallet, round: bet.round, unicornName: UNICORNS[bet.unicorn]!.name, betAmount: dropsToXrpNumber(bet.amountDrops), payout: bet.wonDrops === null ? null : dropsToXrpNumber(bet.wonDrops) };
 }
 
 /** A finished race with its revealed seeds. */

@@ -3,20 +3,31 @@ import { Elysia, t } from "elysia";
 import { sqliteOf, type Db } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import { listJson, rowsEncoder } from "../../platform/http/cachedJson";
+import { parsePositive } from "../../platform/http/query";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
 import { parseUuid } from "../../signing/service";
-import { parseAddress } from "../../wallet/service";
-import { CreateSessionBody, PaymentView, SessionView, SpinBody, SpinDetail, SpinListItem, SpinView, parseLimit, parseSessionId, parseSpinCursor, parseSpinId, parseTierIndex } from "./model";
+import { parseAddress } from "../../ledger/address";
+import { parseSessionId, parseSpinCursor, parseSpinId, parseTierIndex } from "./model";
+import {
+  ActiveSessionResponse,
+  CheckPaymentResponse,
+  CreateSessionBody,
+  CreateSessionResponse,
+  SpinBody,
+  SpinDetail,
+  SpinListItem,
+  SpinResponse,
+  SpinsQuery,
+  SpinsResponse,
+} from "../../../shared/api/slots";
 import type { SlotsGame } from "./game";
 
-const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
-const SpinsResponse = t.Object({ success: t.Literal(true), spins: t.Array(SpinListItem) });
 
 /** Every table a spin list is read from (its spins, their payouts, the revealed server seeds). */
 const SPIN_LIST_TABLES = ["slot_spins", "slot_payouts", "fair_revealed_seeds"] as const;
-/** The longest list one answer shows (parseLimit's maximum). */
+/** The longest list one answer shows (the `limit` query's maximum). */
 const MAX_LISTED = 500;
 
 /**
@@ -46,14 +57,14 @@ function spinReadRoutes(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, s
     .get(
       "/api/slots/spins",
       ({ query }) => {
-        const limit = parseLimit(query.limit, 50, MAX_LISTED);
+        const limit = parsePositive(query.limit, "limit", 50, MAX_LISTED);
         const before = parseSpinCursor(query.before);
         // Without a wallet: every wallet's spins (what an auditor re-checks), read from the database.
         if (query.wallet === undefined) return { success: true as const, spins: slots.sessions.spinList(null, limit, before) };
         return spinList(parseAddress(query.wallet, "wallet"), limit, before);
       },
       {
-        query: t.Object({ wallet: t.Optional(t.String()), limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
+        query: SpinsQuery,
         response: SpinsResponse,
         detail: { summary: "A wallet's spins (every wallet's without `wallet`), newest first, with their seeds (the server seed once revealed) and payout txid", tags: ["slots"] },
       },
@@ -82,7 +93,7 @@ export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; db: Db;
       },
       {
         body: CreateSessionBody,
-        response: t.Object({ success: t.Literal(true), payment: PaymentView }),
+        response: CreateSessionResponse,
         detail: { summary: "Buy a spin package: a Xaman VVX payment (own DestinationTag); 409 while a session is active", tags: ["slots"] },
       },
     )
@@ -91,14 +102,7 @@ export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; db: Db;
       ({ params }) => ({ success: true as const, ...slots.purchases.check(parseUuid(params.uuid)) }),
       {
         params: t.Object({ uuid: t.String() }),
-        response: t.Object({
-          success: t.Literal(true),
-          confirmed: t.Boolean(),
-          status: t.String({ description: "awaiting_payment, paid, refunded or expired" }),
-          reason: Nullable(t.String({ description: "Why the last payment to it was refunded (short, wrong_issuer, session_active ...)" })),
-          paymentTxHash: Nullable(t.String()),
-          session: Nullable(SessionView),
-        }),
+        response: CheckPaymentResponse,
         detail: { summary: "Whether a package payment was validated; the session it started", tags: ["slots"] },
       },
     )
@@ -107,7 +111,7 @@ export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; db: Db;
       ({ params }) => ({ success: true as const, session: slots.sessions.activeSession(parseAddress(params.wallet, "wallet")) }),
       {
         params: t.Object({ wallet: t.String() }),
-        response: t.Object({ success: t.Literal(true), session: Nullable(SessionView) }),
+        response: ActiveSessionResponse,
         detail: { summary: "The wallet's session played now (polled every 3 s), or null", tags: ["slots"] },
       },
     )
@@ -119,13 +123,7 @@ export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; db: Db;
       },
       {
         body: SpinBody,
-        response: t.Object({
-          success: t.Literal(true),
-          spin: SpinView,
-          remainingSpins: t.Number(),
-          sessionStatus: t.String({ description: "active or completed" }),
-          totalWinnings: t.Number({ description: "The session's winnings so far, in VVX" }),
-        }),
+        response: SpinResponse,
         detail: { summary: "Spin once; 403 when the session is expired, finished or not the session wallet's", tags: ["slots"] },
       },
     );

@@ -1,8 +1,8 @@
 import { convertStringToHex } from "xrpl";
 import { vvxAmount } from "../../ledger/amounts";
 import type { LedgerGateway } from "../../ledger/gateway";
-import type { Outbox, OutboxEntry, OutboxInput } from "../../ledger/outbox";
-import { mayResend, RESEND_POLICY } from "../../ledger/resend";
+import type { Outbox, OutboxInput, Settlement } from "../../ledger/outbox";
+import { RESEND_POLICY } from "../../ledger/resend";
 import type { Clock } from "../../platform/clock";
 import { sqliteOf, type Db } from "../../platform/db";
 import type { Logger } from "../../platform/log";
@@ -10,11 +10,14 @@ import { BackgroundLoop } from "../../platform/loop";
 import { RetryGate } from "../../platform/retry";
 import type { Hub } from "../../platform/ws/hub";
 import { SLOTS_PAYOUT_PURPOSE, slotKeys } from "./model";
+import { slotPayouts } from "./schema";
 import type { PayoutRow, SlotsRepository } from "./repository";
 import type { SlotsService } from "./service";
 import { payoutView } from "./views";
 
 const hex = (text: string) => convertStringToHex(text).toUpperCase();
+/** The outbox owner of slots payouts: the payout's row. */
+export const SLOTS_PAYOUT_OWNER = "slots-payout";
 /** Safety-net tick when no ledger closes arrive (reconnecting, slow network). */
 const TICK_MS = 2_000;
 
@@ -46,15 +49,17 @@ export class SlotPayouts {
     private readonly slots: SlotsService,
   ) {
     this.gate = new RetryGate("slots payouts", deps.log, sqliteOf(deps.db));
-    // A failed payout goes again under the outbox's next key; the payout row follows (compare-and-set on its key).
-    deps.outbox.resendFor([SLOTS_PAYOUT_PURPOSE], { move: (tx, from, to) => !!repo.movePayoutKey(tx, from.key, to) });
+    // The payout row owns its payment: the outbox hands it the settlement, and a failed one goes again under the next key, the row pending again.
+    deps.outbox.owner(SLOTS_PAYOUT_OWNER, {
+      resend: [SLOTS_PAYOUT_PURPOSE],
+      keyColumns: [slotPayouts.outboxKey],
+      settled: (s) => this.settle(s),
+      resent: ({ db, id }) => !!repo.retryPayout(db, Number(id)),
+    });
   }
 
   start(): void {
-    this.loop.start(() => [
-      this.deps.ledger.on("ledgerClosed", () => this.tick()),
-      this.deps.outbox.on("settled", (entry) => entry.purpose === SLOTS_PAYOUT_PURPOSE && this.settle(entry)),
-    ]);
+    this.loop.start(() => [this.deps.ledger.on("ledgerClosed", () => this.tick())]);
   }
 
   stop(): void {
@@ -66,7 +71,6 @@ export class SlotPayouts {
     if (!this.loop.running) return;
     void this.gate.run(() => {
       this.flush();
-      this.reconcile();
       this.expireIdle();
     });
   }
@@ -84,7 +88,7 @@ export class SlotPayouts {
           const key = slotKeys.payout(payout.id);
           const assigned = this.repo.assignPayout(tx, wallet, payout.id);
           if (assigned !== count) throw new Error(`payout ${payout.id}: ${assigned} spins assigned, ${count} expected`);
-          this.deps.outbox.record(tx, { key, purpose: SLOTS_PAYOUT_PURPOSE, tx: this.paymentTx(payout) });
+          this.deps.outbox.record(tx, { key, purpose: SLOTS_PAYOUT_PURPOSE, tx: this.paymentTx(payout), owner: { name: SLOTS_PAYOUT_OWNER, id: payout.id } });
           rows.push(this.repo.updatePayout(tx, payout.id, { outboxKey: key })!);
         }
         return rows;
@@ -107,33 +111,21 @@ export class SlotPayouts {
     } as OutboxInput["tx"];
   }
 
-  /** Records an outbox result on its payout (validated: txid; failed: retry later or give up). */
-  private settle(entry: OutboxEntry): void {
-    const payout = this.repo.payoutByKey(entry.key);
+  /** Records an outbox result on its payout, inside the settling transaction (validated: txid; failed: retried later or given up). */
+  private settle({ db, id, entry, goesAgain, after }: Settlement): void {
+    const payout = this.repo.payout(Number(id), db);
     if (!payout || payout.status !== "pending") return;
     const now = this.deps.clock.date();
     let updated: PayoutRow | undefined;
     if (entry.status === "validated") {
-      updated = this.deps.db.transaction((tx) => {
-        this.repo.addPaid(tx, payout.id);
-        return this.repo.updatePayout(tx, payout.id, { status: "validated", txid: entry.hash, settledAt: now, error: null });
-      });
+      this.repo.addPaid(db, payout.id);
+      updated = this.repo.updatePayout(db, payout.id, { status: "validated", txid: entry.hash, settledAt: now, error: null });
     } else {
-      const last = !mayResend(entry);
-      updated = this.deps.db.transaction((tx) =>
-        this.repo.updatePayout(tx, payout.id, { status: "failed", error: entry.error ?? entry.result ?? "failed", settledAt: now, retryAt: last ? null : new Date(now.getTime() + RESEND_POLICY.afterMs) }),
-      );
-      this.deps.log.error("slots payout failed", { payout: payout.id, wallet: payout.wallet, attempt: payout.attempt, error: entry.error, retry: !last });
+      const retryAt = goesAgain ? new Date(now.getTime() + RESEND_POLICY.afterMs) : null;
+      updated = this.repo.updatePayout(db, payout.id, { status: "failed", error: entry.error ?? entry.result ?? "failed", settledAt: now, retryAt });
+      this.deps.log.error("slots payout failed", { payout: payout.id, wallet: payout.wallet, attempt: payout.attempt, error: entry.error, retry: goesAgain });
     }
-    if (updated) this.publish(updated);
-  }
-
-  /** Payouts whose outbox entry settled while no listener ran (a restart in between). */
-  private reconcile(): void {
-    for (const payout of this.repo.pendingPayouts()) {
-      const entry = this.deps.outbox.get(payout.outboxKey);
-      if (entry && (entry.status === "validated" || entry.status === "failed")) this.settle(entry);
-    }
+    if (updated) after(() => this.publish(updated));
   }
 
   private expireIdle(): void {

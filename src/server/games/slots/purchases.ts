@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { slotPackage } from "../../../engine";
+import { slotPackage, vvxToMicro } from "../../../engine";
 import type { PaymentDecision, PaymentHandlerContext } from "../../payments/model";
 import { insertPaymentRequest } from "../../payments/requests";
+import { signPayment } from "../../signing/payment";
 import { ConflictError, DrainingError, NotFoundError } from "../../platform/errors";
 import { PACKAGE_PAYMENT_GRACE_SECONDS, PACKAGE_SIGN_SECONDS, SESSION_IDLE_MS, SLOTS_ERRORS, SLOTS_PACKAGE_PURPOSE } from "./model";
 import type { PurchaseRow, SlotsRepository } from "./repository";
 import type { SlotsDeps, SlotsService } from "./service";
 
-const MICRO = 1_000_000n;
 
 /**
  * Spin packages bought with VVX: a payment request with its own DestinationTag and the Xaman sign
@@ -27,14 +27,9 @@ export class SlotPurchases {
     deps.payments.handle(SLOTS_PACKAGE_PURPOSE, (ctx) => this.onPayment(ctx));
   }
 
-  /** Follows the watcher: tells the wallet's page when a package is paid or a payment refunded. */
+  /** Follows the watcher: tells the wallet's page when a payment is refunded or its request expires (a paid one: the handler). */
   start(): void {
     const { payments } = this.deps;
-    this.offs.push(
-      payments.on("payment.credited", (e) => {
-        if (e.purpose === SLOTS_PACKAGE_PURPOSE) this.publish(this.repo.purchaseByRequest(e.requestId));
-      }),
-    );
     this.offs.push(
       payments.on("payment.refunding", (e) => {
         if (e.purpose !== SLOTS_PACKAGE_PURPOSE || e.requestId === null) return;
@@ -81,7 +76,7 @@ export class SlotPurchases {
     const pkg = slotPackage(tierIndex);
     this.refuseIfActive(actor.wallet);
     const now = this.deps.clock.date();
-    const amount = BigInt(pkg.amountVvx) * MICRO;
+    const amount = vvxToMicro(pkg.amountVvx);
     const purchase = this.deps.db.transaction((tx) => {
       const id = randomUUID();
       const expiresAt = new Date(now.getTime() + (PACKAGE_SIGN_SECONDS + PACKAGE_PAYMENT_GRACE_SECONDS) * 1000);
@@ -98,14 +93,10 @@ export class SlotPurchases {
         expiresAt,
       });
     });
-    const request = this.deps.payments.getRequest(purchase.paymentRequestId)!;
-    const { Account: _account, ...txjson } = this.deps.payments.paymentTx(request);
     let sign;
     try {
-      sign = await this.deps.signing.createSignRequest({
+      sign = await signPayment(this.deps, this.deps.payments.getRequest(purchase.paymentRequestId)!, {
         kind: "slots_package",
-        txjson,
-        wallet: actor.wallet,
         clientToken: actor.clientToken,
         reference: purchase.id,
         instruction: `Pay ${pkg.amountVvx.toLocaleString("en-US")} VVX for ${pkg.name} of VVX Slots`,
@@ -136,7 +127,7 @@ export class SlotPurchases {
    * The watcher's verdict on a payment that fully pays a package request (inside the credit's
    * transaction): start the session, or refuse (refunded in full) when a paid session is active.
    */
-  private onPayment({ db, request, payment }: PaymentHandlerContext): PaymentDecision {
+  private onPayment({ db, request, payment, after }: PaymentHandlerContext): PaymentDecision {
     const purchase = this.repo.purchaseByRequest(request.id, db);
     if (!purchase) return { accept: false, reason: "unknown_purchase" };
     if (purchase.status !== "awaiting_payment") return { accept: false, reason: "request_closed" };
@@ -152,7 +143,7 @@ export class SlotPurchases {
       wallet: purchase.wallet,
       kind: "package",
       packageIndex: pkg.index,
-      spinCostMicro: BigInt(pkg.spinCostVvx) * MICRO,
+      spinCostMicro: vvxToMicro(pkg.spinCostVvx),
       totalSpins: pkg.spins,
       remainingSpins: pkg.spins,
       paidSpins: pkg.spins,
@@ -165,7 +156,8 @@ export class SlotPurchases {
       lastActivityAt: new Date(now),
       expiresAt: new Date(now + SESSION_IDLE_MS),
     });
-    this.repo.updatePurchase(db, purchase.id, { status: "paid", sessionId: session.id, paymentTxHash: payment.txHash, paidAt: payment.closedAt ?? new Date(now) });
+    const paid = this.repo.updatePurchase(db, purchase.id, { status: "paid", sessionId: session.id, paymentTxHash: payment.txHash, paidAt: payment.closedAt ?? new Date(now) });
+    after(() => this.publish(paid));
     this.deps.log.info("slots session started", { session: session.id, wallet: purchase.wallet, package: pkg.name, payment: payment.txHash });
     return { accept: true };
   }

@@ -55,7 +55,6 @@ export class SlotsRepository {
 
   /** What the payouts loop asks every 2 s: unpaid winnings by wallet, pending payouts, sessions past their expiry. */
   private readonly unpaidStmt;
-  private readonly pendingPayoutsStmt;
   private readonly expiredActiveStmt;
 
   constructor(
@@ -74,7 +73,6 @@ export class SlotsRepository {
         .groupBy(slotSpins.wallet)
         .prepare(),
     );
-    this.pendingPayoutsStmt = preparedOnUse(() => db.select().from(slotPayouts).where(eq(slotPayouts.status, "pending")).orderBy(asc(slotPayouts.id)).prepare());
     // A placeholder is bound as it is: the expiry as SQLite holds it (milliseconds).
     this.expiredActiveStmt = preparedOnUse(() =>
       db
@@ -153,11 +151,6 @@ export class SlotsRepository {
     return db.insert(slotSessions).values(row).returning().get();
   }
 
-  /** Points the session refunded under outbox key `from` at `to` (the refund sent again; a compare-and-set on the key). */
-  moveRefundKey(db: DbOrTx, from: string, to: string): SessionRow | undefined {
-    return db.update(slotSessions).set({ refundKey: to }).where(eq(slotSessions.refundKey, from)).returning().get();
-  }
-
   updateSession(db: DbOrTx, id: string, values: Partial<typeof slotSessions.$inferInsert>): SessionRow | undefined {
     return db.update(slotSessions).set(values).where(eq(slotSessions.id, id)).returning().get();
   }
@@ -224,8 +217,8 @@ export class SlotsRepository {
       .all();
   }
 
-  payout(id: number): PayoutRow | undefined {
-    return this.db.select().from(slotPayouts).where(eq(slotPayouts.id, id)).get();
+  payout(id: number, db: DbOrTx = this.db): PayoutRow | undefined {
+    return db.select().from(slotPayouts).where(eq(slotPayouts.id, id)).get();
   }
 
   /**
@@ -253,23 +246,14 @@ export class SlotsRepository {
     return db.update(slotPayouts).set(values).where(eq(slotPayouts.id, id)).returning().get();
   }
 
-  /** The payout under outbox key `from` moves to `to` as its next attempt while pending or failed (a compare-and-set on the key). */
-  movePayoutKey(db: DbOrTx, from: string, to: string): PayoutRow | undefined {
+  /** A failed payout goes again (the outbox resends its payment): pending again, its attempt counted. */
+  retryPayout(db: DbOrTx, id: number): PayoutRow | undefined {
     return db
       .update(slotPayouts)
-      .set({ outboxKey: to, status: "pending", attempt: sql`${slotPayouts.attempt} + 1`, retryAt: null, settledAt: null })
-      .where(and(eq(slotPayouts.outboxKey, from), inArray(slotPayouts.status, ["pending", "failed"])))
+      .set({ status: "pending", attempt: sql`${slotPayouts.attempt} + 1`, retryAt: null, settledAt: null })
+      .where(and(eq(slotPayouts.id, id), inArray(slotPayouts.status, ["pending", "failed"])))
       .returning()
       .get();
-  }
-
-  payoutByKey(key: string): PayoutRow | undefined {
-    return this.db.select().from(slotPayouts).where(eq(slotPayouts.outboxKey, key)).get();
-  }
-
-  /** Payouts sent and not yet settled, oldest first. */
-  pendingPayouts(): PayoutRow[] {
-    return this.pendingPayoutsStmt.all();
   }
 
   payoutsOf(wallet: string, limit: number): PayoutRow[] {

@@ -1,9 +1,8 @@
 import type { Database } from "bun:sqlite";
 import { randomUUID } from "node:crypto";
 import { convertStringToHex } from "xrpl";
-import { SLOT_FLOATS_PER_SPIN, slotSpinFromFloats, unplayedPaidSpins, type SlotSpin } from "../../../engine";
-import type { DrawnSeeds } from "../../fair/model";
-import type { FairSeedService } from "../../fair/service";
+import { MICRO_PER_VVX, SLOT_FLOATS_PER_SPIN, slotSpinFromFloats, unplayedPaidSpins, vvxToMicro, type SlotSpin } from "../../../engine";
+import type { DrawnSeeds, FairSeedService } from "../../fair";
 import { vvxAmount } from "../../ledger/amounts";
 import type { DbOrTx, OutboxInput } from "../../ledger/outbox";
 import { NotFoundError } from "../../platform/errors";
@@ -17,6 +16,7 @@ import {
   slotKeys,
 } from "./model";
 import { SlotsRepository, type SessionRow, type SpinTaken } from "./repository";
+import { slotSessions } from "./schema";
 import { payoutView, sessionView, spinListItem, spinView, vvxNumber } from "./views";
 
 /** The games kit's services, and what slots adds. */
@@ -27,7 +27,8 @@ export interface SlotsDeps extends KitDeps {
   hub: Hub;
 }
 
-const MICRO = 1_000_000n;
+/** The outbox owner of expiry refunds: the session's row. */
+const SLOTS_SESSION_OWNER = "slots-session";
 const hex = (text: string) => convertStringToHex(text).toUpperCase();
 
 type RefusalCode = (typeof SLOTS_ERRORS)[keyof typeof SLOTS_ERRORS];
@@ -50,8 +51,8 @@ export class SlotsService {
 
   constructor(private readonly deps: SlotsDeps) {
     this.repo = new SlotsRepository(deps.db, deps.sqlite);
-    // An expiry refund the ledger refused goes again under the outbox's next key; the session's refund key follows.
-    deps.outbox.resendFor(["refund"], { move: (tx, from, to) => !!this.repo.moveRefundKey(tx, from.key, to) });
+    // The session owns its expiry refund: one the ledger refused goes again under the outbox's next key (the view reads its txid).
+    deps.outbox.owner(SLOTS_SESSION_OWNER, { resend: ["refund"], keyColumns: [slotSessions.refundKey] });
   }
 
   // --- Sessions -----------------------------------------------------------------------
@@ -91,7 +92,7 @@ export class SlotsService {
         if (!s || s.status !== "active" || s.expiresAt > now) return undefined;
         const refundable = BigInt(unplayedPaidSpins(s)) * s.spinCostMicro;
         const refundKey = refundable > 0n ? slotKeys.expiryRefund(s.id) : null;
-        if (refundKey) this.deps.outbox.record(tx, { key: refundKey, purpose: "refund", tx: this.refundTx(s, refundable) });
+        if (refundKey) this.deps.outbox.record(tx, { key: refundKey, purpose: "refund", tx: this.refundTx(s, refundable), owner: { name: SLOTS_SESSION_OWNER, id: s.id } });
         return this.repo.updateSession(tx, s.id, { status: "expired", endedAt: now, refundKey, refundMicro: refundable > 0n ? refundable : null });
       },
       { behavior: "immediate" },
@@ -99,6 +100,7 @@ export class SlotsService {
     if (ended) {
       if (ended.refundKey) this.deps.outbox.kick();
       this.deps.log.info("slots session expired", { session: ended.id, wallet: ended.wallet, unplayed: ended.remainingSpins, refundMicro: ended.refundMicro?.toString() });
+      this.deps.hub.emit("wallet", ended.wallet, { type: "slots.session", sessionId: ended.id, status: "expired" });
     }
     return ended;
   }
@@ -118,7 +120,7 @@ export class SlotsService {
    */
   creditBonusSpins(db: DbOrTx, wallet: string, spins: number): BonusCredit {
     const now = this.deps.clock.now();
-    const cost = BigInt(BONUS_SPIN_COST_VVX) * MICRO;
+    const cost = vvxToMicro(BONUS_SPIN_COST_VVX);
     const target = this.repo.activeSessions(wallet, db).find((s) => s.spinCostMicro === cost && s.expiresAt.getTime() > now);
     const expiresAt = new Date(now + SESSION_IDLE_MS);
     if (target) {
@@ -180,7 +182,7 @@ export class SlotsService {
         if (s.status === "expired" || s.expiresAt <= now) return { refused: SLOTS_ERRORS.sessionExpired };
         if (s.status !== "active" || s.remainingSpins <= 0) return { refused: SLOTS_ERRORS.sessionFinished };
         const seeds = this.deps.fair.draw(wallet);
-        const spin = slotSpinFromFloats(this.deps.fair.floats(seeds, SLOT_FLOATS_PER_SPIN), Number(s.spinCostMicro / MICRO));
+        const spin = slotSpinFromFloats(this.deps.fair.floats(seeds, SLOT_FLOATS_PER_SPIN), Number(s.spinCostMicro / MICRO_PER_VVX));
         const taken = this.repo.takeSpin(s.id, s.remainingSpins, spin.totalPayoutMicro, now, now + SESSION_IDLE_MS);
         if (!taken) return { refused: SLOTS_ERRORS.sessionFinished };
         const id = this.repo.insertSpin({

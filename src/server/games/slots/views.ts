@@ -1,5 +1,5 @@
 import { SLOT_PACKAGES, SLOT_SYMBOLS, slotSessionType, type SlotSpin } from "../../../engine";
-import type { SeedFacts } from "../../fair/repository";
+import type { SeedFacts } from "../../fair";
 import type { PayoutRow, SessionRow, SpinRow } from "./repository";
 
 /** Micro-VVX as a number of VVX for JSON (every slots amount is a whole number of 10 VVX or more). */

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
-import { chooseEncoding, compressInBackground, compressSync, isCompressible, type Compressed } from "./compression";
+import { chooseEncoding, compressInBackground, compressSync, isCompressible, pruneCache, type Compressed } from "./compression";
 import { webRoutes, type BuiltSpa } from "./spa";
 
 const text = new TextEncoder().encode("const answer = 42;\n".repeat(500));
@@ -51,6 +51,26 @@ describe("compressed SPA files", () => {
       const fourth: Compressed = {};
       await compressInBackground(other, fourth, join(blocked, "cache"));
       expect(Bun.gunzipSync(fourth.gzip!)).toEqual(other);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the cache keeps the copies used last within its size and drops a killed start's half-written file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vvx-compressed-"));
+    try {
+      const now = Date.now();
+      const put = (name: string, size: number, ageMs: number) => {
+        writeFileSync(join(dir, name), new Uint8Array(size));
+        utimesSync(join(dir, name), new Date(now - ageMs), new Date(now - ageMs));
+      };
+      put("old.br", 400, 30_000);
+      put("recent.br", 400, 10_000);
+      put("newest.gzip", 400, 0);
+      put("killed.br.123.partial", 10, 120_000);
+      put("writing.br.456.partial", 10, 1_000);
+      pruneCache(dir, 1000, now);
+      expect(readdirSync(dir).sort()).toEqual(["newest.gzip", "recent.br", "writing.br.456.partial"]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

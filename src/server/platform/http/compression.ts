@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompress, brotliCompressSync, constants, gzip } from "node:zlib";
 
@@ -28,6 +28,9 @@ export function compressSync(bytes: Uint8Array<ArrayBuffer>): Compressed {
  */
 export const COMPRESSED_CACHE_DIR = join(import.meta.dir, "../../../../node_modules/.cache/vvx-compressed");
 
+/** The cache keeps the copies used most recently up to this size: every code change makes new chunks. */
+export const COMPRESSED_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
 /**
  * Both copies on zlib's worker threads (brotli's best quality takes about half a second for the
  * largest chunk, so it never holds up the start or a request): `into` gets each copy when it is
@@ -39,24 +42,62 @@ export async function compressInBackground(bytes: Uint8Array<ArrayBuffer>, into:
   const key = cacheDir && join(cacheDir, new Bun.CryptoHasher("sha256").update(bytes).digest("hex"));
   const one = async (encoding: Encoding, run: (done: (err: Error | null, out: Buffer) => void) => void) => {
     const cached = key ? await Bun.file(`${key}.${encoding}`).bytes().catch(() => null) : null;
+    if (cached) touch(`${key}.${encoding}`);
     const out = cached ?? (await new Promise<Uint8Array | null>((resolve) => run((err, made) => resolve(err ? null : new Uint8Array(made)))));
     if (!out) return;
     Object.assign(into, keepSmaller(bytes, { [encoding]: out as Uint8Array<ArrayBuffer> }));
-    if (key && !cached) saveCopy(`${key}.${encoding}`, out);
+    if (key && !cached) saveCopy(`${key}.${encoding}`, out, cacheDir);
   };
   await Promise.all([one("gzip", (done) => gzip(bytes, { level: 9 }, done)), one("br", (done) => brotliCompress(bytes, BROTLI, done))]);
 }
 
 /** Written whole under a temporary name, then renamed: a parallel start reads a complete copy or none. */
-function saveCopy(path: string, bytes: Uint8Array): void {
+function saveCopy(path: string, bytes: Uint8Array, dir: string): void {
   try {
-    mkdirSync(join(path, ".."), { recursive: true });
+    mkdirSync(dir, { recursive: true });
     const partial = `${path}.${process.pid}.partial`;
     writeFileSync(partial, bytes);
     renameSync(partial, path);
+    pruneCache(dir);
   } catch {
     // A read-only install: the copies stay in memory for this run.
   }
+}
+
+/** A copy read is marked as used now (its mtime), so pruning removes the ones no start has read for longest. */
+function touch(path: string): void {
+  const now = new Date();
+  try {
+    utimesSync(path, now, now);
+  } catch {
+    // Read-only: the copy is still good; only its place in the pruning order is lost.
+  }
+}
+
+/**
+ * Keeps the cache under `maxBytes`, dropping the least recently used copies, and removes what a killed
+ * start left half-written (a `.partial` older than a minute). Runs only after a new copy is written.
+ */
+export function pruneCache(dir: string, maxBytes = COMPRESSED_CACHE_MAX_BYTES, now = Date.now()): void {
+  const files = readdirSync(dir).flatMap((name) => {
+    try {
+      const st = statSync(join(dir, name));
+      return [{ path: join(dir, name), size: st.size, used: st.mtimeMs, partial: name.endsWith(".partial") }];
+    } catch {
+      return []; // removed by a parallel start meanwhile
+    }
+  });
+  const remove = (path: string) => {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  };
+  for (const f of files) if (f.partial && now - f.used > 60_000) remove(f.path);
+  const copies = files.filter((f) => !f.partial).sort((a, b) => b.used - a.used);
+  let total = 0;
+  for (const f of copies) if ((total += f.size) > maxBytes) remove(f.path);
 }
 
 function keepSmaller(bytes: Uint8Array, copies: Compressed): Compressed {

@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import { MAX_TOPICS_PER_SOCKET, parseTopic, topicOf, topicOwner, type ChannelMessages, type ChannelName } from "../../../shared/channels";
 import type { ErrorCode } from "../../../shared/errorCodes";
+import type { Broker } from "../cluster/broker";
 
 /** A JSON message on any product socket: always has a `type`. */
 export interface WsMessage {
@@ -44,9 +45,12 @@ export const REFUSAL_CODES: Record<SubscribeRefusal, ErrorCode> = { UNKNOWN_TOPI
  * `server.publish` copies it to every subscriber in native code. The hub only validates
  * subscriptions (known channels, private ones for their owner, a cap per socket) and keeps the
  * open sockets for shutdown. Nothing is kept per topic, so topics without subscribers cost nothing.
+ * In a cluster (relayThrough a broker) every message also goes to the other instances' hubs, which
+ * publish it to their own sockets.
  */
 export class Hub {
   private server: Server<unknown> | undefined;
+  private broker: Broker | undefined;
   private readonly sockets = new Map<object, { socket: HubSocket; topics: Set<string>; budget: number; refilledAt: number }>();
   private timer: ReturnType<typeof setInterval> | undefined;
 
@@ -57,10 +61,23 @@ export class Hub {
     this.server = server;
   }
 
+  /**
+   * Joins this hub to the hubs of the other instances on `broker`: what one publishes reaches the
+   * sockets of all. Messages travel as "<topic>\n<json>", serialized once by the sender.
+   */
+  relayThrough(broker: Broker): void {
+    this.broker = broker;
+    broker.on(HUB_SUBJECT, (payload) => {
+      const cut = payload.indexOf("\n");
+      if (cut > 0) this.publishHere(payload.slice(0, cut), payload.slice(cut + 1));
+    });
+  }
+
   start(): void {
     this.timer ??= setInterval(() => {
       try {
-        this.publish("keepalive", { type: "keepalive", timestamp: Date.now() });
+        // Each instance keeps its own sockets alive: not relayed.
+        this.publishHere("keepalive", JSON.stringify({ type: "keepalive", timestamp: Date.now() }));
       } catch {
         // A server stopping under the timer: the next tick (or closeAll) settles it.
       }
@@ -124,13 +141,31 @@ export class Hub {
     return this.publish(topic, { ...message, topic });
   }
 
-  /** Publishes one message to every subscriber of a topic (no JSON is made for a topic nobody listens to: the game rounds tick on an idle server). */
+  /**
+   * Publishes one message to every subscriber of a topic, on every instance when relayed (alone, no
+   * JSON is made for a topic nobody listens to: the game rounds tick on an idle server); returns the
+   * bytes sent to this instance's sockets.
+   */
   publish(topic: string, message: WsMessage | object): number {
+    const here = this.server !== undefined && this.server.subscriberCount(topic) > 0;
+    if (!here && !this.broker) return 0;
+    const json = JSON.stringify(message);
+    this.broker?.publish(HUB_SUBJECT, `${topic}\n${json}`);
+    return here ? this.publishTo(topic, json) : 0;
+  }
+
+  /** Hands serialized JSON to this instance's subscribers of `topic`, if it has any (relayed messages, keepalives). */
+  private publishHere(topic: string, json: string): number {
     if (!this.server || this.server.subscriberCount(topic) === 0) return 0;
+    return this.publishTo(topic, json);
+  }
+
+  /** Bun's server.publish to the topic's subscribers here, counted by channel. */
+  private publishTo(topic: string, json: string): number {
     const colon = topic.indexOf(":");
     const channel = colon < 0 ? topic : topic.slice(0, colon);
     this.published.set(channel, (this.published.get(channel) ?? 0) + 1);
-    return this.server.publish(topic, JSON.stringify(message));
+    return this.server!.publish(topic, json);
   }
 
   /** Messages handed to server.publish since start, by channel (a topic's name before its key): GET /metrics reads it. */
@@ -174,6 +209,9 @@ export class Hub {
     this.sockets.clear();
   }
 }
+
+/** The broker subject the hubs of a cluster share. */
+export const HUB_SUBJECT = "hub";
 
 /** Parses one client frame; null when it is not a JSON object with a string `type`. */
 export function parseMessage(raw: unknown): WsMessage | null {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { Client } from "xrpl";
-import { accountWithHistory } from "../../testing/ledgerKit";
-import { startTestServer, type TestServer } from "../../testing/testServer";
+import { busyLedger, type BusyLedger } from "../../testing/serverSuite";
+import type { TestServer } from "../../testing/testServer";
 import { ADDRESS_LIMITS } from "./resources";
 
 // Issue 35, item 11: many parallel connections from one address share that address's budget, and the
@@ -10,24 +10,19 @@ setDefaultTimeout(90_000);
 
 let server: TestServer;
 let busy: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  // An account with 400 transactions: each account_tx page of 400 is ~200 KB of JSON.
-  busy = await accountWithHistory(server);
-});
-afterAll(() => server.stop(true));
-
-const wsUrl = () => `ws://127.0.0.1:${server.port}/sandbox/ledger`;
+let wsUrl: string;
+let accountTx: BusyLedger["accountTx"];
+busyLedger((t) => ({ server, busy, wsUrl, accountTx } = t));
 
 /** One flooding connection: `requests` account_tx pipelined; resolves with the bytes it got once closed. */
 async function flood(requests: number): Promise<number> {
-  const ws = new WebSocket(wsUrl());
+  const ws = new WebSocket(wsUrl);
   const opened = await new Promise<boolean>((resolve) => ((ws.onopen = () => resolve(true)), (ws.onerror = () => resolve(false))));
   if (!opened) return 0;
   let bytes = 0;
   ws.onmessage = (e) => (bytes += String(e.data).length);
   const closed = new Promise<void>((resolve) => (ws.onclose = () => resolve()));
-  for (let i = 0; i < requests; i++) ws.send(JSON.stringify({ id: i, command: "account_tx", account: busy, ledger_index_min: -1, ledger_index_max: -1, limit: 400 }));
+  for (let i = 0; i < requests; i++) ws.send(accountTx(i));
   await Promise.race([closed, Bun.sleep(60_000)]);
   ws.close();
   return bytes;
@@ -43,7 +38,7 @@ test("30 parallel connections from one address share its budget: together they g
   expect(upgrade.status).toBe(429);
 
   // The product's own ledger client connects from the same address with its key: served at once, and unlimited.
-  const own = new Client(wsUrl(), { headers: server.ctx.sandbox!.ledgerClientHeaders });
+  const own = new Client(wsUrl, { headers: server.ctx.sandbox!.ledgerClientHeaders });
   await own.connect();
   try {
     for (let i = 0; i < 5; i++) {

@@ -1,26 +1,19 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { accountWithHistory } from "../../testing/ledgerKit";
-import { startTestServer, type TestServer } from "../../testing/testServer";
-import { DecayingBalance, DECAY_WINDOW_MS } from "./resources";
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { busyLedger, type BusyLedger } from "../../testing/serverSuite";
+import type { TestServer } from "../../testing/testServer";
+import { CONNECTION_LIMITS, DecayingBalance, DECAY_WINDOW_MS } from "./resources";
 import { MAX_PENDING } from "./sockets";
 
 // Issue 18, medium 6: the sandbox ledger's WebSocket as an amplifier. Real server, real sockets.
 setDefaultTimeout(60_000);
 
 let server: TestServer;
-let busy: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  // An account with 400 transactions: each account_tx page of 400 is ~200 KB of JSON.
-  busy = await accountWithHistory(server);
-});
-afterAll(() => server.stop(true));
-
-const wsUrl = () => `ws://127.0.0.1:${server.port}/sandbox/ledger`;
-const accountTx = (id: number) => JSON.stringify({ id, command: "account_tx", account: busy, ledger_index_min: -1, ledger_index_max: -1, limit: 400 });
+let wsUrl: string;
+let accountTx: BusyLedger["accountTx"];
+busyLedger((t) => ({ server, wsUrl, accountTx } = t));
 
 async function openSocket(): Promise<WebSocket> {
-  const ws = new WebSocket(wsUrl());
+  const ws = new WebSocket(wsUrl);
   await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
   return ws;
 }
@@ -28,11 +21,13 @@ async function openSocket(): Promise<WebSocket> {
 test("2,000 account_tx pipelined on one connection: it is closed after a bounded amount of output, and another client is served meanwhile", async () => {
   const flood = await openSocket();
   let bytes = 0;
+  let largest = 0;
   let answers = 0;
   let firstWarning: number | undefined;
   flood.onmessage = (e) => {
     const text = String(e.data);
     bytes += text.length;
+    largest = Math.max(largest, text.length);
     answers++;
     if ((JSON.parse(text) as { warning?: string }).warning === "load") firstWarning ??= answers;
   };
@@ -65,6 +60,7 @@ test("2,000 account_tx pipelined on one connection: it is closed after a bounded
 /** Asks account_tx after account_tx, each after the previous answer, until the server closes the socket. */
 async function oneAfterAnother(ws: WebSocket) {
   let bytes = 0;
+  let largest = 0;
   let answers = 0;
   let firstWarning: number | undefined;
   let next = (_: string) => {};
@@ -72,28 +68,31 @@ async function oneAfterAnother(ws: WebSocket) {
   const closed = new Promise<{ code: number; reason: string }>((resolve) => (ws.onclose = (e) => resolve({ code: e.code, reason: e.reason })));
   let open = true;
   void closed.then(() => (open = false));
+  const started = performance.now();
   for (let i = 0; open && i < 1_000; i++) {
     const answer = new Promise<string | undefined>((resolve) => ((next = resolve), void closed.then(() => resolve(undefined))));
     ws.send(accountTx(i));
     const text = await answer;
     if (text === undefined) break;
     bytes += text.length;
+    largest = Math.max(largest, text.length);
     answers++;
     const body = JSON.parse(text) as { warning?: string; result?: { transactions: unknown[] } };
     if (!firstWarning) expect(body.result?.transactions).toHaveLength(400);
     if (body.warning === "load") firstWarning ??= answers;
   }
-  return { bytes, answers, firstWarning, closed: await closed };
+  return { bytes, largest, answers, firstWarning, closed: await closed, elapsedMs: performance.now() - started };
 }
 
 test("a client asking one account_tx after another gets \"warning\": \"load\" first, then is closed at its byte budget (threshold exceeded)", async () => {
-  const { bytes, answers, firstWarning, closed } = await oneAfterAnother(await openSocket());
+  const { bytes, largest, answers, firstWarning, closed, elapsedMs } = await oneAfterAnother(await openSocket());
   expect(closed).toEqual({ code: 1008, reason: "threshold exceeded" });
   // The address's budget is shared by its connections: after the flood above it may warn from the first answer.
   expect(firstWarning).toBeGreaterThanOrEqual(1);
   expect(answers).toBeGreaterThan(firstWarning!);
-  // The byte budget (32 MB) with at most one answer past it.
-  expect(bytes).toBeLessThan(34 * 1024 * 1024);
+  // The byte budget (32 MB) with at most one answer past it; the balance decays meanwhile (by e^(-t/32 s)),
+  // so a slower run gets that much more through: ~35 MB when a loaded machine takes 3 s.
+  expect(bytes).toBeLessThanOrEqual(CONNECTION_LIMITS.bytes.drop * Math.exp(elapsedMs / DECAY_WINDOW_MS) + largest);
 });
 
 test("a client that stops reading is not answered into memory: its requests wait, then it is closed", async () => {
@@ -103,7 +102,7 @@ test("a client that stops reading is not answered into memory: its requests wait
     [
       "bun",
       "-e",
-      `const ws = new WebSocket(${JSON.stringify(wsUrl())});
+      `const ws = new WebSocket(${JSON.stringify(wsUrl)});
        ws.onopen = () => { for (let i = 0; i < ${MAX_PENDING * 4}; i++) ws.send(${JSON.stringify(accountTx(0))}); setTimeout(() => process.kill(process.pid, "SIGSTOP"), 50); };`,
     ],
     { stdout: "ignore", stderr: "inherit" },
@@ -144,7 +143,7 @@ test("a balance decays over rippled's 32 s window", () => {
 test("reconnecting does not start afresh: every dropped connection charges its address, and past four connections' budgets the address is refused (429 with retry-after) before the upgrade", async () => {
   let connections = 0;
   for (; connections < 10; connections++) {
-    const ws = new WebSocket(wsUrl());
+    const ws = new WebSocket(wsUrl);
     const opened = await new Promise<boolean>((resolve) => ((ws.onopen = () => resolve(true)), (ws.onerror = () => resolve(false))));
     if (!opened) break;
     expect((await oneAfterAnother(ws)).closed.reason).toBe("threshold exceeded");

@@ -45,8 +45,13 @@ describe("connection and server methods", () => {
     expect(info.result.info.validated_ledger?.reserve_inc_xrp).toBe(0.2);
     const fee = await kit.client.request({ command: "fee" });
     expect(fee.result.drops.base_fee).toBe("10");
-    const closed = await kit.client.request({ command: "ledger_closed" });
-    const current = await kit.client.request({ command: "ledger_current" });
+    // Two reads are not one: the sandbox closes a ledger every second, so read until no close fell between them.
+    let closed, current, again;
+    do {
+      closed = await kit.client.request({ command: "ledger_closed" });
+      current = await kit.client.request({ command: "ledger_current" });
+      again = await kit.client.request({ command: "ledger_closed" });
+    } while (again.result.ledger_index !== closed.result.ledger_index);
     expect(current.result.ledger_current_index).toBe(closed.result.ledger_index + 1);
     const ledger = await kit.client.request({ command: "ledger", ledger_index: "validated", transactions: true });
     expect(ledger.result.validated).toBe(true);

@@ -4,26 +4,10 @@ import { getJson, HttpError, errorMessage } from "../../lib/api";
 import { formatShortDate, shortAddress } from "../../lib/format";
 import { explorerAccountLink, explorerTxLink, useSiteConfig } from "../../state/site";
 import { walletState } from "../wallet/walletStore";
+import type { DepositRow as DepositRowSchema, DepositsResponse } from "../../../shared/api/deposits";
 
-/** A row of `GET /api/admin/deposits`. */
-export interface DepositRow {
-  txHash: string;
-  ledgerIndex: number;
-  closedAt: string | null;
-  sender: string;
-  currency: string;
-  issuer: string | null;
-  /** Drops for XRP, the token value otherwise. */
-  value: string;
-  outcome: "kept" | "refunded";
-  reason: string;
-  refund: { key: string; status: string; hash: string | null; result: string | null } | null;
-}
-
-interface DepositsResponse {
-  deposits: DepositRow[];
-  funders: string[];
-}
+/** A row of `GET /api/admin/deposits` (the server's schema, src/shared/api/deposits.ts). */
+export type DepositRow = typeof DepositRowSchema.static;
 
 const DEPOSITS_KEY = "/api/admin/deposits";
 
@@ -54,7 +38,7 @@ export function outcomeText(row: Pick<DepositRow, "outcome" | "reason" | "refund
 export function DepositsCard() {
   const { walletAddress, checking } = useSnapshot(walletState);
   const site = useSiteConfig();
-  const deposits = useSWR<DepositsResponse>(checking ? null : ([DEPOSITS_KEY, walletAddress] as const), ([url]: readonly [string, string | null]) => getJson<DepositsResponse>(url));
+  const deposits = useSWR<typeof DepositsResponse.static>(checking ? null : ([DEPOSITS_KEY, walletAddress] as const), ([url]: readonly [string, string | null]) => getJson<typeof DepositsResponse.static>(url));
   const refused = deposits.error instanceof HttpError && (deposits.error.status === 401 || deposits.error.status === 403);
   if (refused) return null;
   const rows = deposits.data?.deposits ?? [];

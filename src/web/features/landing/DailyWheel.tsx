@@ -4,6 +4,7 @@ import useSWR from "swr";
 import { useSnapshot } from "valtio";
 import { WHEEL_SEGMENTS } from "../../../engine";
 import { errorMessage, getJson, HttpError } from "../../lib/api";
+import { useWalletPush } from "../../lib/useWalletPush";
 import { toast } from "../../state/toast";
 import { walletState } from "../wallet/walletStore";
 import { eligibilityUrl, spinWheel, TIER_LABEL, timeLeftText, type Eligibility, type WheelResult } from "./wheelApi";
@@ -71,9 +72,13 @@ export function WheelSvg({ rotation, spinning }: { rotation: number; spinning: b
   );
 }
 
-/** Eligibility (with the spec's 'Spin Wheel Unavailable'), the spin (4 s, result at 4.2 s, 'Spin Failed'), and the time left. */
+/**
+ * Eligibility (with the spec's 'Spin Wheel Unavailable'), the spin (4 s, result at 4.2 s, 'Spin Failed'), and the time left.
+ * A spin in another window arrives by push with the eligibility after it, which is shown as it is (no request).
+ */
 function useDailyWheel(wallet: string | null) {
   const { data, error, mutate, isLoading } = useSWR<Eligibility>(wallet ? eligibilityUrl(wallet) : null, getJson);
+  useWalletPush(wallet, (message) => message.type === "wheel.spin" && void mutate({ success: true, ...message.eligibility }, { revalidate: false }), () => void mutate());
   const [rotation, setRotation] = useState(0);
   const [spinning, setSpinning] = useState(false);
   const [result, setResult] = useState<WheelResult | null>(null);

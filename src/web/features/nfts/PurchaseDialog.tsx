@@ -7,7 +7,6 @@ import { toast } from "../../state/toast";
 import { connectWallet, isMobile, walletState } from "../wallet/walletStore";
 import { openWalletApp } from "./api";
 import { launchConfetti } from "./confetti";
-import { topicOf, type PurchaseUpdatedMessage } from "../../../shared/channels";
 import { useChannel } from "../../lib/useChannel";
 import { PurchaseFlow, stepTitle, type PurchaseState, type PurchaseTiming } from "./purchaseFlow";
 import { QrRequest } from "./QrRequest";
@@ -77,7 +76,7 @@ function usePurchaseDialog({ open, tierId, tierName, price, walletAddress, onClo
   );
   const state = useSyncExternalStore(flow.subscribe, flow.getState, flow.getState);
   // Each step arrives by push on the wallet's private channel; the spec's polls run only while it is down.
-  const { connected } = useChannel<PurchaseUpdatedMessage>(open && walletAddress ? topicOf("wallet", walletAddress) : null, (message) => flow.onPush(message));
+  const { connected } = useChannel("wallet", open ? walletAddress : null, (message) => flow.onPush(message));
   useEffect(() => flow.setPush(connected), [flow, connected]);
   const { signing, environment } = useSnapshot(walletState);
   const scan = (environment?.isMobile ?? isMobile()) ? "Open Xaman" : "Scan with Xaman";

@@ -12,7 +12,6 @@ export type {
   VaultRow,
 } from "../../../shared/api/nfts";
 export type { PayloadStatusResponse, SignStatusResponse } from "../../../shared/api/auth";
-export type { PurchaseUpdatedMessage } from "../../../shared/channels";
 
 /** One tier's figures of `GET /api/nft-minting-status`. */
 export type MintingFigures = import("../../../shared/api/nfts").MintingStatusResponse["genesis"];

@@ -1,4 +1,4 @@
-import type { PurchaseUpdatedMessage } from "../../../shared/channels";
+import type { WalletMessage } from "../../../shared/channels";
 import { linkOf, qrOf } from "../../../shared/compat";
 import { getJson, sendJson } from "../../lib/api";
 import { dismissToast, toast as showToast } from "../../state/toast";
@@ -141,7 +141,7 @@ export class PurchaseFlow {
   }
 
   /** A step the server pushed on the wallet channel. */
-  onPush(message: PurchaseUpdatedMessage): void {
+  onPush(message: WalletMessage): void {
     const gen = this.generation;
     if (message.type !== "purchase" || message.requestId !== this.state.payment?.requestId || !this.live(gen, "vvx_payment", "nft_offer")) return;
     if (message.acceptIssue && this.state.step === "nft_offer") return void this.set({ statusText: acceptIssueText(message.acceptIssue) });

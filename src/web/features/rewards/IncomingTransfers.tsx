@@ -7,9 +7,16 @@ import { SigningModal } from "../wallet/SigningModal";
 import type { SigningRequest } from "../wallet/walletStore";
 import { acceptTransfer, transfersKey, type TransfersResponse } from "./api";
 
-/** NFTs other holders offered to this wallet (free transfers), each with an Accept button signed in Xaman. */
-export function IncomingTransfers({ wallet, onAccepted }: { wallet: string; onAccepted: () => void }) {
-  const { data, error, mutate } = useSWR<TransfersResponse>(transfersKey(wallet), getJson, { refreshInterval: 10_000 });
+/** While the wallet's channel is down: how often offers to this wallet are looked for, and how long after an acceptance the lists are read. */
+const POLL_MS = 10_000;
+const AFTER_ACCEPT_MS = 1_500;
+
+/**
+ * NFTs other holders offered to this wallet (free transfers), each with an Accept button signed in Xaman.
+ * `pushed`: the page's wallet channel is up and reloads the lists on each transfer; else they are polled.
+ */
+export function IncomingTransfers({ wallet, pushed, onAccepted }: { wallet: string; pushed: boolean; onAccepted: () => void }) {
+  const { data, error, mutate } = useSWR<TransfersResponse>(transfersKey(wallet), getJson, { refreshInterval: pushed ? 0 : POLL_MS });
   const [signing, setSigning] = useState<SigningRequest | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const incoming = data?.incoming ?? [];
@@ -60,11 +67,12 @@ export function IncomingTransfers({ wallet, onAccepted }: { wallet: string; onAc
         request={signing}
         onSuccess={() => {
           toast({ title: "NFT accepted", description: "The NFT is now in your wallet, with its unclaimed rewards.", variant: "success" });
-          // The acceptance validates in the next ledger: look again shortly.
-          setTimeout(() => {
-            void mutate();
-            onAccepted();
-          }, 1_500);
+          // The acceptance validates in the next ledger: its push reloads the lists; without the channel, look again shortly.
+          if (!pushed)
+            setTimeout(() => {
+              void mutate();
+              onAccepted();
+            }, AFTER_ACCEPT_MS);
         }}
         onError={(message) => toast({ title: "Error accepting transfer", description: message, variant: "destructive" })}
         onClose={() => {

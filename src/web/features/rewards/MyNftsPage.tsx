@@ -4,6 +4,7 @@ import { useSnapshot } from "valtio";
 import { getJson } from "../../lib/api";
 import { shortAddress } from "../../lib/format";
 import { usePageTitle } from "../../lib/usePageTitle";
+import { useWalletPush } from "../../lib/useWalletPush";
 import { useTiers } from "../nfts/useTiers";
 import { walletState } from "../wallet/walletStore";
 import { fetchOwnedNfts, ownedNftsKey, transfersKey, type OwnedNft, type TransfersResponse } from "./api";
@@ -31,6 +32,8 @@ export default function MyNftsPage() {
     void mutate(ownedNftsKey(wallet));
     void mutate(transfersKey(wallet));
   }, [wallet, mutate]);
+  // Transfers offered, cancelled or accepted (by this wallet or to it) arrive by push; the lists poll only while it is down.
+  const pushed = useWalletPush(wallet, (message) => message.type === "nft.transfer" && refresh(), refresh);
 
   // Tabs follow the live tiers.
   const tabs = useMemo(() => [{ value: "all", label: "All NFTs" }, ...(tiers ?? []).map((t) => ({ value: t.tier, label: t.name }))], [tiers]);
@@ -52,7 +55,7 @@ export default function MyNftsPage() {
         <ConnectPrompt text="Connect your wallet to view your NFT investments" />
       ) : (
         <>
-          <IncomingTransfers wallet={wallet} onAccepted={refresh} />
+          <IncomingTransfers wallet={wallet} pushed={pushed} onAccepted={refresh} />
           <Tabs tabs={tabs} value={tab} onChange={setTab} label="NFT tiers" idPrefix="my-nfts" />
           <div id="my-nfts-panel" role="tabpanel" aria-labelledby={`my-nfts-tab-${tab}`} className="tab-panel">
             {owned.error && !owned.data ? (
@@ -88,7 +91,7 @@ export default function MyNftsPage() {
           setTransferring(n);
         }}
       />
-      {transferring && wallet && <TransferDialog nft={transferring} wallet={wallet} onClose={() => setTransferring(null)} onChanged={refresh} />}
+      {transferring && wallet && <TransferDialog nft={transferring} wallet={wallet} pushed={pushed} onClose={() => setTransferring(null)} onChanged={refresh} />}
     </section>
   );
 }

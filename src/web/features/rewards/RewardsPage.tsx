@@ -1,10 +1,11 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router-dom";
-import useSWR from "swr";
+import useSWR, { useSWRConfig } from "swr";
 import { useSnapshot } from "valtio";
 import { Dialog } from "../../components/Dialog";
 import { errorMessage } from "../../lib/api";
 import { usePageTitle } from "../../lib/usePageTitle";
+import { useWalletPush } from "../../lib/useWalletPush";
 import { toast } from "../../state/toast";
 import { walletState } from "../wallet/walletStore";
 import { claimRewards, fetchRewards, rewardsKey, type NftRewards, type RewardsResponse } from "./api";
@@ -13,19 +14,23 @@ import { ConnectPrompt, LoadError, Loading, NftArt, Vvx } from "./parts";
 
 /** The spec: rewards reload 1 s after a claim. */
 export const RELOAD_AFTER_CLAIM_MS = 1000;
-/** While a claim's payment is on its way, look again this often. */
+/** While a claim's payment is on its way and the wallet's channel is down, look again this often. */
 const PENDING_POLL_MS = 2000;
 
 /**
  * /rewards: the Rewards Dashboard: summary and one card per NFT with early and full claims.
- * Long because the claim handling (toasts, reload after 1 s, the pending poll) sits with the page it drives.
+ * Long because the claim handling (toasts, reload after 1 s, the pushes) sits with the page it drives.
+ * A claim's payment settling arrives on the wallet's channel; only while that is down is a pending claim polled.
  */
 export default function RewardsPage() {
   usePageTitle("Rewards Dashboard");
   const { isConnected, walletAddress, checking } = useSnapshot(walletState);
   const key = walletAddress ? rewardsKey(walletAddress, "30days") : null;
+  const { mutate: reload } = useSWRConfig();
+  const reloadRewards = () => void (key && reload(key));
+  const pushed = useWalletPush(walletAddress, (message) => message.type === "reward-claim" && reloadRewards(), reloadRewards);
   const { data, error, isLoading, mutate } = useSWR<RewardsResponse>(key, fetchRewards, {
-    refreshInterval: (latest) => (latest?.nfts.some((n) => n.claimPending) ? PENDING_POLL_MS : 0),
+    refreshInterval: (latest) => (!pushed && latest?.nfts.some((n) => n.claimPending) ? PENDING_POLL_MS : 0),
   });
   const [claiming, setClaiming] = useState<string | null>(null);
   const [confirmEarly, setConfirmEarly] = useState<NftRewards | null>(null);

@@ -11,6 +11,9 @@ import { cancelTransfer, startTransfer, transfersKey, type OwnedNft, type SignRe
 const CLASSIC_ADDRESS = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
 /** How long to wait for a signed offer (or its cancellation) to show on the ledger before saying so. */
 const LEDGER_WAIT_MS = 30_000;
+/** While the wallet's channel is down: how often pending transfers are read (waiting for the ledger, and otherwise). */
+const WAITING_POLL_MS = 1_500;
+const IDLE_POLL_MS = 10_000;
 
 type Step = "edit" | "wait-offer" | "wait-cancel";
 
@@ -27,28 +30,30 @@ export function recipientProblem(value: string, owner: string): string | null {
  * Transfer NFT: the owner enters a classic address and signs a sell offer for 0 to it in Xaman; the
  * dialog then shows the pending transfer (from the ledger) and lets the owner cancel it. Once the
  * recipient accepts, the NFT and its unclaimed rewards are theirs. Long because it is one dialog with
- * two phases (the form, then the pending transfer with cancel), sharing the signing modal.
+ * two phases (the form, then the pending transfer with cancel), sharing the signing modal. The ledger's
+ * changes come by push (`pushed`: the page's wallet channel is up, it reloads the list); else it polls.
  */
-export function TransferDialog({ nft, wallet, onClose, onChanged }: { nft: OwnedNft; wallet: string; onClose: () => void; onChanged: () => void }) {
+export function TransferDialog({ nft, wallet, pushed, onClose, onChanged }: { nft: OwnedNft; wallet: string; pushed: boolean; onClose: () => void; onChanged: () => void }) {
   const [step, setStep] = useState<Step>("edit");
   const [recipient, setRecipient] = useState("");
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [signing, setSigning] = useState<SigningRequest | null>(null);
-  const { data, error: loadError, mutate } = useSWR<TransfersResponse>(transfersKey(wallet), getJson, { refreshInterval: step === "edit" ? 10_000 : 1_500 });
+  const { data, error: loadError, mutate } = useSWR<TransfersResponse>(transfersKey(wallet), getJson, { refreshInterval: pushed ? 0 : step === "edit" ? IDLE_POLL_MS : WAITING_POLL_MS });
   const pending = data?.outgoing.find((o) => o.tokenId === nft.tokenId) ?? null;
 
+  // The ledger shows the change: the page's lists follow (a push reloaded them already).
   useEffect(() => {
     if (step === "wait-offer" && pending) {
       setStep("edit");
-      onChanged();
+      if (!pushed) onChanged();
     } else if (step === "wait-cancel" && data && !pending) {
       setStep("edit");
       toast({ title: "Transfer cancelled", description: `${nft.name} stays in your wallet.`, variant: "success" });
-      onChanged();
+      if (!pushed) onChanged();
     }
-  }, [step, pending, data, nft.name, onChanged]);
+  }, [step, pending, data, nft.name, onChanged, pushed]);
   useEffect(() => {
     if (step === "edit") return;
     const timer = setTimeout(() => {

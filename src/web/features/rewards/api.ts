@@ -1,156 +1,32 @@
 import { getJson, HttpError, sendJson } from "../../lib/api";
 
-/** VVX amounts travel as exact decimal text ("1666.666666"); they are never turned into floats here. */
-export type VvxText = string;
+import type { HistoryResponse as HistorySchema, Transaction as TransactionSchema } from "../../../shared/api/history";
+import type {
+  ClaimResponse,
+  NftRewards as NftRewardsSchema,
+  OwnedNft as OwnedNftSchema,
+  OwnedNftsResponse,
+  RewardRow as RewardRowSchema,
+  RewardsResponse as RewardsSchema,
+  SignRequestShape,
+  SummaryResponse,
+  TransferOffer as TransferOfferSchema,
+  TransfersResponse as TransfersSchema,
+} from "../../../shared/api/rewards";
 
-export interface OwnedNft {
-  id: string;
-  tokenId: string;
-  name: string;
-  number: number | null;
-  taxon: number;
-  tier: { name: string; tier: string; roiPercentage: string; durationMonths: number; price: string };
-  tierId: number;
-  owner: string;
-  mintedAt: string | null;
-  purchasedAt: string | null;
-  investment: VvxText;
-  rewardsEarned: VvxText;
-  totalRewardsEarned: VvxText;
-  rewardsClaimable: VvxText;
-  rewardsForfeited: VvxText;
-  maxRewards: VvxText;
-  roiProgress: number;
-  nextRewardDate: string | null;
-  imageUrl: string;
-  explorerUrl: string;
-}
-
-export interface RewardRow {
-  id: number;
-  date: string;
-  nft: { id: string; tokenId: string; name: string; tier: string; payoutType: string };
-  /** early, full, or monthly (a month's distribution). */
-  claimType: string;
-  /** The month a distribution paid (YYYY-MM); null for claims. */
-  period: string | null;
-  amount: VvxText;
-  percentage: number;
-  baseAmount: VvxText;
-  forfeited: VvxText;
-  status: string;
-  txid: string | null;
-  explorerUrl: string | null;
-}
-
-export interface NftRewards {
-  nft: OwnedNft;
-  tier: { id: number; name: string; tier: string; roiPercentage: string; durationMonths: number; price: string };
-  totalRewards: VvxText;
-  maxRewards: VvxText;
-  dailyVVX: VvxText;
-  accruedRewardsSinceLastClaim: VvxText;
-  earlyClaimAmount: VvxText;
-  fullClaimTarget: VvxText;
-  daysToFullClaim: number;
-  estimatedFullClaimDate: string | null;
-  canClaimEarly: boolean;
-  canClaimFull: boolean;
-  nextClaimTime: string | null;
-  lastClaimTime: string | null;
-  claimPending: boolean;
-}
-
-export interface RewardsResponse {
-  success: true;
-  walletAddress: string;
-  now: string;
-  period: string;
-  totalAccruedVVX: VvxText;
-  totalEarnedVVX: VvxText;
-  dailyVVX: VvxText;
-  nextClaimTime: string | null;
-  canClaimEarly: boolean;
-  canClaimFull: boolean;
-  /** The end of this month: rewards still unclaimed then are paid to each NFT's holder. */
-  nextDistributionTime: string;
-  rewards: RewardRow[];
-  rewardsTotal: number;
-  page: number;
-  pageSize: number;
-  totalPages: number;
-  nfts: NftRewards[];
-}
-
-export interface WalletSummary {
-  walletAddress: string;
-  funded: boolean;
-  hasVvxTrustline: boolean;
-  vvexBalance: VvxText;
-  nftsOwned: number;
-  pendingRewards: VvxText;
-  totalEarned: VvxText;
-}
-
-export interface ClaimResult {
-  success: true;
-  claimId: number;
-  tokenId: string;
-  claimType: string;
-  claimedAmount: VvxText;
-  forfeitedAmount: VvxText;
-  status: string;
-  txid?: string | null;
-  explorerUrl: string | null;
-  message: string;
-}
-
-export interface Transaction {
-  id: string;
-  date: string;
-  type: string;
-  category: string;
-  description: string;
-  amount: string;
-  currency: string;
-  status: string;
-  txid: string | null;
-  explorerUrl: string | null;
-  tier?: string;
-  details?: string;
-}
-
-export interface HistoryResponse {
-  success: true;
-  period: string;
-  type: string;
-  page: number;
-  pageSize: number;
-  total: number;
-  totalPages: number;
-  transactions: Transaction[];
-  statistics: { totalRewardsReceived: string; totalNftPurchases: number; totalNftPurchaseVvx: string; totalSwaps: number; totalGames: number };
-}
-
-export interface TransferOffer {
-  offerId: string;
-  tokenId: string;
-  name: string;
-  tierName: string;
-  from: string;
-  to: string;
-}
-
-export interface TransfersResponse {
-  outgoing: TransferOffer[];
-  incoming: TransferOffer[];
-}
-
-export interface SignRequest {
-  uuid: string;
-  qrUrl: string;
-  xummUrl: string;
-}
+// The server's schemas are the types (src/shared/api): VVX amounts travel as exact decimal text
+// ("1666.666666") and are never turned into floats here.
+export type OwnedNft = typeof OwnedNftSchema.static;
+export type RewardRow = typeof RewardRowSchema.static;
+export type NftRewards = typeof NftRewardsSchema.static;
+export type RewardsResponse = typeof RewardsSchema.static;
+export type WalletSummary = typeof SummaryResponse.static;
+export type ClaimResult = typeof ClaimResponse.static;
+export type Transaction = typeof TransactionSchema.static;
+export type HistoryResponse = typeof HistorySchema.static;
+export type TransferOffer = typeof TransferOfferSchema.static;
+export type TransfersResponse = typeof TransfersSchema.static;
+export type SignRequest = typeof SignRequestShape.static;
 
 /** The spec's period options. */
 export const PERIODS = [
@@ -172,7 +48,7 @@ export const transfersKey = (wallet: string) => `/api/nfts/transfers/${w(wallet)
 
 /** swr fetcher that unwraps `{nfts}` of the owned-NFT query. */
 export async function fetchOwnedNfts(url: string): Promise<OwnedNft[]> {
-  return (await getJson<{ nfts: OwnedNft[] }>(url)).nfts;
+  return (await getJson<typeof OwnedNftsResponse.static>(url)).nfts;
 }
 
 /** The spec's rewards reload: the rewards object, fetched fresh (no cache). */

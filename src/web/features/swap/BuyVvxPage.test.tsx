@@ -14,13 +14,16 @@ const ISSUER = "rPwPUPAsPmSETpDxsYmQRBoUP48dqsuXxV";
 const UUID = "44444444-4444-4444-8444-444444444444";
 
 const quote = (xrp: string, extra: Partial<Quote> = {}): Quote => ({
+  success: true,
   xrpAmount: xrp,
   drops: String(Number(xrp) * 1e6),
   vvxAmount: `${xrp}000.5`,
   exactVvx: `${xrp}000.5`,
+  microVvx: `${xrp}000500000`,
   exchangeRate: "1178.9576",
   spotRate: "1185",
   networkFee: "0.00001",
+  networkFeeDrops: "10",
   priceImpact: "0.01",
   priceImpactWarning: false,
   priceImpactTooHigh: false,
@@ -29,6 +32,7 @@ const quote = (xrp: string, extra: Partial<Quote> = {}): Quote => ({
   poolXrp: "100000",
   poolVvx: "118500000",
   tradingFee: "0.5",
+  tradingFeeUnits: 500,
   ledgerIndex: 9,
   ...extra,
 });

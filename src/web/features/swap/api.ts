@@ -1,3 +1,5 @@
+import type { SignStatusResponse } from "../../../shared/api/auth";
+import type { CreateSwapResponse, CreateTrustlineResponse, QuoteShape, SwapView, TrustlineStatusResponse, XappPaymentResponse } from "../../../shared/api/swap";
 import { errorMessage, getJson, HttpError, sendJson } from "../../lib/api";
 
 /** The spec's timing: a swap or trustline request's status is polled every 2 s while its dialog is open. */
@@ -7,72 +9,13 @@ export const QUOTE_DEBOUNCE_MS = 300;
 /** The live rate and the shown quote are asked for again this often (the server reads the pool once per ledger close). */
 export const RATE_REFRESH_MS = 5_000;
 
-export interface Quote {
-  xrpAmount: string;
-  drops: string;
-  vvxAmount: string;
-  exactVvx: string;
-  exchangeRate: string;
-  spotRate: string;
-  networkFee: string;
-  priceImpact: string;
-  priceImpactWarning: boolean;
-  priceImpactTooHigh: boolean;
-  minimumReceived: string;
-  slippagePercent: number;
-  poolXrp: string;
-  poolVvx: string;
-  tradingFee: string;
-  ledgerIndex: number;
-}
-
-export interface TrustlineStatus {
-  hasTrustline: boolean;
-  hasVvxTrustline: boolean;
-  funded: boolean;
-  balance: string;
-  limit: string;
-  issuer: string;
-  currency: string;
-}
-
-/** The spec's creation fields. */
-export interface Created {
-  success: boolean;
-  error?: string | null;
-  uuid: string;
-  qrUrl?: string;
-  xummUrl?: string;
-  refs?: { qr_png?: string; qrUrl?: string };
-  next?: { always?: string };
-  pushed?: boolean;
-  estimatedVvx?: string;
-  expectedVVX?: string;
-  minimumVvx?: string;
-  issuer?: string;
-}
-
-export interface SignStatus {
-  type: string;
-  signed: boolean;
-  cancelled: boolean;
-  expired: boolean;
-  txid: string | null;
-}
-
-export interface SwapOutcome {
-  status: "pending" | "submitted" | "completed" | "failed" | "cancelled" | "expired";
-  xrpAmount: string;
-  quotedVvx: string;
-  minimumVvx: string;
-  txid: string | null;
-  result: string | null;
-  deliveredVvx: string | null;
-  spentXrp: string | null;
-  feeXrp: string | null;
-  xrpKept: boolean;
-  reason: string | null;
-}
+// The server's schemas are the types (src/shared/api/swap.ts, auth.ts).
+export type Quote = typeof QuoteShape.static;
+export type TrustlineStatus = typeof TrustlineStatusResponse.static;
+type AnyCreated = typeof CreateSwapResponse.static | typeof CreateTrustlineResponse.static | typeof XappPaymentResponse.static;
+/** What a create call answers: the sign request every kind has, and the swap's or trust line's own fields where it has them. */
+export type Created = Pick<AnyCreated, "success" | "uuid" | "xummUrl" | "next"> & Partial<typeof CreateSwapResponse.static & typeof CreateTrustlineResponse.static>;
+export type SwapOutcome = typeof SwapView.static;
 
 /** A positive XRP amount with at most 6 decimals, or the reason it is not. */
 export function checkXrpAmount(text: string): { ok: true; value: string } | { ok: false; reason: string | null } {
@@ -121,7 +64,7 @@ export const createTrustline = (walletAddress: string) => create("/api/vvx/creat
 export const createXappPayment = (body: { type: "swap" | "trustline"; walletAddress: string; xrpAmount?: string }) =>
   create("/api/xumm/payment/xapp", body, "Failed to create xApp payment");
 
-export const signStatus = (uuid: string) => getJson<SignStatus>(`/api/xumm/status/${encodeURIComponent(uuid)}`);
+export const signStatus = (uuid: string) => getJson<SignStatusResponse>(`/api/xumm/status/${encodeURIComponent(uuid)}`);
 export const swapOutcome = (uuid: string) => getJson<SwapOutcome>(`/api/vvx/swaps/${encodeURIComponent(uuid)}`);
 
 /** Grouped decimal text without floats ("11789.576937" -> "11,789.576937"); `decimals` cuts (never rounds up). */

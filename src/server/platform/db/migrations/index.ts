@@ -14,6 +14,7 @@ import m11 from "./0011_outbox_resend_indexes.sql" with { type: "text" };
 import m12 from "./0012_reward_distributions_transfers.sql" with { type: "text" };
 import m13 from "./0013_provably_fair_commitments.sql" with { type: "text" };
 import m14 from "./0014_hardening_payouts_reservations.sql" with { type: "text" };
+import m15 from "./0015_outbox_owners.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -31,4 +32,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0012_reward_distributions_transfers", sql: m12 },
   { tag: "0013_provably_fair_commitments", sql: m13 },
   { tag: "0014_hardening_payouts_reservations", sql: m14 },
+  { tag: "0015_outbox_owners", sql: m15 },
 ];

@@ -25,6 +25,7 @@ export function CrashReplay({ round, crashHundredths, marks = [] }: { round: num
   useEffect(() => {
     setState("playing");
     Object.assign(timeline, { status: "running", crashHundredths: null, confirmedMs: 0, localStart: Number.NaN });
+    timeline.redraw?.();
     const t0 = performance.now();
     let frame = 0;
     const step = () => {

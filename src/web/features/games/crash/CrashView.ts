@@ -1,3 +1,4 @@
+import { DrawLoop, type NextFrame } from "../../../lib/drawLoop";
 import { Application, Assets, Container, Graphics, Sprite, Text, type Texture } from "../../../lib/pixi";
 import { msToReachHundredths, multiplierAtMs } from "../../../../engine";
 import flameArt from "../../../../../assets/games/crash/flame.svg";
@@ -91,6 +92,7 @@ export class CrashView {
   private pad = CRASH_VIEW.pad;
   /** The flame's width scale at rest (it flickers around it). */
   private flameScaleX = 1;
+  private readonly loop: DrawLoop;
 
   private constructor(
     private readonly app: Application,
@@ -110,7 +112,9 @@ export class CrashView {
     this.big.anchor.set(0.5, 0);
     this.small.anchor.set(0.5, 0);
     app.stage.addChild(this.grid, this.labels, this.curve, this.marks, this.markLabels, this.flame, this.rocket, this.sparks, this.big, this.small);
-    app.ticker.add(() => this.frame());
+    this.loop = new DrawLoop(app, (dt) => this.frame(dt));
+    // The page changes the timeline when a message comes: an idle canvas draws again.
+    timeline.redraw = this.loop.wake;
     this.resize();
     this.observer = new ResizeObserver(() => this.resize());
     this.observer.observe(host);
@@ -125,6 +129,7 @@ export class CrashView {
       antialias: true,
       resolution: Math.min(2, window.devicePixelRatio || 1),
       autoDensity: true,
+      autoStart: false,
     });
     const [rocket, flame] = await Promise.all([Assets.load<Texture>({ src: rocketArt, data: { resolution: 2 } }), Assets.load<Texture>({ src: flameArt, data: { resolution: 2 } })]);
     app.canvas.setAttribute("aria-hidden", "true");
@@ -150,11 +155,16 @@ export class CrashView {
     this.flame.width = CRASH_VIEW.rocketSize * 0.8 * k;
     this.flame.height = CRASH_VIEW.rocketSize * 0.4 * k;
     this.flameScaleX = this.flame.scale.x;
+    this.loop.wake();
   }
 
-  /** One frame: axes scaled to the round so far, the curve, the rocket, the texts, the sparks. */
-  private frame(): void {
-    if (this.destroyed) return;
+  /**
+   * One frame: axes scaled to the round so far, the curve, the rocket, the texts, the sparks. The next
+   * frame comes at once while the rocket flies or sparks fall, when the countdown's digit changes, and
+   * otherwise when a message changes the timeline.
+   */
+  private frame(dt: number): NextFrame {
+    if (this.destroyed) return null;
     const tl = this.timeline;
     const now = performance.now();
     const ms = displayMs(tl, now);
@@ -200,7 +210,7 @@ export class CrashView {
 
     this.drawMarks(running ? ms : -1, x, y);
     if (crashed && this.explodedRound !== tl.round) this.explode(tipX, tipY, tl.round);
-    this.stepSparks();
+    this.stepSparks(dt);
 
     if (tl.status === "waiting") {
       const left = Math.max(0, (tl.countdownEnds - now) / 1000);
@@ -221,6 +231,10 @@ export class CrashView {
     // What the canvas shows, for people and tests reading the page (a replay's last frame is its result).
     const shown = `${this.big.text} ${this.small.text}`;
     if (this.host.dataset.shown !== shown) this.host.dataset.shown = shown;
+    if (tl.status === "running" || this.particles.length > 0) return 0;
+    const countdown = tl.status === "waiting" && tl.round ? tl.countdownEnds - now : 0;
+    // The countdown shows tenths, rounded: its digit changes when the time left crosses the next x.x5 s.
+    return countdown > 0 ? ((countdown / 100 + 0.5) % 1) * 100 + 1 : null;
   }
 
   /** The round line at (cx, y), the big text under it, scaled down to fit `maxWidth`. */
@@ -325,8 +339,9 @@ export class CrashView {
     }
   }
 
-  private stepSparks(): void {
-    const dt = Math.min(3, this.app.ticker.deltaMS / 16.7);
+  /** Moves the sparks on by `dtMs`. */
+  private stepSparks(dtMs: number): void {
+    const dt = Math.min(3, dtMs / 16.7);
     for (const p of this.particles) {
       p.g.position.x += p.vx * dt;
       p.g.position.y += p.vy * dt;
@@ -341,6 +356,8 @@ export class CrashView {
 
   destroy(): void {
     this.destroyed = true;
+    this.loop.stop();
+    if (this.timeline.redraw === this.loop.wake) this.timeline.redraw = undefined;
     this.observer.disconnect();
     this.app.destroy(true, { children: true, texture: false });
   }

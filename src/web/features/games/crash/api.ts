@@ -1,4 +1,5 @@
-import type { CrashBetInitiateResponse, CrashBetView, CrashBurnsResponse, CrashPlayer, CrashRoundView, CrashStatus } from "../../../../shared/api/crash";
+import type { SignStatusResponse } from "../../../../shared/api/auth";
+import type { CrashBetCancelResponse, CrashBetInitiateResponse, CrashBetView, CrashBurnsResponse, CrashPlayer, CrashRoundView, CrashStatus } from "../../../../shared/api/crash";
 import { getJson, sendJson } from "../../../lib/api";
 
 export type { CrashBetView, CrashPlayer, CrashRoundView, CrashStatus };
@@ -24,11 +25,11 @@ export const AUTO_CASH_OUT_KEY = "crashAutoCashOut";
 export const initiateBet = (betAmount: number, autoCashOut: number | null) =>
   sendJson<BetPayment>("POST", "/api/crash-bet/initiate", { betAmount, autoCashOut });
 
-export const cancelBet = (betId: string) => sendJson<{ success: boolean; cancelled: boolean }>("POST", "/api/crash-bet/cancel", { betId });
+export const cancelBet = (betId: string) => sendJson<typeof CrashBetCancelResponse.static>("POST", "/api/crash-bet/cancel", { betId });
 
 /** GET /api/xumm/status/{uuid}?betId=: whether the wallet signed, and whether the bet counts. */
 export const betStatus = (uuid: string, betId: string) =>
-  getJson<{ signed: boolean; cancelled: boolean; expired: boolean; betConfirmed: boolean }>(`/api/xumm/status/${uuid}?betId=${encodeURIComponent(betId)}`);
+  getJson<SignStatusResponse>(`/api/xumm/status/${uuid}?betId=${encodeURIComponent(betId)}`);
 
 /** The wallet's bets that were paid (payment requests closed unpaid are no bets). */
 export const betsUrl = (wallet: string) => `/api/crash/bets?wallet=${wallet}&limit=20&paid=1`;

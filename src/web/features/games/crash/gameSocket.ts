@@ -1,4 +1,5 @@
 import type { SocketFactory, SocketLike } from "../../../lib/socket";
+import type { CrashServerMessage } from "../../../../shared/api/crash";
 
 /** The spec's crash connection policy (§9): keepalive, reconnect attempts and delays, connect time-out. */
 export const CRASH_SOCKET = {
@@ -41,7 +42,7 @@ export class GameSocket {
 
   constructor(
     private readonly url: string,
-    private readonly handlers: { onMessage(m: { type: string; [k: string]: any }): void; onStatus(s: GameSocketStatus, attempt: number): void },
+    private readonly handlers: { onMessage(m: CrashServerMessage): void; onStatus(s: GameSocketStatus, attempt: number): void },
     private readonly factory: SocketFactory = (u) => new WebSocket(u) as unknown as SocketLike,
     private readonly policy: SocketPolicy = CRASH_SOCKET,
   ) {}
@@ -111,7 +112,7 @@ export class GameSocket {
     };
     s.onmessage = (ev) => {
       try {
-        const m = JSON.parse(String(ev.data));
+        const m = JSON.parse(String(ev.data)) as CrashServerMessage | null;
         if (!m || typeof m.type !== "string") return;
         if (m.type === "authenticated") this.authRetried = false;
         // Auth refused: the socket may have opened just before the session cookie was set; one fresh connection reads it.

@@ -20,6 +20,8 @@ export interface Timeline {
   countdownEnds: number;
   /** Cash-outs drawn on the curve once it reaches them (a round's replay). */
   marks?: CashOutMark[];
+  /** Set by the canvas drawing this timeline (it draws only while something moves): whoever changes the timeline calls it. */
+  redraw?: () => void;
 }
 
 /** A cash-out shown on the curve: where (hundredths) and who. */
@@ -49,6 +51,7 @@ export function observe(tl: Timeline, m: { type: string; round?: number; status?
     tl.localStart = Number.isNaN(tl.localStart) || estimate < tl.localStart || estimate - tl.localStart > 1000 ? estimate : tl.localStart;
     tl.confirmedMs = Math.max(tl.confirmedMs, m.elapsedMs);
   }
+  tl.redraw?.();
 }
 
 /** The ms into the round to draw now: the formula's time, held at what the server confirmed. */

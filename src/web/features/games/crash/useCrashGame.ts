@@ -62,11 +62,11 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
   const [banner, setBanner] = useState<string | null>(null);
 
   useEffect(() => {
-    const handle = (m: { type: string; [k: string]: any }) => {
+    const handle = (m: CrashServerMessage) => {
       observe(timeline.current, m, performance.now());
       switch (m.type) {
         case "gameState":
-          setState(m as GameState);
+          setState(m);
           setMultiplier(m.currentMultiplier);
           // A new round in waiting resets the player's state (spec §4), unless the bet is for it.
           if (m.status === "waiting") setMine((cur) => (cur && cur.round >= m.round ? cur : null));

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
+import { copyText } from "../../../lib/clipboard";
 import { usePageTitle } from "../../../lib/usePageTitle";
 import { EMBED_DEFAULTS, EMBED_GAMES, FRAME_RANGE, SCALE_RANGE, embedUrl, iframeSnippet, refProblem, walletProblem, type EmbedGame, type EmbedOptions, type EmbedTheme } from "./options";
 import "./builder.css";
@@ -223,13 +224,9 @@ function CopyBox({ title, text, note, testId }: { title: string; text: string; n
   const [status, setStatus] = useState<"" | "copied" | "select">("");
   useEffect(() => setStatus(""), [text]);
   const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setStatus("copied");
-    } catch {
-      area.current?.select();
-      setStatus("select");
-    }
+    if (await copyText(text)) return setStatus("copied");
+    area.current?.select();
+    setStatus("select");
   };
   return (
     <div className="card stack builder-copy">

@@ -14,6 +14,11 @@ export function RaceTrack({ frame, shown, look }: { frame: () => LaneFrame; show
   const latest = useRef(frame);
   latest.current = frame;
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
+  const view = useRef<RaceView | undefined>(undefined);
+
+  // The lanes draw only while a unicorn runs: a change of the page's state (a message, a replay started or skipped) wakes them.
+  const shownKey = JSON.stringify(shown);
+  useEffect(() => view.current?.wake(), [frame, shownKey]);
 
   useEffect(() => {
     let cancelled = false;
@@ -24,6 +29,7 @@ export function RaceTrack({ frame, shown, look }: { frame: () => LaneFrame; show
         if (cancelled || !host.current) return;
         created = await RaceView.create(host.current, () => latest.current(), look);
         if (cancelled) return created.destroy();
+        view.current = created;
         setState("ready");
       } catch (err) {
         console.warn("PixiJS lanes unavailable; showing plain lanes instead", err);
@@ -32,6 +38,7 @@ export function RaceTrack({ frame, shown, look }: { frame: () => LaneFrame; show
     })();
     return () => {
       cancelled = true;
+      view.current = undefined;
       created?.destroy();
     };
   }, [look]);

@@ -1,3 +1,4 @@
+import { DrawLoop, type NextFrame } from "../../../lib/drawLoop";
 import { Application, Assets, Container, Graphics, Sprite, Text, type Texture } from "../../../lib/pixi";
 import { UNICORNS } from "../../../../engine";
 import { UNICORN_ART } from "./unicorns";
@@ -64,6 +65,7 @@ export class RaceView {
   private layout: LaneLayout = laneLayout(0);
   private laneHeight = LANE_HEIGHT;
   private destroyed = false;
+  private readonly loop: DrawLoop;
 
   private constructor(
     private readonly app: Application,
@@ -86,7 +88,7 @@ export class RaceView {
       app.stage.addChild(root);
     });
     app.stage.addChild(this.finish);
-    app.ticker.add(() => this.draw());
+    this.loop = new DrawLoop(app, () => this.draw());
     this.resize();
     this.observer = new ResizeObserver(() => this.resize());
     this.observer.observe(host);
@@ -102,6 +104,7 @@ export class RaceView {
       antialias: true,
       resolution: Math.min(2, window.devicePixelRatio || 1),
       autoDensity: true,
+      autoStart: false,
     });
     const textures = await Promise.all(UNICORNS.map((u) => Assets.load<Texture>({ src: UNICORN_ART[u.name], data: { resolution: 2 } })));
     app.canvas.setAttribute("aria-hidden", "true");
@@ -142,10 +145,17 @@ export class RaceView {
     for (let row = 0; row * cell < height; row++) {
       for (let col = 0; col < 2; col++) this.finish.rect(x + col * cell, row * cell, cell, cell).fill({ color: LANES.checker[(row + col) % 2] });
     }
+    this.loop.wake();
   }
 
-  private draw(): void {
-    if (this.destroyed) return;
+  /** Draws again: the page's state changed (a message, a replay started or skipped). */
+  wake(): void {
+    this.loop.wake();
+  }
+
+  /** One frame from the page's `frame()`; the next comes at once while a unicorn runs, else when the page wakes the view. */
+  private draw(): NextFrame {
+    if (this.destroyed) return null;
     const { positions, running, winner, places } = this.frame();
     const t = performance.now() / 1000;
     const l = this.layout;
@@ -167,11 +177,13 @@ export class RaceView {
     // What the lanes show, for people and tests reading the page (a replay's last frame is its result).
     const shown = this.lanes.map((lane) => lane.percent.text).join("|");
     if (this.host.dataset.shown !== shown) this.host.dataset.shown = shown;
+    return running && positions.some((p) => p < 100) ? 0 : null;
   }
 
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
+    this.loop.stop();
     this.observer?.disconnect();
     this.app.destroy(true, { children: true });
   }

@@ -20,11 +20,7 @@ export interface PaymentView {
 
 type Message = { type: string; [key: string]: unknown };
 
-let socketFactory: SocketFactory = (url) => new WebSocket(url) as unknown as SocketLike;
-/** Component tests replace how the page opens its socket. */
-export function setRacingSocketFactory(factory: SocketFactory): void {
-  socketFactory = factory;
-}
+const socketFactory: SocketFactory = (url) => new WebSocket(url) as unknown as SocketLike;
 
 /** The game as the page and the embed see it, from the race socket. */
 export interface RaceFeed {

@@ -1,3 +1,4 @@
+import { DrawLoop, type NextFrame } from "../../../lib/drawLoop";
 import { Application, Assets, Container, Graphics, Sprite, type Texture } from "../../../lib/pixi";
 import { SLOT_SYMBOLS } from "../../../../engine";
 import { SYMBOL_ART_BY_INDEX } from "./symbols";
@@ -128,6 +129,7 @@ export class ReelsView {
   private spinStartedAt = 0;
   private highlightUntil = 0;
   private destroyed = false;
+  private readonly loop: DrawLoop;
 
   private constructor(
     private readonly app: Application,
@@ -137,7 +139,7 @@ export class ReelsView {
   ) {
     this.reels = STRIPS.map((strip, i) => new Reel(strip, textures, initial[i] ?? 0));
     app.stage.addChild(this.frame, ...this.reels.map((r) => r.root), this.payline);
-    app.ticker.add(() => this.tick());
+    this.loop = new DrawLoop(app, (dt) => this.tick(dt));
     this.resize();
     this.observer = new ResizeObserver(() => this.resize());
     this.observer.observe(host);
@@ -153,6 +155,7 @@ export class ReelsView {
       antialias: true,
       resolution: Math.min(2, window.devicePixelRatio || 1),
       autoDensity: true,
+      autoStart: false,
     });
     const textures = await Promise.all(SYMBOL_ART_BY_INDEX.map((src) => Assets.load<Texture>({ src, data: { resolution: 2 } })));
     app.canvas.setAttribute("aria-hidden", "true");
@@ -178,6 +181,7 @@ export class ReelsView {
     });
     this.frame.clear().roundRect(left - 6, 4, total + 12, height - 8, 18).fill({ color: 0x0a0c1c }).stroke({ color: REELS.frame, width: 2 });
     this.drawPayline(false);
+    this.loop.wake();
   }
 
   private drawPayline(lit: boolean): void {
@@ -197,6 +201,7 @@ export class ReelsView {
       r.spinning = true;
       r.landing = undefined;
     }
+    this.loop.wake();
   }
 
   /**
@@ -230,6 +235,7 @@ export class ReelsView {
       r.draw(this.reelWidth, this.reelHeight);
     });
     this.markShown();
+    this.loop.wake();
   }
 
   /** What the payline shows once every reel rests, for people and tests reading the page (a replay's last frame is its result). */
@@ -247,17 +253,21 @@ export class ReelsView {
       r.landing?.resolve();
       r.landing = undefined;
       r.pos = Math.round(r.pos);
+      r.draw(this.reelWidth, this.reelHeight);
     }
+    this.markShown();
+    this.loop.wake();
   }
 
   /** Lights the payline for a while (a win). */
   highlight(ms = 2500): void {
     this.highlightUntil = performance.now() + ms;
+    this.loop.wake();
   }
 
-  private tick(): void {
+  /** One frame: the reels move on by `dt` ms; asks for the next frame while a reel spins or the payline blinks. */
+  private tick(dt: number): NextFrame {
     const now = performance.now();
-    const dt = Math.min(50, this.app.ticker.deltaMS);
     for (const r of this.reels) {
       if (!r.spinning) continue;
       const l = r.landing;
@@ -282,10 +292,15 @@ export class ReelsView {
       this.drawPayline(lit);
       if (this.highlightUntil <= now) this.highlightUntil = 0;
     }
+    if (this.reels.some((r) => r.spinning)) return 0;
+    // The payline blinks every 250 ms: the next frame is the next blink (or the end of the highlight).
+    if (this.highlightUntil > 0) return Math.min(250 - (now % 250), this.highlightUntil - now) + 1;
+    return null;
   }
 
   destroy(): void {
     this.destroyed = true;
+    this.loop.stop();
     this.observer?.disconnect();
     for (const r of this.reels) r.landing?.resolve();
     this.app.destroy(true, { children: true, texture: false });

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router-dom";
-import useSWR from "swr";
+import useSWR, { useSWRConfig } from "swr";
 import { useSnapshot } from "valtio";
 import { errorMessage, getJson, HttpError } from "../../../lib/api";
 import { usePageTitle } from "../../../lib/usePageTitle";
+import { useWalletPush } from "../../../lib/useWalletPush";
 import { toast } from "../../../state/toast";
 import { connectWallet, walletState } from "../../wallet/walletStore";
 import { activeSessionUrl, createSession, loadSeeds, seedsUrl, spinsUrl, type SeedPair, type SlotPayment, type SlotSession, type SpinRecord } from "./api";
@@ -17,7 +18,7 @@ import { SpinHistory } from "./SpinHistory";
 import { useSlotSpin } from "./useSlotSpin";
 import "./slots.css";
 
-/** The spec's session poll while a wallet is connected (the spin list follows it, for payout txids). */
+/** The spec's session poll, run only while the wallet's channel is down (the spin list follows it, for payout txids). */
 const SESSION_POLL_MS = 3000;
 
 /** Packages can be bought with no session, or with only daily-wheel Bonus spins (the server refuses while a paid session is active). */
@@ -49,6 +50,24 @@ function usePackagePurchase(wallet: string | null, onConflict: () => void) {
   return { payment, buying, buy, close: () => setPayment(null) };
 }
 
+/**
+ * The session and the spins change by push (a package paid, a payout, a wheel prize, an expiry): each reloads
+ * what it changed. Returns the SWR options of both: the spec's poll only while the wallet's channel is down.
+ */
+function useSlotsPush(wallet: string | null) {
+  const { mutate: reload } = useSWRConfig();
+  const reloadBoth = () => void (wallet && (reload(spinsUrl(wallet)), reload(activeSessionUrl(wallet))));
+  const pushed = useWalletPush(
+    wallet,
+    (message) => {
+      if (message.type === "slots.payout") reloadBoth();
+      else if (wallet && (message.type === "slots.purchase" || message.type === "slots.session" || message.type === "wheel.spin")) void reload(activeSessionUrl(wallet));
+    },
+    reloadBoth,
+  );
+  return { refreshInterval: pushed ? 0 : SESSION_POLL_MS };
+}
+
 /** Brings the package chooser into view and focuses its first Buy button. */
 function showPackages() {
   const chooser = document.querySelector<HTMLElement>("[data-testid=slots-packages]");
@@ -61,8 +80,9 @@ export default function SlotsPage() {
   usePageTitle("VVX Slots");
   const { walletAddress, isConnected } = useSnapshot(walletState);
   const wallet = isConnected ? walletAddress : null;
-  const { data: sessionRes, error: sessionError, mutate: refreshSession } = useSWR<{ session: SlotSession | null }>(wallet ? activeSessionUrl(wallet) : null, getJson, { refreshInterval: SESSION_POLL_MS });
-  const { data: spinsRes, error: spinsError, mutate: refreshSpins } = useSWR<{ spins: SpinRecord[] }>(wallet ? spinsUrl(wallet) : null, getJson, { refreshInterval: SESSION_POLL_MS });
+  const poll = useSlotsPush(wallet);
+  const { data: sessionRes, error: sessionError, mutate: refreshSession } = useSWR<{ session: SlotSession | null }>(wallet ? activeSessionUrl(wallet) : null, getJson, poll);
+  const { data: spinsRes, error: spinsError, mutate: refreshSpins } = useSWR<{ spins: SpinRecord[] }>(wallet ? spinsUrl(wallet) : null, getJson, poll);
   const { data: seeds, mutate: refreshSeeds } = useSWR<SeedPair>(wallet ? seedsUrl(wallet) : null, loadSeeds);
   const session = sessionRes?.session ?? null;
   const machine = useSlotSpin({ wallet, session, refreshSession, onSpun: () => void (refreshSpins(), refreshSeeds()), onNeedPackage: showPackages });
@@ -115,7 +135,7 @@ export default function SlotsPage() {
 
       <PaymentDialog
         payment={purchase.payment}
-        // A session appearing while the dialog is open (the 3 s poll saw it, perhaps queued behind Bonus spins) makes the dialog check at once.
+        // A session appearing while the dialog is open (pushed, or seen by the poll; perhaps queued behind Bonus spins) makes the dialog check at once.
         sessionKey={purchase.payment && session ? `${session.sessionId}:${session.queuedSessions}` : null}
         onConfirmed={(s) => {
           reset();

@@ -1,112 +1,31 @@
+import type { RotateView, SeedPairView } from "../../../../shared/api/fair";
+import type {
+  ActiveSessionResponse,
+  CheckPaymentResponse,
+  CreateSessionResponse,
+  PaymentView,
+  SessionView,
+  SpinDetail as SpinDetailSchema,
+  SpinListItem,
+  SpinResponse as SpinResponseSchema,
+  SpinView,
+} from "../../../../shared/api/slots";
 import { getJson, sendJson } from "../../../lib/api";
 
-/** A slots session as GET /api/slots/active-session answers it. */
-export interface SlotSession {
-  sessionId: string;
-  remainingSpins: number;
-  totalSpins: number;
-  spinCost: number;
-  sessionType: "Standard" | "High Limit" | "Bonus" | string;
-  kind: "package" | "bonus" | string;
-  packageName: string | null;
-  bonusSpins: number;
-  totalWinnings: number;
-  totalWinningsPaid: number;
-  status: "active" | "completed" | "expired" | string;
-  createdAt: string;
-  expiresAt: string;
-  queuedSessions: number;
-}
-
-export interface SlotPayment {
-  uuid: string;
-  qrUrl: string;
-  xummUrl: string;
-  refs: { qr_png: string };
-  next: { always: string };
-  purchaseId: string;
-  packageName: string;
-  amount: number;
-  destination: string;
-  destinationTag: number;
-  expiresAt: string;
-}
-
-export interface PaymentCheck {
-  success: boolean;
-  confirmed: boolean;
-  status: "awaiting_payment" | "paid" | "refunded" | "expired" | string;
-  reason: string | null;
-  paymentTxHash: string | null;
-  session: SlotSession | null;
-}
-
-export interface Spin {
-  spinId: number;
-  reels: string[];
-  isWin: boolean;
-  winAmount: number;
-  partialPayout: number;
-  totalPayout: number;
-  winType: "three_of_a_kind" | "mystery" | "partial" | "none" | string;
-  multiplier: number;
-  mysteryMultiple: number;
-  payoutTxid: string | null;
-  serverSeedHash: string;
-  clientSeed: string;
-  nonce: number;
-}
-
-export interface SpinResponse {
-  success: boolean;
-  spin: Spin;
-  remainingSpins: number;
-  sessionStatus: "active" | "completed";
-  totalWinnings: number;
-}
-
-export interface SpinRecord {
-  spinId: number;
-  sessionId: string;
-  walletAddress: string;
-  serverSeedHash: string;
-  /** When the server seed's hash was first shown. */
-  committedAt: string | null;
-  serverSeed: string | null;
-  clientSeed: string;
-  nonce: number;
-  reels: string[];
-  winType: string;
-  mysteryMultiple: number;
-  multiplier: number;
-  spinCost: number;
-  totalPayout: number;
-  payoutTxid: string | null;
-  payoutStatus: "none" | "queued" | "pending" | "validated" | "failed" | string;
-  createdAt: string;
-}
-
+// The server's schemas are the types (src/shared/api/slots.ts, fair.ts).
+export type SlotSession = typeof SessionView.static;
+export type SlotPayment = typeof PaymentView.static;
+export type PaymentCheck = typeof CheckPaymentResponse.static;
+export type Spin = typeof SpinView.static;
+export type SpinResponse = typeof SpinResponseSchema.static;
+export type SpinRecord = typeof SpinListItem.static;
 /** GET /api/slots/spins/:id: a spin and the payment that carried its winnings. */
-export interface SpinDetail {
-  success: boolean;
-  spin: SpinRecord;
-  payout: { payoutId: number; amount: number; spinIds: number[]; status: string; txid: string | null } | null;
-}
+export type SpinDetail = typeof SpinDetailSchema.static;
 
 export const spinDetailUrl = (id: number | string) => `/api/slots/spins/${encodeURIComponent(String(id))}`;
 
-export interface SeedPair {
-  walletAddress: string;
-  serverSeedHash: string;
-  clientSeed: string;
-  nextNonce: number;
-}
-
-export interface Rotated extends SeedPair {
-  previousServerSeed: string;
-  previousServerSeedHash: string;
-  previousNoncesUsed: number;
-}
+export type SeedPair = typeof SeedPairView.static;
+export type Rotated = typeof RotateView.static;
 
 export const activeSessionUrl = (wallet: string) => `/api/slots/active-session/${encodeURIComponent(wallet)}`;
 export const spinsUrl = (wallet: string, limit = 20) => `/api/slots/spins?wallet=${encodeURIComponent(wallet)}&limit=${limit}`;
@@ -122,7 +41,7 @@ export function loadSeeds(url: string): Promise<SeedPair> {
 }
 
 export const createSession = (walletAddress: string, tierIndex: number) =>
-  sendJson<{ success: boolean; payment: SlotPayment }>("POST", "/api/slots/create-session", { walletAddress, tierIndex });
+  sendJson<typeof CreateSessionResponse.static>("POST", "/api/slots/create-session", { walletAddress, tierIndex });
 
 /** check-payment with the spec's 5 s request time-out. */
 export async function checkPayment(uuid: string, timeoutMs: number): Promise<PaymentCheck> {
@@ -132,9 +51,9 @@ export async function checkPayment(uuid: string, timeoutMs: number): Promise<Pay
 }
 
 export const spin = (sessionId: string, walletAddress: string) => sendJson<SpinResponse>("POST", "/api/slots/spin", { sessionId, walletAddress });
-export const fetchActiveSession = (wallet: string) => getJson<{ success: boolean; session: SlotSession | null }>(activeSessionUrl(wallet));
-export const setClientSeed = (walletAddress: string, clientSeed: string) => sendJson<SeedPair & { success: boolean }>("POST", "/api/fair/client-seed", { walletAddress, clientSeed });
-export const rotateSeed = (walletAddress: string) => sendJson<Rotated & { success: boolean }>("POST", "/api/fair/rotate", { walletAddress });
+export const fetchActiveSession = (wallet: string) => getJson<typeof ActiveSessionResponse.static>(activeSessionUrl(wallet));
+export const setClientSeed = (walletAddress: string, clientSeed: string) => sendJson<SeedPair>("POST", "/api/fair/client-seed", { walletAddress, clientSeed });
+export const rotateSeed = (walletAddress: string) => sendJson<Rotated>("POST", "/api/fair/rotate", { walletAddress });
 
 /** A /fair link that fills in and checks one spin (the seed once revealed, else its hash only). */
 export function fairLink(game: "slots" | "wheel", s: { serverSeed: string | null; serverSeedHash: string; clientSeed: string; nonce: number; spinCost?: number }): string {

@@ -1,5 +1,7 @@
 import { t } from "elysia";
 
+// The admin's untagged deposits API: request and response schemas, written once.
+
 /** One untagged payment to the treasury, as the operator sees it on /admin. */
 export const DepositRow = t.Object({
   txHash: t.String(),
@@ -20,6 +22,7 @@ export const DepositRow = t.Object({
     }),
   ),
 });
+
 export type DepositRow = typeof DepositRow.static;
 
 export const DepositsResponse = t.Object({

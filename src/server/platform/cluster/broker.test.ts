@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Server } from "bun";
+import { startRedis, testRedisUrl } from "../../testing/clusterServices";
+import { Hub } from "../ws/hub";
+import { connectBroker, type Broker } from "./broker";
+
+// Two instances' hubs joined by a real Redis: each instance a Bun server whose sockets subscribe through its
+// hub (as /ws does), clients real WebSockets. Each test has its own channel prefix on the suite's Redis.
+
+interface Instance {
+  hub: Hub;
+  server: Server<unknown>;
+  broker: Broker;
+  stop(): Promise<void>;
+}
+
+async function instance(redisUrl: string, prefix: string, id: string): Promise<Instance> {
+  const hub = new Hub();
+  const broker = await connectBroker(redisUrl, { id, prefix, retryMs: 50 });
+  hub.relayThrough(broker);
+  const server = Bun.serve<object>({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (req, srv) => (srv.upgrade(req, { data: {} }) ? undefined : new Response("upgrade", { status: 400 })),
+    websocket: {
+      open: (ws) => hub.add(ws),
+      message(ws, raw) {
+        const msg = JSON.parse(String(raw)) as { topic: string; wallet?: string };
+        const refused = hub.subscribe(ws, msg.topic, () => msg.wallet ?? null);
+        ws.send(JSON.stringify({ type: refused ? "refused" : "subscribed", topic: msg.topic }));
+      },
+      close: (ws) => hub.remove(ws),
+    },
+  });
+  hub.attach(server as Server<unknown>);
+  return { hub, server: server as Server<unknown>, broker, stop: async () => void (hub.closeAll(), server.stop(true), await broker.close()) };
+}
+
+/** A socket on `at` subscribed to `topic` (as the wallet, for private topics), collecting what it gets. */
+async function socket(at: Instance, topic: string, wallet?: string) {
+  const ws = new WebSocket(`ws://127.0.0.1:${at.server.port}/`);
+  const got: Record<string, unknown>[] = [];
+  ws.onmessage = (e) => got.push(JSON.parse(String(e.data)));
+  await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
+  ws.send(JSON.stringify({ topic, wallet }));
+  await until(() => got.some((m) => m.type === "subscribed"));
+  return { ws, got, of: (type: string) => got.filter((m) => m.type === type) };
+}
+
+async function until(done: () => boolean, ms = 3_000): Promise<void> {
+  const end = performance.now() + ms;
+  while (!done()) {
+    if (performance.now() > end) throw new Error("timed out");
+    await Bun.sleep(5);
+  }
+}
+
+let redisUrl: string;
+beforeAll(async () => {
+  redisUrl = await testRedisUrl();
+});
+
+describe("hub fan-out through Redis", () => {
+  let a: Instance, b: Instance;
+  beforeAll(async () => {
+    const prefix = `t${Bun.randomUUIDv7()}`;
+    [a, b] = await Promise.all([instance(redisUrl, prefix, "a"), instance(redisUrl, prefix, "b")]);
+  });
+  afterAll(async () => {
+    await Promise.all([a.stop(), b.stop()]);
+  });
+
+  test("a socket on B gets what A emits, in order, and a socket on A gets it once", async () => {
+    const onB = await socket(b, "game:crash");
+    const onA = await socket(a, "game:crash");
+    for (let i = 1; i <= 50; i++) a.hub.emit("game", "crash", { type: "multiplier", multiplier: i });
+    await until(() => onB.of("multiplier").length === 50 && onA.of("multiplier").length === 50);
+    expect(onB.of("multiplier").map((m) => m.multiplier)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(onB.of("multiplier")[0]).toMatchObject({ topic: "game:crash" });
+    await Bun.sleep(50);
+    expect(onA.of("multiplier")).toHaveLength(50);
+    expect(onB.of("multiplier")).toHaveLength(50);
+    onA.ws.close();
+    onB.ws.close();
+  });
+
+  test("a player's private messages reach their socket on the other instance, and no one else's", async () => {
+    const wallet = "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY";
+    const theirs = await socket(b, `wallet:${wallet}`, wallet);
+    const other = await socket(b, "site");
+    a.hub.emit("wallet", wallet, { type: "payment_detected", requestId: "r1" } as never);
+    await until(() => theirs.of("payment_detected").length === 1);
+    expect(theirs.of("payment_detected")[0]).toMatchObject({ requestId: "r1", topic: `wallet:${wallet}` });
+    expect(other.got.some((m) => m.type === "payment_detected")).toBe(false);
+    theirs.ws.close();
+    other.ws.close();
+  });
+
+  test("other subjects (a table-change notice for read models) ride the same broker", async () => {
+    const seen: string[] = [];
+    b.broker.on("tables", (payload) => seen.push(payload));
+    a.broker.publish("tables", "nft_tiers,nfts");
+    await until(() => seen.length === 1);
+    expect(seen).toEqual(["nft_tiers,nfts"]);
+  });
+});
+
+test("another cluster's prefix on the same Redis is not heard", async () => {
+  const [a, b] = await Promise.all([instance(redisUrl, `t${Bun.randomUUIDv7()}`, "a"), instance(redisUrl, `t${Bun.randomUUIDv7()}`, "b")]);
+  try {
+    const onB = await socket(b, "site");
+    a.hub.emit("site", undefined, { type: "stats", holders: 1 });
+    b.hub.emit("site", undefined, { type: "stats", holders: 2 });
+    await until(() => onB.of("stats").length === 1);
+    await Bun.sleep(50);
+    expect(onB.of("stats")).toEqual([{ type: "stats", holders: 2, topic: "site" }]);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
+});
+
+test("a broker that restarts is reached again and fan-out resumes; what was sent meanwhile is counted as dropped", async () => {
+  const redis = await startRedis();
+  let restarted: Awaited<ReturnType<typeof startRedis>> | undefined;
+  const prefix = "restart";
+  const [a, b] = await Promise.all([instance(redis.url, prefix, "a"), instance(redis.url, prefix, "b")]);
+  try {
+    const onB = await socket(b, "site");
+    a.hub.emit("site", undefined, { type: "stats", holders: 1 });
+    await until(() => onB.of("stats").length === 1);
+
+    await redis.stop();
+    await until(() => a.broker.state === "down" && b.broker.state === "down");
+    a.hub.emit("site", undefined, { type: "stats", holders: 2 });
+    expect((a.broker as unknown as { dropped: number }).dropped).toBe(1);
+
+    restarted = await startRedis(redis.port);
+    await until(() => a.broker.state === "connected" && b.broker.state === "connected", 5_000);
+    a.hub.emit("site", undefined, { type: "stats", holders: 3 });
+    await until(() => onB.of("stats").length === 2);
+    expect(onB.of("stats").map((m) => m.holders)).toEqual([1, 3]);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+    await restarted?.stop();
+  }
+});
+
+test("an unreachable broker is a start-up error naming BROKER_URL, without the password", async () => {
+  const closed = await startRedis();
+  await closed.stop();
+  const url = `redis://:s3cret@127.0.0.1:${closed.port}`;
+  const err = await connectBroker(url, { id: "x" }).then(() => undefined, (e: Error) => e);
+  expect(err?.message).toStartWith(`BROKER_URL: cannot reach the broker at redis://:***@127.0.0.1:${closed.port}`);
+  expect(err?.message).not.toContain("s3cret");
+  expect(await connectBroker("http://127.0.0.1:1", { id: "x" }).catch((e: Error) => e.message)).toBe('BROKER_URL: must start with redis:// or rediss://, got "http://127.0.0.1:1"');
+});

@@ -1,0 +1,137 @@
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { join } from "node:path";
+import { testDatabase } from "../../testing/clusterServices";
+import { PgLeaderElection, SoloLeadership } from "./leader";
+
+// Leader election against a real PostgreSQL: contenders in processes of their own (a leader is killed
+// with SIGKILL, as a crashed machine would be), each test on a database of its own.
+
+const CONTENDER = join(import.meta.dir, "../../testing/leaderContender.ts");
+/** The contenders' check period: the default (1 s), so the takeover measured is the one an operator gets. */
+const CHECK_MS = 1_000;
+
+interface Contender {
+  id: string;
+  proc: ReturnType<typeof Bun.spawn>;
+  /** The last line it printed: its role and the leader it sees. */
+  readonly state: { role: string; leader: string };
+}
+
+function contender(url: string, id: string): Contender {
+  const proc = Bun.spawn(["bun", CONTENDER, url, id, String(CHECK_MS)], { stdout: "pipe", stderr: "inherit" });
+  let last = "follower -";
+  void (async () => {
+    const reader = proc.stdout.getReader();
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      buffered += decoder.decode(chunk.value);
+      const lines = buffered.split("\n");
+      buffered = lines.pop()!;
+      if (lines.length > 0) last = lines.at(-1)!;
+    }
+  })();
+  return {
+    id,
+    proc,
+    get state() {
+      const [role, leader] = last.split(" ");
+      return { role: role!, leader: leader! };
+    },
+  };
+}
+
+async function until(done: () => boolean, ms: number): Promise<number> {
+  const started = performance.now();
+  while (!done()) {
+    if (performance.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await Bun.sleep(10);
+  }
+  return performance.now() - started;
+}
+
+// A database per test: a stopped contender's session ends a moment after its stop() returns.
+let db: Awaited<ReturnType<typeof testDatabase>>;
+beforeEach(async () => {
+  db = await testDatabase();
+});
+afterEach(async () => {
+  await db?.drop();
+});
+
+test("one leader among three contenders, all agreeing who; the leader SIGKILLed, another takes over within 5 s", async () => {
+  const all = ["a", "b", "c"].map((id) => contender(db.url, `vvx-${id}`));
+  try {
+    const killed = new Set<Contender>();
+    const leaders = () => all.filter((c) => !killed.has(c) && c.state.role === "leader");
+    await until(() => leaders().length === 1 && all.every((c) => c.state.leader === leaders()[0]!.id), 10_000);
+    const first = leaders()[0]!;
+    // Held, not flapping: a few checks later it is still the only one.
+    await Bun.sleep(CHECK_MS * 1.5);
+    expect(leaders().map((c) => c.id)).toEqual([first.id]);
+
+    first.proc.kill("SIGKILL");
+    killed.add(first);
+    const takeoverMs = await until(() => leaders().length === 1 && leaders()[0] !== first, 5_000);
+    const second = leaders()[0]!;
+    await until(() => all.filter((c) => c !== first).every((c) => c.state.leader === second.id), 2_000);
+    console.log(`takeover after SIGKILL: ${Math.round(takeoverMs)} ms`);
+    expect(takeoverMs).toBeLessThan(5_000);
+  } finally {
+    for (const c of all) c.proc.kill("SIGKILL");
+  }
+}, 30_000);
+
+test("a leader whose database session ends steps down at once, and leads again once it wins the lock back", async () => {
+  const election = new PgLeaderElection(db.url, { instanceId: "vvx-alone", checkMs: 100 });
+  const roles: string[] = [];
+  election.onChange((role) => roles.push(role));
+  const admin = new SQL(db.url, { max: 1 });
+  try {
+    await election.start();
+    expect(election.role).toBe("leader");
+    expect(election.leaderId).toBe("vvx-alone");
+    // The server ends its session (an operator's pg_terminate_backend, a server restart).
+    await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vvx-alone'`;
+    await until(() => roles.length >= 2, 2_000);
+    expect(roles.slice(0, 2)).toEqual(["leader", "follower"]);
+    await until(() => election.role === "leader", 2_000);
+  } finally {
+    await election.stop();
+    await admin.close();
+  }
+  expect(election.role).toBe("follower");
+});
+
+test("a stopped leader gives the lock back: the next contender leads at its first check", async () => {
+  const first = new PgLeaderElection(db.url, { instanceId: "vvx-first", checkMs: 100 });
+  const next = new PgLeaderElection(db.url, { instanceId: "vvx-next", checkMs: 100 });
+  try {
+    await first.start();
+    await next.start();
+    expect([first.role, next.role]).toEqual(["leader", "follower"]);
+    expect(next.leaderId).toBe("vvx-first");
+    await first.stop();
+    await until(() => next.role === "leader", 1_000);
+    expect(next.leaderId).toBe("vvx-next");
+  } finally {
+    await Promise.all([first.stop(), next.stop()]);
+  }
+});
+
+test("a contender that cannot reach the database is a follower with no known leader", async () => {
+  const election = new PgLeaderElection("postgres://vvx@127.0.0.1:1/nowhere", { instanceId: "vvx-cut-off", checkMs: 100 });
+  try {
+    await election.start();
+    expect(election.role).toBe("follower");
+    expect(election.leaderId).toBeNull();
+  } finally {
+    await election.stop();
+  }
+});
+
+test("a single instance on SQLite is always the leader", () => {
+  const solo = new SoloLeadership("vvx-1");
+  expect([solo.role, solo.leaderId]).toEqual(["leader", "vvx-1"]);
+});
