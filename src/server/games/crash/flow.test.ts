@@ -143,6 +143,23 @@ describe("crash, live on the sandbox ledger", () => {
     for (const s of [a.socket, b.socket, c.socket, spectator]) s.close();
   }, 400_000);
 
+  test("a flight nobody watches or rides keeps no ticker armed; a socket opening mid-flight gets its ticks", async () => {
+    const { round } = await skipToRound(server, (x) => x >= 300);
+    const scheduler = server.ctx.scheduler;
+    expect(server.ctx.crash.channel.watchers).toBe(0);
+    startFlight(server);
+    const flying = scheduler.pending;
+    // The first tick finds nobody to tell or pay: the ticker stops (the crash keeps its own timer).
+    flyTo(server, 120);
+    expect(scheduler.pending).toBe(flying - 1);
+    expect(server.ctx.crash.rounds.state()).toMatchObject({ round, status: "running" });
+    const spectator = await CrashSocket.open(server);
+    expect(scheduler.pending).toBe(flying);
+    const tick = await spectator.next((m) => m.type === "tick" && m.round === round, 5_000, "a tick after the socket opened");
+    expect(tick.currentMultiplier).toBeGreaterThanOrEqual(1.2);
+    spectator.close();
+  }, 400_000);
+
   test("a loss pays nothing; a cash-out after the crash is refused; a bet confirmed while a round runs joins the next round", async () => {
     const { wallet, browser, socket } = await player();
     const { round, crash } = await skipToRound(server, (c) => c >= 150 && c <= 500);
