@@ -10,3 +10,7 @@ declare module "*.png" {
   const path: string;
   export default path;
 }
+// qrcode's browser entry (the package's "browser" field points "qrcode" there): the same API as "qrcode".
+declare module "qrcode/lib/browser" {
+  export * from "qrcode";
+}

@@ -3,7 +3,7 @@
 // floats from the engine, and an SQLite transaction writing a spin row and a session counter),
 // driven by the same load generator in its own process, A/B interleaved round by round.
 //
-//   bun scripts/bench/slots.ts [--sessions 50] [--seconds 5] [--rounds 3] [--ledger-ms 1000]
+//   bun scripts/bench/slots.ts [--sessions 50] [--seconds 5] [--rounds 3] [--ledger-ms 1000] [--json]
 //
 // The real server runs in-process with its sandbox ledger closing every --ledger-ms (1 s as
 // shipped), so every spin is the full path: session cookie, acting-wallet check, the spin's
@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { floatsFromSeeds, slotSpinFromFloats } from "../../src/engine";
 import { faucet } from "../../src/server/testing/ledgerKit";
 import { startTestServer } from "../../src/server/testing/testServer";
+import { emitRows } from "./lib/report";
 
 interface Target {
   url: string;
@@ -68,10 +69,14 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "5" },
     rounds: { type: "string", default: "3" },
     "ledger-ms": { type: "string", default: "1000" },
+    json: { type: "boolean", default: false },
   },
 });
-const opt = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Number(v)])) as Record<keyof typeof values, number>;
+const { json, ...numbers } = values;
+const opt = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [k, Number(v)])) as Record<keyof typeof numbers, number>;
 if (!Object.values(opt).every((n) => Number.isInteger(n) && n > 0)) throw new Error("options must be positive whole numbers");
+// With --json (`bun run bench`) the detail goes to stderr and stdout carries the table's rows.
+const log = (line: string) => (json ? console.error(line) : console.log(line));
 
 async function runLoad(targets: Target[], durationMs: number): Promise<LoadResult> {
   const child = Bun.spawn(["bun", import.meta.path, "--loadgen"], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
@@ -123,7 +128,7 @@ const bare = bareServer(bareDir);
 try {
   const { ctx } = server;
   await ctx.ledger.waitConnected(15_000);
-  console.log(`Slots benchmark: ${opt.sessions} concurrent sessions, ${opt.rounds} rounds of ${opt.seconds} s per side (sandbox ledger closes every ${opt["ledger-ms"]} ms)`);
+  log(`Slots benchmark: ${opt.sessions} concurrent sessions, ${opt.rounds} rounds of ${opt.seconds} s per side (sandbox ledger closes every ${opt["ledger-ms"]} ms)`);
   const t0 = performance.now();
   const spinsEach = 5_000 * opt.seconds * opt.rounds; // far more than any session can use
   const wallets = await Promise.all(Array.from({ length: opt.sessions }, () => faucet(server.url, { xrp: 100, vvx: 1 })));
@@ -136,7 +141,7 @@ try {
     bare.addSession(credit.sessionId, spinsEach);
     bareTargets.push({ url: bare.url, body: JSON.stringify({ sessionId: credit.sessionId }) });
   }
-  console.log(`setup: ${opt.sessions} funded wallets with sessions of ${spinsEach.toLocaleString("en-US")} spins in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  log(`setup: ${opt.sessions} funded wallets with sessions of ${spinsEach.toLocaleString("en-US")} spins in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   // Warm both up (JIT, prepared statements, connections) before measuring.
   await runLoad(appTargets, 1000);
@@ -150,7 +155,7 @@ try {
     for (const side of order) {
       const res = await runLoad(side === "app" ? appTargets : bareTargets, opt.seconds * 1000);
       (side === "app" ? app : base).push(res);
-      console.log(`round ${r + 1} ${side.padEnd(4)}: ${res.rps.toFixed(0).padStart(6)} spins/s  p50 ${res.p50.toFixed(1)} ms  p99 ${res.p99.toFixed(1)} ms  statuses ${JSON.stringify(res.statuses)}`);
+      log(`round ${r + 1} ${side.padEnd(4)}: ${res.rps.toFixed(0).padStart(6)} spins/s  p50 ${res.p50.toFixed(1)} ms  p99 ${res.p99.toFixed(1)} ms  statuses ${JSON.stringify(res.statuses)}`);
     }
   }
   const okApp = app.every((r) => Object.keys(r.statuses).every((s) => s === "200"));
@@ -165,12 +170,22 @@ try {
   const baseRps = med(base.map((r) => r.rps));
   const appP99 = med(app.map((r) => r.p99));
   const baseP99 = med(base.map((r) => r.p99));
-  console.log("");
-  console.log(`POST /api/slots/spin  median of rounds: ${appRps.toFixed(0)} spins/s, p99 ${appP99.toFixed(1)} ms`);
-  console.log(`bare Bun.serve        median of rounds: ${baseRps.toFixed(0)} spins/s, p99 ${baseP99.toFixed(1)} ms`);
-  console.log(`ratio app/bare: throughput ${(appRps / baseRps).toFixed(2)}, p99 ${(appP99 / baseP99).toFixed(2)}`);
-  console.log(`recorded: ${spins.n} spins (${spins.unbatched ?? 0} not yet in a payout), ${payouts.n} payouts (${payouts.validated ?? 0} validated on the ledger)`);
-  console.log(`goal >= 1,000 spins/s: ${appRps >= 1000 ? "met" : "NOT met"}`);
+  log("");
+  log(`POST /api/slots/spin  median of rounds: ${appRps.toFixed(0)} spins/s, p99 ${appP99.toFixed(1)} ms`);
+  log(`bare Bun.serve        median of rounds: ${baseRps.toFixed(0)} spins/s, p99 ${baseP99.toFixed(1)} ms`);
+  log(`ratio app/bare: throughput ${(appRps / baseRps).toFixed(2)}, p99 ${(appP99 / baseP99).toFixed(2)}`);
+  log(`recorded: ${spins.n} spins (${spins.unbatched ?? 0} not yet in a payout), ${payouts.n} payouts (${payouts.validated ?? 0} validated on the ledger)`);
+  log(`goal >= 1,000 spins/s: ${appRps >= 1000 ? "met" : "NOT met"}`);
+  if (json) {
+    const label = `POST /api/slots/spin, ${opt.sessions} concurrent sessions (baseline: bare HMAC + SQLite)`;
+    emitRows(
+      [
+        { metric: `${label}, spins/s`, unit: "/s", product: appRps, baseline: baseRps, ratio: appRps / baseRps, goal: ">= 1,000 spins/s", met: appRps >= 1000 },
+        { metric: `${label}, p99`, unit: "ms", product: appP99, baseline: baseP99, ratio: baseP99 / appP99, goal: "-" },
+      ],
+      true,
+    );
+  }
 } finally {
   bare.stop();
   rmSync(bareDir, { recursive: true, force: true });

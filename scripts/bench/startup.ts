@@ -110,12 +110,12 @@ try {
   const m = (xs: number[]) => median(xs);
   rows.push({ metric: "dist/vvx start to first 200, warm data dir", unit: "ms", product: m(p.warm), baseline: m(b.warm), ratio: m(b.warm) / m(p.warm), goal: "<= 150 ms", met: m(p.warm) <= 150 });
   rows.push({ metric: "dist/vvx start to first 200, fresh data dir", unit: "ms", product: m(p.fresh), baseline: m(b.fresh), ratio: m(b.fresh) / m(p.fresh), goal: "<= 300 ms", met: m(p.fresh) <= 300 });
-  rows.push({ metric: `dist/vvx idle RSS (${idleMs / 1000} s after start)`, unit: "MiB", product: m(p.rss), baseline: m(b.rss), ratio: m(b.rss) / m(p.rss), goal: "<= 60 MiB", met: m(p.rss) <= 60 });
+  rows.push({ metric: `dist/vvx idle RSS (${idleMs / 1000} s after start)`, unit: "MiB", product: m(p.rss), baseline: m(b.rss), ratio: m(b.rss) / m(p.rss), goal: "<= 70 MiB", met: m(p.rss) <= 70 });
   const [pi, bi] = [p.window!, b.window!];
-  // No goal in the issue for these two: what a self-hosted server costs while nobody plays (its ledger and game rounds go on).
+  // What a self-hosted server costs while nobody plays (its ledger and game rounds go on): the capacity issue's idle goal is the CPU.
   const window = `the ${windowMs / 1000} s after that (first run)`;
   rows.push({ metric: `dist/vvx idle RSS, largest in ${window}`, unit: "MiB", product: pi.peakRssMiB, baseline: bi.peakRssMiB, ratio: bi.peakRssMiB / pi.peakRssMiB, goal: "-" });
-  rows.push({ metric: `dist/vvx idle CPU in ${window}`, unit: "ms/s", product: pi.cpuMsPerS, baseline: bi.cpuMsPerS, ratio: bi.cpuMsPerS / pi.cpuMsPerS, goal: "-" });
+  rows.push({ metric: `dist/vvx idle CPU in ${window}`, unit: "ms/s", product: pi.cpuMsPerS, baseline: bi.cpuMsPerS, ratio: bi.cpuMsPerS / pi.cpuMsPerS, goal: "<= 10 ms/s", met: pi.cpuMsPerS <= 10 });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -57,6 +57,11 @@ export class Scheduler {
     for (const t of this.timers) this.arm(t);
   }
 
+  /** How many timers are armed (tests: an idle loop keeps none it does not need). */
+  get pending(): number {
+    return this.timers.size;
+  }
+
   /** Cancels every timer (a server stopping). */
   clear(): void {
     for (const t of this.timers) clearTimeout(t.handle);

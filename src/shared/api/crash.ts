@@ -120,6 +120,14 @@ export const CrashBurnsResponse = t.Object({
 export type CrashBurnsResponse = typeof CrashBurnsResponse.static;
 
 /** A player in gameState (spec §3 "Crash"). */
+/** One player's cash-out as the watchers hear of it (a type, not an interface: channel messages are index-signature objects). */
+export type CrashCashOut = {
+  walletAddress: string;
+  multiplier: number;
+  /** XRP paid. */
+  payout: number;
+};
+
 export interface CrashPlayer {
   walletAddress: string;
   betAmount: number;
@@ -159,7 +167,9 @@ export type CrashServerMessage =
   | { type: "betConfirmed"; betId: string; round: number; betAmount: number; autoCashOut: number | null; walletAddress: string }
   | { type: "betRefunded"; betId: string; reason: string; betAmount: number; txid: string | null }
   | { type: "cashOutConfirmed"; betId: string; round: number; multiplier: number; payout: number; txid: string | null }
-  | { type: "playerCashedOut"; walletAddress: string; round: number; multiplier: number; payout: number }
+  | ({ type: "playerCashedOut"; round: number } & CrashCashOut)
+  /** Several cash-outs since the last tick, in one message (a crowd cashing out together). */
+  | { type: "playersCashedOut"; round: number; players: CrashCashOut[] }
   /** A burn settled: the new totals of GET /api/crash/burns (VVX as exact decimal text). */
   | { type: "burnTotal"; totalVvxBurned: string; totalXrpSpent: string; rounds: number }
   | ({ type: "betPaymentRequest" } & Omit<CrashBetInitiateResponse, "success" | "error">)

@@ -116,6 +116,51 @@ describe("crash, live on the sandbox ledger", () => {
     other.close();
   }, 400_000);
 
+  test("the cash-outs of one tick reach a spectator in one playersCashedOut message; a cash-out alone as playerCashedOut", async () => {
+    const a = await player();
+    const b = await player();
+    const c = await player();
+    const spectator = await CrashSocket.open(server);
+    const { round } = await skipToRound(server, (x) => x >= 200);
+    const bets = [await placeBet(server, a.browser, a.wallet.seed!, 2, 1.5), await placeBet(server, b.browser, b.wallet.seed!, 3, 1.5), await placeBet(server, c.browser, c.wallet.seed!, 2)];
+    for (const [i, p] of [a, b, c].entries()) await p.socket.find((m) => m.type === "betConfirmed" && m.betId === bets[i]!.betId, 10_000, "betConfirmed");
+    startFlight(server);
+    // One tick carries the round past 1.5x: both automatic cash-outs are decided in it and told together.
+    flyTo(server, 160);
+    const both = await spectator.find((m) => m.type === "playersCashedOut" && m.round === round, 5_000, "playersCashedOut");
+    expect(both.players).toHaveLength(2);
+    expect(both.players).toEqual(
+      expect.arrayContaining([
+        { walletAddress: a.wallet.classicAddress, multiplier: 1.5, payout: 3 },
+        { walletAddress: b.wallet.classicAddress, multiplier: 1.5, payout: 4.5 },
+      ]),
+    );
+    c.socket.send({ type: "cashOut", walletAddress: c.wallet.classicAddress });
+    const mine = await c.socket.find((m) => m.type === "cashOutConfirmed" && m.betId === bets[2]!.betId, 5_000, "cashOutConfirmed");
+    const alone = await spectator.find((m) => m.type === "playerCashedOut" && m.round === round, 5_000, "playerCashedOut");
+    expect(alone).toMatchObject({ walletAddress: c.wallet.classicAddress, multiplier: mine.multiplier, payout: mine.payout });
+    expect(spectator.messages.filter((m) => m.round === round && (m.type === "playerCashedOut" || m.type === "playersCashedOut"))).toHaveLength(2);
+    for (const s of [a.socket, b.socket, c.socket, spectator]) s.close();
+  }, 400_000);
+
+  test("a flight nobody watches or rides keeps no ticker armed; a socket opening mid-flight gets its ticks", async () => {
+    // The sockets earlier tests closed are gone once the server has seen them close.
+    await eventually(() => server.ctx.crash.channel.watchers === 0 || undefined, "no socket watching");
+    const { round } = await skipToRound(server, (x) => x >= 300);
+    const scheduler = server.ctx.scheduler;
+    startFlight(server);
+    const flying = scheduler.pending;
+    // The first tick finds nobody to tell or pay: the ticker stops (the crash keeps its own timer).
+    flyTo(server, 120);
+    expect(scheduler.pending).toBe(flying - 1);
+    expect(server.ctx.crash.rounds.state()).toMatchObject({ round, status: "running" });
+    const spectator = await CrashSocket.open(server);
+    expect(scheduler.pending).toBe(flying);
+    const tick = await spectator.next((m) => m.type === "tick" && m.round === round, 5_000, "a tick after the socket opened");
+    expect(tick.currentMultiplier).toBeGreaterThanOrEqual(1.2);
+    spectator.close();
+  }, 400_000);
+
   test("a loss pays nothing; a cash-out after the crash is refused; a bet confirmed while a round runs joins the next round", async () => {
     const { wallet, browser, socket } = await player();
     const { round, crash } = await skipToRound(server, (c) => c >= 150 && c <= 500);

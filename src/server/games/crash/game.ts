@@ -198,6 +198,7 @@ export class CrashGame {
   socket(deps: GameSocketDeps): SocketEndpoint {
     return this.channel.socket(deps, {
       onOpen: (ws) => {
+        this.rounds.watched();
         this.channel.send(ws, this.rounds.state());
         ws.send(this.historyText());
       },

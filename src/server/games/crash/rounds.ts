@@ -1,5 +1,5 @@
 import { hundredthsAtMs, maxProfitCapHundredths, msToReachHundredths, multiplyFloor, dropsToXrpNumber } from "../../../engine";
-import type { CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
+import type { CrashCashOut, CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
 import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
 import { probeWrite, reportIfCorrupt, sqliteOf, type Db } from "../../platform/db";
@@ -60,8 +60,12 @@ export class CrashRounds {
   private live: Live | undefined;
   /** Cancels of the round's timers (its next step and its ticker). */
   private timers: (() => void)[] = [];
+  /** The flight's ticker (ticks and automatic cash-outs), running only while someone watches or rides (startTicker). */
+  private ticker: (() => void) | undefined;
   private lastBankrollDrops: bigint | undefined;
   private playersPush: (() => void) | undefined;
+  /** Cash-outs of the running round not yet told to the watchers (tellCashOuts, at the next tick). */
+  private cashedOut: CrashCashOut[] = [];
   private stopped = true;
   /** Counts start() calls: a chain load of an earlier start never opens a round. */
   private runs = 0;
@@ -281,19 +285,39 @@ export class CrashRounds {
     // Marked played (outside the database) before anyone is told the round flies: a restored backup never replays it.
     this.deps.notePlayed("crash", live.round);
     this.deps.channel.publish(this.state());
-    this.timers.push(
-      this.deps.scheduler.every(CRASH_TICK_MS, () => this.guard("tick", () => this.tick())),
-      this.deps.scheduler.at(live.startedPerf + msToReachHundredths(live.seed.crashHundredths), () => this.guard("crash", () => this.crash())),
-    );
+    this.timers.push(this.deps.scheduler.at(live.startedPerf + msToReachHundredths(live.seed.crashHundredths), () => this.guard("crash", () => this.crash())));
+    this.startTicker();
+  }
+
+  /** A socket began watching the game: a flight nobody watched (and nobody rides) ticks again. */
+  watched(): void {
+    this.startTicker();
+  }
+
+  /**
+   * Ticks every CRASH_TICK_MS while the round flies. With nobody watching and nobody riding there is nothing
+   * to tell or pay, so the ticker stops (tick) until a socket opens (watched): an idle server does not wake
+   * ten times a second (the crash itself has its own timer).
+   */
+  private startTicker(): void {
+    if (this.ticker || this.stopped || this.live?.status !== "running") return;
+    this.ticker = this.deps.scheduler.every(CRASH_TICK_MS, () => this.guard("tick", () => this.tick()));
+  }
+
+  private stopTicker(): void {
+    this.ticker?.();
+    this.ticker = undefined;
   }
 
   private tick(): void {
     const live = this.live;
     if (!live || live.status !== "running") return;
+    if (live.playing.size === 0 && this.cashedOut.length === 0 && this.deps.channel.watchers === 0) return this.stopTicker();
     const elapsedMs = this.deps.scheduler.now() - live.startedPerf;
     const h = hundredthsAtMs(elapsedMs);
     if (h >= live.seed.crashHundredths) return this.crash();
     this.settleUpTo(h);
+    this.tellCashOuts(live.round);
     this.deps.channel.publish({ type: "tick", round: live.round, elapsedMs: Math.round(elapsedMs), currentMultiplier: h / 100, serverTime: Date.now() } satisfies CrashServerMessage);
   }
 
@@ -342,7 +366,19 @@ export class CrashRounds {
     const payout = dropsToXrpNumber(payoutDrops);
     live.players.set(bet.wallet, { ...playerOf(bet), hasCashedOut: true, cashOutMultiplier: hundredths / 100, payout });
     this.deps.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: bet.id, round: live.round, multiplier: hundredths / 100, payout, txid: null } satisfies CrashServerMessage);
-    this.deps.channel.publish({ type: "playerCashedOut", walletAddress: bet.wallet, round: live.round, multiplier: hundredths / 100, payout } satisfies CrashServerMessage);
+    this.cashedOut.push({ walletAddress: bet.wallet, multiplier: hundredths / 100, payout });
+  }
+
+  /**
+   * Tells every watcher the cash-outs since the last tick, at the tick (or the crash): one `playerCashedOut`,
+   * or one `playersCashedOut` for several. A crowd cashing out together is then one message per watching
+   * socket, not one per cash-out (500 cash-outs at once to 10,000 spectators were 5 million messages).
+   * The player's own `cashOutConfirmed` is not delayed.
+   */
+  private tellCashOuts(round: number): void {
+    const players = this.cashedOut.splice(0);
+    if (players.length === 1) this.deps.channel.publish({ type: "playerCashedOut", round, ...players[0]! } satisfies CrashServerMessage);
+    else if (players.length > 1) this.deps.channel.publish({ type: "playersCashedOut", round, players } satisfies CrashServerMessage);
   }
 
   /** The crash: what is still riding loses; the round, the losses and the burn commit together; then the pause. */
@@ -351,6 +387,7 @@ export class CrashRounds {
     if (!live || live.status !== "running") return;
     this.clearTimers();
     this.settleUpTo(live.seed.crashHundredths);
+    this.tellCashOuts(live.round);
     live.status = "crashed";
     live.endedMs = Math.round(this.deps.scheduler.now() - live.startedPerf);
     const riders = [...live.playing.values()];
@@ -392,6 +429,7 @@ export class CrashRounds {
 
   private clearTimers(): void {
     for (const cancel of this.timers.splice(0)) cancel();
+    this.stopTicker();
   }
 }
 

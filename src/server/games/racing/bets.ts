@@ -57,6 +57,9 @@ export function worstCaseDrops(bets: readonly { amountDrops: bigint; unicorn: nu
  * when the payment comes), and the settlement of a finished race (5x to the winners, exactly once,
  * recorded with the race's result).
  */
+/** Ledger closes between reads of the treasury when no transaction of the platform's moved it (its reserves may: a fee vote). */
+export const BANKROLL_REREAD_CLOSES = 60;
+
 export class RacingBetRules {
   /** The treasury's spendable XRP at the last ledger close, less what the outbox has to send since. */
   private cachedBalance: { spendable: bigint; inFlight: bigint } | undefined;
@@ -67,15 +70,34 @@ export class RacingBetRules {
     private readonly repo: RacingRepository,
   ) {}
 
-  /** Re-reads the treasury (after each ledger close); failures keep the last figure. */
+  /** Asked again while a read was in flight: read once more after it (the ledger may have moved under it). */
+  private refreshAgain = false;
+  /** Ledger closes since the treasury was last read. */
+  private closesSinceRead = 0;
+
+  /**
+   * Re-reads the treasury: when the platform's stream shows a validated transaction of its accounts (the
+   * only way its balance or owner count moves), on (re)connecting, and every BANKROLL_REREAD_CLOSES ledger
+   * closes for the reserves (which move only by a fee vote). An idle server reads nothing (it read both
+   * account_info and server_state each second). Failures keep the last figure.
+   */
   refreshBankroll(): void {
-    if (this.refreshing) return;
+    if (this.refreshing) return void (this.refreshAgain = true);
     this.refreshing = true;
+    this.closesSinceRead = 0;
     this.deps.bankroll
       .facts()
       .then((f) => void (this.cachedBalance = { spendable: f.spendableDrops, inFlight: f.inFlightDrops }))
       .catch((err) => this.deps.log.warn("racing bankroll not read", { error: err instanceof Error ? err.message : String(err) }))
-      .finally(() => (this.refreshing = false));
+      .finally(() => {
+        this.refreshing = false;
+        if (this.refreshAgain) (this.refreshAgain = false), this.refreshBankroll();
+      });
+  }
+
+  /** A ledger closed: the treasury is read again only when none of the triggers above read it for a while (or never). */
+  ledgerClosed(): void {
+    if (!this.cachedBalance || ++this.closesSinceRead >= BANKROLL_REREAD_CLOSES) this.refreshBankroll();
   }
 
   /** Spendable XRP now: the last ledger's figure, less payouts recorded since it was read. */

@@ -55,6 +55,7 @@ export class RacingGame {
   private timer: ReturnType<typeof setInterval> | undefined;
   private offs: (() => void)[] = [];
   private lastPush = 0;
+  private stopped = false;
 
   constructor(private readonly deps: RacingDeps) {
     this.repo = new RacingRepository(deps.db);
@@ -86,6 +87,7 @@ export class RacingGame {
   }
 
   start(): void {
+    this.stopped = false;
     this.bets.start();
     this.offs.push(
       this.bets.on("confirmed", (bet) => {
@@ -99,19 +101,33 @@ export class RacingGame {
         if (kind === "payout") this.toPlayer(bet.wallet, { type: "payout", betId: bet.id, round: bet.round!, status: failed ? "failed" : "validated", txid, amount: dropsToXrpNumber(bet.payoutDrops ?? 0n) });
       }),
       this.rounds.on("changed", (race) => this.onRaceChanged(race)),
-      this.deps.ledger.on("ledgerClosed", () => this.rules.refreshBankroll()),
+      // The treasury moves only by a validated transaction of the platform's accounts (its stream shows each one).
+      this.deps.ledger.on("transaction", () => this.rules.refreshBankroll()),
+      this.deps.ledger.on("ledgerClosed", () => this.rules.ledgerClosed()),
     );
     this.offs.push(this.deps.ledger.on("connected", () => this.rules.refreshBankroll()));
     this.rounds.start();
-    // Positions for clients that do not run the engine: every RACING_PUSH_MS while racing, each second otherwise.
-    this.timer = setInterval(() => {
+    this.watched();
+  }
+
+  /**
+   * Positions for clients that do not run the engine: every RACING_PUSH_MS while racing, each second otherwise,
+   * while anyone watches. The timer stops when nobody does (an idle server does not wake twice a second) and
+   * starts again when a socket opens (racingSocket calls this).
+   */
+  watched(): void {
+    if (this.stopped) return;
+    this.timer ??= setInterval(() => {
+      if (this.channel.watchers === 0) return void (clearInterval(this.timer), (this.timer = undefined));
       const racing = this.rounds.current?.status === "racing";
       if (racing || performance.now() - this.lastPush >= 1000) this.pushState();
     }, RACING_PUSH_MS);
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
+    this.timer = undefined;
     this.rounds.stop();
     this.bets.stop();
     for (const off of this.offs.splice(0)) off();

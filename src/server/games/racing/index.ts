@@ -88,6 +88,7 @@ export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: 
 export function racingSocket(racing: RacingGame, deps: GameSocketDeps): SocketEndpoint {
   return racing.channel.socket(deps, {
     onOpen(socket) {
+      racing.watched();
       const state = racing.gameState();
       if (state) racing.channel.send(socket, state);
       socket.send(racing.raceHistoryText());

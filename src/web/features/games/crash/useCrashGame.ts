@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { CrashServerMessage } from "../../../../shared/api/crash";
+import type { CrashCashOut, CrashServerMessage } from "../../../../shared/api/crash";
 import { toast } from "../../../state/toast";
 import { CRASH_RULES, type CrashPlayer, type CrashRoundView, type CrashStatus } from "./api";
 import { CRASH_SOCKET, GameSocket, gameSocketUrl, type GameSocketStatus, type SocketPolicy } from "./gameSocket";
@@ -83,7 +83,15 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
         case "gameHistory":
           return setHistory(m.history);
         case "playerCashedOut":
-          return setState((s) => (s && s.round === m.round ? { ...s, players: s.players.map((p) => (p.walletAddress === m.walletAddress ? { ...p, hasCashedOut: true, cashOutMultiplier: m.multiplier, payout: m.payout } : p)) } : s));
+        case "playersCashedOut": {
+          // One cash-out, or the several since the last tick in one message.
+          const outs = new Map<string, CrashCashOut>((m.type === "playerCashedOut" ? [{ walletAddress: m.walletAddress, multiplier: m.multiplier, payout: m.payout }] : (m.players as CrashCashOut[])).map((c) => [c.walletAddress, c]));
+          const cashedOut = (p: CrashPlayer) => {
+            const c = outs.get(p.walletAddress);
+            return c ? { ...p, hasCashedOut: true, cashOutMultiplier: c.multiplier, payout: c.payout } : p;
+          };
+          return setState((s) => (s && s.round === m.round ? { ...s, players: s.players.map(cashedOut) } : s));
+        }
         case "betConfirmed":
           setMine({ round: m.round, betId: m.betId, betAmount: m.betAmount, autoCashOut: m.autoCashOut, cashedOutAt: null, payout: null, txid: null, lost: false });
           return callbacks.current.onMine?.();

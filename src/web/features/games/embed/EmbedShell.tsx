@@ -97,7 +97,9 @@ function PlayQr({ url }: { url: string }) {
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     let cancelled = false;
-    void import("qrcode").then(async (QR) => {
+    // The package's browser build by path: `bun build --compile` bundles this page inside the server's bundle,
+    // where "qrcode" already resolved to its Node entry (the sandbox's QR PNGs), whose renderers need `fs`.
+    void import("qrcode/lib/browser").then(async (QR) => {
       const svg = await QR.toString(url, { type: "svg", margin: 2, errorCorrectionLevel: "M", color: { dark: "#000000", light: "#ffffff" } });
       if (!cancelled) setSrc(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
     });

@@ -1,0 +1,200 @@
+// A crowd of WebSocket clients in a process of its own (the capacity bench runs several, so no one
+// process reads more than a few thousand sockets): spectators on the crash game, bettors on it (with
+// their session cookies, authenticated), and plain subscribers of a bare Bun server. The parent talks
+// to it in JSON lines: the job first on stdin, then commands; answers on stdout.
+//
+// What it measures, as histograms (whole milliseconds, 0.1 ms for acknowledgements) the parent merges:
+// tick and crash delivery (receipt - the message's serverTime, one machine's clock) while recording,
+// cash-out acknowledgement (cashOut sent -> cashOutConfirmed), and flood messages counted per side.
+import { linesOf } from "./lines";
+
+export interface CrowdJob {
+  /** Spectators on the game socket. */
+  game?: { url: string; origin: string; count: number };
+  /** Bettors on the game socket, each with its session cookie; each sends `auth`. */
+  bettors?: { url: string; origin: string; list: { wallet: string; cookie: string }[] };
+  /** Subscribers of the bare server (it subscribes them on open). */
+  bare?: { url: string; count: number };
+}
+
+export type Side = "game" | "bare";
+type Command = { cmd: "record"; on: boolean } | { cmd: "cashout"; wallets: string[] } | { cmd: "expect"; side: Side; total: number } | { cmd: "report" } | { cmd: "close" };
+export type Histogram = Record<string, number>;
+export interface CrowdReport {
+  tick: Histogram;
+  crash: Histogram;
+  /** Keys in tenths of a millisecond. */
+  ack: Histogram;
+  /** Ticks of the bare server (same shape, same cadence) on its sockets. */
+  bareTick: Histogram;
+  closed: number;
+}
+
+/** Sockets opened at once per crowd while connecting (more would overflow the listen backlog of a 2-core server under load). */
+const CONNECT_BATCH = 50;
+
+/** The child process's whole life (long because it is one script: its job, its sockets, then its commands until told to close). */
+async function crowd(): Promise<void> {
+  const input = console[Symbol.asyncIterator]();
+  const job = JSON.parse((await input.next()).value as string) as CrowdJob;
+  const out = (line: unknown) => console.log(JSON.stringify(line));
+  const hist = { tick: new Map<number, number>(), crash: new Map<number, number>(), ack: new Map<number, number>(), bareTick: new Map<number, number>() };
+  const add = (h: Map<number, number>, key: number) => h.set(key, (h.get(key) ?? 0) + 1);
+  const sentAt = new Map<string, number>();
+  let recording = false;
+  let closed = 0;
+  const flood = { game: 0, bare: 0 };
+  let expect: { side: Side; total: number } | undefined;
+  const floodSeen = (side: Side) => {
+    if (++flood[side] === expect?.total && expect.side === side) out({ done: side });
+  };
+  const serverTime = (text: string) => Number(/"serverTime":(\d+)/.exec(text)?.[1]);
+  // Only the messages measured are looked at (a real client parses its own; thousands here share one process).
+  const onGame = (text: string) => {
+    if (text.startsWith('{"type":"tick"')) {
+      if (recording) add(hist.tick, Date.now() - serverTime(text));
+    } else if (text.startsWith('{"type":"flood"')) floodSeen("game");
+    else if (recording && text.startsWith('{"type":"gameState","status":"crashed"')) add(hist.crash, Date.now() - serverTime(text));
+  };
+  const open = (url: string, headers: Record<string, string>, onMessage: (text: string) => void) =>
+    new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(url, { headers } as never);
+      ws.onopen = () => resolve(ws);
+      ws.onerror = () => reject(new Error(`socket to ${url} failed`));
+      ws.onclose = () => void closed++;
+      ws.onmessage = (e) => onMessage(String(e.data));
+    });
+  const openMany = async (count: number, make: (i: number) => Promise<WebSocket>) => {
+    const sockets: WebSocket[] = [];
+    for (let i = 0; i < count; i += CONNECT_BATCH) sockets.push(...(await Promise.all(Array.from({ length: Math.min(CONNECT_BATCH, count - i) }, (_, j) => make(i + j)))));
+    return sockets;
+  };
+
+  const sockets: WebSocket[] = [];
+  if (job.game) {
+    const { url, origin, count } = job.game;
+    sockets.push(...(await openMany(count, () => open(url, { origin }, onGame))));
+  }
+  const bettors = new Map<string, WebSocket>();
+  if (job.bettors) {
+    const { url, origin, list } = job.bettors;
+    await openMany(list.length, async (i) => {
+      const { wallet, cookie } = list[i]!;
+      const ws = await open(url, { origin, cookie }, (text) => {
+        onGame(text);
+        if (text.startsWith('{"type":"cashOutConfirmed"') && sentAt.has(wallet)) {
+          add(hist.ack, Math.round((performance.now() - sentAt.get(wallet)!) * 10));
+          sentAt.delete(wallet);
+        }
+      });
+      ws.send(JSON.stringify({ type: "auth", walletAddress: wallet }));
+      bettors.set(wallet, ws);
+      return ws;
+    });
+    sockets.push(...bettors.values());
+  }
+  if (job.bare) {
+    const { url, count } = job.bare;
+    const onBare = (text: string) => {
+      if (text.startsWith('{"type":"flood"')) floodSeen("bare");
+      else if (recording && text.startsWith('{"type":"tick"')) add(hist.bareTick, Date.now() - serverTime(text));
+    };
+    sockets.push(...(await openMany(count, () => open(url, {}, onBare))));
+  }
+  out({ ready: sockets.length });
+
+  for (let next = await input.next(); !next.done; next = await input.next()) {
+    const cmd = JSON.parse(next.value as string) as Command;
+    if (cmd.cmd === "cashout") {
+      for (const w of cmd.wallets) {
+        const ws = bettors.get(w);
+        if (!ws) continue;
+        sentAt.set(w, performance.now());
+        ws.send(JSON.stringify({ type: "cashOut", walletAddress: w }));
+      }
+    } else if (cmd.cmd === "record") recording = cmd.on;
+    else if (cmd.cmd === "expect") {
+      flood.game = flood.bare = 0;
+      expect = { side: cmd.side, total: cmd.total };
+      out({ expecting: cmd.side });
+      if (cmd.total === 0) out({ done: cmd.side });
+    } else if (cmd.cmd === "report") {
+      const obj = (h: Map<number, number>) => Object.fromEntries(h);
+      out({ tick: obj(hist.tick), crash: obj(hist.crash), ack: obj(hist.ack), bareTick: obj(hist.bareTick), closed } satisfies CrowdReport);
+    } else if (cmd.cmd === "close") {
+      for (const ws of sockets) ws.close();
+      process.exit(0);
+    }
+  }
+}
+
+if (import.meta.main) await crowd();
+
+/** The parent's handle on one crowd process. */
+export class Crowd {
+  private readonly proc;
+  private readonly lines: AsyncGenerator<string>;
+  /** Its sockets on the game (spectators and bettors) and on the bare server. */
+  readonly gameSockets: number;
+  readonly bareSockets: number;
+
+  private constructor(job: CrowdJob) {
+    this.proc = Bun.spawn([process.execPath, import.meta.path], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+    this.gameSockets = (job.game?.count ?? 0) + (job.bettors?.list.length ?? 0);
+    this.bareSockets = job.bare?.count ?? 0;
+    this.lines = linesOf(this.proc.stdout);
+    this.tell(job);
+  }
+
+  /** Starts a crowd; resolves once every socket of it is open. */
+  static async start(job: CrowdJob): Promise<Crowd> {
+    const crowd = new Crowd(job);
+    const ready = await crowd.next<{ ready: number }>();
+    if (ready.ready !== crowd.gameSockets + crowd.bareSockets) throw new Error(`crowd opened ${ready.ready} of ${crowd.gameSockets + crowd.bareSockets} sockets`);
+    return crowd;
+  }
+
+  tell(message: CrowdJob | Command): void {
+    this.proc.stdin.write(JSON.stringify(message) + "\n");
+    this.proc.stdin.flush();
+  }
+
+  async next<T>(): Promise<T> {
+    const line = await this.lines.next();
+    if (line.done) throw new Error(`a crowd process ended (exit ${await this.proc.exited})`);
+    return JSON.parse(line.value) as T;
+  }
+
+  /** Counts `total` flood messages of `side` on every socket of this crowd; resolves when it is listening. */
+  async expect(side: Side, total: number): Promise<() => Promise<void>> {
+    this.tell({ cmd: "expect", side, total });
+    await this.next();
+    return async () => void (await this.next());
+  }
+
+  async report(): Promise<CrowdReport> {
+    this.tell({ cmd: "report" });
+    return this.next<CrowdReport>();
+  }
+
+  async close(): Promise<void> {
+    this.tell({ cmd: "close" });
+    await Promise.race([this.proc.exited, Bun.sleep(5_000)]);
+    this.proc.kill();
+  }
+}
+
+/** Merges histograms and reads quantiles from them. */
+export function histogramStats(hists: Histogram[], scale = 1): { n: number; p50: number; p99: number; max: number } {
+  const counts = new Map<number, number>();
+  for (const h of hists) for (const [k, v] of Object.entries(h)) counts.set(Number(k), (counts.get(Number(k)) ?? 0) + v);
+  const keys = [...counts.keys()].sort((a, b) => a - b);
+  const n = keys.reduce((s, k) => s + counts.get(k)!, 0);
+  const at = (q: number) => {
+    const rank = Math.max(1, Math.ceil(q * n));
+    let seen = 0;
+    for (const k of keys) if ((seen += counts.get(k)!) >= rank) return k / scale;
+    return NaN;
+  };
+  return { n, p50: at(0.5), p99: at(0.99), max: (keys.at(-1) ?? NaN) / scale };
+}
