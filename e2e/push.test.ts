@@ -154,6 +154,33 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
     }
   }, 120_000);
 
+  test("Slots: the package payment dialog moves on by push (the session starts, the dialog closes) and polls nothing meanwhile", async () => {
+    const { address } = await fund(10_000);
+    const { context, page, errors, traffic } = await connectedPage("/games/slots", address);
+    try {
+      await page.getByTestId("package-0").getByRole("button", { name: "Buy 10 Spins" }).click();
+      const dialog = page.getByTestId("slots-payment");
+      await dialog.waitFor();
+      await page.getByAltText("QR code of the VVX payment").waitFor();
+      const from = traffic.mark();
+      // The old dialog polled check-payment at once and every 10 s: the jump gives it time to, twice.
+      await page.clock.runFor(QUIET_MS);
+      await bothSizes(page, "push-slots-payment");
+      // Signed, the payment waits in the open ledger while the clock jumps again, then settles.
+      ledger().stopAutoClose();
+      expect((await sign((await dialog.getAttribute("data-uuid"))!, address)).signed).toBe(true);
+      await page.clock.runFor(QUIET_MS);
+      ledger().start();
+      await dialog.waitFor({ state: "detached", timeout: 30_000 });
+      expect(await page.getByTestId("remaining-spins").innerText()).toContain("10");
+      expectPushedOnly(traffic, from, "slots.purchase", ["/api/slots/check-payment/", "/api/slots/active-session/"]);
+      expect(errors).toEqual([]);
+    } finally {
+      ledger().start();
+      await context.close();
+    }
+  }, 120_000);
+
   test("My NFTs: a transfer offered shows on both wallets' pages, and its acceptance moves the NFT, by push", async () => {
     const owner = (await fund(600_000)).address;
     const recipient = (await fund()).address;
