@@ -5,7 +5,7 @@ import { eventually } from "../src/server/testing/ledgerKit";
 import { sessionBrowser } from "../src/server/testing/nftKit";
 import { advanceClock, buyNft, DAY_MS, toMonthStart } from "../src/server/testing/rewardKit";
 import { buyPackage } from "../src/server/testing/slotsKit";
-import { LAPTOP, bothSizes, connectInPage, newPage, openPage, sandboxApi, useServerAndBrowser } from "./browser";
+import { LAPTOP, TALL_PHONE, bothSizes, connectInPage, newPage, openPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 import { steerWheelToPrize } from "./wheelKit";
 
 // Claims, slots payouts, NFT transfers and wheel spins reach their pages by push on the wallet's channel.
@@ -165,7 +165,10 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
       const from = traffic.mark();
       // The old dialog polled check-payment at once and every 10 s: the jump gives it time to, twice.
       await page.clock.runFor(QUIET_MS);
-      await bothSizes(page, "push-slots-payment");
+      for (const viewport of [TALL_PHONE, LAPTOP]) {
+        await page.setViewportSize(viewport);
+        await viewShot(page, `push-slots-payment-${viewport.width}`);
+      }
       // Signed, the payment waits in the open ledger while the clock jumps again, then settles.
       ledger().stopAutoClose();
       expect((await sign((await dialog.getAttribute("data-uuid"))!, address)).signed).toBe(true);
