@@ -7,7 +7,7 @@ import { usePageTitle } from "../../../lib/usePageTitle";
 import { useWalletPush } from "../../../lib/useWalletPush";
 import { toast } from "../../../state/toast";
 import { connectWallet, walletState } from "../../wallet/walletStore";
-import { activeSessionUrl, createSession, loadSeeds, seedsUrl, spinsUrl, type SeedPair, type SlotPayment, type SlotSession, type SpinRecord } from "./api";
+import { activeSessionUrl, createSession, loadSeeds, seedsUrl, spinsUrl, type ActiveSession, type SeedPair, type SlotPayment, type SlotSession, type Spins } from "./api";
 import { FairnessCard } from "./FairnessCard";
 import { PackageChooser } from "./PackageChooser";
 import { Paytable } from "./Paytable";
@@ -81,8 +81,8 @@ export default function SlotsPage() {
   const { walletAddress, isConnected } = useSnapshot(walletState);
   const wallet = isConnected ? walletAddress : null;
   const { pushed, poll } = useSlotsPush(wallet);
-  const { data: sessionRes, error: sessionError, mutate: refreshSession } = useSWR<{ session: SlotSession | null }>(wallet ? activeSessionUrl(wallet) : null, getJson, poll);
-  const { data: spinsRes, error: spinsError, mutate: refreshSpins } = useSWR<{ spins: SpinRecord[] }>(wallet ? spinsUrl(wallet) : null, getJson, poll);
+  const { data: sessionRes, error: sessionError, mutate: refreshSession } = useSWR<ActiveSession>(wallet ? activeSessionUrl(wallet) : null, getJson, poll);
+  const { data: spinsRes, error: spinsError, mutate: refreshSpins } = useSWR<Spins>(wallet ? spinsUrl(wallet) : null, getJson, poll);
   const { data: seeds, mutate: refreshSeeds } = useSWR<SeedPair>(wallet ? seedsUrl(wallet) : null, loadSeeds);
   const session = sessionRes?.session ?? null;
   const machine = useSlotSpin({ wallet, session, refreshSession, onSpun: () => void (refreshSpins(), refreshSeeds()), onNeedPackage: showPackages });
@@ -140,7 +140,7 @@ export default function SlotsPage() {
         onConfirmed={(s) => {
           reset();
           // By push, the slots.purchase message already reloaded the session (the dialog confirmed on the same push).
-          if (!pushed) void refreshSession(s ? { session: s } : undefined, { revalidate: true });
+          if (!pushed) void refreshSession(s ? { success: true, session: s } : undefined, { revalidate: true });
           toast({ title: "Payment confirmed", description: s ? `${s.remainingSpins} spins are ready. Good luck!` : "Your spins are ready.", variant: "success" });
         }}
         onClose={purchase.close}
