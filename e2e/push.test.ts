@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { spinSlots } from "../src/engine";
+import { RELOAD_AFTER_CLAIM_MS } from "../src/web/features/rewards/RewardsPage";
 import { eventually } from "../src/server/testing/ledgerKit";
 import { sessionBrowser } from "../src/server/testing/nftKit";
 import { advanceClock, buyNft, DAY_MS, toMonthStart } from "../src/server/testing/rewardKit";
@@ -107,6 +108,11 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
       live.server.ctx.rewards.claimWaitMs = 200;
       await claimFull.click();
       await card.getByText("Payment on its way…").waitFor({ timeout: 15_000 });
+      // The claim's answer schedules the page's one reload 1 s later: sent before the quiet window, it is not taken for a poll.
+      await page.getByTestId("toast").getByText("Rewards Claimed").waitFor({ timeout: 15_000 });
+      const reloaded = page.waitForRequest((r) => r.url().includes("/api/rewards/wallet/"));
+      await page.clock.runFor(RELOAD_AFTER_CLAIM_MS);
+      await reloaded;
       const from = traffic.mark();
       await page.clock.runFor(QUIET_MS);
       ledger().start();
