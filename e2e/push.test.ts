@@ -1,11 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { spinSlots } from "../src/engine";
+import { RELOAD_AFTER_CLAIM_MS } from "../src/web/features/rewards/RewardsPage";
 import { eventually } from "../src/server/testing/ledgerKit";
 import { sessionBrowser } from "../src/server/testing/nftKit";
 import { advanceClock, buyNft, DAY_MS, toMonthStart } from "../src/server/testing/rewardKit";
 import { buyPackage } from "../src/server/testing/slotsKit";
-import { LAPTOP, bothSizes, connectInPage, newPage, openPage, sandboxApi, useServerAndBrowser } from "./browser";
+import { LAPTOP, TALL_PHONE, bothSizes, connectInPage, newPage, openPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
 import { steerWheelToPrize } from "./wheelKit";
 
 // Claims, slots payouts, NFT transfers and wheel spins reach their pages by push on the wallet's channel.
@@ -107,6 +108,11 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
       live.server.ctx.rewards.claimWaitMs = 200;
       await claimFull.click();
       await card.getByText("Payment on its way…").waitFor({ timeout: 15_000 });
+      // The claim's answer schedules the page's one reload 1 s later: sent before the quiet window, it is not taken for a poll.
+      await page.getByTestId("toast").getByText("Rewards Claimed").waitFor({ timeout: 15_000 });
+      const reloaded = page.waitForRequest((r) => r.url().includes("/api/rewards/wallet/"));
+      await page.clock.runFor(RELOAD_AFTER_CLAIM_MS);
+      await reloaded;
       const from = traffic.mark();
       await page.clock.runFor(QUIET_MS);
       ledger().start();
@@ -147,6 +153,36 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
       expect(await page.getByTestId("spin-row").count()).toBe(1);
       expectPushedOnly(traffic, from, "slots.payout", ["/api/slots/spins", "/api/slots/active-session/"]);
       await bothSizes(page, "push-slots-payout");
+      expect(errors).toEqual([]);
+    } finally {
+      ledger().start();
+      await context.close();
+    }
+  }, 120_000);
+
+  test("Slots: the package payment dialog moves on by push (the session starts, the dialog closes) and polls nothing meanwhile", async () => {
+    const { address } = await fund(10_000);
+    const { context, page, errors, traffic } = await connectedPage("/games/slots", address);
+    try {
+      await page.getByTestId("package-0").getByRole("button", { name: "Buy 10 Spins" }).click();
+      const dialog = page.getByTestId("slots-payment");
+      await dialog.waitFor();
+      await page.getByAltText("QR code of the VVX payment").waitFor();
+      const from = traffic.mark();
+      // The old dialog polled check-payment at once and every 10 s: the jump gives it time to, twice.
+      await page.clock.runFor(QUIET_MS);
+      for (const viewport of [TALL_PHONE, LAPTOP]) {
+        await page.setViewportSize(viewport);
+        await viewShot(page, `push-slots-payment-${viewport.width}`);
+      }
+      // Signed, the payment waits in the open ledger while the clock jumps again, then settles.
+      ledger().stopAutoClose();
+      expect((await sign((await dialog.getAttribute("data-uuid"))!, address)).signed).toBe(true);
+      await page.clock.runFor(QUIET_MS);
+      ledger().start();
+      await dialog.waitFor({ state: "detached", timeout: 30_000 });
+      expect(await page.getByTestId("remaining-spins").innerText()).toContain("10");
+      expectPushedOnly(traffic, from, "slots.purchase", ["/api/slots/check-payment/", "/api/slots/active-session/"]);
       expect(errors).toEqual([]);
     } finally {
       ledger().start();

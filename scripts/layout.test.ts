@@ -112,6 +112,22 @@ describe("the rules catch what they forbid", () => {
     expect(web("export const load = () => getJson<{ rows: Row[] }>(url);")[0]).toContain("a hand-written object type");
   });
 
+  test("any web file that types an API's answer takes the type from src/shared/api or an api.ts", () => {
+    const imports: Record<string, string> = { SharedList: "src/shared/api/x.ts", Row: "src/web/features/x/api.ts", Tier: "src/web/features/x/tiers.ts" };
+    const page = (code: string) => contractProblems("src/web/features/x/Page.tsx", ts.createSourceFile("Page.tsx", code, ts.ScriptTarget.Latest, true), (name) => imports[name]);
+    // From the contract: a schema's type, an api.ts type, a local `typeof X.static` alias; a fetcher's own result is not an answer.
+    expect(page("const a = useSWR<typeof SharedList.static>(key, getJson); const b = getJson<Row[]>(url); const c = useSWR(key, load);")).toEqual([]);
+    expect(page("type Rows = typeof SharedList.static;\nconst r = (await res.json()) as Rows;")).toEqual([]);
+    // Written by hand: an object type at the call, an interface or object alias of this file, a type of another web file.
+    expect(page("const a = useSWR<{ balance: string }>(key, getJson);")[0]).toContain("an API answer typed by hand");
+    expect(page("const b = sendJson<{ walletAddress: string }>('POST', url, body);")[0]).toContain("an API answer typed by hand");
+    expect(page("interface Status { signed: boolean }\nconst s = (await res.json()) as Status;")[0]).toContain("type Status is written here");
+    expect(page("type Status = { signed: boolean };\nconst s = await getJson<Status>(url);")[0]).toContain("type Status is written here");
+    expect(page("const t = useSWR<Tier[]>(key, getJson);")[0]).toContain("type Tier is from src/web/features/x/tiers.ts");
+    // Tests may type what they fake as they like.
+    expect(contractProblems("src/web/features/x/Page.test.tsx", ts.createSourceFile("t.tsx", "getJson<{ a: 1 }>(u)", ts.ScriptTarget.Latest, true), () => undefined)).toEqual([]);
+  });
+
   test("upward imports are found by layer; tests may reach the test kits", () => {
     expect(isUpward(edge("src/server/platform/db/index.ts", "src/server/ledger/outbox.ts"))).toBe(true);
     expect(isUpward(edge("src/server/signing/service.ts", "src/server/auth/cookies.ts"))).toBe(true);

@@ -210,11 +210,65 @@ const handWritten = (node: ts.Node): boolean => {
   return false;
 };
 
+/** The browser's calls that answer with an API's JSON: their type arguments (or an `as` cast of `.json()`) name the answer's type. */
+const API_CALLS = new Set(["getJson", "sendJson", "useSWR", "useSWRImmutable", "useSWRInfinite"]);
+const isJsonCall = (node: ts.Node): boolean => {
+  const inner = ts.isAwaitExpression(node) || ts.isParenthesizedExpression(node) ? node.expression : node;
+  if (inner !== node) return isJsonCall(inner);
+  return ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "json";
+};
+/** The type nodes that say what an API answered: `getJson<T>(...)`, `useSWR<T>(...)`, `(await res.json()) as T`. */
+function answerTypes(node: ts.Node): readonly ts.TypeNode[] {
+  if (ts.isCallExpression(node) && node.typeArguments?.length && ts.isIdentifier(node.expression) && API_CALLS.has(node.expression.text)) return node.typeArguments.slice(0, 1);
+  if (ts.isAsExpression(node) && isJsonCall(node.expression)) return [node.type];
+  return [];
+}
+
+/**
+ * Where a web file types an API's answer, the type comes from the contract: names imported from
+ * src/shared/api or from a web API file (whose types are the schemas'), or this file's own
+ * `typeof X.static` aliases; never an object type written here or a type of another web file.
+ */
+function answerTypeProblems(file: string, source: ts.SourceFile, importedFrom: (name: string) => string | undefined, at: (node: ts.Node) => string): string[] {
+  const local = new Map<string, ts.Node>();
+  for (const st of source.statements) if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) local.set(st.name.text, st);
+  const staticAlias = (decl: ts.Node | undefined) => !!decl && ts.isTypeAliasDeclaration(decl) && !hasTypeLiteral(decl.type);
+  const out: string[] = [];
+  const check = (type: ts.TypeNode) => {
+    if (hasTypeLiteral(type)) return void out.push(`${at(type)} an API answer typed by hand: use \`typeof X.static\` of a src/shared/api schema`);
+    const names: string[] = [];
+    const collect = (n: ts.Node) => {
+      if (ts.isTypeReferenceNode(n)) names.push(ts.isIdentifier(n.typeName) ? n.typeName.text : n.typeName.getText(source).split(".")[0]!);
+      ts.forEachChild(n, collect);
+    };
+    collect(type);
+    for (const name of names) {
+      const from = importedFrom(name);
+      const ok = from ? from.startsWith("src/shared/api/") || isWebApiFile(from) : !local.has(name) || staticAlias(local.get(name));
+      if (!ok) out.push(`${at(type)} the API answer's type ${name} is ${from ? `from ${from}` : "written here"}: use \`typeof X.static\` of a src/shared/api schema (in an api.ts)`);
+    }
+  };
+  const visit = (node: ts.Node) => {
+    answerTypes(node).forEach(check);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** Whether a type is or contains an object type written out (`{ ... }`). */
+function hasTypeLiteral(node: ts.Node): boolean {
+  if (ts.isTypeLiteralNode(node) || ts.isMappedTypeNode(node)) return true;
+  let found = false;
+  ts.forEachChild(node, (n) => void (found ||= hasTypeLiteral(n)));
+  return found;
+}
+
 /**
  * Contract rules broken in one file (`importedFrom` maps a local name to the file it is imported
  * from): every /api route declares its response, and its body, query and response are schemas of
  * src/shared/api (the browser types itself from the same); a web API file holds no interface or
- * hand-written object type.
+ * hand-written object type, and any web file that types an API's answer takes that type from them.
  */
 export function contractProblems(file: string, source: ts.SourceFile, importedFrom: (name: string) => string | undefined): string[] {
   if (isTest(file)) return [];
@@ -244,6 +298,7 @@ export function contractProblems(file: string, source: ts.SourceFile, importedFr
     ts.forEachChild(node, visit);
   };
   visit(source);
+  if (file.startsWith("src/web/")) out.push(...answerTypeProblems(file, source, importedFrom, at));
   return out;
 }
 

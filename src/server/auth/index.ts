@@ -120,7 +120,7 @@ function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLi
       ({ body, session }) => {
         const wallet = actingWallet(session, body.walletAddress);
         auth.setPushToSign(wallet, body.enabled);
-        return { success: true as const, walletAddress: wallet, pushToSignEnabled: body.enabled };
+        return { success: true as const, walletAddress: wallet, pushToSignEnabled: body.enabled, pushReady: auth.hasPushToken(wallet) };
       },
       {
         body: PushToSignBody,

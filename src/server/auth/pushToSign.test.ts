@@ -20,13 +20,16 @@ test("push-to-sign: the setting is the wallet's, the status reflects it, and whi
   // A real sign-in: Xaman issues the user token that makes pushing possible.
   const browser = await connectedBrowser(server, wallet);
   const status = async () => (await browser.json(`/api/auth/push-to-sign/status?walletAddress=${address}`)).body;
-  expect(await status()).toMatchObject({ success: true, walletAddress: address, pushToSignEnabled: false });
+  // The sign-in left a user token, so pushes can reach the phone (the settings panel says so); a wallet never signed in has none.
+  expect(await status()).toEqual({ success: true, walletAddress: address, pushToSignEnabled: false, pushReady: true });
+  const stranger = await faucet(server.url, { xrp: 20 });
+  expect((await browser.json(`/api/auth/push-to-sign/status?walletAddress=${stranger.classicAddress}`)).body).toEqual({ success: true, walletAddress: stranger.classicAddress, pushToSignEnabled: false, pushReady: false });
 
   const off = await browser.json("/api/vvx/create-trustline", { method: "POST", json: {} });
   expect(off.body.pushed).toBe(false);
   expect(await pushedTo(off.body.uuid)).toBeNull();
 
-  expect((await browser.json("/api/auth/push-to-sign", { method: "POST", json: { enabled: true } })).body.pushToSignEnabled).toBe(true);
+  expect((await browser.json("/api/auth/push-to-sign", { method: "POST", json: { enabled: true } })).body).toEqual({ success: true, walletAddress: address, pushToSignEnabled: true, pushReady: true });
   expect(await status()).toMatchObject({ pushToSignEnabled: true });
   const on = await browser.json("/api/vvx/create-trustline", { method: "POST", json: {} });
   expect(on.body.pushed).toBe(true);
@@ -34,8 +37,8 @@ test("push-to-sign: the setting is the wallet's, the status reflects it, and whi
   expect(await pushedTo(on.body.uuid)).toBe(address);
 
   // Another browser may read the setting but not change it.
-  const stranger = await fetch(`${server.url}/api/auth/push-to-sign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ enabled: false, walletAddress: address }) });
-  expect(stranger.status).toBe(401);
+  const other = await fetch(`${server.url}/api/auth/push-to-sign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ enabled: false, walletAddress: address }) });
+  expect(other.status).toBe(401);
   expect((await browser.json("/api/auth/push-to-sign", { method: "POST", json: { enabled: false } })).body.pushToSignEnabled).toBe(false);
   const again = await browser.json("/api/vvx/create-trustline", { method: "POST", json: {} });
   expect(again.body.pushed).toBe(false);

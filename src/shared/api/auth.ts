@@ -132,7 +132,12 @@ export const PushAuthResponse = t.Object({
 });
 export type PushAuthResponse = typeof PushAuthResponse.static;
 
-export const PushToSignStatusResponse = t.Object({ success: t.Literal(true), walletAddress: t.String(), pushToSignEnabled: t.Boolean() });
+export const PushToSignStatusResponse = t.Object({
+  success: t.Literal(true),
+  walletAddress: t.String(),
+  pushToSignEnabled: t.Boolean(),
+  pushReady: t.Boolean({ description: "Xaman gave this site a user token for the wallet (after a QR sign-in): pushes can reach the phone" }),
+});
 export type PushToSignStatusResponse = typeof PushToSignStatusResponse.static;
 
 export const LogoutResponse = t.Object({ success: t.Literal(true), loggedOut: t.Boolean(), message: t.String() });

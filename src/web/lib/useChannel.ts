@@ -13,7 +13,8 @@ export function useChannel<C extends ChannelName>(channel: C, key: string | null
   const topic = CHANNELS[channel].keyed && !key ? null : topicOf(channel, key ?? undefined);
   const handler = useRef(onMessage);
   handler.current = onMessage;
-  const [connected, setConnected] = useState(false);
+  // A topic another component already follows is live from the first render (a dialog opened on a page that listens polls nothing).
+  const [connected, setConnected] = useState(() => topic !== null && pageSocket().isLive(topic));
 
   useEffect(() => {
     if (!topic) {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { SLOT_PACKAGES } from "../../../engine";
+import type { RevealedView } from "../../../shared/api/fair";
 
 /** What a prefilled /fair link carries (from the slots spin list or the wheel): ?game=&serverSeed=&clientSeed=&nonce=&hash=&spinCost= */
 export interface SeedLink {
@@ -48,7 +49,7 @@ export function useSeedLink(): SeedLink | null {
     let cancelled = false;
     fetch(`/api/fair/revealed/${hash}`, { headers: { accept: "application/json" } })
       .then(async (res) => {
-        const body = res.ok ? ((await res.json()) as { serverSeed: string }) : null;
+        const body = res.ok ? ((await res.json()) as typeof RevealedView.static) : null;
         if (!cancelled) setLink((l) => (l ? { ...l, serverSeed: body?.serverSeed ?? "", seedState: body ? "revealed" : "hidden" } : l));
       })
       .catch(() => !cancelled && setLink((l) => (l ? { ...l, seedState: "hidden" } : l)));

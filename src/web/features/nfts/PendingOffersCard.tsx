@@ -6,7 +6,7 @@ import { TokenId } from "../../components/TokenId";
 import { toast } from "../../state/toast";
 import { SigningModal } from "../wallet/SigningModal";
 import { connectWallet, type SigningRequest } from "../wallet/walletStore";
-import { statusText, type AcceptOfferResponse, type PendingOffer } from "./api";
+import { statusText, type AcceptOfferResponse, type ActiveOffers, type PendingOffer } from "./api";
 import { tierFromTaxon } from "./tiers";
 
 /** The spec: pending offers refresh every 10 s. */
@@ -16,9 +16,7 @@ export const activeOffersKey = (wallet: string) => `/api/nfts/active-offers/${en
 
 async function fetchOffers(url: string): Promise<PendingOffer[]> {
   try {
-    const body = await getJson<{ success?: boolean; offers?: PendingOffer[]; error?: string }>(url);
-    if (body.success === false) throw new Error(body.error ?? "unknown error");
-    return body.offers ?? [];
+    return (await getJson<ActiveOffers>(url)).offers;
   } catch (err) {
     throw new Error(`Failed to fetch active NFT offers: ${statusText(err)}`);
   }

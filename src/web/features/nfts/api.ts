@@ -1,9 +1,13 @@
+import type { ActiveOffersResponse } from "../../../shared/api/nfts";
 import { HttpError } from "../../lib/api";
 import { walletState } from "../wallet/walletStore";
 
 // The API's types come from the schemas the server validates with (src/shared/api): never written by hand here.
 export type {
   AcceptOfferResponse,
+  AvailabilityResponse,
+  OfferAcceptanceResponse,
+  TierShape,
   MintingStatusResponse as MintingStatus,
   PaymentCheckResponse,
   PaymentQrResponse,
@@ -12,6 +16,7 @@ export type {
   VaultRow,
 } from "../../../shared/api/nfts";
 export type { PayloadStatusResponse, SignStatusResponse } from "../../../shared/api/auth";
+export type ActiveOffers = typeof ActiveOffersResponse.static;
 
 /** One tier's figures of `GET /api/nft-minting-status`. */
 export type MintingFigures = import("../../../shared/api/nfts").MintingStatusResponse["genesis"];

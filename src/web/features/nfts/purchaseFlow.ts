@@ -2,7 +2,7 @@ import type { WalletMessage } from "../../../shared/channels";
 import { linkOf, qrOf } from "../../../shared/compat";
 import { getJson, sendJson } from "../../lib/api";
 import { dismissToast, toast as showToast } from "../../state/toast";
-import { statusText, type AcceptOfferResponse, type PaymentQrResponse, type PurchaseStatusResponse } from "./api";
+import { statusText, type AcceptOfferResponse, type OfferAcceptanceResponse, type PaymentQrResponse, type PurchaseStatusResponse } from "./api";
 import { PurchasePolls } from "./purchasePolls";
 import {
   acceptIssueText,
@@ -292,7 +292,7 @@ export class PurchaseFlow {
       q.set("requestId", requestId);
     }
     try {
-      const res = await getJson<{ accepted?: boolean }>(`/api/check-offer-acceptance?${q}`);
+      const res = await getJson<OfferAcceptanceResponse>(`/api/check-offer-acceptance?${q}`);
       return res.accepted === true;
     } catch (err) {
       throw new Error(`Failed to verify offer acceptance: ${statusText(err)}`);

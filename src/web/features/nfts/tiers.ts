@@ -1,36 +1,16 @@
 import { DEFAULT_NFT_TIERS, percentText, tierFromTaxon as engineTierFromTaxon } from "../../../engine/tiers";
 import { formatVvx } from "../../lib/format";
+import type { AvailabilityResponse, TierShape } from "./api";
 
-/** A marketplace tier as `GET /api/nft-tiers` returns it (the spec's "NFT tier (marketplace)"). */
-export interface NftTier {
-  id: number;
-  name: string;
-  description: string;
-  /** GENESIS or OASIS. */
-  tier: string;
-  /** Text such as "500,000 VVX". */
-  price: string;
-  /** Monthly ROI text such as "10%". */
-  roiPercentage: string;
-  durationMonths: number;
-  payoutFrequency: string;
-  /** Units still available (DESIGN.md: the spec's "current supply"). */
-  currentSupply: number;
-  maxSupply: number;
-  imageUrl: string | null;
-  isActive: boolean;
-  isPopular: boolean;
-}
+/**
+ * A marketplace tier as the page shows it: `GET /api/nft-tiers`'s tier (the spec's "NFT tier
+ * (marketplace)") without the figures the page derives itself; the built-in tiers have no image.
+ */
+export type NftTier = Omit<TierShape, "priceVvx" | "totalRoiPercentage" | "minted" | "imageUrl"> & { imageUrl: TierShape["imageUrl"] | null };
 
-/** `GET /api/nft-availability`: per tier, units still available and the maximum supply. */
-export interface SupplyFigures {
-  currentSupply: number;
-  maxSupply: number;
-}
-export interface NftAvailability {
-  genesis?: SupplyFigures;
-  oasis?: SupplyFigures;
-}
+/** `GET /api/nft-availability`: per tier, units still available and the maximum supply (a tier it leaves out keeps its figures). */
+export type SupplyFigures = AvailabilityResponse["genesis"];
+export type NftAvailability = Partial<Pick<AvailabilityResponse, "genesis" | "oasis">>;
 
 /**
  * The spec's built-in tiers (the engine's table, the same the server seeds), kept when the tier

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import useSWR from "swr";
 import { getJson } from "../../lib/api";
+import type { AvailabilityResponse } from "./api";
 import { DEFAULT_TIERS, parseTiers, withAvailability, type NftAvailability, type NftTier } from "./tiers";
 
 export const TIERS_KEY = "/api/nft-tiers";
@@ -10,9 +11,8 @@ async function fetchTiers(url: string): Promise<NftTier[]> {
   return parseTiers(await getJson<unknown>(url));
 }
 
-async function fetchAvailability(url: string): Promise<NftAvailability> {
-  const body = await getJson<NftAvailability & { availability?: NftAvailability }>(url);
-  return body.availability ?? body;
+function fetchAvailability(url: string): Promise<NftAvailability> {
+  return getJson<AvailabilityResponse>(url);
 }
 
 /**
@@ -20,8 +20,8 @@ async function fetchAvailability(url: string): Promise<NftAvailability> {
  * built-in tiers (the spec); a failed availability fetch is only logged.
  */
 export function useTiers() {
-  const tiers = useSWR<NftTier[]>(TIERS_KEY, fetchTiers);
-  const availability = useSWR<NftAvailability>(AVAILABILITY_KEY, fetchAvailability);
+  const tiers = useSWR(TIERS_KEY, fetchTiers);
+  const availability = useSWR(AVAILABILITY_KEY, fetchAvailability);
   useEffect(() => {
     if (tiers.error) console.warn("Failed to fetch NFT tiers; showing the built-in tiers", tiers.error);
   }, [tiers.error]);

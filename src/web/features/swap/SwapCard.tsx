@@ -4,7 +4,7 @@ import { useSnapshot } from "valtio";
 import { getJson } from "../../lib/api";
 import { shortAddress } from "../../lib/format";
 import { connectWallet, walletState } from "../wallet/walletStore";
-import { balanceKey, checkXrpAmount, groupDecimal, trustlineKey, xrpFromDrops, type Quote, type TrustlineStatus } from "./api";
+import { balanceKey, checkXrpAmount, groupDecimal, trustlineKey, xrpFromDrops, type Balance, type Quote, type TrustlineStatus } from "./api";
 import { QuoteBox } from "./parts";
 import { useQuote } from "./useQuote";
 
@@ -80,7 +80,7 @@ export function SwapCard({
 /** The connected wallet and its XRP balance, or the connect button. */
 function WalletRow({ walletAddress }: { walletAddress: string | null }) {
   const { checking, connecting } = useSnapshot(walletState);
-  const balance = useSWR<{ balance: string }>(walletAddress ? balanceKey(walletAddress) : null, getJson);
+  const balance = useSWR<Balance>(walletAddress ? balanceKey(walletAddress) : null, getJson);
   return (
     <div className="swap-status-row" data-testid="swap-wallet-status">
       <span className="muted small">Wallet</span>

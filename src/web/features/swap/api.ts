@@ -1,5 +1,6 @@
 import type { SignStatusResponse } from "../../../shared/api/auth";
 import type { CreateSwapResponse, CreateTrustlineResponse, QuoteShape, SwapView, TrustlineStatusResponse, XappPaymentResponse } from "../../../shared/api/swap";
+import type { BalanceResponse } from "../../../shared/api/system";
 import { errorMessage, getJson, HttpError, sendJson } from "../../lib/api";
 
 /** The spec's timing: a swap or trustline request's status is polled every 2 s while its dialog is open. */
@@ -11,6 +12,7 @@ export const RATE_REFRESH_MS = 5_000;
 
 // The server's schemas are the types (src/shared/api/swap.ts, auth.ts).
 export type Quote = typeof QuoteShape.static;
+export type Balance = typeof BalanceResponse.static;
 export type TrustlineStatus = typeof TrustlineStatusResponse.static;
 type AnyCreated = typeof CreateSwapResponse.static | typeof CreateTrustlineResponse.static | typeof XappPaymentResponse.static;
 /** What a create call answers: the sign request every kind has, and the swap's or trust line's own fields where it has them. */

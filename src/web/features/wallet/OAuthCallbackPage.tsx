@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { errorMessage, HttpError, sendJson } from "../../lib/api";
+import type { OAuthComplete } from "./api";
 import { usePageTitle } from "../../lib/usePageTitle";
 import { connectedViaOAuth } from "./walletStore";
 
@@ -24,9 +25,9 @@ export default function OAuthCallbackPage() {
     const code = params.get("code");
     if (error) return setState({ kind: "error", message: `Authentication failed: ${params.get("error_description") ?? error}` });
     if (!code) return setState({ kind: "error", message: "No authorization code received from XUMM" });
-    sendJson<{ success: boolean; error?: string; user?: { walletAddress: string } }>("POST", "/api/auth/callback", { code, state: params.get("state") ?? "" })
+    sendJson<OAuthComplete>("POST", "/api/auth/callback", { code, state: params.get("state") ?? "" })
       .then((res) => {
-        if (!res.success || !res.user?.walletAddress) throw new Error(res.error ?? "Authentication failed");
+        if (!res.success || !res.user?.walletAddress) throw new Error("Authentication failed");
         connectedViaOAuth(res.user.walletAddress);
         setState({ kind: "success", wallet: res.user.walletAddress });
       })

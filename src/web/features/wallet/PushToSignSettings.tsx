@@ -4,12 +4,7 @@ import useSWR from "swr";
 import { Dialog } from "../../components/Dialog";
 import { errorMessage, getJson, sendJson } from "../../lib/api";
 import { toast } from "../../state/toast";
-
-interface PushStatus {
-  pushToSignEnabled: boolean;
-  /** Xaman gave this site a user token for the wallet (after a QR sign-in): pushes can reach the phone. */
-  pushReady: boolean;
-}
+import type { PushStatus } from "./api";
 
 export const pushStatusKey = (wallet: string) => `/api/auth/push-to-sign/status?walletAddress=${encodeURIComponent(wallet)}`;
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Dialog } from "../../components/Dialog";
 import { useSnapshot } from "valtio";
+import type { SignStatus } from "./api";
 import { isMobile, walletState, type SigningRequest } from "./walletStore";
 import { useOpenInXaman } from "./xapp";
 
@@ -10,15 +11,6 @@ export const AUTO_CLOSE_MS = 1500;
 
 export type PaymentStatus = "pending" | "processing" | "confirmed" | "failed" | "timeout" | "canceled";
 type Validation = "idle" | "validating" | "success" | "error";
-
-interface SignStatusResponse {
-  signed: boolean;
-  account?: string | null;
-  cancelled: boolean;
-  expired: boolean;
-  betConfirmed?: boolean;
-  txid?: string | null;
-}
 
 export interface SigningResult {
   account: string | null;
@@ -113,7 +105,7 @@ export function SigningModal({
           setMessage(`Status check failed: ${res.status} ${res.statusText || (await res.text())}`);
           setValidation("error");
         } else {
-          const s = (await res.json()) as SignStatusResponse;
+          const s = (await res.json()) as SignStatus;
           if (stopped) return;
           if (s.cancelled) {
             stop();

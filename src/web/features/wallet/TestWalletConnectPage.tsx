@@ -9,20 +9,13 @@ import {
   signInWithOAuth,
   toSigningRequest,
   walletState,
-  type SignRequestResponse,
   type SigningRequest,
 } from "./walletStore";
+import type { SignRequest, SignStatus } from "./api";
 
 /** The spec's test-page polling: every 3 s, stopping after 60 s. */
 export const TEST_POLL_MS = 3000;
 export const TEST_POLL_LIMIT_MS = 60_000;
-
-interface StatusResponse {
-  signed: boolean;
-  account?: string | null;
-  cancelled: boolean;
-  expired: boolean;
-}
 
 /**
  * /test-wallet-connect: a log, a direct API test, a hook test and disconnect, for checking the wallet flow by hand.
@@ -47,7 +40,7 @@ export default function TestWalletConnectPage() {
     clearInterval(timer.current);
     try {
       add("POST /api/xumm/sign-request {type: wallet_connect}");
-      const res = await sendJson<SignRequestResponse>("POST", "/api/xumm/sign-request", { type: "wallet_connect" });
+      const res = await sendJson<SignRequest>("POST", "/api/xumm/sign-request", { type: "wallet_connect" });
       const request = toSigningRequest(res, "wallet_connect");
       setDirect(request);
       add(`created ${request.uuid}; polling every 3 s for 60 s`);
@@ -60,7 +53,7 @@ export default function TestWalletConnectPage() {
           return add("stopped polling after 60 s");
         }
         try {
-          const s = await getJson<StatusResponse>(`/api/xumm/status/${request.uuid}`);
+          const s = await getJson<SignStatus>(`/api/xumm/status/${request.uuid}`);
           add(`status: signed=${s.signed} account=${s.account ?? "-"} cancelled=${s.cancelled} expired=${s.expired}`);
           if (s.signed || s.cancelled || s.expired) {
             clearInterval(timer.current);

@@ -2,6 +2,7 @@ import { proxy } from "valtio";
 import { errorMessage, getJson, HttpError, sendJson } from "../../lib/api";
 import { shortAddress } from "../../lib/format";
 import { toast } from "../../state/toast";
+import type { AuthStatus, EnvironmentInfo, OAuthInitiated, OAuthProgress, PushAuth, SignRequest } from "./api";
 import { isXAppLaunch, startXApp } from "./xapp";
 
 /** Local storage key of the connected address (the spec's). */
@@ -21,30 +22,6 @@ export interface SigningRequest {
   betId?: string;
   isPaymentRequest?: boolean;
   title?: string;
-}
-
-export interface SignRequestResponse {
-  success: boolean;
-  uuid: string;
-  qrUrl?: string;
-  xummUrl?: string;
-  refs?: { qr_png?: string };
-  next?: { always?: string };
-  message?: string;
-}
-
-interface AuthStatus {
-  success: boolean;
-  authenticated: boolean;
-  user?: { walletAddress: string } | null;
-}
-
-export interface EnvironmentInfo {
-  isInXumm: boolean;
-  isMobile: boolean;
-  canUseAutoDelivery: boolean;
-  userAgent: string;
-  hasXummHeaders: boolean;
 }
 
 export const walletState = proxy({
@@ -142,8 +119,11 @@ function clearWallet() {
   storage()?.removeItem(WALLET_KEY);
 }
 
+/** The links of a sign request as the features' answers carry them (the QR image, the Xaman link, or their refs). */
+type SignLinks = Pick<SignRequest, "uuid"> & Partial<Pick<SignRequest, "qrUrl" | "xummUrl" | "refs" | "next">>;
+
 /** Turns a sign-request response into what the QR modal needs, or throws the spec's errors. */
-export function toSigningRequest(res: SignRequestResponse, purpose: SigningPurpose, extra: Partial<SigningRequest> = {}): SigningRequest {
+export function toSigningRequest(res: SignLinks, purpose: SigningPurpose, extra: Partial<SigningRequest> = {}): SigningRequest {
   const qrUrl = res.qrUrl ?? res.refs?.qr_png;
   if (!qrUrl) throw new Error("No QR code URL found in XUMM response");
   return { uuid: res.uuid, qrUrl, xummUrl: res.xummUrl ?? res.next?.always ?? "", purpose, ...extra };
@@ -154,9 +134,9 @@ export async function connectWallet(): Promise<void> {
   if (walletState.connecting) return;
   walletState.connecting = true;
   try {
-    let res: SignRequestResponse;
+    let res: SignRequest;
     try {
-      res = await sendJson<SignRequestResponse>("POST", "/api/xumm/sign-request", { type: "wallet_connect" });
+      res = await sendJson<SignRequest>("POST", "/api/xumm/sign-request", { type: "wallet_connect" });
     } catch (err) {
       const statusText = err instanceof HttpError ? err.serverMessage ?? err.message : errorMessage(err);
       throw new Error(`Error generating XUMM sign request: ${statusText}`);
@@ -187,7 +167,7 @@ export function onWalletSigningEnded(): void {
 async function requestPushToSign(walletAddress: string): Promise<void> {
   if (walletState.walletAddress !== walletAddress) return;
   try {
-    const res = await sendJson<{ deepLink?: string }>("POST", "/api/auth/oauth-request", { walletAddress });
+    const res = await sendJson<PushAuth>("POST", "/api/auth/oauth-request", { walletAddress });
     if (res.deepLink) window.open(res.deepLink, "_blank", "noopener");
   } catch (err) {
     console.warn("push-to-sign request failed (ignored)", err);
@@ -212,21 +192,6 @@ export function connectedViaOAuth(address: string): void {
 /** The spec's OAuth sign-in polling: every 5 s, at most 60 times (5 minutes). */
 export const OAUTH_POLL_MS = 5000;
 export const OAUTH_POLL_TRIES = 60;
-
-interface OAuthInitiated {
-  success: boolean;
-  uuid: string;
-  signInUrl: string;
-  deepLink?: string;
-  message?: string;
-}
-
-interface OAuthProgress {
-  success: boolean;
-  signed: boolean;
-  walletAddress: string | null;
-  message?: string;
-}
 
 /**
  * Signs in through Xaman's OAuth2 page instead of a QR code: on a phone or inside the

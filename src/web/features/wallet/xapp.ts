@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import type { xApp } from "xumm-xapp-sdk";
 import { sendJson } from "../../lib/api";
+import type { XAppSession } from "./api";
 
 /** How long the page waits for the xApp SDK before it goes on as a plain web page (the spec's 5 s). */
 export const XAPP_SDK_WAIT_MS = 5_000;
@@ -63,7 +64,7 @@ export async function startXApp(): Promise<string | null> {
   if (!app) return null;
   const ott = launchToken(app.getEnvironment().ott, location.search);
   if (!ott) return null;
-  const res = await sendJson<{ walletAddress: string }>("POST", "/api/xumm/xapp/session", { ott });
+  const res = await sendJson<XAppSession>("POST", "/api/xumm/xapp/session", { ott });
   active = app;
   void app.ready();
   return res.walletAddress;

@@ -12,7 +12,7 @@ import { explorerTxLink, useSiteConfig } from "../../../state/site";
 import { QrRequest } from "../../nfts/QrRequest";
 import { toast } from "../../../state/toast";
 import { connectWallet, walletState } from "../../wallet/walletStore";
-import { balanceUrl, betsUrl, BURNS_URL, type Burns, type CrashBetView } from "./api";
+import { balanceUrl, betsUrl, BURNS_URL, type Balance, type Burns, type CrashBets, type CrashBetView } from "./api";
 import { BetCard } from "./BetCard";
 import { CrashCanvas } from "./CrashCanvas";
 import { BetHistory, PlayersList, PreviousCrashes, RecentPills } from "./RoundLists";
@@ -39,8 +39,8 @@ export default function CrashPage() {
   const { data: site } = useSiteConfig();
   const { data: fairness } = useSWR<CrashFairness>("/api/crash/fairness", getJson, { refreshInterval: untilSalted });
   const { data: burns, mutate: refreshBurns } = useSWR<Burns>(BURNS_URL, getJson);
-  const { data: bets, mutate: refreshBets } = useSWR<{ bets: CrashBetView[] }>(wallet ? betsUrl(wallet) : null, getJson);
-  const { data: balance, mutate: refreshBalance } = useSWR<{ balance: string }>(wallet ? balanceUrl(wallet) : null, getJson, {
+  const { data: bets, mutate: refreshBets } = useSWR<CrashBets>(wallet ? betsUrl(wallet) : null, getJson);
+  const { data: balance, mutate: refreshBalance } = useSWR<Balance>(wallet ? balanceUrl(wallet) : null, getJson, {
     onError: () => undefined,
   });
   const refreshMine = useCallback(() => {

@@ -1,9 +1,12 @@
 import type { SignStatusResponse } from "../../../../shared/api/auth";
-import type { CrashBetCancelResponse, CrashBetInitiateResponse, CrashBetView, CrashBurnsResponse, CrashPlayer, CrashRoundView, CrashStatus } from "../../../../shared/api/crash";
+import type { CrashBetCancelResponse, CrashBetInitiateResponse, CrashBetsResponse, CrashBetView, CrashBurnsResponse, CrashPlayer, CrashRoundView, CrashStatus } from "../../../../shared/api/crash";
+import type { BalanceResponse } from "../../../../shared/api/system";
 import { getJson, sendJson } from "../../../lib/api";
 
 export type { CrashBetView, CrashPlayer, CrashRoundView, CrashStatus };
 export type BetPayment = CrashBetInitiateResponse;
+export type CrashBets = typeof CrashBetsResponse.static;
+export type Balance = typeof BalanceResponse.static;
 
 /** The spec's limits and defaults (§5, §9). */
 export const CRASH_RULES = {

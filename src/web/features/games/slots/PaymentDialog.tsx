@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useSnapshot } from "valtio";
 import { Dialog } from "../../../components/Dialog";
+import { useChannel } from "../../../lib/useChannel";
 import { toast } from "../../../state/toast";
 import { openWalletApp } from "../../nfts/api";
 import { QrRequest } from "../../nfts/QrRequest";
@@ -10,24 +11,30 @@ import { PAYMENT_POLL, PaymentPoller, refundText, type PaymentPhase, type Paymen
 
 const fmt = new Intl.NumberFormat("en-US");
 
-/** Runs the spec's polling for one payment (and opens the wallet on a phone); returns the phase. */
-function usePaymentPolling(
+/**
+ * Follows one payment until it ends (and opens the wallet on a phone); returns the phase and whether
+ * pushes arrive. Each step arrives by push on the wallet's private channel; the spec's polls run only
+ * while it is down (as the NFT purchase dialog does).
+ */
+function usePaymentWatch(
   payment: SlotPayment | null,
+  wallet: string | null,
   sessionKey: string | null,
   handlers: { onConfirmed: (session: SlotSession | null) => void; onClose: () => void },
   mobile: boolean,
   timing?: Partial<PaymentPollTiming>,
-): PaymentPhase {
+): { phase: PaymentPhase; pushed: boolean } {
   const [phase, setPhase] = useState<PaymentPhase>({ kind: "waiting", checks: 0, lastError: null, reason: null });
   const poller = useRef<PaymentPoller | null>(null);
   const latest = useRef(handlers);
   latest.current = handlers;
+  const { connected } = useChannel("wallet", payment ? wallet : null, (message) => poller.current?.onPush(message));
 
   useEffect(() => {
     if (!payment) return;
     setPhase({ kind: "waiting", checks: 0, lastError: null, reason: null });
     const p = new PaymentPoller(
-      payment.uuid,
+      payment,
       checkPayment,
       (next) => {
         setPhase(next);
@@ -43,7 +50,6 @@ function usePaymentPolling(
       timing,
     );
     poller.current = p;
-    p.start();
     const link = payment.xummUrl || payment.next.always;
     const deepLink = mobile && link ? setTimeout(() => openWalletApp(link), timing?.deepLinkDelayMs ?? PAYMENT_POLL.deepLinkDelayMs) : undefined;
     return () => {
@@ -53,10 +59,12 @@ function usePaymentPolling(
     };
   }, [payment?.uuid]); // eslint-disable-line react-hooks/exhaustive-deps -- one poller per payment
 
+  // After the poller's effect, so a new payment's poller learns the channel's state first thing (and starts).
+  useEffect(() => poller.current?.setPush(connected), [connected, payment?.uuid]);
   useEffect(() => {
     if (sessionKey) poller.current?.checkNow();
   }, [sessionKey]);
-  return phase;
+  return { phase, pushed: connected };
 }
 
 const PHASE_TEXT: Record<Exclude<PaymentPhase["kind"], "waiting" | "confirmed">, string> = {
@@ -65,16 +73,16 @@ const PHASE_TEXT: Record<Exclude<PaymentPhase["kind"], "waiting" | "confirmed">,
   timeout: "Payment Timeout",
 };
 
-function phaseText(phase: PaymentPhase): string {
-  if (phase.kind === "waiting") return phase.checks === 0 ? "Checking for your payment…" : "Waiting for your payment…";
+function phaseText(phase: PaymentPhase, pushed: boolean): string {
+  if (phase.kind === "waiting") return phase.checks === 0 && !pushed ? "Checking for your payment…" : "Waiting for your payment…";
   if (phase.kind === "confirmed") return `Payment confirmed! ${phase.check.session ? `${phase.check.session.remainingSpins} spins are ready.` : "Your spins are ready."}`;
   return PHASE_TEXT[phase.kind];
 }
 
 /**
- * The package payment dialog: the Xaman QR of the VVX payment, then the spec's polling of
- * check-payment until the session exists (it closes then), the payment is refunded or expires, or
- * the attempts run out ('Payment Timeout').
+ * The package payment dialog: the Xaman QR of the VVX payment, then its steps by push (or, while the
+ * wallet's channel is down, the spec's polling of check-payment) until the session exists (it closes
+ * then), the payment is refunded or expires, or the polls run out ('Payment Timeout').
  */
 export function PaymentDialog({
   payment,
@@ -84,15 +92,15 @@ export function PaymentDialog({
   timing,
 }: {
   payment: SlotPayment | null;
-  /** The page's session poll saw a new session (this key changed): check at once instead of waiting for the next round. */
+  /** The page's session poll saw a new session (this key changed): check at once instead of waiting for the next poll (pushes need not). */
   sessionKey: string | null;
   onConfirmed: (session: SlotSession | null) => void;
   onClose: () => void;
   timing?: Partial<PaymentPollTiming>;
 }) {
-  const { environment } = useSnapshot(walletState);
+  const { environment, walletAddress, isConnected } = useSnapshot(walletState);
   const mobile = environment?.isMobile ?? isMobile();
-  const phase = usePaymentPolling(payment, sessionKey, { onConfirmed, onClose }, mobile, timing);
+  const { phase, pushed } = usePaymentWatch(payment, isConnected ? walletAddress : null, sessionKey, { onConfirmed, onClose }, mobile, timing);
 
   if (!payment) return null;
   const amount = `${fmt.format(payment.amount)} VVX`;
@@ -107,7 +115,7 @@ export function PaymentDialog({
         {waiting && <QrRequest qrUrl={payment.qrUrl || payment.refs.qr_png} xummUrl={payment.xummUrl || payment.next.always} uuid={payment.uuid} alt="QR code of the VVX payment" testId="slots-payment-qr" />}
         <div className="purchase-status" role="status" aria-live="polite" data-testid="slots-payment-status">
           {waiting && <span className="spinner" aria-hidden="true" />}
-          <span>{phaseText(phase)}</span>
+          <span>{phaseText(phase, pushed)}</span>
         </div>
         {phase.kind === "waiting" && phase.reason && <p className="alert alert-warning">{refundText(phase.reason)}</p>}
         {phase.kind === "waiting" && phase.lastError && <p className="muted small">The last check failed ({phase.lastError}); trying again in 15 s.</p>}

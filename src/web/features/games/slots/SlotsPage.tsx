@@ -7,7 +7,7 @@ import { usePageTitle } from "../../../lib/usePageTitle";
 import { useWalletPush } from "../../../lib/useWalletPush";
 import { toast } from "../../../state/toast";
 import { connectWallet, walletState } from "../../wallet/walletStore";
-import { activeSessionUrl, createSession, loadSeeds, seedsUrl, spinsUrl, type SeedPair, type SlotPayment, type SlotSession, type SpinRecord } from "./api";
+import { activeSessionUrl, createSession, loadSeeds, seedsUrl, spinsUrl, type ActiveSession, type SeedPair, type SlotPayment, type SlotSession, type Spins } from "./api";
 import { FairnessCard } from "./FairnessCard";
 import { PackageChooser } from "./PackageChooser";
 import { Paytable } from "./Paytable";
@@ -52,7 +52,7 @@ function usePackagePurchase(wallet: string | null, onConflict: () => void) {
 
 /**
  * The session and the spins change by push (a package paid, a payout, a wheel prize, an expiry): each reloads
- * what it changed. Returns the SWR options of both: the spec's poll only while the wallet's channel is down.
+ * what it changed. Returns whether pushes arrive, and the SWR options of both: the spec's poll only while the wallet's channel is down.
  */
 function useSlotsPush(wallet: string | null) {
   const { mutate: reload } = useSWRConfig();
@@ -65,7 +65,7 @@ function useSlotsPush(wallet: string | null) {
     },
     reloadBoth,
   );
-  return { refreshInterval: pushed ? 0 : SESSION_POLL_MS };
+  return { pushed, poll: { refreshInterval: pushed ? 0 : SESSION_POLL_MS } };
 }
 
 /** Brings the package chooser into view and focuses its first Buy button. */
@@ -80,9 +80,9 @@ export default function SlotsPage() {
   usePageTitle("VVX Slots");
   const { walletAddress, isConnected } = useSnapshot(walletState);
   const wallet = isConnected ? walletAddress : null;
-  const poll = useSlotsPush(wallet);
-  const { data: sessionRes, error: sessionError, mutate: refreshSession } = useSWR<{ session: SlotSession | null }>(wallet ? activeSessionUrl(wallet) : null, getJson, poll);
-  const { data: spinsRes, error: spinsError, mutate: refreshSpins } = useSWR<{ spins: SpinRecord[] }>(wallet ? spinsUrl(wallet) : null, getJson, poll);
+  const { pushed, poll } = useSlotsPush(wallet);
+  const { data: sessionRes, error: sessionError, mutate: refreshSession } = useSWR<ActiveSession>(wallet ? activeSessionUrl(wallet) : null, getJson, poll);
+  const { data: spinsRes, error: spinsError, mutate: refreshSpins } = useSWR<Spins>(wallet ? spinsUrl(wallet) : null, getJson, poll);
   const { data: seeds, mutate: refreshSeeds } = useSWR<SeedPair>(wallet ? seedsUrl(wallet) : null, loadSeeds);
   const session = sessionRes?.session ?? null;
   const machine = useSlotSpin({ wallet, session, refreshSession, onSpun: () => void (refreshSpins(), refreshSeeds()), onNeedPackage: showPackages });
@@ -139,7 +139,8 @@ export default function SlotsPage() {
         sessionKey={purchase.payment && session ? `${session.sessionId}:${session.queuedSessions}` : null}
         onConfirmed={(s) => {
           reset();
-          void refreshSession(s ? { session: s } : undefined, { revalidate: true });
+          // By push, the slots.purchase message already reloaded the session (the dialog confirmed on the same push).
+          if (!pushed) void refreshSession(s ? { success: true, session: s } : undefined, { revalidate: true });
           toast({ title: "Payment confirmed", description: s ? `${s.remainingSpins} spins are ready. Good luck!` : "Your spins are ready.", variant: "success" });
         }}
         onClose={purchase.close}

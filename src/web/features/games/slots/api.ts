@@ -8,6 +8,7 @@ import type {
   SpinDetail as SpinDetailSchema,
   SpinListItem,
   SpinResponse as SpinResponseSchema,
+  SpinsResponse,
   SpinView,
 } from "../../../../shared/api/slots";
 import { getJson, sendJson } from "../../../lib/api";
@@ -19,6 +20,8 @@ export type PaymentCheck = typeof CheckPaymentResponse.static;
 export type Spin = typeof SpinView.static;
 export type SpinResponse = typeof SpinResponseSchema.static;
 export type SpinRecord = typeof SpinListItem.static;
+export type ActiveSession = typeof ActiveSessionResponse.static;
+export type Spins = typeof SpinsResponse.static;
 /** GET /api/slots/spins/:id: a spin and the payment that carried its winnings. */
 export type SpinDetail = typeof SpinDetailSchema.static;
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { PaymentCheck } from "./api";
 import { PAYMENT_POLL, PaymentPoller, refundText, type PaymentPhase } from "./paymentPoll";
 
+const PAYMENT = { uuid: "uuid-1", purchaseId: "purchase-1" };
 const waiting: PaymentCheck = { success: true, confirmed: false, status: "awaiting_payment", reason: null, paymentTxHash: null, session: null };
 
 /** Runs a poller with short intervals; `answers` are used in order (a function throws). */
@@ -12,7 +13,7 @@ async function run(answers: (PaymentCheck | (() => never))[], timing = { interva
   let i = 0;
   await new Promise<void>((resolve) => {
     const poller = new PaymentPoller(
-      "uuid-1",
+      PAYMENT,
       async (_uuid, timeoutMs) => {
         calls.push({ at: performance.now() - t0, timeoutMs });
         const a = answers[Math.min(i++, answers.length - 1)]!;
@@ -24,7 +25,7 @@ async function run(answers: (PaymentCheck | (() => never))[], timing = { interva
       },
       timing,
     );
-    poller.start();
+    poller.setPush(false);
   });
   return { calls, phases };
 }
@@ -64,5 +65,74 @@ describe("the spec's payment polling", () => {
     expect(short.phases[0]).toMatchObject({ kind: "waiting", reason: "short" });
     expect(refundText("short")).toContain("less than the package price");
     expect(refundText("session_active")).toContain("active session");
+  });
+
+  test("while the wallet channel is up nothing is polled: each push of this purchase reads once, and the channel going down starts the polls again", async () => {
+    const timing = { intervalMs: 5, afterErrorMs: 5, attempts: 3 };
+    let answer: PaymentCheck = waiting;
+    let calls = 0;
+    const phases: PaymentPhase[] = [];
+    const poller = new PaymentPoller(
+      PAYMENT,
+      async () => {
+        calls++;
+        return answer;
+      },
+      (p) => phases.push(p),
+      timing,
+    );
+    const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const push = (purchaseId: string) => poller.onPush({ type: "slots.purchase", purchaseId, uuid: PAYMENT.uuid, status: "awaiting_payment", reason: "short", sessionId: null });
+    poller.setPush(true);
+    poller.checkNow();
+    await settle(40);
+    expect(calls).toBe(0);
+
+    // Another purchase's push, or another message, reads nothing; this purchase's push reads once.
+    push("purchase-2");
+    poller.onPush({ type: "slots.session", sessionId: "s", status: "expired" });
+    answer = { ...waiting, reason: "short" };
+    push(PAYMENT.purchaseId);
+    await settle(40);
+    expect(calls).toBe(1);
+    expect(phases).toEqual([{ kind: "waiting", checks: 1, lastError: null, reason: "short" }]);
+
+    // Down: the spec's polls run (first at once); up again: they stop after one catch-up read.
+    poller.setPush(false);
+    await settle(12);
+    expect(calls).toBeGreaterThanOrEqual(2);
+    poller.setPush(true);
+    await settle(5);
+    const upAt = calls;
+    await settle(40);
+    expect(calls).toBe(upAt);
+
+    answer = { ...waiting, confirmed: true, status: "paid" };
+    push(PAYMENT.purchaseId);
+    await settle(20);
+    expect(phases.at(-1)).toMatchObject({ kind: "confirmed" });
+    poller.setPush(false);
+    push(PAYMENT.purchaseId);
+    await settle(20);
+    expect(calls).toBe(upAt + 1);
+  });
+
+  test("a read a push asked for that fails is tried again after the error interval, with no poll schedule", async () => {
+    let calls = 0;
+    const phases: PaymentPhase[] = [];
+    const poller = new PaymentPoller(
+      PAYMENT,
+      async () => {
+        if (++calls === 1) throw new Error("network down");
+        return { ...waiting, status: "expired" };
+      },
+      (p) => phases.push(p),
+      { intervalMs: 5, afterErrorMs: 10, attempts: 3 },
+    );
+    poller.setPush(true);
+    poller.onPush({ type: "slots.purchase", purchaseId: PAYMENT.purchaseId, uuid: PAYMENT.uuid, status: "expired", reason: null, sessionId: null });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(calls).toBe(2);
+    expect(phases).toEqual([{ kind: "waiting", checks: 1, lastError: "network down", reason: null }, { kind: "expired" }]);
   });
 });

@@ -1,3 +1,4 @@
+import type { WalletMessage } from "../../../../shared/channels";
 import type { PaymentCheck } from "./api";
 
 /** The spec's payment polling: first check at once, then up to 30 more, 10 s apart (15 s after an error), each with a 5 s time-out. */
@@ -39,17 +40,25 @@ export function refundText(reason: string | null): string {
 }
 
 /**
- * Polls GET /api/slots/check-payment/{uuid} as the spec times it and reports each phase. A phase
- * other than waiting ends the polling. `stop()` ends it early (dialog closed, page left).
+ * Follows one package payment until it ends. While the wallet's channel is up it reads GET
+ * /api/slots/check-payment/{uuid} once per `slots.purchase` push of this purchase (and once when
+ * the channel comes back); while it is down it polls as the spec times it (first check at once,
+ * `attempts` more, then 'Payment Timeout'). A phase other than waiting ends it; `stop()` ends it
+ * early (dialog closed, page left).
  */
 export class PaymentPoller {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
+  /** Reads so far (the dialog says "Checking" before the first). */
   private checks = 0;
+  /** Scheduled polls so far: only these count toward the spec's attempts. */
+  private polls = 0;
+  /** Undefined until the dialog says whether the channel is up (the first answer starts the watch). */
+  private push: boolean | undefined;
   private readonly timing: PaymentPollTiming;
 
   constructor(
-    private readonly uuid: string,
+    private readonly payment: { uuid: string; purchaseId: string },
     private readonly check: (uuid: string, timeoutMs: number) => Promise<PaymentCheck>,
     private readonly onPhase: (phase: PaymentPhase) => void,
     timing: Partial<PaymentPollTiming> = {},
@@ -57,8 +66,23 @@ export class PaymentPoller {
     this.timing = { ...PAYMENT_POLL, ...timing };
   }
 
-  start(): void {
-    void this.poll();
+  /**
+   * The wallet channel is up (pushes arrive) or down. The first call starts the watch: down, the
+   * first poll runs at once; up, nothing is read until a push. Later: up stops the polls and reads
+   * once (what was published while it was down); down starts the polls again at once.
+   */
+  setPush(connected: boolean): void {
+    if (this.stopped || connected === this.push) return;
+    const first = this.push === undefined;
+    this.push = connected;
+    clearTimeout(this.timer);
+    if (!connected) void this.read(true);
+    else if (!first) void this.read(false);
+  }
+
+  /** A message of the wallet channel: one read when it is about this purchase. */
+  onPush(message: WalletMessage): void {
+    if (message.type === "slots.purchase" && message.purchaseId === this.payment.purchaseId) void this.read(false);
   }
 
   stop(): void {
@@ -66,19 +90,22 @@ export class PaymentPoller {
     clearTimeout(this.timer);
   }
 
-  /** Checks now (e.g. when the session poll already saw the session), keeping the schedule's count. */
+  /** Polls now (the page's session poll already saw the session), keeping the schedule's count; pushes do this while the channel is up. */
   checkNow(): void {
-    if (this.stopped) return;
+    if (this.push !== false) return;
     clearTimeout(this.timer);
-    void this.poll();
+    void this.read(true);
   }
 
-  private async poll(): Promise<void> {
+  /** One read of check-payment; `scheduled`: a poll of the spec's schedule (the next one follows it while the channel is down). */
+  private async read(scheduled: boolean): Promise<void> {
     if (this.stopped) return;
     let delay = this.timing.intervalMs;
     this.checks++;
+    if (scheduled) this.polls++;
+    let failed = false;
     try {
-      const res = await this.check(this.uuid, this.timing.requestTimeoutMs);
+      const res = await this.check(this.payment.uuid, this.timing.requestTimeoutMs);
       if (this.stopped) return;
       if (res.confirmed) return this.end({ kind: "confirmed", check: res });
       if (res.status === "refunded") return this.end({ kind: "refunded", reason: res.reason });
@@ -86,12 +113,24 @@ export class PaymentPoller {
       this.onPhase({ kind: "waiting", checks: this.checks, lastError: null, reason: res.reason });
     } catch (err) {
       if (this.stopped) return;
+      failed = true;
       delay = this.timing.afterErrorMs;
       this.onPhase({ kind: "waiting", checks: this.checks, lastError: err instanceof Error ? err.message : String(err), reason: null });
     }
+    if (this.push) {
+      // A read a push asked for failed: what it would have shown is still unread, so it is tried again.
+      if (failed) this.later(delay, false);
+      return;
+    }
+    if (!scheduled) return;
     // The first check plus `attempts` more.
-    if (this.checks > this.timing.attempts) return this.end({ kind: "timeout" });
-    this.timer = setTimeout(() => void this.poll(), delay);
+    if (this.polls > this.timing.attempts) return this.end({ kind: "timeout" });
+    this.later(delay, true);
+  }
+
+  private later(delay: number, scheduled: boolean): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.read(scheduled), delay);
   }
 
   private end(phase: PaymentPhase): void {

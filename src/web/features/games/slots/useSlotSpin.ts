@@ -3,7 +3,7 @@ import type { KeyedMutator } from "swr";
 import { SLOT_SYMBOLS } from "../../../../engine";
 import { HttpError } from "../../../lib/api";
 import { toast } from "../../../state/toast";
-import { fetchActiveSession, spin, type SlotSession, type Spin } from "./api";
+import { fetchActiveSession, spin, type ActiveSession, type SlotSession, type Spin } from "./api";
 import type { ReelsHandle } from "./Reels";
 import { REELS } from "./ReelsView";
 import { symbolIndex } from "./symbols";
@@ -28,14 +28,12 @@ export function bannerFor(s: Spin): Banner {
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
-type SessionData = { session: SlotSession | null };
-
 /**
  * One press of SPIN!: the spec's checks (wallet, session, spins left), the session rechecked, the
  * spin asked of the server while the reels turn, the reels stopped on its symbols at 1.0/1.4/1.8 s
  * and the result shown at 2.2 s; 403 is 'Session Expired', anything else 'Failed to process spin'.
  */
-export function useSlotSpin(opts: { wallet: string | null; session: SlotSession | null; refreshSession: KeyedMutator<SessionData>; onSpun: () => void; onNeedPackage?: () => void }) {
+export function useSlotSpin(opts: { wallet: string | null; session: SlotSession | null; refreshSession: KeyedMutator<ActiveSession>; onSpun: () => void; onNeedPackage?: () => void }) {
   const reels = useRef<ReelsHandle>(null);
   const [spinning, setSpinning] = useState(false);
   const [banner, setBanner] = useState<Banner | null>(null);
@@ -49,7 +47,7 @@ export function useSlotSpin(opts: { wallet: string | null; session: SlotSession 
     if (!current) {
       reels.current?.halt();
       toast({ title: "Session Expired", description: SESSION_EXPIRED, variant: "destructive" });
-      await opts.refreshSession({ session: null }, { revalidate: true });
+      await opts.refreshSession({ success: true, session: null }, { revalidate: true });
       return;
     }
     const res = await spin(current.sessionId, wallet);
@@ -61,7 +59,7 @@ export function useSlotSpin(opts: { wallet: string | null; session: SlotSession 
     if (next.kind !== "none") reels.current?.highlight();
     if (res.sessionStatus === "completed") setFinished(`Session complete: you won ${fmt.format(res.totalWinnings)} VVX in this session. Buy another package to keep playing.`);
     const updated = res.sessionStatus === "completed" ? null : { ...current, remainingSpins: res.remainingSpins, totalWinnings: res.totalWinnings };
-    await opts.refreshSession((prev) => (prev?.session?.sessionId === current.sessionId ? { session: updated } : prev), { revalidate: true });
+    await opts.refreshSession((prev) => (prev?.session?.sessionId === current.sessionId ? { success: true, session: updated } : prev), { revalidate: true });
     opts.onSpun();
   };
 
