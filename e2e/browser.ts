@@ -103,6 +103,20 @@ function traceForDebugging(page: Page): void {
 
 export const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
+/**
+ * Stops the page's clock (Playwright's, installed) `aheadMs` after the page's own now. On a loaded machine that
+ * moment can pass before Playwright gets there ("Cannot fast-forward to the past"): it is then taken again.
+ */
+export async function pauseClockSoon(page: Page, aheadMs = 100): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await page.clock.pauseAt((await page.evaluate(() => Date.now())) + aheadMs);
+    } catch (err) {
+      if (attempt >= 5 || !String(err).includes("fast-forward to the past")) throw err;
+    }
+  }
+}
+
 /** A page in a context of its own at `viewport`; at PHONE it touches and says it is an iPhone, as a person's phone does. */
 export async function newPage(browser: Browser, viewport: typeof DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const phone = viewport.width <= PHONE.width;

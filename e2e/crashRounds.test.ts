@@ -4,7 +4,7 @@ import { CRASH_TEST_ENV, crashOf, flyTo, skipToRound, startFlight } from "../src
 import { eventually } from "../src/server/testing/ledgerKit";
 import { startTcpProxy } from "../src/server/testing/tcpProxy";
 import type { WebSocket } from "playwright-core";
-import { TALL_PHONE, bothSizes, connectInPage, newPage, openPage, LAPTOP, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
+import { TALL_PHONE, bothSizes, connectInPage, newPage, openPage, LAPTOP, sandboxApi, useServerAndBrowser, viewShot, pauseClockSoon } from "./browser";
 
 // Rounds wait for the test, which picks them by their crash point and moves the game scheduler through them.
 const live = useServerAndBrowser({ ...CRASH_TEST_ENV });
@@ -131,7 +131,7 @@ describe("Crash rounds in Chromium (issue 36)", () => {
       });
       await page.goto(`http://127.0.0.1:${proxy.port}/games/crash`);
       await page.getByTestId("crash-server-dot").getByText("Game server connected").waitFor({ timeout: 20_000 });
-      await page.clock.pauseAt(Date.now() + 1_000);
+      await pauseClockSoon(page, 1_000);
       expect(sockets.length).toBe(1);
 
       // Keepalive: the first within 20 s of the connection, then one every 20 s of the page's time.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { eventually } from "../src/server/testing/ledgerKit";
-import { LAPTOP, TALL_PHONE, bothSizes, connectInPage, newPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
+import { LAPTOP, TALL_PHONE, bothSizes, connectInPage, newPage, sandboxApi, useServerAndBrowser, viewShot, pauseClockSoon } from "./browser";
 
 const live = useServerAndBrowser();
 const { api, sign } = sandboxApi(live);
@@ -81,7 +81,7 @@ describe("NFT purchases in Chromium (issue 36)", () => {
       await page.goto(`${live.server.url}/marketplace`);
       await connectInPage(live, page, address);
       await page.clock.install();
-      await page.clock.pauseAt(Date.now() + 1_000);
+      await pauseClockSoon(page, 1_000);
       const popups: Page[] = [];
       context.on("page", (p) => void popups.push(p));
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Page, Request } from "playwright-core";
 import { eventually } from "../src/server/testing/ledgerKit";
-import { LAPTOP, TALL_PHONE, connectInPage, newPage, sandboxApi, useServerAndBrowser } from "./browser";
+import { LAPTOP, TALL_PHONE, connectInPage, newPage, sandboxApi, useServerAndBrowser, pauseClockSoon } from "./browser";
 
 // Wallet behaviours on timers, driven on the page's own clock (Playwright's) instead of waiting them out.
 const live = useServerAndBrowser();
@@ -47,7 +47,7 @@ describe("wallet timers in Chromium, on the page's clock", () => {
       await signOut(page);
 
       // 1. Pushed: the request goes to the wallet's Xaman app; nothing opens here.
-      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+      await pauseClockSoon(page);
       const asked = pushRequests(page);
       await connectUntilStored(page, address);
       await page.clock.runFor(2_850);
@@ -116,7 +116,7 @@ describe("wallet timers in Chromium, on the page's clock", () => {
       await page.clock.install();
       await page.goto(`${live.server.url}/test-wallet-connect`);
       await page.getByRole("button", { name: "OAuth sign-in" }).waitFor();
-      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+      await pauseClockSoon(page);
       const polls: Request[] = [];
       page.on("request", (r) => r.url().includes("/api/xumm/oauth/callback/") && polls.push(r));
       const signInTab = context.waitForEvent("page");

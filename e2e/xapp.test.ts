@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
-import { IPHONE_UA, TALL_PHONE, bothSizes, connectInPage, openPage, sandboxApi, useServerAndBrowser, viewShot } from "./browser";
+import { IPHONE_UA, TALL_PHONE, bothSizes, connectInPage, openPage, sandboxApi, useServerAndBrowser, viewShot, pauseClockSoon } from "./browser";
 
 const live = useServerAndBrowser();
 const { api, sign } = sandboxApi(live);
@@ -131,7 +131,7 @@ describe("VVX as an xApp inside Xaman (xumm-xapp-sdk, bundled)", () => {
       page.on("request", (r) => r.url().endsWith("/api/xumm/xapp/session") && sessions.push(r.url()));
       // The page's clock stands still from before it loads: its 5 s count from its load, however slow the machine.
       await page.clock.install();
-      await page.clock.pauseAt(Date.now() + 500);
+      await pauseClockSoon(page, 500);
       await page.goto(opened.url);
       // The page renders as its clock moves (its first timers run on it): counted against the 5 s.
       let pageMs = 0;
