@@ -24,7 +24,8 @@ const STALE_TRANSFER_MS = 86_400_000;
 const TRANSFER_SWEEP_MS = 60_000;
 /** After a transfer request signed here: how often, and how many times, the ledger is asked for its effect (then the sweep carries on). */
 const SETTLE_RETRY_MS = 1_000;
-const SETTLE_ATTEMPTS = 20;
+/** Asked until the sweep would look anyway: a slow ledger (or a loaded machine) never leaves a gap of up to a minute with no push. */
+const SETTLE_ATTEMPTS = TRANSFER_SWEEP_MS / SETTLE_RETRY_MS;
 
 /** Who asks: the session's wallet and the browser's binding token. */
 export interface TransferActor {
