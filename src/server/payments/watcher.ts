@@ -3,7 +3,7 @@ import { convertStringToHex, type Amount, type TransactionMetadata } from "xrpl"
 import { systemClock, type Clock } from "../platform/clock";
 import { sqliteOf, type Db } from "../platform/db";
 import { incomingPayments, paymentRequests } from "./schema";
-import { cursorStore, type LedgerCursor } from "./cursor";
+import { closedLedgerOf, cursorStore, validatedLedger, type ClosedLedger, type LedgerCursor } from "./cursor";
 import type { Logger } from "../platform/log";
 import { RetryGate } from "../platform/retry";
 import { classifyAmount, sameCurrency, subtractMicro, vvxAmount, xrpAmount, type LedgerAmount } from "../ledger/amounts";
@@ -23,7 +23,7 @@ import {
   type PaymentRequest,
   type RefundSettledHandler,
 } from "./model";
-import { isRefund, memoTexts, normalizeLedgerTx, RIPPLE_EPOCH_OFFSET_S, type LedgerTx } from "./ledgerTx";
+import { isRefund, memoTexts, normalizeLedgerTx, type LedgerTx } from "./ledgerTx";
 import { cancelRequest, insertPaymentRequest, requestById, requestByTag, requestExpirer, requestsByRef, setRequestStatus } from "./requests";
 
 export { isRefund, memoTexts, normalizeLedgerTx, type LedgerTx };
@@ -40,11 +40,6 @@ export interface WatcherFaults {
 }
 
 type IncomingRow = typeof incomingPayments.$inferSelect;
-
-/** A validated ledger as its ledgerClosed event tells it: index, close time and how many transactions it holds. */
-interface ClosedLedger extends LedgerCursor {
-  txnCount: number;
-}
 
 function hex(text: string): string {
   return convertStringToHex(text).toUpperCase();
@@ -195,9 +190,7 @@ export class PaymentWatcher {
     this.started = true;
     this.offs.push(this.ledger.on("connected", () => void this.catchUp()));
     // The close names its own ledger: no `ledger` request per close (an idle server's main ledger traffic).
-    this.offs.push(
-      this.ledger.on("ledgerClosed", (l) => void this.catchUp({ ledgerIndex: l.ledger_index, closedAt: new Date((l.ledger_time + RIPPLE_EPOCH_OFFSET_S) * 1000), txnCount: l.txn_count })),
-    );
+    this.offs.push(this.ledger.on("ledgerClosed", (l) => void this.catchUp(closedLedgerOf(l))));
     this.offs.push(this.ledger.on("transaction", (msg) => void this.onStream(msg as unknown as Record<string, unknown>)));
     void this.ledger.watchAccount(this.destination);
     if (this.ledger.isConnected()) void this.catchUp();
@@ -240,7 +233,7 @@ export class PaymentWatcher {
 
   private async catchUpOnce(closed: ClosedLedger | undefined): Promise<void> {
     if (this.stopped || !this.ledger.isConnected()) return;
-    const validated = closed ?? (await this.askValidated());
+    const validated = closed ?? (await validatedLedger(this.ledger));
     const cursor = this.cursor();
     if (!cursor) {
       // First start for this account: its history before now is not ours to judge.
@@ -292,11 +285,6 @@ export class PaymentWatcher {
       }
       marker = page.result.marker;
     } while (marker && !this.stopped);
-  }
-
-  private async askValidated(): Promise<LedgerCursor> {
-    const res = await this.ledger.request({ command: "ledger", ledger_index: "validated" });
-    return { ledgerIndex: res.result.ledger_index, closedAt: new Date((res.result.ledger.close_time + RIPPLE_EPOCH_OFFSET_S) * 1000) };
   }
 
   /** Stores the cursor (inside the caller's transaction when there is one: the statement runs on the same connection). */
