@@ -11,7 +11,7 @@ export const NO_CRASH_PLAYERS: CrashRoundPlayers = { round: 0, players: [] };
 /**
  * Folds one /ws/games/crash message into the players table a client shows. A socket's first gameState
  * carries the whole list; the gameStates every watcher gets carry none (a new round starts empty), so the
- * list goes out once per player, not to 10,000 sockets every second: the changes come as playersJoined,
+ * list goes out once per socket, not to 10,000 sockets every second: the changes come as playersJoined,
  * playerCashedOut and playersCashedOut. Returns `cur` itself when the message changes nothing.
  */
 export function foldCrashPlayers(cur: CrashRoundPlayers, m: CrashServerMessage): CrashRoundPlayers {
