@@ -3,7 +3,7 @@ import { convertStringToHex, type Amount, type TransactionMetadata } from "xrpl"
 import { systemClock, type Clock } from "../platform/clock";
 import { sqliteOf, type Db } from "../platform/db";
 import { incomingPayments, paymentRequests } from "./schema";
-import { cursorStore, type LedgerCursor } from "./cursor";
+import { closedLedgerOf, cursorStore, validatedLedger, type ClosedLedger, type LedgerCursor } from "./cursor";
 import type { Logger } from "../platform/log";
 import { RetryGate } from "../platform/retry";
 import { classifyAmount, sameCurrency, subtractMicro, vvxAmount, xrpAmount, type LedgerAmount } from "../ledger/amounts";
@@ -23,7 +23,7 @@ import {
   type PaymentRequest,
   type RefundSettledHandler,
 } from "./model";
-import { isRefund, memoTexts, normalizeLedgerTx, RIPPLE_EPOCH_OFFSET_S, type LedgerTx } from "./ledgerTx";
+import { isRefund, memoTexts, normalizeLedgerTx, type LedgerTx } from "./ledgerTx";
 import { cancelRequest, insertPaymentRequest, requestById, requestByTag, requestExpirer, requestsByRef, setRequestStatus } from "./requests";
 
 export { isRefund, memoTexts, normalizeLedgerTx, type LedgerTx };
@@ -72,6 +72,8 @@ export class PaymentWatcher {
   private stopped = false;
   private catching: Promise<void> | undefined;
   private catchAgain = false;
+  /** What the next catch-up searches up to: a ledger a close announced, or "ask" the ledger (start, reconnect, a caller). */
+  private nextTarget: ClosedLedger | "ask" | undefined;
   private readonly gate: RetryGate;
 
   private readonly pageSize: number;
@@ -187,7 +189,8 @@ export class PaymentWatcher {
     if (this.started) return;
     this.started = true;
     this.offs.push(this.ledger.on("connected", () => void this.catchUp()));
-    this.offs.push(this.ledger.on("ledgerClosed", () => void this.catchUp()));
+    // The close names its own ledger: no `ledger` request per close (an idle server's main ledger traffic).
+    this.offs.push(this.ledger.on("ledgerClosed", (l) => void this.catchUp(closedLedgerOf(l))));
     this.offs.push(this.ledger.on("transaction", (msg) => void this.onStream(msg as unknown as Record<string, unknown>)));
     void this.ledger.watchAccount(this.destination);
     if (this.ledger.isConnected()) void this.catchUp();
@@ -202,8 +205,10 @@ export class PaymentWatcher {
   /**
    * Processes every platform transaction in validated ledgers after the cursor, page by page, then
    * moves the cursor and expires requests whose time passed. Concurrent calls share one run (plus one re-run).
+   * `closed`: the validated ledger a ledgerClosed event announced (else the ledger is asked which one is).
    */
-  catchUp(): Promise<void> {
+  catchUp(closed?: ClosedLedger): Promise<void> {
+    this.nextTarget = closed && this.nextTarget !== "ask" ? closed : "ask";
     if (this.catching) {
       this.catchAgain = true;
       return this.catching;
@@ -214,7 +219,9 @@ export class PaymentWatcher {
         await this.gate.run(async () => {
           do {
             this.catchAgain = false;
-            await this.catchUpOnce();
+            const target = this.nextTarget;
+            this.nextTarget = undefined;
+            await this.catchUpOnce(target === "ask" ? undefined : target);
           } while (this.catchAgain && !this.stopped);
         });
       } finally {
@@ -224,10 +231,9 @@ export class PaymentWatcher {
     return this.catching;
   }
 
-  private async catchUpOnce(): Promise<void> {
+  private async catchUpOnce(closed: ClosedLedger | undefined): Promise<void> {
     if (this.stopped || !this.ledger.isConnected()) return;
-    const res = await this.ledger.request({ command: "ledger", ledger_index: "validated" });
-    const validated = { ledgerIndex: res.result.ledger_index, closedAt: new Date((res.result.ledger.close_time + RIPPLE_EPOCH_OFFSET_S) * 1000) };
+    const validated = closed ?? (await validatedLedger(this.ledger));
     const cursor = this.cursor();
     if (!cursor) {
       // First start for this account: its history before now is not ours to judge.
@@ -236,35 +242,9 @@ export class PaymentWatcher {
       return;
     }
     if (validated.ledgerIndex <= cursor.ledgerIndex) return;
-    let marker: unknown;
-    do {
-      let page;
-      try {
-        page = await this.ledger.request({
-          command: "account_tx",
-          account: this.destination,
-          ledger_index_min: cursor.ledgerIndex + 1,
-          ledger_index_max: validated.ledgerIndex,
-          forward: true,
-          limit: this.pageSize,
-          ...(marker ? { marker } : {}),
-        });
-      } catch (err) {
-        if (err instanceof LedgerRequestError && err.ledgerError === "actNotFound") break; // not funded yet: nothing arrived
-        throw err;
-      }
-      const searched = page.result;
-      if (searched.ledger_index_min > cursor.ledgerIndex + 1 || searched.ledger_index_max < validated.ledgerIndex) {
-        // The server lacks part of that history: stop rather than skip ledgers (another server or a later try may have them).
-        throw new Error(`the ledger server searched only ledgers ${searched.ledger_index_min}-${searched.ledger_index_max} of ${cursor.ledgerIndex + 1}-${validated.ledgerIndex}`);
-      }
-      for (const raw of page.result.transactions) {
-        if (this.stopped) return;
-        const tx = normalizeLedgerTx(raw as unknown as Record<string, unknown>);
-        if (tx) await this.process(tx);
-      }
-      marker = page.result.marker;
-    } while (marker && !this.stopped);
+    // The one ledger after the cursor held no transaction at all: nothing to search, the cursor just moves.
+    const empty = closed?.txnCount === 0 && validated.ledgerIndex === cursor.ledgerIndex + 1;
+    if (!empty) await this.search(cursor.ledgerIndex + 1, validated.ledgerIndex);
     if (this.stopped) return;
     const expired = this.db.transaction((t) => {
       this.saveCursor(validated);
@@ -274,9 +254,42 @@ export class PaymentWatcher {
     this.events.emit("watcher.caughtUp", { ledgerIndex: validated.ledgerIndex });
   }
 
+  /** Processes the account's transactions in validated ledgers `from`..`to`, page by page. */
+  private async search(from: number, to: number): Promise<void> {
+    let marker: unknown;
+    do {
+      let page;
+      try {
+        page = await this.ledger.request({
+          command: "account_tx",
+          account: this.destination,
+          ledger_index_min: from,
+          ledger_index_max: to,
+          forward: true,
+          limit: this.pageSize,
+          ...(marker ? { marker } : {}),
+        });
+      } catch (err) {
+        if (err instanceof LedgerRequestError && err.ledgerError === "actNotFound") break; // not funded yet: nothing arrived
+        throw err;
+      }
+      const searched = page.result;
+      if (searched.ledger_index_min > from || searched.ledger_index_max < to) {
+        // The server lacks part of that history: stop rather than skip ledgers (another server or a later try may have them).
+        throw new Error(`the ledger server searched only ledgers ${searched.ledger_index_min}-${searched.ledger_index_max} of ${from}-${to}`);
+      }
+      for (const raw of page.result.transactions) {
+        if (this.stopped) return;
+        const tx = normalizeLedgerTx(raw as unknown as Record<string, unknown>);
+        if (tx) await this.process(tx);
+      }
+      marker = page.result.marker;
+    } while (marker && !this.stopped);
+  }
+
   /** Stores the cursor (inside the caller's transaction when there is one: the statement runs on the same connection). */
   private saveCursor(cursor: LedgerCursor): void {
-    this.cursors.save(this.destination, cursor, this.clock.date());
+    this.cursors.save(this.destination, { ledgerIndex: cursor.ledgerIndex, closedAt: cursor.closedAt }, this.clock.date());
   }
 
   private async onStream(raw: Record<string, unknown>): Promise<void> {
