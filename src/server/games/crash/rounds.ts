@@ -2,7 +2,7 @@ import { hundredthsAtMs, maxProfitCapHundredths, msToReachHundredths, multiplyFl
 import type { CrashCashOut, CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
 import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
-import { probeWrite, reportIfCorrupt, sqliteOf, type Db } from "../../platform/db";
+import { probeWrite, reportIfCorrupt, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import { BACKLOG_RETRY_MS, WriteBacklog } from "../../platform/db/backlog";
 import type { Logger } from "../../platform/log";
 import type { NotePlayed } from "../../platform/playedMarks";
@@ -82,9 +82,9 @@ export class CrashRounds {
   }
 
   /** The round a bet confirmed now joins: the counting-down one, else the next (spec §4). */
-  placeRound(): number {
+  async placeRound(db: DbOrTx): Promise<number> {
     const live = this.live;
-    if (!live) return this.deps.bets.repo.lastRoundNumber() + 1;
+    if (!live) return (await this.deps.bets.repo.lastRoundNumber(db)) + 1;
     return live.status === "waiting" ? live.round : live.round + 1;
   }
 
@@ -98,12 +98,12 @@ export class CrashRounds {
     const began = performance.now();
     const run = ++this.runs;
     const cancelled = () => this.stopped || run !== this.runs;
-    const loaded = this.deps.chains.load(this.deps.bets.repo.lastRoundNumber() + 1, cancelled);
-    void loaded.then(async (chain) => {
+    void (async () => {
+      const chain = await this.deps.chains.load((await this.deps.bets.repo.lastRoundNumber()) + 1, cancelled);
       if (!chain || cancelled()) return;
       this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
-      this.openNext();
-    });
+      await this.openNext();
+    })().catch((err) => this.deps.log.error("crash rounds not started", { error: err instanceof Error ? err.message : String(err) }));
   }
 
   /**
@@ -211,33 +211,37 @@ export class CrashRounds {
    * Opens the next round once the database takes its row and every write of the round before has committed
    * (round numbers come from the database); until then it tries again every BACKLOG_RETRY_MS.
    */
-  private openNext(): void {
+  private async openNext(): Promise<void> {
     if (this.stopped || this.drained) return;
     this.clearTimers();
     const sqlite = sqliteOf(this.deps.db);
     const blocked = this.writes.waiting > 0 ? "the last round's writes wait" : sqlite && probeWrite(sqlite);
     if (!blocked) {
       try {
-        return this.openRound();
+        return await this.openRound();
       } catch (err) {
         reportIfCorrupt(err);
         this.deps.log.warn("crash round not opened; trying again", { error: err instanceof Error ? err.message : String(err) });
       }
     }
-    const retry = setTimeout(() => this.openNext(), BACKLOG_RETRY_MS);
+    const retry = setTimeout(() => void this.openNext(), BACKLOG_RETRY_MS);
     this.timers.push(() => clearTimeout(retry));
   }
 
-  private openRound(): void {
-    const round = this.deps.bets.repo.lastRoundNumber() + 1;
+  private async openRound(): Promise<void> {
+    const round = (await this.deps.bets.repo.lastRoundNumber()) + 1;
     // Past a used-up chain, the next one is committed on the ledger and salted first: the round opens once it is.
-    if (!this.deps.chains.readyFor(round)) return void this.timers.push(this.deps.scheduler.after(1000, () => this.openNext()));
+    if (!this.deps.chains.readyFor(round)) return void this.timers.push(this.deps.scheduler.after(1000, () => void this.openNext()));
     const seed = this.deps.chains.seedFor(round);
     const detail: CrashRoundDetail = { hash: seed.hash, crashHundredths: seed.crashHundredths, chainId: seed.chainId, gameNumber: seed.gameNumber };
-    this.deps.db.transaction((tx) => this.deps.bets.repo.insertRound(tx, { round, status: "open", detailJson: JSON.stringify(detail), openedAt: this.deps.clock.date() }));
+    const joined = await this.deps.db.transaction(async (tx) => {
+      await this.deps.bets.repo.insertRound(tx, { round, status: "open", detailJson: JSON.stringify(detail), openedAt: this.deps.clock.date() });
+      // Bets confirmed while the previous round ran joined this one.
+      return this.deps.bets.inRound(round, tx);
+    });
+    if (this.stopped) return;
     const players = new Map<string, CrashPlayer>();
-    // Bets confirmed while the previous round ran joined this one.
-    for (const bet of this.deps.bets.inRound(round)) players.set(bet.wallet, playerOf(bet));
+    for (const bet of joined) players.set(bet.wallet, playerOf(bet));
     const live: Live = { round, status: "waiting", seed, countdownEnds: this.deps.scheduler.now() + this.deps.waitMs, startedPerf: 0, startedAt: null, endedMs: 0, maxProfitDrops: this.maxProfitNow(), cashedOutProfitDrops: 0n, playing: new Map(), players };
     this.live = live;
     // The card shows this round's max profit while it waits; it is fixed again at the start.
@@ -249,7 +253,7 @@ export class CrashRounds {
     this.deps.channel.publish(this.state());
     this.timers.push(
       this.deps.scheduler.every(1000, () => this.deps.channel.publish(this.state())),
-      this.deps.scheduler.at(live.countdownEnds, () => this.guard("start", () => this.run())),
+      this.deps.scheduler.at(live.countdownEnds, () => this.guard("start", () => void this.run().catch((err) => this.stepFailed("start", err)))),
     );
   }
 
@@ -267,7 +271,7 @@ export class CrashRounds {
     }
   }
 
-  private run(): void {
+  private async run(): Promise<void> {
     const live = this.live;
     if (!live || this.stopped) return;
     this.clearTimers();
@@ -275,13 +279,16 @@ export class CrashRounds {
     live.status = "running";
     live.startedPerf = this.deps.scheduler.now();
     live.startedAt = this.deps.clock.now();
-    for (const bet of this.deps.bets.inRound(live.round)) {
+    // Read behind the writer: a credit that placed its bet in this round while it counted down has committed by then (SQLite's one writer).
+    const bets = await this.deps.db.transaction((tx) => this.deps.bets.inRound(live.round, tx));
+    if (this.live !== live || this.stopped) return;
+    for (const bet of bets) {
       if (bet.status !== "confirmed") continue;
       live.playing.set(bet.wallet, bet);
       live.players.set(bet.wallet, playerOf(bet));
     }
     const detail: CrashRoundDetail = { hash: live.seed.hash, crashHundredths: live.seed.crashHundredths, chainId: live.seed.chainId, gameNumber: live.seed.gameNumber, maxProfitDrops: live.maxProfitDrops.toString() };
-    this.writes.add((tx) => this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) }));
+    this.writes.add(async (tx) => void (await this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) })));
     // Marked played (outside the database) before anyone is told the round flies: a restored backup never replays it.
     this.deps.notePlayed("crash", live.round);
     this.deps.channel.publish(this.state());
@@ -360,7 +367,7 @@ export class CrashRounds {
     const payoutDrops = multiplyFloor(bet.amountDrops, hundredths);
     live.cashedOutProfitDrops += payoutDrops - bet.amountDrops;
     this.writes.add(
-      (tx) => void this.deps.bets.win(tx, bet.id, hundredths),
+      async (tx) => void (await this.deps.bets.win(tx, bet.id, hundredths)),
       () => this.deps.bets.kick(),
     );
     const payout = dropsToXrpNumber(payoutDrops);
@@ -395,11 +402,11 @@ export class CrashRounds {
     const endedAt = this.deps.clock.date();
     let burn: unknown;
     this.writes.add(
-      (tx) => {
-        for (const bet of riders) this.deps.bets.lose(tx, bet.id);
-        this.deps.bets.repo.updateRound(tx, live.round, { status: "finished", endedAt });
-        const total = this.deps.bets.inRound(live.round).reduce((n, b) => n + b.amountDrops, 0n);
-        burn = this.deps.burns.record(tx, live.round, total);
+      async (tx) => {
+        for (const bet of riders) await this.deps.bets.lose(tx, bet.id);
+        await this.deps.bets.repo.updateRound(tx, live.round, { status: "finished", endedAt });
+        const total = (await this.deps.bets.inRound(live.round, tx)).reduce((n, b) => n + b.amountDrops, 0n);
+        burn = await this.deps.burns.record(tx, live.round, total);
       },
       () => {
         if (burn) this.deps.bets.kick();
@@ -411,7 +418,7 @@ export class CrashRounds {
     this.deps.log.info("crash round crashed", { round: live.round, crash: live.seed.crashHundredths, players: live.players.size, lost: riders.length });
     this.deps.channel.publish(this.state());
     this.checkDrained();
-    this.timers.push(this.deps.scheduler.after(this.deps.pauseMs, () => this.openNext()));
+    this.timers.push(this.deps.scheduler.after(this.deps.pauseMs, () => void this.openNext()));
   }
 
   /** A timer's step that fails (a bug, a read refused) is logged; the loop goes on with its next timer. */
@@ -419,9 +426,13 @@ export class CrashRounds {
     try {
       fn();
     } catch (err) {
-      reportIfCorrupt(err);
-      this.deps.log.error("crash round step failed", { step, round: this.live?.round, error: err instanceof Error ? err.message : String(err) });
+      this.stepFailed(step, err);
     }
+  }
+
+  private stepFailed(step: string, err: unknown): void {
+    reportIfCorrupt(err);
+    this.deps.log.error("crash round step failed", { step, round: this.live?.round, error: err instanceof Error ? err.message : String(err) });
   }
 
   /** Called after each crash (the game publishes gameHistory). */

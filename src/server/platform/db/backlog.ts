@@ -12,7 +12,7 @@ export const BACKLOG_RETRY_MS = 250;
  * that the database takes writes without waiting), so the loop that decided them neither blocks nor dies.
  */
 export class WriteBacklog {
-  private readonly queue: { write: (tx: DbOrTx) => void; after?: () => void }[] = [];
+  private readonly queue: { write: (tx: DbOrTx) => Promise<void> | void; after?: () => void }[] = [];
   private readonly gate: RetryGate;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
@@ -31,7 +31,7 @@ export class WriteBacklog {
   }
 
   /** Commits `write` after every write before it (now, when the database takes it); `after` runs once it committed. */
-  add(write: (tx: DbOrTx) => void, after?: () => void): void {
+  add(write: (tx: DbOrTx) => Promise<void> | void, after?: () => void): void {
     this.queue.push({ write, after });
     this.flush();
   }
@@ -46,12 +46,12 @@ export class WriteBacklog {
     if (this.stopped) return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    // The pass runs synchronously inside run() when the database takes writes: the common case commits at once.
+    // The pass starts synchronously inside run(): when the writer is free and the write awaits nothing, it commits at once.
     void this.gate
-      .run(() => {
+      .run(async () => {
         while (this.queue.length) {
           const head = this.queue[0]!;
-          this.db.transaction((tx) => head.write(tx), { behavior: "immediate" });
+          await this.db.transaction((tx) => head.write(tx));
           this.queue.shift();
           head.after?.();
         }
