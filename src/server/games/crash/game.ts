@@ -118,7 +118,7 @@ export class CrashGame {
    * round takes number `shown` when it is known, so the next round comes after it.
    */
   async skipPast(db: DbOrTx, shown: number | undefined, reason: string): Promise<void> {
-    this.chains.retireAll(reason, db);
+    await this.chains.retireAll(reason, db);
     if (shown !== undefined && (await this.bets.repo.lastRoundNumber(db)) < shown) {
       const now = this.deps.clock.date();
       await this.bets.repo.insertRound(db, { round: shown, status: "voided", openedAt: now, endedAt: now });
@@ -175,7 +175,7 @@ export class CrashGame {
     return {
       success: true,
       round: roundView(row, bets),
-      chain: chainView(chain, this.commitments.of(chain.id)),
+      chain: chainView(chain, await this.commitments.of(chain.id)),
       maxProfit: detail.maxProfitDrops === undefined ? null : xrpText(BigInt(detail.maxProfitDrops)),
       bets: bets.map((b) => ({ ...roundBetView(b), autoCashOut: multiplierOf(b.params.autoCashOut) })),
     };
@@ -198,10 +198,10 @@ export class CrashGame {
   /** The socket /ws/games/crash (spec §7): auth, keepalive, bet, cashOut. */
   socket(deps: GameSocketDeps): SocketEndpoint {
     return this.channel.socket(deps, {
-      onOpen: (ws) => {
+      onOpen: async (ws) => {
         this.rounds.watched();
         this.channel.send(ws, this.rounds.state());
-        void this.historyText().then((text) => ws.send(text), (err) => this.deps.log.error("crash history not sent", { error: String(err) }));
+        ws.send(await this.historyText());
       },
       onMessage: (ws, msg, ctx) => this.onMessage(ws, msg, ctx),
     });
