@@ -212,7 +212,7 @@ export class CrashChains {
     try {
       return Buffer.from(this.sealer.open(row.seedHash), "hex");
     } catch {
-      await this.db.transaction((tx) => this.retireAll("its seed cannot be opened with this folder's seal.key (a database restored without its key, or the key replaced), tx));
+      await this.db.transaction((tx) => this.retireAll("its seed cannot be opened with this folder's seal.key (a database restored without its key, or the key replaced)", tx));
       return undefined;
     }
   }
