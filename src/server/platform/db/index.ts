@@ -5,6 +5,10 @@ import { join } from "node:path";
 import { DATA_DIR_MODE, ownerOnlyFile } from "../dataDir";
 import { migrations } from "./migrations";
 import { VERSION } from "../version";
+import { sqliteDb, type Db as AsyncDb } from "./store";
+
+export { first, isRetryable, NestedTransactionError, tablesFor, writerOf, type DbOrTx as AsyncDbOrTx, type Driver } from "./store";
+export type { AsyncDb };
 
 /** The product database (tables are declared by each feature's schema.ts). */
 export type Db = BunSQLiteDatabase;
@@ -15,6 +19,12 @@ export interface Store {
   db: Db;
   sqlite: Database;
   path: string;
+  /**
+   * The async store the repositories move onto (store.ts; ARCHITECTURE.md "One store, two drivers"): made on
+   * first use, with a read-only connection of its own for reads outside transactions. Not used by the product
+   * yet: while `db` writes synchronously on the same connection, the two must not be mixed in one process.
+   */
+  readonly async: AsyncDb;
   close(): void;
 }
 
@@ -43,12 +53,19 @@ export function openStore(dataDir: string, file = "vvx.db", busyTimeoutMs = DEFA
     throw databaseFileError(path, err, "Restore it from a backup, or move it aside to start with an empty database") ?? err;
   }
   const db = drizzle(sqlite);
+  let reader: Database | undefined;
+  let asyncDb: AsyncDb | undefined;
   return {
     db,
     sqlite,
     path,
+    get async() {
+      reader ??= new Database(path, { readonly: true, strict: true });
+      return (asyncDb ??= sqliteDb(sqlite, reader));
+    },
     close: () => {
       writeLockOf(sqlite).close();
+      reader?.close();
       sqlite.close();
     },
   };
