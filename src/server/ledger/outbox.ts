@@ -185,8 +185,9 @@ export class Outbox {
     return entry;
   }
 
-  async get(key: string): Promise<OutboxEntry | undefined> {
-    const row = await first(this.db.select().from(this.t.ledgerOutbox).where(eq(this.t.ledgerOutbox.key, key)));
+  /** An entry by key; inside a transaction pass it (`db`), to see its own uncommitted writes. */
+  async get(key: string, db: DbOrTx = this.db): Promise<OutboxEntry | undefined> {
+    const row = await first(db.select().from(this.t.ledgerOutbox).where(eq(this.t.ledgerOutbox.key, key)));
     return row && toEntry(row);
   }
 

@@ -44,7 +44,7 @@ export async function raceWithBets(server: TestServer): Promise<number> {
   await Promise.all(players.map((p, i) => betAndSign(server, sessionBrowser(server, p.classicAddress), p.seed!, UNICORNS[i]!.name, 1 + i)));
   await eventually(async () => (await raceState(server)).players.length === UNICORNS.length, "five confirmed bets", 20_000);
   await raceReaches(server, round, "finished");
-  await eventually(() => server.ctx.racing.bets.inRound(round).some((b) => b.status === "won" && b.txid), "the winner's payout on the ledger", 20_000);
+  await eventually(async () => (await server.ctx.racing.bets.inRound(round)).some((b) => b.status === "won" && b.txid), "the winner's payout on the ledger", 20_000);
   return round;
 }
 

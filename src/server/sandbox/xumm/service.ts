@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Client, Wallet, type SubmittableTransaction } from "xrpl";
+import type { Database } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
@@ -27,7 +28,8 @@ export type SandboxAccountSource = () => Promise<SandboxAccount[]> | SandboxAcco
 const SIGNED_TX_VALID_MS = 70_000;
 
 export interface SandboxXummOptions {
-  db: BunSQLiteDatabase;
+  /** The sandbox's own database (sandbox.db, synchronous: it is not the product's store). */
+  db: BunSQLiteDatabase & { $client: Database };
   log: Logger;
   credentials: XummCredentials;
   /** Browser-facing base URL of the product (QR codes and links point here). */
