@@ -39,10 +39,16 @@ function isThenable(checker: ts.TypeChecker, type: ts.Type): boolean {
   return thenType.getCallSignatures().length > 0;
 }
 
-/** `p.catch(handler)` or `p.then(ok, failed)`: a promise whose failure is handled. */
+/** Whether every possible value of a type is a thenable (a promise that may be absent, `Promise<T> | undefined`, is not). */
+function alwaysThenable(checker: ts.TypeChecker, type: ts.Type): boolean {
+  return type.isUnion() ? type.types.every((t) => alwaysThenable(checker, t)) : isThenable(checker, type);
+}
+
+/** `p.catch(handler)` or `p.then(ok, failed)`, maybe followed by `.finally(...)`: a promise whose failure is handled. */
 function isHandled(node: ts.Expression): boolean {
   if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression)) return false;
   const name = node.expression.name.text;
+  if (name === "finally") return isHandled(node.expression.expression);
   return (name === "catch" && node.arguments.length >= 1) || (name === "then" && node.arguments.length >= 2);
 }
 
@@ -70,6 +76,7 @@ export function promiseProblems(program: ts.Program, root: string, only?: (file:
       problems.push({ file, line: line + 1, rule, text: node.getText(source).split("\n")[0]!.slice(0, 120) });
     };
     const promise = (node: ts.Expression) => isThenable(checker, checker.getTypeAtLocation(node));
+    const truthy = (node: ts.Expression) => alwaysThenable(checker, checker.getTypeAtLocation(node));
     const visit = (node: ts.Node): void => {
       if (ts.isExpressionStatement(node)) {
         const e = node.expression;
@@ -78,12 +85,12 @@ export function promiseProblems(program: ts.Program, root: string, only?: (file:
         if (dropped && (ts.isCallExpression(e) || ts.isNewExpression(e) || ts.isPropertyAccessExpression(e) || ts.isConditionalExpression(e)) && promise(e)) report(node, "floating");
         else if (logical && !isHandled(e.right) && promise(e.right)) report(node, "floating");
       } else if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken) {
-        if (promise(node.operand)) report(node, "truthiness");
-      } else if ((ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) && promise(node.expression)) {
+        if (truthy(node.operand)) report(node, "truthiness");
+      } else if ((ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) && truthy(node.expression)) {
         report(node.expression, "truthiness");
-      } else if (ts.isConditionalExpression(node) && promise(node.condition)) {
+      } else if (ts.isConditionalExpression(node) && truthy(node.condition)) {
         report(node.condition, "truthiness");
-      } else if (ts.isBinaryExpression(node) && (node.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken || node.operatorToken.kind === ts.SyntaxKind.BarBarToken) && promise(node.left)) {
+      } else if (ts.isBinaryExpression(node) && (node.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken || node.operatorToken.kind === ts.SyntaxKind.BarBarToken) && truthy(node.left)) {
         report(node.left, "truthiness");
       } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "expect" && node.arguments.length === 1) {
         const settled = ts.isPropertyAccessExpression(node.parent) && (node.parent.name.text === "resolves" || node.parent.name.text === "rejects");

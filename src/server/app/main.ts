@@ -143,7 +143,7 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
   ctx.slots.start();
   ctx.racing.start();
   ctx.ledger.start();
-  ctx.crash.start();
+  await ctx.crash.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
   const exposed = exposedSandboxAdmin(config);

@@ -78,6 +78,6 @@ export async function applyPgMigrations(sql: SQL): Promise<string[]> {
       await conn`SELECT pg_advisory_unlock(${k1}, ${k2})`;
     }
   } finally {
-    conn.release();
+    await conn.release();
   }
 }
