@@ -130,7 +130,7 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
 
   test("Slots: a spin's winnings show on the page as the payout is queued and validated, by push", async () => {
     const { address } = await fund(10_000);
-    const browser = sessionBrowser(live.server, address);
+    const browser = await sessionBrowser(live.server, address);
     const { session } = await buyPackage(live.server, browser, address, 0);
     const { context, page, errors, traffic } = await connectedPage("/games/slots", address);
     try {

@@ -29,7 +29,7 @@ const VIEWPORTS = [
 test("DAILY_SPIN_ELIGIBILITY=holders: the wheel tells a fresh wallet why it may not spin; /admin lists the wheel per day", async () => {
   // A player spins once (it bought spins), so the admin's table has a day.
   const player = await buyer(server, 10_000);
-  const playerBrowser = sessionBrowser(server, player.classicAddress);
+  const playerBrowser = await sessionBrowser(server, player.classicAddress);
   await buyPackage(server, playerBrowser, player.classicAddress, 0);
   expect((await playerBrowser.json("/api/daily-spin/spin", { method: "POST", json: {} })).status).toBe(200);
 

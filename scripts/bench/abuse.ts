@@ -308,7 +308,7 @@ if (!values.only || "crash round, db locked".includes(values.only)) {
   await server.ctx.ledger.waitConnected(15_000);
   const rider = async () => {
     const wallet = await faucet(server.url, { xrp: 100 });
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const socket = await CrashSocket.open(server, browser);
     await socket.auth(wallet.classicAddress);
     return { wallet, browser, socket };

@@ -82,7 +82,7 @@ try {
   const uiMs: number[] = [];
   const uiCloses: number[] = [];
   const one = async (wallet: Wallet) => {
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const created = await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: wallet.classicAddress, tierId: 1 } });
     if (created.status !== 200) throw new Error(`purchase refused: ${JSON.stringify(created.body)}`);
     const shownAt = performance.now();
@@ -125,7 +125,7 @@ try {
   const t0 = performance.now();
   const results = await Promise.all(
     crowd.map(async (wallet) => {
-      const browser = sessionBrowser(server, wallet.classicAddress);
+      const browser = await sessionBrowser(server, wallet.classicAddress);
       const created = await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: wallet.classicAddress, tierId: 2 } });
       if (created.status !== 200) return false;
       await signPayload(server, created.body.uuid, { account: wallet.classicAddress });

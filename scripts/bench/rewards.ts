@@ -99,7 +99,7 @@ try {
   const client = await outsideClient(server.url);
   const closes: { index: number; at: number }[] = [];
   ctx.ledger.on("ledgerClosed", (l) => closes.push({ index: l.ledger_index, at: performance.now() }));
-  const cookies = new Map(holders.map((h) => [h.classicAddress, sessionBrowser(server, h.classicAddress).cookieHeader()]));
+  const cookies = new Map(await Promise.all(holders.map(async (h) => [h.classicAddress, (await sessionBrowser(server, h.classicAddress)).cookieHeader()] as const)));
   const requests = (target: string): RequestSpec[] =>
     [...tokens].flatMap(([address, ids]) =>
       ids.flatMap((tokenId) => {

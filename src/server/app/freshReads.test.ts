@@ -90,7 +90,7 @@ test("tiers, availability, minting status and stats are never stale after a purc
   const tokenId = await buyNft(server, wallet, 1);
   // A claim a day later: the paid reward shows in the stats.
   await advanceClock(server, DAY_MS);
-  const claimed = await sessionBrowser(server, address).json("/api/rewards/claim", { method: "POST", json: { walletAddress: address, claimType: "early", tokenId, tierId: 1 } });
+  const claimed = await (await sessionBrowser(server, address)).json("/api/rewards/claim", { method: "POST", json: { walletAddress: address, claimType: "early", tokenId, tierId: 1 } });
   expect(claimed.status).toBe(200);
   const { checked, stale, seen } = await reader.stop();
 
@@ -147,7 +147,7 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
     await games.ctx.ledger.waitConnected(15_000);
     const wallet = await buyer(games, 20_000);
     const me = wallet.classicAddress;
-    const browser = sessionBrowser(games, me);
+    const browser = await sessionBrowser(games, me);
     const { slots, dailySpin, crash } = games.ctx;
     // The lists as the database has them now: the default pages, a short one, and one after a cursor.
     const database = () => {
@@ -174,11 +174,11 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
     for (let i = 0; i < 10; i++) expect((await browser.json("/api/slots/spin", { method: "POST", json: { sessionId: session.sessionId, walletAddress: me } })).status).toBe(200);
     expect((await browser.json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: me } })).status).toBe(200);
     await advanceClock(games, DAY_MS);
-    expect((await sessionBrowser(games, me).json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: me } })).status).toBe(200);
+    expect(await (await sessionBrowser(games, me).json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: me } })).status).toBe(200);
     for (const amount of [1, 2]) {
       // Each bet joins the counting-down round, which the test then plays to its crash: won or lost, it settles.
       await waitingRound(games);
-      const bet = await placeBet(games, sessionBrowser(games, me), wallet.seed!, amount, 1.1);
+      const bet = await placeBet(games, await sessionBrowser(games, me), wallet.seed!, amount, 1.1);
       await betReaches(games, me, bet.betId, (b) => b.status === "confirmed", `crash bet of ${amount} XRP confirmed`, 15_000);
       finishRound(games);
       await betReaches(games, me, bet.betId, (b) => b.result !== null, `crash bet of ${amount} XRP settled`, 15_000);

@@ -39,7 +39,7 @@ describe("a database that went back never replays what players saw", () => {
     try {
       await first.ctx.ledger.waitConnected(15_000);
       const wallet = await buyer(first, 0);
-      const shownPairs = new Set([await wheelSpin(sessionBrowser(first, wallet.classicAddress))]);
+      const shownPairs = new Set([await wheelSpin(await sessionBrowser(first, wallet.classicAddress))]);
 
       // The backup is taken while a crash round and a race count down.
       const { round: crashRound } = await waitingRound(first);
@@ -54,7 +54,7 @@ describe("a database that went back never replays what players saw", () => {
       const raced = await raceReaches(first, race.roundNumber, "racing");
       expect(raced.serverSeed).toBeString();
       await advanceClock(first, DAY_MS);
-      shownPairs.add(await wheelSpin(sessionBrowser(first, wallet.classicAddress)));
+      shownPairs.add(await wheelSpin(await sessionBrowser(first, wallet.classicAddress)));
       const oldChain = first.ctx.crash.chains.published.terminatingHash;
       await first.stop();
 
@@ -92,7 +92,7 @@ describe("a database that went back never replays what players saw", () => {
       const [oldHash] = [...shownPairs][0]!.split("#");
       expect(second.ctx.fair.revealed(oldHash!)).toMatchObject({ walletAddress: wallet.classicAddress, noncesUsed: 1 });
       await advanceClock(second, DAY_MS);
-      const after = await wheelSpin(sessionBrowser(second, wallet.classicAddress));
+      const after = await wheelSpin(await sessionBrowser(second, wallet.classicAddress));
       expect(shownPairs.has(after)).toBe(false);
       expect(after.split("#")[0]).not.toBe(oldHash);
     } finally {

@@ -65,7 +65,7 @@ describe("the outbox's resend, for every payer", () => {
     const { outbox, nfts, config } = server.ctx;
     const wallet = await buyer(server, 250_000);
     await requireDest(client, wallet, true);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const req = (await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: wallet.classicAddress, tierId: 2 } })).body;
     // A metadata URL too long for an NFT URI makes the mint invalid: the purchase fails and is refunded.
     const publicUrl = config.publicUrl;
@@ -132,7 +132,7 @@ describe("the outbox's resend, for every payer", () => {
   test("a slots expiry refund (unplayed spins) the wallet's account refuses goes again, the session following, and arrives once", async () => {
     const { outbox, slots } = server.ctx;
     const wallet = await buyer(server, 20_000);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     await requireDest(client, wallet, true);
     // A week idle: the session expires on the next read, and its unplayed paid spins are refunded.

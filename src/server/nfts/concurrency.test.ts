@@ -43,7 +43,7 @@ describe("NFT supply under contention", () => {
     const buyers: Buyer[] = await Promise.all(
       Array.from({ length: 25 }, async () => {
         const wallet = await buyer(server, 500_000);
-        return { wallet, address: wallet.classicAddress, browser: sessionBrowser(server, wallet.classicAddress) };
+        return { wallet, address: wallet.classicAddress, browser: await sessionBrowser(server, wallet.classicAddress) };
       }),
     );
 
@@ -74,7 +74,7 @@ describe("NFT supply under contention", () => {
     const retry = await Promise.all(lost.map((b) => b.browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500000", walletAddress: b.address, tierId: 1 } })));
     expect(retry.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     lost.forEach((b, i) => reqOf.set(b.address, retry[i]!.body));
-    const extra = sessionBrowser(server, late[0]!.address);
+    const extra = await sessionBrowser(server, late[0]!.address);
     const soldOut = await extra.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: late[0]!.address, tierId: 1 } });
     expect(soldOut.status).toBe(409);
     expect(soldOut.body.code).toBe("SOLD_OUT");
@@ -125,7 +125,7 @@ describe("NFT supply under contention", () => {
   test("short, duplicate and sold-out payments are refunded in full on the ledger", async () => {
     const platform = server.ctx.ledger.platformAddress;
     const a = await buyer(server, 600_000);
-    const browser = sessionBrowser(server, a.classicAddress);
+    const browser = await sessionBrowser(server, a.classicAddress);
     const req = (await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: a.classicAddress, tierId: 2 } })).body;
     const tag = server.ctx.nfts.repo.byRequestId(req.requestId)!.destinationTag;
 
@@ -147,7 +147,7 @@ describe("NFT supply under contention", () => {
 
     // Sold out when the payment arrives (the operator cut the supply meanwhile): refunded by the NFT handler.
     const b = await buyer(server, 250_000);
-    const bBrowser = sessionBrowser(server, b.classicAddress);
+    const bBrowser = await sessionBrowser(server, b.classicAddress);
     const bReq = (await bBrowser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: b.classicAddress, tierId: 2 } })).body;
     server.ctx.store.db.update(nftTiers).set({ maxSupply: 1 }).where(eq(nftTiers.id, 2)).run();
     try {
@@ -166,7 +166,7 @@ describe("NFT supply under contention", () => {
 
   test("a mint the ledger refuses for good: the purchase fails and the payment goes back in full", async () => {
     const c = await buyer(server, 250_000);
-    const browser = sessionBrowser(server, c.classicAddress);
+    const browser = await sessionBrowser(server, c.classicAddress);
     const req = (await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: c.classicAddress, tierId: 2 } })).body;
     // A metadata URL too long for an NFT URI (over 256 bytes) makes the mint invalid.
     const publicUrl = server.ctx.config.publicUrl;

@@ -45,7 +45,7 @@ describe("NFT purchases across restarts", () => {
 
     // Purchase A: the server stops after the mint is signed and recorded, before it is submitted.
     const frozenMint = freezeAt(first, "afterRecord", ":mint");
-    const reqA = (await sessionBrowser(first, a.classicAddress).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: a.classicAddress, tierId: 1 } })).body;
+    const reqA = await (await sessionBrowser(first, a.classicAddress).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: a.classicAddress, tierId: 1 } })).body;
     await signPayload(first, reqA.uuid, { account: a.classicAddress });
     const mintEntry = await frozenMint;
     expect(first.ctx.nfts.repo.byRequestId(reqA.requestId)!.status).toBe("processing");
@@ -56,7 +56,7 @@ describe("NFT purchases across restarts", () => {
     let third: TestServer | undefined;
     try {
       await second.ctx.ledger.waitConnected(15_000);
-      const browserA = sessionBrowser(second, a.classicAddress);
+      const browserA = await sessionBrowser(second, a.classicAddress);
       const offeredA = await purchaseReaches(browserA, reqA.requestId, ["offer_created"], 30_000);
       expect(second.ctx.outbox.get(mintEntry.key)!.attempts).toBe(1);
       const acceptA = await acceptRequest(browserA, offeredA.offerId, a.classicAddress);
@@ -65,7 +65,7 @@ describe("NFT purchases across restarts", () => {
       // this time the server stops after the offer was submitted, before its result is known.
       second.ctx.nfts.fulfilment.mintWithOffer = "no";
       const frozenOffer = freezeAt(second, "afterSubmit", ":offer");
-      const reqB = (await sessionBrowser(second, b.classicAddress).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: b.classicAddress, tierId: 1 } })).body;
+      const reqB = await (await sessionBrowser(second, b.classicAddress).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: b.classicAddress, tierId: 1 } })).body;
       await signPayload(second, reqB.uuid, { account: b.classicAddress });
       const offerEntry = await frozenOffer;
       expect(second.ctx.nfts.repo.byRequestId(reqB.requestId)!.status).toBe("creating_offer");
@@ -73,8 +73,8 @@ describe("NFT purchases across restarts", () => {
 
       third = await startTestServer({ SANDBOX_LEDGER_MS: "150" }, dataDir);
       await third.ctx.ledger.waitConnected(15_000);
-      const browserB = sessionBrowser(third, b.classicAddress);
-      const browserA3 = sessionBrowser(third, a.classicAddress);
+      const browserB = await sessionBrowser(third, b.classicAddress);
+      const browserA3 = await sessionBrowser(third, a.classicAddress);
       const offeredB = await purchaseReaches(browserB, reqB.requestId, ["offer_created"], 30_000);
       expect(third.ctx.outbox.get(offerEntry.key)!.attempts).toBe(1);
 

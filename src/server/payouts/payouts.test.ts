@@ -53,7 +53,7 @@ describe("payments the outbox gave up on", () => {
     const last = hashes.map((h) => `refund:${h}#${RESEND_POLICY.maxAttempts}`);
     for (const key of last) expect(outbox.get(key)!.nextKey).toBe("");
 
-    const browser = sessionBrowser(server, admin.classicAddress);
+    const browser = await sessionBrowser(server, admin.classicAddress);
     const listed = await browser.json("/api/admin/failed-payouts");
     expect(listed.status).toBe(200);
     expect(listed.body.payouts.map((p: { key: string }) => p.key).sort()).toEqual([...last].sort());
@@ -68,7 +68,7 @@ describe("payments the outbox gave up on", () => {
     expect(await givenUpGauge()).toBe(2);
     // Admins only.
     expect((await new TestBrowser(server.url).json("/api/admin/failed-payouts")).status).toBe(401);
-    const stranger = sessionBrowser(server, wallet.classicAddress);
+    const stranger = await sessionBrowser(server, wallet.classicAddress);
     expect((await stranger.json("/api/admin/failed-payouts")).status).toBe(403);
     expect((await stranger.json("/api/admin/failed-payouts/retry", { method: "POST", json: { key: last[0] } })).status).toBe(403);
 

@@ -23,7 +23,7 @@ beforeAll(async () => {
   await toMonthStart(server);
   holder = await buyer(server, 600_000);
   me = holder.classicAddress;
-  mine = sessionBrowser(server, me);
+  mine = await sessionBrowser(server, me);
   tokenId = await buyNft(server, holder, 1);
 });
 afterAll(async () => {

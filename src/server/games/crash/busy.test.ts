@@ -8,7 +8,7 @@ import { betReaches, CRASH_TEST_ENV, CrashSocket, deliveredDrops, finishRound, f
 
 async function rider(server: TestServer) {
   const wallet = await faucet(server.url, { xrp: 100 });
-  const browser = sessionBrowser(server, wallet.classicAddress);
+  const browser = await sessionBrowser(server, wallet.classicAddress);
   const socket = await CrashSocket.open(server, browser);
   await socket.auth(wallet.classicAddress);
   return { wallet, browser, socket };

@@ -20,7 +20,7 @@ afterAll(async () => {
 
 async function player(xrp = 300): Promise<{ wallet: Wallet; browser: TestBrowser; socket: CrashSocket }> {
   const wallet = await faucet(server.url, { xrp });
-  const browser = sessionBrowser(server, wallet.classicAddress);
+  const browser = await sessionBrowser(server, wallet.classicAddress);
   const socket = await CrashSocket.open(server, browser);
   await socket.auth(wallet.classicAddress);
   return { wallet, browser, socket };
@@ -209,7 +209,7 @@ describe("crash, live on the sandbox ledger", () => {
 
   test("bad input: 400 naming the field with the spec's texts, 403 for another wallet, 401 without a session", async () => {
     const wallet = await faucet(server.url, { xrp: 50 });
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const post = (json: unknown) => browser.json("/api/crash-bet/initiate", { method: "POST", json });
     expect((await post({ betAmount: 0.5 })).body).toMatchObject({ field: "betAmount", message: "Minimum bet amount is 1 XRP." });
     expect((await post({ betAmount: 101 })).body).toMatchObject({ field: "betAmount", message: "Maximum bet amount is 100 XRP." });

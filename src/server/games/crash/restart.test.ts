@@ -16,8 +16,8 @@ describe("crash across a restart", () => {
     const early = await faucet(server.url, { xrp: 100 });
     // A round that reaches 1.15x at least, so that the early bet's 1.10x is reached before the cut.
     const { round } = await skipToRound(server, (c) => c >= 115);
-    const a = await placeBet(server, sessionBrowser(server, rider.classicAddress), rider.seed!, 4);
-    const b = await placeBet(server, sessionBrowser(server, early.classicAddress), early.seed!, 3, 1.1);
+    const a = await placeBet(server, await sessionBrowser(server, rider.classicAddress), rider.seed!, 4);
+    const b = await placeBet(server, await sessionBrowser(server, early.classicAddress), early.seed!, 3, 1.1);
     await betReaches(server, rider.classicAddress, a.betId, (x) => x.status === "confirmed" && x.round === round, "rider confirmed", 15_000);
     await betReaches(server, early.classicAddress, b.betId, (x) => x.status === "confirmed" && x.round === round, "early confirmed", 15_000);
     // The early bet auto-cashes out at 1.10x, then the server dies mid-round.
@@ -60,8 +60,8 @@ describe("crash across a restart", () => {
       const one = await faucet(server.url, { xrp: 200 });
       const two = await faucet(server.url, { xrp: 200 });
       const { round, crash } = await skipToRound(server, (c) => c >= 300);
-      const a = await placeBet(server, sessionBrowser(server, one.classicAddress), one.seed!, 60);
-      const b = await placeBet(server, sessionBrowser(server, two.classicAddress), two.seed!, 40);
+      const a = await placeBet(server, await sessionBrowser(server, one.classicAddress), one.seed!, 60);
+      const b = await placeBet(server, await sessionBrowser(server, two.classicAddress), two.seed!, 40);
       await betReaches(server, one.classicAddress, a.betId, (x) => x.status === "confirmed", "a confirmed", 15_000);
       await betReaches(server, two.classicAddress, b.betId, (x) => x.status === "confirmed", "b confirmed", 15_000);
       startFlight(server);
@@ -128,7 +128,7 @@ describe("crash across a restart", () => {
 
 async function rider(server: TestServer) {
   const wallet = await faucet(server.url, { xrp: 100 });
-  const browser = sessionBrowser(server, wallet.classicAddress);
+  const browser = await sessionBrowser(server, wallet.classicAddress);
   const socket = await CrashSocket.open(server, browser);
   await socket.auth(wallet.classicAddress);
   return { wallet, browser, socket };

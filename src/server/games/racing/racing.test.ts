@@ -29,7 +29,7 @@ afterAll(async () => {
 /** A funded wallet with a session, and its socket on /ws/games/unicorn-racing (?wallet= with the session cookie). */
 async function player(xrp = 300) {
   const wallet = await faucet(server.url, { xrp });
-  const browser = sessionBrowser(server, wallet.classicAddress);
+  const browser = await sessionBrowser(server, wallet.classicAddress);
   const messages: Record<string, any>[] = [];
   const ws = new WebSocket(`${server.url.replace("http", "ws")}/ws/games/unicorn-racing?wallet=${wallet.classicAddress}`, { headers: { cookie: browser.cookieHeader() } } as never);
   ws.onmessage = (e) => messages.push(JSON.parse(String(e.data)));

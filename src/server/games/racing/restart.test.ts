@@ -98,7 +98,7 @@ describe("the liability guard", () => {
     };
     await drainTo(300n * XRP);
     const player = await faucet(server.url, { xrp: 400 });
-    const browser = sessionBrowser(server, player.classicAddress);
+    const browser = await sessionBrowser(server, player.classicAddress);
     await raceState(server);
 
     // 100 XRP at 5x is 500 XRP: more than the treasury has.

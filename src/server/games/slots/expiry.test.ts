@@ -35,7 +35,7 @@ async function wheelSpins(browser: TestBrowser, wallet: string, sessionId: strin
 async function idleRefund(steps: ({ play: number } | { wheel: number } | { nextDay: true })[]) {
   const wallet = await buyer(server, 10_000);
   const address = wallet.classicAddress;
-  const browser = sessionBrowser(server, address);
+  const browser = await sessionBrowser(server, address);
   const { session } = await buyPackage(server, browser, address, 0);
   for (const step of steps) {
     if ("play" in step) await play(browser, session.sessionId, step.play);

@@ -18,7 +18,7 @@ function freezeAt(server: TestServer, hook: "afterRecord" | "afterSubmit"): Prom
 }
 
 async function spinAll(server: TestServer, wallet: string, sessionId: string, n: number): Promise<bigint> {
-  const browser = sessionBrowser(server, wallet);
+  const browser = await sessionBrowser(server, wallet);
   let total = 0n;
   for (let i = 0; i < n; i++) {
     const res = await browser.json("/api/slots/spin", { method: "POST", json: { sessionId } });
@@ -51,7 +51,7 @@ describe("slots payouts across restarts", () => {
     const b = await buyer(first, 10_000);
 
     // A: the server dies right after its first payout was submitted, before its result is known.
-    const { session: sa } = await buyPackage(first, sessionBrowser(first, a.classicAddress), a.classicAddress, 0);
+    const { session: sa } = await buyPackage(first, await sessionBrowser(first, a.classicAddress), a.classicAddress, 0);
     const frozen = freezeAt(first, "afterSubmit");
     const totalA = await spinAll(first, a.classicAddress, sa.sessionId, 10);
     const entry = await frozen;
@@ -65,7 +65,7 @@ describe("slots payouts across restarts", () => {
       expect(second.ctx.outbox.get(entry.key)!.attempts).toBe(1);
 
       // B: spins recorded while the batcher is stopped, then the server stops before any payout exists.
-      const { session: sb } = await buyPackage(second, sessionBrowser(second, b.classicAddress), b.classicAddress, 0);
+      const { session: sb } = await buyPackage(second, await sessionBrowser(second, b.classicAddress), b.classicAddress, 0);
       second.ctx.slots.payouts.stop();
       const totalB = await spinAll(second, b.classicAddress, sb.sessionId, 10);
       expect(second.ctx.slots.repo.payoutsOf(b.classicAddress, 10)).toHaveLength(0);
@@ -98,7 +98,7 @@ describe("slots payouts across restarts", () => {
     try {
       await server.ctx.ledger.waitConnected(15_000);
       const wallet = await buyer(server, 10_000);
-      const { session } = await buyPackage(server, sessionBrowser(server, wallet.classicAddress), wallet.classicAddress, 0);
+      const { session } = await buyPackage(server, await sessionBrowser(server, wallet.classicAddress), wallet.classicAddress, 0);
       const { currency, issuer } = server.ctx.ledger.vvx;
       // The wallet lowers its trust line limit to 0: no more VVX can arrive.
       await submitValidated(client, wallet, { TransactionType: "TrustSet", LimitAmount: { currency, issuer, value: "0" } });

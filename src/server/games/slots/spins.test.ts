@@ -21,7 +21,7 @@ const spin = (browser: TestBrowser, sessionId: string, walletAddress?: string) =
 describe("spin accounting", () => {
   test("two concurrent spins with one spin left: one spin and one 403", async () => {
     const wallet = await buyer(server, 10_000);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     for (let i = 0; i < 9; i++) expect((await spin(browser, session.sessionId)).status).toBe(200);
     const results = await Promise.all([spin(browser, session.sessionId), spin(browser, session.sessionId)]);
@@ -34,7 +34,7 @@ describe("spin accounting", () => {
 
   test("50 concurrent spins on a 10-spin session: exactly 10 spins, each its own nonce, the session's winnings their sum", async () => {
     const wallet = await buyer(server, 10_000);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     const nonceBefore = server.ctx.fair.open(wallet.classicAddress).nextNonce;
     const results = await Promise.all(Array.from({ length: 50 }, () => spin(browser, session.sessionId, wallet.classicAddress)));
@@ -52,9 +52,9 @@ describe("spin accounting", () => {
   test("403 for someone else's session, a wallet other than the cookie's, an unknown session; 401 without a session; 400 for a malformed id", async () => {
     const owner = await buyer(server, 10_000);
     const other = await buyer(server, 0);
-    const ownerBrowser = sessionBrowser(server, owner.classicAddress);
+    const ownerBrowser = await sessionBrowser(server, owner.classicAddress);
     const { session } = await buyPackage(server, ownerBrowser, owner.classicAddress, 0);
-    const otherBrowser = sessionBrowser(server, other.classicAddress);
+    const otherBrowser = await sessionBrowser(server, other.classicAddress);
 
     const notYours = await spin(otherBrowser, session.sessionId, other.classicAddress);
     expect([notYours.status, notYours.body.code]).toEqual([403, "SESSION_NOT_YOURS"]);
@@ -72,7 +72,7 @@ describe("spin accounting", () => {
 
   test("every spin re-computes from its seeds once the seed is revealed (GET /api/slots/spins, then POST /api/fair/rotate)", async () => {
     const wallet = await buyer(server, 10_000);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const seedsBefore = (await browser.json("/api/fair/seeds", { method: "POST", json: {} })).body;
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     for (let i = 0; i < 5; i++) await spin(browser, session.sessionId);
@@ -97,7 +97,7 @@ describe("spin accounting", () => {
 
   test("an idle session expires after 7 days (sandbox clock): 403 'Session Expired', its unplayed paid spins refunded in VVX", async () => {
     const wallet = await buyer(server, 10_000);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     for (let i = 0; i < 3; i++) expect((await spin(browser, session.sessionId)).status).toBe(200);
     await eventually(() => server.ctx.slots.repo.spinsOf(wallet.classicAddress, 10).every((s) => s.payoutStatus === "validated" || s.spin.totalPayoutMicro === 0n), "payouts validated", 20_000);
