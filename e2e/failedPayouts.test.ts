@@ -32,7 +32,7 @@ test("/admin lists the payments that failed for good; an admin sends one again a
   for (let attempt = 1; attempt <= RESEND_POLICY.maxAttempts; attempt++) {
     for (const hash of hashes) await outbox.waitFor(attempt === 1 ? `refund:${hash}` : `refund:${hash}#${attempt}`, 20_000);
     await fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms: RESEND_POLICY.afterMs + 1_000 }) });
-    outbox.resendDue();
+    await outbox.resendDue();
   }
   await requireDest(client, wallet, false);
 

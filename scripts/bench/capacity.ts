@@ -260,7 +260,7 @@ async function payouts(server: TestServer, betIds: string[]) {
   const validatedS = (performance.now() - t0) / 1000;
   let paidDrops = 0n;
   for (const b of winners) {
-    const tx = await ctx.ledger.request({ command: "tx", transaction: ctx.crash.bets.get(b.id)!.txid! });
+    const tx = await ctx.ledger.request({ command: "tx", transaction: (await ctx.crash.bets.get((await b).id)!).txid! });
     paidDrops += BigInt((tx.result.meta as { delivered_amount: string }).delivered_amount);
   }
   return { winners: winners.length, lost: settled.filter((b) => b.status === "lost").length, paidDrops, expectedDrops, validatedS };

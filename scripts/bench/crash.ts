@@ -170,8 +170,8 @@ try {
   const ledgers = new Set<number>();
   const notConfirmed = confirmed.filter((b) => b.status !== "confirmed");
   if (notConfirmed.length) throw new Error(`${notConfirmed.length} bets not confirmed: ${JSON.stringify(notConfirmed.slice(0, 3).map((b) => [b.status, b.reason]))}`);
-  for (const b of confirmed) ledgers.add(ctx.payments.incoming(b.paymentTxHash!)!.ledgerIndex);
-  const targetRound = confirmed[0]!.round!;
+  for (const b of confirmed) ledgers.add((await ctx.payments.incoming((await b).paymentTxHash!)!).ledgerIndex);
+  const targetRound = (await confirmed[0]!).round!;
   const closedAt = Math.max(...confirmed.map((b) => ctx.payments.incoming(b.paymentTxHash!)!.processedAt.getTime()));
   const firstCredit = Math.min(...confirmed.map((b) => b.confirmedAt!.getTime()));
   console.log(`bets: ${confirmed.length}/${bets.length} confirmed for round ${targetRound}: submitted in ${signedMs.toFixed(0)} ms, in ${ledgers.size} ledger(s) [${[...ledgers].join(", ")}], all credited ${((performance.now() - t0 - signedMs) / 1000).toFixed(2)} s after the last submit (first to last credit ${closedAt - firstCredit} ms)`);
@@ -194,7 +194,7 @@ try {
   while (winners.some((b) => !ctx.crash.bets.get(b.id)!.txid)) await Bun.sleep(50);
   let onLedger = 0n;
   for (const b of winners) {
-    const tx = await ctx.ledger.request({ command: "tx", transaction: ctx.crash.bets.get(b.id)!.txid! });
+    const tx = await ctx.ledger.request({ command: "tx", transaction: (await ctx.crash.bets.get((await b).id)!).txid! });
     onLedger += BigInt((tx.result.meta as { delivered_amount: string }).delivered_amount);
   }
   const statuses = settled.reduce<Record<string, number>>((acc, b) => ((acc[`${b.status} (round ${b.round})`] = (acc[`${b.status} (round ${b.round})`] ?? 0) + 1), acc), {});
@@ -235,6 +235,6 @@ try {
   console.log(`fan-out ratio game/bare (median of ${ratios.length}): ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} (goal >= 0.8)`);
 } finally {
   child.kill();
-  bareServer.stop(true);
+  await bareServer.stop(true);
   await server.stop(true);
 }

@@ -99,8 +99,8 @@ try {
     const signed = await signPayload(server, created.body.uuid, { account: wallet.classicAddress });
     const stepTwoAt = await ui;
     const purchase = ctx.nfts.repo.byRequestId(requestId)!;
-    const paymentLedger = ctx.payments.incoming(signed.txid!)!.ledgerIndex;
-    const offerLedger = ctx.outbox.get(outboxKeys.offer(purchase.id))!.ledgerIndex!;
+    const paymentLedger = (await ctx.payments.incoming(signed.txid!))!.ledgerIndex;
+    const offerLedger = (await ctx.outbox.get(outboxKeys.offer(purchase.id))!).ledgerIndex!;
     const t0 = closedAt.get(paymentLedger)!;
     ms.push(offeredAt.get(requestId)! - t0);
     closes.push(offerLedger - paymentLedger);
@@ -147,8 +147,8 @@ try {
   const done = results.filter(Boolean).length;
   console.log(`throughput: ${buyerCount} Oasis buyers at once (pay, wait for the offer, accept)`);
   console.log(`  completed ${done}/${buyerCount} in ${wall.toFixed(1)} s = ${((done / wall) * 60).toFixed(0)} purchases per minute`);
-  const minted = ctx.outbox.list({ purpose: "nft-mint" }).length;
-  const offers = ctx.outbox.list({ purpose: "nft-offer" }).length;
+  const minted = (await ctx.outbox.list({ purpose: "nft-mint" })).length;
+  const offers = (await ctx.outbox.list({ purpose: "nft-offer" })).length;
   console.log(`  mints ${minted}, offers ${offers} for ${latencyCount + done} paid purchases`);
 } finally {
   await server.stop(true);

@@ -189,7 +189,7 @@ async function spectatorsPart() {
       }
     }
   } finally {
-    bare.stop();
+    await bare.stop();
   }
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
   const a = { rate: med(app.map((r) => r.perSecond)), p99: med(app.map((r) => r.p99)) };
@@ -262,8 +262,8 @@ async function betsPart() {
     const settleMs = performance.now() - t0;
     const all = ids.map((id) => bets.get(id)!);
     const lost = all.filter((b) => b.status === "lost").length;
-    const payouts = server.ctx.outbox.list({ purpose: "game-payout" }).filter((e) => all.some((b) => e.key === `unicorn-racing-payout:${b.id}`));
-    const refunds = server.ctx.outbox.list({ purpose: "refund" }).length;
+    const payouts = (await server.ctx.outbox.list({ purpose: "game-payout" })).filter((e) => all.some((b) => e.key === `unicorn-racing-payout:${b.id}`));
+    const refunds = (await server.ctx.outbox.list({ purpose: "refund" })).length;
     const once = payouts.length === won.length && payouts.every((e) => e.status === "validated") && won.length + lost === n && refunds === 0;
     log(`initiate: p50 ${quantile(initiateMs, 0.5).toFixed(0)} ms, p99 ${quantile(initiateMs, 0.99).toFixed(0)} ms`);
     log(`all ${n} bets confirmed (initiate, sign, validated, credited) in ${(confirmMs / 1000).toFixed(2)} s; bare: ${n} plain payments validated in ${(bareMs / 1000).toFixed(2)} s; ratio ${(confirmMs / bareMs).toFixed(2)}`);

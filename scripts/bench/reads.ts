@@ -100,7 +100,7 @@ try {
       if (r % 2) pair.reverse();
       for (const run of pair) await run();
     }
-    bare.stop(true);
+    await bare.stop(true);
     const bad = real.flatMap((s) => Object.keys(s.statuses).filter((code) => code !== "200"));
     if (bad.length) throw new Error(`${path}: non-200 answers ${JSON.stringify(real.map((s) => s.statuses))}`);
     const ratio = median(real.map((s, i) => s.rps / base[i]!.rps));

@@ -85,7 +85,7 @@ try {
       base.push(await runLoad<Steady>(job(`http://127.0.0.1:${baseline.port}/`)));
     }
   }
-  baseline.stop(true);
+  await baseline.stop(true);
   const bad = real.flatMap((s) => Object.entries(s.statuses).filter(([code]) => code !== "200"));
   if (bad.length) throw new Error(`non-200 answers: ${JSON.stringify(bad)}`);
   const [p50, p99, rps] = [median(real.map((s) => s.p50)), median(real.map((s) => s.p99)), median(real.map((s) => s.rps))];
@@ -113,7 +113,7 @@ try {
     const sampleClaim = JSON.stringify({ success: true, claimId: 1, tokenId: "A".repeat(64), claimType: "full", claimedAmount: "50000", forfeitedAmount: "0", status: "Claimed", txid: "B".repeat(64), explorerUrl: null, message: "ok" });
     const b = bare(sampleClaim);
     const baseBurst = await runLoad<Burst>({ mode: "burst", requests: requests(`http://127.0.0.1:${b.port}/`) });
-    b.stop(true);
+    await b.stop(true);
     const balances = new Map(await Promise.all(holders.map(async (h) => [h.classicAddress, await vvxMicro(client, h.classicAddress, server)] as const)));
     const treasuryBefore = await vvxMicro(client, ctx.ledger.platformAddress, server);
     // Fire just after a close, so every claim is recorded inside one ledger interval.

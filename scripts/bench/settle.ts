@@ -120,7 +120,7 @@ const sweep = ab(
   },
   () => bareSweep.all().length,
 );
-if (outbox.list({ status: "queued" }).length) throw new Error("the sweep resent an entry inside its pause");
+if ((await outbox.list({ status: "queued" })).length) throw new Error("the sweep resent an entry inside its pause");
 log(`resend sweep: ${Math.round(sweep.product).toLocaleString("en-US")}/s, bare ${Math.round(sweep.baseline).toLocaleString("en-US")}/s, ratio ${sweep.ratio.toFixed(2)}`);
 
 // --- Before migration 0011, for reference: the lookup without its index, and the kit's old sweep.

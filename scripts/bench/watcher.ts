@@ -58,7 +58,7 @@ try {
     );
     await Promise.all(
       reqs.map(async (req, i) => {
-        const tx = await client.autofill({ TransactionType: "Payment", Account: payers[i].classicAddress, Destination: req.destination, DestinationTag: req.destinationTag, Amount: "1000000" } as Payment);
+        const tx = await client.autofill({ TransactionType: "Payment", Account: payers[i].classicAddress, Destination: (await req).destination, DestinationTag: (await req).destinationTag, Amount: "1000000" } as Payment);
         const res = await client.submit(payers[i].sign(tx).tx_blob);
         if (!["tesSUCCESS", "terQUEUED"].includes(res.result.engine_result)) throw new Error(`payment refused: ${res.result.engine_result}`);
       }),
@@ -71,7 +71,7 @@ try {
       if (Date.now() > deadline) throw new Error(`credits missing after a close: ${reqs.filter((r) => !creditedAt.has(r.id)).length}`);
       await Bun.sleep(1);
     }
-    for (const r of reqs) fromClose.push(creditedAt.get(r.id)!.at - t0);
+    for (const r of reqs) fromClose.push(creditedAt.get((await r).id)!.at - t0);
   }
   const elapsed = (performance.now() - started) / 1000;
   await client.disconnect();

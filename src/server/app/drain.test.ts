@@ -45,7 +45,7 @@ describe("restarts void nothing that could finish", () => {
       const again = await startTestServer(env, dir, log);
       try {
         expect(log.lines.filter((l) => l.includes("voided"))).toEqual([]);
-        expect(again.ctx.crash.bets.get(bet.betId)?.status).toBe(settled.status);
+        expect((await again.ctx.crash.bets.get(bet.betId))?.status).toBe(settled.status);
       } finally {
         await again.stop();
       }
@@ -65,7 +65,7 @@ describe("restarts void nothing that could finish", () => {
       await waitingRound(server);
       const adminBrowser = await sessionBrowser(server, admin.classicAddress);
       const player = await sessionBrowser(server, (await faucet(server.url, { xrp: 50, vvx: 600_000 })).classicAddress);
-      expect(await (await sessionBrowser(server, Wallet.generate().classicAddress).json("/api/admin/drain", { method: "POST", json: {} })).status).toBe(403);
+      expect(await (await (await sessionBrowser(server, Wallet.generate().classicAddress)).json("/api/admin/drain", { method: "POST", json: {} })).status).toBe(403);
       expect((await adminBrowser.json("/api/admin/drain")).body).toMatchObject({ success: true, draining: false, open: [] });
       // A bet whose payment request is open: the drain waits for it.
       const pending = await player.json("/api/crash-bet/initiate", { method: "POST", json: { betAmount: 2 } });

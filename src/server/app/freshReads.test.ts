@@ -116,7 +116,7 @@ test("crash's latest rounds and racing's races (API and socket history) are neve
     const database = () => JSON.stringify([{ success: true, rounds: crash.pastRounds(20) }, { success: true, rounds: crash.pastRounds(3) }, { success: true, races: racing.races(20) }, crash.historyMessage(), racing.raceHistory()]);
     const api = async () => {
       const get = async (path: string) => (await games.app.handle(new Request(games.url + path))).json();
-      const onOpen = [JSON.parse(crash.historyText()), JSON.parse(racing.raceHistoryText())];
+      const onOpen = [JSON.parse(await crash.historyText()), JSON.parse(racing.raceHistoryText())];
       return JSON.stringify([...(await Promise.all([get("/api/crash/rounds"), get("/api/crash/rounds?limit=3"), get("/api/racing/races")])), ...onOpen]);
     };
     const reader = staleReader(database, api);
@@ -127,7 +127,7 @@ test("crash's latest rounds and racing's races (API and socket history) are neve
       finishRound(games);
       await Bun.sleep(20);
     }
-    const crashRounds = () => crash.pastRounds(20).length;
+    const crashRounds = async () => (await crash.pastRounds(20)).length;
     const { checked, stale, seen } = await reader.stop();
 
     expect(stale).toBeUndefined();
@@ -150,8 +150,8 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
     const browser = await sessionBrowser(games, me);
     const { slots, dailySpin, crash } = games.ctx;
     // The lists as the database has them now: the default pages, a short one, and one after a cursor.
-    const database = () => {
-      const spins = slots.sessions.spinList(me, 50);
+    const database = async () => {
+      const spins = await slots.sessions.spinList(me, 50);
       const cursor = spins[2]?.spinId ?? 1;
       return JSON.stringify([
         { success: true, spins },
@@ -174,7 +174,7 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
     for (let i = 0; i < 10; i++) expect((await browser.json("/api/slots/spin", { method: "POST", json: { sessionId: session.sessionId, walletAddress: me } })).status).toBe(200);
     expect((await browser.json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: me } })).status).toBe(200);
     await advanceClock(games, DAY_MS);
-    expect(await (await sessionBrowser(games, me).json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: me } })).status).toBe(200);
+    expect(await (await (await sessionBrowser(games, me)).json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: me } })).status).toBe(200);
     for (const amount of [1, 2]) {
       // Each bet joins the counting-down round, which the test then plays to its crash: won or lost, it settles.
       await waitingRound(games);

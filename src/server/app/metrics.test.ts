@@ -115,9 +115,9 @@ describe("GET /metrics", () => {
     await eventually(async () => (await swapBrowser.json(`/api/vvx/swaps/${swap.body.uuid}`)).body.status === "completed", "the swap", 20_000);
 
     // Everything recorded has reached the ledger and the watcher has judged every payment.
-    await eventually(() => server.ctx.outbox.open().length === 0, "the outbox to empty", 30_000);
+    await eventually(async () => (await server.ctx.outbox.open()).length === 0, "the outbox to empty", 30_000);
     const end = (await client.request({ command: "ledger", ledger_index: "validated" })).result.ledger_index;
-    await eventually(() => (server.ctx.payments.cursor()?.ledgerIndex ?? 0) >= end, "the watcher to catch up", 20_000);
+    await eventually(async () => ((await server.ctx.payments.cursor())?.ledgerIndex ?? 0) >= end, "the watcher to catch up", 20_000);
 
     const text = await scrape();
     const check = Bun.spawn(["promtool", "check", "metrics"], { stdin: new Blob([text]), stdout: "pipe", stderr: "pipe" });

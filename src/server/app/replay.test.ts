@@ -71,10 +71,10 @@ describe("a database that went back never replays what players saw", () => {
       // Crash: a new chain, published before its first round; the next round comes after the one shown.
       await second.ctx.crash.chains.ready();
       expect(second.ctx.crash.chains.published.terminatingHash).not.toBe(oldChain);
-      const next = second.ctx.crash.rounds.placeRound();
+      const next = await second.ctx.crash.rounds.placeRound();
       expect(next).toBeGreaterThan(crashRound);
       expect(second.ctx.crash.chains.published.firstRound).toBe(next);
-      for (let r = next; r < next + 50; r++) expect(shownCrash.has(second.ctx.crash.chains.seedFor(r).hash)).toBe(false);
+      for (let r = next; (await r) < next + 50; r++) expect(shownCrash.has(second.ctx.crash.chains.seedFor(await r).hash)).toBe(false);
       const cut = await (await fetch(`${second.url}/api/crash/rounds?limit=5`)).json();
       // The round cut by the restore is voided; its hash is published like any voided round's (its chain is retired).
       expect(cut.rounds.find((r: { round: number }) => r.round === crashRound)).toMatchObject({ voided: true, hash: first.ctx.crash.chains.seedFor(crashRound).hash });
@@ -90,7 +90,7 @@ describe("a database that went back never replays what players saw", () => {
 
       // Wheel and slots: the seed pair was rotated (the old seed revealed); no (seed, nonce) is used twice.
       const [oldHash] = [...shownPairs][0]!.split("#");
-      expect(second.ctx.fair.revealed(oldHash!)).toMatchObject({ walletAddress: wallet.classicAddress, noncesUsed: 1 });
+      expect(await second.ctx.fair.revealed(oldHash!)).toMatchObject({ walletAddress: wallet.classicAddress, noncesUsed: 1 });
       await advanceClock(second, DAY_MS);
       const after = await wheelSpin(await sessionBrowser(second, wallet.classicAddress));
       expect(shownPairs.has(after)).toBe(false);

@@ -42,7 +42,7 @@ describe("vvx verify <url>", () => {
     const { code, lines } = await verify(server.url);
     if (process.env.AUDIT_DEBUG) console.log(lines.join("\n"));
     expect({ code, mismatches: lines.filter((l) => l.startsWith("MISMATCH")) }).toEqual({ code: 0, mismatches: [] });
-    const crashRoundsPlayed = server.ctx.crash.bets.repo.lastRoundNumber() - 1; // the newest one counts down
+    const crashRoundsPlayed = (await server.ctx.crash.bets.repo.lastRoundNumber()) - 1; // the newest one counts down
     expect(crashRoundsPlayed).toBeGreaterThanOrEqual(ROUNDS);
     expect(count(lines, "chains")).toBe("chains: 1 crash chains checked, 1 agree, 0 mismatches, 0 payouts pending, 0 not checkable yet");
     expect(count(lines, "crash")).toBe(`crash: ${crashRoundsPlayed} rounds checked, ${crashRoundsPlayed} agree, 0 mismatches, 0 payouts pending, 0 not checkable yet`);

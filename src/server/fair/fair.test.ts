@@ -26,7 +26,7 @@ describe("per-wallet seed pairs", () => {
     // Making one is the wallet's own session's POST.
     const wallet = await buyer(server, 0);
     expect((await anonymous.json("/api/fair/seeds", { method: "POST", json: { walletAddress: wallet.classicAddress } })).status).toBe(401);
-    expect(await (await sessionBrowser(server, (await buyer(server, 0)).classicAddress).json("/api/fair/seeds", { method: "POST", json: { walletAddress: wallet.classicAddress } })).status).toBe(403);
+    expect(await (await (await sessionBrowser(server, (await buyer(server, 0)).classicAddress)).json("/api/fair/seeds", { method: "POST", json: { walletAddress: wallet.classicAddress } })).status).toBe(403);
     expect(rows()).toBe(before);
   });
 

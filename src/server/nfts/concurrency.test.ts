@@ -111,11 +111,11 @@ describe("NFT supply under contention", () => {
     for (const b of late) expect(await vvxMicro(client, b.address, server)).toBe(GENESIS_PRICE_MICRO);
     expect((await vvxMicro(client, platform, server)) - platformBefore).toBe(20n * GENESIS_PRICE_MICRO);
     // Their Xaman requests expired unsigned, which closed the payment requests at once (the unit went back then).
-    for (const p of latePayments) expect(server.ctx.payments.incoming(p.result.hash)).toMatchObject({ outcome: "refunded", reason: "request_closed" });
+    for (const p of latePayments) expect(await server.ctx.payments.incoming(p.result.hash)).toMatchObject({ outcome: "refunded", reason: "request_closed" });
     for (const b of late) expect(server.ctx.nfts.repo.byRequestId(reqOf.get(b.address)!.requestId)!.reason).toBe("sign_request_expired");
 
     // One mint and one offer per paid purchase; the 5 lapsed purchases ended as expired.
-    expect(mintsAndOffers(server)).toEqual({ mints: 20, offers: 20 });
+    expect(await mintsAndOffers(server)).toEqual({ mints: 20, offers: 20 });
     for (const b of late) expect(server.ctx.nfts.repo.byRequestId(reqOf.get(b.address)!.requestId)!.status).toBe("expired");
     expect((await availability()).genesis.currentSupply).toBe(0);
     const status = await (await fetch(`${server.url}/api/nft-minting-status`)).json();
@@ -132,7 +132,7 @@ describe("NFT supply under contention", () => {
     // Short: 100,000 of 250,000 -> refunded, the request stays open and the unit reserved.
     const short = await pay(client, a, { Destination: platform, DestinationTag: tag, Amount: vvx(100_000_000_000n) });
     await refundsSettled([short.result.hash]);
-    expect(server.ctx.payments.incoming(short.result.hash)).toMatchObject({ outcome: "refunded", reason: "short" });
+    expect(await server.ctx.payments.incoming(short.result.hash)).toMatchObject({ outcome: "refunded", reason: "short" });
     expect((await browser.json(`/api/nfts/purchase-status/${req.requestId}`)).body.status).toBe("pending");
     expect(await vvxMicro(client, a.classicAddress, server)).toBe(600_000_000_000n);
 
@@ -140,7 +140,7 @@ describe("NFT supply under contention", () => {
     await pay(client, a, { Destination: platform, DestinationTag: tag, Amount: vvx(OASIS_PRICE_MICRO) });
     const dup = await pay(client, a, { Destination: platform, DestinationTag: tag, Amount: vvx(OASIS_PRICE_MICRO) });
     await refundsSettled([dup.result.hash]);
-    expect(server.ctx.payments.incoming(dup.result.hash)).toMatchObject({ outcome: "refunded", reason: "already_credited" });
+    expect(await server.ctx.payments.incoming(dup.result.hash)).toMatchObject({ outcome: "refunded", reason: "already_credited" });
     const offered = await purchaseReaches(browser, req.requestId, ["offer_created"]);
     expect(offered.taxon).toBe(20001);
     expect(await vvxMicro(client, a.classicAddress, server)).toBe(600_000_000_000n - OASIS_PRICE_MICRO);
@@ -153,7 +153,7 @@ describe("NFT supply under contention", () => {
     try {
       const paid = await signPayload(server, bReq.uuid, { account: b.classicAddress });
       await refundsSettled([paid.txid!]);
-      expect(server.ctx.payments.incoming(paid.txid!)).toMatchObject({ outcome: "refunded", reason: "sold_out" });
+      expect(await server.ctx.payments.incoming(paid.txid!)).toMatchObject({ outcome: "refunded", reason: "sold_out" });
       expect((await bBrowser.json(`/api/nfts/purchase-status/${bReq.requestId}`)).body).toMatchObject({ status: "refunded", reason: "sold_out" });
       expect((await bBrowser.json(`/api/check-vvx-payment?requestId=${bReq.requestId}`)).body.status).toBe("no_payment");
       expect(await vvxMicro(client, b.classicAddress, server)).toBe(OASIS_PRICE_MICRO);

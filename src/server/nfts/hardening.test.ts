@@ -63,7 +63,7 @@ describe("NFT purchase hardening", () => {
       await eventually(async () => (await oasisLeft()) === before, "the expired request's unit to come back", 10_000, 50);
       expect(server.ctx.nfts.repo.byRequestId(expired.requestId)).toMatchObject({ status: "expired", reason: "sign_request_expired" });
       // A payment to the closed request would be refunded: its payment request is closed too.
-      expect(server.ctx.payments.getRequest(server.ctx.nfts.repo.byRequestId(expired.requestId)!.paymentRequestId)!.status).toBe("cancelled");
+      expect((await server.ctx.payments.getRequest(server.ctx.nfts.repo.byRequestId(expired.requestId)!.paymentRequestId)!).status).toBe("cancelled");
     } finally {
       server.ctx.nfts.purchases.reservationSeconds = 300;
     }
@@ -118,9 +118,9 @@ describe("NFT purchase hardening", () => {
     expect(signRequestCount()).toBe(requests);
     // An unfunded address holds nothing either; exactly the price is enough.
     const ghost = Wallet.generate().classicAddress;
-    expect(await (await sessionBrowser(server, ghost).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: ghost, tierId: 1 } })).body.code).toBe("INSUFFICIENT_VVX");
+    expect(await (await (await sessionBrowser(server, ghost)).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: ghost, tierId: 1 } })).body.code).toBe("INSUFFICIENT_VVX");
     const exact = (await buyer(server, 500_000)).classicAddress;
-    expect(await (await sessionBrowser(server, exact).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: exact, tierId: 1 } })).status).toBe(200);
+    expect(await (await (await sessionBrowser(server, exact)).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: exact, tierId: 1 } })).status).toBe(200);
     expect(await genesisLeft()).toBe(before - 1);
   }, 60_000);
 
@@ -130,7 +130,7 @@ describe("NFT purchase hardening", () => {
     try {
       const wallets = await Promise.all(Array.from({ length: 4 }, () => buyer(server, 250_000)));
       // Reservations of earlier tests from this address have ended or are released first.
-      for (const p of server.ctx.nfts.repo.pendingWithOpenRequest()) server.ctx.nfts.purchases.release(p, "test_reset");
+      for (const p of server.ctx.nfts.repo.pendingWithOpenRequest()) await server.ctx.nfts.purchases.release(p, "test_reset");
       const answers: Awaited<ReturnType<typeof buy>>[] = [];
       for (const w of wallets) answers.push(await buy(await sessionBrowser(server, w.classicAddress), w.classicAddress));
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);

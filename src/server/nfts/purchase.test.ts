@@ -147,7 +147,7 @@ describe("NFT purchase end to end", () => {
     expect((await (await fetch(`${server.url}/api/nft-availability`)).json()).genesis.currentSupply).toBe(19);
 
     // One purchase, one mint, one offer.
-    expect(mintsAndOffers(server)).toEqual({ mints: 1, offers: 1 });
+    expect(await mintsAndOffers(server)).toEqual({ mints: 1, offers: 1 });
   }, 60_000);
 
   test("Oasis through the test page's simulated payment and the accept QR the dialog asks for; direct offer is a paid purchase", async () => {

@@ -91,7 +91,7 @@ describe("GET /api/rewards/wallet/:w from read models is never stale", () => {
     const offer = await (await sessionBrowser(server, me)).json("/api/nfts/transfer", { method: "POST", json: { tokenId: a, recipient: recipient.classicAddress } });
     expect(offer.status).toBe(200);
     await signPayload(server, offer.body.uuid, { account: me });
-    const incoming = async () => await (await sessionBrowser(server, recipient.classicAddress).json(`/api/nfts/transfers/${recipient.classicAddress}`)).body.incoming as { offerId: string }[];
+    const incoming = async () => await (await (await sessionBrowser(server, recipient.classicAddress)).json(`/api/nfts/transfers/${recipient.classicAddress}`)).body.incoming as { offerId: string }[];
     await eventually(async () => (await incoming()).length === 1, "the transfer offer", 10_000, 50);
     const [{ offerId }] = await incoming();
     const accept = await (await sessionBrowser(server, recipient.classicAddress)).json("/api/nfts/transfer/accept", { method: "POST", json: { offerId } });

@@ -26,7 +26,7 @@ const sandbox = (path: string) => fetch(`${server.url}${path}`, { method: "POST"
 async function swapEnds(browser: ReturnType<typeof sessionBrowser>, uuid: string) {
   return eventually(
     async () => {
-      const { body } = await browser.json(`/api/vvx/swaps/${uuid}`);
+      const { body } = await (await browser).json(`/api/vvx/swaps/${uuid}`);
       return ["completed", "failed", "cancelled", "expired"].includes(body.status) ? body : undefined;
     },
     `swap ${uuid} to end`,
@@ -208,7 +208,7 @@ describe("bad input and permissions", () => {
     await expectField(unfunded.json("/api/vvx/create-trustline", { method: "POST", json: {} }), 409, undefined, "ACCOUNT_NOT_FOUND");
 
     const rich = await faucet(server.url, { xrp: 250_000, vvx: 0 });
-    await expectField(await sessionBrowser(server, rich.classicAddress).json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "200000" } }), 400, "xrpAmount", "PRICE_IMPACT_TOO_HIGH");
+    await expectField(await (await sessionBrowser(server, rich.classicAddress)).json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "200000" } }), 400, "xrpAmount", "PRICE_IMPACT_TOO_HIGH");
     const big = (await browser.json("/api/vvx/swap-rate/200000")).body;
     expect(big).toMatchObject({ priceImpactWarning: true, priceImpactTooHigh: true });
   });
@@ -246,7 +246,7 @@ describe("xApp, restarts and concurrent readers", () => {
   test("a swap signed while the server was down is settled by the restarted server on its own", async () => {
     const dir = server.dataDir;
     const wallet = await faucet(server.url, { xrp: 50, vvx: 0 });
-    const created = await (await sessionBrowser(server, wallet.classicAddress).json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "4" } })).body;
+    const created = await (await (await sessionBrowser(server, wallet.classicAddress)).json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "4" } })).body;
     await client.disconnect();
     await server.stop();
     server = await startTestServer({}, dir);

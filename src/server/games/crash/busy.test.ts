@@ -47,7 +47,7 @@ describe("crash while another process holds the database", () => {
         // The round crashes on time; nothing is in the books yet.
         flyTo(server, crash);
         await auto.socket.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 5_000, "the crash");
-        expect(server.ctx.crash.bets.get(a.betId)!.status).toBe("confirmed");
+        expect((await server.ctx.crash.bets.get(a.betId))!.status).toBe("confirmed");
         await lock.release();
         released = true;
       } finally {
@@ -61,7 +61,7 @@ describe("crash while another process holds the database", () => {
       const wonB = await betReaches(server, manual.wallet.classicAddress, b.betId, (x) => x.txid, "manual payout", 30_000);
       expect(wonB.cashOutMultiplier).toBe(manualMultiplier);
       expect(await deliveredDrops(server, wonB.txid)).toBe((3_000_000n * BigInt(Math.round(manualMultiplier * 100))) / 100n);
-      expect(server.ctx.crash.bets.repo.round(round)!.status).toBe("finished");
+      expect((await server.ctx.crash.bets.repo.round(round))!.status).toBe("finished");
       for (const s of [auto.socket, manual.socket]) s.close();
 
       // A restart pays nothing again.
@@ -70,7 +70,7 @@ describe("crash while another process holds the database", () => {
       server = await startTestServer({ ...CRASH_TEST_ENV }, dataDir);
       await server.ctx.ledger.waitConnected(15_000);
       finishRound(server);
-      for (const id of [a.betId, b.betId]) expect(server.ctx.outbox.list().filter((e) => e.key.endsWith(id))).toHaveLength(1);
+      for (const id of [a.betId, b.betId]) expect((await server.ctx.outbox.list()).filter((e) => e.key.endsWith(id))).toHaveLength(1);
     } finally {
       await server.stop(true);
     }

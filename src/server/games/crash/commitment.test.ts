@@ -105,7 +105,7 @@ describe("crash chains committed on the ledger", () => {
     expect(ready.salt).toBe((await client.request({ command: "ledger", ledger_index: pending.saltLedgerIndex })).result.ledger_hash);
     expect(ready.chains).toHaveLength(1);
     // One commitment on the ledger: the treasury sent one AccountSet.
-    const sent = again.ctx.outbox.list({ purpose: "crash-chain-commit" });
+    const sent = await again.ctx.outbox.list({ purpose: "crash-chain-commit" });
     expect(sent.map((e) => [e.status, e.hash])).toEqual([["validated", pending.commitment.txHash]]);
     expect((await waitingRound(again)).round).toBe(1);
   });
@@ -130,7 +130,7 @@ describe("a commitment the ledger refused for good", () => {
     expect(resent.map((e) => e.key)).toEqual([expect.stringMatching(/^crash-chain:1:commit@\d+$/)]);
     expect(again.ctx.crash.rounds.state().round).toBe(0);
     const ready = await untilStatus(again, "ready", "the chain committed by the resent AccountSet");
-    expect(ready.commitment.txHash).toBe(again.ctx.outbox.get(resent[0]!.key)!.hash);
+    expect(ready.commitment.txHash).toBe((await again.ctx.outbox.get(resent[0]!.key))!.hash);
     expect((await waitingRound(again)).round).toBe(1);
   });
 });

@@ -61,7 +61,7 @@ describe("crash, live on the sandbox ledger", () => {
     expect(await deliveredDrops(server, paid.txid)).toBe(10_000_000n);
     const view = await betReaches(server, wallet.classicAddress, bet.betId, (b) => b.txid, "bet with txid");
     expect(view).toMatchObject({ result: "win", cashOutMultiplier: 2, payoutAmount: 10, txid: paid.txid, round });
-    expect(server.ctx.outbox.list({ purpose: "game-payout" }).filter((e) => e.key === `crash-payout:${bet.betId}`)).toHaveLength(1);
+    expect((await server.ctx.outbox.list({ purpose: "game-payout" })).filter((e) => e.key === `crash-payout:${bet.betId}`)).toHaveLength(1);
 
     // The round's burn: 1% of 5 XRP buys VVX from the AMM and delivers it to the issuer, lowering the VVX in existence by exactly that.
     const burns = await eventually(async () => {
@@ -106,7 +106,7 @@ describe("crash, live on the sandbox ledger", () => {
     expect(refused).toMatchObject({ code: "ALREADY_CASHED_OUT", message: "You've already cashed out in this round." });
     const paid = await socket.find((m) => m.type === "cashOutConfirmed" && m.betId === bet.betId && m.txid, 30_000, "payout txid");
     expect(await deliveredDrops(server, paid.txid)).toBe((3_000_000n * BigInt(h)) / 100n);
-    expect(server.ctx.outbox.list({ purpose: "game-payout" }).filter((e) => e.key === `crash-payout:${bet.betId}`)).toHaveLength(1);
+    expect((await server.ctx.outbox.list({ purpose: "game-payout" })).filter((e) => e.key === `crash-payout:${bet.betId}`)).toHaveLength(1);
     // The crash reaches every socket, with the round's hash, and the players with each cash-out's payout (the embeds' table).
     flyTo(server, crash);
     const crashed = await other.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
@@ -174,7 +174,7 @@ describe("crash, live on the sandbox ledger", () => {
     expect(await socket.next((m) => m.type === "error", 5_000)).toMatchObject({ code: "NO_ACTIVE_BET" });
     const lost = await betReaches(server, wallet.classicAddress, bet.betId, (b) => b.result !== null, "the loss");
     expect(lost).toMatchObject({ result: "loss", payoutAmount: 0, txid: null, round });
-    expect(server.ctx.outbox.get(`crash-payout:${bet.betId}`)).toBeUndefined();
+    expect(await server.ctx.outbox.get(`crash-payout:${bet.betId}`)).toBeUndefined();
 
     // Now a bet confirmed while a round runs (one that flies for minutes of real time): it joins the round after it.
     const long = await skipToRound(server, (c) => c >= 1000);

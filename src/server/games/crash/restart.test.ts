@@ -39,8 +39,8 @@ describe("crash across a restart", () => {
       expect(await deliveredDrops(server, won.txid)).toBe(3_300_000n);
       const rounds = await fetch(`${server.url}/api/crash/rounds?limit=50`).then((r) => r.json());
       // Exactly one refund and one payout, and the next rounds go on from round + 1.
-      expect(server.ctx.outbox.list().filter((e) => e.key === `crash-refund:${a.betId}` || e.key === `crash-payout:${a.betId}`)).toHaveLength(1);
-      expect(server.ctx.outbox.list().filter((e) => e.key.endsWith(b.betId))).toHaveLength(1);
+      expect((await server.ctx.outbox.list()).filter((e) => e.key === `crash-refund:${a.betId}` || e.key === `crash-payout:${a.betId}`)).toHaveLength(1);
+      expect((await server.ctx.outbox.list()).filter((e) => e.key.endsWith(b.betId))).toHaveLength(1);
       await eventually(() => server.ctx.crash.rounds.state().round > round, "the next round");
       // A voided round shows its hash and where it would have crashed: its game of the chain, as any other.
       const voided = rounds.rounds.find((r: any) => r.round === round);
@@ -68,7 +68,7 @@ describe("crash across a restart", () => {
       flyTo(server, crash);
       const wa = await betReaches(server, one.classicAddress, a.betId, (x) => x.txid, "capped payout a", 60_000);
       const wb = await betReaches(server, two.classicAddress, b.betId, (x) => x.txid, "capped payout b", 60_000);
-      const detail = JSON.parse(server.ctx.crash.bets.repo.round(round)!.detailJson);
+      const detail = JSON.parse((await server.ctx.crash.bets.repo.round(round))!.detailJson);
       const maxProfit = BigInt(detail.maxProfitDrops);
       expect(maxProfit).toBeGreaterThan(0n);
       const cap = Number(((100_000_000n + maxProfit) * 100n) / 100_000_000n);
@@ -94,7 +94,7 @@ describe("crash across a restart", () => {
       const bets = await Promise.all(riders.map((r) => placeBet(server, r.browser, r.wallet.seed!, 10)));
       for (const [i, r] of riders.entries()) await r.socket.find((m) => m.type === "betConfirmed" && m.betId === bets[i]!.betId, 15_000, "betConfirmed");
       startFlight(server);
-      const maxProfit = BigInt(JSON.parse(server.ctx.crash.bets.repo.round(round)!.detailJson).maxProfitDrops);
+      const maxProfit = BigInt(JSON.parse((await server.ctx.crash.bets.repo.round(round))!.detailJson).maxProfitDrops);
       expect(maxProfit).toBeGreaterThan(10_000_000n);
       const XRP10 = 10_000_000n;
       // The first leaves halfway to the cap of three riders; the second tries to leave just under the cap that

@@ -70,7 +70,7 @@ describe("daily spin wheel", () => {
     const browser = await sessionBrowser(server, wallet.classicAddress);
     const results = await Promise.all([spinWheel(browser, wallet.classicAddress), spinWheel(browser, wallet.classicAddress)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect(server.ctx.dailySpin.repo.spinsOf(wallet.classicAddress, 10)).toHaveLength(1);
+    expect(await server.ctx.dailySpin.repo.spinsOf(wallet.classicAddress, 10)).toHaveLength(1);
   });
 
   test("a prize of N spins becomes a Bonus session of N spins at 1,000 VVX; Try Again credits nothing", async () => {
@@ -114,7 +114,7 @@ describe("daily spin wheel", () => {
     expect(won2.creditedTo).toBe("new_bonus");
     const current = (await browser.json(`/api/slots/active-session/${wallet.classicAddress}`)).body.session;
     expect([current.sessionId, current.queuedSessions]).toEqual([high.sessionId, 1]);
-    expect(server.ctx.slots.repo.session(won2.slotSessionId)).toMatchObject({ kind: "bonus", remainingSpins: second.prizeAmount });
+    expect(await server.ctx.slots.repo.session(won2.slotSessionId)).toMatchObject({ kind: "bonus", remainingSpins: second.prizeAmount });
   });
 
   test("the session wallet must match: 401 without a session, 403 for another wallet, 400 for a malformed one", async () => {
@@ -128,6 +128,6 @@ describe("daily spin wheel", () => {
     expect(anonymous.status).toBe(401);
     const badEligibility = await browser.json("/api/daily-spin/check-eligibility/nope");
     expect([badEligibility.status, badEligibility.body.field]).toEqual([400, "walletAddress"]);
-    expect(server.ctx.dailySpin.repo.spinsOf(wallet.classicAddress, 10)).toHaveLength(0);
+    expect(await server.ctx.dailySpin.repo.spinsOf(wallet.classicAddress, 10)).toHaveLength(0);
   });
 });

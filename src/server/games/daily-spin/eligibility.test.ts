@@ -48,7 +48,7 @@ describe("DAILY_SPIN_ELIGIBILITY=holders", () => {
     expect((await holderBrowser.json(`/api/daily-spin/check-eligibility/${holder.classicAddress}`)).body).toMatchObject({ canSpin: true, eligible: true });
 
     // /admin: the wheel per day (the two spins of the first day), admins only.
-    const day = await (await sessionBrowser(server, admin.classicAddress).json("/api/admin/wheel")).body;
+    const day = await (await (await sessionBrowser(server, admin.classicAddress)).json("/api/admin/wheel")).body;
     expect(day.eligibility).toBe("holders");
     expect(day.days[0]).toMatchObject({ spins: 2, wallets: 2 });
     expect(day.days[0].prizeSpins).toBe(server.ctx.store.sqlite.query<{ n: number }, []>("SELECT sum(prize_amount) AS n FROM daily_spins").get()!.n);

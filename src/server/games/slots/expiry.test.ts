@@ -47,7 +47,7 @@ async function idleRefund(steps: ({ play: number } | { wheel: number } | { nextD
   const before = await vvxMicro(client, address, server);
   await advanceClock(server, 8 * DAY_MS);
   expect((await browser.json(`/api/slots/active-session/${address}`)).body.session).toBeNull();
-  const row = server.ctx.slots.repo.session(session.sessionId)!;
+  const row = (await server.ctx.slots.repo.session(session.sessionId))!;
   expect(row.status).toBe("expired");
   if (row.refundKey) expect((await server.ctx.outbox.waitFor(row.refundKey, 30_000)).status).toBe("validated");
   const received = (await vvxMicro(client, address, server)) - before;

@@ -62,13 +62,13 @@ describe("slots payouts across restarts", () => {
     try {
       await second.ctx.ledger.waitConnected(15_000);
       expect(await settled(second, a.classicAddress)).toBe(totalA);
-      expect(second.ctx.outbox.get(entry.key)!.attempts).toBe(1);
+      expect((await second.ctx.outbox.get(entry.key))!.attempts).toBe(1);
 
       // B: spins recorded while the batcher is stopped, then the server stops before any payout exists.
       const { session: sb } = await buyPackage(second, await sessionBrowser(second, b.classicAddress), b.classicAddress, 0);
       second.ctx.slots.payouts.stop();
       const totalB = await spinAll(second, b.classicAddress, sb.sessionId, 10);
-      expect(second.ctx.slots.repo.payoutsOf(b.classicAddress, 10)).toHaveLength(0);
+      expect(await second.ctx.slots.repo.payoutsOf(b.classicAddress, 10)).toHaveLength(0);
       await second.stop();
 
       third = await startTestServer({ SANDBOX_LEDGER_MS: "150" }, dataDir);
@@ -80,7 +80,7 @@ describe("slots payouts across restarts", () => {
         for (const [wallet, total] of [[a.classicAddress, totalA], [b.classicAddress, totalB]] as const) {
           const onLedger = await payoutsOnLedger(client, third, wallet);
           expect(onLedger.reduce((n, p) => n + p.micro, 0n)).toBe(total);
-          const payouts = third.ctx.slots.repo.payoutsOf(wallet, 50);
+          const payouts = await third.ctx.slots.repo.payoutsOf(wallet, 50);
           expect(onLedger.map((p) => p.hash).sort()).toEqual(payouts.map((p) => p.txid!).sort());
         }
       } finally {
@@ -110,7 +110,7 @@ describe("slots payouts across restarts", () => {
       await submitValidated(client, wallet, { TransactionType: "TrustSet", LimitAmount: { currency, issuer, value: "1000000000" } });
       await fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms: 61_000 }) });
       expect(await settled(server, wallet.classicAddress)).toBe(total);
-      const retried = server.ctx.slots.repo.payoutsOf(wallet.classicAddress, 10).find((p) => p.id === failed.id)!;
+      const retried = (await server.ctx.slots.repo.payoutsOf(wallet.classicAddress, 10)).find((p) => p.id === failed.id)!;
       expect(retried.attempt).toBeGreaterThan(1);
       const onLedger = await payoutsOnLedger(client, server, wallet.classicAddress);
       expect(onLedger.reduce((n, p) => n + p.micro, 0n)).toBe(total);

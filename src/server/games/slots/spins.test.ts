@@ -36,14 +36,14 @@ describe("spin accounting", () => {
     const wallet = await buyer(server, 10_000);
     const browser = await sessionBrowser(server, wallet.classicAddress);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
-    const nonceBefore = server.ctx.fair.open(wallet.classicAddress).nextNonce;
+    const nonceBefore = (await server.ctx.fair.open(wallet.classicAddress)).nextNonce;
     const results = await Promise.all(Array.from({ length: 50 }, () => spin(browser, session.sessionId, wallet.classicAddress)));
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(10);
     expect(results.filter((r) => r.status === 403).every((r) => r.body.code === "NO_SPINS_LEFT")).toBe(true);
     expect(ok.map((r) => r.body.remainingSpins).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(ok.map((r) => r.body.spin.nonce).sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => nonceBefore + i));
-    const stored = server.ctx.slots.repo.session(session.sessionId)!;
+    const stored = (await server.ctx.slots.repo.session(session.sessionId))!;
     expect(stored.status).toBe("completed");
     const sum = ok.reduce((n, r) => n + BigInt(Math.round(r.body.spin.totalPayout * 1e6)), 0n);
     expect(stored.totalPayoutMicro).toBe(sum);
@@ -67,7 +67,7 @@ describe("spin accounting", () => {
     expect(anonymous.status).toBe(401);
     const malformed = await spin(ownerBrowser, "12; DROP TABLE");
     expect([malformed.status, malformed.body.field]).toEqual([400, "sessionId"]);
-    expect(server.ctx.slots.repo.session(session.sessionId)!.remainingSpins).toBe(10);
+    expect((await server.ctx.slots.repo.session(session.sessionId))!.remainingSpins).toBe(10);
   });
 
   test("every spin re-computes from its seeds once the seed is revealed (GET /api/slots/spins, then POST /api/fair/rotate)", async () => {
@@ -108,7 +108,7 @@ describe("spin accounting", () => {
     const expired = await spin(browser, session.sessionId);
     expect([expired.status, expired.body.code, expired.body.error]).toEqual([403, "SESSION_EXPIRED", "Your session has expired. Please purchase new spins to continue playing."]);
     expect((await browser.json(`/api/slots/active-session/${wallet.classicAddress}`)).body.session).toBeNull();
-    const row = server.ctx.slots.repo.session(session.sessionId)!;
+    const row = (await server.ctx.slots.repo.session(session.sessionId))!;
     expect([row.status, row.refundMicro]).toEqual(["expired", 7_000n * 1_000_000n]);
     const refund = await server.ctx.outbox.waitFor(row.refundKey!, 30_000);
     expect(refund.status).toBe("validated");
