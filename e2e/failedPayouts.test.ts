@@ -36,7 +36,7 @@ test("/admin lists the payments that failed for good; an admin sends one again a
   }
   await requireDest(client, wallet, false);
 
-  const { token } = server.ctx.auth.createSession(admin.classicAddress, "wallet_connect");
+  const { token } = await server.ctx.auth.createSession(admin.classicAddress, "wallet_connect");
   // On a phone: the rows stack and fit the screen.
   const phone = await browser.newContext({ viewport: { width: 375, height: 812 } });
   await phone.addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }]);

@@ -44,7 +44,7 @@ test("an admin sees each game's house figures from the books: a race with 3 XRP 
   expect(house.games.find((g: { game: string }) => g.game === "unicorn-racing").biggestWins).toEqual([expect.objectContaining({ profit: "12", multiple: 5, round: race })]);
   expect(await (await (await sessionBrowser(server, Wallet.generate().classicAddress)).json("/api/admin/house")).status).toBe(403);
 
-  const { token } = server.ctx.auth.createSession(admin.classicAddress, "wallet_connect");
+  const { token } = await server.ctx.auth.createSession(admin.classicAddress, "wallet_connect");
   for (const [viewport, name] of [[DESKTOP, "admin-house-desktop"], [PHONE, "admin-house-phone"]] as const) {
     const context = await browser.newContext({ viewport });
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }]);

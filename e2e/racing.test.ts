@@ -129,7 +129,7 @@ describe("Unicorn Racing in Chromium", () => {
       // The winnings: a 10 XRP payment from the platform on the sandbox explorer.
       const platform = live.server.ctx.ledger.platformAddress;
       // Once the payout is validated (its txid on the bet), the explorer lists it.
-      const payoutTx = await eventually(() => live.server.ctx.racing.bets.ofWallet(winner.address).find((b) => b.status === "won")?.txid, "the payout validated", 60_000, 200);
+      const payoutTx = await eventually(async () => (await live.server.ctx.racing.bets.ofWallet(winner.address)).find((b) => b.status === "won")?.txid, "the payout validated", 60_000, 200);
       const explorer = await context.newPage();
       await explorer.goto(`${live.server.url}/sandbox/explorer/account/${winner.address}`);
       const payouts = await explorer.locator("table.table tbody tr").evaluateAll(

@@ -100,7 +100,7 @@ try {
     const stepTwoAt = await ui;
     const purchase = ctx.nfts.repo.byRequestId(requestId)!;
     const paymentLedger = (await ctx.payments.incoming(signed.txid!))!.ledgerIndex;
-    const offerLedger = (await ctx.outbox.get(outboxKeys.offer(purchase.id))!).ledgerIndex!;
+    const offerLedger = (await ctx.outbox.get(outboxKeys.offer(purchase.id)))!.ledgerIndex!;
     const t0 = closedAt.get(paymentLedger)!;
     ms.push(offeredAt.get(requestId)! - t0);
     closes.push(offerLedger - paymentLedger);

@@ -133,7 +133,7 @@ try {
       rows = ok.map((c) => ctx.rewards.repo.claim(c.claimId)!);
     }
     if (rows.some((r) => r.status !== "paid")) throw new Error(`claims not paid: ${rows.filter((r) => r.status !== "paid").map((r) => r.id)}`);
-    const entries = rows.map((r) => ctx.outbox.get(r.outboxKey)!);
+    const entries = (await Promise.all(rows.map((r) => ctx.outbox.get(r.outboxKey)))).map((e) => e!);
     const lastLedger = Math.max(...entries.map((e) => e.ledgerIndex!));
     const recordedWithinMs = Math.max(...rows.map((r) => r.claimedAt.getTime())) - firedAtProductMs;
     const paidMicro = rows.reduce((s, r) => s + r.amountMicroVvx, 0n);

@@ -136,7 +136,7 @@ try {
   const bareTargets: Target[] = [];
   for (const w of wallets) {
     const credit = await ctx.store.db.transaction((tx) => ctx.slots.sessions.creditBonusSpins(tx, w.classicAddress, spinsEach));
-    const { token } = ctx.auth.createSession(w.classicAddress, "wallet_connect");
+    const { token } = await ctx.auth.createSession(w.classicAddress, "wallet_connect");
     appTargets.push({ url: `${server.url}/api/slots/spin`, body: JSON.stringify({ sessionId: credit.sessionId, walletAddress: w.classicAddress }), cookie: `vvx_session=${token}` });
     bare.addSession(credit.sessionId, spinsEach);
     bareTargets.push({ url: bare.url, body: JSON.stringify({ sessionId: credit.sessionId }) });

@@ -53,12 +53,12 @@ try {
   const started = performance.now();
   for (let done = 0; done < total; done += batch) {
     const n = Math.min(batch, total - done);
-    const reqs = Array.from({ length: n }, () =>
-      payments.createPaymentRequest({ purpose: "bench", amount: 1_000_000n, currency: "XRP", expiresAt: new Date(Date.now() + 600_000) }),
+    const reqs = await Promise.all(
+      Array.from({ length: n }, () => payments.createPaymentRequest({ purpose: "bench", amount: 1_000_000n, currency: "XRP", expiresAt: new Date(Date.now() + 600_000) })),
     );
     await Promise.all(
       reqs.map(async (req, i) => {
-        const tx = await client.autofill({ TransactionType: "Payment", Account: payers[i].classicAddress, Destination: (await req).destination, DestinationTag: (await req).destinationTag, Amount: "1000000" } as Payment);
+        const tx = await client.autofill({ TransactionType: "Payment", Account: payers[i].classicAddress, Destination: req.destination, DestinationTag: req.destinationTag, Amount: "1000000" } as Payment);
         const res = await client.submit(payers[i].sign(tx).tx_blob);
         if (!["tesSUCCESS", "terQUEUED"].includes(res.result.engine_result)) throw new Error(`payment refused: ${res.result.engine_result}`);
       }),

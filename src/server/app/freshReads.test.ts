@@ -27,16 +27,16 @@ afterAll(() => server.stop(true));
  * database's. `stop` ends it and returns what it saw: the comparisons made, the first stale answer,
  * the distinct database states.
  */
-function staleReader(database: () => string, api: () => Promise<string>) {
+function staleReader(database: () => Promise<string>, api: () => Promise<string>) {
   let checked = 0;
   let stale: unknown;
   const seen = new Set<string>();
   let reading = true;
   const reader = (async () => {
     while (reading) {
-      const a = database();
+      const a = await database();
       const answer = await api();
-      const b = database();
+      const b = await database();
       if (a === b) {
         checked++;
         seen.add(a);
@@ -79,7 +79,7 @@ test("tiers, availability, minting status and stats are never stale after a purc
   const before = fromDatabase();
   expect(await fromApi()).toEqual(before);
 
-  const reader = staleReader(() => JSON.stringify(fromDatabase()), async () => JSON.stringify(await fromApi()));
+  const reader = staleReader(async () => JSON.stringify(fromDatabase()), async () => JSON.stringify(await fromApi()));
 
   // Bought early in a 31-day month: no month ends (and no distribution pays) while this test runs.
   await toMonthStart(server);
@@ -113,7 +113,7 @@ test("crash's latest rounds and racing's races (API and socket history) are neve
     await games.ctx.ledger.waitConnected(15_000);
     const { crash, racing } = games.ctx;
     // The API's answers, and the history messages every game socket gets on open.
-    const database = () => JSON.stringify([{ success: true, rounds: crash.pastRounds(20) }, { success: true, rounds: crash.pastRounds(3) }, { success: true, races: racing.races(20) }, crash.historyMessage(), racing.raceHistory()]);
+    const database = async () => JSON.stringify([{ success: true, rounds: await crash.pastRounds(20) }, { success: true, rounds: await crash.pastRounds(3) }, { success: true, races: racing.races(20) }, await crash.historyMessage(), racing.raceHistory()]);
     const api = async () => {
       const get = async (path: string) => (await games.app.handle(new Request(games.url + path))).json();
       const onOpen = [JSON.parse(await crash.historyText()), JSON.parse(racing.raceHistoryText())];
@@ -131,7 +131,7 @@ test("crash's latest rounds and racing's races (API and socket history) are neve
     const { checked, stale, seen } = await reader.stop();
 
     expect(stale).toBeUndefined();
-    expect(await api()).toBe(database());
+    expect(await api()).toBe(await database());
     expect(racing.races(20).length).toBeGreaterThanOrEqual(3);
     expect(crashRounds()).toBeGreaterThanOrEqual(3);
     expect(seen).toBeGreaterThanOrEqual(4);
@@ -155,10 +155,10 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
       const cursor = spins[2]?.spinId ?? 1;
       return JSON.stringify([
         { success: true, spins },
-        { success: true, spins: slots.sessions.spinList(me, 3, cursor) },
-        { success: true, spins: dailySpin.spinList(me, LISTED_SPINS) },
-        { success: true, bets: crash.walletBets(me, 50) },
-        { success: true, bets: crash.walletBets(me, 2) },
+        { success: true, spins: await slots.sessions.spinList(me, 3, cursor) },
+        { success: true, spins: await dailySpin.spinList(me, LISTED_SPINS) },
+        { success: true, bets: await crash.walletBets(me, 50) },
+        { success: true, bets: await crash.walletBets(me, 2) },
       ]);
     };
     const api = async () => {
@@ -186,8 +186,8 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
     const { checked, stale, seen } = await reader.stop();
 
     expect(stale).toBeUndefined();
-    expect(await api()).toBe(database());
-    const [spins, , wheel, bets] = JSON.parse(database()) as { spins?: unknown[]; bets?: unknown[] }[];
+    expect(await api()).toBe(await database());
+    const [spins, , wheel, bets] = JSON.parse(await database()) as { spins?: unknown[]; bets?: unknown[] }[];
     expect([spins!.spins!.length, wheel!.spins!.length, bets!.bets!.length]).toEqual([10, 2, 2]);
     expect(seen).toBeGreaterThanOrEqual(10);
     expect(checked).toBeGreaterThan(20);

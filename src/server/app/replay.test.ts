@@ -71,7 +71,8 @@ describe("a database that went back never replays what players saw", () => {
       // Crash: a new chain, published before its first round; the next round comes after the one shown.
       await second.ctx.crash.chains.ready();
       expect(second.ctx.crash.chains.published.terminatingHash).not.toBe(oldChain);
-      const next = await second.ctx.crash.rounds.placeRound();
+      const { store, crash } = second.ctx;
+      const next = await store.db.transaction((tx) => crash.rounds.placeRound(tx));
       expect(next).toBeGreaterThan(crashRound);
       expect(second.ctx.crash.chains.published.firstRound).toBe(next);
       for (let r = next; (await r) < next + 50; r++) expect(shownCrash.has(second.ctx.crash.chains.seedFor(await r).hash)).toBe(false);

@@ -100,7 +100,7 @@ describe("the outbox's resend, for every payer", () => {
     const round = 900_001;
     let failed: OutboxEntry;
     try {
-      const row = (await store.db.transaction((tx) => crash.burns.record(tx, round, 50n * XRP))!);
+      const row = (await store.db.transaction((tx) => crash.burns.record(tx, round, 50n * XRP)))!;
       outbox.kick();
       failed = await outbox.waitFor(row.outboxKey, 20_000);
       expect(failed).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED", purpose: "burn" });

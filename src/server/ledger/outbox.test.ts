@@ -48,7 +48,7 @@ describe("outbox", () => {
     expect(done.status).toBe("validated");
     expect(done.result).toBe("tesSUCCESS");
     expect(done.meta?.TransactionResult).toBe("tesSUCCESS");
-    const [attempt] = outbox.attemptsOf("test:one");
+    const [attempt] = await outbox.attemptsOf("test:one");
     expect(attempt.hash).toBe(done.hash!);
     expect(attempt.lastLedgerSequence).toBeGreaterThan(attempt.firstLedger);
     const received = await paymentsReceived(dest.classicAddress, ledger.platformAddress);
@@ -76,7 +76,7 @@ describe("outbox", () => {
     keys.forEach((key, i) => outbox.enqueue(payout(key, dest, String(1000 + i))));
     const settled = await Promise.all(keys.map((k) => outbox.waitFor(k, 30_000)));
     expect(settled.map((e) => e.status)).toEqual(keys.map(() => "validated"));
-    const sequences = keys.flatMap((k) => outbox.attemptsOf(k).map((a) => a.sequence));
+    const sequences = (await Promise.all(keys.map((k) => outbox.attemptsOf(k)))).flatMap((attempts) => attempts.map((a) => a.sequence));
     expect(new Set(sequences).size).toBe(sequences.length);
     expect(await paymentsReceived(dest.classicAddress, ledger.platformAddress)).toHaveLength(8);
   });
@@ -169,7 +169,7 @@ describe("outbox across restarts", () => {
     };
     await first.outbox.enqueue(payout("expire:1", dest, "5555"));
     await frozen;
-    const [dead] = first.outbox.attemptsOf("expire:1");
+    const [dead] = await first.outbox.attemptsOf("expire:1");
     await first.stop();
     // Let its whole window pass without it ever being submitted.
     const { result } = await client.request({ command: "ledger", ledger_index: "validated" });
@@ -253,8 +253,8 @@ describe("outbox owners", () => {
     const taken: { id: string; inTransaction: boolean; statusSeen: string }[] = [];
     const afterCommit: { id: string; inTransaction: boolean }[] = [];
     const off = outbox.owner("test-owner", {
-      settled: ({ db, id, entry, after }) => {
-        db.run(sql`UPDATE test_owner_rows SET status = ${entry.status}, txid = ${entry.hash} WHERE id = ${id}`);
+      settled: async ({ db, id, entry, after }) => {
+        await db.execute(sql`UPDATE test_owner_rows SET status = ${entry.status}, txid = ${entry.hash} WHERE id = ${id}`);
         if (broken && id === "b") throw new Error("the owner broke");
         const seen = store.sqlite.query<{ status: string }, [string]>("SELECT status FROM ledger_outbox WHERE key = ?").get(entry.key)!.status;
         taken.push({ id, inTransaction: store.sqlite.inTransaction, statusSeen: seen });

@@ -63,7 +63,7 @@ describe("NFT purchase hardening", () => {
       await eventually(async () => (await oasisLeft()) === before, "the expired request's unit to come back", 10_000, 50);
       expect(server.ctx.nfts.repo.byRequestId(expired.requestId)).toMatchObject({ status: "expired", reason: "sign_request_expired" });
       // A payment to the closed request would be refunded: its payment request is closed too.
-      expect((await server.ctx.payments.getRequest(server.ctx.nfts.repo.byRequestId(expired.requestId)!.paymentRequestId)!).status).toBe("cancelled");
+      expect((await server.ctx.payments.getRequest(server.ctx.nfts.repo.byRequestId(expired.requestId)!.paymentRequestId))!.status).toBe("cancelled");
     } finally {
       server.ctx.nfts.purchases.reservationSeconds = 300;
     }

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from "../testing/testServer";
 import { acceptRequest, buyer, mintsAndOffers, nftsOf, purchaseReaches, sessionBrowser, signPayload } from "../testing/nftKit";
 
 /** Whether the purchase's mint carried its sell offer (NFTokenMintOffer). */
-async function mintOffered(server: TestServer, requestId: string): boolean {
+async function mintOffered(server: TestServer, requestId: string): Promise<boolean> {
   const purchase = server.ctx.nfts.repo.byRequestId(requestId)!;
   return !!((await server.ctx.outbox.get(`nft:${purchase.id}:mint`))?.meta as { offer_id?: string } | null)?.offer_id;
 }

@@ -47,7 +47,7 @@ async function refundOnLedger(key: string) {
 }
 
 /** A DestinationTag no request has. */
-async function unusedTag(): number {
+async function unusedTag(): Promise<number> {
   for (;;) {
     const tag = 1 + Math.floor(Math.random() * 0xfffffffe);
     if (!(await requestByTag(server.ctx.store.db, tag))) return tag;
@@ -73,7 +73,7 @@ describe("payment requests", () => {
     expect((await payments.findRequests("test", "r2")).map((r) => r.id)).toEqual([b.id]);
   });
 
-  test("refuse bad input naming the field", () => {
+  test("refuse bad input naming the field", async () => {
     const ok = { purpose: "test", amount: 1n, currency: "XRP" as const, expiresAt: inAMinute() };
     const field = async (input: object) => {
       try {
@@ -84,12 +84,12 @@ describe("payment requests", () => {
       }
       return "none";
     };
-    expect(field({ amount: 0n })).toBe("amount");
-    expect(field({ amount: 1.5 })).toBe("amount");
-    expect(field({ currency: "USD" })).toBe("currency");
-    expect(field({ wallet: "nope" })).toBe("wallet");
-    expect(field({ expiresAt: new Date(Date.now() - 1) })).toBe("expiresAt");
-    expect(field({ purpose: "" })).toBe("purpose");
+    expect(await field({ amount: 0n })).toBe("amount");
+    expect(await field({ amount: 1.5 })).toBe("amount");
+    expect(await field({ currency: "USD" })).toBe("currency");
+    expect(await field({ wallet: "nope" })).toBe("wallet");
+    expect(await field({ expiresAt: new Date(Date.now() - 1) })).toBe("expiresAt");
+    expect(await field({ purpose: "" })).toBe("purpose");
   });
 });
 

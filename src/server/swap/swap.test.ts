@@ -3,6 +3,7 @@ import { Wallet, type Client } from "xrpl";
 import { eventually, faucet, outsideClient, pay } from "../testing/ledgerKit";
 import { sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
+import type { TestBrowser } from "../testing/testBrowser";
 import { dropsFromXrp, microFromValue } from "../ledger/amounts";
 import { swapHistory } from "./history";
 
@@ -23,10 +24,10 @@ const drops = async (address: string) => BigInt((await client.request({ command:
 const sandbox = (path: string) => fetch(`${server.url}${path}`, { method: "POST" }).then((r) => r.json() as Promise<Record<string, any>>);
 
 /** Polls the swap's own status call until it ends. */
-async function swapEnds(browser: ReturnType<typeof sessionBrowser>, uuid: string) {
+async function swapEnds(browser: TestBrowser, uuid: string) {
   return eventually(
     async () => {
-      const { body } = await (await browser).json(`/api/vvx/swaps/${uuid}`);
+      const { body } = await browser.json(`/api/vvx/swaps/${uuid}`);
       return ["completed", "failed", "cancelled", "expired"].includes(body.status) ? body : undefined;
     },
     `swap ${uuid} to end`,
@@ -208,7 +209,7 @@ describe("bad input and permissions", () => {
     await expectField(unfunded.json("/api/vvx/create-trustline", { method: "POST", json: {} }), 409, undefined, "ACCOUNT_NOT_FOUND");
 
     const rich = await faucet(server.url, { xrp: 250_000, vvx: 0 });
-    await expectField(await (await sessionBrowser(server, rich.classicAddress)).json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "200000" } }), 400, "xrpAmount", "PRICE_IMPACT_TOO_HIGH");
+    await expectField((await sessionBrowser(server, rich.classicAddress)).json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "200000" } }), 400, "xrpAmount", "PRICE_IMPACT_TOO_HIGH");
     const big = (await browser.json("/api/vvx/swap-rate/200000")).body;
     expect(big).toMatchObject({ priceImpactWarning: true, priceImpactTooHigh: true });
   });

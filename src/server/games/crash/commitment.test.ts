@@ -115,7 +115,7 @@ describe("a commitment the ledger refused for good", () => {
   test("waits without a round, and is sent again under a new key at the next start", async () => {
     const first = await start();
     await eventually(async () => (await fairness(first)).status === "committing", "a chain waiting for its commitment");
-    const [sent] = first.ctx.outbox.list({ purpose: "crash-chain-commit" });
+    const [sent] = await first.ctx.outbox.list({ purpose: "crash-chain-commit" });
     await first.stop();
     // What the outbox leaves after its last try was refused: failed, and no next key.
     const db = new Database(join(first.dataDir, "vvx.db"));
@@ -123,8 +123,8 @@ describe("a commitment the ledger refused for good", () => {
     db.close();
 
     const again = await start(first.dataDir);
-    const resent = await eventually(() => {
-      const others = again.ctx.outbox.list({ purpose: "crash-chain-commit" }).filter((e) => e.key !== sent!.key);
+    const resent = await eventually(async () => {
+      const others = (await again.ctx.outbox.list({ purpose: "crash-chain-commit" })).filter((e) => e.key !== sent!.key);
       return others.length ? others : undefined;
     }, "the commitment sent again once the chain is loaded");
     expect(resent.map((e) => e.key)).toEqual([expect.stringMatching(/^crash-chain:1:commit@\d+$/)]);

@@ -66,7 +66,7 @@ describe("games kit", () => {
     bets.kick();
     expect(won?.payoutDrops).toBe((5n * XRP * 237n) / 100n);
     expect(again).toBeUndefined();
-    const paid = await eventually(() => bets.get(bet.id)!.txid, "payout txid", 20_000);
+    const paid = await eventually(async () => (await bets.get(bet.id))!.txid, "payout txid", 20_000);
     const tx = await client.request({ command: "tx", transaction: paid });
     expect((tx.result.meta as { delivered_amount: string }).delivered_amount).toBe("11850000");
     expect(await xrpOf(wallet.classicAddress)).toBe(before + 11_850_000n);
@@ -89,15 +89,15 @@ describe("games kit", () => {
     placement = { round: 3 };
     const over = await bets.create({ wallet: wallet.classicAddress, amountDrops: 5n * XRP, params: { pick: "b" } });
     await pay(client, wallet, { Destination: server.ctx.ledger.platformAddress, DestinationTag: over.bet.destinationTag, Amount: String(150n * XRP) });
-    expect(await eventually(() => bets.get(over.bet.id)!.reason, "above_max")).toBe("above_max");
+    expect(await eventually(async () => (await bets.get(over.bet.id))!.reason, "above_max")).toBe("above_max");
     const short = await bets.create({ wallet: wallet.classicAddress, amountDrops: 5n * XRP, params: { pick: "b" } });
     await pay(client, wallet, { Destination: server.ctx.ledger.platformAddress, DestinationTag: short.bet.destinationTag, Amount: "500000" });
-    expect(await eventually(() => bets.get(short.bet.id)!.reason, "below_min")).toBe("below_min");
+    expect(await eventually(async () => (await bets.get(short.bet.id))!.reason, "below_min")).toBe("below_min");
     expect((await bets.get(short.bet.id))!.status).toBe("refunded");
 
     // Every refund is one outbox "refund" returning exactly what was delivered.
-    for (const [b, drops] of [[second, 3n * XRP], [closed, 4n * XRP], [bets.get(over.bet.id)!, 150n * XRP], [bets.get(short.bet.id)!, 500_000n]] as const) {
-      const key = await eventually(() => bets.get(b.id)!.outboxKey, `refund key of ${b.id}`);
+    for (const [b, drops] of [[second, 3n * XRP], [closed, 4n * XRP], [(await bets.get(over.bet.id))!, 150n * XRP], [(await bets.get(short.bet.id))!, 500_000n]] as const) {
+      const key = await eventually(async () => (await bets.get(b.id))!.outboxKey, `refund key of ${b.id}`);
       const entry = await server.ctx.outbox.waitFor(key, 20_000);
       expect(entry.status).toBe("validated");
       expect(entry.tx.Amount).toBe(String(drops));
@@ -165,7 +165,7 @@ describe("games kit", () => {
     const resent = await server.ctx.outbox.resendDue();
     expect(resent.map((r) => [r.from.key, r.to.key])).toEqual([[failed.key, `kittest-payout:${bet.id}#2`]]);
     expect(await server.ctx.outbox.resendDue()).toHaveLength(0);
-    const txid = await eventually(() => bets.get(bet.id)!.txid, "the resent payout's txid", 20_000);
+    const txid = await eventually(async () => (await bets.get(bet.id))!.txid, "the resent payout's txid", 20_000);
     expect((await bets.get(bet.id))!.outboxKey).toBe(`kittest-payout:${bet.id}#2`);
     const paid = await server.ctx.outbox.waitFor(`kittest-payout:${bet.id}#2`, 1_000);
     expect(paid).toMatchObject({ status: "validated", hash: txid });

@@ -46,7 +46,7 @@ async function openRace(ms = 8_000): Promise<number> {
   return s.roundNumber + 1;
 }
 
-const betOf = (id: string) => server.ctx.racing.bets.get(id)!;
+const betOf = async (id: string) => (await server.ctx.racing.bets.get(id))!;
 
 /** Checks a finished race against its revealed seeds: commitment, client seed = that ledger's hash, winner and every bet payment before it. */
 async function checkFair(race: RaceRecord) {

@@ -43,7 +43,7 @@ async function idleRefund(steps: ({ play: number } | { wheel: number } | { nextD
     else await advanceClock(server, DAY_MS); // one wheel spin a day
   }
   // Every winning settled first, so that the balance moves by the refund alone.
-  await eventually(() => server.ctx.slots.repo.spinsOf(address, 100).every((s) => s.payoutStatus === "validated" || s.spin.totalPayoutMicro === 0n), "payouts validated", 30_000);
+  await eventually(async () => (await server.ctx.slots.repo.spinsOf(address, 100)).every((s) => s.payoutStatus === "validated" || s.spin.totalPayoutMicro === 0n), "payouts validated", 30_000);
   const before = await vvxMicro(client, address, server);
   await advanceClock(server, 8 * DAY_MS);
   expect((await browser.json(`/api/slots/active-session/${address}`)).body.session).toBeNull();

@@ -31,8 +31,8 @@ async function spinAll(server: TestServer, wallet: string, sessionId: string, n:
 /** Waits until every payout of the wallet is validated; returns the sum paid according to the database. */
 async function settled(server: TestServer, wallet: string): Promise<bigint> {
   return eventually(
-    () => {
-      const spins = server.ctx.slots.repo.spinsOf(wallet, 500);
+    async () => {
+      const spins = await server.ctx.slots.repo.spinsOf(wallet, 500);
       const open = spins.some((s) => s.spin.totalPayoutMicro > 0n && s.payoutStatus !== "validated");
       return open ? undefined : spins.reduce((n, s) => n + s.spin.totalPayoutMicro, 0n) + 1n;
     },
@@ -103,7 +103,7 @@ describe("slots payouts across restarts", () => {
       // The wallet lowers its trust line limit to 0: no more VVX can arrive.
       await submitValidated(client, wallet, { TransactionType: "TrustSet", LimitAmount: { currency, issuer, value: "0" } });
       const total = await spinAll(server, wallet.classicAddress, session.sessionId, 10);
-      const failed = await eventually(() => server.ctx.slots.repo.payoutsOf(wallet.classicAddress, 10).find((p) => p.status === "failed"), "a failed payout", 30_000, 100);
+      const failed = await eventually(async () => (await server.ctx.slots.repo.payoutsOf(wallet.classicAddress, 10)).find((p) => p.status === "failed"), "a failed payout", 30_000, 100);
       expect(failed.attempt).toBe(1);
       expect(failed.retryAt).not.toBeNull();
 

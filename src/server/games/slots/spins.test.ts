@@ -100,7 +100,7 @@ describe("spin accounting", () => {
     const browser = await sessionBrowser(server, wallet.classicAddress);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     for (let i = 0; i < 3; i++) expect((await spin(browser, session.sessionId)).status).toBe(200);
-    await eventually(() => server.ctx.slots.repo.spinsOf(wallet.classicAddress, 10).every((s) => s.payoutStatus === "validated" || s.spin.totalPayoutMicro === 0n), "payouts validated", 20_000);
+    await eventually(async () => (await server.ctx.slots.repo.spinsOf(wallet.classicAddress, 10)).every((s) => s.payoutStatus === "validated" || s.spin.totalPayoutMicro === 0n), "payouts validated", 20_000);
     const before = await vvxMicro(client, wallet.classicAddress, server);
 
     const advanced = await fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms: 7 * 86_400_000 + 60_000 }) });
