@@ -3,7 +3,8 @@
 // `await` compiles, runs later or never, and loses its error (a write that silently did not happen, a
 // refusal that never reached the caller). Reported, in src/server, scripts and e2e:
 //   - a statement that is a promise (`repo.save(x);`), unless it says so with `void` or handles it
-//     (`.catch(handler)`, `.then(ok, failed)`);
+//     (`.catch(handler)`, `.then(ok, failed)`); a value that is only sometimes one (a stream's
+//     `write`, `number | Promise<number>`) is left alone;
 //   - a promise read as a truth value (`!repo.claim(...)`, `if (promise)`, `promise && ...`): always true;
 //   - a promise handed to `expect(...)` without `.resolves`/`.rejects` (it asserts on the promise object);
 //   - an arrow function whose body is a promise where a callback returning void is expected
@@ -82,8 +83,8 @@ export function promiseProblems(program: ts.Program, root: string, only?: (file:
         const e = node.expression;
         const dropped = !ts.isVoidExpression(e) && !ts.isAwaitExpression(e) && !ts.isBinaryExpression(e) && !isHandled(e);
         const logical = ts.isBinaryExpression(e) && (e.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken || e.operatorToken.kind === ts.SyntaxKind.BarBarToken);
-        if (dropped && (ts.isCallExpression(e) || ts.isNewExpression(e) || ts.isPropertyAccessExpression(e) || ts.isConditionalExpression(e)) && promise(e)) report(node, "floating");
-        else if (logical && !isHandled(e.right) && promise(e.right)) report(node, "floating");
+        if (dropped && (ts.isCallExpression(e) || ts.isNewExpression(e) || ts.isPropertyAccessExpression(e) || ts.isConditionalExpression(e)) && truthy(e)) report(node, "floating");
+        else if (logical && !isHandled(e.right) && truthy(e.right)) report(node, "floating");
       } else if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken) {
         if (truthy(node.operand)) report(node, "truthiness");
       } else if ((ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) && truthy(node.expression)) {

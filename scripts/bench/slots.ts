@@ -187,7 +187,7 @@ try {
     );
   }
 } finally {
-  bare.stop();
+  await bare.stop();
   rmSync(bareDir, { recursive: true, force: true });
   await server.stop(true);
 }

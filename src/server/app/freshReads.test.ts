@@ -133,7 +133,7 @@ test("crash's latest rounds and racing's races (API and socket history) are neve
     expect(stale).toBeUndefined();
     expect(await api()).toBe(await database());
     expect(racing.races(20).length).toBeGreaterThanOrEqual(3);
-    expect(crashRounds()).toBeGreaterThanOrEqual(3);
+    expect(await crashRounds()).toBeGreaterThanOrEqual(3);
     expect(seen).toBeGreaterThanOrEqual(4);
     expect(checked).toBeGreaterThan(20);
   } finally {

@@ -73,7 +73,7 @@ describe("outbox", () => {
     const dest = await faucet(server.url, { xrp: 20 });
     const { outbox, ledger } = server.ctx;
     const keys = Array.from({ length: 8 }, (_, i) => `test:batch:${i}`);
-    keys.forEach((key, i) => outbox.enqueue(payout(key, dest, String(1000 + i))));
+    await Promise.all(keys.map((key, i) => outbox.enqueue(payout(key, dest, String(1000 + i)))));
     const settled = await Promise.all(keys.map((k) => outbox.waitFor(k, 30_000)));
     expect(settled.map((e) => e.status)).toEqual(keys.map(() => "validated"));
     const sequences = (await Promise.all(keys.map((k) => outbox.attemptsOf(k)))).flatMap((attempts) => attempts.map((a) => a.sequence));

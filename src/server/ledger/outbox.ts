@@ -58,7 +58,8 @@ export class Outbox {
   private running = false;
   private again = false;
   private readonly loop = new BackgroundLoop(OUTBOX_POLL_MS, () => this.kick());
-  private readonly resendLoop = new BackgroundLoop(RESEND_SWEEP_MS, () => this.resendDue());
+  // resendDue never rejects (it logs what failed): nothing waits for the loop's pass.
+  private readonly resendLoop = new BackgroundLoop(RESEND_SWEEP_MS, () => void this.resendDue());
   private readonly gate: RetryGate;
   private readonly resend: OutboxResend;
   private readonly owners: OutboxOwners;

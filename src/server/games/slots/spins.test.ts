@@ -29,7 +29,7 @@ describe("spin accounting", () => {
     const refused = results.find((r) => r.status === 403)!;
     expect(refused.body).toMatchObject({ success: false, code: "NO_SPINS_LEFT" });
     expect(results.find((r) => r.status === 200)!.body).toMatchObject({ remainingSpins: 0, sessionStatus: "completed" });
-    expect(server.ctx.slots.repo.spinsOf(wallet.classicAddress, 100)).toHaveLength(10);
+    expect(await server.ctx.slots.repo.spinsOf(wallet.classicAddress, 100)).toHaveLength(10);
   });
 
   test("50 concurrent spins on a 10-spin session: exactly 10 spins, each its own nonce, the session's winnings their sum", async () => {
