@@ -23,12 +23,13 @@ export interface PromiseProblem {
   text: string;
 }
 
-/** The project's program, as tsconfig.json describes it. */
+/** The program of the checked files (and what they import), with tsconfig.json's options: the web app is not read. */
 export function projectProgram(root: string): ts.Program {
   const configPath = resolve(root, "tsconfig.json");
   const config = ts.readConfigFile(configPath, ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
-  return ts.createProgram({ rootNames: parsed.fileNames, options: { ...parsed.options, noEmit: true } });
+  const rootNames = parsed.fileNames.filter((f) => CHECKED.test(relative(root, f)));
+  return ts.createProgram({ rootNames, options: { ...parsed.options, noEmit: true } });
 }
 
 /** Whether a type is a promise or another thenable (a drizzle query builder is one). */

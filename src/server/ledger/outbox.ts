@@ -10,7 +10,7 @@ import type { Logger } from "../platform/log";
 import { BackgroundLoop } from "../platform/loop";
 import { RetryGate } from "../platform/retry";
 import { OutboxResend, RESEND_SWEEP_MS, type ResendFault } from "./resend";
-import { OutboxOwners, runAfter, type OutboxOwner } from "./owners";
+import { OutboxOwners, runAfter, type OutboxOwner, type Resend, type Settlement } from "./owners";
 import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError, OutboxConflictError } from "./errors";
 import type { LedgerGateway } from "./gateway";
@@ -22,10 +22,8 @@ export const OUTBOX_MAX_ATTEMPTS = 10;
 /** Safety-net poll when no ledgerClosed event arrives. */
 export const OUTBOX_POLL_MS = 1_000;
 
-type Row = OutboxRow;
 type AttemptRow = typeof liteTables.ledgerOutboxAttempts.$inferSelect;
-export type { DbOrTx, OutboxEntry, OutboxInput, OutboxStatus };
-export type { OutboxOwner, Resend, Settlement } from "./owners";
+export type { DbOrTx, OutboxEntry, OutboxInput, OutboxOwner, OutboxStatus, Resend, Settlement };
 
 /** What waitFor listens to: an entry validated or failed. */
 export interface OutboxEvents {
@@ -58,7 +56,6 @@ export class Outbox {
   private running = false;
   private again = false;
   private readonly loop = new BackgroundLoop(OUTBOX_POLL_MS, () => this.kick());
-  // resendDue never rejects (it logs what failed): nothing waits for the loop's pass.
   private readonly resendLoop = new BackgroundLoop(RESEND_SWEEP_MS, () => void this.resendDue());
   private readonly gate: RetryGate;
   private readonly resend: OutboxResend;
@@ -141,7 +138,7 @@ export class Outbox {
     return entry;
   }
 
-  /** Sends the failed entries that are due again (every RESEND_SWEEP_MS; tests call it after moving the clock). */
+  /** Sends the failed entries that are due again (every RESEND_SWEEP_MS; tests call it after moving the clock); never rejects. */
   async resendDue(): Promise<{ from: OutboxEntry; to: OutboxEntry }[]> {
     if (this.stopped) return [];
     await this.replay();
@@ -186,8 +183,7 @@ export class Outbox {
     return entry;
   }
 
-  /** An entry by key; inside a transaction pass it (`db`), to see its own uncommitted writes. */
-  async get(key: string, db: DbOrTx = this.db): Promise<OutboxEntry | undefined> {
+  async get(key: string, db: DbOrTx = this.db /* inside a transaction: it, to see its own writes */): Promise<OutboxEntry | undefined> {
     const row = await first(db.select().from(this.t.ledgerOutbox).where(eq(this.t.ledgerOutbox.key, key)));
     return row && toEntry(row);
   }
@@ -359,7 +355,7 @@ export class Outbox {
     return true;
   }
 
-  private async update(tx: DbOrTx, id: number, values: Partial<typeof liteTables.ledgerOutbox.$inferInsert>): Promise<Row> {
+  private async update(tx: DbOrTx, id: number, values: Partial<typeof liteTables.ledgerOutbox.$inferInsert>): Promise<OutboxRow> {
     const [row] = await tx
       .update(this.t.ledgerOutbox)
       .set({ ...values, updatedAt: this.clock.date() })
@@ -369,7 +365,7 @@ export class Outbox {
   }
 
   /** Records a settlement and hands it to the entry's owner in the same transaction; then runs the owner's after-commit steps and wakes waiters. */
-  private async settleWith(write: (tx: DbOrTx) => Promise<Row>): Promise<OutboxEntry> {
+  private async settleWith(write: (tx: DbOrTx) => Promise<OutboxRow>): Promise<OutboxEntry> {
     const { row, after } = await this.db.transaction(async (tx) => {
       const row = await write(tx);
       return { row, after: (await this.owners.deliver(tx, row, (entry) => this.resend.goesAgain(entry))) ?? [] };
@@ -380,7 +376,7 @@ export class Outbox {
     return entry;
   }
 
-  private async settle(row: Row, attempt: AttemptRow, found: { result: string; ledgerIndex: number; meta: TransactionMetadata }): Promise<void> {
+  private async settle(row: OutboxRow, attempt: AttemptRow, found: { result: string; ledgerIndex: number; meta: TransactionMetadata }): Promise<void> {
     const ok = found.result === "tesSUCCESS";
     await this.settleWith(async (tx) => {
       await tx.update(this.t.ledgerOutboxAttempts).set({ status: "validated", result: found.result }).where(eq(this.t.ledgerOutboxAttempts.id, attempt.id));
@@ -402,7 +398,7 @@ export class Outbox {
     this.log.info("outbox settled", { key: row.key, purpose: row.purpose, hash: attempt.hash, result: found.result, ledger: found.ledgerIndex });
   }
 
-  private async expire(row: Row, attempt: AttemptRow): Promise<void> {
+  private async expire(row: OutboxRow, attempt: AttemptRow): Promise<void> {
     const giveUp = row.attempts >= OUTBOX_MAX_ATTEMPTS;
     const write = async (tx: DbOrTx) => {
       await tx.update(this.t.ledgerOutboxAttempts).set({ status: "expired" }).where(eq(this.t.ledgerOutboxAttempts.id, attempt.id));
@@ -437,7 +433,7 @@ export class Outbox {
   }
 
   /** Autofills and signs a new attempt, and records it (hash + blob) before anything is sent. */
-  private async sign(row: Row): Promise<AttemptRow | undefined> {
+  private async sign(row: OutboxRow): Promise<AttemptRow | undefined> {
     const validated = await this.validatedLedgerIndex();
     const tx = { ...JSON.parse(row.txJson), LastLedgerSequence: validated + OUTBOX_LEDGER_WINDOW } as SubmittableTransaction;
     let filled: SubmittableTransaction;
@@ -480,16 +476,16 @@ export class Outbox {
   }
 
   /** An entry as stored now. */
-  private async current(id: number): Promise<Row> {
+  private async current(id: number): Promise<OutboxRow> {
     return (await first(this.db.select().from(this.t.ledgerOutbox).where(eq(this.t.ledgerOutbox.id, id))))!;
   }
 
-  private async fail(row: Row, error: string, result: string | null = null): Promise<void> {
+  private async fail(row: OutboxRow, error: string, result: string | null = null): Promise<void> {
     await this.settleWith(async (tx) => (await tx.update(this.t.ledgerOutbox).set({ status: "failed", error, result, updatedAt: this.clock.date() }).where(eq(this.t.ledgerOutbox.id, row.id)).returning())[0]!);
     this.log.warn("outbox entry failed", { key: row.key, error });
   }
 
-  private async submit(row: Row, attempt: AttemptRow): Promise<void> {
+  private async submit(row: OutboxRow, attempt: AttemptRow): Promise<void> {
     const res = await this.ledger.request({ command: "submit", tx_blob: attempt.txBlob });
     const engineResult = res.result.engine_result;
     this.submittedThisRun.add(attempt.hash);

@@ -28,8 +28,7 @@ export type SandboxAccountSource = () => Promise<SandboxAccount[]> | SandboxAcco
 const SIGNED_TX_VALID_MS = 70_000;
 
 export interface SandboxXummOptions {
-  /** The sandbox's own database (sandbox.db, synchronous: it is not the product's store). */
-  db: BunSQLiteDatabase & { $client: Database };
+  db: BunSQLiteDatabase & { $client: Database }; // sandbox.db, synchronous: not the product's store
   log: Logger;
   credentials: XummCredentials;
   /** Browser-facing base URL of the product (QR codes and links point here). */
