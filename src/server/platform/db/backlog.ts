@@ -7,7 +7,7 @@ export const BACKLOG_RETRY_MS = 250;
 
 /**
  * Writes a loop has decided and must not lose, committed in order, each in its own immediate transaction.
- * Normally a write commits at once (synchronously). While another process holds the database, or a write
+ * Normally a write commits at once (synchronously; its `after` runs a few microtasks later, see `written`). While another process holds the database, or a write
  * fails, the writes wait here and are tried again every BACKLOG_RETRY_MS through a RetryGate (which checks
  * that the database takes writes without waiting), so the loop that decided them neither blocks nor dies.
  */
@@ -16,6 +16,9 @@ export class WriteBacklog {
   private readonly gate: RetryGate;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
+  private pass: Promise<void> = Promise.resolve();
+  /** A pass is writing: a write added meanwhile joins its queue (two passes would both write the same head). */
+  private writing = false;
 
   constructor(
     private readonly db: Db,
@@ -36,6 +39,11 @@ export class WriteBacklog {
     this.flush();
   }
 
+  /** Resolves once the pass writing the queue now has ended (what it committed has had its `after`). */
+  written(): Promise<void> {
+    return this.pass;
+  }
+
   /** Stops retrying (what waits is lost with the process, as a kill would lose it). */
   stop(): void {
     this.stopped = true;
@@ -43,11 +51,12 @@ export class WriteBacklog {
   }
 
   private flush(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.writing) return;
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.writing = true;
     // The pass starts synchronously inside run(): when the writer is free and the write awaits nothing, it commits at once.
-    void this.gate
+    this.pass = this.gate
       .run(async () => {
         while (this.queue.length) {
           const head = this.queue[0]!;
@@ -57,6 +66,7 @@ export class WriteBacklog {
         }
       })
       .finally(() => {
+        this.writing = false;
         if (this.queue.length && !this.stopped) this.timer = setTimeout(() => this.flush(), BACKLOG_RETRY_MS);
       });
   }
