@@ -38,13 +38,15 @@ describe("no dropped promises", () => {
           await expect(save(11)).resolves.toBe(true);
           after(() => void save(12));
           write();
+          pay({ tag: save(13) });
           return claimed;
         }
+        declare function pay(tx: Record<string, unknown>): void;
       `;
       mkdirSync(join(dir, "scripts"));
       writeFileSync(join(dir, "scripts", "sample.ts"), source);
       const found = promiseProblems(projectProgram(dir), dir).map((p) => `${p.line} ${p.rule}`);
-      expect(found).toEqual(["8 floating", "9 truthiness", "10 truthiness", "11 expect", "12 void-callback"]);
+      expect(found).toEqual(["8 floating", "9 truthiness", "10 truthiness", "11 expect", "12 void-callback", "23 value"]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

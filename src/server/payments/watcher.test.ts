@@ -184,7 +184,7 @@ describe("payment watcher", () => {
     await eventually(async () => (await payments.getRequest(paid.id))!.status === "credited", "first payment credited");
     await Bun.sleep(2_000); // well past the short request's expiry (ledger close times have 1 s resolution)
     const cases = [
-      { reason: "unknown_tag", res: await pay(client, payer, { Destination: paid.destination, DestinationTag: unusedTag(), Amount: "1500000" }), back: "1500000" },
+      { reason: "unknown_tag", res: await pay(client, payer, { Destination: paid.destination, DestinationTag: await unusedTag(), Amount: "1500000" }), back: "1500000" },
       { reason: "expired", res: await pay(client, payer, { Destination: paid.destination, DestinationTag: expiring.destinationTag, Amount: "1000000" }), back: "1000000" },
       { reason: "already_credited", res: await pay(client, payer, { Destination: paid.destination, DestinationTag: paid.destinationTag, Amount: "1000000" }), back: "1000000" },
       { reason: "wrong_currency", res: await pay(client, payer, { Destination: paid.destination, DestinationTag: xrpOnly.destinationTag, Amount: vvx("3") }), back: vvx("3") },
@@ -245,7 +245,7 @@ describe("payment watcher", () => {
   test("a refund goes back to the sender's SourceTag and says why in a memo", async () => {
     const payer = await faucet(server.url, { xrp: 50 });
     const refunding = record(payments, "payment.refunding");
-    const res = await pay(client, payer, { Destination: payments.destination, DestinationTag: unusedTag(), SourceTag: 77, Amount: "2000000" });
+    const res = await pay(client, payer, { Destination: payments.destination, DestinationTag: await unusedTag(), SourceTag: 77, Amount: "2000000" });
     const r = await eventually(() => refunding.find((e) => e.txHash === res.result.hash), "refund");
     const { tx } = await refundOnLedger(r.refundKey);
     expect(tx.DestinationTag).toBe(77);
@@ -317,7 +317,9 @@ describe("payment watcher", () => {
     await eventually(async () => (await payments.getRequest(req.id))!.status === "credited", "credit");
 
     // And once more later: the cursor rewound before that ledger, as after a crash.
-    server.ctx.store.db.update(ledgerCursors).set({ ledgerIndex: res.result.ledger_index! - 1 }).where(eq(ledgerCursors.account, payments.destination)).run();
+    await server.ctx.store.db.transaction(async (tx) => {
+      await tx.update(ledgerCursors).set({ ledgerIndex: res.result.ledger_index! - 1 }).where(eq(ledgerCursors.account, payments.destination));
+    });
     await payments.catchUp();
     await payments.process(fromHistory);
     // A catch-up backing off after an earlier failure runs again on a later ledger close.
