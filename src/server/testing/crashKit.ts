@@ -107,19 +107,23 @@ export async function skipToRound(server: TestServer, ok: (crashHundredths: numb
 }
 
 /** Plays the current round to its crash and through the pause: the next round opens. */
-export function finishRound(server: TestServer): void {
+export async function finishRound(server: TestServer): Promise<void> {
   const rounds = server.ctx.crash.rounds;
   const { status, round } = rounds.state();
-  if (status === "waiting" && round > 0) startFlight(server);
+  if (status === "waiting" && round > 0) await startFlight(server);
   if (rounds.state().status === "running") flyTo(server, crashOf(server, round));
-  if (rounds.state().status === "crashed") server.ctx.scheduler.advance(server.ctx.config.crashPauseMs);
+  if (rounds.state().status === "crashed") {
+    server.ctx.scheduler.advance(server.ctx.config.crashPauseMs);
+    await rounds.settled();
+  }
 }
 
-/** Ends the countdown now: the round starts flying. */
-export function startFlight(server: TestServer): void {
+/** Ends the countdown now: the round starts flying (once it has read its bets, its crash is timed). */
+export async function startFlight(server: TestServer): Promise<void> {
   const rounds = server.ctx.crash.rounds;
   if (rounds.state().status !== "waiting") throw new Error(`startFlight: the round is ${rounds.state().status}`);
   server.ctx.scheduler.advance(rounds.countdownLeftMs());
+  await rounds.settled();
 }
 
 /** Moves the running round to the moment its multiplier reaches `hundredths` (its crash, if that comes first). */

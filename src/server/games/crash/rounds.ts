@@ -253,7 +253,7 @@ export class CrashRounds {
     this.deps.channel.publish(this.state());
     this.timers.push(
       this.deps.scheduler.every(1000, () => this.deps.channel.publish(this.state())),
-      this.deps.scheduler.at(live.countdownEnds, () => this.guard("start", () => void this.run().catch((err) => this.stepFailed("start", err)))),
+      this.deps.scheduler.at(live.countdownEnds, () => this.guard("start", () => void (this.stepping = this.run().catch((err) => this.stepFailed("start", err))))),
     );
   }
 
@@ -418,7 +418,15 @@ export class CrashRounds {
     this.deps.log.info("crash round crashed", { round: live.round, crash: live.seed.crashHundredths, players: live.players.size, lost: riders.length });
     this.deps.channel.publish(this.state());
     this.checkDrained();
-    this.timers.push(this.deps.scheduler.after(this.deps.pauseMs, () => void this.openNext()));
+    this.timers.push(this.deps.scheduler.after(this.deps.pauseMs, () => void (this.stepping = this.openNext())));
+  }
+
+  /**
+   * Resolves once the step a timer began has ended: a start reading its bets (its crash timer set after),
+   * or the next round opening (it never rejects). Tests that move the scheduler wait for it.
+   */
+  settled(): Promise<void> {
+    return this.stepping;
   }
 
   /** A timer's step that fails (a bug, a read refused) is logged; the loop goes on with its next timer. */
@@ -434,6 +442,9 @@ export class CrashRounds {
     reportIfCorrupt(err);
     this.deps.log.error("crash round step failed", { step, round: this.live?.round, error: err instanceof Error ? err.message : String(err) });
   }
+
+  /** The step a timer began last (see settled). */
+  private stepping: Promise<void> = Promise.resolve();
 
   /** Called after each crash (the game publishes gameHistory). */
   onCrashed: ((round: number) => void) | undefined;
