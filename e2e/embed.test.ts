@@ -124,7 +124,7 @@ describe("Streamers' embeds in Chromium", () => {
       await riderRow.waitFor({ timeout: 15_000 });
 
       // The round flies to 2.00x: the auto cash-out and its payout show as it happens, the biggest win; then the crash busts the rider.
-      startFlight(live.server);
+      await startFlight(live.server);
       await watchRow(crash, crashWallet.classicAddress, "2.00x");
       const flown = Date.now();
       flyTo(live.server, 200);

@@ -324,7 +324,7 @@ if (!values.only || "crash round, db locked".includes(values.only)) {
     async (until) => {
       const lock = await holdDatabase(join(server.dataDir, "vvx.db"));
       const lockedAt = performance.now();
-      startFlight(server);
+      await startFlight(server);
       flyTo(server, 130);
       const autoOut = await auto.socket.find((m) => m.type === "cashOutConfirmed" && m.betId === a.betId, 5_000, "auto cash-out").catch(() => undefined);
       const asked = performance.now();

@@ -173,7 +173,7 @@ async function betsAndRound(server: TestServer, wallets: Wallet[], crowds: Crowd
     offs.push(ctx.crash.bets.on("confirmed", (bet) => void closesAtConfirm.set(bet.id, latest)));
     // A fresh round (a countdown of a minute ahead: time to bet) crashing between 1.7x and 2x: the manual half
     // (1.10x-1.59x) and the lower automatic cash-outs win, the automatic ones above the crash lose; about 10 s of flight.
-    finishRound(server);
+    await finishRound(server);
     const round = await skipToRound(server, (c) => c >= 170 && c < 200);
     let t0 = performance.now();
     const bets: Awaited<ReturnType<typeof ctx.crash.bets.create>>["bet"][] = [];
@@ -207,7 +207,7 @@ async function betsAndRound(server: TestServer, wallets: Wallet[], crowds: Crowd
 
     // The round flies: the countdown's rest is skipped (nothing left to wait for), time runs as in production from here.
     for (const c of crowds) c.tell({ cmd: "record", on: true });
-    startFlight(server);
+    await startFlight(server);
     const manual = wallets.filter((_, i) => i % 2 === 1).map((w, i) => ({ wallet: w.classicAddress, at: values.burst ? BURST_AT : manualTarget(i) }));
     const waiting = [...manual].sort((a, b) => a.at - b.at);
     // The flight's multiplier read the cheap way (state() copies the 1,000 players each time): 0 ms once crashed.

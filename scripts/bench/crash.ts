@@ -148,7 +148,7 @@ try {
   // 200 bets: opened through the kit, signed in the sandbox Xaman (submitted to the ledger), credited by the watcher.
   const client = await outsideClient(server.url);
   // A fresh round (its whole countdown ahead) that flies to 3x at least; then time runs as in production.
-  finishRound(server);
+  await finishRound(server);
   const round = await skipToRound(server, (c) => c >= 300);
   const bets = await Promise.all(wallets.map((w, i) => ctx.crash.bets.create({ wallet: w.classicAddress, amountDrops: BigInt(1 + (i % 10)) * 1_000_000n, params: { autoCashOut: i % 2 === 0 ? 150 + (i % 7) * 10 : null } })));
   t0 = performance.now();

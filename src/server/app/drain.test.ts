@@ -24,7 +24,7 @@ describe("restarts void nothing that could finish", () => {
       const { round, crash } = await skipToRound(server, (c) => c >= 200);
       const bet = await placeBet(server, browser, rider.seed!, 5);
       await betReaches(server, rider.classicAddress, bet.betId, (b) => b.status === "confirmed" && b.round === round, "the bet confirmed", 15_000);
-      startFlight(server);
+      await startFlight(server);
 
       const drain = new Drain(server.ctx);
       const finished = drain.forRestart(60_000);

@@ -124,7 +124,7 @@ test("crash's latest rounds and racing's races (API and socket history) are neve
     for (let round = 1; round <= 3; round++) await raceReaches(games, round, "finished", 60_000);
     for (let i = 0; i < 3; i++) {
       await waitingRound(games);
-      finishRound(games);
+      await finishRound(games);
       await Bun.sleep(20);
     }
     const crashRounds = async () => (await crash.pastRounds(20)).length;
@@ -180,7 +180,7 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
       await waitingRound(games);
       const bet = await placeBet(games, await sessionBrowser(games, me), wallet.seed!, amount, 1.1);
       await betReaches(games, me, bet.betId, (b) => b.status === "confirmed", `crash bet of ${amount} XRP confirmed`, 15_000);
-      finishRound(games);
+      await finishRound(games);
       await betReaches(games, me, bet.betId, (b) => b.result !== null, `crash bet of ${amount} XRP settled`, 15_000);
     }
     const { checked, stale, seen } = await reader.stop();

@@ -48,7 +48,7 @@ describe("a database that went back never replays what players saw", () => {
       expect((await runVvx(["backup", backup], { DATA_DIR: dir })).code).toBe(0);
 
       // What players see after it: the crash round runs, the race starts (its seed revealed), another wheel spin.
-      startFlight(first);
+      await startFlight(first);
       await crashRuns(first, crashRound);
       const shownCrash = new Set(Array.from({ length: crashRound }, (_, i) => first.ctx.crash.chains.seedFor(i + 1).hash));
       const raced = await raceReaches(first, race.roundNumber, "racing");

@@ -97,11 +97,11 @@ export async function waitingRound(server: TestServer): Promise<{ round: number;
  * counting-down round's crash point, known from the chain before it is played, satisfies `ok`.
  */
 export async function skipToRound(server: TestServer, ok: (crashHundredths: number) => boolean, maxRounds = 500): Promise<{ round: number; crash: number }> {
-  if (server.ctx.crash.rounds.state().status !== "waiting") finishRound(server);
+  if (server.ctx.crash.rounds.state().status !== "waiting") await finishRound(server);
   for (let i = 0; i < maxRounds; i++) {
     const next = await waitingRound(server);
     if (ok(next.crash)) return next;
-    finishRound(server);
+    await finishRound(server);
   }
   throw new Error(`no round of the next ${maxRounds} has a crash point the test wants`);
 }

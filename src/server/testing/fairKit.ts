@@ -22,7 +22,7 @@ export async function crashRoundWithBets(server: TestServer): Promise<number> {
   const lost = await placeBet(server, await sessionBrowser(server, b.classicAddress), b.seed!, 3);
   await betReaches(server, a.classicAddress, won.betId, (x) => x.status === "confirmed" && x.round === round, "the auto cash-out bet");
   await betReaches(server, b.classicAddress, lost.betId, (x) => x.status === "confirmed" && x.round === round, "the riding bet");
-  finishRound(server);
+  await finishRound(server);
   await betReaches(server, a.classicAddress, won.betId, (x) => x.txid, "the 1.50x payout on the ledger");
   return round;
 }
@@ -31,7 +31,7 @@ export async function crashRoundWithBets(server: TestServer): Promise<number> {
 export async function crashRounds(server: TestServer, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     await waitingRound(server);
-    finishRound(server);
+    await finishRound(server);
   }
 }
 

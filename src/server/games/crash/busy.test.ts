@@ -26,7 +26,7 @@ describe("crash while another process holds the database", () => {
       const b = await placeBet(server, manual.browser, manual.wallet.seed!, 3);
       await auto.socket.find((m) => m.type === "betConfirmed" && m.betId === a.betId, 15_000, "auto bet confirmed");
       await manual.socket.find((m) => m.type === "betConfirmed" && m.betId === b.betId, 15_000, "manual bet confirmed");
-      startFlight(server);
+      await startFlight(server);
 
       const lock = await holdDatabase(join(server.dataDir, "vvx.db"));
       let released = false;
@@ -69,7 +69,7 @@ describe("crash while another process holds the database", () => {
       await server.stop();
       server = await startTestServer({ ...CRASH_TEST_ENV }, dataDir);
       await server.ctx.ledger.waitConnected(15_000);
-      finishRound(server);
+      await finishRound(server);
       for (const id of [a.betId, b.betId]) expect((await server.ctx.outbox.list()).filter((e) => e.key.endsWith(id))).toHaveLength(1);
     } finally {
       await server.stop(true);

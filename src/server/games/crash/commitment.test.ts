@@ -86,7 +86,7 @@ describe("crash chains committed on the ledger", () => {
     expect(ready.chains).toEqual([expect.objectContaining({ status: "ready", salt: ready.salt, commitment: committed.commitment })]);
     const first = await waitingRound(server);
     expect(first.round).toBe(1);
-    finishRound(server);
+    await finishRound(server);
     const rounds = await fetch(`${server.url}/api/crash/rounds?limit=1`).then((r) => r.json() as Promise<{ rounds: Record<string, any>[] }>);
     expect(rounds.rounds[0]).toMatchObject({ round: 1, gameNumber: 1, chainId: ready.id });
     expect(isGameHashOfChain(rounds.rounds[0]!.hash, 1, ready.terminatingHash)).toBe(true);

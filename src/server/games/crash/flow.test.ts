@@ -53,7 +53,7 @@ describe("crash, live on the sandbox ledger", () => {
     expect(confirmed).toMatchObject({ round, betAmount: 5, autoCashOut: 2 });
     const status = await browser.json(`/api/xumm/status/${bet.uuid}?betId=${bet.betId}`);
     expect(status.body.betConfirmed).toBe(true);
-    startFlight(server);
+    await startFlight(server);
     flyTo(server, crash);
 
     const paid = await socket.find((m) => m.type === "cashOutConfirmed" && m.betId === bet.betId && m.txid, 60_000, "payout txid");
@@ -92,7 +92,7 @@ describe("crash, live on the sandbox ledger", () => {
     const { round, crash } = await skipToRound(server, (c) => c >= 150);
     const bet = await placeBet(server, browser, wallet.seed!, 3);
     await socket.find((m) => m.type === "betConfirmed" && m.betId === bet.betId, 10_000, "betConfirmed");
-    startFlight(server);
+    await startFlight(server);
     flyTo(server, 120);
     await socket.find((m) => m.type === "tick" && m.round === round && m.currentMultiplier >= 1.2, 5_000, "1.2x");
     socket.send({ type: "cashOut", walletAddress: wallet.classicAddress });
@@ -124,7 +124,7 @@ describe("crash, live on the sandbox ledger", () => {
     const { round } = await skipToRound(server, (x) => x >= 200);
     const bets = [await placeBet(server, a.browser, a.wallet.seed!, 2, 1.5), await placeBet(server, b.browser, b.wallet.seed!, 3, 1.5), await placeBet(server, c.browser, c.wallet.seed!, 2)];
     for (const [i, p] of [a, b, c].entries()) await p.socket.find((m) => m.type === "betConfirmed" && m.betId === bets[i]!.betId, 10_000, "betConfirmed");
-    startFlight(server);
+    await startFlight(server);
     // One tick carries the round past 1.5x: both automatic cash-outs are decided in it and told together.
     flyTo(server, 160);
     const both = await spectator.find((m) => m.type === "playersCashedOut" && m.round === round, 5_000, "playersCashedOut");
@@ -148,7 +148,7 @@ describe("crash, live on the sandbox ledger", () => {
     await eventually(() => server.ctx.crash.channel.watchers === 0 || undefined, "no socket watching");
     const { round } = await skipToRound(server, (x) => x >= 300);
     const scheduler = server.ctx.scheduler;
-    startFlight(server);
+    await startFlight(server);
     const flying = scheduler.pending;
     // The first tick finds nobody to tell or pay: the ticker stops (the crash keeps its own timer).
     flyTo(server, 120);
@@ -166,7 +166,7 @@ describe("crash, live on the sandbox ledger", () => {
     const { round, crash } = await skipToRound(server, (c) => c >= 150 && c <= 500);
     const bet = await placeBet(server, browser, wallet.seed!, 2, crash / 100 + 1);
     await socket.find((m) => m.type === "betConfirmed" && m.betId === bet.betId, 10_000, "betConfirmed");
-    startFlight(server);
+    await startFlight(server);
     flyTo(server, crash);
     const crashed = await socket.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
     expect(crashed.players.find((p: any) => p.walletAddress === wallet.classicAddress)).toMatchObject({ hasCashedOut: false, betAmount: 2, payout: null });
@@ -178,7 +178,7 @@ describe("crash, live on the sandbox ledger", () => {
 
     // Now a bet confirmed while a round runs (one that flies for minutes of real time): it joins the round after it.
     const long = await skipToRound(server, (c) => c >= 1000);
-    startFlight(server);
+    await startFlight(server);
     const running = await socket.find((m) => m.type === "gameState" && m.status === "running" && m.round === long.round, 5_000, "a running round");
     const late = await placeBet(server, browser, wallet.seed!, 1, 1.1);
     const joined = await socket.find((m) => m.type === "betConfirmed" && m.betId === late.betId, 10_000, "late bet confirmed");

@@ -21,7 +21,7 @@ describe("crash across a restart", () => {
     await betReaches(server, rider.classicAddress, a.betId, (x) => x.status === "confirmed" && x.round === round, "rider confirmed", 15_000);
     await betReaches(server, early.classicAddress, b.betId, (x) => x.status === "confirmed" && x.round === round, "early confirmed", 15_000);
     // The early bet auto-cashes out at 1.10x, then the server dies mid-round.
-    startFlight(server);
+    await startFlight(server);
     flyTo(server, 110);
     await betReaches(server, early.classicAddress, b.betId, (x) => x.status === "won", "early cash-out", 30_000);
     expect(server.ctx.crash.rounds.state()).toMatchObject({ status: "running", round });
@@ -46,7 +46,7 @@ describe("crash across a restart", () => {
       const voided = rounds.rounds.find((r: any) => r.round === round);
       expect(voided).toMatchObject({ voided: true, crashPoint: crashOf(server, round) / 100 });
       expect(isGameHashOfChain(voided.hash, voided.gameNumber, (await fetch(`${server.url}/api/crash/fairness`).then((r) => r.json())).terminatingHash)).toBe(true);
-      finishRound(server);
+      await finishRound(server);
     } finally {
       await server.stop(true);
     }
@@ -64,7 +64,7 @@ describe("crash across a restart", () => {
       const b = await placeBet(server, await sessionBrowser(server, two.classicAddress), two.seed!, 40);
       await betReaches(server, one.classicAddress, a.betId, (x) => x.status === "confirmed", "a confirmed", 15_000);
       await betReaches(server, two.classicAddress, b.betId, (x) => x.status === "confirmed", "b confirmed", 15_000);
-      startFlight(server);
+      await startFlight(server);
       flyTo(server, crash);
       const wa = await betReaches(server, one.classicAddress, a.betId, (x) => x.txid, "capped payout a", 60_000);
       const wb = await betReaches(server, two.classicAddress, b.betId, (x) => x.txid, "capped payout b", 60_000);
@@ -93,7 +93,7 @@ describe("crash across a restart", () => {
       const { round, crash } = await skipToRound(server, (c) => c >= 400);
       const bets = await Promise.all(riders.map((r) => placeBet(server, r.browser, r.wallet.seed!, 10)));
       for (const [i, r] of riders.entries()) await r.socket.find((m) => m.type === "betConfirmed" && m.betId === bets[i]!.betId, 15_000, "betConfirmed");
-      startFlight(server);
+      await startFlight(server);
       const maxProfit = BigInt(JSON.parse((await server.ctx.crash.bets.repo.round(round))!.detailJson).maxProfitDrops);
       expect(maxProfit).toBeGreaterThan(10_000_000n);
       const XRP10 = 10_000_000n;
