@@ -422,11 +422,13 @@ export class CrashRounds {
   }
 
   /**
-   * Resolves once the step a timer began has ended: a start reading its bets (its crash timer set after),
-   * or the next round opening (it never rejects). Tests that move the scheduler wait for it.
+   * Resolves once the step a timer began has ended (a start reading its bets, its crash timer set after; the
+   * next round opening) and the round's writes it queued have committed, when the database takes them.
+   * Never rejects. Tests that move the scheduler wait for it.
    */
-  settled(): Promise<void> {
-    return this.stepping;
+  async settled(): Promise<void> {
+    await this.stepping;
+    await this.writes.written();
   }
 
   /** A timer's step that fails (a bug, a read refused) is logged; the loop goes on with its next timer. */
