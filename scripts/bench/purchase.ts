@@ -55,8 +55,8 @@ try {
   const { ctx } = server;
   await ctx.ledger.waitConnected(15_000);
   // A bench database of its own: make room for every purchase in the two tiers.
-  ctx.store.db.update(nftTiers).set({ maxSupply: latencyCount + 5 }).where(eq(nftTiers.id, 1)).run();
-  ctx.store.db.update(nftTiers).set({ maxSupply: buyerCount + 5 }).where(eq(nftTiers.id, 2)).run();
+  await ctx.store.db.transaction(async (tx) => void (await tx.update(nftTiers).set({ maxSupply: latencyCount + 5 }).where(eq(nftTiers.id, 1))));
+  await ctx.store.db.transaction(async (tx) => void (await tx.update(nftTiers).set({ maxSupply: buyerCount + 5 }).where(eq(nftTiers.id, 2))));
 
   const closedAt = new Map<number, number>();
   ctx.ledger.on("ledgerClosed", (l) => closedAt.set(l.ledger_index, performance.now()));

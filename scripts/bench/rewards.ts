@@ -46,7 +46,7 @@ try {
   const { ctx } = server;
   await ctx.ledger.waitConnected(15_000);
   const total = opt.holders * opt["per-holder"];
-  ctx.store.db.update(nftTiers).set({ maxSupply: total + 5 }).where(eq(nftTiers.id, 1)).run();
+  await ctx.store.db.transaction(async (tx) => void (await tx.update(nftTiers).set({ maxSupply: total + 5 }).where(eq(nftTiers.id, 1))));
   console.log(`Rewards benchmark (sandbox ledger closes every ${opt["ledger-ms"]} ms)`);
 
   // --- Setup: holders and their NFTs, then 30 days --------------------------------------------

@@ -149,7 +149,7 @@ describe("NFT supply under contention", () => {
     const b = await buyer(server, 250_000);
     const bBrowser = await sessionBrowser(server, b.classicAddress);
     const bReq = (await bBrowser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: b.classicAddress, tierId: 2 } })).body;
-    server.ctx.store.db.update(nftTiers).set({ maxSupply: 1 }).where(eq(nftTiers.id, 2)).run();
+    await server.ctx.store.db.transaction(async (tx) => void (await tx.update(nftTiers).set({ maxSupply: 1 }).where(eq(nftTiers.id, 2))));
     try {
       const paid = await signPayload(server, bReq.uuid, { account: b.classicAddress });
       await refundsSettled([paid.txid!]);
@@ -158,7 +158,7 @@ describe("NFT supply under contention", () => {
       expect((await bBrowser.json(`/api/check-vvx-payment?requestId=${bReq.requestId}`)).body.status).toBe("no_payment");
       expect(await vvxMicro(client, b.classicAddress, server)).toBe(OASIS_PRICE_MICRO);
     } finally {
-      server.ctx.store.db.update(nftTiers).set({ maxSupply: 40 }).where(eq(nftTiers.id, 2)).run();
+      await server.ctx.store.db.transaction(async (tx) => void (await tx.update(nftTiers).set({ maxSupply: 40 }).where(eq(nftTiers.id, 2))));
     }
     const refunded = server.ctx.store.db.select().from(incomingPayments).where(eq(incomingPayments.outcome, "refunded")).all();
     expect(refunded.map((r) => r.reason).sort()).toEqual(["already_credited", "request_closed", "request_closed", "request_closed", "request_closed", "request_closed", "short", "sold_out"]);
