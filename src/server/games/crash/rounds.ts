@@ -103,7 +103,11 @@ export class CrashRounds {
       if (!chain || cancelled()) return;
       this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
       await this.openNext();
-    })().catch((err) => this.deps.log.error("crash rounds not started", { error: err instanceof Error ? err.message : String(err) }));
+    })().catch((err) => {
+      // A damaged database stops the server with one line naming the file (platform/db whenCorrupt).
+      reportIfCorrupt(err);
+      this.deps.log.error("crash rounds not started", { error: err instanceof Error ? err.message : String(err) });
+    });
   }
 
   /**
