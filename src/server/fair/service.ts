@@ -108,18 +108,18 @@ export class FairSeedService {
   async rotate(wallet: string) {
     const now = this.deps.clock.date();
     const result = await this.deps.db.transaction(async (tx) => {
-        const old = await this.ensure(wallet, tx);
-        const next = this.fresh(wallet, old.clientSeed);
-        await this.repo.insertRevealed(tx, {
-          serverSeedHash: old.serverSeedHash,
-          serverSeed: old.serverSeed,
-          wallet,
-          noncesUsed: old.nextNonce,
-          createdAt: old.committedAt,
-          revealedAt: now,
-        });
-        const row = (await this.repo.replaceServerSeed(tx, wallet, next.serverSeed, next.serverSeedHash, now))!;
-        return { old, row };
+      const old = await this.ensure(wallet, tx);
+      const next = this.fresh(wallet, old.clientSeed);
+      await this.repo.insertRevealed(tx, {
+        serverSeedHash: old.serverSeedHash,
+        serverSeed: old.serverSeed,
+        wallet,
+        noncesUsed: old.nextNonce,
+        createdAt: old.committedAt,
+        revealedAt: now,
+      });
+      const row = (await this.repo.replaceServerSeed(tx, wallet, next.serverSeed, next.serverSeedHash, now))!;
+      return { old, row };
     });
     this.deps.log.info("server seed rotated", { wallet, revealed: result.old.serverSeedHash, nonces: result.old.nextNonce });
     return {

@@ -143,35 +143,35 @@ export class PurchaseService {
     const now = clock.date();
     const expiresAt = new Date(now.getTime() + this.reservationSeconds * 1000);
     return db.transaction(async (tx) => {
-        const open = repo.openFor(actor.wallet, tier.id, tx);
-        if (open) return { purchase: open, existing: true };
-        if (repo.heldUnits(tier.id, tx) >= tier.maxSupply) throw new SoldOutError(tier.name);
-        if (actor.ip) {
-          const fromIp = repo.openFromIp(actor.ip, tx);
-          if (fromIp.length >= this.openPerIp) throw new TooManyReservationsError(this.openPerIp, Math.max(1, Math.ceil((fromIp[0]!.expiresAt.getTime() - now.getTime()) / 1000)));
-        }
-        const requestId = randomUUID();
-        const paymentExpiry = new Date(expiresAt.getTime() + this.paymentGraceSeconds * 1000);
-        const request = await insertPaymentRequest(
-          tx,
-          { purpose: NFT_PURCHASE_PURPOSE, wallet: actor.wallet, amount: BigInt(tier.priceMicroVvx), currency: "VVX", expiresAt: paymentExpiry, refId: requestId },
-          now,
-        );
-        const purchase = repo.insertPurchase(tx, {
-          requestId,
-          wallet: actor.wallet,
-          tierId: tier.id,
-          priceMicroVvx: tier.priceMicroVvx,
-          source,
-          status: "pending",
-          paymentRequestId: request.id,
-          destinationTag: request.destinationTag,
-          createdAt: now,
-          expiresAt,
-          updatedAt: now,
-          clientIp: actor.ip ?? null,
-        });
-        return { purchase, existing: false };
+      const open = repo.openFor(actor.wallet, tier.id, tx);
+      if (open) return { purchase: open, existing: true };
+      if (repo.heldUnits(tier.id, tx) >= tier.maxSupply) throw new SoldOutError(tier.name);
+      if (actor.ip) {
+        const fromIp = repo.openFromIp(actor.ip, tx);
+        if (fromIp.length >= this.openPerIp) throw new TooManyReservationsError(this.openPerIp, Math.max(1, Math.ceil((fromIp[0]!.expiresAt.getTime() - now.getTime()) / 1000)));
+      }
+      const requestId = randomUUID();
+      const paymentExpiry = new Date(expiresAt.getTime() + this.paymentGraceSeconds * 1000);
+      const request = await insertPaymentRequest(
+        tx,
+        { purpose: NFT_PURCHASE_PURPOSE, wallet: actor.wallet, amount: BigInt(tier.priceMicroVvx), currency: "VVX", expiresAt: paymentExpiry, refId: requestId },
+        now,
+      );
+      const purchase = repo.insertPurchase(tx, {
+        requestId,
+        wallet: actor.wallet,
+        tierId: tier.id,
+        priceMicroVvx: tier.priceMicroVvx,
+        source,
+        status: "pending",
+        paymentRequestId: request.id,
+        destinationTag: request.destinationTag,
+        createdAt: now,
+        expiresAt,
+        updatedAt: now,
+        clientIp: actor.ip ?? null,
+      });
+      return { purchase, existing: false };
     });
   }
 

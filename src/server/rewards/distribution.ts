@@ -155,41 +155,41 @@ export class RewardDistribution {
   private record(month: string, endMs: number, tokenId: string, holder: string, treasury: bigint | null): Promise<ClaimRow | "short" | undefined> {
     const { db, repo, ledger, outbox, clock } = this.deps;
     return db.transaction(async (tx): Promise<ClaimRow | "short" | undefined> => {
-        if (repo.distributedTokens(month, tx).has(tokenId)) return undefined;
-        const [row] = repo.holdingRows([tokenId]);
-        if (!row) return undefined;
-        const tiers = new Map(repo.tiers().map((t) => [t.id, t]));
-        const micro = this.owedMicro(row, tiers, endMs);
-        if (micro <= 0n) return undefined;
-        if (treasury !== null && treasury - repo.vvxInFlight(ledger.vvx, tx) < micro) return "short";
-        const key = distributionOutboxKey(tokenId, month);
-        const name = nftDisplayName(row.taxon, tokenId);
-        const claim = await repo.insertClaim(tx, {
-          tokenId,
-          seq: row.totals.maxSeq + 1,
-          wallet: holder,
-          tierId: row.tierId,
-          claimType: "monthly",
-          period: month,
-          baseMicroVvx: micro,
-          amountMicroVvx: micro,
-          forfeitedMicroVvx: 0n,
-          status: "pending",
-          outboxKey: key,
-          claimedAt: clock.date(),
-        });
-        await outbox.record(tx, {
-          key,
-          purpose: REWARD_MONTHLY_PURPOSE,
-          tx: {
-            TransactionType: "Payment",
-            Destination: holder,
-            Amount: vvxAmount(micro, ledger.vvx),
-            Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`monthly distribution ${monthName(parseMonthKey(month)!)} of ${name} ${tokenId}`) } }],
-          } as never,
-          owner: { name: REWARD_CLAIM_OWNER, id: claim.id },
-        });
-        return claim;
+      if (repo.distributedTokens(month, tx).has(tokenId)) return undefined;
+      const [row] = repo.holdingRows([tokenId]);
+      if (!row) return undefined;
+      const tiers = new Map(repo.tiers().map((t) => [t.id, t]));
+      const micro = this.owedMicro(row, tiers, endMs);
+      if (micro <= 0n) return undefined;
+      if (treasury !== null && treasury - repo.vvxInFlight(ledger.vvx, tx) < micro) return "short";
+      const key = distributionOutboxKey(tokenId, month);
+      const name = nftDisplayName(row.taxon, tokenId);
+      const claim = await repo.insertClaim(tx, {
+        tokenId,
+        seq: row.totals.maxSeq + 1,
+        wallet: holder,
+        tierId: row.tierId,
+        claimType: "monthly",
+        period: month,
+        baseMicroVvx: micro,
+        amountMicroVvx: micro,
+        forfeitedMicroVvx: 0n,
+        status: "pending",
+        outboxKey: key,
+        claimedAt: clock.date(),
+      });
+      await outbox.record(tx, {
+        key,
+        purpose: REWARD_MONTHLY_PURPOSE,
+        tx: {
+          TransactionType: "Payment",
+          Destination: holder,
+          Amount: vvxAmount(micro, ledger.vvx),
+          Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`monthly distribution ${monthName(parseMonthKey(month)!)} of ${name} ${tokenId}`) } }],
+        } as never,
+        owner: { name: REWARD_CLAIM_OWNER, id: claim.id },
+      });
+      return claim;
     });
   }
 }

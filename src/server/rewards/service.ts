@@ -214,46 +214,46 @@ export class RewardService {
   private record(wallet: string, record: NftRecord, name: string, kind: ClaimKind, treasury: bigint | null): Promise<ClaimRow> {
     const { ledger, outbox, clock, db } = this.deps;
     return db.transaction(async (tx) => {
-        const nowMs = clock.now();
-        // These reads are SQLite's reader connection: while this transaction holds the one writer, nothing commits in between.
-        const [h] = buildHoldings(this.repo, wallet, [{ tokenId: record.tokenId, taxon: record.taxon, issuer: ledger.platformAddress }], nowMs);
-        if (!h) throw new NftNotFoundError(record.tokenId);
-        let claim;
-        try {
-          claim = claimRewards(h.position, kind, nowMs);
-        } catch (err) {
-          if (!(err instanceof ClaimUnavailableError)) throw err;
-          throw ClaimRefusedError.from(err, { nextClaimAtMs: h.status.nextClaimableAtMs, targetMicro: h.status.fullClaimTargetMicro, openMicro: h.status.accruedSinceLastClaimMicro });
-        }
-        if (claim.payoutMicro <= 0n) throw new ClaimRefusedError(REWARD_ERROR.nothingToClaim, "Nothing to claim yet");
-        if (treasury !== null && treasury - this.repo.vvxInFlight(ledger.vvx, tx) < claim.payoutMicro) throw new TreasuryShortError();
-        const seq = h.totals.maxSeq + 1;
-        const key = claimOutboxKey(record.tokenId, seq);
-        const row = await this.repo.insertClaim(tx, {
-          tokenId: record.tokenId,
-          seq,
-          wallet,
-          tierId: h.tier.id,
-          claimType: kind,
-          baseMicroVvx: claim.payoutMicro + claim.forfeitedMicro,
-          amountMicroVvx: claim.payoutMicro,
-          forfeitedMicroVvx: claim.forfeitedMicro,
-          status: "pending",
-          outboxKey: key,
-          claimedAt: new Date(nowMs),
-        });
-        await outbox.record(tx, {
-          key,
-          purpose: REWARD_PURPOSE,
-          tx: {
-            TransactionType: "Payment",
-            Destination: wallet,
-            Amount: vvxAmount(claim.payoutMicro, ledger.vvx),
-            Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`${kind} claim ${seq} of ${name} ${record.tokenId}`) } }],
-          } as never,
-          owner: { name: REWARD_CLAIM_OWNER, id: row.id },
-        });
-        return row;
+      const nowMs = clock.now();
+      // These reads are SQLite's reader connection: while this transaction holds the one writer, nothing commits in between.
+      const [h] = buildHoldings(this.repo, wallet, [{ tokenId: record.tokenId, taxon: record.taxon, issuer: ledger.platformAddress }], nowMs);
+      if (!h) throw new NftNotFoundError(record.tokenId);
+      let claim;
+      try {
+        claim = claimRewards(h.position, kind, nowMs);
+      } catch (err) {
+        if (!(err instanceof ClaimUnavailableError)) throw err;
+        throw ClaimRefusedError.from(err, { nextClaimAtMs: h.status.nextClaimableAtMs, targetMicro: h.status.fullClaimTargetMicro, openMicro: h.status.accruedSinceLastClaimMicro });
+      }
+      if (claim.payoutMicro <= 0n) throw new ClaimRefusedError(REWARD_ERROR.nothingToClaim, "Nothing to claim yet");
+      if (treasury !== null && treasury - this.repo.vvxInFlight(ledger.vvx, tx) < claim.payoutMicro) throw new TreasuryShortError();
+      const seq = h.totals.maxSeq + 1;
+      const key = claimOutboxKey(record.tokenId, seq);
+      const row = await this.repo.insertClaim(tx, {
+        tokenId: record.tokenId,
+        seq,
+        wallet,
+        tierId: h.tier.id,
+        claimType: kind,
+        baseMicroVvx: claim.payoutMicro + claim.forfeitedMicro,
+        amountMicroVvx: claim.payoutMicro,
+        forfeitedMicroVvx: claim.forfeitedMicro,
+        status: "pending",
+        outboxKey: key,
+        claimedAt: new Date(nowMs),
+      });
+      await outbox.record(tx, {
+        key,
+        purpose: REWARD_PURPOSE,
+        tx: {
+          TransactionType: "Payment",
+          Destination: wallet,
+          Amount: vvxAmount(claim.payoutMicro, ledger.vvx),
+          Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`${kind} claim ${seq} of ${name} ${record.tokenId}`) } }],
+        } as never,
+        owner: { name: REWARD_CLAIM_OWNER, id: row.id },
+      });
+      return row;
     });
   }
 

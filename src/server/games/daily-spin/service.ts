@@ -109,27 +109,27 @@ export class DailySpinService {
     const now = this.deps.clock.now();
     const day = utcDayNumber(now);
     const row = await this.deps.db.transaction(async (tx) => {
-        if (await this.repo.onDay(wallet, day, tx)) return undefined;
-        const last = await this.repo.latest(wallet, tx);
-        const seeds = await this.deps.fair.draw(tx, wallet);
-        const result = wheelSpinFromFloat(this.deps.fair.floats(seeds, 1)[0]!);
-        const streak = streakAfterSpin(last?.streak ?? 0, last ? last.createdAt.getTime() : null, now);
-        const credit = result.prizeAmount > 0 ? await this.deps.creditSpins(tx, wallet, result.prizeAmount) : null;
-        return this.repo.insert(tx, {
-          wallet,
-          utcDay: day,
-          position: result.position,
-          prizeType: result.prizeType,
-          prizeAmount: result.prizeAmount,
-          prizeLabel: result.prizeLabel,
-          streak,
-          serverSeedHash: seeds.serverSeedHash,
-          clientSeed: seeds.clientSeed,
-          nonce: seeds.nonce,
-          slotSessionId: credit?.sessionId ?? null,
-          creditedTo: credit?.addedTo ?? null,
-          createdAt: new Date(now),
-        });
+      if (await this.repo.onDay(wallet, day, tx)) return undefined;
+      const last = await this.repo.latest(wallet, tx);
+      const seeds = await this.deps.fair.draw(tx, wallet);
+      const result = wheelSpinFromFloat(this.deps.fair.floats(seeds, 1)[0]!);
+      const streak = streakAfterSpin(last?.streak ?? 0, last ? last.createdAt.getTime() : null, now);
+      const credit = result.prizeAmount > 0 ? await this.deps.creditSpins(tx, wallet, result.prizeAmount) : null;
+      return this.repo.insert(tx, {
+        wallet,
+        utcDay: day,
+        position: result.position,
+        prizeType: result.prizeType,
+        prizeAmount: result.prizeAmount,
+        prizeLabel: result.prizeLabel,
+        streak,
+        serverSeedHash: seeds.serverSeedHash,
+        clientSeed: seeds.clientSeed,
+        nonce: seeds.nonce,
+        slotSessionId: credit?.sessionId ?? null,
+        creditedTo: credit?.addedTo ?? null,
+        createdAt: new Date(now),
+      });
     });
     if (!row) throw new AlreadySpunError();
     this.deps.notePlayed("wheel", row.id);

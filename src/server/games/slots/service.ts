@@ -170,33 +170,33 @@ export class SlotsService {
   /** The spin's transaction. */
   private spinOnce(wallet: string, sessionId: string, now: number): Promise<SpinOutcome> {
     return this.deps.db.transaction(async (tx): Promise<SpinOutcome> => {
-        const s = await this.repo.spinSession(tx, sessionId);
-        if (!s) return { refused: SLOTS_ERRORS.sessionNotFound };
-        if (s.wallet !== wallet) return { refused: SLOTS_ERRORS.sessionForbidden };
-        if (s.status === "expired" || s.expiresAt <= now) return { refused: SLOTS_ERRORS.sessionExpired };
-        if (s.status !== "active" || s.remainingSpins <= 0) return { refused: SLOTS_ERRORS.sessionFinished };
-        const seeds = await this.deps.fair.draw(tx, wallet);
-        const spin = slotSpinFromFloats(this.deps.fair.floats(seeds, SLOT_FLOATS_PER_SPIN), Number(s.spinCostMicro / MICRO_PER_VVX));
-        const taken = await this.repo.takeSpin(tx, s.id, s.remainingSpins, spin.totalPayoutMicro, now, now + SESSION_IDLE_MS);
-        if (!taken) return { refused: SLOTS_ERRORS.sessionFinished };
-        const id = await this.repo.insertSpin(tx, {
-          sessionId: s.id,
-          wallet,
-          serverSeedHash: seeds.serverSeedHash,
-          clientSeed: seeds.clientSeed,
-          nonce: seeds.nonce,
-          reels: spin.reels.join(","),
-          winType: spin.winType,
-          multipleHundredths: spin.multipleHundredths,
-          mysteryMultiple: spin.mysteryMultiple,
-          spinCostMicro: spin.spinCostMicro,
-          winMicro: spin.winAmountMicro,
-          partialMicro: spin.partialPayoutMicro,
-          totalPayoutMicro: spin.totalPayoutMicro,
-          createdAt: now,
-        });
-        return { id, spin, seeds, taken };
+      const s = await this.repo.spinSession(tx, sessionId);
+      if (!s) return { refused: SLOTS_ERRORS.sessionNotFound };
+      if (s.wallet !== wallet) return { refused: SLOTS_ERRORS.sessionForbidden };
+      if (s.status === "expired" || s.expiresAt <= now) return { refused: SLOTS_ERRORS.sessionExpired };
+      if (s.status !== "active" || s.remainingSpins <= 0) return { refused: SLOTS_ERRORS.sessionFinished };
+      const seeds = await this.deps.fair.draw(tx, wallet);
+      const spin = slotSpinFromFloats(this.deps.fair.floats(seeds, SLOT_FLOATS_PER_SPIN), Number(s.spinCostMicro / MICRO_PER_VVX));
+      const taken = await this.repo.takeSpin(tx, s.id, s.remainingSpins, spin.totalPayoutMicro, now, now + SESSION_IDLE_MS);
+      if (!taken) return { refused: SLOTS_ERRORS.sessionFinished };
+      const id = await this.repo.insertSpin(tx, {
+        sessionId: s.id,
+        wallet,
+        serverSeedHash: seeds.serverSeedHash,
+        clientSeed: seeds.clientSeed,
+        nonce: seeds.nonce,
+        reels: spin.reels.join(","),
+        winType: spin.winType,
+        multipleHundredths: spin.multipleHundredths,
+        mysteryMultiple: spin.mysteryMultiple,
+        spinCostMicro: spin.spinCostMicro,
+        winMicro: spin.winAmountMicro,
+        partialMicro: spin.partialPayoutMicro,
+        totalPayoutMicro: spin.totalPayoutMicro,
+        createdAt: now,
       });
+      return { id, spin, seeds, taken };
+    });
   }
 
   /** A wallet's spins (every wallet's when null), newest first, with their payout and the server seed once it is revealed. */
