@@ -1,31 +1,22 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { Wallet, type Client } from "xrpl";
+import type { Wallet } from "xrpl";
 import { openPgStore, type PgStore } from "../platform/db/pg";
 import { memoryLogger } from "../platform/log";
-import { testDatabase } from "../testing/clusterServices";
-import { faucet, ledgerUrl, outsideClient } from "../testing/ledgerKit";
-import { startTestServer, type TestServer } from "../testing/testServer";
+import { faucet } from "../testing/ledgerKit";
+import { startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
 import { OutboxConflictError } from "./errors";
-import { LedgerGateway } from "./gateway";
+import type { LedgerGateway } from "./gateway";
 import { Outbox, type OutboxEntry } from "./outbox";
 
 // The outbox's exactly-once guarantees on PostgreSQL (the async store's SERIALIZABLE transactions), against the
-// real sandbox ledger. The platform is an account of this file's own, so the test server's outbox (on SQLite)
-// never shares its sequence numbers.
+// real sandbox ledger, for a platform account of this file's own (testing/pgKit.ts).
 setDefaultTimeout(60_000);
 
-let server: TestServer;
-let client: Client;
-let platform: Wallet;
-let database: { url: string; drop(): Promise<void> };
+let fixture: PgLedgerFixture;
 const opened: { store: PgStore; outbox: Outbox; gateway: LedgerGateway }[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  await server.ctx.ledger.waitConnected(15_000);
-  client = await outsideClient(server.url);
-  platform = await faucet(server.url, { xrp: 1_000 });
-  database = await testDatabase();
+  fixture = await startPgLedgerFixture();
 });
 
 // One leader at a time (the cluster's rule): a test's outboxes stop before the next test's start.
@@ -33,19 +24,13 @@ afterEach(async () => {
   for (const o of [...opened]) await stop(o);
 });
 
-afterAll(async () => {
-  await database.drop();
-  await client.disconnect();
-  await server.stop(true);
-});
+afterAll(() => fixture.stop());
 
 /** An outbox on the PostgreSQL database, as one process of a cluster holds it: `sending` on the leader only (the others record entries). */
 async function pgOutbox(sending = true) {
-  const store = await openPgStore(database.url, { max: 8 });
-  const gateway = new LedgerGateway({ url: ledgerUrl(server.url), network: "testnet", platform, vvx: server.ctx.ledger.vvx, log: memoryLogger() });
-  const outbox = new Outbox(store.async, gateway, memoryLogger(), server.ctx.clock);
-  gateway.start();
-  await gateway.waitConnected(15_000);
+  const store = await openPgStore(fixture.databaseUrl, { max: 8 });
+  const gateway = await fixture.gateway();
+  const outbox = new Outbox(store.async, gateway, memoryLogger(), fixture.server.ctx.clock);
   if (sending) outbox.start();
   const o = { store, outbox, gateway };
   opened.push(o);
@@ -53,7 +38,7 @@ async function pgOutbox(sending = true) {
 }
 
 async function stop(o: { store: PgStore; outbox: Outbox; gateway: LedgerGateway }): Promise<void> {
-  if (opened.includes(o)) opened.splice(opened.indexOf(o), 1);
+  opened.splice(opened.indexOf(o), 1);
   o.outbox.stop();
   await o.gateway.stop();
   await o.store.close();
@@ -61,9 +46,9 @@ async function stop(o: { store: PgStore; outbox: Outbox; gateway: LedgerGateway 
 
 /** Validated payments from the platform that reached `to`, as the ledger's own history shows them. */
 async function paymentsReceived(to: string): Promise<string[]> {
-  const res = await client.request({ command: "account_tx", account: to, ledger_index_min: -1, ledger_index_max: -1, forward: true });
+  const res = await fixture.client.request({ command: "account_tx", account: to, ledger_index_min: -1, ledger_index_max: -1, forward: true });
   return res.result.transactions
-    .filter((t) => t.validated && t.tx_json?.TransactionType === "Payment" && t.tx_json.Account === platform.classicAddress)
+    .filter((t) => t.validated && t.tx_json?.TransactionType === "Payment" && t.tx_json.Account === fixture.platform.classicAddress)
     .filter((t) => typeof t.meta === "object" && t.meta.TransactionResult === "tesSUCCESS")
     .map((t) => t.hash!);
 }
@@ -75,7 +60,7 @@ function payout(key: string, to: Wallet, drops: string) {
 describe("the outbox on PostgreSQL", () => {
   test("one key is one transaction: enqueued twice (at once, and again after it validated), a different transaction refused", async () => {
     const { outbox } = await pgOutbox();
-    const dest = await faucet(server.url, { xrp: 20 });
+    const dest = await faucet(fixture.server.url, { xrp: 20 });
     const [a, b] = await Promise.all([outbox.enqueue(payout("pg:idem", dest, "1000")), outbox.enqueue(payout("pg:idem", dest, "1000"))]);
     expect(b!.id).toBe(a!.id);
     await expect(outbox.enqueue(payout("pg:idem", dest, "2000"))).rejects.toThrow(OutboxConflictError);
@@ -86,7 +71,7 @@ describe("the outbox on PostgreSQL", () => {
 
   test("many entries recorded at once, by the leader and another instance, go on distinct sequences and each validates once", async () => {
     const [one, two] = [await pgOutbox(), await pgOutbox(false)];
-    const dest = await faucet(server.url, { xrp: 20 });
+    const dest = await faucet(fixture.server.url, { xrp: 20 });
     const keys = Array.from({ length: 8 }, (_, i) => `pg:batch:${i}`);
     await Promise.all(keys.map((key, i) => (i % 2 ? one : two).outbox.enqueue(payout(key, dest, String(1000 + i)))));
     one.outbox.kick(); // the leader hears of the other's entries at its next pass (OUTBOX_POLL_MS) or at once when told
@@ -100,7 +85,7 @@ describe("the outbox on PostgreSQL", () => {
   for (const hook of ["afterRecord", "afterSubmit"] as const) {
     test(`a process that dies ${hook === "afterRecord" ? "between record and submit" : "between submit and validation"}: the next one settles it, exactly one validated transaction`, async () => {
       const first = await pgOutbox();
-      const dest = await faucet(server.url, { xrp: 20 });
+      const dest = await faucet(fixture.server.url, { xrp: 20 });
       const key = `pg:restart:${hook}`;
       let reached!: (e: OutboxEntry) => void;
       const frozen = new Promise<OutboxEntry>((r) => (reached = r));

@@ -1,32 +1,23 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { Client, Wallet } from "xrpl";
-import { LedgerGateway } from "../ledger/gateway";
+import type { LedgerGateway } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { openPgStore, type PgStore } from "../platform/db/pg";
 import { memoryLogger } from "../platform/log";
-import { testDatabase } from "../testing/clusterServices";
-import { eventually, faucet, ledgerUrl, outsideClient, pay } from "../testing/ledgerKit";
-import { startTestServer, type TestServer } from "../testing/testServer";
+import { eventually, faucet, pay } from "../testing/ledgerKit";
+import { startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
 import type { PaymentCredited } from "./model";
 import { PaymentWatcher } from "./watcher";
 
 // The watcher's exactly-once credit on PostgreSQL (the async store's SERIALIZABLE transactions), against the real
-// sandbox ledger. The platform is an account of this file's own (its own payments and cursor).
+// sandbox ledger, for a platform account of this file's own (testing/pgKit.ts: its own payments and cursor).
 setDefaultTimeout(60_000);
 
-let server: TestServer;
-let client: Client;
-let platform: Wallet;
-let database: { url: string; drop(): Promise<void> };
+let fixture: PgLedgerFixture;
 type Stack = { store: PgStore; gateway: LedgerGateway; outbox: Outbox; payments: PaymentWatcher };
 const opened: Stack[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  await server.ctx.ledger.waitConnected(15_000);
-  client = await outsideClient(server.url);
-  platform = await faucet(server.url, { xrp: 1_000 });
-  database = await testDatabase();
+  fixture = await startPgLedgerFixture();
 });
 
 // One leader at a time (the cluster's rule): a test's watchers stop before the next test's start.
@@ -34,23 +25,17 @@ afterEach(async () => {
   for (const s of [...opened]) await stop(s);
 });
 
-afterAll(async () => {
-  await database.drop();
-  await client.disconnect();
-  await server.stop(true);
-});
+afterAll(() => fixture.stop());
 
 /** The payment watcher and its outbox on the PostgreSQL database, as the leader of a cluster runs them. */
 async function pgStack(): Promise<Stack> {
-  const store = await openPgStore(database.url, { max: 8 });
+  const store = await openPgStore(fixture.databaseUrl, { max: 8 });
   const log = memoryLogger();
-  const gateway = new LedgerGateway({ url: ledgerUrl(server.url), network: "testnet", platform, vvx: server.ctx.ledger.vvx, log });
-  const outbox = new Outbox(store.async, gateway, log, server.ctx.clock);
-  const payments = new PaymentWatcher(store.async, gateway, outbox, log, { clock: server.ctx.clock });
+  const gateway = await fixture.gateway(log);
+  const outbox = new Outbox(store.async, gateway, log, fixture.server.ctx.clock);
+  const payments = new PaymentWatcher(store.async, gateway, outbox, log, { clock: fixture.server.ctx.clock });
   const stack = { store, gateway, outbox, payments };
   opened.push(stack);
-  gateway.start();
-  await gateway.waitConnected(15_000);
   outbox.start();
   payments.start();
   await eventually(() => payments.cursor(), "the watcher's first cursor");
@@ -65,7 +50,7 @@ async function stop(s: Stack): Promise<void> {
   await s.store.close();
 }
 
-const inAMinute = () => new Date(server.ctx.clock.now() + 60_000);
+const inAMinute = () => new Date(fixture.server.ctx.clock.now() + 60_000);
 
 function credits(payments: PaymentWatcher): PaymentCredited[] {
   const seen: PaymentCredited[] = [];
@@ -77,9 +62,9 @@ describe("the payment watcher on PostgreSQL", () => {
   test("the same transaction from the stream and from catch-up, at the same moment, is credited once", async () => {
     const { payments } = await pgStack();
     const credited = credits(payments);
-    const payer = await faucet(server.url, { xrp: 100 });
+    const payer = await faucet(fixture.server.url, { xrp: 100 });
     const req = await payments.createPaymentRequest({ purpose: "test", amount: 2_000_000n, currency: "XRP", expiresAt: inAMinute() });
-    const res = await pay(client, payer, { Destination: req.destination, DestinationTag: req.destinationTag, Amount: "2000000" });
+    const res = await pay(fixture.client, payer, { Destination: req.destination, DestinationTag: req.destinationTag, Amount: "2000000" });
     await Promise.all([payments.catchUp(), payments.catchUp()]);
     await eventually(async () => (await payments.getRequest(req.id))!.status === "credited", "the credit");
     await payments.catchUp();
@@ -90,7 +75,7 @@ describe("the payment watcher on PostgreSQL", () => {
 
   test("killed between receiving and crediting: the next leader, on the same database, credits exactly once", async () => {
     const first = await pgStack();
-    const payer = await faucet(server.url, { xrp: 100 });
+    const payer = await faucet(fixture.server.url, { xrp: 100 });
     const req = await first.payments.createPaymentRequest({ purpose: "test", amount: 2_000_000n, currency: "XRP", expiresAt: inAMinute() });
     let received!: (hash: string) => void;
     const atCrash = new Promise<string>((r) => (received = r));
@@ -98,7 +83,7 @@ describe("the payment watcher on PostgreSQL", () => {
       received(t.hash);
       return new Promise<void>(() => {}); // the process dies here
     };
-    const res = await pay(client, payer, { Destination: req.destination, DestinationTag: req.destinationTag, Amount: "2000000" });
+    const res = await pay(fixture.client, payer, { Destination: req.destination, DestinationTag: req.destinationTag, Amount: "2000000" });
     expect(await atCrash).toBe(res.result.hash);
     await stop(first);
 
