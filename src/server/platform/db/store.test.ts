@@ -127,7 +127,9 @@ for (const [driver, open] of [
       await expect(db.transaction(() => db.transaction(() => 1))).rejects.toBeInstanceOf(NestedTransactionError);
       // Work started inside a transaction but run after it ended may begin its own.
       let later: Promise<number> | undefined;
-      await db.transaction(() => void (later = Bun.sleep(1).then(() => db.transaction(() => 2))));
+      const ended = Promise.withResolvers<void>();
+      await db.transaction(() => void (later = ended.promise.then(() => db.transaction(() => 2))));
+      ended.resolve();
       expect(await later).toBe(2);
     });
 
