@@ -102,7 +102,7 @@ export class ServerMetrics {
   }
 
   private chain(): void {
-    const { ledger, payments, crash } = this.ctx;
+    const { ledger, crash } = this.ctx;
     this.registry.gauge("vvx_ledger_connection_state", "The XRP Ledger connection: 1 for the current state.", (set) => {
       for (const state of LEDGER_STATES) set(ledger.state === state ? 1 : 0, { state });
     });

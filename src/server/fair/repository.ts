@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { first, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import type { DrawnSeeds } from "./model";
 import * as liteTables from "./schema";
