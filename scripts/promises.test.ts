@@ -39,6 +39,7 @@ describe("no dropped promises", () => {
           after(() => void save(12));
           write();
           pay({ tag: save(13) });
+          expect(() => save(14)).toBe(true);
           return claimed;
         }
         declare function pay(tx: Record<string, unknown>): void;
@@ -46,7 +47,7 @@ describe("no dropped promises", () => {
       mkdirSync(join(dir, "scripts"));
       writeFileSync(join(dir, "scripts", "sample.ts"), source);
       const found = promiseProblems(projectProgram(dir), dir).map((p) => `${p.line} ${p.rule}`);
-      expect(found).toEqual(["8 floating", "9 truthiness", "10 truthiness", "11 expect", "12 void-callback", "23 value"]);
+      expect(found).toEqual(["8 floating", "9 truthiness", "10 truthiness", "11 expect", "12 void-callback", "23 value", "24 expect"]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

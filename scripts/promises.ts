@@ -6,7 +6,8 @@
 //     (`.catch(handler)`, `.then(ok, failed)`); a value that is only sometimes one (a stream's
 //     `write`, `number | Promise<number>`) is left alone;
 //   - a promise read as a truth value (`!repo.claim(...)`, `if (promise)`, `promise && ...`): always true;
-//   - a promise handed to `expect(...)` without `.resolves`/`.rejects` (it asserts on the promise object);
+//   - a promise handed to `expect(...)` without `.resolves`/`.rejects` (it asserts on the promise object), or
+//     an arrow returning one (`expect(() => save()).toThrow()`);
 //   - a promise given as an object's field where the field's type does not say promise (`{ tag: nextTag() }`
 //     handed to a loosely typed `pay(...)`);
 //   - an arrow function whose body is a promise where a callback returning void is expected
@@ -105,7 +106,10 @@ export function promiseProblems(program: ts.Program, root: string, only?: (file:
         report(node.left, "truthiness");
       } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "expect" && node.arguments.length === 1) {
         const settled = ts.isPropertyAccessExpression(node.parent) && (node.parent.name.text === "resolves" || node.parent.name.text === "rejects");
-        if (!settled && promise(node.arguments[0]!)) report(node, "expect");
+        const arg = node.arguments[0]!;
+        // `expect(() => asyncCall()).toThrow()` asserts on a function that returns a promise: `expect(asyncCall()).rejects`.
+        const thrower = ts.isArrowFunction(arg) && !ts.isBlock(arg.body) && promise(arg.body);
+        if ((!settled && promise(arg)) || thrower) report(node, "expect");
       } else if (ts.isPropertyAssignment(node) && truthy(node.initializer) && !acceptsPromise(checker, node.initializer)) {
         report(node, "value");
       } else if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) {

@@ -61,7 +61,7 @@ describe("outbox", () => {
     const a = await outbox.enqueue(payout("test:idem", dest, "1000"));
     const b = await outbox.enqueue(payout("test:idem", dest, "1000"));
     expect(b.id).toBe(a.id);
-    expect(() => outbox.enqueue(payout("test:idem", dest, "2000"))).toThrow(OutboxConflictError);
+    await expect(outbox.enqueue(payout("test:idem", dest, "2000"))).rejects.toThrow(OutboxConflictError);
     await outbox.waitFor("test:idem", 20_000);
     const again = await outbox.enqueue(payout("test:idem", dest, "1000"));
     expect(again.status).toBe("validated");
