@@ -42,6 +42,11 @@ describe("Crash rounds in Chromium (issue 36)", () => {
       await startFlight(live.server);
       flyTo(live.server, crash);
       await myBet.getByText("lost").waitFor({ timeout: 3_000 });
+      // The players table (folded from the socket's deltas) says 'bust' for what rode into the crash, on both pages.
+      for (const p of [page, spectator.page]) {
+        await p.getByTestId("crash-players").getByText("bust").waitFor({ timeout: 3_000 });
+        expect(await p.getByTestId("crash-players").locator("li").first().innerText()).toMatch(/10 XRP\s+bust/);
+      }
       const bets = await api<{ bets: { round: number; result: string }[] }>("GET", `/api/crash/bets?wallet=${address}`);
       expect(bets.bets[0]).toMatchObject({ round, result: "loss" });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { Client, Wallet, type AccountNFTsResponse, type Payment } from "xrpl";
+import { eventually } from "../src/server/testing/ledgerKit";
 import { startTestServer, type TestServer } from "../src/server/testing/testServer";
 import { DESKTOP, PHONE, launchBrowser, newPage, sandboxApi, screenshot, viewShot, expectFitsPhone } from "./browser";
 
@@ -74,10 +75,13 @@ async function buy(page: Page, tierId: number, account: string, shots?: string, 
   // The 'Payment received!' toast (3 s) leaves the Step 2 title readable: on a phone the dialog starts below it.
   const toast = page.getByTestId("toast").filter({ hasText: "Payment received!" });
   await toast.waitFor({ timeout: 3_000 });
-  const [toastBox, titleBox] = [await toast.boundingBox(), await dialogTitle(page).boundingBox()];
-  expect(toastBox && titleBox).toBeTruthy();
-  const overlap = toastBox!.x < titleBox!.x + titleBox!.width && titleBox!.x < toastBox!.x + toastBox!.width && toastBox!.y < titleBox!.y + titleBox!.height && titleBox!.y < toastBox!.y + toastBox!.height;
-  expect(overlap).toBe(false);
+  // The dialog slides down below the toast in 0.2 s (the toast's own slide-in as long): looked at once both have moved.
+  const apart = async () => {
+    const [toastBox, titleBox] = [await toast.boundingBox(), await dialogTitle(page).boundingBox()];
+    expect(toastBox && titleBox).toBeTruthy();
+    return !(toastBox!.x < titleBox!.x + titleBox!.width && titleBox!.x < toastBox!.x + toastBox!.width && toastBox!.y < titleBox!.y + titleBox!.height && titleBox!.y < toastBox!.y + toastBox!.height);
+  };
+  await eventually(apart, "the Step 2 title clear of the toast", 2_000, 50);
   if (shots) await viewShot(page, `${shots}-step2-toast`);
   const offerQr = page.getByTestId("offer-qr");
   await offerQr.waitFor({ timeout: 30_000 });

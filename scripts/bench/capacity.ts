@@ -202,7 +202,7 @@ async function betsAndRound(server: TestServer, wallets: Wallet[], crowds: Crowd
     const closes = confirmed.map((b, i) => (closesAtConfirm.get(b.id) ?? latest) - paymentLedgers[i]!);
     const validatedS = (Math.max(...[...hashes].map((h) => validatedAt.get(h)?.at ?? submitEnd)) - submitEnd) / 1000;
     log(`bets: ${fmt(bets.length)} created in ${createS.toFixed(1)} s, signed in ${signS.toFixed(1)} s, submitted in ${((submitEnd - t0) / 1000).toFixed(2)} s; payments in ${new Set(paymentLedgers).size} ledger(s), the last validated ${validatedS.toFixed(2)} s after the last submit, all bets credited ${creditedS.toFixed(2)} s after it; closes between a payment's ledger and its bet's confirmation: max ${Math.max(...closes)}, ${JSON.stringify(countBy(closes))}`);
-    log(`the round's gameState with ${fmt(bets.length)} players: ${fmt(JSON.stringify(ctx.crash.rounds.state()).length)} bytes, sent to every socket each second of the countdown and at the crash`);
+    log(`the round's gameState with ${fmt(bets.length)} players: ${fmt(JSON.stringify(ctx.crash.rounds.state(false)).length)} bytes to every socket each second of the countdown and at the crash; the whole list (${fmt(JSON.stringify(ctx.crash.rounds.state()).length)} bytes) only in a socket's first message`);
     if (!allConfirmed) log(`NOT all bets confirmed in round ${round.round}: ${JSON.stringify(countBy(confirmed.map((b) => `${b.status} r${b.round}`)))}`);
 
     // The round flies: the countdown's rest is skipped (nothing left to wait for), time runs as in production from here.

@@ -1,22 +1,27 @@
-import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 
 /**
  * API reference generated from the route schemas: JSON at /api/docs/json and a
  * self-contained page at /api/docs (no CDN, so it works offline).
+ *
+ * The generator (@elysiajs/openapi, 8,000 lines with its UI pages) is imported at the first request of
+ * the JSON, not at start-up: a server nobody asks for its reference does not keep it resident. The
+ * routes are all registered by then, so the document is made once.
  */
 export function docsRoutes(version: string) {
-  return new Elysia({ name: "docs" })
-    .use(
-      openapi({
-        path: "/api/docs",
-        specPath: "/api/docs/json",
-        provider: null,
-        exclude: { paths: [/^\/sandbox/, /^\/api\/docs/, /^\/ws/], staticFile: true },
-        documentation: { info: { title: "VVX platform API", version, description: "REST API of the VVX platform. Errors: { success: false, error, message, code }." } },
-      }),
-    )
+  const docs = new Elysia({ name: "docs" });
+  let spec: Promise<Record<string, unknown>> | undefined;
+  return docs
+    .get("/api/docs/json", () => (spec ??= openApiDocument(docs, version)), { detail: { hide: true } })
     .get("/api/docs", () => new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }), { detail: { hide: true } });
+}
+
+/** The OpenAPI document of every route the app registered (`app` is any plugin of it: the routes are the app's). */
+async function openApiDocument(app: Elysia, version: string): Promise<Record<string, unknown>> {
+  const { toOpenAPISchema } = await import("@elysiajs/openapi");
+  const { paths, components } = toOpenAPISchema(app as never, { paths: [/^\/sandbox/, /^\/api\/docs/, /^\/ws/], staticFile: true });
+  const description = "REST API of the VVX platform. Errors: { success: false, error, message, code }.";
+  return { openapi: "3.1.2", info: { title: "VVX platform API", version, description }, paths, components };
 }
 
 const DOCS_PAGE = `<!doctype html>

@@ -1,11 +1,28 @@
 import { eq, sql } from "drizzle-orm";
 import { first, type Db, type DbOrTx } from "../platform/db";
+import type { LedgerGateway } from "../ledger/gateway";
+import { RIPPLE_EPOCH_OFFSET_S } from "./ledgerTx";
 import { paymentTables } from "./requests";
 
 /** Where the watcher of an account stands: the last validated ledger it processed entirely, and that ledger's close time. */
 export interface LedgerCursor {
   ledgerIndex: number;
   closedAt: Date;
+}
+
+/** A validated ledger as its ledgerClosed event tells it: index, close time and how many transactions it holds. */
+export interface ClosedLedger extends LedgerCursor {
+  txnCount: number;
+}
+
+export function closedLedgerOf(l: { ledger_index: number; ledger_time: number; txn_count: number }): ClosedLedger {
+  return { ledgerIndex: l.ledger_index, closedAt: new Date((l.ledger_time + RIPPLE_EPOCH_OFFSET_S) * 1000), txnCount: l.txn_count };
+}
+
+/** The latest validated ledger, asked of the ledger (at start, after a reconnect, for a caller). */
+export async function validatedLedger(ledger: LedgerGateway): Promise<LedgerCursor> {
+  const res = await ledger.request({ command: "ledger", ledger_index: "validated" });
+  return { ledgerIndex: res.result.ledger_index, closedAt: new Date((res.result.ledger.close_time + RIPPLE_EPOCH_OFFSET_S) * 1000) };
 }
 
 /** The watcher's cursors, read and written at every ledger close (the write inside the caller's transaction). */

@@ -329,6 +329,42 @@ describe("payment watcher", () => {
     expect(await payments.incomingFor(req.id)).toHaveLength(1);
   });
 
+  test("a ledger close is followed from its own event: no request asks which ledger is validated, a ledger without transactions is not searched", async () => {
+    const ledger = server.ctx.ledger;
+    const payer = await faucet(server.url, { xrp: 20 });
+    // The outbox asks for the validated ledger while it has payments to follow (the faucet's): counted from once it has none.
+    await eventually(async () => (await server.ctx.outbox.open()).length === 0 || undefined, "the outbox idle");
+    const asked: { command: string; min?: number }[] = [];
+    const request = ledger.request.bind(ledger);
+    ledger.request = ((req: Record<string, unknown>) => {
+      if (req.ledger_index === "validated" || (req.command === "account_tx" && req.account === payments.destination)) asked.push({ command: String(req.command), min: req.ledger_index_min as number | undefined });
+      return request(req as never);
+    }) as typeof ledger.request;
+    const closes: { index: number; txns: number }[] = [];
+    const off = ledger.on("ledgerClosed", (l) => closes.push({ index: l.ledger_index, txns: l.txn_count }));
+    const caught = record(payments, "watcher.caughtUp");
+    try {
+      // A payment in one of the closes: its ledger is searched (catch-up finds what the stream may have missed).
+      const req = await payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
+      const paid = await pay(client, payer, { Destination: req.destination, DestinationTag: req.destinationTag, Amount: "1000000" });
+      const paidIn = paid.result.ledger_index!;
+      await eventually(() => caught.some((c) => c.ledgerIndex >= paidIn + 3) || undefined, "three more ledger closes followed", 20_000);
+    } finally {
+      ledger.request = request;
+      off();
+    }
+    expect(asked.filter((a) => a.command === "ledger")).toEqual([]);
+    const searched = asked.filter((a) => a.command === "account_tx").map((a) => a.min!);
+    const busy = closes.filter((c) => c.txns > 0).map((c) => c.index);
+    const empty = closes.filter((c) => c.txns === 0).map((c) => c.index);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(empty.length).toBeGreaterThan(0);
+    // Every ledger with transactions is searched; an empty one right after the cursor never is.
+    for (const index of busy) expect(searched.some((min) => min <= index)).toBe(true);
+    for (const index of empty) expect(searched).not.toContain(index);
+    expect(caught.map((c) => c.ledgerIndex)).toEqual(expect.arrayContaining(closes.map((c) => c.index)));
+  });
+
   test("requests without an on-time payment are marked expired once the ledger passes their time", async () => {
     const expired = record(payments, "request.expired");
     const req = await payments.createPaymentRequest({ purpose: "test", amount: 1n, currency: "XRP", expiresAt: new Date(Date.now() + 200), refId: "late" });

@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { convertStringToHex, type Amount, type TransactionMetadata } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
 import { first, isRetryable, sqliteOf, type Db } from "../platform/db";
-import { cursorStore, type LedgerCursor } from "./cursor";
+import { closedLedgerOf, cursorStore, validatedLedger, type ClosedLedger, type LedgerCursor } from "./cursor";
 import type { Logger } from "../platform/log";
 import { RetryGate } from "../platform/retry";
 import { classifyAmount, sameCurrency, subtractMicro, vvxAmount, xrpAmount, type LedgerAmount } from "../ledger/amounts";
@@ -22,7 +22,7 @@ import {
   type PaymentRequest,
   type RefundSettledHandler,
 } from "./model";
-import { isRefund, memoTexts, normalizeLedgerTx, RIPPLE_EPOCH_OFFSET_S, type LedgerTx } from "./ledgerTx";
+import { isRefund, memoTexts, normalizeLedgerTx, type LedgerTx } from "./ledgerTx";
 import { cancelRequest, expireRequests, insertPaymentRequest, paymentTables, requestById, requestByTag, requestsByRef, setRequestStatus } from "./requests";
 import type * as liteTables from "./schema";
 
@@ -72,6 +72,8 @@ export class PaymentWatcher {
   private stopped = false;
   private catching: Promise<void> | undefined;
   private catchAgain = false;
+  /** What the next catch-up searches up to: a ledger a close announced, or "ask" the ledger (start, reconnect, a caller). */
+  private nextTarget: ClosedLedger | "ask" | undefined;
   private readonly gate: RetryGate;
 
   private readonly pageSize: number;
@@ -192,7 +194,8 @@ export class PaymentWatcher {
     if (this.started) return;
     this.started = true;
     this.offs.push(this.ledger.on("connected", () => void this.catchUp()));
-    this.offs.push(this.ledger.on("ledgerClosed", () => void this.catchUp()));
+    // The close names its own ledger: no `ledger` request per close (an idle server's main ledger traffic).
+    this.offs.push(this.ledger.on("ledgerClosed", (l) => void this.catchUp(closedLedgerOf(l))));
     this.offs.push(this.ledger.on("transaction", (msg) => void this.onStream(msg as unknown as Record<string, unknown>)));
     void this.ledger.watchAccount(this.destination);
     if (this.ledger.isConnected()) void this.catchUp();
@@ -207,8 +210,10 @@ export class PaymentWatcher {
   /**
    * Processes every platform transaction in validated ledgers after the cursor, page by page, then
    * moves the cursor and expires requests whose time passed. Concurrent calls share one run (plus one re-run).
+   * `closed`: the validated ledger a ledgerClosed event announced (else the ledger is asked which one is).
    */
-  catchUp(): Promise<void> {
+  catchUp(closed?: ClosedLedger): Promise<void> {
+    this.nextTarget = closed && this.nextTarget !== "ask" ? closed : "ask";
     if (this.catching) {
       this.catchAgain = true;
       return this.catching;
@@ -219,7 +224,9 @@ export class PaymentWatcher {
         await this.gate.run(async () => {
           do {
             this.catchAgain = false;
-            await this.catchUpOnce();
+            const target = this.nextTarget;
+            this.nextTarget = undefined;
+            await this.catchUpOnce(target === "ask" ? undefined : target);
           } while (this.catchAgain && !this.stopped);
         });
       } finally {
@@ -229,10 +236,9 @@ export class PaymentWatcher {
     return this.catching;
   }
 
-  private async catchUpOnce(): Promise<void> {
+  private async catchUpOnce(closed: ClosedLedger | undefined): Promise<void> {
     if (this.stopped || !this.ledger.isConnected()) return;
-    const res = await this.ledger.request({ command: "ledger", ledger_index: "validated" });
-    const validated = { ledgerIndex: res.result.ledger_index, closedAt: new Date((res.result.ledger.close_time + RIPPLE_EPOCH_OFFSET_S) * 1000) };
+    const validated = closed ?? (await validatedLedger(this.ledger));
     const cursor = await this.cursor();
     if (!cursor) {
       // First start for this account: its history before now is not ours to judge.
@@ -241,6 +247,20 @@ export class PaymentWatcher {
       return;
     }
     if (validated.ledgerIndex <= cursor.ledgerIndex) return;
+    // The one ledger after the cursor held no transaction at all: nothing to search, the cursor just moves.
+    const empty = closed?.txnCount === 0 && validated.ledgerIndex === cursor.ledgerIndex + 1;
+    if (!empty) await this.search(cursor.ledgerIndex + 1, validated.ledgerIndex);
+    if (this.stopped) return;
+    const expired = await this.db.transaction(async (tx) => {
+      await this.saveCursor(tx, validated);
+      return expireRequests(tx, validated.closedAt);
+    });
+    for (const r of expired) this.events.emit("request.expired", { requestId: r.id, purpose: r.purpose, refId: r.refId });
+    this.events.emit("watcher.caughtUp", { ledgerIndex: validated.ledgerIndex });
+  }
+
+  /** Processes the account's transactions in validated ledgers `from`..`to`, page by page. */
+  private async search(from: number, to: number): Promise<void> {
     let marker: unknown;
     do {
       let page;
@@ -248,8 +268,8 @@ export class PaymentWatcher {
         page = await this.ledger.request({
           command: "account_tx",
           account: this.destination,
-          ledger_index_min: cursor.ledgerIndex + 1,
-          ledger_index_max: validated.ledgerIndex,
+          ledger_index_min: from,
+          ledger_index_max: to,
           forward: true,
           limit: this.pageSize,
           ...(marker ? { marker } : {}),
@@ -259,9 +279,9 @@ export class PaymentWatcher {
         throw err;
       }
       const searched = page.result;
-      if (searched.ledger_index_min > cursor.ledgerIndex + 1 || searched.ledger_index_max < validated.ledgerIndex) {
+      if (searched.ledger_index_min > from || searched.ledger_index_max < to) {
         // The server lacks part of that history: stop rather than skip ledgers (another server or a later try may have them).
-        throw new Error(`the ledger server searched only ledgers ${searched.ledger_index_min}-${searched.ledger_index_max} of ${cursor.ledgerIndex + 1}-${validated.ledgerIndex}`);
+        throw new Error(`the ledger server searched only ledgers ${searched.ledger_index_min}-${searched.ledger_index_max} of ${from}-${to}`);
       }
       for (const raw of page.result.transactions) {
         if (this.stopped) return;
@@ -270,13 +290,6 @@ export class PaymentWatcher {
       }
       marker = page.result.marker;
     } while (marker && !this.stopped);
-    if (this.stopped) return;
-    const expired = await this.db.transaction(async (tx) => {
-      await this.saveCursor(tx, validated);
-      return expireRequests(tx, validated.closedAt);
-    });
-    for (const r of expired) this.events.emit("request.expired", { requestId: r.id, purpose: r.purpose, refId: r.refId });
-    this.events.emit("watcher.caughtUp", { ledgerIndex: validated.ledgerIndex });
   }
 
   /** Stores the cursor inside the caller's transaction. */

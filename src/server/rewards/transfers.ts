@@ -1,4 +1,5 @@
 import { nftDisplayName } from "../../engine";
+import { atEachClose } from "../ledger/closes";
 import type { LedgerGateway } from "../ledger/gateway";
 import type { Clock } from "../platform/clock";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../platform/errors";
@@ -8,6 +9,7 @@ import { RetryGate } from "../platform/retry";
 import type { Hub } from "../platform/ws/hub";
 import type { NftTransferMessage } from "../../shared/channels";
 import type { SignRequestCreated, SigningService } from "../signing/service";
+import { ledgerTransaction } from "../signing/transaction";
 import { parseAddress } from "../ledger/address";
 import { NftNotFoundError, NotNftOwnerError } from "./errors";
 import { nftMovesOf } from "./holders";
@@ -22,10 +24,6 @@ const TF_SELL_NFTOKEN = 0x00000001;
 const STALE_TRANSFER_MS = 86_400_000;
 /** How often open transfers are looked at (an offer accepted in the recipient's own wallet app, or while the server was down). */
 const TRANSFER_SWEEP_MS = 60_000;
-/** After a transfer request signed here: how often, and how many times, the ledger is asked for its effect (then the sweep carries on). */
-const SETTLE_RETRY_MS = 1_000;
-/** Asked until the sweep would look anyway: a slow ledger (or a loaded machine) never leaves a gap of up to a minute with no push. */
-const SETTLE_ATTEMPTS = TRANSFER_SWEEP_MS / SETTLE_RETRY_MS;
 
 /** Who asks: the session's wallet and the browser's binding token. */
 export interface TransferActor {
@@ -52,7 +50,7 @@ export class TransferService {
       clock: Clock;
       log: Logger;
       platformAddress: string;
-      ledger: Pick<LedgerGateway, "request" | "isConnected">;
+      ledger: Pick<LedgerGateway, "request" | "isConnected" | "on">;
       /** Both wallets of a transfer hear of each change the validated ledger shows (their My NFTs pages follow it). */
       hub: Pick<Hub, "emit">;
     },
@@ -202,24 +200,31 @@ export class TransferService {
   }
 
   /**
-   * Once a request signed here has its result, asks every second for a while whether the validated ledger
-   * shows its effect (`shown`), then calls `then` with the transaction's id; a request not signed, or
-   * refused by the ledger, changes nothing. After the last attempt the sweep (or the page's reload) carries on.
+   * Once a request signed here has its result, looks at once and after each validated ledger close
+   * whether its transaction validated (by its hash) and the ledger shows its effect (`shown`), then
+   * calls `then` with the transaction's id; a request not signed, or refused by the ledger, changes
+   * nothing. After the sweep's interval the sweep (or the page's reload) carries on.
    */
   private whenSigned(uuid: string, shown: () => Promise<boolean>, then: (txid: string | null) => void): void {
     this.deps.signing.watch(uuid, (status) => {
       if (!status.signed || (status.dispatchedResult !== null && status.dispatchedResult !== "tesSUCCESS" && status.dispatchedResult !== "terQUEUED")) return;
-      void (async () => {
-        for (let attempt = 0; attempt < SETTLE_ATTEMPTS && !this.loop.stopped; attempt++) {
-          try {
-            if (await shown()) return then(status.txid);
-          } catch (err) {
-            this.deps.log.warn("nft transfer not on the validated ledger yet; trying again", { uuid, error: err instanceof Error ? err.message : String(err) });
-          }
-          // Wall time, not the product clock: waiting for the next validated ledger.
-          await new Promise((r) => setTimeout(r, SETTLE_RETRY_MS));
+      const look = async (): Promise<boolean | undefined> => {
+        if (status.txid) {
+          const tx = await ledgerTransaction(this.deps.ledger, status.txid).catch((err: unknown) => {
+            if (err instanceof NotFoundError) return undefined; // not in a ledger yet
+            throw err;
+          });
+          if (!tx?.validated) return undefined;
+          if (tx.result !== "tesSUCCESS") return false;
+          return shown();
         }
-      })();
+        return (await shown()) || undefined;
+      };
+      void atEachClose(this.deps.ledger, look, {
+        timeoutMs: TRANSFER_SWEEP_MS,
+        stopped: () => this.loop.stopped,
+        onError: (err) => this.deps.log.warn("nft transfer not on the validated ledger yet; looking again at the next close", { uuid, error: err instanceof Error ? err.message : String(err) }),
+      }).then((ok) => ok && then(status.txid));
     });
   }
 

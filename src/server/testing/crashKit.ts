@@ -1,4 +1,5 @@
 import { msToReachHundredths } from "../../engine";
+import { foldCrashPlayers, NO_CRASH_PLAYERS, type CrashRoundPlayers } from "../../shared/crashPlayers";
 import { eventually } from "./ledgerKit";
 import { signPayload } from "./nftKit";
 import type { TestBrowser } from "./testBrowser";
@@ -12,11 +13,14 @@ type Msg = { type: string; [k: string]: any };
 /** A socket on /ws/games/crash (with the browser's cookies when given) that keeps every message. */
 export class CrashSocket {
   readonly messages: Msg[] = [];
+  /** The players table as a page shows it, folded from every message so far (its first gameState and the deltas). */
+  table: CrashRoundPlayers = NO_CRASH_PLAYERS;
   private waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
   private constructor(readonly ws: WebSocket) {
     ws.onmessage = (e) => {
       const m = JSON.parse(String(e.data)) as Msg;
       this.messages.push(m);
+      this.table = foldCrashPlayers(this.table, m as never);
       for (const w of [...this.waiters]) {
         if (w.pred(m)) {
           this.waiters.splice(this.waiters.indexOf(w), 1);

@@ -119,7 +119,6 @@ export const CrashBurnsResponse = t.Object({
 });
 export type CrashBurnsResponse = typeof CrashBurnsResponse.static;
 
-/** A player in gameState (spec §3 "Crash"). */
 /** One player's cash-out as the watchers hear of it (a type, not an interface: channel messages are index-signature objects). */
 export type CrashCashOut = {
   walletAddress: string;
@@ -128,6 +127,7 @@ export type CrashCashOut = {
   payout: number;
 };
 
+/** A player in gameState (spec §3 "Crash") and playersJoined. */
 export interface CrashPlayer {
   walletAddress: string;
   betAmount: number;
@@ -154,7 +154,14 @@ export type CrashServerMessage =
       /** ms the round has run (running) or ran (crashed). */
       elapsedMs: number;
       currentMultiplier: number;
-      players: CrashPlayer[];
+      /**
+       * The round's whole players list: in a socket's first gameState (and the answer to `state`) only. The
+       * gameStates every watcher gets (each second of the countdown, the start, the crash) leave it out; the
+       * list is followed with playersJoined, playerCashedOut and playersCashedOut (foldCrashPlayers).
+       */
+      players?: CrashPlayer[];
+      /** How many players the round has (the list's length, in every gameState). */
+      playerCount: number;
       /** Only once crashed. */
       crashPoint: number | null;
       hash: string | null;
@@ -162,6 +169,8 @@ export type CrashServerMessage =
       maxProfit: number;
       serverTime: number;
     }
+  /** Bets confirmed into the counting-down round since the last such message (at most every 200 ms, and before each gameState). */
+  | { type: "playersJoined"; round: number; players: CrashPlayer[] }
   | { type: "tick"; round: number; elapsedMs: number; currentMultiplier: number; serverTime: number }
   | { type: "gameHistory"; history: CrashRoundView[] }
   | { type: "betConfirmed"; betId: string; round: number; betAmount: number; autoCashOut: number | null; walletAddress: string }

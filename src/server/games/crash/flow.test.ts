@@ -111,7 +111,8 @@ describe("crash, live on the sandbox ledger", () => {
     flyTo(server, crash);
     const crashed = await other.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
     expect(crashed.crashPoint).toBe(crash / 100);
-    expect(crashed.players.find((p: any) => p.walletAddress === wallet.classicAddress)).toMatchObject({ hasCashedOut: true, cashOutMultiplier: h / 100, payout: done.payout });
+    expect(other.table.round).toBe(round);
+    expect(other.table.players.find((p) => p.walletAddress === wallet.classicAddress)).toMatchObject({ hasCashedOut: true, cashOutMultiplier: h / 100, payout: done.payout });
     socket.close();
     other.close();
   }, 400_000);
@@ -143,6 +144,41 @@ describe("crash, live on the sandbox ledger", () => {
     for (const s of [a.socket, b.socket, c.socket, spectator]) s.close();
   }, 400_000);
 
+  test("the players list goes out once: a socket's first gameState has it, the watchers' gameStates only count it, bets joined come as playersJoined", async () => {
+    const a = await player();
+    const b = await player();
+    const spectator = await CrashSocket.open(server);
+    const { round, crash } = await skipToRound(server, (x) => x >= 200);
+    const bets = [await placeBet(server, a.browser, a.wallet.seed!, 2, 1.5), await placeBet(server, b.browser, b.wallet.seed!, 3)];
+    for (const [i, p] of [a, b].entries()) await p.socket.find((m) => m.type === "betConfirmed" && m.betId === bets[i]!.betId, 10_000, "betConfirmed");
+    // The joins are told at most every 200 ms, and before any gameState: the next second's countdown carries them.
+    server.ctx.scheduler.advance(1000);
+    const counted = await spectator.find((m) => m.type === "gameState" && m.round === round && m.playerCount === 2, 5_000, "a countdown counting both players");
+    expect(counted.players).toBeUndefined();
+    const joined = spectator.messages.filter((m) => m.type === "playersJoined" && m.round === round);
+    expect(joined.flatMap((m) => m.players.map((p: any) => p.walletAddress)).sort()).toEqual([a.wallet.classicAddress, b.wallet.classicAddress].sort());
+    expect(joined.flatMap((m) => m.players)).toEqual(expect.arrayContaining([{ walletAddress: a.wallet.classicAddress, betAmount: 2, autoCashOut: 1.5, hasCashedOut: false, cashOutMultiplier: null, payout: null, round }]));
+    // A socket opening now gets the whole list once, in its first gameState.
+    const late = await CrashSocket.open(server);
+    const first = await late.find((m) => m.type === "gameState", 5_000, "the first gameState");
+    expect(first.players.map((p: any) => p.walletAddress).sort()).toEqual([a.wallet.classicAddress, b.wallet.classicAddress].sort());
+    await startFlight(server);
+    flyTo(server, 160);
+    await spectator.find((m) => m.type === "playerCashedOut" && m.round === round, 5_000, "a's cash-out");
+    flyTo(server, crash);
+    const crashed = await spectator.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 5_000, "the crash");
+    expect(crashed).toMatchObject({ playerCount: 2 });
+    expect(crashed.players).toBeUndefined();
+    // No gameState any watcher got carried the list; the folded table shows what a page shows.
+    expect(spectator.messages.filter((m) => m.type === "gameState" && m.round === round && m.players)).toEqual([]);
+    for (const s of [spectator, late]) {
+      expect(s.table.round).toBe(round);
+      expect(s.table.players.find((p) => p.walletAddress === a.wallet.classicAddress)).toMatchObject({ hasCashedOut: true, cashOutMultiplier: 1.5, payout: 3 });
+      expect(s.table.players.find((p) => p.walletAddress === b.wallet.classicAddress)).toMatchObject({ hasCashedOut: false, betAmount: 3 });
+    }
+    for (const s of [a.socket, b.socket, spectator, late]) s.close();
+  }, 400_000);
+
   test("a flight nobody watches or rides keeps no ticker armed; a socket opening mid-flight gets its ticks", async () => {
     // The sockets earlier tests closed are gone once the server has seen them close.
     await eventually(() => server.ctx.crash.channel.watchers === 0 || undefined, "no socket watching");
@@ -168,8 +204,9 @@ describe("crash, live on the sandbox ledger", () => {
     await socket.find((m) => m.type === "betConfirmed" && m.betId === bet.betId, 10_000, "betConfirmed");
     await startFlight(server);
     flyTo(server, crash);
-    const crashed = await socket.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
-    expect(crashed.players.find((p: any) => p.walletAddress === wallet.classicAddress)).toMatchObject({ hasCashedOut: false, betAmount: 2, payout: null });
+    await socket.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
+    expect(socket.table.round).toBe(round);
+    expect(socket.table.players.find((p) => p.walletAddress === wallet.classicAddress)).toMatchObject({ hasCashedOut: false, betAmount: 2, payout: null });
     socket.send({ type: "cashOut", walletAddress: wallet.classicAddress });
     expect(await socket.next((m) => m.type === "error", 5_000)).toMatchObject({ code: "NO_ACTIVE_BET" });
     const lost = await betReaches(server, wallet.classicAddress, bet.betId, (b) => b.result !== null, "the loss");

@@ -47,6 +47,8 @@ interface Live {
   /** Confirmed bets still riding, by wallet. */
   playing: Map<string, Bet<CrashParams>>;
   players: Map<string, CrashPlayer>;
+  /** Players not yet told to the watchers (tellJoined): the list itself goes out only in a socket's first gameState. */
+  joined: CrashPlayer[];
 }
 
 /**
@@ -137,12 +139,15 @@ export class CrashRounds {
     this.playersPush = undefined;
   }
 
-  /** The current state message (new sockets get it first). */
-  state(): Extract<CrashServerMessage, { type: "gameState" }> {
+  /**
+   * The current state message with the whole players list (a new socket gets it first). `withPlayers`
+   * false: the one every watcher gets, the list left out (it follows as playersJoined and cash-outs).
+   */
+  state(withPlayers = true): Extract<CrashServerMessage, { type: "gameState" }> {
     const live = this.live;
     const now = this.deps.scheduler.now();
     if (!live) {
-      return { type: "gameState", status: "waiting", round: 0, countdown: 0, startedAt: null, elapsedMs: 0, currentMultiplier: 1, players: [], crashPoint: null, hash: null, maxProfit: 0, serverTime: Date.now() };
+      return { type: "gameState", status: "waiting", round: 0, countdown: 0, startedAt: null, elapsedMs: 0, currentMultiplier: 1, players: withPlayers ? [] : undefined, playerCount: 0, crashPoint: null, hash: null, maxProfit: 0, serverTime: Date.now() };
     }
     const crashed = live.status === "crashed";
     const elapsedMs = live.status === "running" ? Math.max(0, now - live.startedPerf) : crashed ? live.endedMs : 0;
@@ -154,7 +159,8 @@ export class CrashRounds {
       startedAt: live.startedAt,
       elapsedMs: Math.round(elapsedMs),
       currentMultiplier: crashed ? live.seed.crashHundredths / 100 : Math.min(hundredthsAtMs(elapsedMs), live.seed.crashHundredths - 1) / 100,
-      players: [...live.players.values()],
+      players: withPlayers ? [...live.players.values()] : undefined,
+      playerCount: live.players.size,
       crashPoint: crashed ? live.seed.crashHundredths / 100 : null,
       hash: crashed ? live.seed.hash : null,
       maxProfit: dropsToXrpNumber(live.maxProfitDrops),
@@ -173,18 +179,38 @@ export class CrashRounds {
   }
 
   /**
-   * A confirmed bet of the counting-down round joins its players list; the list goes out at most every
-   * PLAYERS_PUSH_MS (a ledger crediting 200 bets at once is one message, not 200 copies of a growing list).
+   * A confirmed bet of the counting-down round joins its players list; the new players go out at most every
+   * PLAYERS_PUSH_MS as one playersJoined (a ledger crediting 200 bets at once is one message of 200 players).
    */
   onConfirmed(bet: Bet<CrashParams>): void {
     const live = this.live;
     if (!live || live.status !== "waiting" || bet.round !== live.round) return;
-    live.players.set(bet.wallet, playerOf(bet));
+    this.join(live, playerOf(bet));
     if (this.playersPush) return;
     this.playersPush = this.deps.scheduler.after(PLAYERS_PUSH_MS, () => {
       this.playersPush = undefined;
-      if (this.live?.status === "waiting") this.deps.channel.publish(this.state());
+      if (this.live === live) this.tellJoined(live);
     });
+  }
+
+  private join(live: Live, player: CrashPlayer): void {
+    live.players.set(player.walletAddress, player);
+    live.joined.push(player);
+  }
+
+  /** Tells every watcher the players joined since the last time, in one playersJoined. */
+  private tellJoined(live: Live): void {
+    const players = live.joined.splice(0);
+    if (players.length > 0) this.deps.channel.publish({ type: "playersJoined", round: live.round, players } satisfies CrashServerMessage);
+  }
+
+  /**
+   * The state every watcher gets: without the players list, so 10,000 sockets are not sent 1,000 players
+   * each second; the players not yet told go out just before it (a watcher's count matches its list).
+   */
+  private publishState(live: Live): void {
+    this.tellJoined(live);
+    this.deps.channel.publish(this.state(false));
   }
 
   /**
@@ -244,19 +270,18 @@ export class CrashRounds {
       return this.deps.bets.inRound(round, tx);
     });
     if (this.stopped) return;
-    const players = new Map<string, CrashPlayer>();
-    for (const bet of joined) players.set(bet.wallet, playerOf(bet));
-    const live: Live = { round, status: "waiting", seed, countdownEnds: this.deps.scheduler.now() + this.deps.waitMs, startedPerf: 0, startedAt: null, endedMs: 0, maxProfitDrops: this.maxProfitNow(), cashedOutProfitDrops: 0n, playing: new Map(), players };
+    const live: Live = { round, status: "waiting", seed, countdownEnds: this.deps.scheduler.now() + this.deps.waitMs, startedPerf: 0, startedAt: null, endedMs: 0, maxProfitDrops: this.maxProfitNow(), cashedOutProfitDrops: 0n, playing: new Map(), players: new Map(), joined: [] };
+    for (const bet of joined) this.join(live, playerOf(bet));
     this.live = live;
     // The card shows this round's max profit while it waits; it is fixed again at the start.
     void this.refreshBankroll().then(() => {
       if (this.live !== live || live.status !== "waiting") return;
       live.maxProfitDrops = this.maxProfitNow();
-      this.deps.channel.publish(this.state());
+      this.publishState(live);
     });
-    this.deps.channel.publish(this.state());
+    this.publishState(live);
     this.timers.push(
-      this.deps.scheduler.every(1000, () => this.deps.channel.publish(this.state())),
+      this.deps.scheduler.every(1000, () => this.publishState(live)),
       this.deps.scheduler.at(live.countdownEnds, () => this.guard("start", () => void (this.stepping = this.run().catch((err) => this.stepFailed("start", err))))),
     );
   }
@@ -283,19 +308,21 @@ export class CrashRounds {
     live.status = "running";
     live.startedPerf = this.deps.scheduler.now();
     live.startedAt = this.deps.clock.now();
+    this.playersPush?.();
+    this.playersPush = undefined;
     // Read behind the writer: a credit that placed its bet in this round while it counted down has committed by then (SQLite's one writer).
     const bets = await this.deps.db.transaction((tx) => this.deps.bets.inRound(live.round, tx));
     if (this.live !== live || this.stopped) return;
     for (const bet of bets) {
       if (bet.status !== "confirmed") continue;
       live.playing.set(bet.wallet, bet);
-      live.players.set(bet.wallet, playerOf(bet));
+      if (!live.players.has(bet.wallet)) this.join(live, playerOf(bet));
     }
     const detail: CrashRoundDetail = { hash: live.seed.hash, crashHundredths: live.seed.crashHundredths, chainId: live.seed.chainId, gameNumber: live.seed.gameNumber, maxProfitDrops: live.maxProfitDrops.toString() };
     this.writes.add(async (tx) => void (await this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) })));
     // Marked played (outside the database) before anyone is told the round flies: a restored backup never replays it.
     this.deps.notePlayed("crash", live.round);
-    this.deps.channel.publish(this.state());
+    this.publishState(live);
     this.timers.push(this.deps.scheduler.at(live.startedPerf + msToReachHundredths(live.seed.crashHundredths), () => this.guard("crash", () => this.crash())));
     this.startTicker();
   }
@@ -420,7 +447,7 @@ export class CrashRounds {
       },
     );
     this.deps.log.info("crash round crashed", { round: live.round, crash: live.seed.crashHundredths, players: live.players.size, lost: riders.length });
-    this.deps.channel.publish(this.state());
+    this.publishState(live);
     this.checkDrained();
     this.timers.push(this.deps.scheduler.after(this.deps.pauseMs, () => void (this.stepping = this.openNext())));
   }

@@ -89,7 +89,7 @@ export default function CrashPage() {
         <div className="crash-main stack">
           <CrashCanvas timeline={game.timeline} fallback={game.status === "waiting" ? `Round #${game.round} starting…` : `${game.multiplier.toFixed(2)}x`} />
           <div className="crash-lists">
-            <PlayersList players={game.players} me={wallet} />
+            <PlayersList players={game.players} me={wallet} crashed={game.status === "crashed"} />
             <PreviousCrashes history={game.history} salt={fairness?.salt ?? undefined} terminating={fairness?.terminatingHash} />
           </div>
         </div>

@@ -21,8 +21,15 @@ export function RecentPills({ history, count = CRASH_RULES.recentPills }: { hist
   );
 }
 
+/** What a player's row says: the cash-out, 'bust' once the round crashed under them, else the auto cash-out or 'riding'. */
+function outcome(p: CrashPlayer, crashed: boolean): { text: string; className: string } {
+  if (p.hasCashedOut && p.cashOutMultiplier) return { text: `${p.cashOutMultiplier.toFixed(2)}x`, className: "success-text" };
+  if (crashed) return { text: "bust", className: "error-text" };
+  return { text: p.autoCashOut ? `auto ${p.autoCashOut.toFixed(2)}x` : "riding", className: "muted" };
+}
+
 /** The players of the round: shortened wallets, bets, and cash-outs. */
-export function PlayersList({ players, me }: { players: CrashPlayer[]; me: string | null }) {
+export function PlayersList({ players, me, crashed = false }: { players: CrashPlayer[]; me: string | null; crashed?: boolean }) {
   return (
     <article className="card crash-list" aria-labelledby="crash-players-title" data-testid="crash-players">
       <h2 id="crash-players-title">Players ({players.length})</h2>
@@ -30,13 +37,16 @@ export function PlayersList({ players, me }: { players: CrashPlayer[]; me: strin
         <p className="muted small">No bets in this round yet.</p>
       ) : (
         <ul>
-          {players.map((p) => (
-            <li key={p.walletAddress} className={p.walletAddress === me ? "crash-me" : undefined}>
-              <span className="mono">{shortWallet(p.walletAddress)}</span>
-              <span>{p.betAmount} XRP</span>
-              <span className={p.hasCashedOut ? "success-text" : "muted"}>{p.hasCashedOut && p.cashOutMultiplier ? `${p.cashOutMultiplier.toFixed(2)}x` : p.autoCashOut ? `auto ${p.autoCashOut.toFixed(2)}x` : "riding"}</span>
-            </li>
-          ))}
+          {players.map((p) => {
+            const { text, className } = outcome(p, crashed);
+            return (
+              <li key={p.walletAddress} className={p.walletAddress === me ? "crash-me" : undefined}>
+                <span className="mono">{shortWallet(p.walletAddress)}</span>
+                <span>{p.betAmount} XRP</span>
+                <span className={className}>{text}</span>
+              </li>
+            );
+          })}
         </ul>
       )}
     </article>

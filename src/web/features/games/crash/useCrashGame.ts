@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import type { CrashCashOut, CrashServerMessage } from "../../../../shared/api/crash";
+import type { CrashServerMessage } from "../../../../shared/api/crash";
+import { foldCrashPlayers, NO_CRASH_PLAYERS, type CrashRoundPlayers } from "../../../../shared/crashPlayers";
 import { toast } from "../../../state/toast";
 import { CRASH_RULES, type CrashPlayer, type CrashRoundView, type CrashStatus } from "./api";
 import { CRASH_SOCKET, GameSocket, gameSocketUrl, type GameSocketStatus, type SocketPolicy } from "./gameSocket";
@@ -56,6 +57,9 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
   const crashedRound = useRef(0);
   const [socket, setSocket] = useState<GameSocketStatus>("connecting");
   const [state, setState] = useState<GameState | null>(null);
+  // The players table, folded from the socket's first full gameState and the deltas after it (read at the crash too).
+  const players = useRef<CrashRoundPlayers>(NO_CRASH_PLAYERS);
+  const [table, setTable] = useState<CrashRoundPlayers>(NO_CRASH_PLAYERS);
   const [history, setHistory] = useState<CrashRoundView[]>([]);
   const [multiplier, setMultiplier] = useState(1);
   const [mine, setMine] = useState<MyRound | null>(null);
@@ -64,6 +68,8 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
   useEffect(() => {
     const handle = (m: CrashServerMessage) => {
       observe(timeline.current, m, performance.now());
+      const folded = foldCrashPlayers(players.current, m);
+      if (folded !== players.current) setTable((players.current = folded));
       switch (m.type) {
         case "gameState":
           setState(m);
@@ -74,7 +80,7 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
             setMine((cur) => (cur && cur.round === m.round && cur.cashedOutAt === null ? { ...cur, lost: true } : cur));
             // The server settled the round before saying so: a bet of this wallet that rode it now reads lost (once per round).
             const me = callbacks.current.wallet;
-            if (crashedRound.current !== m.round && me && m.players.some((p: CrashPlayer) => p.walletAddress === me)) callbacks.current.onMine?.();
+            if (crashedRound.current !== m.round && me && players.current.players.some((p) => p.walletAddress === me)) callbacks.current.onMine?.();
             crashedRound.current = m.round;
           }
           return;
@@ -82,16 +88,6 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
           return setMultiplier(m.currentMultiplier);
         case "gameHistory":
           return setHistory(m.history);
-        case "playerCashedOut":
-        case "playersCashedOut": {
-          // One cash-out, or the several since the last tick in one message.
-          const outs = new Map<string, CrashCashOut>((m.type === "playerCashedOut" ? [{ walletAddress: m.walletAddress, multiplier: m.multiplier, payout: m.payout }] : (m.players as CrashCashOut[])).map((c) => [c.walletAddress, c]));
-          const cashedOut = (p: CrashPlayer) => {
-            const c = outs.get(p.walletAddress);
-            return c ? { ...p, hasCashedOut: true, cashOutMultiplier: c.multiplier, payout: c.payout } : p;
-          };
-          return setState((s) => (s && s.round === m.round ? { ...s, players: s.players.map(cashedOut) } : s));
-        }
         case "betConfirmed":
           setMine({ round: m.round, betId: m.betId, betAmount: m.betAmount, autoCashOut: m.autoCashOut, cashedOutAt: null, payout: null, txid: null, lost: false });
           return callbacks.current.onMine?.();
@@ -137,7 +133,7 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
     socket,
     status: state?.status ?? "waiting",
     round: state?.round ?? 0,
-    players: state?.players ?? [],
+    players: state && table.round === state.round ? table.players : [],
     maxProfit: state?.maxProfit ?? 0,
     history,
     multiplier,
