@@ -96,8 +96,6 @@ export class CrashChains {
   /** The next chain being made, committed and salted (a used-up chain's successor). */
   private preparing: Promise<unknown> | undefined;
   private readonly firstRecorded = Promise.withResolvers<void>();
-  /** The first load began (the game's start reads the round number first, so it begins a moment after start). */
-  private readonly loadBegun = Promise.withResolvers<void>();
 
   constructor(
     private readonly db: Db,
@@ -123,9 +121,10 @@ export class CrashChains {
    * work (the server answers meanwhile). Resolves with the chain once no game of it can be played
    * from an unchecked hash; undefined when `cancelled()` turned true on the way (nothing was written).
    */
-  load(nextRound: number, cancelled: () => boolean = () => false): Promise<ChainRow | undefined> {
-    this.loadBegun.resolve();
+  load(firstRound: number | Promise<number>, cancelled: () => boolean = () => false): Promise<ChainRow | undefined> {
+    // Begun at once, whatever the round number still waits for: ready() from now on waits for this load.
     this.loading = (async () => {
+      const nextRound = await firstRound;
       const newest = this.db.select().from(crashChains).orderBy(desc(crashChains.id)).get();
       // Played on only with games left, a commitment on the ledger (a chain made before commitments has none) and a seed still secret.
       const playable = newest && (await this.commitment.has(newest.id)) && nextRound < newest.firstRound + newest.length;
@@ -152,9 +151,8 @@ export class CrashChains {
     return this.loading;
   }
 
-  /** Resolves once the chain in use is loaded (at once when it is; else after the first load begins); the published facts may be read then. */
+  /** Resolves once the chain in use is loaded (at once when it is; else with the load under way); the published facts may be read then. */
   async ready(): Promise<void> {
-    if (!this.current && !this.loading) await this.loadBegun.promise;
     if (!this.current && !(await this.loading)) throw new Error("crash chain not loaded");
   }
 

@@ -101,7 +101,8 @@ export class CrashRounds {
     const run = ++this.runs;
     const cancelled = () => this.stopped || run !== this.runs;
     void (async () => {
-      const chain = await this.deps.chains.load((await this.deps.bets.repo.lastRoundNumber()) + 1, cancelled);
+      // Called in start()'s own tick (the round number is read inside it), so chains.ready() waits for this load.
+      const chain = await this.deps.chains.load(this.deps.bets.repo.lastRoundNumber().then((n) => n + 1), cancelled);
       if (!chain || cancelled()) return;
       this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
       await this.openNext();

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DATA_DIR_MODE, ownerOnlyFile } from "../dataDir";
 import { migrations } from "./migrations";
 import { VERSION } from "../version";
-import { sqliteDb, writerOf, type Db } from "./store";
+import { finalizeStatements, sqliteDb, writerOf, type Db } from "./store";
 
 export { first, isRetryable, NestedTransactionError, tablesFor, writerOf, type Db, type DbOrTx, type Driver } from "./store";
 
@@ -52,6 +52,7 @@ export function openStore(dataDir: string, file = "vvx.db", busyTimeoutMs = DEFA
     path,
     close: () => {
       writeLockOf(sqlite).close();
+      finalizeStatements(db);
       reader.close();
       sqlite.close();
     },

@@ -126,6 +126,8 @@ export function sqliteDb(writer: Database, reader: Database): Db {
   return Object.assign(Object.create(readerDrizzle) as Db, {
     $driver: "sqlite" as const,
     $writer: writer,
+    // A connection closes for real (its WAL checkpointed) only once its statements are finalized, not when the GC gets to them.
+    $finalize: () => [begin, commit, rollback].forEach((st) => st.finalize()),
     execute: execute(readerDrizzle),
     async transaction<T>(fn: (tx: Db) => Promise<T> | T): Promise<T> {
       const current = inside.getStore();
@@ -156,6 +158,11 @@ export function sqliteDb(writer: Database, reader: Database): Db {
 /** The writer connection under a SQLite store's Db (WriteLock, probes, backups); undefined on PostgreSQL. */
 export function writerOf(db: Db): Database | undefined {
   return (db as { $writer?: Database }).$writer;
+}
+
+/** Finalizes the statements a SQLite store keeps prepared (before its connections close); nothing on PostgreSQL. */
+export function finalizeStatements(db: Db): void {
+  (db as { $finalize?: () => void }).$finalize?.();
 }
 
 /** PostgreSQL's SQLSTATEs of a transaction that lost a race and may simply run again. */
