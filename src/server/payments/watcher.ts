@@ -10,18 +10,7 @@ import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError } from "../ledger/errors";
 import type { LedgerGateway } from "../ledger/gateway";
 import type { DbOrTx, Outbox, OutboxInput, Settlement } from "../ledger/outbox";
-import {
-  KEEP_REASON,
-  REFUND_REASON,
-  type CreatePaymentRequestInput,
-  type IncomingOutcome,
-  type IncomingPayment,
-  type PaymentEvents,
-  type PaymentHandler,
-  type PaymentInstructions,
-  type PaymentRequest,
-  type RefundSettledHandler,
-} from "./model";
+import { KEEP_REASON, REFUND_REASON, type CreatePaymentRequestInput, type IncomingOutcome, type IncomingPayment, type PaymentEvents, type PaymentHandler, type PaymentInstructions, type PaymentRequest, type RefundSettledHandler } from "./model";
 import { isRefund, memoTexts, normalizeLedgerTx, type LedgerTx } from "./ledgerTx";
 import { cancelRequest, expireRequests, insertPaymentRequest, paymentTables, requestById, requestByTag, requestsByRef, setRequestStatus } from "./requests";
 import type * as liteTables from "./schema";

@@ -101,7 +101,7 @@ export class CrashRounds {
     const run = ++this.runs;
     const cancelled = () => this.stopped || run !== this.runs;
     void (async () => {
-      // Called in start()'s own tick (the round number is read inside it), so chains.ready() waits for this load.
+      // Begun in start()'s own tick (the round number is read inside the load): chains.ready() waits for it.
       const chain = await this.deps.chains.load(this.deps.bets.repo.lastRoundNumber().then((n) => n + 1), cancelled);
       if (!chain || cancelled()) return;
       this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
@@ -453,11 +453,7 @@ export class CrashRounds {
     this.timers.push(this.deps.scheduler.after(this.deps.pauseMs, () => void (this.stepping = this.openNext())));
   }
 
-  /**
-   * Resolves once the step a timer began has ended (a start reading its bets, its crash timer set after; the
-   * next round opening) and the round's writes it queued have committed, when the database takes them.
-   * Never rejects. Tests that move the scheduler wait for it.
-   */
+  /** Resolves once the step a timer began (a start reading its bets, the next round opening) and the writes it queued have ended; never rejects (tests moving the scheduler wait for it). */
   async settled(): Promise<void> {
     await this.stepping;
     await this.writes.written();
