@@ -6,7 +6,7 @@ import { CLIENT_COOKIE } from "../../auth/cookies";
 import { bindingHash } from "../../signing/service";
 import { connectedBrowser, sessionBrowser } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
-import { betReaches, CRASH_TEST_ENV, CrashSocket, deliveredDrops, flyTo, placeBet, skipToRound, startFlight } from "../../testing/crashKit";
+import { betReaches, CRASH_TEST_ENV, crashOf, CrashSocket, deliveredDrops, flyTo, placeBet, skipToRound, startFlight } from "../../testing/crashKit";
 import type { TestBrowser } from "../../testing/testBrowser";
 
 let server: TestServer;
@@ -196,6 +196,19 @@ describe("crash, live on the sandbox ledger", () => {
     expect(tick.currentMultiplier).toBeGreaterThanOrEqual(1.2);
     spectator.close();
   }, 400_000);
+
+  test("the pause's end opens the next round as soon as the crashed round's writes commit, not a retry later", async () => {
+    const { round } = await skipToRound(server, () => true);
+    const rounds = server.ctx.crash.rounds;
+    await startFlight(server);
+    flyTo(server, crashOf(server, round));
+    expect(rounds.state()).toMatchObject({ round, status: "crashed" });
+    // The crash's writes are still committing (their transaction awaits its reads) when the pause ends.
+    server.ctx.scheduler.advance(server.ctx.config.crashPauseMs);
+    await rounds.settled();
+    expect(rounds.state()).toMatchObject({ round: round + 1, status: "waiting" });
+    expect((await server.ctx.crash.bets.repo.round(round))?.status).toBe("finished");
+  });
 
   test("a loss pays nothing; a cash-out after the crash is refused; a bet confirmed while a round runs joins the next round", async () => {
     const { wallet, browser, socket } = await player();

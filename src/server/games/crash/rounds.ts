@@ -239,12 +239,14 @@ export class CrashRounds {
   // --- The loop ---------------------------------------------------------------------
 
   /**
-   * Opens the next round once the database takes its row and every write of the round before has committed
-   * (round numbers come from the database); until then it tries again every BACKLOG_RETRY_MS.
+   * Opens the next round once every write of the round before has committed (the pass writing them ends: the
+   * pause timer finds them awaiting their reads) and the database takes its row; else tries every BACKLOG_RETRY_MS.
    */
   private async openNext(): Promise<void> {
     if (this.stopped || this.drained) return;
     this.clearTimers();
+    if (this.writes.waiting > 0) await this.writes.written();
+    if (this.stopped || this.drained) return;
     const sqlite = sqliteOf(this.deps.db);
     const blocked = this.writes.waiting > 0 ? "the last round's writes wait" : sqlite && probeWrite(sqlite);
     if (!blocked) {
