@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableName, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Clock } from "../platform/clock";
-import { isRetryable, tablesFor, type Db, type DbOrTx } from "../platform/db";
+import { isRetryable, prepared, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import type { Logger } from "../platform/log";
 import { toEntry, type OutboxEntry, type OutboxRow } from "./entry";
 import * as liteTables from "./schema";
@@ -100,17 +100,22 @@ export class OutboxOwners {
     return after;
   }
 
+  /** Settled entries no owner has taken yet (index ledger_outbox_undelivered); prepared, as every resend sweep reads it. */
+  private readonly undelivered = prepared((db) => {
+    const { ledgerOutbox } = this.t;
+    return db
+      .select()
+      .from(ledgerOutbox)
+      .where(and(inArray(ledgerOutbox.status, ["validated", "failed"]), isNull(ledgerOutbox.deliveredAt), isNotNull(ledgerOutbox.owner)))
+      .orderBy(asc(ledgerOutbox.id))
+      .prepare();
+  });
+
   /** Settlements their owner has not taken (it threw, or was not registered yet): handed over now, each in its own transaction. */
   async replay(goesAgain: (entry: OutboxEntry) => boolean): Promise<number> {
     let taken = 0;
     const { ledgerOutbox } = this.t;
-    // Index ledger_outbox_undelivered.
-    const undelivered = await this.db
-      .select()
-      .from(ledgerOutbox)
-      .where(and(inArray(ledgerOutbox.status, ["validated", "failed"]), isNull(ledgerOutbox.deliveredAt), isNotNull(ledgerOutbox.owner)))
-      .orderBy(asc(ledgerOutbox.id));
-    for (const row of undelivered) {
+    for (const row of await this.undelivered(this.db)) {
       if (!this.get(row.owner)) continue;
       const after = await this.db.transaction(async (tx) => {
         const fresh = (await tx.select().from(ledgerOutbox).where(and(eq(ledgerOutbox.id, row.id), isNull(ledgerOutbox.deliveredAt))))[0];

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Clock } from "../platform/clock";
-import { first, tablesFor, type Db, type DbOrTx } from "../platform/db";
+import { first, prepared, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import { ConflictError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import { toEntry, type OutboxEntry, type OutboxInput } from "./entry";
@@ -68,6 +68,18 @@ export class OutboxResend {
     this.t = tablesFor(db, liteTables, pgTables);
   }
 
+  /** Failed entries whose fate is undecided, oldest first (index ledger_outbox_resend); prepared, as every sweep reads it. */
+  private readonly undecided = prepared((db) => {
+    const { ledgerOutbox } = this.t;
+    const { id, key, purpose, result, error, updatedAt, owner, ownerId } = ledgerOutbox;
+    return db
+      .select({ id, key, purpose, result, error, updatedAt, owner, ownerId })
+      .from(ledgerOutbox)
+      .where(and(eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey)))
+      .orderBy(asc(ledgerOutbox.id))
+      .prepare();
+  });
+
   /** Whether a failed entry goes again once due: its owner resends its purpose, and mayResend. */
   goesAgain(failed: OutboxEntry): boolean {
     return failed.status === "failed" && this.owners.resends(failed) && mayResend(failed);
@@ -78,14 +90,7 @@ export class OutboxResend {
     const now = this.clock.now();
     const resent: { from: OutboxEntry; to: OutboxEntry }[] = [];
     const { ledgerOutbox } = this.t;
-    const { id, key, purpose, result, error, updatedAt, owner, ownerId } = ledgerOutbox;
-    // Failed entries whose fate is undecided, oldest first (index ledger_outbox_resend).
-    const undecided = await this.db
-      .select({ id, key, purpose, result, error, updatedAt, owner, ownerId })
-      .from(ledgerOutbox)
-      .where(and(eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey)))
-      .orderBy(asc(ledgerOutbox.id));
-    for (const row of undecided) {
+    for (const row of await this.undecided(this.db)) {
       // No owner here resends it (none registered in this process, or a purpose that fails for good): left undecided.
       if (!this.owners.resends({ purpose: row.purpose, owner: row.owner && row.ownerId !== null ? { name: row.owner, id: row.ownerId } : null })) continue;
       if (!mayResend(row)) {

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, lt, max, ne, notInArray, sql } from "drizzle-orm";
 import * as litePayments from "../../payments/schema";
 import * as pgPayments from "../../payments/schema.pg";
-import { first, tablesFor, type Db, type DbOrTx } from "../../platform/db";
+import { first, prepared, tablesFor, type Db, type DbOrTx } from "../../platform/db";
 import type { Bet, BetRow, BetStatus, RoundRow, RoundStatus } from "./model";
 import * as liteTables from "./schema";
 import * as pgTables from "./schema.pg";
@@ -45,11 +45,15 @@ export class GameRepository {
     return (await db.update(gameBets).set(values).where(and(eq(gameBets.id, id), inArray(gameBets.status, from))).returning())[0];
   }
 
-  /** A bet of this game. */
-  bet(id: string, db: DbOrTx = this.db): Promise<BetRow | undefined> {
-    const { gameBets } = this.t;
-    return first(db.select().from(gameBets).where(and(eq(gameBets.id, id), eq(gameBets.game, this.game))));
+  /** A bet of this game (prepared: the outbox's settlement of every payout and refund looks it up; the id is the key, so no LIMIT, which halved its speed). */
+  async bet(id: string, db: DbOrTx = this.db): Promise<BetRow | undefined> {
+    return (await this.byId(db, { id }))[0];
   }
+
+  private readonly byId = prepared<BetRow[], { id: string }>((db) => {
+    const { gameBets } = this.t;
+    return db.select().from(gameBets).where(and(eq(gameBets.id, sql.placeholder("id")), eq(gameBets.game, this.game))).prepare();
+  });
 
   betByRequest(requestId: number, db: DbOrTx = this.db): Promise<BetRow | undefined> {
     const { gameBets } = this.t;

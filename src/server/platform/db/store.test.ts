@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { integer as liteInteger, sqliteTable, text as liteText } from "drizzle-orm/sqlite-core";
 import { bigint, pgTable, text } from "drizzle-orm/pg-core";
 import { testDatabase } from "../../testing/clusterServices";
-import { first, NestedTransactionError, openStore, tablesFor, type Db } from "./index";
+import { first, NestedTransactionError, openStore, prepared, tablesFor, type Db } from "./index";
 import { openPgStore } from "./pg";
 
 // The async store's guarantees (store.ts), the same tests on both drivers: SQLite (a file, its writer and
@@ -133,6 +133,24 @@ for (const [driver, open] of [
       expect(await later).toBe(2);
     });
 
+    test("a prepared query is built once per connection; given a transaction it sees that transaction's writes, on the store committed rows only", async () => {
+      let built = 0;
+      const byName = prepared((on: Db) => {
+        built++;
+        return on.select().from(counters).where(eq(counters.name, sql.placeholder("name"))).prepare();
+      });
+      await db.transaction(async (tx) => {
+        await tx.insert(counters).values({ name: "prep", n: 3 });
+        expect((await byName(tx, { name: "prep" }))[0]?.n).toBe(3);
+        expect(await byName(db, { name: "prep" })).toEqual([]);
+      });
+      expect((await byName(db, { name: "prep" }))[0]?.n).toBe(3);
+      expect((await byName(db, { name: "nothing" })).length).toBe(0);
+      await db.transaction(async (tx) => expect((await byName(tx, { name: "prep" }))[0]?.n).toBe(3));
+      // SQLite: the reader's and the writer's; PostgreSQL: the pool's and one per transaction.
+      expect(built).toBe(driver === "sqlite" ? 2 : 3);
+    });
+
     test("execute runs a statement written with sql``", async () => {
       await db.transaction((tx) => tx.execute(sql`INSERT INTO counters (name, n) VALUES (${"raw"}, ${5})`));
       expect(await value("raw")).toBe(5);
@@ -175,3 +193,21 @@ for (const [driver, open] of [
     }
   });
 }
+
+test("SQLite: a query prepared on the writer is finalized when the store closes, so the connection closes for real (its WAL checkpointed and removed)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "vvx-store-"));
+  try {
+    const store = openStore(dir);
+    store.sqlite.exec(CREATE);
+    const byName = prepared((on: Db) => on.select().from(lite.counters).where(eq(lite.counters.name, sql.placeholder("name"))).prepare());
+    await store.db.transaction(async (tx) => {
+      await tx.insert(lite.counters).values({ name: "w", n: 1 });
+      expect((await byName(tx, { name: "w" }))[0]?.n).toBe(1);
+    });
+    expect((await byName(store.db, { name: "w" }))[0]?.n).toBe(1);
+    store.close();
+    expect(existsSync(`${store.path}-wal`)).toBe(false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
