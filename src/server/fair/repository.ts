@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { first, tablesFor, type Db, type DbOrTx } from "../platform/db";
+import { first, prepared, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import type { DrawnSeeds } from "./model";
 import * as liteTables from "./schema";
 import * as pgTables from "./schema.pg";
@@ -21,10 +21,12 @@ export class FairRepository {
     this.t = tablesFor(db, liteTables, pgTables);
   }
 
-  seeds(wallet: string, db: DbOrTx = this.db): Promise<SeedRow | undefined> {
-    const { fairSeeds } = this.t;
-    return first(db.select().from(fairSeeds).where(eq(fairSeeds.wallet, wallet)));
+  /** The wallet's seed pair (prepared: every spin and bet reads it). */
+  async seeds(wallet: string, db: DbOrTx = this.db): Promise<SeedRow | undefined> {
+    return (await this.byWallet(db, { wallet }))[0];
   }
+
+  private readonly byWallet = prepared<SeedRow[], { wallet: string }>((db) => db.select().from(this.t.fairSeeds).where(eq(this.t.fairSeeds.wallet, sql.placeholder("wallet"))).prepare());
 
   /** Every wallet's current seed pair. */
   allSeeds(db: DbOrTx = this.db): Promise<SeedRow[]> {

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { ValidationError as XrplValidationError, type SubmittableTransaction, type TransactionMetadata } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
-import { first, sqliteOf, tablesFor, type Db, type DbOrTx } from "../platform/db";
+import { first, prepared, sqliteOf, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import { canonicalJson, mayConsumeSequence, toEntry, type OutboxEntry, type OutboxInput, type OutboxRow, type OutboxStatus } from "./entry";
 import * as liteTables from "./schema";
 import * as pgTables from "./schema.pg";
@@ -77,9 +77,9 @@ export class Outbox {
     this.resend = new OutboxResend(db, clock, log, this.owners, (tx, input) => this.record(tx, input), () => this.faults.beforeOwnersMove);
   }
 
-  private get isOpen() {
-    return inArray(this.t.ledgerOutbox.status, ["queued", "pending"]);
-  }
+  /** The entries still to send or settle, oldest first, and whether there is one: read at every pass of the loop (prepared). */
+  private readonly openRows = prepared((db) => db.select().from(this.t.ledgerOutbox).where(inArray(this.t.ledgerOutbox.status, ["queued", "pending"])).orderBy(asc(this.t.ledgerOutbox.id)).prepare());
+  private readonly anyOpen = prepared((db) => db.select({ id: this.t.ledgerOutbox.id }).from(this.t.ledgerOutbox).where(inArray(this.t.ledgerOutbox.status, ["queued", "pending"])).limit(1).prepare());
 
   private get stopped(): boolean {
     return this.loop.stopped;
@@ -202,8 +202,7 @@ export class Outbox {
 
   /** The entries still to send or to settle (queued or pending), oldest first. */
   async open(): Promise<OutboxEntry[]> {
-    const rows = await this.db.select().from(this.t.ledgerOutbox).where(this.isOpen).orderBy(asc(this.t.ledgerOutbox.id));
-    return rows.map(toEntry);
+    return (await this.openRows(this.db)).map(toEntry);
   }
 
   /** Every signed version of an entry, oldest first (for audits and tests). */
@@ -258,7 +257,7 @@ export class Outbox {
         do {
           this.again = false;
           if (this.stopped || !this.ledger.isConnected()) break;
-          if (!(await first(this.db.select({ id: this.t.ledgerOutbox.id }).from(this.t.ledgerOutbox).where(this.isOpen).limit(1)))) break;
+          if (!(await this.anyOpen(this.db)).length) break;
           await this.checkPending();
           await this.sendQueued();
         } while (this.again && !this.stopped);

@@ -65,15 +65,20 @@ export class GameRepository {
     return first(this.db.select().from(gameBets).where(and(eq(gameBets.signUuid, uuid), eq(gameBets.game, this.game))));
   }
 
-  /** Paid bets of a round (confirmed, won or lost), oldest first. */
+  /** Paid bets of a round (confirmed, won or lost), oldest first (prepared: read for every state a game pushes). */
   betsInRound(round: number, db: DbOrTx = this.db): Promise<BetRow[]> {
+    return this.paidInRound(db, { round });
+  }
+
+  private readonly paidInRound = prepared<BetRow[], { round: number }>((db) => {
     const { gameBets } = this.t;
     return db
       .select()
       .from(gameBets)
-      .where(and(eq(gameBets.game, this.game), eq(gameBets.round, round), inArray(gameBets.status, ["confirmed", "won", "lost"])))
-      .orderBy(gameBets.confirmedAt);
-  }
+      .where(and(eq(gameBets.game, this.game), eq(gameBets.round, sql.placeholder("round")), inArray(gameBets.status, ["confirmed", "won", "lost"])))
+      .orderBy(gameBets.confirmedAt)
+      .prepare();
+  });
 
   /** The wallet's paid bet in a round, if any. */
   walletBetInRound(db: DbOrTx, wallet: string, round: number): Promise<BetRow | undefined> {
