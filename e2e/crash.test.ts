@@ -61,7 +61,7 @@ describe("Crash in Chromium", () => {
       await page.getByTestId("crash-players").getByText("5 XRP").waitFor();
 
       // The round runs: the canvas draws the curve; at 2.00x the server cashes the bet out and pays it.
-      startFlight(live.server);
+      await startFlight(live.server);
       flyTo(live.server, 150);
       await page.getByTestId("crash-cashout").waitFor({ timeout: 20_000 });
       await page.waitForTimeout(700);
@@ -132,7 +132,7 @@ describe("Crash in Chromium", () => {
       await amount.fill("3");
       // A round that flies for half a minute of real time at least (10x): the bet is signed while it runs.
       await skipToRound(live.server, (c) => c >= 1000);
-      startFlight(live.server);
+      await startFlight(live.server);
       await page.getByTestId("crash-place").getByText("Bet on Next Round").waitFor({ timeout: 20_000 });
       await page.getByTestId("crash-place").click();
       const dialog = page.getByTestId("crash-payment");

@@ -39,7 +39,7 @@ describe("Crash rounds in Chromium (issue 36)", () => {
       expect(await myBet.innerText()).toContain(`#${round}`);
 
       // The round flies and crashes (the server settles the loss before it says so); the list follows by itself within a moment.
-      startFlight(live.server);
+      await startFlight(live.server);
       flyTo(live.server, crash);
       await myBet.getByText("lost").waitFor({ timeout: 3_000 });
       // The players table (folded from the socket's deltas) says 'bust' for what rode into the crash, on both pages.
@@ -77,7 +77,7 @@ describe("Crash rounds in Chromium (issue 36)", () => {
       }
       // A round of 3x to 4x (the rocket crosses the whole canvas by 3x), watched from its start as the test moves it on.
       const { round, crash } = await skipToRound(live.server, (c) => c >= 300 && c <= 400);
-      startFlight(live.server);
+      await startFlight(live.server);
       const overlaps: string[] = [];
       let samples = 0;
       let flown = 0;

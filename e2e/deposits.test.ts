@@ -34,7 +34,7 @@ test("an admin sees the untagged payments to the treasury: kept from the funding
   await server.ctx.outbox.waitFor(refundKey, 20_000);
   await eventually(() => server.ctx.payments.incoming(kept.result.hash), "the funder's payment");
 
-  const { token } = server.ctx.auth.createSession(admin.classicAddress, "wallet_connect");
+  const { token } = await server.ctx.auth.createSession(admin.classicAddress, "wallet_connect");
   for (const [viewport, name] of [[DESKTOP, "admin-deposits-desktop"], [PHONE, "admin-deposits-phone"]] as const) {
     const context = await browser.newContext({ viewport });
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }]);

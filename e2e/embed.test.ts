@@ -112,19 +112,19 @@ describe("Streamers' embeds in Chromium", () => {
         const off = live.server.ctx.crash.bets.on("confirmed", (bet) => bet.wallet === crashWallet.classicAddress && (off(), resolve(Date.now())));
       });
       await watchRow(crash, crashWallet.classicAddress);
-      await placeBet(live.server, sessionBrowser(live.server, crashWallet.classicAddress), crashWallet.seed!, 5, 2);
+      await placeBet(live.server, await sessionBrowser(live.server, crashWallet.classicAddress), crashWallet.seed!, 5, 2);
       const crashDelay = (await rowShownAt(crash)) - (await confirmed);
       console.log(`crash: bet confirmed -> row in the embed: ${crashDelay} ms (round ${round})`);
       expect(crashDelay).toBeLessThan(1000);
       const row = crash.locator(`[data-testid=embed-bets] [data-wallet="${crashWallet.classicAddress}"]`);
       expect(await row.getAttribute("class")).toContain("embed-me");
       expect(await row.innerText()).toMatch(/5\s+→2x/);
-      await placeBet(live.server, sessionBrowser(live.server, rider.classicAddress), rider.seed!, 3, null);
+      await placeBet(live.server, await sessionBrowser(live.server, rider.classicAddress), rider.seed!, 3, null);
       const riderRow = crash.locator(`[data-testid=embed-bets] [data-wallet="${rider.classicAddress}"]`);
       await riderRow.waitFor({ timeout: 15_000 });
 
       // The round flies to 2.00x: the auto cash-out and its payout show as it happens, the biggest win; then the crash busts the rider.
-      startFlight(live.server);
+      await startFlight(live.server);
       await watchRow(crash, crashWallet.classicAddress, "2.00x");
       const flown = Date.now();
       flyTo(live.server, 200);
@@ -163,11 +163,11 @@ describe("Streamers' embeds in Chromium", () => {
       });
       await watchRow(racing, me);
       const unicorns = ["Ripple", "Wave", "Drop", "Flow", "Splash"];
-      await betAndSign(live.server, sessionBrowser(live.server, me), racers[0]!.seed!, unicorns[0]!, 2);
+      await betAndSign(live.server, await sessionBrowser(live.server, me), racers[0]!.seed!, unicorns[0]!, 2);
       const raceDelay = (await rowShownAt(racing)) - (await raceConfirmed);
       console.log(`racing: bet confirmed -> row in the embed: ${raceDelay} ms (race ${race})`);
       expect(raceDelay).toBeLessThan(1000);
-      await Promise.all(racers.slice(1).map((w, i) => betAndSign(live.server, sessionBrowser(live.server, w.classicAddress), w.seed!, unicorns[i + 1]!, 3 + i)));
+      await Promise.all(racers.slice(1).map(async (w, i) => betAndSign(live.server, await sessionBrowser(live.server, w.classicAddress), w.seed!, unicorns[i + 1]!, 3 + i)));
       for (const [i, u] of unicorns.entries()) await racing.locator(`[data-testid=embed-unicorns] [data-unicorn=${u}]`).getByText(`${2 + i} XRP`).waitFor({ timeout: 15_000 });
       expect(await racing.locator("[data-testid=embed-bets] [data-row]").first().getAttribute("data-wallet")).toBe(me);
       await viewShot(page, "embed-live-bets");

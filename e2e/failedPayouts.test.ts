@@ -32,11 +32,11 @@ test("/admin lists the payments that failed for good; an admin sends one again a
   for (let attempt = 1; attempt <= RESEND_POLICY.maxAttempts; attempt++) {
     for (const hash of hashes) await outbox.waitFor(attempt === 1 ? `refund:${hash}` : `refund:${hash}#${attempt}`, 20_000);
     await fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms: RESEND_POLICY.afterMs + 1_000 }) });
-    outbox.resendDue();
+    await outbox.resendDue();
   }
   await requireDest(client, wallet, false);
 
-  const { token } = server.ctx.auth.createSession(admin.classicAddress, "wallet_connect");
+  const { token } = await server.ctx.auth.createSession(admin.classicAddress, "wallet_connect");
   // On a phone: the rows stack and fit the screen.
   const phone = await browser.newContext({ viewport: { width: 375, height: 812 } });
   await phone.addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }]);

@@ -26,11 +26,11 @@ test("an admin sees each game's house figures from the books: a race with 3 XRP 
   // A race taking bets for long enough, then 3 XRP on each of the five unicorns: one wins 5x, four lose.
   const race = await raceTakingBets(server);
   const bettors = await Promise.all(UNICORNS.map(() => faucet(server.url, { xrp: 50 })));
-  await Promise.all(bettors.map((w, i) => betAndSign(server, sessionBrowser(server, w.classicAddress), w.seed!, UNICORNS[i]!.name, 3)));
+  await Promise.all(bettors.map(async (w, i) => betAndSign(server, await sessionBrowser(server, w.classicAddress), w.seed!, UNICORNS[i]!.name, 3)));
   await eventually(async () => (await raceState(server)).players.length === UNICORNS.length, "five confirmed bets", 20_000);
   await raceReaches(server, race, "finished");
 
-  const adminBrowser = sessionBrowser(server, admin.classicAddress);
+  const adminBrowser = await sessionBrowser(server, admin.classicAddress);
   const house = (await adminBrowser.json("/api/admin/house")).body;
   expect(house.games.find((g: { game: string }) => g.game === "unicorn-racing")).toMatchObject({
     currency: "XRP",
@@ -42,9 +42,9 @@ test("an admin sees each game's house figures from the books: a race with 3 XRP 
     theoreticalRtp: 1,
   });
   expect(house.games.find((g: { game: string }) => g.game === "unicorn-racing").biggestWins).toEqual([expect.objectContaining({ profit: "12", multiple: 5, round: race })]);
-  expect((await sessionBrowser(server, Wallet.generate().classicAddress).json("/api/admin/house")).status).toBe(403);
+  expect(await (await (await sessionBrowser(server, Wallet.generate().classicAddress)).json("/api/admin/house")).status).toBe(403);
 
-  const { token } = server.ctx.auth.createSession(admin.classicAddress, "wallet_connect");
+  const { token } = await server.ctx.auth.createSession(admin.classicAddress, "wallet_connect");
   for (const [viewport, name] of [[DESKTOP, "admin-house-desktop"], [PHONE, "admin-house-phone"]] as const) {
     const context = await browser.newContext({ viewport });
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }]);

@@ -130,13 +130,13 @@ describe("pages follow the wallet channel and poll nothing while it is up", () =
 
   test("Slots: a spin's winnings show on the page as the payout is queued and validated, by push", async () => {
     const { address } = await fund(10_000);
-    const browser = sessionBrowser(live.server, address);
+    const browser = await sessionBrowser(live.server, address);
     const { session } = await buyPackage(live.server, browser, address, 0);
     const { context, page, errors, traffic } = await connectedPage("/games/slots", address);
     try {
       await page.getByTestId("slots-session").waitFor({ timeout: 15_000 });
       // A client seed under which the next spin wins (the test reads the secret server seed; players cannot).
-      const seeds = live.server.ctx.fair.repo.seeds(address)!;
+      const seeds = (await live.server.ctx.fair.repo.seeds(address))!;
       let clientSeed = "";
       for (let i = 0; !clientSeed; i++) if (spinSlots({ serverSeed: seeds.serverSeed, clientSeed: `push-${i}`, nonce: seeds.nextNonce }, 0).totalPayoutMicro > 0n) clientSeed = `push-${i}`;
       expect((await browser.json("/api/fair/client-seed", { method: "POST", json: { walletAddress: address, clientSeed } })).status).toBe(200);

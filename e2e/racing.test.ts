@@ -74,7 +74,7 @@ describe("Unicorn Racing in Chromium", () => {
         ["Wave", "Drop", "Flow", "Splash"].map(async (unicorn) => {
           const other = await api<{ address: string }>("POST", "/sandbox/api/accounts", { xrp: 50 });
           const ctx = await live.browser.newContext({ viewport: { width: 900, height: 700 } });
-          await ctx.addCookies([{ name: SESSION_COOKIE, value: live.server.ctx.auth.createSession(other.address, "wallet_connect").token, url: live.server.url }]);
+          await ctx.addCookies([{ name: SESSION_COOKIE, value: (await live.server.ctx.auth.createSession(other.address, "wallet_connect")).token, url: live.server.url }]);
           const opened = await openPage(ctx);
           pageErrors.push(opened.errors);
           await opened.page.goto(`${live.server.url}/games/unicorn-racing`);
@@ -129,7 +129,7 @@ describe("Unicorn Racing in Chromium", () => {
       // The winnings: a 10 XRP payment from the platform on the sandbox explorer.
       const platform = live.server.ctx.ledger.platformAddress;
       // Once the payout is validated (its txid on the bet), the explorer lists it.
-      const payoutTx = await eventually(() => live.server.ctx.racing.bets.ofWallet(winner.address).find((b) => b.status === "won")?.txid, "the payout validated", 60_000, 200);
+      const payoutTx = await eventually(async () => (await live.server.ctx.racing.bets.ofWallet(winner.address)).find((b) => b.status === "won")?.txid, "the payout validated", 60_000, 200);
       const explorer = await context.newPage();
       await explorer.goto(`${live.server.url}/sandbox/explorer/account/${winner.address}`);
       const payouts = await explorer.locator("table.table tbody tr").evaluateAll(
@@ -185,7 +185,7 @@ describe("Unicorn Racing in Chromium", () => {
     const winnerIndex = UNICORNS.findIndex((u) => u.name.length === longest);
     const finishedAt = new Date("2026-11-27T22:59:59.999Z");
     for (const round of [Number.MAX_SAFE_INTEGER - 2, Number.MAX_SAFE_INTEGER - 1, Number.MAX_SAFE_INTEGER]) {
-      live.server.ctx.store.db.transaction((tx) =>
+      await live.server.ctx.store.db.transaction((tx) =>
         racing.repo.insertRace(tx, { round, status: "finished", serverSeed: "f".repeat(64), serverSeedHash: "e".repeat(64), closeLedger: 2 ** 32 - 2, seedLedger: 2 ** 32 - 1, clientSeed: "D".repeat(64), multipleHundredths: 500, countdownAt: finishedAt, betsCloseAt: finishedAt, startsAt: finishedAt, startedAt: finishedAt, endsAt: finishedAt, finishedAt, winnerIndex }),
       );
     }

@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  attacker?.stop(true);
+  await attacker?.stop(true);
   await spa?.stop();
 });
 
@@ -107,7 +107,7 @@ app.init({ width: 200, height: 120, background: "#0b0d17", preference: "webgl" }
       if (renderer === null) await Bun.sleep(100);
     }
     await context.close();
-    server.stop(true);
+    await server.stop(true);
     return { renderer, errors };
   }
 

@@ -64,7 +64,7 @@ describe("VVX Slots and the daily wheel in Chromium", () => {
         payouts.push(first.totalPayout);
         await viewShot(page, "slots-result-desktop");
         expect(await page.getByTestId("slots-banner").getAttribute("data-kind")).toMatch(/win|partial|none/);
-        const { sessionId } = live.server.ctx.slots.sessions.activeSession(address)!;
+        const { sessionId } = (await live.server.ctx.slots.sessions.activeSession(address))!;
         for (let i = 1; i < 9; i++) {
           const res = await page.request.post(`${live.server.url}/api/slots/spin`, { data: { sessionId, walletAddress: address } });
           expect(res.status()).toBe(200);

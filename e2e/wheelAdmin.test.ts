@@ -29,14 +29,14 @@ const VIEWPORTS = [
 test("DAILY_SPIN_ELIGIBILITY=holders: the wheel tells a fresh wallet why it may not spin; /admin lists the wheel per day", async () => {
   // A player spins once (it bought spins), so the admin's table has a day.
   const player = await buyer(server, 10_000);
-  const playerBrowser = sessionBrowser(server, player.classicAddress);
+  const playerBrowser = await sessionBrowser(server, player.classicAddress);
   await buyPackage(server, playerBrowser, player.classicAddress, 0);
   expect((await playerBrowser.json("/api/daily-spin/spin", { method: "POST", json: {} })).status).toBe(200);
 
   const fresh = (await buyer(server, 0)).classicAddress;
   for (const [name, viewport] of VIEWPORTS) {
     const context = await browser.newContext({ viewport });
-    await context.addCookies([{ name: SESSION_COOKIE, value: server.ctx.auth.createSession(fresh, "wallet_connect").token, url: server.url }]);
+    await context.addCookies([{ name: SESSION_COOKIE, value: (await server.ctx.auth.createSession(fresh, "wallet_connect")).token, url: server.url }]);
     const { page, errors } = await openPage(context);
     await page.goto(server.url + "/");
     await page.getByTestId("daily-spin-card").scrollIntoViewIfNeeded();
@@ -54,7 +54,7 @@ test("DAILY_SPIN_ELIGIBILITY=holders: the wheel tells a fresh wallet why it may 
 
   for (const [name, viewport] of VIEWPORTS) {
     const context = await browser.newContext({ viewport });
-    await context.addCookies([{ name: SESSION_COOKIE, value: server.ctx.auth.createSession(admin.classicAddress, "wallet_connect").token, url: server.url }]);
+    await context.addCookies([{ name: SESSION_COOKIE, value: (await server.ctx.auth.createSession(admin.classicAddress, "wallet_connect")).token, url: server.url }]);
     const { page, errors } = await openPage(context);
     await page.goto(server.url + "/admin");
     const table = page.getByTestId("wheel-table");

@@ -8,8 +8,8 @@ import type { TestServer } from "../src/server/testing/testServer";
  * secret server seed; players cannot). The wallet's seed pair is made first if it has none yet.
  */
 export async function steerWheelToPrize(live: { server: TestServer }, page: Page, wallet: string, spins = 2) {
-  live.server.ctx.fair.open(wallet);
-  const row = live.server.ctx.fair.repo.seeds(wallet)!;
+  await live.server.ctx.fair.open(wallet);
+  const row = (await live.server.ctx.fair.repo.seeds(wallet))!;
   for (let i = 0; ; i++) {
     const clientSeed = `e2e-${i}`;
     const r = spinDailyWheel({ serverSeed: row.serverSeed, clientSeed, nonce: row.nextNonce });

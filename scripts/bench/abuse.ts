@@ -308,7 +308,7 @@ if (!values.only || "crash round, db locked".includes(values.only)) {
   await server.ctx.ledger.waitConnected(15_000);
   const rider = async () => {
     const wallet = await faucet(server.url, { xrp: 100 });
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const socket = await CrashSocket.open(server, browser);
     await socket.auth(wallet.classicAddress);
     return { wallet, browser, socket };
@@ -324,7 +324,7 @@ if (!values.only || "crash round, db locked".includes(values.only)) {
     async (until) => {
       const lock = await holdDatabase(join(server.dataDir, "vvx.db"));
       const lockedAt = performance.now();
-      startFlight(server);
+      await startFlight(server);
       flyTo(server, 130);
       const autoOut = await auto.socket.find((m) => m.type === "cashOutConfirmed" && m.betId === a.betId, 5_000, "auto cash-out").catch(() => undefined);
       const asked = performance.now();

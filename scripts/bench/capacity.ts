@@ -155,7 +155,7 @@ async function betsAndRound(server: TestServer, wallets: Wallet[], crowds: Crowd
   const { ctx } = server;
   const client = await outsideClient(server.url);
   const bettors = await Crowd.start({
-    bettors: { url: `${server.url.replace("http", "ws")}/ws/games/crash`, origin: server.url, list: wallets.map((w) => ({ wallet: w.classicAddress, cookie: `vvx_session=${ctx.auth.createSession(w.classicAddress, "wallet_connect").token}` })) },
+    bettors: { url: `${server.url.replace("http", "ws")}/ws/games/crash`, origin: server.url, list: await Promise.all(wallets.map(async (w) => ({ wallet: w.classicAddress, cookie: `vvx_session=${(await ctx.auth.createSession(w.classicAddress, "wallet_connect")).token}` }))) },
   });
   crowds.push(bettors);
   try {
@@ -173,7 +173,7 @@ async function betsAndRound(server: TestServer, wallets: Wallet[], crowds: Crowd
     offs.push(ctx.crash.bets.on("confirmed", (bet) => void closesAtConfirm.set(bet.id, latest)));
     // A fresh round (a countdown of a minute ahead: time to bet) crashing between 1.7x and 2x: the manual half
     // (1.10x-1.59x) and the lower automatic cash-outs win, the automatic ones above the crash lose; about 10 s of flight.
-    finishRound(server);
+    await finishRound(server);
     const round = await skipToRound(server, (c) => c >= 170 && c < 200);
     let t0 = performance.now();
     const bets: Awaited<ReturnType<typeof ctx.crash.bets.create>>["bet"][] = [];
@@ -191,14 +191,14 @@ async function betsAndRound(server: TestServer, wallets: Wallet[], crowds: Crowd
     if (refused.length) throw new Error(`${refused.length} payments refused, e.g. ${refused[0]!.result.engine_result}`);
     const submitEnd = performance.now();
     const hashes = new Set(submitted.map((r) => (r.result.tx_json as { hash: string }).hash));
-    for (const until = submitEnd + 120_000; bets.some((b) => ctx.crash.bets.get(b.id)!.status === "awaiting_payment"); ) {
+    for (const until = submitEnd + 120_000; (await Promise.all(bets.map((b) => ctx.crash.bets.get(b.id)))).some((b) => b!.status === "awaiting_payment"); ) {
       if (performance.now() > until) throw new Error("bets not credited within 2 minutes");
       await Bun.sleep(20);
     }
     const creditedS = (performance.now() - submitEnd) / 1000;
-    const confirmed = bets.map((b) => ctx.crash.bets.get(b.id)!);
+    const confirmed = (await Promise.all(bets.map((b) => ctx.crash.bets.get(b.id)))).map((b) => b!);
     const allConfirmed = confirmed.every((b) => b.status === "confirmed" && b.round === round.round);
-    const paymentLedgers = confirmed.map((b) => validatedAt.get(b.paymentTxHash!)?.ledger ?? ctx.payments.incoming(b.paymentTxHash!)!.ledgerIndex);
+    const paymentLedgers = await Promise.all(confirmed.map(async (b) => validatedAt.get(b.paymentTxHash!)?.ledger ?? (await ctx.payments.incoming(b.paymentTxHash!))!.ledgerIndex));
     const closes = confirmed.map((b, i) => (closesAtConfirm.get(b.id) ?? latest) - paymentLedgers[i]!);
     const validatedS = (Math.max(...[...hashes].map((h) => validatedAt.get(h)?.at ?? submitEnd)) - submitEnd) / 1000;
     log(`bets: ${fmt(bets.length)} created in ${createS.toFixed(1)} s, signed in ${signS.toFixed(1)} s, submitted in ${((submitEnd - t0) / 1000).toFixed(2)} s; payments in ${new Set(paymentLedgers).size} ledger(s), the last validated ${validatedS.toFixed(2)} s after the last submit, all bets credited ${creditedS.toFixed(2)} s after it; closes between a payment's ledger and its bet's confirmation: max ${Math.max(...closes)}, ${JSON.stringify(countBy(closes))}`);
@@ -207,7 +207,7 @@ async function betsAndRound(server: TestServer, wallets: Wallet[], crowds: Crowd
 
     // The round flies: the countdown's rest is skipped (nothing left to wait for), time runs as in production from here.
     for (const c of crowds) c.tell({ cmd: "record", on: true });
-    startFlight(server);
+    await startFlight(server);
     const manual = wallets.filter((_, i) => i % 2 === 1).map((w, i) => ({ wallet: w.classicAddress, at: values.burst ? BURST_AT : manualTarget(i) }));
     const waiting = [...manual].sort((a, b) => a.at - b.at);
     // The flight's multiplier read the cheap way (state() copies the 1,000 players each time): 0 ms once crashed.
@@ -249,18 +249,18 @@ async function signPayments(client: Client, platform: string, wallets: Wallet[],
 /** Once every winner's payout validated: the sum delivered on the ledger, and the sum of floor(bet x multiplier) the server decided. */
 async function payouts(server: TestServer, betIds: string[]) {
   const { ctx } = server;
-  const settled = betIds.map((id) => ctx.crash.bets.get(id)!);
+  const settled = (await Promise.all(betIds.map((id) => ctx.crash.bets.get(id)))).map((b) => b!);
   const winners = settled.filter((b) => b.status === "won");
   const expectedDrops = winners.reduce((n, b) => n + (b.amountDrops * BigInt(b.multiplierHundredths!)) / 100n, 0n);
   const t0 = performance.now();
-  for (const until = t0 + 120_000; winners.some((b) => !ctx.crash.bets.get(b.id)!.txid); ) {
+  for (const until = t0 + 120_000; (await Promise.all(winners.map((b) => ctx.crash.bets.get(b.id)))).some((b) => !b!.txid); ) {
     if (performance.now() > until) throw new Error("payouts not validated within 2 minutes");
     await Bun.sleep(50);
   }
   const validatedS = (performance.now() - t0) / 1000;
   let paidDrops = 0n;
   for (const b of winners) {
-    const tx = await ctx.ledger.request({ command: "tx", transaction: ctx.crash.bets.get(b.id)!.txid! });
+    const tx = await ctx.ledger.request({ command: "tx", transaction: (await ctx.crash.bets.get(b.id))!.txid! });
     paidDrops += BigInt((tx.result.meta as { delivered_amount: string }).delivered_amount);
   }
   return { winners: winners.length, lost: settled.filter((b) => b.status === "lost").length, paidDrops, expectedDrops, validatedS };

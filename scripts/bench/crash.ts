@@ -139,7 +139,7 @@ try {
   let t0 = performance.now();
   const wallets: Awaited<ReturnType<typeof faucet>>[] = [];
   for (let i = 0; i < opt.bettors; i += 25) wallets.push(...(await Promise.all(Array.from({ length: Math.min(25, opt.bettors - i) }, () => faucet(server.url, { xrp: 200 })))));
-  const bettors = wallets.map((w) => ({ wallet: w.classicAddress, cookie: `vvx_session=${ctx.auth.createSession(w.classicAddress, "wallet_connect").token}` }));
+  const bettors = await Promise.all(wallets.map(async (w) => ({ wallet: w.classicAddress, cookie: `vvx_session=${(await ctx.auth.createSession(w.classicAddress, "wallet_connect")).token}` })));
   console.log(`setup: ${opt.bettors} funded wallets in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   child.stdin.write(JSON.stringify({ gameUrl: `${server.url.replace("http", "ws")}/ws/games/crash`, bareUrl: `ws://127.0.0.1:${bareServer.port}/`, origin: server.url, spectators: opt.spectators, bettors } satisfies ClientJob) + "\n");
   const ready = await nextLine();
@@ -148,7 +148,7 @@ try {
   // 200 bets: opened through the kit, signed in the sandbox Xaman (submitted to the ledger), credited by the watcher.
   const client = await outsideClient(server.url);
   // A fresh round (its whole countdown ahead) that flies to 3x at least; then time runs as in production.
-  finishRound(server);
+  await finishRound(server);
   const round = await skipToRound(server, (c) => c >= 300);
   const bets = await Promise.all(wallets.map((w, i) => ctx.crash.bets.create({ wallet: w.classicAddress, amountDrops: BigInt(1 + (i % 10)) * 1_000_000n, params: { autoCashOut: i % 2 === 0 ? 150 + (i % 7) * 10 : null } })));
   t0 = performance.now();
@@ -165,14 +165,14 @@ try {
   const refused = submitted.filter((r) => r.result.engine_result !== "tesSUCCESS");
   if (refused.length) throw new Error(`${refused.length} payments refused, e.g. ${refused[0]!.result.engine_result}`);
   const signedMs = performance.now() - t0;
-  while (bets.some(({ bet }) => ctx.crash.bets.get(bet.id)!.status === "awaiting_payment")) await Bun.sleep(20);
-  const confirmed = bets.map(({ bet }) => ctx.crash.bets.get(bet.id)!);
+  while ((await Promise.all(bets.map(({ bet }) => ctx.crash.bets.get(bet.id)))).some((b) => b!.status === "awaiting_payment")) await Bun.sleep(20);
+  const confirmed = (await Promise.all(bets.map(({ bet }) => ctx.crash.bets.get(bet.id)))).map((b) => b!);
   const ledgers = new Set<number>();
   const notConfirmed = confirmed.filter((b) => b.status !== "confirmed");
   if (notConfirmed.length) throw new Error(`${notConfirmed.length} bets not confirmed: ${JSON.stringify(notConfirmed.slice(0, 3).map((b) => [b.status, b.reason]))}`);
-  for (const b of confirmed) ledgers.add(ctx.payments.incoming(b.paymentTxHash!)!.ledgerIndex);
+  for (const b of confirmed) ledgers.add((await ctx.payments.incoming(b.paymentTxHash!))!.ledgerIndex);
   const targetRound = confirmed[0]!.round!;
-  const closedAt = Math.max(...confirmed.map((b) => ctx.payments.incoming(b.paymentTxHash!)!.processedAt.getTime()));
+  const closedAt = Math.max(...(await Promise.all(confirmed.map(async (b) => (await ctx.payments.incoming(b.paymentTxHash!))!.processedAt.getTime()))));
   const firstCredit = Math.min(...confirmed.map((b) => b.confirmedAt!.getTime()));
   console.log(`bets: ${confirmed.length}/${bets.length} confirmed for round ${targetRound}: submitted in ${signedMs.toFixed(0)} ms, in ${ledgers.size} ledger(s) [${[...ledgers].join(", ")}], all credited ${((performance.now() - t0 - signedMs) / 1000).toFixed(2)} s after the last submit (first to last credit ${closedAt - firstCredit} ms)`);
   if (targetRound !== round.round) console.log(`note: the bets joined round ${targetRound} (the countdown of round ${round.round} ended first)`);
@@ -187,14 +187,14 @@ try {
   tell({ cmd: "record", on: false });
 
   // Payouts: the ledger's sum equals the sum of floor(bet x multiplier) the server decided.
-  const settled = bets.map(({ bet }) => ctx.crash.bets.get(bet.id)!);
+  const settled = (await Promise.all(bets.map(({ bet }) => ctx.crash.bets.get(bet.id)))).map((b) => b!);
   const expected = settled.filter((b) => b.status === "won").reduce((n, b) => n + (b.amountDrops * BigInt(b.multiplierHundredths!)) / 100n, 0n);
   const winners = settled.filter((b) => b.status === "won");
   t0 = performance.now();
-  while (winners.some((b) => !ctx.crash.bets.get(b.id)!.txid)) await Bun.sleep(50);
+  while ((await Promise.all(winners.map((b) => ctx.crash.bets.get(b.id)))).some((b) => !b!.txid)) await Bun.sleep(50);
   let onLedger = 0n;
   for (const b of winners) {
-    const tx = await ctx.ledger.request({ command: "tx", transaction: ctx.crash.bets.get(b.id)!.txid! });
+    const tx = await ctx.ledger.request({ command: "tx", transaction: (await ctx.crash.bets.get(b.id))!.txid! });
     onLedger += BigInt((tx.result.meta as { delivered_amount: string }).delivered_amount);
   }
   const statuses = settled.reduce<Record<string, number>>((acc, b) => ((acc[`${b.status} (round ${b.round})`] = (acc[`${b.status} (round ${b.round})`] ?? 0) + 1), acc), {});
@@ -235,6 +235,6 @@ try {
   console.log(`fan-out ratio game/bare (median of ${ratios.length}): ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} (goal >= 0.8)`);
 } finally {
   child.kill();
-  bareServer.stop(true);
+  await bareServer.stop(true);
   await server.stop(true);
 }

@@ -96,7 +96,7 @@ async function bareRate(blobs: { hash: string; blob: string }[][]): Promise<numb
     const r = await runJob({ url: `ws://127.0.0.1:${bare.port}`, blobs, inflight, watch: false, timeoutMs: 0 });
     return blobs.flat().length / (r.submitMs / 1000);
   } finally {
-    bare.stop(true);
+    await bare.stop(true);
   }
 }
 

@@ -55,8 +55,8 @@ try {
   const { ctx } = server;
   await ctx.ledger.waitConnected(15_000);
   // A bench database of its own: make room for every purchase in the two tiers.
-  ctx.store.db.update(nftTiers).set({ maxSupply: latencyCount + 5 }).where(eq(nftTiers.id, 1)).run();
-  ctx.store.db.update(nftTiers).set({ maxSupply: buyerCount + 5 }).where(eq(nftTiers.id, 2)).run();
+  await ctx.store.db.transaction(async (tx) => void (await tx.update(nftTiers).set({ maxSupply: latencyCount + 5 }).where(eq(nftTiers.id, 1))));
+  await ctx.store.db.transaction(async (tx) => void (await tx.update(nftTiers).set({ maxSupply: buyerCount + 5 }).where(eq(nftTiers.id, 2))));
 
   const closedAt = new Map<number, number>();
   ctx.ledger.on("ledgerClosed", (l) => closedAt.set(l.ledger_index, performance.now()));
@@ -82,7 +82,7 @@ try {
   const uiMs: number[] = [];
   const uiCloses: number[] = [];
   const one = async (wallet: Wallet) => {
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const created = await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: wallet.classicAddress, tierId: 1 } });
     if (created.status !== 200) throw new Error(`purchase refused: ${JSON.stringify(created.body)}`);
     const shownAt = performance.now();
@@ -99,8 +99,8 @@ try {
     const signed = await signPayload(server, created.body.uuid, { account: wallet.classicAddress });
     const stepTwoAt = await ui;
     const purchase = ctx.nfts.repo.byRequestId(requestId)!;
-    const paymentLedger = ctx.payments.incoming(signed.txid!)!.ledgerIndex;
-    const offerLedger = ctx.outbox.get(outboxKeys.offer(purchase.id))!.ledgerIndex!;
+    const paymentLedger = (await ctx.payments.incoming(signed.txid!))!.ledgerIndex;
+    const offerLedger = (await ctx.outbox.get(outboxKeys.offer(purchase.id)))!.ledgerIndex!;
     const t0 = closedAt.get(paymentLedger)!;
     ms.push(offeredAt.get(requestId)! - t0);
     closes.push(offerLedger - paymentLedger);
@@ -125,7 +125,7 @@ try {
   const t0 = performance.now();
   const results = await Promise.all(
     crowd.map(async (wallet) => {
-      const browser = sessionBrowser(server, wallet.classicAddress);
+      const browser = await sessionBrowser(server, wallet.classicAddress);
       const created = await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: wallet.classicAddress, tierId: 2 } });
       if (created.status !== 200) return false;
       await signPayload(server, created.body.uuid, { account: wallet.classicAddress });
@@ -147,8 +147,8 @@ try {
   const done = results.filter(Boolean).length;
   console.log(`throughput: ${buyerCount} Oasis buyers at once (pay, wait for the offer, accept)`);
   console.log(`  completed ${done}/${buyerCount} in ${wall.toFixed(1)} s = ${((done / wall) * 60).toFixed(0)} purchases per minute`);
-  const minted = ctx.outbox.list({ purpose: "nft-mint" }).length;
-  const offers = ctx.outbox.list({ purpose: "nft-offer" }).length;
+  const minted = (await ctx.outbox.list({ purpose: "nft-mint" })).length;
+  const offers = (await ctx.outbox.list({ purpose: "nft-offer" })).length;
   console.log(`  mints ${minted}, offers ${offers} for ${latencyCount + done} paid purchases`);
 } finally {
   await server.stop(true);

@@ -189,7 +189,7 @@ async function spectatorsPart() {
       }
     }
   } finally {
-    bare.stop();
+    await bare.stop();
   }
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
   const a = { rate: med(app.map((r) => r.perSecond)), p99: med(app.map((r) => r.p99)) };
@@ -228,7 +228,7 @@ async function betsPart() {
     const { raceState: s } = await raceState(server);
     const round = s.status === "waiting" && s.bettingOpen && s.betsCloseTime - s.serverTime > 40_000 ? s.roundNumber : s.roundNumber + 1;
     await raceReaches(server, round, "open", 120_000);
-    const cookies = wallets.map((w) => `vvx_session=${server.ctx.auth.createSession(w.classicAddress, "wallet_connect").token}`);
+    const cookies = await Promise.all(wallets.map(async (w) => `vvx_session=${(await server.ctx.auth.createSession(w.classicAddress, "wallet_connect")).token}`));
     const names = ["Ripple", "Wave", "Drop", "Flow", "Splash"];
     const initiateMs: number[] = [];
     t0 = performance.now();
@@ -245,7 +245,7 @@ async function betsPart() {
       },
     );
     const bets = server.ctx.racing.bets;
-    while (!ids.every((id) => bets.get(id)!.status === "confirmed")) {
+    while (!(await Promise.all(ids.map((id) => bets.get(id)))).every((b) => b!.status === "confirmed")) {
       if (performance.now() - t0 > 120_000) throw new Error("bets not confirmed in 2 minutes");
       await Bun.sleep(20);
     }
@@ -254,16 +254,16 @@ async function betsPart() {
 
     t0 = performance.now();
     await raceReaches(server, round, "finished", 120_000);
-    const won = ids.map((id) => bets.get(id)!).filter((b) => b.status === "won");
-    while (!won.every((b) => bets.get(b.id)!.txid)) {
+    const won = (await Promise.all(ids.map((id) => bets.get(id)))).map((b) => b!).filter((b) => b.status === "won");
+    while (!(await Promise.all(won.map((b) => bets.get(b.id)))).every((b) => b!.txid)) {
       if (performance.now() - t0 > 120_000) throw new Error("payouts not validated in 2 minutes");
       await Bun.sleep(50);
     }
     const settleMs = performance.now() - t0;
-    const all = ids.map((id) => bets.get(id)!);
+    const all = (await Promise.all(ids.map((id) => bets.get(id)))).map((b) => b!);
     const lost = all.filter((b) => b.status === "lost").length;
-    const payouts = server.ctx.outbox.list({ purpose: "game-payout" }).filter((e) => all.some((b) => e.key === `unicorn-racing-payout:${b.id}`));
-    const refunds = server.ctx.outbox.list({ purpose: "refund" }).length;
+    const payouts = (await server.ctx.outbox.list({ purpose: "game-payout" })).filter((e) => all.some((b) => e.key === `unicorn-racing-payout:${b.id}`));
+    const refunds = (await server.ctx.outbox.list({ purpose: "refund" })).length;
     const once = payouts.length === won.length && payouts.every((e) => e.status === "validated") && won.length + lost === n && refunds === 0;
     log(`initiate: p50 ${quantile(initiateMs, 0.5).toFixed(0)} ms, p99 ${quantile(initiateMs, 0.99).toFixed(0)} ms`);
     log(`all ${n} bets confirmed (initiate, sign, validated, credited) in ${(confirmMs / 1000).toFixed(2)} s; bare: ${n} plain payments validated in ${(bareMs / 1000).toFixed(2)} s; ratio ${(confirmMs / bareMs).toFixed(2)}`);

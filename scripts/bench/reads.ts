@@ -46,7 +46,7 @@ type Steady = { requests: number; statuses: Record<string, number>; p50: number;
 async function playGames(server: TestServer, days: number, bets: number): Promise<string> {
   const wallet = await buyer(server, 20_000);
   const address = wallet.classicAddress;
-  const browser = sessionBrowser(server, address);
+  const browser = await sessionBrowser(server, address);
   const { session } = await buyPackage(server, browser, address, 0);
   for (let left = session.remainingSpins as number; left > 0; left--) {
     const spun = await browser.json("/api/slots/spin", { method: "POST", json: { sessionId: session.sessionId, walletAddress: address } });
@@ -54,11 +54,11 @@ async function playGames(server: TestServer, days: number, bets: number): Promis
   }
   for (let day = 0; day < days; day++) {
     if (day) await advanceClock(server, DAY_MS);
-    const spun = await sessionBrowser(server, address).json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: address } });
+    const spun = await (await sessionBrowser(server, address)).json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: address } });
     if (spun.status !== 200) throw new Error(`daily spin answered ${spun.status}: ${JSON.stringify(spun.body)}`);
   }
   for (let i = 0; i < bets; i++) {
-    const bet = await placeBet(server, sessionBrowser(server, address), wallet.seed!, 1 + i, 2);
+    const bet = await placeBet(server, await sessionBrowser(server, address), wallet.seed!, 1 + i, 2);
     await betReaches(server, address, bet.betId, (b) => b.result !== null, `crash bet ${i + 1} settled`, 180_000);
   }
   return address;
@@ -100,7 +100,7 @@ try {
       if (r % 2) pair.reverse();
       for (const run of pair) await run();
     }
-    bare.stop(true);
+    await bare.stop(true);
     const bad = real.flatMap((s) => Object.keys(s.statuses).filter((code) => code !== "200"));
     if (bad.length) throw new Error(`${path}: non-200 answers ${JSON.stringify(real.map((s) => s.statuses))}`);
     const ratio = median(real.map((s, i) => s.rps / base[i]!.rps));

@@ -46,7 +46,7 @@ try {
   const { ctx } = server;
   await ctx.ledger.waitConnected(15_000);
   const total = opt.holders * opt["per-holder"];
-  ctx.store.db.update(nftTiers).set({ maxSupply: total + 5 }).where(eq(nftTiers.id, 1)).run();
+  await ctx.store.db.transaction(async (tx) => void (await tx.update(nftTiers).set({ maxSupply: total + 5 }).where(eq(nftTiers.id, 1))));
   console.log(`Rewards benchmark (sandbox ledger closes every ${opt["ledger-ms"]} ms)`);
 
   // --- Setup: holders and their NFTs, then 30 days --------------------------------------------
@@ -85,7 +85,7 @@ try {
       base.push(await runLoad<Steady>(job(`http://127.0.0.1:${baseline.port}/`)));
     }
   }
-  baseline.stop(true);
+  await baseline.stop(true);
   const bad = real.flatMap((s) => Object.entries(s.statuses).filter(([code]) => code !== "200"));
   if (bad.length) throw new Error(`non-200 answers: ${JSON.stringify(bad)}`);
   const [p50, p99, rps] = [median(real.map((s) => s.p50)), median(real.map((s) => s.p99)), median(real.map((s) => s.rps))];
@@ -99,7 +99,7 @@ try {
   const client = await outsideClient(server.url);
   const closes: { index: number; at: number }[] = [];
   ctx.ledger.on("ledgerClosed", (l) => closes.push({ index: l.ledger_index, at: performance.now() }));
-  const cookies = new Map(holders.map((h) => [h.classicAddress, sessionBrowser(server, h.classicAddress).cookieHeader()]));
+  const cookies = new Map(await Promise.all(holders.map(async (h) => [h.classicAddress, (await sessionBrowser(server, h.classicAddress)).cookieHeader()] as const)));
   const requests = (target: string): RequestSpec[] =>
     [...tokens].flatMap(([address, ids]) =>
       ids.flatMap((tokenId) => {
@@ -113,7 +113,7 @@ try {
     const sampleClaim = JSON.stringify({ success: true, claimId: 1, tokenId: "A".repeat(64), claimType: "full", claimedAmount: "50000", forfeitedAmount: "0", status: "Claimed", txid: "B".repeat(64), explorerUrl: null, message: "ok" });
     const b = bare(sampleClaim);
     const baseBurst = await runLoad<Burst>({ mode: "burst", requests: requests(`http://127.0.0.1:${b.port}/`) });
-    b.stop(true);
+    await b.stop(true);
     const balances = new Map(await Promise.all(holders.map(async (h) => [h.classicAddress, await vvxMicro(client, h.classicAddress, server)] as const)));
     const treasuryBefore = await vvxMicro(client, ctx.ledger.platformAddress, server);
     // Fire just after a close, so every claim is recorded inside one ledger interval.
@@ -133,7 +133,7 @@ try {
       rows = ok.map((c) => ctx.rewards.repo.claim(c.claimId)!);
     }
     if (rows.some((r) => r.status !== "paid")) throw new Error(`claims not paid: ${rows.filter((r) => r.status !== "paid").map((r) => r.id)}`);
-    const entries = rows.map((r) => ctx.outbox.get(r.outboxKey)!);
+    const entries = (await Promise.all(rows.map((r) => ctx.outbox.get(r.outboxKey)))).map((e) => e!);
     const lastLedger = Math.max(...entries.map((e) => e.ledgerIndex!));
     const recordedWithinMs = Math.max(...rows.map((r) => r.claimedAt.getTime())) - firedAtProductMs;
     const paidMicro = rows.reduce((s, r) => s + r.amountMicroVvx, 0n);

@@ -86,51 +86,59 @@ const picks = picked.map((n) => owners[n]!);
 const bareLookup = sqlite.prepare("SELECT * FROM game_bets WHERE id = ?");
 const bareSweep = sqlite.prepare("SELECT id, key, purpose, result, error, updated_at FROM ledger_outbox WHERE status = 'failed' AND next_key IS NULL ORDER BY id");
 
-function timed(n: number, fn: (i: number) => unknown): number {
+/** Calls per second of `fn`, each awaited (the store's queries are async; bare bun:sqlite's are not, and await costs them a tick too). */
+async function timed(n: number, fn: (i: number) => unknown): Promise<number> {
   let found = 0;
   const start = performance.now();
-  for (let i = 0; i < n; i++) if (fn(i)) found++;
+  for (let i = 0; i < n; i++) if (await fn(i)) found++;
   const ms = performance.now() - start;
   if (!found) throw new Error("the measured query found nothing");
   return (n / ms) * 1000;
 }
 
+/** The median of --rounds measurements, taken one after the other. */
+async function medianOfRounds(measure: () => Promise<number>): Promise<number> {
+  const values: number[] = [];
+  for (let r = 0; r < opt.rounds; r++) values.push(await measure());
+  return median(values);
+}
+
 /** A/B interleaved: [product per second, baseline per second] medians. */
-function ab(n: number, product: (i: number) => unknown, bare: (i: number) => unknown): { product: number; baseline: number; ratio: number } {
+async function ab(n: number, product: (i: number) => unknown, bare: (i: number) => unknown): Promise<{ product: number; baseline: number; ratio: number }> {
   const p: number[] = [];
   const b: number[] = [];
-  timed(Math.min(n, 200), product);
-  timed(Math.min(n, 200), bare);
+  await timed(Math.min(n, 200), product);
+  await timed(Math.min(n, 200), bare);
   for (let r = 0; r < opt.rounds; r++) {
-    p.push(timed(n, product));
-    b.push(timed(n, bare));
+    p.push(await timed(n, product));
+    b.push(await timed(n, bare));
   }
   const product_ = median(p);
   const baseline = median(b);
   return { product: product_, baseline, ratio: product_ / baseline };
 }
 
-const lookup = ab(opt.lookups, (i) => repo.bet(picks[i]!), (i) => bareLookup.get(picks[i]!));
+const lookup = await ab(opt.lookups, (i) => repo.bet(picks[i]!), (i) => bareLookup.get(picks[i]!));
 log(`settlement lookup: ${Math.round(lookup.product).toLocaleString("en-US")}/s, bare ${Math.round(lookup.baseline).toLocaleString("en-US")}/s, ratio ${lookup.ratio.toFixed(2)}`);
-const sweep = ab(
+const sweep = await ab(
   opt.sweeps,
-  () => {
-    outbox.resendDue();
+  async () => {
+    await outbox.resendDue();
     return true;
   },
   () => bareSweep.all().length,
 );
-if (outbox.list({ status: "queued" }).length) throw new Error("the sweep resent an entry inside its pause");
+if ((await outbox.list({ status: "queued" })).length) throw new Error("the sweep resent an entry inside its pause");
 log(`resend sweep: ${Math.round(sweep.product).toLocaleString("en-US")}/s, bare ${Math.round(sweep.baseline).toLocaleString("en-US")}/s, ratio ${sweep.ratio.toFixed(2)}`);
 
 // --- Before migration 0011, for reference: the lookup without its index, and the kit's old sweep.
 sqlite.exec("DROP INDEX game_bets_outbox");
 const fewer = Math.max(20, Math.floor(opt.lookups / 200));
 const byKey = sqlite.prepare("SELECT * FROM game_bets WHERE outbox_key = ?");
-const lookupBefore = median(Array.from({ length: opt.rounds }, () => timed(fewer, (i) => byKey.get(keys[picked[i]!]!))));
+const lookupBefore = await medianOfRounds(() => timed(fewer, (i) => byKey.get(keys[picked[i]!]!)));
 const unsettled = sqlite.prepare<{ outbox_key: string }, [string]>("SELECT * FROM game_bets WHERE game = ? AND outbox_key IS NOT NULL AND txid IS NULL");
-const oldSweep = () => unsettled.all(GAME).filter((bet) => outbox.get(bet.outbox_key)?.status === "failed").length;
-const sweepBefore = median(Array.from({ length: opt.rounds }, () => timed(Math.max(20, Math.floor(opt.sweeps / 100)), oldSweep)));
+const oldSweep = async () => (await Promise.all(unsettled.all(GAME).map((bet) => outbox.get(bet.outbox_key)))).filter((entry) => entry?.status === "failed").length;
+const sweepBefore = await medianOfRounds(() => timed(Math.max(20, Math.floor(opt.sweeps / 100)), oldSweep));
 log(`before 0011: settlement lookup ${Math.round(lookupBefore).toLocaleString("en-US")}/s (x${(lookup.product / lookupBefore).toFixed(0)} now); kit's old sweep ${Math.round(sweepBefore).toLocaleString("en-US")}/s (x${(sweep.product / sweepBefore).toFixed(0)} now)`);
 
 store.close();

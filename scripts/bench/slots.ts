@@ -115,8 +115,8 @@ function bareServer(dir: string) {
   return {
     url: `http://127.0.0.1:${server.port}/`,
     addSession: (id: string, spins: number) => db.query("INSERT INTO sessions VALUES (?, ?, 0)").run(id, spins),
-    stop: () => {
-      server.stop(true);
+    stop: async () => {
+      await server.stop(true);
       db.close();
     },
   };
@@ -135,8 +135,8 @@ try {
   const appTargets: Target[] = [];
   const bareTargets: Target[] = [];
   for (const w of wallets) {
-    const credit = ctx.store.db.transaction((tx) => ctx.slots.sessions.creditBonusSpins(tx, w.classicAddress, spinsEach));
-    const { token } = ctx.auth.createSession(w.classicAddress, "wallet_connect");
+    const credit = await ctx.store.db.transaction((tx) => ctx.slots.sessions.creditBonusSpins(tx, w.classicAddress, spinsEach));
+    const { token } = await ctx.auth.createSession(w.classicAddress, "wallet_connect");
     appTargets.push({ url: `${server.url}/api/slots/spin`, body: JSON.stringify({ sessionId: credit.sessionId, walletAddress: w.classicAddress }), cookie: `vvx_session=${token}` });
     bare.addSession(credit.sessionId, spinsEach);
     bareTargets.push({ url: bare.url, body: JSON.stringify({ sessionId: credit.sessionId }) });
@@ -187,7 +187,7 @@ try {
     );
   }
 } finally {
-  bare.stop();
+  await bare.stop();
   rmSync(bareDir, { recursive: true, force: true });
   await server.stop(true);
 }

@@ -59,7 +59,7 @@ try {
     }
   }
   const [reads, closes, seconds] = [pool.reads - reads0, pool.closes - closes0, (performance.now() - started) / 1000];
-  bare.stop(true);
+  await bare.stop(true);
   const bad = real.flatMap((s) => Object.entries(s.statuses).filter(([code]) => code !== "200"));
   if (bad.length) throw new Error(`non-200 answers: ${JSON.stringify(bad)}`);
 

@@ -53,8 +53,8 @@ try {
   const started = performance.now();
   for (let done = 0; done < total; done += batch) {
     const n = Math.min(batch, total - done);
-    const reqs = Array.from({ length: n }, () =>
-      payments.createPaymentRequest({ purpose: "bench", amount: 1_000_000n, currency: "XRP", expiresAt: new Date(Date.now() + 600_000) }),
+    const reqs = await Promise.all(
+      Array.from({ length: n }, () => payments.createPaymentRequest({ purpose: "bench", amount: 1_000_000n, currency: "XRP", expiresAt: new Date(Date.now() + 600_000) })),
     );
     await Promise.all(
       reqs.map(async (req, i) => {
@@ -71,7 +71,7 @@ try {
       if (Date.now() > deadline) throw new Error(`credits missing after a close: ${reqs.filter((r) => !creditedAt.has(r.id)).length}`);
       await Bun.sleep(1);
     }
-    for (const r of reqs) fromClose.push(creditedAt.get(r.id)!.at - t0);
+    for (const r of reqs) fromClose.push(creditedAt.get((await r).id)!.at - t0);
   }
   const elapsed = (performance.now() - started) / 1000;
   await client.disconnect();

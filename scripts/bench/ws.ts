@@ -97,7 +97,7 @@ try {
   rows.push({ metric: `WS /ws/games/crash connects/s (${opt.clients} at once, vs bare connect+subscribe)`, unit: "/s", product: perSecond(opt.clients, median(game.connect)), baseline: perSecond(opt.clients, median(base.connect)), ratio: gameRatio, goal: ">= 0.8", met: gameRatio >= 0.8 });
   rows.push({ metric: `WS broadcast to ${opt.clients} clients, msg/s delivered`, unit: "/s", product: perSecond(opt.clients * opt.messages, median(product.receive)), baseline: perSecond(opt.clients * opt.messages, median(base.receive)), ratio: receiveRatio, goal: ">= 0.9", met: receiveRatio >= 0.9 });
 } finally {
-  bare.stop(true);
+  await bare.stop(true);
   await server.stop(true);
 }
 emitRows(rows, values.json);

@@ -44,7 +44,7 @@ async function serve(): Promise<void> {
       }
       out({ ticks });
     } else if (cmd.cmd === "stop") {
-      server.stop(true);
+      await server.stop(true);
       process.exit(0);
     }
   }

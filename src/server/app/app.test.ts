@@ -45,28 +45,28 @@ describe("system routes", () => {
     expect(before).toEqual({ totalRewardsPoolVvx: 24_000_000, totalRewardsPaidVvx: 0, nftSupply: 60, nftsMinted: 0, holders: 0, vvxBurned: 0 });
     const db = server.ctx.store.db;
     const mintedAt = new Date();
-    db.insert(nfts).values([
+    await db.transaction(async (tx) => void (await tx.insert(nfts).values([
       { tokenId: "A".repeat(64), tierId: 1, number: 1, taxon: 1001, owner: "rOwnerOne", mintedAt },
       { tokenId: "B".repeat(64), tierId: 2, number: 1, taxon: 20001, owner: "rOwnerOne", mintedAt },
       { tokenId: "C".repeat(64), tierId: 2, number: 2, taxon: 20002, owner: "rOwnerTwo", mintedAt },
       // Minted, offered, not yet accepted: still the platform's, so not a holder.
       { tokenId: "D".repeat(64), tierId: 2, number: 3, taxon: 20003, owner: server.ctx.ledger.platformAddress, mintedAt },
-    ]).run();
+    ])));
     const claim = (tokenId: string, seq: number, wallet: string, claimType: string, micro: bigint, status: string) => ({
       tokenId, seq, wallet, tierId: 1, claimType, baseMicroVvx: micro, amountMicroVvx: micro, forfeitedMicroVvx: 0n, status, outboxKey: `reward:${tokenId}:${seq}`, claimedAt: mintedAt,
     });
-    db.insert(rewardClaims).values([
+    await db.transaction(async (tx) => void (await tx.insert(rewardClaims).values([
       claim("A".repeat(64), 1, "rOwnerOne", "full", 1_500_000_000n, "paid"),
       claim("B".repeat(64), 1, "rOwnerOne", "early", 250_500_000n, "paid"),
       claim("C".repeat(64), 1, "rOwnerTwo", "early", 9_000_000n, "failed"),
       claim("C".repeat(64), 2, "rOwnerTwo", "early", 7_000_000n, "pending"),
-    ]).run();
+    ])));
     // Crash burns count once validated.
     const burn = { betsDrops: 100_000_000n, xrpDrops: 1_000_000n, createdAt: mintedAt };
-    db.insert(crashBurns).values([
+    await db.transaction(async (tx) => void (await tx.insert(crashBurns).values([
       { ...burn, round: 900_001, outboxKey: "crash-burn:900001", status: "validated", vvxBurnedMicro: 1_234_500_000n },
       { ...burn, round: 900_002, outboxKey: "crash-burn:900002", status: "queued" },
-    ]).run();
+    ])));
     const after = await (await get("/api/stats")).json();
     expect(after).toEqual({ totalRewardsPoolVvx: 24_000_000, totalRewardsPaidVvx: 1750.5, nftSupply: 60, nftsMinted: 4, holders: 2, vvxBurned: 1234.5 });
   });

@@ -163,7 +163,7 @@ describe("backups and restores", () => {
       openStore(dir).close();
       const before = readFileSync(join(dir, "vvx.db"));
       const junk = join(dir, "junk.db");
-      Bun.write(junk, "not a database at all, just text that is long enough to look like something");
+      await Bun.write(junk, "not a database at all, just text that is long enough to look like something");
       await Bun.sleep(10);
       const other = join(dir, "other.db");
       new Database(other, { create: true }).close();

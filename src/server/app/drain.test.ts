@@ -19,12 +19,12 @@ describe("restarts void nothing that could finish", () => {
     try {
       await server.ctx.ledger.waitConnected(15_000);
       const rider = await faucet(server.url, { xrp: 100 });
-      const browser = sessionBrowser(server, rider.classicAddress);
+      const browser = await sessionBrowser(server, rider.classicAddress);
       // A round that runs a while (2x at least: 11 s of flight) with a rider on it.
       const { round, crash } = await skipToRound(server, (c) => c >= 200);
       const bet = await placeBet(server, browser, rider.seed!, 5);
       await betReaches(server, rider.classicAddress, bet.betId, (b) => b.status === "confirmed" && b.round === round, "the bet confirmed", 15_000);
-      startFlight(server);
+      await startFlight(server);
 
       const drain = new Drain(server.ctx);
       const finished = drain.forRestart(60_000);
@@ -45,7 +45,7 @@ describe("restarts void nothing that could finish", () => {
       const again = await startTestServer(env, dir, log);
       try {
         expect(log.lines.filter((l) => l.includes("voided"))).toEqual([]);
-        expect(again.ctx.crash.bets.get(bet.betId)?.status).toBe(settled.status);
+        expect((await again.ctx.crash.bets.get(bet.betId))?.status).toBe(settled.status);
       } finally {
         await again.stop();
       }
@@ -63,9 +63,9 @@ describe("restarts void nothing that could finish", () => {
       await server.ctx.ledger.waitConnected(15_000);
       // The crash chain's commitment is on the ledger and the first round counts down: nothing of the start is open.
       await waitingRound(server);
-      const adminBrowser = sessionBrowser(server, admin.classicAddress);
-      const player = sessionBrowser(server, (await faucet(server.url, { xrp: 50, vvx: 600_000 })).classicAddress);
-      expect((await sessionBrowser(server, Wallet.generate().classicAddress).json("/api/admin/drain", { method: "POST", json: {} })).status).toBe(403);
+      const adminBrowser = await sessionBrowser(server, admin.classicAddress);
+      const player = await sessionBrowser(server, (await faucet(server.url, { xrp: 50, vvx: 600_000 })).classicAddress);
+      expect(await (await (await sessionBrowser(server, Wallet.generate().classicAddress)).json("/api/admin/drain", { method: "POST", json: {} })).status).toBe(403);
       expect((await adminBrowser.json("/api/admin/drain")).body).toMatchObject({ success: true, draining: false, open: [] });
       // A bet whose payment request is open: the drain waits for it.
       const pending = await player.json("/api/crash-bet/initiate", { method: "POST", json: { betAmount: 2 } });

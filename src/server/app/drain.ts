@@ -69,7 +69,7 @@ export class Drain {
     let reported = performance.now();
     for (let open = this.open(); open.length; open = this.open()) {
       // A bet paid while draining has no crash round to join: refunded as it comes.
-      if (open.some((o) => o.includes("crash bet"))) this.ctx.crash.bets.voidInterrupted("while draining (no round opens again before the restart)");
+      if (open.some((o) => o.includes("crash bet"))) await this.ctx.crash.bets.voidInterrupted("while draining (no round opens again before the restart)");
       if (performance.now() - reported >= REPORT_MS) {
         this.ctx.log.info("draining: waiting for", { open: open.join("; ") });
         reported = performance.now();

@@ -27,16 +27,16 @@ afterAll(() => server.stop(true));
  * database's. `stop` ends it and returns what it saw: the comparisons made, the first stale answer,
  * the distinct database states.
  */
-function staleReader(database: () => string, api: () => Promise<string>) {
+function staleReader(database: () => Promise<string>, api: () => Promise<string>) {
   let checked = 0;
   let stale: unknown;
   const seen = new Set<string>();
   let reading = true;
   const reader = (async () => {
     while (reading) {
-      const a = database();
+      const a = await database();
       const answer = await api();
-      const b = database();
+      const b = await database();
       if (a === b) {
         checked++;
         seen.add(a);
@@ -79,7 +79,7 @@ test("tiers, availability, minting status and stats are never stale after a purc
   const before = fromDatabase();
   expect(await fromApi()).toEqual(before);
 
-  const reader = staleReader(() => JSON.stringify(fromDatabase()), async () => JSON.stringify(await fromApi()));
+  const reader = staleReader(async () => JSON.stringify(fromDatabase()), async () => JSON.stringify(await fromApi()));
 
   // Bought early in a 31-day month: no month ends (and no distribution pays) while this test runs.
   await toMonthStart(server);
@@ -90,7 +90,7 @@ test("tiers, availability, minting status and stats are never stale after a purc
   const tokenId = await buyNft(server, wallet, 1);
   // A claim a day later: the paid reward shows in the stats.
   await advanceClock(server, DAY_MS);
-  const claimed = await sessionBrowser(server, address).json("/api/rewards/claim", { method: "POST", json: { walletAddress: address, claimType: "early", tokenId, tierId: 1 } });
+  const claimed = await (await sessionBrowser(server, address)).json("/api/rewards/claim", { method: "POST", json: { walletAddress: address, claimType: "early", tokenId, tierId: 1 } });
   expect(claimed.status).toBe(200);
   const { checked, stale, seen } = await reader.stop();
 
@@ -113,10 +113,10 @@ test("crash's latest rounds and racing's races (API and socket history) are neve
     await games.ctx.ledger.waitConnected(15_000);
     const { crash, racing } = games.ctx;
     // The API's answers, and the history messages every game socket gets on open.
-    const database = () => JSON.stringify([{ success: true, rounds: crash.pastRounds(20) }, { success: true, rounds: crash.pastRounds(3) }, { success: true, races: racing.races(20) }, crash.historyMessage(), racing.raceHistory()]);
+    const database = async () => JSON.stringify([{ success: true, rounds: await crash.pastRounds(20) }, { success: true, rounds: await crash.pastRounds(3) }, { success: true, races: racing.races(20) }, await crash.historyMessage(), racing.raceHistory()]);
     const api = async () => {
       const get = async (path: string) => (await games.app.handle(new Request(games.url + path))).json();
-      const onOpen = [JSON.parse(crash.historyText()), JSON.parse(racing.raceHistoryText())];
+      const onOpen = [JSON.parse(await crash.historyText()), JSON.parse(racing.raceHistoryText())];
       return JSON.stringify([...(await Promise.all([get("/api/crash/rounds"), get("/api/crash/rounds?limit=3"), get("/api/racing/races")])), ...onOpen]);
     };
     const reader = staleReader(database, api);
@@ -124,16 +124,16 @@ test("crash's latest rounds and racing's races (API and socket history) are neve
     for (let round = 1; round <= 3; round++) await raceReaches(games, round, "finished", 60_000);
     for (let i = 0; i < 3; i++) {
       await waitingRound(games);
-      finishRound(games);
+      await finishRound(games);
       await Bun.sleep(20);
     }
-    const crashRounds = () => crash.pastRounds(20).length;
+    const crashRounds = async () => (await crash.pastRounds(20)).length;
     const { checked, stale, seen } = await reader.stop();
 
     expect(stale).toBeUndefined();
-    expect(await api()).toBe(database());
+    expect(await api()).toBe(await database());
     expect(racing.races(20).length).toBeGreaterThanOrEqual(3);
-    expect(crashRounds()).toBeGreaterThanOrEqual(3);
+    expect(await crashRounds()).toBeGreaterThanOrEqual(3);
     expect(seen).toBeGreaterThanOrEqual(4);
     expect(checked).toBeGreaterThan(20);
   } finally {
@@ -147,18 +147,18 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
     await games.ctx.ledger.waitConnected(15_000);
     const wallet = await buyer(games, 20_000);
     const me = wallet.classicAddress;
-    const browser = sessionBrowser(games, me);
+    const browser = await sessionBrowser(games, me);
     const { slots, dailySpin, crash } = games.ctx;
     // The lists as the database has them now: the default pages, a short one, and one after a cursor.
-    const database = () => {
-      const spins = slots.sessions.spinList(me, 50);
+    const database = async () => {
+      const spins = await slots.sessions.spinList(me, 50);
       const cursor = spins[2]?.spinId ?? 1;
       return JSON.stringify([
         { success: true, spins },
-        { success: true, spins: slots.sessions.spinList(me, 3, cursor) },
-        { success: true, spins: dailySpin.spinList(me, LISTED_SPINS) },
-        { success: true, bets: crash.walletBets(me, 50) },
-        { success: true, bets: crash.walletBets(me, 2) },
+        { success: true, spins: await slots.sessions.spinList(me, 3, cursor) },
+        { success: true, spins: await dailySpin.spinList(me, LISTED_SPINS) },
+        { success: true, bets: await crash.walletBets(me, 50) },
+        { success: true, bets: await crash.walletBets(me, 2) },
       ]);
     };
     const api = async () => {
@@ -174,20 +174,20 @@ test("a player's slots spins, wheel spins and crash bets are never stale after a
     for (let i = 0; i < 10; i++) expect((await browser.json("/api/slots/spin", { method: "POST", json: { sessionId: session.sessionId, walletAddress: me } })).status).toBe(200);
     expect((await browser.json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: me } })).status).toBe(200);
     await advanceClock(games, DAY_MS);
-    expect((await sessionBrowser(games, me).json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: me } })).status).toBe(200);
+    expect(await (await (await sessionBrowser(games, me)).json("/api/daily-spin/spin", { method: "POST", json: { walletAddress: me } })).status).toBe(200);
     for (const amount of [1, 2]) {
       // Each bet joins the counting-down round, which the test then plays to its crash: won or lost, it settles.
       await waitingRound(games);
-      const bet = await placeBet(games, sessionBrowser(games, me), wallet.seed!, amount, 1.1);
+      const bet = await placeBet(games, await sessionBrowser(games, me), wallet.seed!, amount, 1.1);
       await betReaches(games, me, bet.betId, (b) => b.status === "confirmed", `crash bet of ${amount} XRP confirmed`, 15_000);
-      finishRound(games);
+      await finishRound(games);
       await betReaches(games, me, bet.betId, (b) => b.result !== null, `crash bet of ${amount} XRP settled`, 15_000);
     }
     const { checked, stale, seen } = await reader.stop();
 
     expect(stale).toBeUndefined();
-    expect(await api()).toBe(database());
-    const [spins, , wheel, bets] = JSON.parse(database()) as { spins?: unknown[]; bets?: unknown[] }[];
+    expect(await api()).toBe(await database());
+    const [spins, , wheel, bets] = JSON.parse(await database()) as { spins?: unknown[]; bets?: unknown[] }[];
     expect([spins!.spins!.length, wheel!.spins!.length, bets!.bets!.length]).toEqual([10, 2, 2]);
     expect(seen).toBeGreaterThanOrEqual(10);
     expect(checked).toBeGreaterThan(20);

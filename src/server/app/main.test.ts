@@ -161,7 +161,7 @@ describe("the sandbox's own database", () => {
 });
 
 describe("database", () => {
-  test("opens in WAL mode under DATA_DIR and applies each migration once", () => {
+  test("opens in WAL mode under DATA_DIR and applies each migration once", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vvx-db-"));
     try {
       const first = openStore(dir);
@@ -172,9 +172,9 @@ describe("database", () => {
       const applied = second.sqlite.query<{ tag: string }, []>("SELECT tag FROM _migrations ORDER BY tag").all().map((r) => r.tag);
       expect(applied).toEqual(migrations.map((m) => m.tag));
       // The marketplace seeds the spec's tiers once, keeping any an operator changed.
-      seedDefaults(second.db);
+      await seedDefaults(second.db);
       second.sqlite.query("UPDATE nft_tiers SET max_supply = 25 WHERE id = 1").run();
-      seedDefaults(second.db);
+      await seedDefaults(second.db);
       const tiers = second.sqlite.query<{ name: string; max_supply: number }, []>("SELECT name, max_supply FROM nft_tiers ORDER BY id").all();
       expect(tiers).toEqual([{ name: "Genesis", max_supply: 25 }, { name: "Oasis", max_supply: 40 }]);
       second.close();

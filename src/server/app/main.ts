@@ -12,6 +12,7 @@ import { createLogger, type Logger } from "../platform/log";
 import { DataDirError, prepareDataDir } from "../platform/dataDir";
 import { runCommand } from "./commands";
 import { NftService } from "../nfts/service";
+import { seedDefaults } from "../nfts/seed";
 import { FairSeedService } from "../fair/service";
 import { DailySpinService } from "../games/daily-spin/service";
 import { HOLDERS_PLAYED_DAYS } from "../games/daily-spin/model";
@@ -59,9 +60,11 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   // What the games have shown, kept outside the database (checked against it below, before any game runs).
   const played = PlayedMarks.open(config.dataDir);
   const notePlayed = played.note;
+  // The spec's NFT tiers, once, before the marketplace reads them.
+  await seedDefaults(store.db);
   const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
-  const fair = new FairSeedService({ db: store.db, sqlite: store.sqlite, clock, log });
-  const slots = new SlotsGame({ db: store.db, sqlite: store.sqlite, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub, notePlayed });
+  const fair = new FairSeedService({ db: store.db, clock, log });
+  const slots = new SlotsGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub, notePlayed });
   const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed });
   const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, sealer: dataDirSealer(config.dataDir) });
   // Wheel prizes become slot spins; the two games meet only here.
@@ -71,7 +74,7 @@ export async function createContext(settings: Config, log = loggerFor(settings))
       ? async (wallet: string) => playedSince(store.sqlite, wallet, clock.now() - HOLDERS_PLAYED_DAYS * 86_400_000) || (await rewards.reads.held(wallet)).length > 0
       : undefined;
   const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, eligible, hub, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
-  guardReplay({ store, log, crash, racing, slots, dailySpin, fair }, played);
+  await guardReplay({ store, log, crash, racing, slots, dailySpin, fair }, played);
   const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
   const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress, ledger, hub });
   // Every feature's rows in the transaction history: one line per source.
@@ -140,7 +143,7 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
   ctx.slots.start();
   ctx.racing.start();
   ctx.ledger.start();
-  ctx.crash.start();
+  await ctx.crash.start();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
   const exposed = exposedSandboxAdmin(config);

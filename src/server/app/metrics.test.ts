@@ -95,29 +95,29 @@ describe("GET /metrics", () => {
     const holder = await faucet(server.url, { xrp: 100, vvx: 600_000 });
     const tokenId = await buyNft(server, holder, 1);
     await advanceClock(server, DAY_MS);
-    const claimed = await sessionBrowser(server, holder.classicAddress).json("/api/rewards/claim", { method: "POST", json: { walletAddress: holder.classicAddress, claimType: "early", tokenId, tierId: 1 } });
+    const claimed = await (await sessionBrowser(server, holder.classicAddress)).json("/api/rewards/claim", { method: "POST", json: { walletAddress: holder.classicAddress, claimType: "early", tokenId, tierId: 1 } });
     expect(claimed.status).toBe(200);
 
     // A race with a 2 XRP bet on every unicorn (XRP in): one wins 5x (XRP out), four lose.
     // A race whose betting stays open long enough for five bets (else the clock moves to the next countdown).
     const race = await raceTakingBets(server);
     const bettors: Wallet[] = await Promise.all(UNICORNS.map(() => faucet(server.url, { xrp: 50 })));
-    await Promise.all(bettors.map((w, i) => betAndSign(server, sessionBrowser(server, w.classicAddress), w.seed!, UNICORNS[i]!.name, 2)));
+    await Promise.all(bettors.map(async (w, i) => betAndSign(server, await sessionBrowser(server, w.classicAddress), w.seed!, UNICORNS[i]!.name, 2)));
     await eventually(async () => (await raceState(server)).players.length === UNICORNS.length, "five confirmed bets", 20_000);
     await raceReaches(server, race, "finished");
 
     // A swap: the player's own payment through the AMM, none of the treasury's money.
     const swapper = await faucet(server.url, { xrp: 100, vvx: 0 });
-    const swapBrowser = sessionBrowser(server, swapper.classicAddress);
+    const swapBrowser = await sessionBrowser(server, swapper.classicAddress);
     const swap = await swapBrowser.json("/api/vvx/create-swap", { method: "POST", json: { walletAddress: swapper.classicAddress, xrpAmount: "10" } });
     expect(swap.status).toBe(200);
     await signPayload(server, swap.body.uuid, { seed: swapper.seed! });
     await eventually(async () => (await swapBrowser.json(`/api/vvx/swaps/${swap.body.uuid}`)).body.status === "completed", "the swap", 20_000);
 
     // Everything recorded has reached the ledger and the watcher has judged every payment.
-    await eventually(() => server.ctx.outbox.open().length === 0, "the outbox to empty", 30_000);
+    await eventually(async () => (await server.ctx.outbox.open()).length === 0, "the outbox to empty", 30_000);
     const end = (await client.request({ command: "ledger", ledger_index: "validated" })).result.ledger_index;
-    await eventually(() => (server.ctx.payments.cursor()?.ledgerIndex ?? 0) >= end, "the watcher to catch up", 20_000);
+    await eventually(async () => ((await server.ctx.payments.cursor())?.ledgerIndex ?? 0) >= end, "the watcher to catch up", 20_000);
 
     const text = await scrape();
     const check = Bun.spawn(["promtool", "check", "metrics"], { stdin: new Blob([text]), stdout: "pipe", stderr: "pipe" });

@@ -38,6 +38,8 @@ export class ServerMetrics {
   private readonly loop = eventLoopDelay();
   private treasury: Treasury | undefined;
   private lastValidated: { index: number; closeTimeS: number } | undefined;
+  /** The last ledger the payment watcher processed, as of the latest scrape. */
+  private watcherLedger: number | undefined;
   private readonly off: () => void;
 
   constructor(private readonly ctx: Ctx) {
@@ -100,7 +102,7 @@ export class ServerMetrics {
   }
 
   private chain(): void {
-    const { ledger, payments, crash } = this.ctx;
+    const { ledger, crash } = this.ctx;
     this.registry.gauge("vvx_ledger_connection_state", "The XRP Ledger connection: 1 for the current state.", (set) => {
       for (const state of LEDGER_STATES) set(ledger.state === state ? 1 : 0, { state });
     });
@@ -108,7 +110,7 @@ export class ServerMetrics {
       if (this.lastValidated) set(Math.max(0, this.ctx.clock.now() / 1000 - this.lastValidated.closeTimeS));
     });
     this.registry.gauge("vvx_payment_watcher_lag_ledgers", "Validated ledgers the payment watcher has not processed yet.", (set) => {
-      const done = payments.cursor()?.ledgerIndex;
+      const done = this.watcherLedger;
       if (this.lastValidated && done !== undefined) set(Math.max(0, this.lastValidated.index - done));
     });
     this.registry.gauge("vvx_treasury_xrp_drops", "The treasury's XRP balance (validated ledger), in drops.", (set) => this.treasury && set(this.treasury.balanceDrops));
@@ -130,7 +132,9 @@ export class ServerMetrics {
 
   /** Reads the treasury from the ledger (at most LEDGER_READ_MS; the last figures stay when it does not answer in time). */
   async refresh(): Promise<void> {
-    const { ledger, outbox } = this.ctx;
+    const { ledger, outbox, payments } = this.ctx;
+    // The watcher's cursor from the database (the gauges themselves are synchronous).
+    this.watcherLedger = (await payments.cursor())?.ledgerIndex;
     const read = (async () => {
       const facts = await new Bankroll(ledger, outbox).facts();
       const lines = await ledger.request({ command: "account_lines", account: ledger.platformAddress, peer: ledger.vvx.issuer, ledger_index: "validated" } as AccountLinesRequest);

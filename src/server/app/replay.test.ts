@@ -39,7 +39,7 @@ describe("a database that went back never replays what players saw", () => {
     try {
       await first.ctx.ledger.waitConnected(15_000);
       const wallet = await buyer(first, 0);
-      const shownPairs = new Set([await wheelSpin(sessionBrowser(first, wallet.classicAddress))]);
+      const shownPairs = new Set([await wheelSpin(await sessionBrowser(first, wallet.classicAddress))]);
 
       // The backup is taken while a crash round and a race count down.
       const { round: crashRound } = await waitingRound(first);
@@ -48,13 +48,13 @@ describe("a database that went back never replays what players saw", () => {
       expect((await runVvx(["backup", backup], { DATA_DIR: dir })).code).toBe(0);
 
       // What players see after it: the crash round runs, the race starts (its seed revealed), another wheel spin.
-      startFlight(first);
+      await startFlight(first);
       await crashRuns(first, crashRound);
       const shownCrash = new Set(Array.from({ length: crashRound }, (_, i) => first.ctx.crash.chains.seedFor(i + 1).hash));
       const raced = await raceReaches(first, race.roundNumber, "racing");
       expect(raced.serverSeed).toBeString();
       await advanceClock(first, DAY_MS);
-      shownPairs.add(await wheelSpin(sessionBrowser(first, wallet.classicAddress)));
+      shownPairs.add(await wheelSpin(await sessionBrowser(first, wallet.classicAddress)));
       const oldChain = first.ctx.crash.chains.published.terminatingHash;
       await first.stop();
 
@@ -71,10 +71,11 @@ describe("a database that went back never replays what players saw", () => {
       // Crash: a new chain, published before its first round; the next round comes after the one shown.
       await second.ctx.crash.chains.ready();
       expect(second.ctx.crash.chains.published.terminatingHash).not.toBe(oldChain);
-      const next = second.ctx.crash.rounds.placeRound();
+      const { store, crash } = second.ctx;
+      const next = await store.db.transaction((tx) => crash.rounds.placeRound(tx));
       expect(next).toBeGreaterThan(crashRound);
       expect(second.ctx.crash.chains.published.firstRound).toBe(next);
-      for (let r = next; r < next + 50; r++) expect(shownCrash.has(second.ctx.crash.chains.seedFor(r).hash)).toBe(false);
+      for (let r = next; (await r) < next + 50; r++) expect(shownCrash.has(second.ctx.crash.chains.seedFor(await r).hash)).toBe(false);
       const cut = await (await fetch(`${second.url}/api/crash/rounds?limit=5`)).json();
       // The round cut by the restore is voided; its hash is published like any voided round's (its chain is retired).
       expect(cut.rounds.find((r: { round: number }) => r.round === crashRound)).toMatchObject({ voided: true, hash: first.ctx.crash.chains.seedFor(crashRound).hash });
@@ -90,9 +91,9 @@ describe("a database that went back never replays what players saw", () => {
 
       // Wheel and slots: the seed pair was rotated (the old seed revealed); no (seed, nonce) is used twice.
       const [oldHash] = [...shownPairs][0]!.split("#");
-      expect(second.ctx.fair.revealed(oldHash!)).toMatchObject({ walletAddress: wallet.classicAddress, noncesUsed: 1 });
+      expect(await second.ctx.fair.revealed(oldHash!)).toMatchObject({ walletAddress: wallet.classicAddress, noncesUsed: 1 });
       await advanceClock(second, DAY_MS);
-      const after = await wheelSpin(sessionBrowser(second, wallet.classicAddress));
+      const after = await wheelSpin(await sessionBrowser(second, wallet.classicAddress));
       expect(shownPairs.has(after)).toBe(false);
       expect(after.split("#")[0]).not.toBe(oldHash);
     } finally {

@@ -5,8 +5,8 @@ import type { AppContext } from "./context";
 type Games = Pick<AppContext, "store" | "log" | "crash" | "racing" | "slots" | "dailySpin" | "fair">;
 
 /** What the database says was shown: the same marks as DATA_DIR/vvx.played, read from its rows. */
-function shownIn(ctx: Games): Played {
-  return { crash: ctx.crash.lastShownRound(), racing: ctx.racing.lastShownRound(), slots: ctx.slots.repo.lastSpinId(), wheel: ctx.dailySpin.repo.lastSpinId() };
+async function shownIn(ctx: Games): Promise<Played> {
+  return { crash: await ctx.crash.lastShownRound(), racing: ctx.racing.lastShownRound(), slots: await ctx.slots.repo.lastSpinId(), wheel: await ctx.dailySpin.repo.lastSpinId() };
 }
 
 /**
@@ -17,8 +17,8 @@ function shownIn(ctx: Games): Played {
  * skipped), the race in progress is voided and the race numbers shown are skipped, and every slots and
  * wheel seed pair is rotated; one warning says why. Returns the reason, or undefined when nothing went back.
  */
-export function guardReplay(ctx: Games, marks: PlayedMarks): string | undefined {
-  const inDb = shownIn(ctx);
+export async function guardReplay(ctx: Games, marks: PlayedMarks): Promise<string | undefined> {
+  const inDb = await shownIn(ctx);
   const known = marks.found;
   const origin = backupOrigin(ctx.store.sqlite);
   const behind = known ? PLAYED_KINDS.filter((kind) => inDb[kind] < known[kind]) : [];
@@ -30,21 +30,18 @@ export function guardReplay(ctx: Games, marks: PlayedMarks): string | undefined 
   if (origin) reasons.push(`the database is a copy of a backup taken ${origin.takenAt}`);
   if (behind.length) reasons.push(`its records are behind what this folder already showed (${behind.map((k) => `${k} ${inDb[k]} < ${known![k]}`).join(", ")})`);
   const reason = reasons.join("; ");
-  const rotated = ctx.store.db.transaction(
-    (tx) => {
-      ctx.crash.skipPast(tx, known?.crash, reason);
-      ctx.racing.skipPast(tx, known?.racing);
-      const pairs = ctx.fair.rotateAll(tx);
-      clearBackupOrigin(ctx.store.sqlite);
-      return pairs;
-    },
-    { behavior: "immediate" },
-  );
-  const after = shownIn(ctx);
+  const rotated = await ctx.store.db.transaction(async (tx) => {
+    await ctx.crash.skipPast(tx, known?.crash, reason);
+    await ctx.racing.skipPast(tx, known?.racing);
+    const pairs = await ctx.fair.rotateAll(tx);
+    clearBackupOrigin(ctx.store.sqlite);
+    return pairs;
+  });
+  const after = await shownIn(ctx);
   marks.reset(after);
   ctx.log.warn("the data went back: every game moves past what was already shown", {
     reason,
-    crash: `a new chain from round ${ctx.crash.bets.repo.lastRoundNumber() + 1}`,
+    crash: `a new chain from round ${(await ctx.crash.bets.repo.lastRoundNumber()) + 1}`,
     racing: `the next race is ${ctx.racing.repo.lastRound() + 1}`,
     seedPairsRotated: rotated,
   });

@@ -37,24 +37,24 @@ describe("the outbox's resend, for every payer", () => {
     const wallet = await faucet(server.url, { xrp: 200 });
     await requireDest(client, wallet, true);
     const hash = await untaggedPayment(server, client, wallet, 10n);
-    expect(payments.incoming(hash)).toMatchObject({ outcome: "refunded", reason: "untagged", refundKey: `refund:${hash}` });
+    expect(await payments.incoming(hash)).toMatchObject({ outcome: "refunded", reason: "untagged", refundKey: `refund:${hash}` });
     const failed = await outbox.waitFor(`refund:${hash}`, 20_000);
     expect(failed).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
     // Not before the pause.
-    expect(outbox.resendDue().filter((r) => r.from.key === failed.key)).toHaveLength(0);
+    expect((await outbox.resendDue()).filter((r) => r.from.key === failed.key)).toHaveLength(0);
 
     await requireDest(client, wallet, false);
     const before = await xrpOf(client, wallet.classicAddress);
     await advance(server, 61_000);
-    const resent = outbox.resendDue().filter((r) => r.from.key === failed.key);
+    const resent = (await outbox.resendDue()).filter((r) => r.from.key === failed.key);
     expect(resent.map((r) => r.to.key)).toEqual([`refund:${hash}#2`]);
-    expect(outbox.resendDue()).toHaveLength(0);
-    expect(payments.incoming(hash)!.refundKey).toBe(`refund:${hash}#2`);
-    expect(outbox.get(failed.key)!.nextKey).toBe(`refund:${hash}#2`);
+    expect(await outbox.resendDue()).toHaveLength(0);
+    expect((await payments.incoming(hash))!.refundKey).toBe(`refund:${hash}#2`);
+    expect((await outbox.get(failed.key))!.nextKey).toBe(`refund:${hash}#2`);
     const paid = await outbox.waitFor(`refund:${hash}#2`, 20_000);
     expect(paid).toMatchObject({ status: "validated", purpose: "refund" });
     expect(await xrpOf(client, wallet.classicAddress)).toBe(before + 10n * XRP);
-    expect(outbox.get(`refund:${hash}#3`)).toBeUndefined();
+    expect(await outbox.get(`refund:${hash}#3`)).toBeUndefined();
     // The wallet's history shows the refund once, completed with the resend's txid.
     const history = server.ctx.history.query(wallet.classicAddress, "all", "all", 1, 50);
     expect(history.transactions.filter((t) => t.category === "refunds").map((t) => [t.status, t.txid, t.currency])).toEqual([["Completed", paid.hash, "XRP"]]);
@@ -65,7 +65,7 @@ describe("the outbox's resend, for every payer", () => {
     const { outbox, nfts, config } = server.ctx;
     const wallet = await buyer(server, 250_000);
     await requireDest(client, wallet, true);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const req = (await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: wallet.classicAddress, tierId: 2 } })).body;
     // A metadata URL too long for an NFT URI makes the mint invalid: the purchase fails and is refunded.
     const publicUrl = config.publicUrl;
@@ -81,16 +81,16 @@ describe("the outbox's resend, for every payer", () => {
     const failed = await outbox.waitFor(purchase.refundKey!, 20_000);
     expect(failed).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
     const afterPayment = await vvxMicro(client, wallet.classicAddress, server);
-    expect(outbox.resendDue().filter((r) => r.from.key === failed.key)).toHaveLength(0);
+    expect((await outbox.resendDue()).filter((r) => r.from.key === failed.key)).toHaveLength(0);
 
     await requireDest(client, wallet, false);
     await advance(server, 61_000);
-    expect(outbox.resendDue().map((r) => r.to.key)).toEqual([`nft:${purchase.id}:refund#2`]);
+    expect((await outbox.resendDue()).map((r) => r.to.key)).toEqual([`nft:${purchase.id}:refund#2`]);
     expect(nfts.repo.purchase(purchase.id)!.refundKey).toBe(`nft:${purchase.id}:refund#2`);
     expect(await outbox.waitFor(`nft:${purchase.id}:refund#2`, 20_000)).toMatchObject({ status: "validated" });
     const price = BigInt(purchase.priceMicroVvx);
     expect(await vvxMicro(client, wallet.classicAddress, server)).toBe(afterPayment + price);
-    expect(outbox.resendDue()).toHaveLength(0);
+    expect(await outbox.resendDue()).toHaveLength(0);
   }, 90_000);
 
   test("a crash burn the VVX issuer refuses goes again, the burn row following, and burns once", async () => {
@@ -100,7 +100,7 @@ describe("the outbox's resend, for every payer", () => {
     const round = 900_001;
     let failed: OutboxEntry;
     try {
-      const row = store.db.transaction((tx) => crash.burns.record(tx, round, 50n * XRP))!;
+      const row = (await store.db.transaction((tx) => crash.burns.record(tx, round, 50n * XRP)))!;
       outbox.kick();
       failed = await outbox.waitFor(row.outboxKey, 20_000);
       expect(failed).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED", purpose: "burn" });
@@ -109,7 +109,7 @@ describe("the outbox's resend, for every payer", () => {
       await requireDest(client, issuer, false);
     }
     await advance(server, 61_000);
-    expect(outbox.resendDue().map((r) => r.to.key)).toEqual([`crash-burn:${round}#2`]);
+    expect((await outbox.resendDue()).map((r) => r.to.key)).toEqual([`crash-burn:${round}#2`]);
     const paid = await outbox.waitFor(`crash-burn:${round}#2`, 20_000);
     expect(paid.status).toBe("validated");
     const burn = await eventually(() => crash.burns.summary(50).latest.find((b) => b.round === round && b.status === "validated"), "the burn row validated");
@@ -126,19 +126,19 @@ describe("the outbox's resend, for every payer", () => {
       [failed!.hash!, "tecDST_TAG_NEEDED"],
       [paid.hash!, "tesSUCCESS"],
     ]);
-    expect(outbox.list({ purpose: "burn" }).filter((e) => e.key.startsWith(`crash-burn:${round}`)).map((e) => e.key)).toEqual([`crash-burn:${round}`, `crash-burn:${round}#2`]);
+    expect((await outbox.list({ purpose: "burn" })).filter((e) => e.key.startsWith(`crash-burn:${round}`)).map((e) => e.key)).toEqual([`crash-burn:${round}`, `crash-burn:${round}#2`]);
   }, 90_000);
 
   test("a slots expiry refund (unplayed spins) the wallet's account refuses goes again, the session following, and arrives once", async () => {
     const { outbox, slots } = server.ctx;
     const wallet = await buyer(server, 20_000);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     await requireDest(client, wallet, true);
     // A week idle: the session expires on the next read, and its unplayed paid spins are refunded.
     await advance(server, 7 * 86_400_000 + 60_000);
     expect((await browser.json(`/api/slots/active-session/${wallet.classicAddress}`)).body.session).toBeNull();
-    const row = slots.repo.session(session.sessionId)!;
+    const row = (await slots.repo.session(session.sessionId))!;
     expect(row.status).toBe("expired");
     const failed = await outbox.waitFor(row.refundKey!, 20_000);
     expect(failed).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED", purpose: "refund" });
@@ -146,8 +146,8 @@ describe("the outbox's resend, for every payer", () => {
     await requireDest(client, wallet, false);
     const before = await vvxMicro(client, wallet.classicAddress, server);
     await advance(server, 61_000);
-    expect(outbox.resendDue().map((r) => r.to.key)).toEqual([`${failed.key}#2`]);
-    expect(slots.repo.session(session.sessionId)!.refundKey).toBe(`${failed.key}#2`);
+    expect((await outbox.resendDue()).map((r) => r.to.key)).toEqual([`${failed.key}#2`]);
+    expect((await slots.repo.session(session.sessionId))!.refundKey).toBe(`${failed.key}#2`);
     expect(await outbox.waitFor(`${failed.key}#2`, 20_000)).toMatchObject({ status: "validated" });
     expect(await vvxMicro(client, wallet.classicAddress, server)).toBe(before + row.refundMicro!);
   }, 90_000);
@@ -186,13 +186,13 @@ describe("the resend across restarts", () => {
           return new Promise<void>(() => {});
         };
       });
-      expect(outbox.resendDue().map((r) => r.to.key)).toEqual([`refund:${hashB}#2`]);
+      expect((await outbox.resendDue()).map((r) => r.to.key)).toEqual([`refund:${hashB}#2`]);
       await frozen;
-      expect(outbox.get(`refund:${hashA}#2`)).toBeUndefined();
-      expect(outbox.get(`refund:${hashA}`)!.nextKey).toBeNull();
-      expect(first.ctx.payments.incoming(hashA)!.refundKey).toBe(`refund:${hashA}`);
-      expect(first.ctx.payments.incoming(hashB)!.refundKey).toBe(`refund:${hashB}#2`);
-      expect(outbox.attemptsOf(`refund:${hashB}#2`)).toHaveLength(1);
+      expect(await outbox.get(`refund:${hashA}#2`)).toBeUndefined();
+      expect((await outbox.get(`refund:${hashA}`))!.nextKey).toBeNull();
+      expect((await first.ctx.payments.incoming(hashA))!.refundKey).toBe(`refund:${hashA}`);
+      expect((await first.ctx.payments.incoming(hashB))!.refundKey).toBe(`refund:${hashB}#2`);
+      expect(await outbox.attemptsOf(`refund:${hashB}#2`)).toHaveLength(1);
       await client.disconnect();
       await first.stop();
 
@@ -200,18 +200,18 @@ describe("the resend across restarts", () => {
       await second.ctx.ledger.waitConnected(15_000);
       client = await outsideClient(second.url);
       // The sandbox clock kept its advance: A's resend is due at the first sweep (the test sweeps too, in case it ran first).
-      second.ctx.outbox.resendDue();
+      await second.ctx.outbox.resendDue();
       const s = second;
-      const paidA = await eventually(() => (s.ctx.outbox.get(`refund:${hashA}#2`)?.status === "validated" ? s.ctx.outbox.get(`refund:${hashA}#2`) : undefined), "A's refund validated", 30_000);
+      const paidA = await eventually(async () => ((await s.ctx.outbox.get(`refund:${hashA}#2`))?.status === "validated" ? s.ctx.outbox.get(`refund:${hashA}#2`) : undefined), "A's refund validated", 30_000);
       const paidB = await s.ctx.outbox.waitFor(`refund:${hashB}#2`, 30_000);
       expect(paidB.status).toBe("validated");
-      expect(s.ctx.outbox.attemptsOf(`refund:${hashB}#2`)).toHaveLength(1);
-      expect(s.ctx.payments.incoming(hashA)!.refundKey).toBe(paidA.key);
+      expect(await s.ctx.outbox.attemptsOf(`refund:${hashB}#2`)).toHaveLength(1);
+      expect((await s.ctx.payments.incoming(hashA))!.refundKey).toBe(paidA.key);
       expect(await xrpOf(client, a.classicAddress)).toBe(beforeA + 10n * XRP);
       expect(await xrpOf(client, b.classicAddress)).toBe(beforeB + 7n * XRP);
       await advance(s, 61_000);
-      expect(s.ctx.outbox.resendDue()).toHaveLength(0);
-      for (const hash of [hashA, hashB]) expect(s.ctx.outbox.get(`refund:${hash}#3`)).toBeUndefined();
+      expect(await s.ctx.outbox.resendDue()).toHaveLength(0);
+      for (const hash of [hashA, hashB]) expect(await s.ctx.outbox.get(`refund:${hash}#3`)).toBeUndefined();
     } finally {
       await client.disconnect();
       if (second) await second.stop(true);

@@ -38,7 +38,7 @@ interface WalletSocket {
 
 /** A /ws socket with `address`'s session, subscribed to that wallet's channel (resolves once the server confirmed it). */
 async function walletSocket(address: string): Promise<WalletSocket> {
-  const ws = new WebSocket(`${server.url.replace("http", "ws")}/ws`, { headers: { cookie: sessionBrowser(server, address).cookieHeader() } } as never);
+  const ws = new WebSocket(`${server.url.replace("http", "ws")}/ws`, { headers: { cookie: (await sessionBrowser(server, address)).cookieHeader() } } as never);
   const heard: WalletMessage[] = [];
   let subscribed = false;
   ws.onmessage = (e) => {
@@ -59,11 +59,11 @@ const ofType = <T extends WalletMessage["type"]>(w: Wallet, type: T) => heard(w)
 const hears = <T extends WalletMessage["type"]>(w: Wallet, type: T, match: (m: Extract<WalletMessage, { type: T }>) => boolean = () => true) =>
   eventually(() => ofType(w, type).find(match), `${type} on ${w.classicAddress}'s socket`, 15_000);
 const as = (w: Wallet) => sessionBrowser(server, w.classicAddress);
-const post = (w: Wallet, path: string, json: Record<string, unknown>) => as(w).json(path, { method: "POST", json });
+const post = async (w: Wallet, path: string, json: Record<string, unknown>) => (await as(w)).json(path, { method: "POST", json });
 
 describe("the wallet channel carries each wallet's own claims, wheel spins, slots expiries and transfers", () => {
   test("a daily-wheel spin reaches the spinner's sockets only, with the result and the eligibility after it", async () => {
-    await steerWheel(server, as(owner), owner.classicAddress, (n) => n === 2);
+    await steerWheel(server, await as(owner), owner.classicAddress, (n) => n === 2);
     const spun = await post(owner, "/api/daily-spin/spin", { walletAddress: owner.classicAddress });
     expect(spun.status).toBe(200);
     const pushed = await hears(owner, "wheel.spin");
@@ -74,7 +74,7 @@ describe("the wallet channel carries each wallet's own claims, wheel spins, slot
   });
 
   test("a slots session that runs out of time is pushed to its wallet only (expired by the server, no page asked)", async () => {
-    const sessionId = (await as(owner).json(`/api/slots/active-session/${owner.classicAddress}`)).body.session.sessionId as string;
+    const sessionId = (await (await as(owner)).json(`/api/slots/active-session/${owner.classicAddress}`)).body.session.sessionId as string;
     // 30 days: the wheel's Bonus session idles out (the server's own sweep ends it), and the NFT's first month of rewards accrues.
     await advanceClock(server, 30 * DAY_MS);
     expect(await hears(owner, "slots.session")).toMatchObject({ sessionId, status: "expired" });
@@ -94,7 +94,7 @@ describe("the wallet channel carries each wallet's own claims, wheel spins, slot
   test("a transfer offered, cancelled, offered again and accepted reaches its two wallets, once the validated ledger shows each step", async () => {
     const parties = { tokenId, from: owner.classicAddress, to: recipient.classicAddress };
     const sign = async (uuid: string, by: Wallet) => expect(await signPayload(server, uuid, { account: by.classicAddress })).toMatchObject({ signed: true, dispatchedResult: "tesSUCCESS" });
-    const transfers = async (w: Wallet) => (await as(w).json(`/api/nfts/transfers/${w.classicAddress}`)).body as { outgoing: { offerId: string }[]; incoming: { offerId: string }[] };
+    const transfers = async (w: Wallet) => (await (await as(w)).json(`/api/nfts/transfers/${w.classicAddress}`)).body as { outgoing: { offerId: string }[]; incoming: { offerId: string }[] };
 
     const offer = await post(owner, "/api/nfts/transfer", { tokenId, recipient: recipient.classicAddress });
     expect(offer.status).toBe(200);

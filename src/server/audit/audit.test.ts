@@ -36,15 +36,15 @@ async function verify(...args: string[]): Promise<{ code: number; lines: string[
 }
 
 /** The newest crash round that ended (finished or voided); every one before it ended too. */
-const lastEndedCrashRound = () => server.ctx.crash.bets.repo.pastRounds(1)[0]?.round ?? 0;
+const lastEndedCrashRound = async () => (await server.ctx.crash.bets.repo.pastRounds(1))[0]?.round ?? 0;
 const count = (lines: string[], game: string) => lines.find((l) => l.startsWith(`${game}: `));
 
 describe("vvx verify <url>", () => {
   test("200 rounds of every game, their bets and payouts: 0 mismatches against the ledger (exit 0)", async () => {
     // Crash rounds go on while verify reads: it checks every round that ended by then.
-    const endedBefore = lastEndedCrashRound();
+    const endedBefore = await lastEndedCrashRound();
     const { code, lines } = await verify(server.url);
-    const endedAfter = lastEndedCrashRound();
+    const endedAfter = await lastEndedCrashRound();
     if (process.env.AUDIT_DEBUG) console.log(lines.join("\n"));
     expect({ code, mismatches: lines.filter((l) => l.startsWith("MISMATCH")) }).toEqual({ code: 0, mismatches: [] });
     expect(endedBefore).toBeGreaterThanOrEqual(ROUNDS);

@@ -68,9 +68,9 @@ function sessionRoutes({ auth, config, hub }: AuthRouteDeps) {
     )
     .post(
       "/api/auth/logout",
-      ({ cookies }) => {
+      async ({ cookies }) => {
         const token = cookies.get(SESSION_COOKIE);
-        const ended = auth.logout(token);
+        const ended = await auth.logout(token);
         // Sockets opened with this session stop receiving its wallet's pushes and acting for it.
         if (ended && typeof token === "string") closeSocketsOfCookie(hub, SESSION_COOKIE, token);
         clearSession(cookies);
@@ -117,9 +117,9 @@ function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLi
     )
     .post(
       "/api/auth/push-to-sign",
-      ({ body, session }) => {
+      async ({ body, session }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        auth.setPushToSign(wallet, body.enabled);
+        await auth.setPushToSign(wallet, body.enabled);
         return { success: true as const, walletAddress: wallet, pushToSignEnabled: body.enabled, pushReady: auth.hasPushToken(wallet) };
       },
       {

@@ -24,7 +24,7 @@ describe("Xaman payloads are limited per wallet and per IP on every route that m
   test("one session asking for 30 crash bets at once gets the limit's worth and 429s with the text and Retry-After; its socket's bets are refused too", async () => {
     const server = await start({ PAYLOADS_PER_WALLET_PER_MINUTE: String(PAYLOADS_PER_WALLET), PAYLOADS_PER_IP_PER_MINUTE: String(PAYLOADS_PER_IP) });
     const wallet = Wallet.generate().classicAddress;
-    const browser = sessionBrowser(server, wallet);
+    const browser = await sessionBrowser(server, wallet);
     const answers = await Promise.all(
       Array.from({ length: 30 }, async () => {
         const res = await fetch(`${server.url}/api/crash-bet/initiate`, {
@@ -61,7 +61,7 @@ describe("Xaman payloads are limited per wallet and per IP on every route that m
       fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", origin: server.url, cookie, "x-forwarded-for": ip }, body: "{}" });
     let n = 0;
     for (const path of PAYLOAD_ROUTES) {
-      const browser = sessionBrowser(server, Wallet.generate().classicAddress);
+      const browser = await sessionBrowser(server, Wallet.generate().classicAddress);
       const ip = `198.51.100.${++n}`;
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await post(path, browser.cookieHeader(), ip)).status);
@@ -70,7 +70,7 @@ describe("Xaman payloads are limited per wallet and per IP on every route that m
     }
     // Six wallets from one address, one request each: the sixth is over the address's five.
     const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await post("/api/slots/create-session", sessionBrowser(server, Wallet.generate().classicAddress).cookieHeader(), "203.0.113.50")).status);
+    for (let i = 0; i < 6; i++) statuses.push((await post("/api/slots/create-session", (await sessionBrowser(server, Wallet.generate().classicAddress)).cookieHeader(), "203.0.113.50")).status);
     expect(statuses.slice(0, 5)).not.toContain(429);
     expect(statuses[5]).toBe(429);
   }, 120_000);

@@ -61,12 +61,12 @@ export class AuthService {
   // --- Sessions -----------------------------------------------------------
 
   /** Starts a session for `wallet`; the token goes into the HttpOnly cookie, its hash into SQLite. */
-  createSession(wallet: string, source: string): IssuedSession {
+  async createSession(wallet: string, source: string): Promise<IssuedSession> {
     const now = this.sessionClock.date();
-    this.repo.deleteExpiredSessions(now);
+    await this.repo.deleteExpiredSessions(now);
     const token = newToken();
     const session = { wallet, source, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_DAYS * 86_400_000) };
-    this.repo.insertSession({ tokenHash: hashToken(token), ...session, lastSeenAt: now });
+    await this.repo.insertSession({ tokenHash: hashToken(token), ...session, lastSeenAt: now });
     // No wallet address in the log: request logs keep wallet data out too.
     this.log.info("session started", { source });
     return { token, session };
@@ -84,7 +84,7 @@ export class AuthService {
     return this.createSession(launch.account, "xapp");
   }
 
-  /** The live session for a cookie value, or null (unknown, malformed or expired). */
+  /** The live session for a cookie value, or null (unknown, malformed or expired). Its writes are not waited for (bestEffort). */
   session(cookieValue: unknown): WalletSession | null {
     const token = validToken(cookieValue);
     if (!token) return null;
@@ -92,18 +92,28 @@ export class AuthService {
     if (!row) return null;
     const now = this.sessionClock.now();
     if (row.expiresAt.getTime() <= now) {
-      bestEffort(() => this.repo.deleteSession(row.tokenHash));
+      this.bestEffort(() => this.repo.deleteSession(row.tokenHash));
       return null;
     }
     // Last-seen is for operators (who is active); an hour's precision saves a write per request.
-    if (now - row.lastSeenAt.getTime() > 3_600_000) bestEffort(() => this.repo.touchSession(row.tokenHash, new Date(now)));
+    if (now - row.lastSeenAt.getTime() > 3_600_000) this.bestEffort(() => this.repo.touchSession(row.tokenHash, new Date(now)));
     return { wallet: row.wallet, source: row.source, createdAt: row.createdAt, expiresAt: row.expiresAt };
   }
 
   /** Ends the session behind a cookie value; true when there was one. */
-  logout(cookieValue: unknown): boolean {
+  async logout(cookieValue: unknown): Promise<boolean> {
     const token = validToken(cookieValue);
     return token ? this.repo.deleteSession(hashToken(token)) : false;
+  }
+
+  /**
+   * A write a read may skip, not waited for: while another process holds the database, reading a session must
+   * not fail (the expired row goes at the next lookup, the last-seen an hour later); any other failure is logged.
+   */
+  private bestEffort(write: () => Promise<unknown>): void {
+    write().catch((err) => {
+      if (!isBusyError(err)) this.log.error("session write failed", { error: err instanceof Error ? err.message : String(err) });
+    });
   }
 
   /**
@@ -111,23 +121,23 @@ export class AuthService {
    * browser whose binding token created the request. Null otherwise (a QR
    * code signed but polled from elsewhere, a non-sign-in, a second poll).
    */
-  completeWalletConnect(status: SignStatus, clientToken: string | undefined): IssuedSession | null {
+  async completeWalletConnect(status: SignStatus, clientToken: string | undefined): Promise<IssuedSession | null> {
     if (status.kind !== "wallet_connect" || !status.signed || !status.account || !clientToken) return null;
-    if (!this.signing.claimSession(status.uuid, clientToken, status.account)) return null;
-    if (status.issuedUserToken) this.repo.saveUserToken(status.account, status.issuedUserToken, this.clock.date());
+    if (!(await this.signing.claimSession(status.uuid, clientToken, status.account))) return null;
+    if (status.issuedUserToken) await this.repo.saveUserToken(status.account, status.issuedUserToken, this.clock.date());
     return this.createSession(status.account, "wallet_connect");
   }
 
   // --- OAuth2 sign-in -----------------------------------------------------
 
   /** Starts an OAuth2 sign-in bound to this browser; returns its id and the URL to open. */
-  initiateOauth(clientToken: string): { uuid: string; signInUrl: string; expiresAt: Date } {
+  async initiateOauth(clientToken: string): Promise<{ uuid: string; signInUrl: string; expiresAt: Date }> {
     const uuid = randomUUID();
     const state = newToken();
     const { verifier, challenge } = pkcePair();
     const now = this.clock.now();
     const expiresAt = new Date(now + OAUTH_SIGN_IN_SECONDS * 1000);
-    this.repo.insertOauth({
+    await this.repo.insertOauth({
       uuid,
       stateHash: hashToken(state),
       clientHash: hashToken(clientToken),
@@ -152,9 +162,9 @@ export class AuthService {
     if (row.usedAt) throw new OauthCallbackError("OAUTH_STATE_USED", "This sign-in was completed already. Start the sign-in again.");
     if (row.expiresAt.getTime() <= this.clock.now()) throw new OauthCallbackError("OAUTH_STATE_EXPIRED", "This sign-in expired. Start the sign-in again.");
     // Burn the state before talking to the provider: a replay racing this call finds it used.
-    if (!this.repo.useOauth(row.uuid, this.clock.date())) throw new OauthCallbackError("OAUTH_STATE_USED", "This sign-in was completed already. Start the sign-in again.");
+    if (!(await this.repo.useOauth(row.uuid, this.clock.date()))) throw new OauthCallbackError("OAUTH_STATE_USED", "This sign-in was completed already. Start the sign-in again.");
     const account = await this.oauth.accountForCode(code, row.codeVerifier);
-    this.repo.completeOauth(row.uuid, account);
+    await this.repo.completeOauth(row.uuid, account);
     return this.createSession(account, "oauth");
   }
 
@@ -187,8 +197,8 @@ export class AuthService {
     return settings?.pushToSignEnabled ? (settings.xummUserToken ?? undefined) : undefined;
   }
 
-  setPushToSign(wallet: string, enabled: boolean): void {
-    this.repo.setPushToSign(wallet, enabled, this.clock.date());
+  async setPushToSign(wallet: string, enabled: boolean): Promise<void> {
+    await this.repo.setPushToSign(wallet, enabled, this.clock.date());
   }
 
   /**
@@ -220,17 +230,5 @@ export class AuthService {
       xummUrl: created.xummUrl,
       message: created.pushed ? "Sign request pushed to your Xaman app" : "Open the link to confirm in Xaman",
     };
-  }
-}
-
-/**
- * A write a read may skip: while another process holds the database, reading a session must not fail
- * (the expired row goes at the next lookup, the last-seen an hour later).
- */
-function bestEffort(write: () => unknown): void {
-  try {
-    write();
-  } catch (err) {
-    if (!isBusyError(err)) throw err;
   }
 }

@@ -54,9 +54,9 @@ function boundClient(cookies: RequestCookies, config: Config, limits: SignReques
 }
 
 /** A signed wallet_connect polled by the browser that asked for it starts its session (sets the cookie); whether this browser is signed in as the signer. */
-function sessionFor(status: SignStatus, cookies: RequestCookies, deps: XummRouteDeps): boolean {
+async function sessionFor(status: SignStatus, cookies: RequestCookies, deps: XummRouteDeps): Promise<boolean> {
   if (status.kind !== "wallet_connect" || !status.signed || !status.account) return false;
-  const issued = deps.auth.completeWalletConnect(status, clientToken(cookies.get(CLIENT_COOKIE), deps.config));
+  const issued = await deps.auth.completeWalletConnect(status, clientToken(cookies.get(CLIENT_COOKIE), deps.config));
   if (!issued) return deps.auth.session(cookies.get(SESSION_COOKIE))?.wallet === status.account;
   cookies.put(SESSION_COOKIE, issued.token, cookieAttributes(deps.config, SESSION_DAYS * 86_400));
   return true;
@@ -95,7 +95,7 @@ function signRequestRoutes(deps: XummRouteDeps, limits: SignRequestLimits) {
         const uuid = parseUuid(params.uuid);
         if (query.betId !== undefined && (query.betId.length < 1 || query.betId.length > 100)) throw new ValidationError("betId", "Field 'betId' must be 1-100 characters");
         const status = await signing.status(uuid);
-        const authenticated = sessionFor(status, requestCookies({ request, set }), deps);
+        const authenticated = await sessionFor(status, requestCookies({ request, set }), deps);
         const { kind, uuid: _uuid, reference: _r, wallet: _w, issuedUserToken: _t, ...shown } = status;
         return {
           success: true as const,
@@ -150,8 +150,8 @@ function oauthRoutes({ config, auth }: XummRouteDeps, limits: SignRequestLimits)
   return new Elysia({ name: "xumm-oauth" })
     .post(
       "/api/xumm/oauth/initiate",
-      ({ request, set, server }) => {
-        const started = auth.initiateOauth(boundClient(requestCookies({ request, set }), config, limits, clientIp(server, request, config.trustProxy)));
+      async ({ request, set, server }) => {
+        const started = await auth.initiateOauth(boundClient(requestCookies({ request, set }), config, limits, clientIp(server, request, config.trustProxy)));
         return {
           success: true as const,
           uuid: started.uuid,

@@ -64,9 +64,9 @@ describe("untagged payments to the treasury", () => {
 
   test("/api/admin/deposits lists both for an admin; others get 401/403", async () => {
     expect((await fetch(`${server.url}/api/admin/deposits`)).status).toBe(401);
-    const stranger = sessionBrowser(server, (await faucet(server.url, { xrp: 20 })).classicAddress);
+    const stranger = await sessionBrowser(server, (await faucet(server.url, { xrp: 20 })).classicAddress);
     expect((await stranger.json("/api/admin/deposits")).status).toBe(403);
-    const res = await sessionBrowser(server, admin.classicAddress).json("/api/admin/deposits");
+    const res = await (await sessionBrowser(server, admin.classicAddress)).json("/api/admin/deposits");
     expect(res.status).toBe(200);
     const { deposits, funders } = res.body as { deposits: Record<string, unknown>[]; funders: string[] };
     expect(funders).toContain(funder.classicAddress);

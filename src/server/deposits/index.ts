@@ -20,9 +20,9 @@ export interface DepositRouteDeps {
 export function depositRoutes(deps: DepositRouteDeps) {
   return new Elysia({ name: "deposits" }).use(walletSession(deps.auth)).get(
     "/api/admin/deposits",
-    ({ session, query }) => {
+    async ({ session, query }) => {
       requireAdmin(session, deps.adminWallets);
-      return { success: true as const, deposits: untaggedPayments(deps.db, deps.outbox, query.limit ?? 100), funders: [...deps.funders] };
+      return { success: true as const, deposits: await untaggedPayments(deps.db, deps.outbox, query.limit ?? 100), funders: [...deps.funders] };
     },
     { query: DepositsQuery, response: DepositsResponse, detail: { summary: "Admins: untagged payments to the treasury, kept (funding accounts, returned refunds) and refunded", tags: ["admin"] } },
   );

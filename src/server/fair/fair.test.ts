@@ -26,13 +26,13 @@ describe("per-wallet seed pairs", () => {
     // Making one is the wallet's own session's POST.
     const wallet = await buyer(server, 0);
     expect((await anonymous.json("/api/fair/seeds", { method: "POST", json: { walletAddress: wallet.classicAddress } })).status).toBe(401);
-    expect((await sessionBrowser(server, (await buyer(server, 0)).classicAddress).json("/api/fair/seeds", { method: "POST", json: { walletAddress: wallet.classicAddress } })).status).toBe(403);
+    expect(await (await (await sessionBrowser(server, (await buyer(server, 0)).classicAddress)).json("/api/fair/seeds", { method: "POST", json: { walletAddress: wallet.classicAddress } })).status).toBe(403);
     expect(rows()).toBe(before);
   });
 
   test("a wallet's pair: the server seed's SHA-256, a client seed, nonce 0; the same pair on every read", async () => {
     const wallet = await buyer(server, 0);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const first = await browser.json("/api/fair/seeds", { method: "POST", json: {} });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ success: true, walletAddress: wallet.classicAddress, nextNonce: 0 });
@@ -46,7 +46,7 @@ describe("per-wallet seed pairs", () => {
 
   test("client seed: set by the session's wallet only, checked, kept across rotations", async () => {
     const wallet = await buyer(server, 0);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const set = await browser.json("/api/fair/client-seed", { method: "POST", json: { walletAddress: wallet.classicAddress, clientSeed: "my-lucky.seed_7" } });
     expect(set.status).toBe(200);
     expect(set.body.clientSeed).toBe("my-lucky.seed_7");
@@ -63,7 +63,7 @@ describe("per-wallet seed pairs", () => {
 
   test("rotation reveals the old seed (it hashes to the shown commitment), commits to a new one and restarts the nonce; a wheel spin re-computes", async () => {
     const wallet = await buyer(server, 0);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const before = (await browser.json("/api/fair/seeds", { method: "POST", json: {} })).body;
     const notYet = await browser.json(`/api/fair/revealed/${before.serverSeedHash}`);
     expect([notYet.status, notYet.body.code]).toEqual([404, "SEED_NOT_REVEALED"]);

@@ -29,8 +29,8 @@ export function fairRoutes(deps: { fair: FairSeedService; auth: AuthService }) {
     .use(walletSession(deps.auth))
     .get(
       "/api/fair/seeds/:wallet",
-      ({ params }) => {
-        const pair = fair.pair(parseAddress(params.wallet, "wallet"));
+      async ({ params }) => {
+        const pair = await fair.pair(parseAddress(params.wallet, "wallet"));
         if (!pair) throw new NotFoundError("This wallet has no seed pair yet: its first spin, or POST /api/fair/seeds by its session, makes one", "SEED_PAIR_NOT_FOUND");
         return { success: true as const, ...pair };
       },
@@ -42,7 +42,7 @@ export function fairRoutes(deps: { fair: FairSeedService; auth: AuthService }) {
     )
     .post(
       "/api/fair/seeds",
-      ({ body, session }) => ({ success: true as const, ...fair.open(actingWallet(session, body.walletAddress)) }),
+      async ({ body, session }) => ({ success: true as const, ...(await fair.open(actingWallet(session, body.walletAddress))) }),
       {
         body: OpenSeedsBody,
         response: SeedPairView,
@@ -51,20 +51,20 @@ export function fairRoutes(deps: { fair: FairSeedService; auth: AuthService }) {
     )
     .post(
       "/api/fair/client-seed",
-      ({ body, session }) => {
+      async ({ body, session }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        return { success: true as const, ...fair.setClientSeed(wallet, parseClientSeed(body.clientSeed)) };
+        return { success: true as const, ...(await fair.setClientSeed(wallet, parseClientSeed(body.clientSeed))) };
       },
       { body: ClientSeedBody, response: SeedPairView, detail: { summary: "Set the session wallet's client seed", tags: ["fair"] } },
     )
     .post(
       "/api/fair/rotate",
-      ({ body, session }) => ({ success: true as const, ...fair.rotate(actingWallet(session, body.walletAddress)) }),
+      async ({ body, session }) => ({ success: true as const, ...(await fair.rotate(actingWallet(session, body.walletAddress))) }),
       { body: RotateBody, response: RotateView, detail: { summary: "Reveal the session wallet's server seed and commit to a new one", tags: ["fair"] } },
     )
     .get(
       "/api/fair/revealed/:hash",
-      ({ params }) => ({ success: true as const, ...fair.revealed(parseSeedHash(params.hash, "hash")) }),
+      async ({ params }) => ({ success: true as const, ...(await fair.revealed(parseSeedHash(params.hash, "hash"))) }),
       { params: t.Object({ hash: t.String() }), response: RevealedView, detail: { summary: "A revealed server seed by its SHA-256 (404 while still in use)", tags: ["fair"] } },
     );
 }

@@ -1,82 +1,86 @@
-import type { Database } from "bun:sqlite";
-import { desc, eq, sql } from "drizzle-orm";
-import type { DbOrTx } from "../ledger/outbox";
-import { preparedOnUse, type Db } from "../platform/db";
+import { eq, sql } from "drizzle-orm";
+import { first, prepared, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import type { DrawnSeeds } from "./model";
-import { fairRevealedSeeds, fairSeeds } from "./schema";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 
-export type SeedRow = typeof fairSeeds.$inferSelect;
+export type SeedRow = typeof liteTables.fairSeeds.$inferSelect;
 
 /** What is public about a server seed: itself once revealed (null while in use), and when its hash was first shown. */
 export interface SeedFacts {
   serverSeed: string | null;
   committedAt: Date | null;
 }
-export type RevealedRow = typeof fairRevealedSeeds.$inferSelect;
+export type RevealedRow = typeof liteTables.fairRevealedSeeds.$inferSelect;
 
-/** Every query of the seed pairs, in one place; the per-spin ones are prepared once. */
+/** Every query of the seed pairs, in one place. A read takes the transaction it is part of (`db`, the default being the store). */
 export class FairRepository {
-  private readonly takeNonce;
-  private readonly byWallet;
+  private readonly t: typeof liteTables;
 
-  constructor(
-    private readonly db: Db,
-    sqlite: Database,
-  ) {
-    // One plain statement moves the nonce on and returns the seeds it was taken under (every spin runs it).
-    this.takeNonce = sqlite.query<{ server_seed: string; server_seed_hash: string; committed_at: number; client_seed: string; next_nonce: number }, [string]>(
-      "UPDATE fair_seeds SET next_nonce = next_nonce + 1 WHERE wallet = ? RETURNING server_seed, server_seed_hash, committed_at, client_seed, next_nonce",
-    );
-    this.byWallet = preparedOnUse(() => db.select().from(fairSeeds).where(eq(fairSeeds.wallet, sql.placeholder("wallet"))).prepare());
+  constructor(private readonly db: Db) {
+    this.t = tablesFor(db, liteTables, pgTables);
   }
 
-  seeds(wallet: string): SeedRow | undefined {
-    return this.byWallet.get({ wallet });
+  /** The wallet's seed pair (prepared: every spin and bet reads it). */
+  async seeds(wallet: string, db: DbOrTx = this.db): Promise<SeedRow | undefined> {
+    return (await this.byWallet(db, { wallet }))[0];
   }
+
+  private readonly byWallet = prepared<SeedRow[], { wallet: string }>((db) => db.select().from(this.t.fairSeeds).where(eq(this.t.fairSeeds.wallet, sql.placeholder("wallet"))).prepare());
 
   /** Every wallet's current seed pair. */
-  allSeeds(db: DbOrTx = this.db): SeedRow[] {
-    return db.select().from(fairSeeds).all();
+  allSeeds(db: DbOrTx = this.db): Promise<SeedRow[]> {
+    return db.select().from(this.t.fairSeeds);
   }
 
-  insert(db: DbOrTx, row: SeedRow): SeedRow {
-    return db.insert(fairSeeds).values(row).onConflictDoNothing().returning().get() ?? this.seeds(row.wallet)!;
+  /** Inserts a wallet's first pair; the one already there when another request made it first. */
+  async insert(db: DbOrTx, row: SeedRow): Promise<SeedRow> {
+    const [inserted] = await db.insert(this.t.fairSeeds).values(row).onConflictDoNothing().returning();
+    return inserted ?? (await this.seeds(row.wallet, db))!;
   }
 
-  /** Takes the wallet's next nonce: the seeds and the nonce taken; undefined when the wallet has no pair yet. */
-  takeNextNonce(wallet: string): DrawnSeeds | undefined {
-    const r = this.takeNonce.get(wallet);
-    return r ? { serverSeed: r.server_seed, serverSeedHash: r.server_seed_hash, committedAt: new Date(r.committed_at), clientSeed: r.client_seed, nonce: r.next_nonce - 1 } : undefined;
+  /** Takes the wallet's next nonce (one statement moves it on and returns the seeds it was taken under); undefined when the wallet has no pair yet. */
+  async takeNextNonce(db: DbOrTx, wallet: string): Promise<DrawnSeeds | undefined> {
+    const { fairSeeds } = this.t;
+    const r = await first(
+      db
+        .update(fairSeeds)
+        .set({ nextNonce: sql`${fairSeeds.nextNonce} + 1` })
+        .where(eq(fairSeeds.wallet, wallet))
+        .returning(),
+    );
+    return r ? { serverSeed: r.serverSeed, serverSeedHash: r.serverSeedHash, committedAt: r.committedAt, clientSeed: r.clientSeed, nonce: r.nextNonce - 1 } : undefined;
   }
 
-  setClientSeed(db: DbOrTx, wallet: string, clientSeed: string, now: Date): SeedRow | undefined {
-    return db.update(fairSeeds).set({ clientSeed, updatedAt: now }).where(eq(fairSeeds.wallet, wallet)).returning().get();
+  setClientSeed(db: DbOrTx, wallet: string, clientSeed: string, now: Date): Promise<SeedRow | undefined> {
+    const { fairSeeds } = this.t;
+    return first(db.update(fairSeeds).set({ clientSeed, updatedAt: now }).where(eq(fairSeeds.wallet, wallet)).returning());
   }
 
-  replaceServerSeed(db: DbOrTx, wallet: string, serverSeed: string, serverSeedHash: string, now: Date): SeedRow | undefined {
-    return db.update(fairSeeds).set({ serverSeed, serverSeedHash, committedAt: now, nextNonce: 0, updatedAt: now }).where(eq(fairSeeds.wallet, wallet)).returning().get();
+  replaceServerSeed(db: DbOrTx, wallet: string, serverSeed: string, serverSeedHash: string, now: Date): Promise<SeedRow | undefined> {
+    const { fairSeeds } = this.t;
+    return first(db.update(fairSeeds).set({ serverSeed, serverSeedHash, committedAt: now, nextNonce: 0, updatedAt: now }).where(eq(fairSeeds.wallet, wallet)).returning());
   }
 
-  insertRevealed(db: DbOrTx, row: RevealedRow): void {
-    db.insert(fairRevealedSeeds).values(row).run();
+  async insertRevealed(db: DbOrTx, row: RevealedRow): Promise<void> {
+    await db.insert(this.t.fairRevealedSeeds).values(row);
   }
 
-  revealed(serverSeedHash: string): RevealedRow | undefined {
-    return this.db.select().from(fairRevealedSeeds).where(eq(fairRevealedSeeds.serverSeedHash, serverSeedHash)).get();
+  revealed(serverSeedHash: string): Promise<RevealedRow | undefined> {
+    const { fairRevealedSeeds } = this.t;
+    return first(this.db.select().from(fairRevealedSeeds).where(eq(fairRevealedSeeds.serverSeedHash, serverSeedHash)));
   }
 
   /** The public facts of the given hashes (for lists of outcomes): revealed seeds, and the commitment time of every seed. */
-  seedFacts(hashes: string[]): Map<string, SeedFacts> {
+  async seedFacts(hashes: string[]): Promise<Map<string, SeedFacts>> {
+    const { fairSeeds } = this.t;
     const out = new Map<string, SeedFacts>();
     for (const hash of new Set(hashes)) {
-      const revealed = this.revealed(hash);
+      const revealed = await this.revealed(hash);
       if (revealed) out.set(hash, { serverSeed: revealed.serverSeed, committedAt: revealed.createdAt });
-      else out.set(hash, { serverSeed: null, committedAt: this.db.select({ at: fairSeeds.committedAt }).from(fairSeeds).where(eq(fairSeeds.serverSeedHash, hash)).get()?.at ?? null });
+      else out.set(hash, { serverSeed: null, committedAt: (await first(this.db.select({ at: fairSeeds.committedAt }).from(fairSeeds).where(eq(fairSeeds.serverSeedHash, hash))))?.at ?? null });
     }
     return out;
   }
 
-  revealedOf(wallet: string, limit: number): RevealedRow[] {
-    return this.db.select().from(fairRevealedSeeds).where(eq(fairRevealedSeeds.wallet, wallet)).orderBy(desc(fairRevealedSeeds.revealedAt)).limit(limit).all();
-  }
 }

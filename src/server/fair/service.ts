@@ -1,4 +1,3 @@
-import type { Database } from "bun:sqlite";
 import { createSeedSession, serverSeedCommitment, type SeedSession } from "../../engine";
 import { NATIVE_HASHES } from "../platform/nativeHashes";
 import type { Clock } from "../platform/clock";
@@ -19,8 +18,6 @@ function randomHex(bytes: number): string {
 
 export interface FairDeps {
   db: Db;
-  /** The same database, for the statement every outcome runs. */
-  sqlite: Database;
   clock: Clock;
   log: Logger;
 }
@@ -38,7 +35,7 @@ export interface SeedPair {
 /**
  * The per-wallet seed pairs shared by the slots and the daily wheel (DESIGN.md "Provably fair"):
  * a server seed committed by its SHA-256 before any outcome, the player's client seed, and one
- * nonce sequence. Games take a nonce with `draw` inside their own SQLite transaction, so the nonce
+ * nonce sequence. Games take a nonce with `draw` inside their own transaction, so the nonce
  * is used exactly when the outcome is recorded. Rotation reveals the old seed and starts a new one.
  */
 export class FairSeedService {
@@ -46,7 +43,7 @@ export class FairSeedService {
   private readonly sessions = new Map<string, SeedSession>();
 
   constructor(private readonly deps: FairDeps) {
-    this.repo = new FairRepository(deps.db, deps.sqlite);
+    this.repo = new FairRepository(deps.db);
   }
 
   /** `count` floats of drawn seeds: the engine's floatsFromSeeds, with the native keyed HMAC of the pair reused. */
@@ -67,62 +64,63 @@ export class FairSeedService {
     return { wallet, serverSeed, serverSeedHash: serverSeedCommitment(serverSeed), clientSeed, committedAt: now, nextNonce: 0, createdAt: now, updatedAt: now };
   }
 
-  /** The wallet's row, created on first use (a random client seed the player may replace). */
-  private ensure(wallet: string): SeedRow {
-    return this.repo.seeds(wallet) ?? this.repo.insert(this.deps.db, this.fresh(wallet, randomHex(8)));
+  /** The wallet's row, created on first use (a random client seed the player may replace); inside a transaction pass it (`db`). */
+  private async ensure(wallet: string, db?: DbOrTx): Promise<SeedRow> {
+    const row = await this.repo.seeds(wallet, db);
+    if (row) return row;
+    const fresh = this.fresh(wallet, randomHex(8));
+    return db ? this.repo.insert(db, fresh) : this.deps.db.transaction((tx) => this.repo.insert(tx, fresh));
   }
 
   /** The seed pair shown before play; undefined before the wallet's first spin or explicit `open` (a read never creates one). */
-  pair(wallet: string): SeedPair | undefined {
-    const row = this.repo.seeds(wallet);
+  async pair(wallet: string): Promise<SeedPair | undefined> {
+    const row = await this.repo.seeds(wallet);
     return row && view(row);
   }
 
   /** The wallet's seed pair, made now if it has none (the wallet's own session asks, before its first play). */
-  open(wallet: string): SeedPair {
-    return view(this.ensure(wallet));
+  async open(wallet: string): Promise<SeedPair> {
+    return view(await this.ensure(wallet));
   }
 
   /**
-   * Takes the wallet's next nonce and returns the seeds of that outcome. Call it inside the game's
-   * transaction: if the transaction rolls back, the nonce is not used.
+   * Takes the wallet's next nonce and returns the seeds of that outcome, inside the game's transaction
+   * (`tx`): if the transaction rolls back, the nonce is not used.
    */
-  draw(wallet: string): DrawnSeeds {
-    const drawn = this.repo.takeNextNonce(wallet);
+  async draw(tx: DbOrTx, wallet: string): Promise<DrawnSeeds> {
+    const drawn = await this.repo.takeNextNonce(tx, wallet);
     if (drawn) return drawn;
-    this.ensure(wallet);
-    return this.repo.takeNextNonce(wallet)!;
+    await this.ensure(wallet, tx);
+    return (await this.repo.takeNextNonce(tx, wallet))!;
   }
 
   /** Sets the player's client seed; the nonce keeps counting under the same server seed. */
-  setClientSeed(wallet: string, clientSeed: string): SeedPair {
-    this.ensure(wallet);
-    const row = this.deps.db.transaction((tx) => this.repo.setClientSeed(tx, wallet, clientSeed, this.deps.clock.date()));
+  async setClientSeed(wallet: string, clientSeed: string): Promise<SeedPair> {
+    const row = await this.deps.db.transaction(async (tx) => {
+      await this.ensure(wallet, tx);
+      return this.repo.setClientSeed(tx, wallet, clientSeed, this.deps.clock.date());
+    });
     this.deps.log.info("client seed set", { wallet });
     return view(row!);
   }
 
   /** Reveals the current server seed and commits to a new one (nonce back to 0, client seed kept). */
-  rotate(wallet: string) {
-    this.ensure(wallet);
+  async rotate(wallet: string) {
     const now = this.deps.clock.date();
-    const result = this.deps.db.transaction(
-      (tx) => {
-        const old = this.repo.seeds(wallet)!;
-        const next = this.fresh(wallet, old.clientSeed);
-        this.repo.insertRevealed(tx, {
-          serverSeedHash: old.serverSeedHash,
-          serverSeed: old.serverSeed,
-          wallet,
-          noncesUsed: old.nextNonce,
-          createdAt: old.committedAt,
-          revealedAt: now,
-        });
-        const row = this.repo.replaceServerSeed(tx, wallet, next.serverSeed, next.serverSeedHash, now)!;
-        return { old, row };
-      },
-      { behavior: "immediate" },
-    );
+    const result = await this.deps.db.transaction(async (tx) => {
+      const old = await this.ensure(wallet, tx);
+      const next = this.fresh(wallet, old.clientSeed);
+      await this.repo.insertRevealed(tx, {
+        serverSeedHash: old.serverSeedHash,
+        serverSeed: old.serverSeed,
+        wallet,
+        noncesUsed: old.nextNonce,
+        createdAt: old.committedAt,
+        revealedAt: now,
+      });
+      const row = (await this.repo.replaceServerSeed(tx, wallet, next.serverSeed, next.serverSeedHash, now))!;
+      return { old, row };
+    });
     this.deps.log.info("server seed rotated", { wallet, revealed: result.old.serverSeedHash, nonces: result.old.nextNonce });
     return {
       walletAddress: wallet,
@@ -142,21 +140,21 @@ export class FairSeedService {
    * the outcomes of the nonces ahead may have been shown already). Each old seed is revealed, as a
    * rotation reveals it; client seeds are kept. Returns how many pairs were rotated.
    */
-  rotateAll(db: DbOrTx): number {
+  async rotateAll(db: DbOrTx): Promise<number> {
     const now = this.deps.clock.date();
-    const pairs = this.repo.allSeeds(db);
+    const pairs = await this.repo.allSeeds(db);
     for (const old of pairs) {
       const next = this.fresh(old.wallet, old.clientSeed);
-      this.repo.insertRevealed(db, { serverSeedHash: old.serverSeedHash, serverSeed: old.serverSeed, wallet: old.wallet, noncesUsed: old.nextNonce, createdAt: old.createdAt, revealedAt: now });
-      this.repo.replaceServerSeed(db, old.wallet, next.serverSeed, next.serverSeedHash, now);
+      await this.repo.insertRevealed(db, { serverSeedHash: old.serverSeedHash, serverSeed: old.serverSeed, wallet: old.wallet, noncesUsed: old.nextNonce, createdAt: old.createdAt, revealedAt: now });
+      await this.repo.replaceServerSeed(db, old.wallet, next.serverSeed, next.serverSeedHash, now);
     }
     this.sessions.clear();
     return pairs.length;
   }
 
   /** A revealed seed by its hash; 404 while it is still in use (or unknown). */
-  revealed(serverSeedHash: string) {
-    const row = this.repo.revealed(serverSeedHash);
+  async revealed(serverSeedHash: string) {
+    const row = await this.repo.revealed(serverSeedHash);
     if (!row) throw new NotFoundError("This server seed is not revealed yet: rotate your seed pair to reveal it", "SEED_NOT_REVEALED");
     return {
       serverSeedHash: row.serverSeedHash,
@@ -169,7 +167,7 @@ export class FairSeedService {
   }
 
   /** For a list of server seed hashes: each seed once revealed (null while in use) and when its hash was first shown. */
-  seedFacts(hashes: string[]): Map<string, SeedFacts> {
+  seedFacts(hashes: string[]): Promise<Map<string, SeedFacts>> {
     return this.repo.seedFacts(hashes);
   }
 }

@@ -41,14 +41,14 @@ describe("outbox", () => {
   test("an entry is recorded, signed with LastLedgerSequence, submitted and settled with its result", async () => {
     const dest = await faucet(server.url, { xrp: 20 });
     const { outbox, ledger } = server.ctx;
-    const queued = outbox.enqueue(payout("test:one", dest, "1234567"));
+    const queued = await outbox.enqueue(payout("test:one", dest, "1234567"));
     expect(queued.status).toBe("queued");
     expect(queued.tx.Account).toBe(ledger.platformAddress);
     const done = await outbox.waitFor("test:one", 20_000);
     expect(done.status).toBe("validated");
     expect(done.result).toBe("tesSUCCESS");
     expect(done.meta?.TransactionResult).toBe("tesSUCCESS");
-    const [attempt] = outbox.attemptsOf("test:one");
+    const [attempt] = await outbox.attemptsOf("test:one");
     expect(attempt.hash).toBe(done.hash!);
     expect(attempt.lastLedgerSequence).toBeGreaterThan(attempt.firstLedger);
     const received = await paymentsReceived(dest.classicAddress, ledger.platformAddress);
@@ -58,12 +58,12 @@ describe("outbox", () => {
   test("one key is one transaction: re-enqueueing returns the same entry, a different transaction is refused", async () => {
     const dest = await faucet(server.url, { xrp: 20 });
     const { outbox, ledger } = server.ctx;
-    const a = outbox.enqueue(payout("test:idem", dest, "1000"));
-    const b = outbox.enqueue(payout("test:idem", dest, "1000"));
+    const a = await outbox.enqueue(payout("test:idem", dest, "1000"));
+    const b = await outbox.enqueue(payout("test:idem", dest, "1000"));
     expect(b.id).toBe(a.id);
-    expect(() => outbox.enqueue(payout("test:idem", dest, "2000"))).toThrow(OutboxConflictError);
+    await expect(outbox.enqueue(payout("test:idem", dest, "2000"))).rejects.toThrow(OutboxConflictError);
     await outbox.waitFor("test:idem", 20_000);
-    const again = outbox.enqueue(payout("test:idem", dest, "1000"));
+    const again = await outbox.enqueue(payout("test:idem", dest, "1000"));
     expect(again.status).toBe("validated");
     await closeLedger(server.url);
     expect(await paymentsReceived(dest.classicAddress, ledger.platformAddress)).toHaveLength(1);
@@ -73,10 +73,10 @@ describe("outbox", () => {
     const dest = await faucet(server.url, { xrp: 20 });
     const { outbox, ledger } = server.ctx;
     const keys = Array.from({ length: 8 }, (_, i) => `test:batch:${i}`);
-    keys.forEach((key, i) => outbox.enqueue(payout(key, dest, String(1000 + i))));
+    await Promise.all(keys.map((key, i) => outbox.enqueue(payout(key, dest, String(1000 + i)))));
     const settled = await Promise.all(keys.map((k) => outbox.waitFor(k, 30_000)));
     expect(settled.map((e) => e.status)).toEqual(keys.map(() => "validated"));
-    const sequences = keys.flatMap((k) => outbox.attemptsOf(k).map((a) => a.sequence));
+    const sequences = (await Promise.all(keys.map((k) => outbox.attemptsOf(k)))).flatMap((attempts) => attempts.map((a) => a.sequence));
     expect(new Set(sequences).size).toBe(sequences.length);
     expect(await paymentsReceived(dest.classicAddress, ledger.platformAddress)).toHaveLength(8);
   });
@@ -84,18 +84,18 @@ describe("outbox", () => {
   test("a transaction the ledger can never apply fails with its code and is not retried", async () => {
     const { outbox } = server.ctx;
     // A payment to oneself is malformed (temREDUNDANT).
-    outbox.enqueue({ key: "test:self", purpose: "payout", tx: { TransactionType: "Payment", Destination: server.ctx.ledger.platformAddress, Amount: "1000" } });
+    await outbox.enqueue({ key: "test:self", purpose: "payout", tx: { TransactionType: "Payment", Destination: server.ctx.ledger.platformAddress, Amount: "1000" } });
     const done = await outbox.waitFor("test:self", 20_000);
     expect(done.status).toBe("failed");
     expect(done.result).toStartWith("tem");
-    expect(outbox.attemptsOf("test:self")).toHaveLength(1);
+    expect(await outbox.attemptsOf("test:self")).toHaveLength(1);
   });
 
   test("a tec result is final: failed with the ledger's code, never re-sent", async () => {
     const { outbox } = server.ctx;
     const dest = await faucet(server.url, { xrp: 20 });
     // VVX to an account without a VVX trust line: tecPATH_DRY (or tecNO_LINE) in a validated ledger.
-    outbox.enqueue({
+    await outbox.enqueue({
       key: "test:tec",
       purpose: "payout",
       tx: { TransactionType: "Payment", Destination: dest.classicAddress, Amount: { currency: "VVX", issuer: server.ctx.ledger.vvx.issuer, value: "1" } },
@@ -104,7 +104,7 @@ describe("outbox", () => {
     expect(done.status).toBe("failed");
     expect(done.result).toStartWith("tec");
     expect(done.ledgerIndex).toBeGreaterThan(0);
-    expect(outbox.attemptsOf("test:tec")).toHaveLength(1);
+    expect(await outbox.attemptsOf("test:tec")).toHaveLength(1);
   });
 });
 
@@ -121,7 +121,7 @@ describe("outbox across restarts", () => {
       reached(entry);
       return new Promise<void>(() => {}); // the process "dies" here
     };
-    first.ctx.outbox.enqueue(payout("restart:" + hook, dest, "7654321"));
+    await first.ctx.outbox.enqueue(payout("restart:" + hook, dest, "7654321"));
     const atCrash = await frozen;
     expect(atCrash.status).toBe("pending");
     expect(atCrash.hash).toMatch(/^[0-9A-F]{64}$/);
@@ -137,7 +137,7 @@ describe("outbox across restarts", () => {
       expect(fromPlatform).toHaveLength(1);
       expect(fromPlatform[0].hash).toBe(done.hash!);
       await c.disconnect();
-      return { atCrash, done, attempts: second.ctx.outbox.attemptsOf("restart:" + hook) };
+      return { atCrash, done, attempts: await second.ctx.outbox.attemptsOf("restart:" + hook) };
     } finally {
       await second.stop(true);
     }
@@ -167,9 +167,9 @@ describe("outbox across restarts", () => {
       reached();
       return new Promise<void>(() => {});
     };
-    first.outbox.enqueue(payout("expire:1", dest, "5555"));
+    await first.outbox.enqueue(payout("expire:1", dest, "5555"));
     await frozen;
-    const [dead] = first.outbox.attemptsOf("expire:1");
+    const [dead] = await first.outbox.attemptsOf("expire:1");
     await first.stop();
     // Let its whole window pass without it ever being submitted.
     const { result } = await client.request({ command: "ledger", ledger_index: "validated" });
@@ -182,7 +182,7 @@ describe("outbox across restarts", () => {
     try {
       const done = await second.outbox.waitFor("expire:1", 30_000);
       expect(done.status).toBe("validated");
-      const attempts = second.outbox.attemptsOf("expire:1");
+      const attempts = await second.outbox.attemptsOf("expire:1");
       expect(attempts.map((a) => a.status)).toEqual(["expired", "validated"]);
       expect(attempts[1].hash).not.toBe(dead.hash);
       expect(done.attempts).toBe(2);
@@ -213,27 +213,27 @@ describe("outbox resend", () => {
       },
     });
     try {
-      for (const key of ["rs:a", "rs:b"]) outbox.enqueue({ ...payout(key, dest, "1000000"), purpose: "test-resend", owner: { name: "test-resend", id: key.slice(3) } });
+      for (const key of ["rs:a", "rs:b"]) await outbox.enqueue({ ...payout(key, dest, "1000000"), purpose: "test-resend", owner: { name: "test-resend", id: key.slice(3) } });
       for (const key of ["rs:a", "rs:b"]) expect(await outbox.waitFor(key, 20_000)).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
       records.set("b", "elsewhere");
-      expect(outbox.resendDue()).toHaveLength(0);
+      expect(await outbox.resendDue()).toHaveLength(0);
 
       for (let attempt = 2; attempt <= RESEND_POLICY.maxAttempts; attempt++) {
         await advance(RESEND_POLICY.afterMs + 1_000);
         // Two sweeps at once (another worker): one resend.
-        const sent = [...outbox.resendDue(), ...outbox.resendDue()];
+        const sent = [...(await outbox.resendDue()), ...(await outbox.resendDue())];
         expect(sent.map((r) => r.to.key)).toEqual([`rs:a#${attempt}`]);
         expect(records.get("a")).toBe(`rs:a#${attempt}`);
         expect(await outbox.waitFor(`rs:a#${attempt}`, 20_000)).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
       }
       // b's record moved on: b was never sent again. After the 5th key, a is left to an operator.
-      expect(outbox.get("rs:b")!.nextKey).toBe("");
-      expect(outbox.get("rs:b#2")).toBeUndefined();
+      expect((await outbox.get("rs:b"))!.nextKey).toBe("");
+      expect(await outbox.get("rs:b#2")).toBeUndefined();
       await advance(RESEND_POLICY.afterMs + 1_000);
-      expect(outbox.resendDue()).toHaveLength(0);
-      expect(outbox.get(`rs:a#${RESEND_POLICY.maxAttempts}`)!.nextKey).toBe("");
-      expect(outbox.get(`rs:a#${RESEND_POLICY.maxAttempts + 1}`)).toBeUndefined();
-      expect(outbox.list({ purpose: "test-resend" }).map((e) => e.key)).toEqual(["rs:a", "rs:b", "rs:a#2", "rs:a#3", "rs:a#4", "rs:a#5"]);
+      expect(await outbox.resendDue()).toHaveLength(0);
+      expect((await outbox.get(`rs:a#${RESEND_POLICY.maxAttempts}`))!.nextKey).toBe("");
+      expect(await outbox.get(`rs:a#${RESEND_POLICY.maxAttempts + 1}`)).toBeUndefined();
+      expect((await outbox.list({ purpose: "test-resend" })).map((e) => e.key)).toEqual(["rs:a", "rs:b", "rs:a#2", "rs:a#3", "rs:a#4", "rs:a#5"]);
       expect(await paymentsReceived(dest.classicAddress, server.ctx.ledger.platformAddress)).toEqual([]);
     } finally {
       off();
@@ -253,8 +253,8 @@ describe("outbox owners", () => {
     const taken: { id: string; inTransaction: boolean; statusSeen: string }[] = [];
     const afterCommit: { id: string; inTransaction: boolean }[] = [];
     const off = outbox.owner("test-owner", {
-      settled: ({ db, id, entry, after }) => {
-        db.run(sql`UPDATE test_owner_rows SET status = ${entry.status}, txid = ${entry.hash} WHERE id = ${id}`);
+      settled: async ({ db, id, entry, after }) => {
+        await db.execute(sql`UPDATE test_owner_rows SET status = ${entry.status}, txid = ${entry.hash} WHERE id = ${id}`);
         if (broken && id === "b") throw new Error("the owner broke");
         const seen = store.sqlite.query<{ status: string }, [string]>("SELECT status FROM ledger_outbox WHERE key = ?").get(entry.key)!.status;
         taken.push({ id, inTransaction: store.sqlite.inTransaction, statusSeen: seen });
@@ -262,7 +262,7 @@ describe("outbox owners", () => {
       },
     });
     try {
-      for (const id of ["a", "b"]) outbox.enqueue({ ...payout(`owned:${id}`, dest, "1000"), owner: { name: "test-owner", id } });
+      for (const id of ["a", "b"]) await outbox.enqueue({ ...payout(`owned:${id}`, dest, "1000"), owner: { name: "test-owner", id } });
       const [a, b] = [await outbox.waitFor("owned:a", 20_000), await outbox.waitFor("owned:b", 20_000)];
       expect([a.status, b.status]).toEqual(["validated", "validated"]);
       expect(a.owner).toEqual({ name: "test-owner", id: "a" });
@@ -278,8 +278,8 @@ describe("outbox owners", () => {
       expect(deliveredAt("owned:b")).toBeNull();
 
       broken = false;
-      expect(outbox.replay()).toBe(1);
-      expect(outbox.replay()).toBe(0);
+      expect(await outbox.replay()).toBe(1);
+      expect(await outbox.replay()).toBe(0);
       expect(rows()[1]).toEqual({ id: "b", status: "validated", txid: b.hash });
       expect(taken.map((t) => t.id)).toEqual(["a", "b"]);
       expect(deliveredAt("owned:b")).not.toBeNull();

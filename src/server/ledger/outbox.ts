@@ -1,15 +1,16 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { ValidationError as XrplValidationError, type SubmittableTransaction, type TransactionMetadata } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
-import { preparedOnUse, sqliteOf, type Db, type DbOrTx } from "../platform/db";
+import { first, prepared, sqliteOf, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import { canonicalJson, mayConsumeSequence, toEntry, type OutboxEntry, type OutboxInput, type OutboxRow, type OutboxStatus } from "./entry";
-import { ledgerOutbox, ledgerOutboxAttempts } from "./schema";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 import { NotFoundError, UpstreamError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import { BackgroundLoop } from "../platform/loop";
 import { RetryGate } from "../platform/retry";
 import { OutboxResend, RESEND_SWEEP_MS, type ResendFault } from "./resend";
-import { OutboxOwners, runAfter, type OutboxOwner } from "./owners";
+import { OutboxOwners, runAfter, type OutboxOwner, type Resend, type Settlement } from "./owners";
 import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError, OutboxConflictError } from "./errors";
 import type { LedgerGateway } from "./gateway";
@@ -21,10 +22,8 @@ export const OUTBOX_MAX_ATTEMPTS = 10;
 /** Safety-net poll when no ledgerClosed event arrives. */
 export const OUTBOX_POLL_MS = 1_000;
 
-type Row = OutboxRow;
-type AttemptRow = typeof ledgerOutboxAttempts.$inferSelect;
-export type { DbOrTx, OutboxEntry, OutboxInput, OutboxStatus };
-export type { OutboxOwner, Resend, Settlement } from "./owners";
+type AttemptRow = typeof liteTables.ledgerOutboxAttempts.$inferSelect;
+export type { DbOrTx, OutboxEntry, OutboxInput, OutboxOwner, OutboxStatus, Resend, Settlement };
 
 /** What waitFor listens to: an entry validated or failed. */
 export interface OutboxEvents {
@@ -57,13 +56,12 @@ export class Outbox {
   private running = false;
   private again = false;
   private readonly loop = new BackgroundLoop(OUTBOX_POLL_MS, () => this.kick());
-  private readonly resendLoop = new BackgroundLoop(RESEND_SWEEP_MS, () => this.resendDue());
+  private readonly resendLoop = new BackgroundLoop(RESEND_SWEEP_MS, () => void this.resendDue());
   private readonly gate: RetryGate;
   private readonly resend: OutboxResend;
   private readonly owners: OutboxOwners;
-  /** The queued and pending entries (their ids, or whole, oldest first): read at every ledger close and every game round, so compiled once. */
-  private readonly openIdStmt;
-  private readonly openStmt;
+  /** The store's tables (SQLite's or PostgreSQL's). */
+  private readonly t: typeof liteTables;
 
   constructor(
     private readonly db: Db,
@@ -74,12 +72,14 @@ export class Outbox {
   ) {
     this.events = new TypedEmitter((event, err) => log.error("outbox listener failed", { event, error: String(err) }));
     this.gate = new RetryGate("outbox", log, sqliteOf(db));
+    this.t = tablesFor(db, liteTables, pgTables);
     this.owners = new OutboxOwners(db, clock, log);
     this.resend = new OutboxResend(db, clock, log, this.owners, (tx, input) => this.record(tx, input), () => this.faults.beforeOwnersMove);
-    const open = inArray(ledgerOutbox.status, ["queued", "pending"]);
-    this.openIdStmt = preparedOnUse(() => db.select({ id: ledgerOutbox.id }).from(ledgerOutbox).where(open).limit(1).prepare());
-    this.openStmt = preparedOnUse(() => db.select().from(ledgerOutbox).where(open).orderBy(asc(ledgerOutbox.id)).prepare());
   }
+
+  /** The entries still to send or settle, oldest first, and whether there is one: read at every pass of the loop (prepared). */
+  private readonly openRows = prepared((db) => db.select().from(this.t.ledgerOutbox).where(inArray(this.t.ledgerOutbox.status, ["queued", "pending"])).orderBy(asc(this.t.ledgerOutbox.id)).prepare());
+  private readonly anyOpen = prepared((db) => db.select({ id: this.t.ledgerOutbox.id }).from(this.t.ledgerOutbox).where(inArray(this.t.ledgerOutbox.status, ["queued", "pending"])).limit(1).prepare());
 
   private get stopped(): boolean {
     return this.loop.stopped;
@@ -87,7 +87,7 @@ export class Outbox {
 
   /** Begins working through queued and pending entries (also those left by a previous run), after handing owners the settlements they missed. */
   start(): void {
-    this.replay();
+    void this.replay();
     this.loop.start(() => [
       this.ledger.on("connected", () => {
         // A new connection may be to a server that never saw our blobs (or lost its open ledger): send them again.
@@ -114,9 +114,9 @@ export class Outbox {
   }
 
   /** Hands owners the settlements they have not taken (at start and every resend sweep); returns how many. */
-  replay(): number {
+  async replay(): Promise<number> {
     try {
-      return this.owners.replay((entry) => this.resend.goesAgain(entry));
+      return await this.owners.replay((entry) => this.resend.goesAgain(entry));
     } catch (err) {
       // The read itself failed (a locked database): the next sweep tries again.
       this.log.error("outbox replay failed", { error: err instanceof Error ? err.message : String(err) });
@@ -125,26 +125,26 @@ export class Outbox {
   }
 
   /** An admin sends a payment the outbox gave up on again, under its next key (see OutboxResend.retryGivenUp); the sending starts at once. */
-  retryGivenUp(key: string, audit: (tx: DbOrTx, nextKey: string) => void): OutboxEntry {
-    const entry = this.resend.retryGivenUp(key, audit);
+  async retryGivenUp(key: string, audit: (tx: DbOrTx, nextKey: string) => Promise<void>): Promise<OutboxEntry> {
+    const entry = await this.resend.retryGivenUp(key, audit);
     this.kick();
     return entry;
   }
 
   /** A payer starts an entry the outbox gave up on again under a fresh key, once what refused it is fixed (OutboxResend.startAgain). */
-  startAgain(key: string): OutboxEntry | undefined {
-    const entry = this.resend.startAgain(key);
+  async startAgain(key: string): Promise<OutboxEntry | undefined> {
+    const entry = await this.resend.startAgain(key);
     if (entry) this.kick();
     return entry;
   }
 
-  /** Sends the failed entries that are due again (every RESEND_SWEEP_MS; tests call it after moving the clock). */
-  resendDue(): { from: OutboxEntry; to: OutboxEntry }[] {
+  /** Sends the failed entries that are due again (every RESEND_SWEEP_MS; tests call it after moving the clock); never rejects. */
+  async resendDue(): Promise<{ from: OutboxEntry; to: OutboxEntry }[]> {
     if (this.stopped) return [];
-    this.replay();
+    await this.replay();
     let resent: { from: OutboxEntry; to: OutboxEntry }[] = [];
     try {
-      resent = this.resend.sweep();
+      resent = await this.resend.sweep();
     } catch (err) {
       // The read of the failed entries itself failed (each entry's own failure is caught inside): the next sweep tries again.
       this.log.error("outbox resend sweep failed", { error: err instanceof Error ? err.message : String(err) });
@@ -158,66 +158,64 @@ export class Outbox {
    * Returns the existing entry when the key is known; throws OutboxConflictError if that entry is a different transaction.
    * Call kick() after the commit.
    */
-  record(db: DbOrTx, input: OutboxInput): OutboxEntry {
+  async record(db: DbOrTx, input: OutboxInput): Promise<OutboxEntry> {
     const tx = { ...input.tx, Account: this.ledger.platformAddress };
     const txJson = canonicalJson(tx);
     const owner = input.owner ? { owner: input.owner.name, ownerId: String(input.owner.id) } : { owner: null, ownerId: null };
-    const existing = db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, input.key)).get();
+    const existing = await first(db.select().from(this.t.ledgerOutbox).where(eq(this.t.ledgerOutbox.key, input.key)));
     if (existing) {
       const otherOwner = existing.owner !== null && owner.owner !== null && (existing.owner !== owner.owner || existing.ownerId !== owner.ownerId);
       if (existing.txJson !== txJson || existing.purpose !== input.purpose || otherOwner) throw new OutboxConflictError(input.key);
       return toEntry(existing);
     }
     const now = this.clock.date();
-    const row = db
-      .insert(ledgerOutbox)
+    const [row] = await db
+      .insert(this.t.ledgerOutbox)
       .values({ key: input.key, purpose: input.purpose, txJson, status: "queued", ...owner, createdAt: now, updatedAt: now })
-      .returning()
-      .get();
-    return toEntry(row);
+      .returning();
+    return toEntry(row!);
   }
 
   /** Records (idempotently) and starts sending; returns the entry as now stored. */
-  enqueue(input: OutboxInput): OutboxEntry {
-    const entry = this.db.transaction((tx) => this.record(tx, input));
+  async enqueue(input: OutboxInput): Promise<OutboxEntry> {
+    const entry = await this.db.transaction((tx) => this.record(tx, input));
     this.kick();
     return entry;
   }
 
-  get(key: string): OutboxEntry | undefined {
-    const row = this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, key)).get();
+  async get(key: string, db: DbOrTx = this.db /* inside a transaction: it, to see its own writes */): Promise<OutboxEntry | undefined> {
+    const row = await first(db.select().from(this.t.ledgerOutbox).where(eq(this.t.ledgerOutbox.key, key)));
     return row && toEntry(row);
   }
 
-  list(filter: { purpose?: string; status?: OutboxStatus } = {}): OutboxEntry[] {
+  async list(filter: { purpose?: string; status?: OutboxStatus } = {}): Promise<OutboxEntry[]> {
     const conds = [];
-    if (filter.purpose) conds.push(eq(ledgerOutbox.purpose, filter.purpose));
-    if (filter.status) conds.push(eq(ledgerOutbox.status, filter.status));
-    return this.db
+    if (filter.purpose) conds.push(eq(this.t.ledgerOutbox.purpose, filter.purpose));
+    if (filter.status) conds.push(eq(this.t.ledgerOutbox.status, filter.status));
+    const rows = await this.db
       .select()
-      .from(ledgerOutbox)
+      .from(this.t.ledgerOutbox)
       .where(conds.length ? and(...conds) : undefined)
-      .orderBy(asc(ledgerOutbox.id))
-      .all()
-      .map(toEntry);
+      .orderBy(asc(this.t.ledgerOutbox.id));
+    return rows.map(toEntry);
   }
 
   /** The entries still to send or to settle (queued or pending), oldest first. */
-  open(): OutboxEntry[] {
-    return this.openStmt.all().map(toEntry);
+  async open(): Promise<OutboxEntry[]> {
+    return (await this.openRows(this.db)).map(toEntry);
   }
 
   /** Every signed version of an entry, oldest first (for audits and tests). */
-  attemptsOf(key: string): AttemptRow[] {
-    const row = this.db.select({ id: ledgerOutbox.id }).from(ledgerOutbox).where(eq(ledgerOutbox.key, key)).get();
+  async attemptsOf(key: string): Promise<AttemptRow[]> {
+    const row = await first(this.db.select({ id: this.t.ledgerOutbox.id }).from(this.t.ledgerOutbox).where(eq(this.t.ledgerOutbox.key, key)));
     if (!row) return [];
-    return this.db.select().from(ledgerOutboxAttempts).where(eq(ledgerOutboxAttempts.outboxId, row.id)).orderBy(asc(ledgerOutboxAttempts.id)).all();
+    return this.db.select().from(this.t.ledgerOutboxAttempts).where(eq(this.t.ledgerOutboxAttempts.outboxId, row.id)).orderBy(asc(this.t.ledgerOutboxAttempts.id));
   }
 
   /** Resolves when the entry is validated or failed; rejects with NotFoundError for an unknown key, a 504 UpstreamError after timeoutMs. */
   async waitFor(key: string, timeoutMs = 120_000): Promise<OutboxEntry> {
     const settled = (e: OutboxEntry | undefined) => e && (e.status === "validated" || e.status === "failed");
-    const now = this.get(key);
+    const now = await this.get(key);
     if (!now) throw new NotFoundError(`No outbox entry "${key}"`, "OUTBOX_NOT_FOUND");
     if (settled(now)) return now;
     return new Promise((resolve, reject) => {
@@ -232,12 +230,12 @@ export class Outbox {
         resolve(entry);
       });
       // It may have settled between the read above and the subscription.
-      const again = this.get(key);
-      if (settled(again)) {
+      void this.get(key).then((again) => {
+        if (!settled(again)) return;
         clearTimeout(timer);
         off();
         resolve(again!);
-      }
+      }, reject);
     });
   }
 
@@ -259,7 +257,7 @@ export class Outbox {
         do {
           this.again = false;
           if (this.stopped || !this.ledger.isConnected()) break;
-          if (!this.openIdStmt.get()) break;
+          if (!(await this.anyOpen(this.db)).length) break;
           await this.checkPending();
           await this.sendQueued();
         } while (this.again && !this.stopped);
@@ -269,13 +267,15 @@ export class Outbox {
     }
   }
 
-  private liveAttempt(outboxId: number): AttemptRow | undefined {
-    return this.db
-      .select()
-      .from(ledgerOutboxAttempts)
-      .where(and(eq(ledgerOutboxAttempts.outboxId, outboxId), inArray(ledgerOutboxAttempts.status, ["signed", "submitted"])))
-      .orderBy(desc(ledgerOutboxAttempts.id))
-      .get();
+  private liveAttempt(outboxId: number): Promise<AttemptRow | undefined> {
+    return first(
+      this.db
+        .select()
+        .from(this.t.ledgerOutboxAttempts)
+        .where(and(eq(this.t.ledgerOutboxAttempts.outboxId, outboxId), inArray(this.t.ledgerOutboxAttempts.status, ["signed", "submitted"])))
+        .orderBy(desc(this.t.ledgerOutboxAttempts.id))
+        .limit(1),
+    );
   }
 
   private async validatedLedgerIndex(): Promise<number> {
@@ -284,25 +284,25 @@ export class Outbox {
   }
 
   private async checkPending(): Promise<void> {
-    const rows = this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.status, "pending")).orderBy(asc(ledgerOutbox.id)).all();
+    const rows = await this.db.select().from(this.t.ledgerOutbox).where(eq(this.t.ledgerOutbox.status, "pending")).orderBy(asc(this.t.ledgerOutbox.id));
     if (!rows.length) return;
     let validated = await this.validatedLedgerIndex();
     for (const row of rows) {
       if (this.stopped) return;
-      const attempt = this.liveAttempt(row.id);
+      const attempt = await this.liveAttempt(row.id);
       if (!attempt) {
         // A pending entry always has a live attempt; repair by re-queueing (nothing was signed that could still apply).
-        this.update(row.id, { status: "queued" });
+        await this.db.transaction((tx) => this.update(tx, row.id, { status: "queued" }));
         continue;
       }
       const found = await this.lookup(attempt.hash);
       if (found) {
-        this.settle(row, attempt, found);
+        await this.settle(row, attempt, found);
         continue;
       }
       if (validated <= attempt.lastLedgerSequence) validated = await this.validatedLedgerIndex();
       if (validated > attempt.lastLedgerSequence) {
-        if (await this.provablyNotApplied(attempt)) this.expire(row, attempt);
+        if (await this.provablyNotApplied(attempt)) await this.expire(row, attempt);
         else this.log.warn("outbox cannot yet prove an attempt dead", { key: row.key, hash: attempt.hash });
         continue;
       }
@@ -354,20 +354,20 @@ export class Outbox {
     return true;
   }
 
-  private update(id: number, values: Partial<typeof ledgerOutbox.$inferInsert>): Row {
-    return this.db
-      .update(ledgerOutbox)
+  private async update(tx: DbOrTx, id: number, values: Partial<typeof liteTables.ledgerOutbox.$inferInsert>): Promise<OutboxRow> {
+    const [row] = await tx
+      .update(this.t.ledgerOutbox)
       .set({ ...values, updatedAt: this.clock.date() })
-      .where(eq(ledgerOutbox.id, id))
-      .returning()
-      .get()!;
+      .where(eq(this.t.ledgerOutbox.id, id))
+      .returning();
+    return row!;
   }
 
   /** Records a settlement and hands it to the entry's owner in the same transaction; then runs the owner's after-commit steps and wakes waiters. */
-  private settleWith(write: (tx: DbOrTx) => Row): OutboxEntry {
-    const { row, after } = this.db.transaction((tx) => {
-      const row = write(tx);
-      return { row, after: this.owners.deliver(tx, row, (entry) => this.resend.goesAgain(entry)) ?? [] };
+  private async settleWith(write: (tx: DbOrTx) => Promise<OutboxRow>): Promise<OutboxEntry> {
+    const { row, after } = await this.db.transaction(async (tx) => {
+      const row = await write(tx);
+      return { row, after: (await this.owners.deliver(tx, row, (entry) => this.resend.goesAgain(entry))) ?? [] };
     });
     const entry = toEntry(row);
     runAfter(after, this.log);
@@ -375,12 +375,12 @@ export class Outbox {
     return entry;
   }
 
-  private settle(row: Row, attempt: AttemptRow, found: { result: string; ledgerIndex: number; meta: TransactionMetadata }): void {
+  private async settle(row: OutboxRow, attempt: AttemptRow, found: { result: string; ledgerIndex: number; meta: TransactionMetadata }): Promise<void> {
     const ok = found.result === "tesSUCCESS";
-    this.settleWith((tx) => {
-      tx.update(ledgerOutboxAttempts).set({ status: "validated", result: found.result }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
-      return tx
-        .update(ledgerOutbox)
+    await this.settleWith(async (tx) => {
+      await tx.update(this.t.ledgerOutboxAttempts).set({ status: "validated", result: found.result }).where(eq(this.t.ledgerOutboxAttempts.id, attempt.id));
+      const [settled] = await tx
+        .update(this.t.ledgerOutbox)
         .set({
           status: ok ? "validated" : "failed",
           hash: attempt.hash,
@@ -390,49 +390,49 @@ export class Outbox {
           error: ok ? null : `The ledger applied it with ${found.result}`,
           updatedAt: this.clock.date(),
         })
-        .where(eq(ledgerOutbox.id, row.id))
-        .returning()
-        .get()!;
+        .where(eq(this.t.ledgerOutbox.id, row.id))
+        .returning();
+      return settled!;
     });
     this.log.info("outbox settled", { key: row.key, purpose: row.purpose, hash: attempt.hash, result: found.result, ledger: found.ledgerIndex });
   }
 
-  private expire(row: Row, attempt: AttemptRow): void {
+  private async expire(row: OutboxRow, attempt: AttemptRow): Promise<void> {
     const giveUp = row.attempts >= OUTBOX_MAX_ATTEMPTS;
-    const write = (tx: DbOrTx) => {
-      tx.update(ledgerOutboxAttempts).set({ status: "expired" }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
-      return tx
-        .update(ledgerOutbox)
+    const write = async (tx: DbOrTx) => {
+      await tx.update(this.t.ledgerOutboxAttempts).set({ status: "expired" }).where(eq(this.t.ledgerOutboxAttempts.id, attempt.id));
+      const [expired] = await tx
+        .update(this.t.ledgerOutbox)
         .set({
           status: giveUp ? "failed" : "queued",
           error: giveUp ? `Not included after ${row.attempts} attempts` : `Attempt ${row.attempts} expired unapplied (last engine result ${attempt.engineResult ?? "none"})`,
           updatedAt: this.clock.date(),
         })
-        .where(eq(ledgerOutbox.id, row.id))
-        .returning()
-        .get()!;
+        .where(eq(this.t.ledgerOutbox.id, row.id))
+        .returning();
+      return expired!;
     };
-    if (giveUp) this.settleWith(write);
-    else this.db.transaction(write);
+    if (giveUp) await this.settleWith(write);
+    else await this.db.transaction(write);
     this.log.warn("outbox attempt expired", { key: row.key, hash: attempt.hash, lastLedger: attempt.lastLedgerSequence, retry: !giveUp });
     this.again = true;
   }
 
   private async sendQueued(): Promise<void> {
-    const rows = this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.status, "queued")).orderBy(asc(ledgerOutbox.id)).all();
+    const rows = await this.db.select().from(this.t.ledgerOutbox).where(eq(this.t.ledgerOutbox.status, "queued")).orderBy(asc(this.t.ledgerOutbox.id));
     for (const row of rows) {
       if (this.stopped) return;
       const attempt = await this.sign(row);
       if (!attempt) continue;
-      await this.faults.afterRecord?.(toEntry(this.update(row.id, {})));
+      if (this.faults.afterRecord) await this.faults.afterRecord(toEntry(await this.current(row.id)));
       if (this.stopped) return;
-      await this.submit(this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.id, row.id)).get()!, attempt);
-      await this.faults.afterSubmit?.(toEntry(this.update(row.id, {})));
+      await this.submit(await this.current(row.id), attempt);
+      if (this.faults.afterSubmit) await this.faults.afterSubmit(toEntry(await this.current(row.id)));
     }
   }
 
   /** Autofills and signs a new attempt, and records it (hash + blob) before anything is sent. */
-  private async sign(row: Row): Promise<AttemptRow | undefined> {
+  private async sign(row: OutboxRow): Promise<AttemptRow | undefined> {
     const validated = await this.validatedLedgerIndex();
     const tx = { ...JSON.parse(row.txJson), LastLedgerSequence: validated + OUTBOX_LEDGER_WINDOW } as SubmittableTransaction;
     let filled: SubmittableTransaction;
@@ -441,55 +441,59 @@ export class Outbox {
       filled = await this.ledger.autofill(tx);
       // Our own attempts still in flight may already hold the next sequence numbers; one whose LastLedgerSequence has
       // passed can no longer take one (an attempt left behind, e.g. never sent before a stop, must not leave a gap).
-      const live = this.db
-        .select({ sequence: ledgerOutboxAttempts.sequence, engineResult: ledgerOutboxAttempts.engineResult, lastLedgerSequence: ledgerOutboxAttempts.lastLedgerSequence })
-        .from(ledgerOutboxAttempts)
-        .where(inArray(ledgerOutboxAttempts.status, ["signed", "submitted"]))
-        .all()
-        .filter((a) => mayConsumeSequence(a.engineResult) && a.lastLedgerSequence >= validated);
+      const live = (
+        await this.db
+          .select({ sequence: this.t.ledgerOutboxAttempts.sequence, engineResult: this.t.ledgerOutboxAttempts.engineResult, lastLedgerSequence: this.t.ledgerOutboxAttempts.lastLedgerSequence })
+          .from(this.t.ledgerOutboxAttempts)
+          .where(inArray(this.t.ledgerOutboxAttempts.status, ["signed", "submitted"]))
+      ).filter((a) => mayConsumeSequence(a.engineResult) && a.lastLedgerSequence >= validated);
       filled.Sequence = Math.max(filled.Sequence ?? 0, ...live.map((a) => a.sequence + 1));
       signed = this.ledger.platform.sign(filled);
     } catch (err) {
       const invalid = err instanceof XrplValidationError || (err instanceof LedgerRequestError && err.ledgerError === "ValidationError");
       if (!invalid) throw err;
       // xrpl.js refused the transaction itself (a bad field): it can never be sent.
-      this.fail(row, `Invalid transaction: ${err.message}`);
+      await this.fail(row, `Invalid transaction: ${err.message}`);
       return undefined;
     }
     const { tx_blob, hash } = signed;
     const next = filled.Sequence!;
-    return this.db.transaction((t) => {
+    return this.db.transaction(async (t) => {
       // Claim the entry only if it is still queued with no newer attempt (guards against a second worker on the same database).
-      const claimed = t
-        .update(ledgerOutbox)
+      const claimed = await t
+        .update(this.t.ledgerOutbox)
         .set({ status: "pending", hash, attempts: row.attempts + 1, updatedAt: this.clock.date() })
-        .where(and(eq(ledgerOutbox.id, row.id), eq(ledgerOutbox.status, "queued"), eq(ledgerOutbox.attempts, row.attempts)))
-        .returning({ id: ledgerOutbox.id })
-        .all();
+        .where(and(eq(this.t.ledgerOutbox.id, row.id), eq(this.t.ledgerOutbox.status, "queued"), eq(this.t.ledgerOutbox.attempts, row.attempts)))
+        .returning({ id: this.t.ledgerOutbox.id });
       if (!claimed.length) return undefined;
-      return t
-        .insert(ledgerOutboxAttempts)
+      const [attempt] = await t
+        .insert(this.t.ledgerOutboxAttempts)
         .values({ outboxId: row.id, hash, txBlob: tx_blob, sequence: next, firstLedger: validated, lastLedgerSequence: filled.LastLedgerSequence!, status: "signed", createdAt: this.clock.date() })
-        .returning()
-        .get();
+        .returning();
+      return attempt;
     });
   }
 
-  private fail(row: Row, error: string, result: string | null = null): void {
-    this.settleWith((tx) => tx.update(ledgerOutbox).set({ status: "failed", error, result, updatedAt: this.clock.date() }).where(eq(ledgerOutbox.id, row.id)).returning().get()!);
+  /** An entry as stored now. */
+  private async current(id: number): Promise<OutboxRow> {
+    return (await first(this.db.select().from(this.t.ledgerOutbox).where(eq(this.t.ledgerOutbox.id, id))))!;
+  }
+
+  private async fail(row: OutboxRow, error: string, result: string | null = null): Promise<void> {
+    await this.settleWith(async (tx) => (await tx.update(this.t.ledgerOutbox).set({ status: "failed", error, result, updatedAt: this.clock.date() }).where(eq(this.t.ledgerOutbox.id, row.id)).returning())[0]!);
     this.log.warn("outbox entry failed", { key: row.key, error });
   }
 
-  private async submit(row: Row, attempt: AttemptRow): Promise<void> {
+  private async submit(row: OutboxRow, attempt: AttemptRow): Promise<void> {
     const res = await this.ledger.request({ command: "submit", tx_blob: attempt.txBlob });
     const engineResult = res.result.engine_result;
     this.submittedThisRun.add(attempt.hash);
     if (engineResult.startsWith("tem")) {
       // Malformed: no ledger will ever include it.
-      this.db.update(ledgerOutboxAttempts).set({ status: "rejected", engineResult, submittedAt: this.clock.date() }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
-      this.fail(row, `The ledger rejected it: ${engineResult} ${res.result.engine_result_message ?? ""}`.trim(), engineResult);
+      await this.db.transaction((tx) => tx.update(this.t.ledgerOutboxAttempts).set({ status: "rejected", engineResult, submittedAt: this.clock.date() }).where(eq(this.t.ledgerOutboxAttempts.id, attempt.id)));
+      await this.fail(row, `The ledger rejected it: ${engineResult} ${res.result.engine_result_message ?? ""}`.trim(), engineResult);
       return;
     }
-    this.db.update(ledgerOutboxAttempts).set({ status: "submitted", engineResult, submittedAt: this.clock.date() }).where(eq(ledgerOutboxAttempts.id, attempt.id)).run();
+    await this.db.transaction((tx) => tx.update(this.t.ledgerOutboxAttempts).set({ status: "submitted", engineResult, submittedAt: this.clock.date() }).where(eq(this.t.ledgerOutboxAttempts.id, attempt.id)));
   }
 }

@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, getTableName, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Clock } from "../platform/clock";
-import { preparedOnUse, type Db, type DbOrTx } from "../platform/db";
+import { isRetryable, prepared, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import type { Logger } from "../platform/log";
 import { toEntry, type OutboxEntry, type OutboxRow } from "./entry";
-import { ledgerOutbox } from "./schema";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 
 /** One settlement handed to its owner, inside the transaction that records it. */
 export interface Settlement {
@@ -39,31 +40,23 @@ export interface OutboxOwner {
   resend?: readonly string[];
   /** The owner's columns that show a key of its entries: a resend points them at the next key (and those of any other owner). */
   keyColumns?: readonly SQLiteColumn[];
-  settled?(settlement: Settlement): void;
+  settled?(settlement: Settlement): Promise<void> | void;
   /** The owner's own state follows a resend (e.g. back to pending); false: it moved on, and the entry is not sent again. */
-  resent?(resend: Resend): boolean | void;
+  resent?(resend: Resend): Promise<boolean | void> | boolean | void;
 }
 
 /** The registered owners, and the delivery of settlements to them. */
 export class OutboxOwners {
   private readonly owners = new Map<string, OutboxOwner>();
   private readonly keyColumns = new Set<SQLiteColumn>();
-  /** Settlements not yet taken by their owner (index ledger_outbox_undelivered). */
-  private readonly undelivered;
+  private readonly t: typeof liteTables;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {
-    this.undelivered = preparedOnUse(() =>
-      db
-        .select()
-        .from(ledgerOutbox)
-        .where(and(inArray(ledgerOutbox.status, ["validated", "failed"]), isNull(ledgerOutbox.deliveredAt), isNotNull(ledgerOutbox.owner)))
-        .orderBy(asc(ledgerOutbox.id))
-        .prepare(),
-    );
+    this.t = tablesFor(db, liteTables, pgTables);
   }
 
   register(name: string, owner: OutboxOwner): () => void {
@@ -88,30 +81,44 @@ export class OutboxOwners {
    * Hands a settled row to its owner inside `tx` (a savepoint: an owner that throws leaves the settlement
    * recorded, not taken, and it is replayed later). Returns what to run after the commit; undefined when not taken.
    */
-  deliver(tx: DbOrTx, row: OutboxRow, goesAgain: (entry: OutboxEntry) => boolean): (() => void)[] | undefined {
+  async deliver(tx: DbOrTx, row: OutboxRow, goesAgain: (entry: OutboxEntry) => boolean): Promise<(() => void)[] | undefined> {
     const owner = this.get(row.owner);
     if (!owner || row.ownerId === null) return undefined;
     const entry = toEntry(row);
     const after: (() => void)[] = [];
+    const { ledgerOutbox } = this.t;
     try {
-      tx.transaction((sp) => {
-        owner.settled?.({ db: sp, id: row.ownerId!, entry, goesAgain: goesAgain(entry), after: (fn) => after.push(fn) });
-        sp.update(ledgerOutbox).set({ deliveredAt: this.clock.date() }).where(eq(ledgerOutbox.id, row.id)).run();
+      await tx.transaction(async (sp) => {
+        await owner.settled?.({ db: sp, id: row.ownerId!, entry, goesAgain: goesAgain(entry), after: (fn) => after.push(fn) });
+        await sp.update(ledgerOutbox).set({ deliveredAt: this.clock.date() }).where(eq(ledgerOutbox.id, row.id));
       });
     } catch (err) {
+      if (isRetryable(err)) throw err;
       this.log.error("outbox owner failed to take a settlement; replayed later", { key: row.key, owner: row.owner, error: err instanceof Error ? err.message : String(err) });
       return undefined;
     }
     return after;
   }
 
+  /** Settled entries no owner has taken yet (index ledger_outbox_undelivered); prepared, as every resend sweep reads it. */
+  private readonly undelivered = prepared((db) => {
+    const { ledgerOutbox } = this.t;
+    return db
+      .select()
+      .from(ledgerOutbox)
+      .where(and(inArray(ledgerOutbox.status, ["validated", "failed"]), isNull(ledgerOutbox.deliveredAt), isNotNull(ledgerOutbox.owner)))
+      .orderBy(asc(ledgerOutbox.id))
+      .prepare();
+  });
+
   /** Settlements their owner has not taken (it threw, or was not registered yet): handed over now, each in its own transaction. */
-  replay(goesAgain: (entry: OutboxEntry) => boolean): number {
+  async replay(goesAgain: (entry: OutboxEntry) => boolean): Promise<number> {
     let taken = 0;
-    for (const row of this.undelivered.all()) {
+    const { ledgerOutbox } = this.t;
+    for (const row of await this.undelivered(this.db)) {
       if (!this.get(row.owner)) continue;
-      const after = this.db.transaction((tx) => {
-        const fresh = tx.select().from(ledgerOutbox).where(and(eq(ledgerOutbox.id, row.id), isNull(ledgerOutbox.deliveredAt))).get();
+      const after = await this.db.transaction(async (tx) => {
+        const fresh = (await tx.select().from(ledgerOutbox).where(and(eq(ledgerOutbox.id, row.id), isNull(ledgerOutbox.deliveredAt))))[0];
         return fresh ? this.deliver(tx, fresh, goesAgain) : undefined;
       });
       if (!after) continue;
@@ -122,8 +129,11 @@ export class OutboxOwners {
   }
 
   /** Points every owner's record of key `from` at `to` (inside the resend's transaction). */
-  moveKeys(tx: DbOrTx, from: string, to: string): void {
-    for (const column of this.keyColumns) tx.run(sql`UPDATE ${column.table} SET ${sql.identifier(column.name)} = ${to} WHERE ${sql.identifier(column.name)} = ${from}`);
+  async moveKeys(tx: DbOrTx, from: string, to: string): Promise<void> {
+    // Names only (the same on both drivers): the UPDATE is written by hand, so a sqlite-core column serves PostgreSQL too.
+    for (const column of this.keyColumns) {
+      await tx.execute(sql`UPDATE ${sql.identifier(getTableName(column.table))} SET ${sql.identifier(column.name)} = ${to} WHERE ${sql.identifier(column.name)} = ${from}`);
+    }
   }
 }
 

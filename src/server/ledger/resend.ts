@@ -1,11 +1,12 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Clock } from "../platform/clock";
-import { preparedOnUse, type Db, type DbOrTx } from "../platform/db";
+import { first, prepared, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import { ConflictError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import { toEntry, type OutboxEntry, type OutboxInput } from "./entry";
 import type { OutboxOwners } from "./owners";
-import { ledgerOutbox } from "./schema";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 
 /**
  * When a payment the outbox gave up on goes out again. A failed entry provably moved nothing (a tec
@@ -54,29 +55,30 @@ export type ResendFault = (from: OutboxEntry, to: string) => void;
  * the failed entry); an entry that succeeded is never "failed", so it is never resent.
  */
 export class OutboxResend {
-  /** Failed entries whose fate is undecided, oldest first (index ledger_outbox_resend). */
-  private readonly undecided;
-  private readonly byId;
+  private readonly t: typeof liteTables;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly owners: OutboxOwners,
-    private readonly record: (tx: DbOrTx, input: OutboxInput) => OutboxEntry,
+    private readonly record: (tx: DbOrTx, input: OutboxInput) => Promise<OutboxEntry>,
     private readonly fault: () => ResendFault | undefined,
   ) {
-    const { id, key, purpose, result, error, updatedAt, owner, ownerId } = ledgerOutbox;
-    this.undecided = preparedOnUse(() =>
-      db
-        .select({ id, key, purpose, result, error, updatedAt, owner, ownerId })
-        .from(ledgerOutbox)
-        .where(and(eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey)))
-        .orderBy(asc(ledgerOutbox.id))
-        .prepare(),
-    );
-    this.byId = preparedOnUse(() => db.select().from(ledgerOutbox).where(eq(ledgerOutbox.id, sql.placeholder("id"))).prepare());
+    this.t = tablesFor(db, liteTables, pgTables);
   }
+
+  /** Failed entries whose fate is undecided, oldest first (index ledger_outbox_resend); prepared, as every sweep reads it. */
+  private readonly undecided = prepared((db) => {
+    const { ledgerOutbox } = this.t;
+    const { id, key, purpose, result, error, updatedAt, owner, ownerId } = ledgerOutbox;
+    return db
+      .select({ id, key, purpose, result, error, updatedAt, owner, ownerId })
+      .from(ledgerOutbox)
+      .where(and(eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey)))
+      .orderBy(asc(ledgerOutbox.id))
+      .prepare();
+  });
 
   /** Whether a failed entry goes again once due: its owner resends its purpose, and mayResend. */
   goesAgain(failed: OutboxEntry): boolean {
@@ -84,22 +86,23 @@ export class OutboxResend {
   }
 
   /** One sweep over the failed entries still undecided (indexed on status, next_key); returns the entries sent again. */
-  sweep(): { from: OutboxEntry; to: OutboxEntry }[] {
+  async sweep(): Promise<{ from: OutboxEntry; to: OutboxEntry }[]> {
     const now = this.clock.now();
     const resent: { from: OutboxEntry; to: OutboxEntry }[] = [];
-    for (const row of this.undecided.all()) {
+    const { ledgerOutbox } = this.t;
+    for (const row of await this.undecided(this.db)) {
       // No owner here resends it (none registered in this process, or a purpose that fails for good): left undecided.
       if (!this.owners.resends({ purpose: row.purpose, owner: row.owner && row.ownerId !== null ? { name: row.owner, id: row.ownerId } : null })) continue;
       if (!mayResend(row)) {
-        this.decide(this.db, row.id, "");
+        await this.db.transaction((tx) => this.decide(tx, row.id, ""));
         this.log.error("outbox entry failed for good; left to an operator", { key: row.key, result: row.result ?? row.error });
         continue;
       }
       // Inside the pause (most sweeps): decided from the row's own columns, nothing parsed.
       if (now < row.updatedAt.getTime() + RESEND_POLICY.afterMs) continue;
-      const failed = toEntry(this.byId.get({ id: row.id })!);
+      const failed = toEntry((await first(this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.id, row.id))))!);
       try {
-        const next = this.resendOne(failed, nextKeyOf(failed.key));
+        const next = await this.resendOne(failed, nextKeyOf(failed.key));
         if (next) resent.push({ from: failed, to: next });
       } catch (err) {
         // A locked database, a broken owner: nothing of this entry committed; the next sweep tries it again.
@@ -115,17 +118,17 @@ export class OutboxResend {
    * behind the same compare-and-set as the sweep's (two admins at once send it once). 409 when the entry
    * is not one given up on, is malformed (it would fail the same way), or no owner follows it.
    */
-  retryGivenUp(key: string, audit: (tx: DbOrTx, nextKey: string) => void): OutboxEntry {
-    const failed = this.givenUp(key);
+  async retryGivenUp(key: string, audit: (tx: DbOrTx, nextKey: string) => Promise<void>): Promise<OutboxEntry> {
+    const failed = await this.givenUp(key);
     if (malformed(failed)) {
       throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} is malformed (${failed.result ?? failed.error}) and would fail the same way: mark it settled instead`);
     }
     const next = nextKeyOf(failed.key);
-    const recorded = this.db.transaction((tx) => {
-      if (!this.take(tx, failed.id, next)) throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} was sent again a moment ago`);
-      const entry = this.follow(tx, failed, next);
+    const recorded = await this.db.transaction(async (tx) => {
+      if (!(await this.take(tx, failed.id, next))) throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} was sent again a moment ago`);
+      const entry = await this.follow(tx, failed, next);
       if (!entry) throw new ConflictError("PAYOUT_NO_OWNER", `No record follows ${key} (nothing would account for a new payment): mark it settled instead`);
-      audit(tx, next);
+      await audit(tx, next);
       return entry;
     });
     this.log.warn("outbox entry sent again by an admin", { failed: key, key: next, purpose: failed.purpose });
@@ -137,15 +140,16 @@ export class OutboxResend {
    * chain's commitment, at the next start): a fresh chain `<base>@<now>` with the full RESEND_POLICY ahead,
    * its owner's records following. Undefined when the entry is not one given up on (sent, or going again).
    */
-  startAgain(key: string): OutboxEntry | undefined {
-    const row = this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, key)).get();
+  async startAgain(key: string): Promise<OutboxEntry | undefined> {
+    const { ledgerOutbox } = this.t;
+    const row = await first(this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, key)));
     if (!row || row.status !== "failed" || row.nextKey !== "") return undefined;
     const failed = toEntry(row);
     const fresh = `${attemptOfKey(failed.key).base}@${this.clock.now()}`;
     try {
-      return this.db.transaction((tx) => {
-        if (!this.take(tx, failed.id, fresh)) return undefined;
-        const entry = this.follow(tx, failed, fresh);
+      return await this.db.transaction(async (tx) => {
+        if (!(await this.take(tx, failed.id, fresh))) return undefined;
+        const entry = await this.follow(tx, failed, fresh);
         if (!entry) throw new NoOwner();
         return entry;
       });
@@ -157,8 +161,9 @@ export class OutboxResend {
   }
 
   /** The failed entry under `key` whose fate is decided "" (given up); 409 otherwise. */
-  private givenUp(key: string): OutboxEntry {
-    const row = this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, key)).get();
+  private async givenUp(key: string): Promise<OutboxEntry> {
+    const { ledgerOutbox } = this.t;
+    const row = await first(this.db.select().from(ledgerOutbox).where(eq(ledgerOutbox.key, key)));
     if (!row || row.status !== "failed" || row.nextKey !== "") {
       throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} is not a payment the outbox gave up on (it was sent, is on its way, or was sent again already)`);
     }
@@ -170,31 +175,31 @@ export class OutboxResend {
    * owner's state follow, and points every record of the old key at the new one. Undefined (record it
    * nowhere: the caller rolls back) when the entry has no registered owner or the owner moved on.
    */
-  private follow(tx: DbOrTx, failed: OutboxEntry, key: string): OutboxEntry | undefined {
+  private async follow(tx: DbOrTx, failed: OutboxEntry, key: string): Promise<OutboxEntry | undefined> {
     const owner = this.owners.get(failed.owner?.name);
     if (!owner || !failed.owner) return undefined;
     const { Account: _platform, ...txJson } = failed.tx;
-    const recorded = this.record(tx, { key, purpose: failed.purpose, tx: txJson as OutboxInput["tx"], owner: failed.owner });
+    const recorded = await this.record(tx, { key, purpose: failed.purpose, tx: txJson as OutboxInput["tx"], owner: failed.owner });
     this.fault()?.(failed, key);
-    if (owner.resent?.({ db: tx, id: failed.owner.id, from: failed, to: key }) === false) return undefined;
-    this.owners.moveKeys(tx, failed.key, key);
+    if ((await owner.resent?.({ db: tx, id: failed.owner.id, from: failed, to: key })) === false) return undefined;
+    await this.owners.moveKeys(tx, failed.key, key);
     return recorded;
   }
 
   /** Records `failed` again under `key` and moves its owner, in one transaction; undefined when another sweep decided it or no owner follows. */
-  private resendOne(failed: OutboxEntry, key: string): OutboxEntry | undefined {
+  private async resendOne(failed: OutboxEntry, key: string): Promise<OutboxEntry | undefined> {
     let next: OutboxEntry | undefined;
     try {
-      next = this.db.transaction((tx) => {
-        if (!this.decide(tx, failed.id, key)) return undefined;
-        const recorded = this.follow(tx, failed, key);
+      next = await this.db.transaction(async (tx) => {
+        if (!(await this.decide(tx, failed.id, key))) return undefined;
+        const recorded = await this.follow(tx, failed, key);
         if (!recorded) throw new NoOwner();
         return recorded;
       });
     } catch (err) {
       if (!(err instanceof NoOwner)) throw err;
       // The owner moved on: nothing recorded, and no payment nobody would account for.
-      this.decide(this.db, failed.id, "");
+      await this.db.transaction((tx) => this.decide(tx, failed.id, ""));
       this.log.error("failed outbox entry has no owner to follow a resend; left to an operator", { key: failed.key });
       return undefined;
     }
@@ -203,27 +208,25 @@ export class OutboxResend {
   }
 
   /** Sets a failed entry's fate once (compare-and-set on next_key null); false when it was decided already. */
-  private decide(db: DbOrTx, id: number, nextKey: string): boolean {
-    return (
-      db
-        .update(ledgerOutbox)
-        .set({ nextKey })
-        .where(and(eq(ledgerOutbox.id, id), eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey)))
-        .returning({ id: ledgerOutbox.id })
-        .all().length > 0
-    );
+  private async decide(tx: DbOrTx, id: number, nextKey: string): Promise<boolean> {
+    const { ledgerOutbox } = this.t;
+    const rows = await tx
+      .update(ledgerOutbox)
+      .set({ nextKey })
+      .where(and(eq(ledgerOutbox.id, id), eq(ledgerOutbox.status, "failed"), isNull(ledgerOutbox.nextKey)))
+      .returning({ id: ledgerOutbox.id });
+    return rows.length > 0;
   }
 
   /** Takes an entry given up on (fate "") for a new send under `nextKey` (compare-and-set on ""). */
-  private take(db: DbOrTx, id: number, nextKey: string): boolean {
-    return (
-      db
-        .update(ledgerOutbox)
-        .set({ nextKey })
-        .where(and(eq(ledgerOutbox.id, id), eq(ledgerOutbox.status, "failed"), eq(ledgerOutbox.nextKey, "")))
-        .returning({ id: ledgerOutbox.id })
-        .all().length > 0
-    );
+  private async take(tx: DbOrTx, id: number, nextKey: string): Promise<boolean> {
+    const { ledgerOutbox } = this.t;
+    const rows = await tx
+      .update(ledgerOutbox)
+      .set({ nextKey })
+      .where(and(eq(ledgerOutbox.id, id), eq(ledgerOutbox.status, "failed"), eq(ledgerOutbox.nextKey, "")))
+      .returning({ id: ledgerOutbox.id });
+    return rows.length > 0;
   }
 }
 

@@ -71,12 +71,8 @@ export class Acceptance {
           reference: purchase.requestId,
           instruction: `Accept your ${nftDisplayName(purchase.taxon!, purchase.tokenId!)}`,
         });
-        const row = this.deps.repo.updatePurchase(purchase.id, {
-          acceptUuid: created.uuid,
-          acceptQrUrl: created.qrUrl,
-          acceptXummUrl: created.xummUrl,
-          acceptExpiresAt: new Date(created.expiresAt),
-        })!;
+        const values = { acceptUuid: created.uuid, acceptQrUrl: created.qrUrl, acceptXummUrl: created.xummUrl, acceptExpiresAt: new Date(created.expiresAt) };
+        const row = (await this.deps.db.transaction(async (tx) => this.deps.repo.updatePurchase(purchase.id, values, tx)))!;
         this.follow(row);
         return row;
       } finally {
@@ -111,7 +107,7 @@ export class Acceptance {
   }
 
   /** A validated NFTokenAcceptOffer in the platform's stream: the buyer took the offer. */
-  onLedgerTransaction(raw: Record<string, unknown>): void {
+  async onLedgerTransaction(raw: Record<string, unknown>): Promise<void> {
     const t = normalizeLedgerTx(raw);
     if (!t || !t.validated || t.tx.TransactionType !== "NFTokenAcceptOffer" || t.meta?.TransactionResult !== "tesSUCCESS") return;
     const offerId = t.tx.NFTokenSellOffer;
@@ -119,12 +115,12 @@ export class Acceptance {
     const purchase = this.deps.repo.byOfferId(offerId);
     if (!purchase || purchase.status !== "offer_created") return;
     // Only the offer's Destination (the buyer) can accept it, so the acceptor is the owner.
-    this.complete(purchase, t.tx.Account as string, t.hash);
+    await this.complete(purchase, t.tx.Account as string, t.hash);
   }
 
-  private complete(purchase: PurchaseRow, owner: string, acceptTxHash: string | null): PurchaseRow {
+  private async complete(purchase: PurchaseRow, owner: string, acceptTxHash: string | null): Promise<PurchaseRow> {
     const { db, repo, log, clock, progress } = this.deps;
-    const row = db.transaction((tx) => {
+    const row = await db.transaction(async (tx) => {
       const moved = repo.transition(purchase.id, "offer_created", { status: "completed", acceptTxHash, completedAt: clock.date() }, tx);
       if (moved) repo.setNftOwner(moved.tokenId!, owner, tx);
       return moved;
@@ -188,7 +184,7 @@ export class Acceptance {
     for (const p of this.deps.repo.offersFor(wallet)) {
       if (await this.acceptedOnLedger(p)) continue;
       const tier = this.deps.repo.tier(p.tierId)!;
-      const offerTx = this.deps.outbox.get(outboxKeys.offer(p.id))?.hash ?? this.deps.outbox.get(outboxKeys.mint(p.id))?.hash;
+      const offerTx = (await this.deps.outbox.get(outboxKeys.offer(p.id)))?.hash ?? (await this.deps.outbox.get(outboxKeys.mint(p.id)))?.hash;
       out.push({
         id: p.requestId,
         offerId: p.offerId!,

@@ -16,7 +16,7 @@ beforeAll(async () => {
   server = await startTestServer({ ADMIN_WALLETS: admin.classicAddress });
   await server.ctx.ledger.waitConnected(15_000);
   anon = new TestBrowser(server.url);
-  mine = sessionBrowser(server, me);
+  mine = await sessionBrowser(server, me);
 });
 afterAll(() => server.stop(true));
 
@@ -110,7 +110,7 @@ describe("NFT API errors", () => {
 
   test("another wallet's purchase: 403 on its check, its offer and its completion", async () => {
     const owner = await buyer(server, 250_000);
-    const ownerBrowser = sessionBrowser(server, owner.classicAddress);
+    const ownerBrowser = await sessionBrowser(server, owner.classicAddress);
     const created = await ownerBrowser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: owner.classicAddress, tierId: 2 } });
     expect(created.status).toBe(200);
     await expectError(anon, { path: `/api/check-vvx-payment?requestId=${created.body.requestId}&walletAddress=${me}` }, 403);
@@ -120,7 +120,7 @@ describe("NFT API errors", () => {
   test("admin vault summary: 401 without session, 403 for a non-admin, rows for an admin", async () => {
     await expectError(anon, { path: "/api/admin/nft-vault-summary" }, 401);
     await expectError(mine, { path: "/api/admin/nft-vault-summary" }, 403, undefined, "ADMIN_ONLY");
-    const res = await sessionBrowser(server, admin.classicAddress).json("/api/admin/nft-vault-summary");
+    const res = await (await sessionBrowser(server, admin.classicAddress)).json("/api/admin/nft-vault-summary");
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       { tier_id: 1, tier_name: "Genesis", minted_count: 0, max_supply: 20, sold_count: 0 },
@@ -144,7 +144,7 @@ describe("NFT API on a real-network configuration", () => {
       XUMM_API_SECRET: crypto.randomUUID(),
     });
     try {
-      const browser = sessionBrowser(real, me);
+      const browser = await sessionBrowser(real, me);
       const res = await browser.json("/api/test/simulate-payment", { method: "POST", json: { walletAddress: me, tierId: 1, amount: 500000 } });
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ success: false, code: "NOT_FOUND" });

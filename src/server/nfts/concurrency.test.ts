@@ -43,7 +43,7 @@ describe("NFT supply under contention", () => {
     const buyers: Buyer[] = await Promise.all(
       Array.from({ length: 25 }, async () => {
         const wallet = await buyer(server, 500_000);
-        return { wallet, address: wallet.classicAddress, browser: sessionBrowser(server, wallet.classicAddress) };
+        return { wallet, address: wallet.classicAddress, browser: await sessionBrowser(server, wallet.classicAddress) };
       }),
     );
 
@@ -74,7 +74,7 @@ describe("NFT supply under contention", () => {
     const retry = await Promise.all(lost.map((b) => b.browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500000", walletAddress: b.address, tierId: 1 } })));
     expect(retry.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     lost.forEach((b, i) => reqOf.set(b.address, retry[i]!.body));
-    const extra = sessionBrowser(server, late[0]!.address);
+    const extra = await sessionBrowser(server, late[0]!.address);
     const soldOut = await extra.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: late[0]!.address, tierId: 1 } });
     expect(soldOut.status).toBe(409);
     expect(soldOut.body.code).toBe("SOLD_OUT");
@@ -111,11 +111,11 @@ describe("NFT supply under contention", () => {
     for (const b of late) expect(await vvxMicro(client, b.address, server)).toBe(GENESIS_PRICE_MICRO);
     expect((await vvxMicro(client, platform, server)) - platformBefore).toBe(20n * GENESIS_PRICE_MICRO);
     // Their Xaman requests expired unsigned, which closed the payment requests at once (the unit went back then).
-    for (const p of latePayments) expect(server.ctx.payments.incoming(p.result.hash)).toMatchObject({ outcome: "refunded", reason: "request_closed" });
+    for (const p of latePayments) expect(await server.ctx.payments.incoming(p.result.hash)).toMatchObject({ outcome: "refunded", reason: "request_closed" });
     for (const b of late) expect(server.ctx.nfts.repo.byRequestId(reqOf.get(b.address)!.requestId)!.reason).toBe("sign_request_expired");
 
     // One mint and one offer per paid purchase; the 5 lapsed purchases ended as expired.
-    expect(mintsAndOffers(server)).toEqual({ mints: 20, offers: 20 });
+    expect(await mintsAndOffers(server)).toEqual({ mints: 20, offers: 20 });
     for (const b of late) expect(server.ctx.nfts.repo.byRequestId(reqOf.get(b.address)!.requestId)!.status).toBe("expired");
     expect((await availability()).genesis.currentSupply).toBe(0);
     const status = await (await fetch(`${server.url}/api/nft-minting-status`)).json();
@@ -125,14 +125,14 @@ describe("NFT supply under contention", () => {
   test("short, duplicate and sold-out payments are refunded in full on the ledger", async () => {
     const platform = server.ctx.ledger.platformAddress;
     const a = await buyer(server, 600_000);
-    const browser = sessionBrowser(server, a.classicAddress);
+    const browser = await sessionBrowser(server, a.classicAddress);
     const req = (await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: a.classicAddress, tierId: 2 } })).body;
     const tag = server.ctx.nfts.repo.byRequestId(req.requestId)!.destinationTag;
 
     // Short: 100,000 of 250,000 -> refunded, the request stays open and the unit reserved.
     const short = await pay(client, a, { Destination: platform, DestinationTag: tag, Amount: vvx(100_000_000_000n) });
     await refundsSettled([short.result.hash]);
-    expect(server.ctx.payments.incoming(short.result.hash)).toMatchObject({ outcome: "refunded", reason: "short" });
+    expect(await server.ctx.payments.incoming(short.result.hash)).toMatchObject({ outcome: "refunded", reason: "short" });
     expect((await browser.json(`/api/nfts/purchase-status/${req.requestId}`)).body.status).toBe("pending");
     expect(await vvxMicro(client, a.classicAddress, server)).toBe(600_000_000_000n);
 
@@ -140,25 +140,25 @@ describe("NFT supply under contention", () => {
     await pay(client, a, { Destination: platform, DestinationTag: tag, Amount: vvx(OASIS_PRICE_MICRO) });
     const dup = await pay(client, a, { Destination: platform, DestinationTag: tag, Amount: vvx(OASIS_PRICE_MICRO) });
     await refundsSettled([dup.result.hash]);
-    expect(server.ctx.payments.incoming(dup.result.hash)).toMatchObject({ outcome: "refunded", reason: "already_credited" });
+    expect(await server.ctx.payments.incoming(dup.result.hash)).toMatchObject({ outcome: "refunded", reason: "already_credited" });
     const offered = await purchaseReaches(browser, req.requestId, ["offer_created"]);
     expect(offered.taxon).toBe(20001);
     expect(await vvxMicro(client, a.classicAddress, server)).toBe(600_000_000_000n - OASIS_PRICE_MICRO);
 
     // Sold out when the payment arrives (the operator cut the supply meanwhile): refunded by the NFT handler.
     const b = await buyer(server, 250_000);
-    const bBrowser = sessionBrowser(server, b.classicAddress);
+    const bBrowser = await sessionBrowser(server, b.classicAddress);
     const bReq = (await bBrowser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: b.classicAddress, tierId: 2 } })).body;
-    server.ctx.store.db.update(nftTiers).set({ maxSupply: 1 }).where(eq(nftTiers.id, 2)).run();
+    await server.ctx.store.db.transaction(async (tx) => void (await tx.update(nftTiers).set({ maxSupply: 1 }).where(eq(nftTiers.id, 2))));
     try {
       const paid = await signPayload(server, bReq.uuid, { account: b.classicAddress });
       await refundsSettled([paid.txid!]);
-      expect(server.ctx.payments.incoming(paid.txid!)).toMatchObject({ outcome: "refunded", reason: "sold_out" });
+      expect(await server.ctx.payments.incoming(paid.txid!)).toMatchObject({ outcome: "refunded", reason: "sold_out" });
       expect((await bBrowser.json(`/api/nfts/purchase-status/${bReq.requestId}`)).body).toMatchObject({ status: "refunded", reason: "sold_out" });
       expect((await bBrowser.json(`/api/check-vvx-payment?requestId=${bReq.requestId}`)).body.status).toBe("no_payment");
       expect(await vvxMicro(client, b.classicAddress, server)).toBe(OASIS_PRICE_MICRO);
     } finally {
-      server.ctx.store.db.update(nftTiers).set({ maxSupply: 40 }).where(eq(nftTiers.id, 2)).run();
+      await server.ctx.store.db.transaction(async (tx) => void (await tx.update(nftTiers).set({ maxSupply: 40 }).where(eq(nftTiers.id, 2))));
     }
     const refunded = server.ctx.store.db.select().from(incomingPayments).where(eq(incomingPayments.outcome, "refunded")).all();
     expect(refunded.map((r) => r.reason).sort()).toEqual(["already_credited", "request_closed", "request_closed", "request_closed", "request_closed", "request_closed", "short", "sold_out"]);
@@ -166,7 +166,7 @@ describe("NFT supply under contention", () => {
 
   test("a mint the ledger refuses for good: the purchase fails and the payment goes back in full", async () => {
     const c = await buyer(server, 250_000);
-    const browser = sessionBrowser(server, c.classicAddress);
+    const browser = await sessionBrowser(server, c.classicAddress);
     const req = (await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: c.classicAddress, tierId: 2 } })).body;
     // A metadata URL too long for an NFT URI (over 256 bytes) makes the mint invalid.
     const publicUrl = server.ctx.config.publicUrl;

@@ -61,9 +61,9 @@ export class Fulfilment {
 
   /**
    * The watcher's verdict for a payment that fully pays an nft_purchase request (runs inside the
-   * credit's SQLite transaction): number the NFT and record its mint, or refuse (refunded in full).
+   * credit's transaction): number the NFT and record its mint, or refuse (refunded in full).
    */
-  private onPayment({ db, request, payment, enqueue, after }: PaymentHandlerContext): PaymentDecision {
+  private async onPayment({ db, request, payment, enqueue, after }: PaymentHandlerContext): Promise<PaymentDecision> {
     const { repo, log, clock, progress } = this.deps;
     const purchase = repo.byPaymentRequest(request.id, db);
     if (!purchase) return { accept: false, reason: "unknown_purchase" };
@@ -76,7 +76,7 @@ export class Fulfilment {
     const number = repo.nextNumber(tier.id, db);
     const taxon = taxonFor(tier.tier as "GENESIS" | "OASIS", number);
     const paid = repo.updatePurchase(purchase.id, { status: "processing", number, taxon, paymentTxHash: payment.txHash, paidAt: payment.closedAt ?? clock.date() }, db)!;
-    enqueue(this.mintInput(outboxKeys.mint(purchase.id), paid, tier, this.mintWithOffer !== "no"));
+    await enqueue(this.mintInput(outboxKeys.mint(purchase.id), paid, tier, this.mintWithOffer !== "no"));
     log.info("nft purchase paid", { purchase: purchase.id, tier: tier.name, number, taxon, tx: payment.txHash });
     // After the credit commits: tell listeners (the mint itself is already durable).
     after(() => {
@@ -107,13 +107,13 @@ export class Fulfilment {
   }
 
   /** The outbox settled the purchase's mint or offer (inside the settling transaction): move it on. */
-  private onSettled({ db, id, entry, after }: Settlement): void {
+  private async onSettled({ db, id, entry, after }: Settlement): Promise<void> {
     if (entry.purpose === "refund") return;
-    this.advance(Number(id), db, after);
+    await this.advance(Number(id), db, after);
   }
 
   /** Moves one paid purchase on from what the outbox has settled, inside the settling transaction; idempotent. */
-  private advance(purchaseId: number, db: DbOrTx, after: After): PurchaseRow | undefined {
+  private async advance(purchaseId: number, db: DbOrTx, after: After): Promise<PurchaseRow | undefined> {
     const purchase = this.deps.repo.purchase(purchaseId, db);
     if (purchase?.status === "processing") return this.afterMint(db, purchase, after);
     if (purchase?.status === "creating_offer") return this.afterOffer(db, purchase, after);
@@ -121,21 +121,21 @@ export class Fulfilment {
   }
 
   /** The mint entry that counts: the plain mint when the mint-with-offer was refused by the ledger. */
-  private currentMint(db: DbOrTx, purchase: PurchaseRow, after: After): OutboxEntry | undefined {
+  private async currentMint(db: DbOrTx, purchase: PurchaseRow, after: After): Promise<OutboxEntry | undefined> {
     const { outbox } = this.deps;
-    const mint = outbox.get(outboxKeys.mint(purchase.id));
-    if (mint?.status !== "failed" || mint.result !== "temDISABLED" || !("Amount" in mint.tx)) return outbox.get(outboxKeys.plainMint(purchase.id)) ?? mint;
+    const mint = await outbox.get(outboxKeys.mint(purchase.id), db);
+    if (mint?.status !== "failed" || mint.result !== "temDISABLED" || !("Amount" in mint.tx)) return (await outbox.get(outboxKeys.plainMint(purchase.id), db)) ?? mint;
     // This ledger has no NFTokenMintOffer: mint alone, then offer (and do so for every later purchase).
     this.mintWithOffer = "no";
     const tier = this.deps.repo.tier(purchase.tierId, db)!;
-    const plain = outbox.record(db, this.mintInput(outboxKeys.plainMint(purchase.id), purchase, tier, false));
+    const plain = await outbox.record(db, this.mintInput(outboxKeys.plainMint(purchase.id), purchase, tier, false));
     after(() => outbox.kick());
     return plain;
   }
 
-  private afterMint(db: DbOrTx, purchase: PurchaseRow, after: After): PurchaseRow | undefined {
+  private async afterMint(db: DbOrTx, purchase: PurchaseRow, after: After): Promise<PurchaseRow | undefined> {
     const { repo, outbox, ledger, log, clock, progress } = this.deps;
-    const mint = this.currentMint(db, purchase, after);
+    const mint = await this.currentMint(db, purchase, after);
     if (!mint || (mint.status !== "validated" && mint.status !== "failed")) return purchase;
     if (mint.status === "failed") return this.failAndRefund(db, purchase, "processing", `mint_failed: ${mint.result ?? mint.error ?? "unknown"}`, after);
     const meta = mint.meta as MintMeta | null;
@@ -147,14 +147,14 @@ export class Fulfilment {
     const offerId = meta?.offer_id?.toUpperCase();
     if (offerId) this.mintWithOffer = "yes";
     const at = clock.date();
-    const moved = db.transaction((tx) => {
+    const moved = await db.transaction(async (tx) => {
       const values = offerId
         ? { status: "offer_created" as const, tokenId, mintedAt: at, offerId, offeredAt: at }
         : { status: "creating_offer" as const, tokenId, mintedAt: at };
       const row = repo.transition(purchase.id, "processing", values, tx);
       if (!row) return undefined;
       repo.insertNft(tx, { tokenId, tierId: row.tierId, number: row.number!, taxon: row.taxon!, owner: ledger.platformAddress, mintedAt: row.mintedAt! });
-      if (!offerId) outbox.record(tx, this.offerInput(row, tokenId));
+      if (!offerId) await outbox.record(tx, this.offerInput(row, tokenId));
       return row;
     });
     if (!moved) return repo.purchase(purchase.id, db);
@@ -164,10 +164,10 @@ export class Fulfilment {
     return offerId ? moved : this.advance(purchase.id, db, after);
   }
 
-  private afterOffer(db: DbOrTx, purchase: PurchaseRow, after: After): PurchaseRow | undefined {
+  private async afterOffer(db: DbOrTx, purchase: PurchaseRow, after: After): Promise<PurchaseRow | undefined> {
     const { repo, outbox, log, clock, progress } = this.deps;
     // The offer is recorded with the mint's result; re-record defensively (same key, same transaction).
-    const offer = outbox.get(outboxKeys.offer(purchase.id)) ?? outbox.record(db, this.offerInput(purchase, purchase.tokenId!));
+    const offer = (await outbox.get(outboxKeys.offer(purchase.id), db)) ?? (await outbox.record(db, this.offerInput(purchase, purchase.tokenId!)));
     if (offer.status === "queued") after(() => outbox.kick());
     if (offer.status !== "validated" && offer.status !== "failed") return purchase;
     if (offer.status === "failed") return this.failAndRefund(db, purchase, "creating_offer", `offer_failed: ${offer.result ?? offer.error ?? "unknown"}`, after);
@@ -185,14 +185,14 @@ export class Fulfilment {
   }
 
   /** A paid purchase whose mint or offer the ledger refused for good: the payment goes back in full. */
-  private failAndRefund(db: DbOrTx, purchase: PurchaseRow, from: PurchaseStatus, reason: string, after: After): PurchaseRow | undefined {
+  private async failAndRefund(db: DbOrTx, purchase: PurchaseRow, from: PurchaseStatus, reason: string, after: After): Promise<PurchaseRow | undefined> {
     const { repo, outbox, ledger, log, progress } = this.deps;
     const memo = (text: string) => convertStringToHex(text).toUpperCase();
     const refundKey = outboxKeys.refund(purchase.id);
-    const row = db.transaction((tx) => {
+    const row = await db.transaction(async (tx) => {
       const moved = repo.transition(purchase.id, from, { status: "failed", reason, refundKey }, tx);
       if (!moved) return undefined;
-      outbox.record(tx, {
+      await outbox.record(tx, {
         key: refundKey,
         purpose: "refund",
         tx: {

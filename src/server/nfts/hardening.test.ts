@@ -25,7 +25,7 @@ const signRequestCount = () => server.ctx.store.db.select().from(signRequests).a
 describe("NFT purchase hardening", () => {
   test("parallel requests from one wallet share one reservation (one unit, one payment request)", async () => {
     const w = (await buyer(server, 500_000)).classicAddress;
-    const browser = sessionBrowser(server, w);
+    const browser = await sessionBrowser(server, w);
     const before = await oasisLeft();
     const answers = await Promise.all(Array.from({ length: 6 }, () => buy(browser, w)));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
@@ -42,7 +42,7 @@ describe("NFT purchase hardening", () => {
     const before = await oasisLeft();
     // Rejected in the wallet.
     const a = (await buyer(server, 250_000)).classicAddress;
-    const rejected = (await buy(sessionBrowser(server, a), a)).body;
+    const rejected = (await buy(await sessionBrowser(server, a), a)).body;
     expect(await oasisLeft()).toBe(before - 1);
     expect((await fetch(`${server.url}/sandbox/api/payloads/${rejected.uuid}/reject`, { method: "POST" })).status).toBe(200);
     await eventually(async () => (await oasisLeft()) === before, "the rejected request's unit to come back", 5_000, 20);
@@ -50,7 +50,7 @@ describe("NFT purchase hardening", () => {
 
     // Cancelled through Xaman's API (nobody opened it).
     const b = (await buyer(server, 250_000)).classicAddress;
-    const cancelled = (await buy(sessionBrowser(server, b), b)).body;
+    const cancelled = (await buy(await sessionBrowser(server, b), b)).body;
     expect((await server.ctx.signing.cancel(cancelled.uuid)).cancelled).toBe(true);
     await eventually(async () => (await oasisLeft()) === before, "the cancelled request's unit to come back", 5_000, 20);
 
@@ -58,12 +58,12 @@ describe("NFT purchase hardening", () => {
     const c = (await buyer(server, 250_000)).classicAddress;
     server.ctx.nfts.purchases.reservationSeconds = 2;
     try {
-      const expired = (await buy(sessionBrowser(server, c), c)).body;
+      const expired = (await buy(await sessionBrowser(server, c), c)).body;
       expect(await oasisLeft()).toBe(before - 1);
       await eventually(async () => (await oasisLeft()) === before, "the expired request's unit to come back", 10_000, 50);
       expect(server.ctx.nfts.repo.byRequestId(expired.requestId)).toMatchObject({ status: "expired", reason: "sign_request_expired" });
       // A payment to the closed request would be refunded: its payment request is closed too.
-      expect(server.ctx.payments.getRequest(server.ctx.nfts.repo.byRequestId(expired.requestId)!.paymentRequestId)!.status).toBe("cancelled");
+      expect((await server.ctx.payments.getRequest(server.ctx.nfts.repo.byRequestId(expired.requestId)!.paymentRequestId))!.status).toBe("cancelled");
     } finally {
       server.ctx.nfts.purchases.reservationSeconds = 300;
     }
@@ -75,7 +75,7 @@ describe("NFT purchase hardening", () => {
     server.ctx.payloads.perWallet = new RateLimiter(PAYLOADS_PER_WALLET, 60_000);
     try {
       const w = (await buyer(server, 250_000)).classicAddress;
-      const browser = sessionBrowser(server, w);
+      const browser = await sessionBrowser(server, w);
       const answers = [];
       for (let i = 0; i <= PAYLOADS_PER_WALLET; i++) answers.push(await buy(browser, w));
       expect(answers.slice(0, PAYLOADS_PER_WALLET).map((a) => a.status)).toEqual(Array(PAYLOADS_PER_WALLET).fill(200));
@@ -94,7 +94,7 @@ describe("NFT purchase hardening", () => {
       const statuses = [];
       for (let i = 0; i < 4; i++) {
         const x = (await buyer(server, 250_000)).classicAddress;
-        statuses.push((await buy(sessionBrowser(server, x), x)).status);
+        statuses.push((await buy(await sessionBrowser(server, x), x)).status);
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
     } finally {
@@ -108,7 +108,7 @@ describe("NFT purchase hardening", () => {
     const requests = signRequestCount();
     const fresh = await Promise.all(Array.from({ length: 19 }, () => buyer(server, 100)));
     const answers = await Promise.all(
-      fresh.map((w) => sessionBrowser(server, w.classicAddress).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: w.classicAddress, tierId: 1 } })),
+      fresh.map(async (w) => (await sessionBrowser(server, w.classicAddress)).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: w.classicAddress, tierId: 1 } })),
     );
     for (const a of answers) {
       expect([a.status, a.body.code]).toEqual([409, "INSUFFICIENT_VVX"]);
@@ -118,9 +118,9 @@ describe("NFT purchase hardening", () => {
     expect(signRequestCount()).toBe(requests);
     // An unfunded address holds nothing either; exactly the price is enough.
     const ghost = Wallet.generate().classicAddress;
-    expect((await sessionBrowser(server, ghost).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: ghost, tierId: 1 } })).body.code).toBe("INSUFFICIENT_VVX");
+    expect(await (await (await sessionBrowser(server, ghost)).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: ghost, tierId: 1 } })).body.code).toBe("INSUFFICIENT_VVX");
     const exact = (await buyer(server, 500_000)).classicAddress;
-    expect((await sessionBrowser(server, exact).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: exact, tierId: 1 } })).status).toBe(200);
+    expect(await (await (await sessionBrowser(server, exact)).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: exact, tierId: 1 } })).status).toBe(200);
     expect(await genesisLeft()).toBe(before - 1);
   }, 60_000);
 
@@ -130,17 +130,17 @@ describe("NFT purchase hardening", () => {
     try {
       const wallets = await Promise.all(Array.from({ length: 4 }, () => buyer(server, 250_000)));
       // Reservations of earlier tests from this address have ended or are released first.
-      for (const p of server.ctx.nfts.repo.pendingWithOpenRequest()) server.ctx.nfts.purchases.release(p, "test_reset");
+      for (const p of server.ctx.nfts.repo.pendingWithOpenRequest()) await server.ctx.nfts.purchases.release(p, "test_reset");
       const answers: Awaited<ReturnType<typeof buy>>[] = [];
-      for (const w of wallets) answers.push(await buy(sessionBrowser(server, w.classicAddress), w.classicAddress));
+      for (const w of wallets) answers.push(await buy(await sessionBrowser(server, w.classicAddress), w.classicAddress));
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
       expect(answers[3]!.body).toMatchObject({ code: "RATE_LIMITED" });
       expect(answers[3]!.body.error).toStartWith("Too many unpaid NFT reservations from your network (at most 3 at once).");
       // The wallets that hold one get it again; once one is rejected in Xaman, the fourth wallet may reserve.
-      expect((await buy(sessionBrowser(server, wallets[0]!.classicAddress), wallets[0]!.classicAddress)).body.reused).toBe(true);
+      expect((await buy(await sessionBrowser(server, wallets[0]!.classicAddress), wallets[0]!.classicAddress)).body.reused).toBe(true);
       expect((await fetch(`${server.url}/sandbox/api/payloads/${answers[0]!.body.uuid}/reject`, { method: "POST" })).status).toBe(200);
       await eventually(() => server.ctx.nfts.repo.byRequestId(answers[0]!.body.requestId)!.status === "expired", "the rejected reservation to end", 5_000, 20);
-      expect((await buy(sessionBrowser(server, wallets[3]!.classicAddress), wallets[3]!.classicAddress)).status).toBe(200);
+      expect((await buy(await sessionBrowser(server, wallets[3]!.classicAddress), wallets[3]!.classicAddress)).status).toBe(200);
     } finally {
       server.ctx.nfts.purchases.openPerIp = saved;
     }
@@ -149,9 +149,9 @@ describe("NFT purchase hardening", () => {
   test("status GETs reveal sign request and purchase ids only to the buyer, and create no sign request", async () => {
     const wallet = await buyer(server, 250_000);
     const w = wallet.classicAddress;
-    const mine = sessionBrowser(server, w);
+    const mine = await sessionBrowser(server, w);
     const stranger = new TestBrowser(server.url);
-    const other = sessionBrowser(server, (await buyer(server, 0)).classicAddress);
+    const other = await sessionBrowser(server, (await buyer(server, 0)).classicAddress);
     const start = (await buy(mine, w)).body;
 
     const check = `/api/check-vvx-payment?walletAddress=${w}&tierId=2&amount=250000`;

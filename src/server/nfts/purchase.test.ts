@@ -147,13 +147,13 @@ describe("NFT purchase end to end", () => {
     expect((await (await fetch(`${server.url}/api/nft-availability`)).json()).genesis.currentSupply).toBe(19);
 
     // One purchase, one mint, one offer.
-    expect(mintsAndOffers(server)).toEqual({ mints: 1, offers: 1 });
+    expect(await mintsAndOffers(server)).toEqual({ mints: 1, offers: 1 });
   }, 60_000);
 
   test("Oasis through the test page's simulated payment and the accept QR the dialog asks for; direct offer is a paid purchase", async () => {
     const wallet = await buyer(server, 500_000);
     const address = wallet.classicAddress;
-    const browser = sessionBrowser(server, address);
+    const browser = await sessionBrowser(server, address);
     const sim = await browser.json("/api/test/simulate-payment", { method: "POST", json: { walletAddress: address, tierId: 2, amount: 250000 } });
     expect(sim.status).toBe(200);
     expect(sim.body).toMatchObject({ success: true, price: "250,000 VVX", tierName: "Oasis", status: "pending" });
@@ -203,7 +203,7 @@ describe("NFT purchase end to end", () => {
   test("an acceptance the server never saw in its stream is found on the ledger (offer gone, NFT in account_nfts)", async () => {
     const wallet = await buyer(server, 250_000);
     const address = wallet.classicAddress;
-    const browser = sessionBrowser(server, address);
+    const browser = await sessionBrowser(server, address);
     const start = await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: address, tierId: 2 } });
     await signPayload(server, start.body.uuid, { account: address });
     const offered = await purchaseReaches(browser, start.body.requestId, ["offer_created"]);
@@ -228,7 +228,7 @@ describe("NFT purchase end to end", () => {
 
     // Held the price when it reserved, then sent the VVX away: the signed payment is submitted and fails with a tec code.
     const broke = await buyer(server, 250_000);
-    const browser = sessionBrowser(server, broke.classicAddress);
+    const browser = await sessionBrowser(server, broke.classicAddress);
     const req = await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250000", walletAddress: broke.classicAddress, tierId: 2 } });
     expect(req.status).toBe(200);
     expect(await avail()).toBe(start - 1);
@@ -248,7 +248,7 @@ describe("NFT purchase end to end", () => {
 
     // Rejected in the wallet: released the same way; a new attempt reserves a fresh unit.
     const rich = await buyer(server, 250_000);
-    const other = sessionBrowser(server, rich.classicAddress);
+    const other = await sessionBrowser(server, rich.classicAddress);
     const first = await other.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: rich.classicAddress, tierId: 2 } });
     expect((await fetch(`${server.url}/sandbox/api/payloads/${first.body.uuid}/reject`, { method: "POST" })).status).toBe(200);
     await eventually(() => server.ctx.nfts.repo.byRequestId(first.body.requestId)!.status === "expired", "the rejected request's unit to be released", 5_000, 20);

@@ -125,7 +125,7 @@ export class PurchaseService {
     }
     // An open reservation that turns out to have ended is released and replaced: at most twice.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const { purchase, existing } = this.reserve(actor, tier, source);
+      const { purchase, existing } = await this.reserve(actor, tier, source);
       if (!existing) return { purchase: this.deps.repo.purchase(purchase.id)!, tier, sign: await this.signFor(purchase, tier, actor), reused: false };
       const sign = await this.reuse(purchase, tier, actor, attempt === 0);
       if (sign) return { purchase: this.deps.repo.purchase(purchase.id)!, tier, sign, reused: true };
@@ -134,48 +134,45 @@ export class PurchaseService {
   }
 
   /**
-   * In one immediate SQLite transaction: the wallet's open reservation of the tier if it has one,
-   * else a new one (a payment request with its own DestinationTag, and the purchase), or 409 when
-   * every unit is held. Immediate transactions serialize writers, so this is atomic across requests.
+   * In one transaction: the wallet's open reservation of the tier if it has one, else a new one (a payment
+   * request with its own DestinationTag, and the purchase), or 409 when every unit is held. The store's
+   * transactions are serializable (one writer on SQLite), so this is atomic across requests.
    */
-  private reserve(actor: Actor, tier: TierRow, source: PurchaseSource): { purchase: PurchaseRow; existing: boolean } {
+  private reserve(actor: Actor, tier: TierRow, source: PurchaseSource): Promise<{ purchase: PurchaseRow; existing: boolean }> {
     const { db, repo, clock } = this.deps;
     const now = clock.date();
     const expiresAt = new Date(now.getTime() + this.reservationSeconds * 1000);
-    return db.transaction(
-      (tx) => {
-        const open = repo.openFor(actor.wallet, tier.id, tx);
-        if (open) return { purchase: open, existing: true };
-        if (repo.heldUnits(tier.id, tx) >= tier.maxSupply) throw new SoldOutError(tier.name);
-        if (actor.ip) {
-          const fromIp = repo.openFromIp(actor.ip, tx);
-          if (fromIp.length >= this.openPerIp) throw new TooManyReservationsError(this.openPerIp, Math.max(1, Math.ceil((fromIp[0]!.expiresAt.getTime() - now.getTime()) / 1000)));
-        }
-        const requestId = randomUUID();
-        const paymentExpiry = new Date(expiresAt.getTime() + this.paymentGraceSeconds * 1000);
-        const request = insertPaymentRequest(
-          tx,
-          { purpose: NFT_PURCHASE_PURPOSE, wallet: actor.wallet, amount: BigInt(tier.priceMicroVvx), currency: "VVX", expiresAt: paymentExpiry, refId: requestId },
-          now,
-        );
-        const purchase = repo.insertPurchase(tx, {
-          requestId,
-          wallet: actor.wallet,
-          tierId: tier.id,
-          priceMicroVvx: tier.priceMicroVvx,
-          source,
-          status: "pending",
-          paymentRequestId: request.id,
-          destinationTag: request.destinationTag,
-          createdAt: now,
-          expiresAt,
-          updatedAt: now,
-          clientIp: actor.ip ?? null,
-        });
-        return { purchase, existing: false };
-      },
-      { behavior: "immediate" },
-    );
+    return db.transaction(async (tx) => {
+      const open = repo.openFor(actor.wallet, tier.id, tx);
+      if (open) return { purchase: open, existing: true };
+      if (repo.heldUnits(tier.id, tx) >= tier.maxSupply) throw new SoldOutError(tier.name);
+      if (actor.ip) {
+        const fromIp = repo.openFromIp(actor.ip, tx);
+        if (fromIp.length >= this.openPerIp) throw new TooManyReservationsError(this.openPerIp, Math.max(1, Math.ceil((fromIp[0]!.expiresAt.getTime() - now.getTime()) / 1000)));
+      }
+      const requestId = randomUUID();
+      const paymentExpiry = new Date(expiresAt.getTime() + this.paymentGraceSeconds * 1000);
+      const request = await insertPaymentRequest(
+        tx,
+        { purpose: NFT_PURCHASE_PURPOSE, wallet: actor.wallet, amount: BigInt(tier.priceMicroVvx), currency: "VVX", expiresAt: paymentExpiry, refId: requestId },
+        now,
+      );
+      const purchase = repo.insertPurchase(tx, {
+        requestId,
+        wallet: actor.wallet,
+        tierId: tier.id,
+        priceMicroVvx: tier.priceMicroVvx,
+        source,
+        status: "pending",
+        paymentRequestId: request.id,
+        destinationTag: request.destinationTag,
+        createdAt: now,
+        expiresAt,
+        updatedAt: now,
+        clientIp: actor.ip ?? null,
+      });
+      return { purchase, existing: false };
+    });
   }
 
   /**
@@ -188,13 +185,13 @@ export class PurchaseService {
     if (!open.paymentUuid) return this.signFor(open, tier, actor);
     const status = await this.deps.signing.status(open.paymentUuid).catch(() => undefined);
     if (status && (status.expired || status.cancelled || (status.resolved && !status.signed) || failedOnLedger(status))) {
-      this.settleSignEnded(open.id, status);
+      await this.settleSignEnded(open.id, status);
       return undefined;
     }
     const short = open.expiresAt.getTime() - this.deps.clock.now() < REUSE_MIN_REMAINING_MS;
     if (short && mayReplace && status && !status.signed && !status.opened) {
       const cancelled = await this.deps.signing.cancel(open.paymentUuid).catch(() => ({ cancelled: false }));
-      if (cancelled.cancelled && this.release(open, "replaced_by_new_request")) return undefined;
+      if (cancelled.cancelled && (await this.release(open, "replaced_by_new_request"))) return undefined;
     }
     return this.storedSign(open);
   }
@@ -217,7 +214,7 @@ export class PurchaseService {
     const { payments, repo, log, clock, progress } = this.deps;
     let created: SignRequestCreated;
     try {
-      created = await signPayment(this.deps, payments.getRequest(purchase.paymentRequestId)!, {
+      created = await signPayment(this.deps, (await payments.getRequest(purchase.paymentRequestId))!, {
         kind: "nft_purchase",
         clientToken: actor.clientToken,
         reference: purchase.requestId,
@@ -226,11 +223,11 @@ export class PurchaseService {
       });
     } catch (err) {
       // No way to pay: give the unit back at once (a payment to the tag would be refunded).
-      this.release(purchase, "sign_request_failed");
+      await this.release(purchase, "sign_request_failed");
       throw err;
     }
     const links = { qrUrl: created.qrUrl, xummUrl: created.xummUrl, refs: created.refs, next: created.next };
-    const stored = repo.updatePurchase(purchase.id, { paymentUuid: created.uuid, paymentSignJson: JSON.stringify(links) })!;
+    const stored = (await this.deps.db.transaction(async (tx) => repo.updatePurchase(purchase.id, { paymentUuid: created.uuid, paymentSignJson: JSON.stringify(links) }, tx)))!;
     log.info("nft purchase reserved", { purchase: stored.id, tier: tier.name, tag: stored.destinationTag, source: stored.source });
     this.follow(stored);
     progress.emit(stored);
@@ -242,12 +239,12 @@ export class PurchaseService {
     if (!purchase.paymentUuid || this.followed.has(purchase.id)) return;
     this.followed.set(
       purchase.id,
-      this.deps.signing.watch(purchase.paymentUuid, (status) => this.settleSignEnded(purchase.id, status)),
+      this.deps.signing.watch(purchase.paymentUuid, (status) => this.settleSignEnded(purchase.id, status).catch((err) => this.deps.log.error("nft purchase sign end not settled", { purchase: purchase.id, error: String(err) }))),
     );
   }
 
   /** A payment request ended in Xaman: signed (payment on its way), or never to be paid (unit released). */
-  private settleSignEnded(purchaseId: number, status: SignStatus): void {
+  private async settleSignEnded(purchaseId: number, status: SignStatus): Promise<void> {
     this.followed.get(purchaseId)?.();
     this.followed.delete(purchaseId);
     const purchase = this.deps.repo.purchase(purchaseId);
@@ -260,16 +257,16 @@ export class PurchaseService {
       }
       return;
     }
-    this.release(purchase, failure ? `payment_failed: ${failure}` : status.expired ? "sign_request_expired" : "payment_rejected");
+    await this.release(purchase, failure ? `payment_failed: ${failure}` : status.expired ? "sign_request_expired" : "payment_rejected");
   }
 
   /**
    * Gives a pending purchase's unit back: its payment request is cancelled first, so a credit racing
    * this wins and nothing is freed. Returns whether the purchase was released.
    */
-  release(purchase: PurchaseRow, reason: string): boolean {
-    if (!this.deps.payments.cancelPaymentRequest(purchase.paymentRequestId)) return false;
-    const moved = this.deps.repo.transition(purchase.id, "pending", { status: "expired", reason });
+  async release(purchase: PurchaseRow, reason: string): Promise<boolean> {
+    if (!(await this.deps.payments.cancelPaymentRequest(purchase.paymentRequestId))) return false;
+    const moved = await this.deps.db.transaction(async (tx) => this.deps.repo.transition(purchase.id, "pending", { status: "expired", reason }, tx));
     if (!moved) return false;
     this.deps.log.info("nft purchase released", { purchase: purchase.id, reason });
     this.deps.progress.emit(moved);

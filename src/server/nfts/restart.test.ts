@@ -7,9 +7,9 @@ import { startTestServer, type TestServer } from "../testing/testServer";
 import { acceptRequest, buyer, mintsAndOffers, nftsOf, purchaseReaches, sessionBrowser, signPayload } from "../testing/nftKit";
 
 /** Whether the purchase's mint carried its sell offer (NFTokenMintOffer). */
-function mintOffered(server: TestServer, requestId: string): boolean {
+async function mintOffered(server: TestServer, requestId: string): Promise<boolean> {
   const purchase = server.ctx.nfts.repo.byRequestId(requestId)!;
-  return !!(server.ctx.outbox.get(`nft:${purchase.id}:mint`)?.meta as { offer_id?: string } | null)?.offer_id;
+  return !!((await server.ctx.outbox.get(`nft:${purchase.id}:mint`))?.meta as { offer_id?: string } | null)?.offer_id;
 }
 
 /** Every transaction of a type the platform sent for one NFT (validated history). */
@@ -45,7 +45,7 @@ describe("NFT purchases across restarts", () => {
 
     // Purchase A: the server stops after the mint is signed and recorded, before it is submitted.
     const frozenMint = freezeAt(first, "afterRecord", ":mint");
-    const reqA = (await sessionBrowser(first, a.classicAddress).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: a.classicAddress, tierId: 1 } })).body;
+    const reqA = await (await (await sessionBrowser(first, a.classicAddress)).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: a.classicAddress, tierId: 1 } })).body;
     await signPayload(first, reqA.uuid, { account: a.classicAddress });
     const mintEntry = await frozenMint;
     expect(first.ctx.nfts.repo.byRequestId(reqA.requestId)!.status).toBe("processing");
@@ -56,16 +56,16 @@ describe("NFT purchases across restarts", () => {
     let third: TestServer | undefined;
     try {
       await second.ctx.ledger.waitConnected(15_000);
-      const browserA = sessionBrowser(second, a.classicAddress);
+      const browserA = await sessionBrowser(second, a.classicAddress);
       const offeredA = await purchaseReaches(browserA, reqA.requestId, ["offer_created"], 30_000);
-      expect(second.ctx.outbox.get(mintEntry.key)!.attempts).toBe(1);
+      expect((await second.ctx.outbox.get(mintEntry.key))!.attempts).toBe(1);
       const acceptA = await acceptRequest(browserA, offeredA.offerId, a.classicAddress);
 
       // Purchase B: minted, then offered in its own transaction (as on a ledger without NFTokenMintOffer);
       // this time the server stops after the offer was submitted, before its result is known.
       second.ctx.nfts.fulfilment.mintWithOffer = "no";
       const frozenOffer = freezeAt(second, "afterSubmit", ":offer");
-      const reqB = (await sessionBrowser(second, b.classicAddress).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: b.classicAddress, tierId: 1 } })).body;
+      const reqB = await (await (await sessionBrowser(second, b.classicAddress)).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: b.classicAddress, tierId: 1 } })).body;
       await signPayload(second, reqB.uuid, { account: b.classicAddress });
       const offerEntry = await frozenOffer;
       expect(second.ctx.nfts.repo.byRequestId(reqB.requestId)!.status).toBe("creating_offer");
@@ -73,10 +73,10 @@ describe("NFT purchases across restarts", () => {
 
       third = await startTestServer({ SANDBOX_LEDGER_MS: "150" }, dataDir);
       await third.ctx.ledger.waitConnected(15_000);
-      const browserB = sessionBrowser(third, b.classicAddress);
-      const browserA3 = sessionBrowser(third, a.classicAddress);
+      const browserB = await sessionBrowser(third, b.classicAddress);
+      const browserA3 = await sessionBrowser(third, a.classicAddress);
       const offeredB = await purchaseReaches(browserB, reqB.requestId, ["offer_created"], 30_000);
-      expect(third.ctx.outbox.get(offerEntry.key)!.attempts).toBe(1);
+      expect((await third.ctx.outbox.get(offerEntry.key))!.attempts).toBe(1);
 
       const client = await outsideClient(third.url);
       try {
@@ -85,7 +85,7 @@ describe("NFT purchases across restarts", () => {
           expect(sell.result.offers.map((x) => x.nft_offer_index)).toEqual([o.offerId]);
           expect(await platformTxs(client, platform, "NFTokenMint", o.tokenId)).toHaveLength(1);
           // A's offer came with its mint where the ledger mints with an offer; B's is its own transaction.
-          expect((await platformTxs(client, platform, "NFTokenCreateOffer", o.tokenId)).length).toBe(o === offeredB || !mintOffered(third!, reqA.requestId) ? 1 : 0);
+          expect((await platformTxs(client, platform, "NFTokenCreateOffer", o.tokenId)).length).toBe(o === offeredB || !(await mintOffered(third!, reqA.requestId)) ? 1 : 0);
         }
         expect([offeredA.taxon, offeredB.taxon]).toEqual([1001, 1002]);
 
@@ -104,7 +104,7 @@ describe("NFT purchases across restarts", () => {
           [1, a.classicAddress],
           [2, b.classicAddress],
         ]);
-        expect(mintsAndOffers(third)).toEqual({ mints: 2, offers: 2 });
+        expect(await mintsAndOffers(third)).toEqual({ mints: 2, offers: 2 });
       } finally {
         await client.disconnect();
       }

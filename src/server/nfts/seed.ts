@@ -1,6 +1,9 @@
 import { DEFAULT_NFT_TIERS, vvxToMicroNumber } from "../../engine";
-import type { Db } from "../platform/db";
-import { nftTiers } from "./schema";
+import { tablesFor, type Db } from "../platform/db";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
+
+const { nftTiers } = liteTables;
 
 /** The spec's built-in tiers (the engine's table), as rows; inserted once on an empty database. */
 export const DEFAULT_TIERS: (typeof nftTiers.$inferInsert)[] = DEFAULT_NFT_TIERS.map((t) => ({
@@ -18,6 +21,9 @@ export const DEFAULT_TIERS: (typeof nftTiers.$inferInsert)[] = DEFAULT_NFT_TIERS
   isPopular: t.isPopular,
 }));
 
-export function seedDefaults(db: Db): void {
-  db.insert(nftTiers).values(DEFAULT_TIERS).onConflictDoNothing().run();
+/** Inserts the built-in tiers that are missing (an operator's changes to existing ones are kept). */
+export async function seedDefaults(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(tablesFor(tx, liteTables, pgTables).nftTiers).values(DEFAULT_TIERS).onConflictDoNothing();
+  });
 }

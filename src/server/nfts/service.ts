@@ -18,7 +18,6 @@ import { IN_FLIGHT_STATUSES, NFT_PURCHASE_PURPOSE, type PurchaseStatus } from ".
 import { PurchaseProgress, type NftEvents } from "./progress";
 import { PurchaseService } from "./purchase";
 import { NftRepository, type PurchaseRow } from "./repository";
-import { seedDefaults } from "./seed";
 
 /** How often the ledger is asked whether open offers were accepted (the stream usually says first). */
 const ACCEPT_POLL_MS = 2_000;
@@ -73,7 +72,6 @@ export class NftService {
 
   constructor(private readonly deps: NftServiceDeps) {
     const { db, config, log, clock, hub, ledger, outbox, payments, signing } = deps;
-    seedDefaults(db);
     this.sweepGate = new RetryGate("nft sweep", log, sqliteOf(db));
     this.repo = new NftRepository(db, clock);
     const repo = this.repo;
@@ -97,7 +95,11 @@ export class NftService {
     const { payments, ledger } = this.deps;
     this.stopped = false;
     this.offs.push(payments.on("request.expired", (e) => e.purpose === NFT_PURCHASE_PURPOSE && void this.sweep()));
-    this.offs.push(ledger.on("transaction", (msg) => this.acceptance.onLedgerTransaction(msg as unknown as Record<string, unknown>)));
+    this.offs.push(
+      ledger.on("transaction", (msg) => {
+        this.acceptance.onLedgerTransaction(msg as unknown as Record<string, unknown>).catch((err) => this.deps.log.error("nft acceptance not recorded", { error: String(err) }));
+      }),
+    );
     this.offs.push(ledger.on("ledgerClosed", () => void this.sweep()));
     this.offs.push(ledger.on("connected", () => void this.sweep(true)));
     this.purchases.resume();
@@ -142,7 +144,7 @@ export class NftService {
     if (this.stopped) return;
     for (const p of this.repo.pendingWithClosedRequest()) {
       const status: PurchaseStatus = p.requestStatus === "refunded" ? "refunded" : "expired";
-      const moved = this.repo.transition(p.id, "pending", { status, reason: status === "expired" ? "no_payment_in_time" : p.reason ?? "refunded" });
+      const moved = await this.deps.db.transaction(async (tx) => this.repo.transition(p.id, "pending", { status, reason: status === "expired" ? "no_payment_in_time" : p.reason ?? "refunded" }, tx));
       this.purchases.forget(p.id);
       if (moved) this.progress.emit(moved);
     }

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import { preparedOnUse, type Db } from "../platform/db";
+import { first, type Db, type DbOrTx } from "../platform/db";
 import type { LedgerGateway } from "../ledger/gateway";
 import { RIPPLE_EPOCH_OFFSET_S } from "./ledgerTx";
-import { ledgerCursors } from "./schema";
+import { paymentTables } from "./requests";
 
 /** Where the watcher of an account stands: the last validated ledger it processed entirely, and that ledger's close time. */
 export interface LedgerCursor {
@@ -25,27 +25,19 @@ export async function validatedLedger(ledger: LedgerGateway): Promise<LedgerCurs
   return { ledgerIndex: res.result.ledger_index, closedAt: new Date((res.result.ledger.close_time + RIPPLE_EPOCH_OFFSET_S) * 1000) };
 }
 
-/**
- * The watcher's cursors, read and written at every ledger close: both statements compiled once. The
- * write runs inside the caller's transaction when there is one (same connection).
- */
+/** The watcher's cursors, read and written at every ledger close (the write inside the caller's transaction). */
 export function cursorStore(db: Db) {
-  const read = preparedOnUse(() => db.select().from(ledgerCursors).where(eq(ledgerCursors.account, sql.placeholder("account"))).prepare());
-  // An insert's placeholders go through their columns' mapping (Dates here), unlike a comparison's (see requestExpirer).
-  const write = preparedOnUse(() =>
-    db
-      .insert(ledgerCursors)
-      .values({ account: sql.placeholder("account"), ledgerIndex: sql.placeholder("ledgerIndex"), closedAt: sql.placeholder("closedAt"), updatedAt: sql.placeholder("updatedAt") })
-      .onConflictDoUpdate({ target: ledgerCursors.account, set: { ledgerIndex: sql`excluded.ledger_index`, closedAt: sql`excluded.closed_at`, updatedAt: sql`excluded.updated_at` } })
-      .prepare(),
-  );
+  const { ledgerCursors } = paymentTables(db);
   return {
-    get(account: string): LedgerCursor | undefined {
-      const row = read.get({ account });
+    async get(account: string): Promise<LedgerCursor | undefined> {
+      const row = await first(db.select().from(ledgerCursors).where(eq(ledgerCursors.account, account)));
       return row && { ledgerIndex: row.ledgerIndex, closedAt: row.closedAt };
     },
-    save(account: string, cursor: LedgerCursor, now: Date): void {
-      write.run({ account, ...cursor, updatedAt: now });
+    async save(tx: DbOrTx, account: string, cursor: LedgerCursor, now: Date): Promise<void> {
+      await tx
+        .insert(ledgerCursors)
+        .values({ account, ...cursor, updatedAt: now })
+        .onConflictDoUpdate({ target: ledgerCursors.account, set: { ledgerIndex: sql`excluded.ledger_index`, closedAt: sql`excluded.closed_at`, updatedAt: sql`excluded.updated_at` } });
     },
   };
 }

@@ -88,27 +88,27 @@ export interface IncomingPayment {
 export type PaymentDecision = { accept: true } | { accept: false; reason: string };
 
 export interface PaymentHandlerContext {
-  /** The open SQLite transaction the credit commits in: write the feature's own rows here (e.g. reserve supply). */
+  /** The open transaction the credit commits in: write the feature's own rows here (e.g. reserve supply). */
   db: DbOrTx;
   request: PaymentRequest;
   payment: IncomingPayment;
   /** Records an outbox entry in the same transaction (e.g. the NFT mint), sent after commit. */
-  enqueue(input: OutboxInput): OutboxEntry;
+  enqueue(input: OutboxInput): Promise<OutboxEntry>;
   /** Runs `fn` after the credit commits (pushes: nothing that must be durable); dropped if the handler throws. */
   after(fn: () => void): void;
 }
 
 /**
- * Decides, synchronously and inside the credit's transaction, whether a payment is honoured.
+ * Decides, inside the credit's transaction (database work only, no network), whether a payment is honoured.
  * Return {accept:false, reason:"sold_out"} to refund it; a throw refunds it as handler_error.
  */
-export type PaymentHandler = (ctx: PaymentHandlerContext) => PaymentDecision;
+export type PaymentHandler = (ctx: PaymentHandlerContext) => Promise<PaymentDecision> | PaymentDecision;
 
 /**
  * The watcher's refund of a payment to one of the feature's requests settled (validated, or failed): runs
  * inside the settling transaction, once; `after` runs after the commit (pushes).
  */
-export type RefundSettledHandler = (ctx: { db: DbOrTx; requestId: number; entry: OutboxEntry; after(fn: () => void): void }) => void;
+export type RefundSettledHandler = (ctx: { db: DbOrTx; requestId: number; entry: OutboxEntry; after(fn: () => void): void }) => Promise<void> | void;
 
 export interface PaymentCredited {
   requestId: number;

@@ -54,10 +54,10 @@ describe("payment watcher outages", () => {
     const platform = await faucet(server.url, { xrp: 100 });
     const payer = await faucet(server.url, { xrp: 200 });
     const first = await platformStack(platform, "direct");
-    const before = first.payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
-    const during = [1, 2, 3].map((n) => first.payments.createPaymentRequest({ purpose: "test", amount: BigInt(n) * 1_000_000n, currency: "XRP", expiresAt: inAMinute() }));
+    const before = await first.payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
+    const during = await Promise.all([1, 2, 3].map((n) => first.payments.createPaymentRequest({ purpose: "test", amount: BigInt(n) * 1_000_000n, currency: "XRP", expiresAt: inAMinute() })));
     await pay(client, payer, { Destination: platform.classicAddress, DestinationTag: before.destinationTag, Amount: "1000000" });
-    await eventually(() => first.payments.getRequest(before.id)!.status === "credited", "credit before the outage");
+    await eventually(async () => (await first.payments.getRequest(before.id))!.status === "credited", "credit before the outage");
     await first.stop();
 
     const hashes: string[] = [];
@@ -73,13 +73,13 @@ describe("payment watcher outages", () => {
     expect(page.result.marker).toBeDefined();
     const second = await platformStack(platform, "direct", first.dataDir, 2);
     try {
-      await eventually(() => during.every((r) => second.payments.getRequest(r.id)!.status === "credited"), "catch-up credits", 15_000);
-      expect(during.map((r) => second.payments.getRequest(r.id)!.creditTxHash)).toEqual(hashes);
+      await eventually(async () => (await Promise.all(during.map((r) => second.payments.getRequest(r.id)))).every((r) => r!.status === "credited"), "catch-up credits", 15_000);
+      expect((await Promise.all(during.map((r) => second.payments.getRequest(r.id)))).map((r) => r!.creditTxHash)).toEqual(hashes);
       await eventually(() => second.payments.incoming(dup.result.hash), "duplicate processed");
-      expect(second.payments.incoming(dup.result.hash)).toMatchObject({ outcome: "refunded", reason: "already_credited" });
-      const refund = await second.outbox.waitFor(second.payments.incoming(dup.result.hash)!.refundKey!, 20_000);
+      expect(await second.payments.incoming(dup.result.hash)).toMatchObject({ outcome: "refunded", reason: "already_credited" });
+      const refund = await second.outbox.waitFor((await second.payments.incoming(dup.result.hash))!.refundKey!, 20_000);
       expect(refund.status).toBe("validated");
-      for (const r of [before, ...during]) expect(second.payments.incomingFor(r.id).filter((p) => p.outcome === "credited")).toHaveLength(1);
+      for (const r of [before, ...during]) expect((await second.payments.incomingFor(r.id)).filter((p) => p.outcome === "credited")).toHaveLength(1);
     } finally {
       await second.stop();
     }
@@ -94,7 +94,7 @@ describe("payment watcher outages", () => {
     const reconnects: boolean[] = [];
     stack.ledger.on("connected", (e) => reconnects.push(e.reconnect));
     try {
-      const reqs = Array.from({ length: 6 }, () => stack.payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() }));
+      const reqs = await Promise.all(Array.from({ length: 6 }, () => stack.payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() })));
       const payTo = (i: number) => pay(client, payer, { Destination: platform.classicAddress, DestinationTag: reqs[i].destinationTag, Amount: "1000000" });
 
       await payTo(0);
@@ -123,7 +123,7 @@ describe("payment watcher outages", () => {
 
       expect(credited).toHaveLength(6);
       expect(new Set(credited.map((c) => c.requestId))).toEqual(new Set(reqs.map((r) => r.id)));
-      for (const r of reqs) expect(stack.payments.incomingFor(r.id)).toHaveLength(1);
+      for (const r of reqs) expect(await stack.payments.incomingFor(r.id)).toHaveLength(1);
       // Two drops, two reconnects (the first connection happened before the listener was attached).
       expect(reconnects).toEqual([true, true]);
     } finally {

@@ -1,13 +1,19 @@
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, lt } from "drizzle-orm";
 import { isValidClassicAddress } from "xrpl";
-import { preparedOnUse, type Db } from "../platform/db";
-import { incomingPayments, paymentRequests } from "./schema";
+import { first, tablesFor, type Db } from "../platform/db";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 import { ValidationError } from "../platform/errors";
 import { MAX_STORED_AMOUNT } from "../ledger/amounts";
 import type { DbOrTx } from "../ledger/outbox";
 import { PAYMENT_CURRENCIES, type CreatePaymentRequestInput, type PaymentCurrency, type PaymentRequest, type PaymentRequestStatus } from "./model";
 
-type Row = typeof paymentRequests.$inferSelect;
+type Row = typeof liteTables.paymentRequests.$inferSelect;
+
+/** The payment tables of the store's driver. */
+export function paymentTables(db: Pick<Db, "$driver">): typeof liteTables {
+  return tablesFor(db, liteTables, pgTables);
+}
 
 export function toRequest(row: Row): PaymentRequest {
   return {
@@ -50,13 +56,14 @@ export function validateRequestInput(input: CreatePaymentRequestInput, now: Date
 
 /** Inserts an open request with a DestinationTag no other request (open or not) has ever used. */
 /** `now` is the product clock's (ctx.clock): the expiry must lie after it. */
-export function insertPaymentRequest(db: DbOrTx, input: CreatePaymentRequestInput, now: Date): PaymentRequest {
+export async function insertPaymentRequest(db: DbOrTx, input: CreatePaymentRequestInput, now: Date): Promise<PaymentRequest> {
   validateRequestInput(input, now);
+  const { paymentRequests } = paymentTables(db);
   for (;;) {
     const tag = randomTag();
-    const taken = db.select({ id: paymentRequests.id }).from(paymentRequests).where(eq(paymentRequests.destinationTag, tag)).get();
+    const taken = await first(db.select({ id: paymentRequests.id }).from(paymentRequests).where(eq(paymentRequests.destinationTag, tag)));
     if (taken) continue;
-    const row = db
+    const [row] = await db
       .insert(paymentRequests)
       .values({
         purpose: input.purpose,
@@ -69,55 +76,52 @@ export function insertPaymentRequest(db: DbOrTx, input: CreatePaymentRequestInpu
         expiresAt: input.expiresAt,
         createdAt: now,
       })
-      .returning()
-      .get();
-    return toRequest(row);
+      .returning();
+    return toRequest(row!);
   }
 }
 
-export function requestById(db: DbOrTx, id: number): PaymentRequest | undefined {
-  const row = db.select().from(paymentRequests).where(eq(paymentRequests.id, id)).get();
+export async function requestById(db: DbOrTx, id: number): Promise<PaymentRequest | undefined> {
+  const { paymentRequests } = paymentTables(db);
+  const row = await first(db.select().from(paymentRequests).where(eq(paymentRequests.id, id)));
   return row && toRequest(row);
 }
 
-export function requestByTag(db: DbOrTx, tag: number): PaymentRequest | undefined {
-  const row = db.select().from(paymentRequests).where(eq(paymentRequests.destinationTag, tag)).get();
+export async function requestByTag(db: DbOrTx, tag: number): Promise<PaymentRequest | undefined> {
+  const { paymentRequests } = paymentTables(db);
+  const row = await first(db.select().from(paymentRequests).where(eq(paymentRequests.destinationTag, tag)));
   return row && toRequest(row);
 }
 
-export function requestsByRef(db: Db, purpose: string, refId: string): PaymentRequest[] {
-  return db
+export async function requestsByRef(db: Db, purpose: string, refId: string): Promise<PaymentRequest[]> {
+  const { paymentRequests } = paymentTables(db);
+  const rows = await db
     .select()
     .from(paymentRequests)
     .where(and(eq(paymentRequests.purpose, purpose), eq(paymentRequests.refId, refId)))
-    .orderBy(asc(paymentRequests.id))
-    .all()
-    .map(toRequest);
+    .orderBy(asc(paymentRequests.id));
+  return rows.map(toRequest);
 }
 
-export function setRequestStatus(db: DbOrTx, id: number, status: PaymentRequestStatus, extra: Partial<typeof paymentRequests.$inferInsert> = {}): void {
-  db.update(paymentRequests).set({ status, ...extra }).where(eq(paymentRequests.id, id)).run();
+export async function setRequestStatus(db: DbOrTx, id: number, status: PaymentRequestStatus, extra: Partial<Row> = {}): Promise<void> {
+  const { paymentRequests } = paymentTables(db);
+  await db.update(paymentRequests).set({ status, ...extra }).where(eq(paymentRequests.id, id));
 }
 
-/**
- * Marks open requests whose expiry is before `closedBy` as expired and returns them. The watcher runs
- * it after every ledger close (inside its cursor's transaction): the statement is compiled once.
- */
-export function requestExpirer(db: Db): (closedBy: Date) => PaymentRequest[] {
-  const stmt = preparedOnUse(() =>
-    db
-      .update(paymentRequests)
-      .set({ status: "expired" })
-      .where(and(eq(paymentRequests.status, "open"), lt(paymentRequests.expiresAt, sql.placeholder("closedBy"))))
-      .returning()
-      .prepare(),
-  );
-  // A comparison's placeholder is bound as it is (drizzle maps only a column's own values): the milliseconds SQLite holds, not a Date.
-  return (closedBy) => stmt.all({ closedBy: closedBy.getTime() }).map(toRequest);
+/** Marks open requests whose expiry is before `closedBy` as expired and returns them (the watcher, after every ledger close, in its cursor's transaction). */
+export async function expireRequests(tx: DbOrTx, closedBy: Date): Promise<PaymentRequest[]> {
+  const { paymentRequests } = paymentTables(tx);
+  const rows = await tx
+    .update(paymentRequests)
+    .set({ status: "expired" })
+    .where(and(eq(paymentRequests.status, "open"), lt(paymentRequests.expiresAt, closedBy)))
+    .returning();
+  return rows.map(toRequest);
 }
 
 /** Withdraws an open request (a later payment to it is refunded); false when it was not open. */
-export function cancelRequest(db: DbOrTx, id: number): boolean {
-  const rows = db.update(paymentRequests).set({ status: "cancelled" }).where(and(eq(paymentRequests.id, id), eq(paymentRequests.status, "open"))).returning().all();
+export async function cancelRequest(db: DbOrTx, id: number): Promise<boolean> {
+  const { paymentRequests } = paymentTables(db);
+  const rows = await db.update(paymentRequests).set({ status: "cancelled" }).where(and(eq(paymentRequests.id, id), eq(paymentRequests.status, "open"))).returning({ id: paymentRequests.id });
   return rows.length > 0;
 }

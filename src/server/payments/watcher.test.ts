@@ -47,10 +47,10 @@ async function refundOnLedger(key: string) {
 }
 
 /** A DestinationTag no request has. */
-function unusedTag(): number {
+async function unusedTag(): Promise<number> {
   for (;;) {
     const tag = 1 + Math.floor(Math.random() * 0xfffffffe);
-    if (!requestByTag(server.ctx.store.db, tag)) return tag;
+    if (!(await requestByTag(server.ctx.store.db, tag))) return tag;
   }
 }
 
@@ -59,9 +59,9 @@ function vvx(value: string) {
 }
 
 describe("payment requests", () => {
-  test("get a unique random DestinationTag and the instructions to pay them", () => {
-    const a = payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute(), refId: "r1" });
-    const b = payments.createPaymentRequest({ purpose: "test", amount: 2_500_000n, currency: "VVX", expiresAt: inAMinute(), refId: "r2" });
+  test("get a unique random DestinationTag and the instructions to pay them", async () => {
+    const a = await payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute(), refId: "r1" });
+    const b = await payments.createPaymentRequest({ purpose: "test", amount: 2_500_000n, currency: "VVX", expiresAt: inAMinute(), refId: "r2" });
     expect(a.destinationTag).not.toBe(b.destinationTag);
     expect(a.destinationTag).toBeGreaterThan(0);
     expect(a.destinationTag).toBeLessThan(2 ** 32);
@@ -70,26 +70,26 @@ describe("payment requests", () => {
     expect(a.ledgerAmount).toBe("1000000");
     expect(b.ledgerAmount).toEqual(vvx("2.5"));
     expect(payments.paymentTx(b)).toEqual({ TransactionType: "Payment", Destination: a.destination, DestinationTag: b.destinationTag, Amount: vvx("2.5") });
-    expect(payments.findRequests("test", "r2").map((r) => r.id)).toEqual([b.id]);
+    expect((await payments.findRequests("test", "r2")).map((r) => r.id)).toEqual([b.id]);
   });
 
-  test("refuse bad input naming the field", () => {
+  test("refuse bad input naming the field", async () => {
     const ok = { purpose: "test", amount: 1n, currency: "XRP" as const, expiresAt: inAMinute() };
-    const field = (input: object) => {
+    const field = async (input: object) => {
       try {
-        payments.createPaymentRequest({ ...ok, ...input });
+        await payments.createPaymentRequest({ ...ok, ...input });
       } catch (err) {
         expect(err).toBeInstanceOf(ValidationError);
         return (err as ValidationError).field;
       }
       return "none";
     };
-    expect(field({ amount: 0n })).toBe("amount");
-    expect(field({ amount: 1.5 })).toBe("amount");
-    expect(field({ currency: "USD" })).toBe("currency");
-    expect(field({ wallet: "nope" })).toBe("wallet");
-    expect(field({ expiresAt: new Date(Date.now() - 1) })).toBe("expiresAt");
-    expect(field({ purpose: "" })).toBe("purpose");
+    expect(await field({ amount: 0n })).toBe("amount");
+    expect(await field({ amount: 1.5 })).toBe("amount");
+    expect(await field({ currency: "USD" })).toBe("currency");
+    expect(await field({ wallet: "nope" })).toBe("wallet");
+    expect(await field({ expiresAt: new Date(Date.now() - 1) })).toBe("expiresAt");
+    expect(await field({ purpose: "" })).toBe("purpose");
   });
 });
 
@@ -97,7 +97,7 @@ describe("payment watcher", () => {
   test("credits an XRP payment once, from delivered_amount, and emits payment.credited", async () => {
     const payer = await faucet(server.url, { xrp: 100 });
     const credited = record(payments, "payment.credited");
-    const req = payments.createPaymentRequest({ purpose: "test", wallet: payer.classicAddress, amount: 5_000_000n, currency: "XRP", expiresAt: inAMinute(), refId: "xrp-1" });
+    const req = await payments.createPaymentRequest({ purpose: "test", wallet: payer.classicAddress, amount: 5_000_000n, currency: "XRP", expiresAt: inAMinute(), refId: "xrp-1" });
     const res = await pay(client, payer, { Destination: req.destination, DestinationTag: req.destinationTag, Amount: "5000000" });
     await eventually(() => credited.find((e) => e.requestId === req.id), "credit");
     expect(credited.filter((e) => e.requestId === req.id)).toEqual([
@@ -114,16 +114,16 @@ describe("payment watcher", () => {
         ledgerIndex: res.result.ledger_index!,
       },
     ]);
-    const after = payments.getRequest(req.id)!;
+    const after = (await payments.getRequest(req.id))!;
     expect(after).toMatchObject({ status: "credited", creditTxHash: res.result.hash, payer: payer.classicAddress });
-    expect(payments.incomingFor(req.id)).toHaveLength(1);
-    expect(payments.incoming(res.result.hash)).toMatchObject({ outcome: "credited", reason: null, deliveredAmount: 5_000_000n, currency: "XRP" });
+    expect(await payments.incomingFor(req.id)).toHaveLength(1);
+    expect(await payments.incoming(res.result.hash)).toMatchObject({ outcome: "credited", reason: null, deliveredAmount: 5_000_000n, currency: "XRP" });
   });
 
   test("credits a VVX payment in micro-VVX", async () => {
     const payer = await faucet(server.url, { xrp: 50, vvx: 100 });
     const credited = record(payments, "payment.credited");
-    const req = payments.createPaymentRequest({ purpose: "test", amount: 12_345_678n, currency: "VVX", expiresAt: inAMinute() });
+    const req = await payments.createPaymentRequest({ purpose: "test", amount: 12_345_678n, currency: "VVX", expiresAt: inAMinute() });
     await pay(client, payer, { Destination: req.destination, DestinationTag: req.destinationTag, Amount: vvx("12.345678") });
     const e = await eventually(() => credited.find((c) => c.requestId === req.id), "VVX credit");
     expect(e).toMatchObject({ currency: "VVX", amount: 12_345_678n, delivered: 12_345_678n, payer: payer.classicAddress, wallet: null });
@@ -132,7 +132,7 @@ describe("payment watcher", () => {
   test("a partial payment is judged by delivered_amount: short is refunded, the request stays open", async () => {
     const payer = await faucet(server.url, { xrp: 50, vvx: 5 });
     const refunding = record(payments, "payment.refunding");
-    const req = payments.createPaymentRequest({ purpose: "test", amount: 10_000_000n, currency: "VVX", expiresAt: inAMinute() });
+    const req = await payments.createPaymentRequest({ purpose: "test", amount: 10_000_000n, currency: "VVX", expiresAt: inAMinute() });
     // Amount says 10 VVX, but the payer only has 5: with tfPartialPayment the ledger delivers 5.
     const res = await pay(client, payer, {
       Destination: req.destination,
@@ -144,18 +144,18 @@ describe("payment watcher", () => {
     expect((res.result.meta as { delivered_amount: { value: string } }).delivered_amount.value).toBe("5");
     const r = await eventually(() => refunding.find((e) => e.txHash === res.result.hash), "short refund");
     expect(r).toMatchObject({ reason: "short", requestId: req.id, refund: vvx("5"), sender: payer.classicAddress });
-    expect(payments.getRequest(req.id)!.status).toBe("open");
+    expect((await payments.getRequest(req.id))!.status).toBe("open");
     const { tx, delivered } = await refundOnLedger(r.refundKey);
     expect(tx.Destination).toBe(payer.classicAddress);
     expect(delivered).toEqual(vvx("5"));
-    expect(payments.incoming(res.result.hash)).toMatchObject({ outcome: "refunded", reason: "short", deliveredValue: "5" });
+    expect(await payments.incoming(res.result.hash)).toMatchObject({ outcome: "refunded", reason: "short", deliveredValue: "5" });
   });
 
   test("a partial payment that delivers at least the price is credited for what arrived, the excess refunded", async () => {
     const payer = await faucet(server.url, { xrp: 50, vvx: 6 });
     const credited = record(payments, "payment.credited");
     const refunding = record(payments, "payment.refunding");
-    const req = payments.createPaymentRequest({ purpose: "test", amount: 5_000_000n, currency: "VVX", expiresAt: inAMinute() });
+    const req = await payments.createPaymentRequest({ purpose: "test", amount: 5_000_000n, currency: "VVX", expiresAt: inAMinute() });
     const res = await pay(client, payer, {
       Destination: req.destination,
       DestinationTag: req.destinationTag,
@@ -174,17 +174,17 @@ describe("payment watcher", () => {
   test("refunds an unknown tag, an expired request, a second payment, a wrong currency and a wrong sender, on the ledger, with reasons", async () => {
     const payer = await faucet(server.url, { xrp: 200, vvx: 50 });
     const refunding = record(payments, "payment.refunding");
-    const expiring = payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: new Date(Date.now() + 300) });
-    const paid = payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
-    const xrpOnly = payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
+    const expiring = await payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: new Date(Date.now() + 300) });
+    const paid = await payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
+    const xrpOnly = await payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
     const someoneElse = await faucet(server.url, { xrp: 20 });
-    const forOther = payments.createPaymentRequest({ purpose: "test", wallet: someoneElse.classicAddress, amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
+    const forOther = await payments.createPaymentRequest({ purpose: "test", wallet: someoneElse.classicAddress, amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
 
     const first = await pay(client, payer, { Destination: paid.destination, DestinationTag: paid.destinationTag, Amount: "1000000" });
-    await eventually(() => payments.getRequest(paid.id)!.status === "credited", "first payment credited");
+    await eventually(async () => (await payments.getRequest(paid.id))!.status === "credited", "first payment credited");
     await Bun.sleep(2_000); // well past the short request's expiry (ledger close times have 1 s resolution)
     const cases = [
-      { reason: "unknown_tag", res: await pay(client, payer, { Destination: paid.destination, DestinationTag: unusedTag(), Amount: "1500000" }), back: "1500000" },
+      { reason: "unknown_tag", res: await pay(client, payer, { Destination: paid.destination, DestinationTag: await unusedTag(), Amount: "1500000" }), back: "1500000" },
       { reason: "expired", res: await pay(client, payer, { Destination: paid.destination, DestinationTag: expiring.destinationTag, Amount: "1000000" }), back: "1000000" },
       { reason: "already_credited", res: await pay(client, payer, { Destination: paid.destination, DestinationTag: paid.destinationTag, Amount: "1000000" }), back: "1000000" },
       { reason: "wrong_currency", res: await pay(client, payer, { Destination: paid.destination, DestinationTag: xrpOnly.destinationTag, Amount: vvx("3") }), back: vvx("3") },
@@ -196,12 +196,12 @@ describe("payment watcher", () => {
       const { tx, delivered } = await refundOnLedger(r.refundKey);
       expect(tx.Destination).toBe(payer.classicAddress);
       expect(delivered).toEqual(c.back);
-      expect(payments.incoming(c.res.result.hash)).toMatchObject({ outcome: "refunded", reason: c.reason, refundKey: r.refundKey });
+      expect(await payments.incoming(c.res.result.hash)).toMatchObject({ outcome: "refunded", reason: c.reason, refundKey: r.refundKey });
     }
-    expect(payments.getRequest(paid.id)).toMatchObject({ status: "credited", creditTxHash: first.result.hash });
-    expect(payments.getRequest(expiring.id)!.status).toBe("expired");
-    expect(payments.getRequest(xrpOnly.id)!.status).toBe("open");
-    expect(payments.getRequest(forOther.id)!.status).toBe("open");
+    expect(await payments.getRequest(paid.id)).toMatchObject({ status: "credited", creditTxHash: first.result.hash });
+    expect((await payments.getRequest(expiring.id))!.status).toBe("expired");
+    expect((await payments.getRequest(xrpOnly.id))!.status).toBe("open");
+    expect((await payments.getRequest(forOther.id))!.status).toBe("open");
   });
 
   test("VVX from another issuer is refunded as wrong_issuer", async () => {
@@ -213,21 +213,21 @@ describe("payment watcher", () => {
     await submit(payer, { TransactionType: "TrustSet", LimitAmount: fake("1000") });
     await submit(fakeIssuer, { TransactionType: "Payment", Destination: payer.classicAddress, Amount: fake("10") });
     // The platform holds a line to that issuer too (otherwise it could not receive the token at all).
-    server.ctx.outbox.enqueue({ key: "test:trust-fake", purpose: "test", tx: { TransactionType: "TrustSet", LimitAmount: fake("1000") } });
+    await server.ctx.outbox.enqueue({ key: "test:trust-fake", purpose: "test", tx: { TransactionType: "TrustSet", LimitAmount: fake("1000") } });
     expect((await server.ctx.outbox.waitFor("test:trust-fake", 20_000)).status).toBe("validated");
 
     const refunding = record(payments, "payment.refunding");
-    const req = payments.createPaymentRequest({ purpose: "test", amount: 2_000_000n, currency: "VVX", expiresAt: inAMinute() });
+    const req = await payments.createPaymentRequest({ purpose: "test", amount: 2_000_000n, currency: "VVX", expiresAt: inAMinute() });
     const res = await pay(client, payer, { Destination: req.destination, DestinationTag: req.destinationTag, Amount: fake("2") });
     const r = await eventually(() => refunding.find((e) => e.txHash === res.result.hash), "refund");
     expect(r.reason).toBe("wrong_issuer");
     const { delivered } = await refundOnLedger(r.refundKey);
     expect(delivered).toEqual(fake("2"));
-    expect(payments.getRequest(req.id)!.status).toBe("open");
+    expect((await payments.getRequest(req.id))!.status).toBe("open");
   });
 
   test("a payment whose delivered amount is unknowable is held and recorded, never credited from Amount", async () => {
-    const req = payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
+    const req = await payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
     // Ledgers before 2014 show delivered_amount "unavailable"; a v1-shaped record from such history.
     const old = normalizeLedgerTx({
       hash: "AB".repeat(32),
@@ -238,14 +238,14 @@ describe("payment watcher", () => {
     })!;
     expect(old.closedAt).toEqual(new Date((700_000_000 + 946_684_800) * 1000));
     await payments.process(old);
-    expect(payments.incoming(old.hash)).toMatchObject({ outcome: "held", reason: "delivered_amount_unavailable", refundKey: null });
-    expect(payments.getRequest(req.id)!.status).toBe("open");
+    expect(await payments.incoming(old.hash)).toMatchObject({ outcome: "held", reason: "delivered_amount_unavailable", refundKey: null });
+    expect((await payments.getRequest(req.id))!.status).toBe("open");
   });
 
   test("a refund goes back to the sender's SourceTag and says why in a memo", async () => {
     const payer = await faucet(server.url, { xrp: 50 });
     const refunding = record(payments, "payment.refunding");
-    const res = await pay(client, payer, { Destination: payments.destination, DestinationTag: unusedTag(), SourceTag: 77, Amount: "2000000" });
+    const res = await pay(client, payer, { Destination: payments.destination, DestinationTag: await unusedTag(), SourceTag: 77, Amount: "2000000" });
     const r = await eventually(() => refunding.find((e) => e.txHash === res.result.hash), "refund");
     const { tx } = await refundOnLedger(r.refundKey);
     expect(tx.DestinationTag).toBe(77);
@@ -259,7 +259,7 @@ describe("payment watcher", () => {
     const res = await pay(client, payer, { Destination: payments.destination, Amount: "3000000" });
     const r = await eventually(() => refunding.find((e) => e.txHash === res.result.hash), "refund");
     expect(r.reason).toBe("untagged");
-    expect(payments.incoming(res.result.hash)).toMatchObject({ outcome: "refunded", reason: "untagged", refundKey: `refund:${res.result.hash}` });
+    expect(await payments.incoming(res.result.hash)).toMatchObject({ outcome: "refunded", reason: "untagged", refundKey: `refund:${res.result.hash}` });
     expect((await refundOnLedger(r.refundKey)).delivered).toBe("3000000");
   });
 
@@ -267,35 +267,35 @@ describe("payment watcher", () => {
     const payer = await faucet(server.url, { xrp: 100 });
     let stock = 1;
     const sold: number[] = [];
-    payments.handle("test-shop", ({ request, payment, enqueue }) => {
+    payments.handle("test-shop", async ({ request, payment, enqueue }) => {
       if (stock === 0) return { accept: false, reason: "sold_out" };
       stock--;
       sold.push(request.id);
       // The delivery (an NFT mint in the real shop) is recorded in the credit's own transaction.
-      enqueue({ key: `test-shop:deliver:${request.id}`, purpose: "test-delivery", tx: { TransactionType: "Payment", Destination: payment.sender, Amount: "1" } });
+      await enqueue({ key: `test-shop:deliver:${request.id}`, purpose: "test-delivery", tx: { TransactionType: "Payment", Destination: payment.sender, Amount: "1" } });
       return { accept: true };
     });
     const refunding = record(payments, "payment.refunding");
-    const a = payments.createPaymentRequest({ purpose: "test-shop", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
-    const b = payments.createPaymentRequest({ purpose: "test-shop", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
+    const a = await payments.createPaymentRequest({ purpose: "test-shop", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
+    const b = await payments.createPaymentRequest({ purpose: "test-shop", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
     await pay(client, payer, { Destination: a.destination, DestinationTag: a.destinationTag, Amount: "1000000" });
     const second = await pay(client, payer, { Destination: b.destination, DestinationTag: b.destinationTag, Amount: "1000000" });
     const r = await eventually(() => refunding.find((e) => e.txHash === second.result.hash), "sold-out refund");
     expect(r.reason).toBe("sold_out");
     expect(sold).toEqual([a.id]);
-    expect(payments.getRequest(a.id)!.status).toBe("credited");
-    expect(payments.getRequest(b.id)!.status).toBe("refunded");
+    expect((await payments.getRequest(a.id))!.status).toBe("credited");
+    expect((await payments.getRequest(b.id))!.status).toBe("refunded");
     await refundOnLedger(r.refundKey);
     const delivery = await server.ctx.outbox.waitFor(`test-shop:deliver:${a.id}`, 20_000);
     expect(delivery.status).toBe("validated");
-    expect(server.ctx.outbox.get(`test-shop:deliver:${b.id}`)).toBeUndefined();
+    expect(await server.ctx.outbox.get(`test-shop:deliver:${b.id}`)).toBeUndefined();
     expect(() => payments.handle("test-shop", () => ({ accept: true }))).toThrow();
   });
 
   test("the same transaction from the stream and from catch-up (even at the same moment) is credited once", async () => {
     const payer = await faucet(server.url, { xrp: 100 });
     const credited = record(payments, "payment.credited");
-    const req = payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
+    const req = await payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
     // Hold the first delivery (the stream) until a second one (catch-up) is under way too.
     let held = 0;
     let release!: () => void;
@@ -314,24 +314,26 @@ describe("payment watcher", () => {
     release();
     await second;
     payments.faults.beforeCredit = undefined;
-    await eventually(() => payments.getRequest(req.id)!.status === "credited", "credit");
+    await eventually(async () => (await payments.getRequest(req.id))!.status === "credited", "credit");
 
     // And once more later: the cursor rewound before that ledger, as after a crash.
-    server.ctx.store.db.update(ledgerCursors).set({ ledgerIndex: res.result.ledger_index! - 1 }).where(eq(ledgerCursors.account, payments.destination)).run();
+    await server.ctx.store.db.transaction(async (tx) => {
+      await tx.update(ledgerCursors).set({ ledgerIndex: res.result.ledger_index! - 1 }).where(eq(ledgerCursors.account, payments.destination));
+    });
     await payments.catchUp();
     await payments.process(fromHistory);
     // A catch-up backing off after an earlier failure runs again on a later ledger close.
-    await eventually(() => payments.cursor()!.ledgerIndex >= res.result.ledger_index!, "the cursor passes that ledger again");
+    await eventually(async () => (await payments.cursor())!.ledgerIndex >= res.result.ledger_index!, "the cursor passes that ledger again");
     await Bun.sleep(200);
     expect(credited.filter((e) => e.requestId === req.id)).toHaveLength(1);
-    expect(payments.incomingFor(req.id)).toHaveLength(1);
+    expect(await payments.incomingFor(req.id)).toHaveLength(1);
   });
 
   test("a ledger close is followed from its own event: no request asks which ledger is validated, a ledger without transactions is not searched", async () => {
     const ledger = server.ctx.ledger;
     const payer = await faucet(server.url, { xrp: 20 });
     // The outbox asks for the validated ledger while it has payments to follow (the faucet's): counted from once it has none.
-    await eventually(() => server.ctx.outbox.open().length === 0 || undefined, "the outbox idle");
+    await eventually(async () => (await server.ctx.outbox.open()).length === 0 || undefined, "the outbox idle");
     const asked: { command: string; min?: number }[] = [];
     const request = ledger.request.bind(ledger);
     ledger.request = ((req: Record<string, unknown>) => {
@@ -343,7 +345,7 @@ describe("payment watcher", () => {
     const caught = record(payments, "watcher.caughtUp");
     try {
       // A payment in one of the closes: its ledger is searched (catch-up finds what the stream may have missed).
-      const req = payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
+      const req = await payments.createPaymentRequest({ purpose: "test", amount: 1_000_000n, currency: "XRP", expiresAt: inAMinute() });
       const paid = await pay(client, payer, { Destination: req.destination, DestinationTag: req.destinationTag, Amount: "1000000" });
       const paidIn = paid.result.ledger_index!;
       await eventually(() => caught.some((c) => c.ledgerIndex >= paidIn + 3) || undefined, "three more ledger closes followed", 20_000);
@@ -365,9 +367,9 @@ describe("payment watcher", () => {
 
   test("requests without an on-time payment are marked expired once the ledger passes their time", async () => {
     const expired = record(payments, "request.expired");
-    const req = payments.createPaymentRequest({ purpose: "test", amount: 1n, currency: "XRP", expiresAt: new Date(Date.now() + 200), refId: "late" });
+    const req = await payments.createPaymentRequest({ purpose: "test", amount: 1n, currency: "XRP", expiresAt: new Date(Date.now() + 200), refId: "late" });
     await eventually(() => expired.find((e) => e.requestId === req.id), "expiry", 10_000);
-    expect(payments.getRequest(req.id)!.status).toBe("expired");
+    expect((await payments.getRequest(req.id))!.status).toBe("expired");
   });
 });
 
@@ -378,7 +380,7 @@ describe("payment watcher across crashes", () => {
     await eventually(() => first.ctx.payments.cursor(), "first cursor");
     const outside = await outsideClient(first.url);
     const payer = await faucet(first.url, { xrp: 100 });
-    const req = first.ctx.payments.createPaymentRequest({ purpose: "test", amount: 2_000_000n, currency: "XRP", expiresAt: inAMinute() });
+    const req = await first.ctx.payments.createPaymentRequest({ purpose: "test", amount: 2_000_000n, currency: "XRP", expiresAt: inAMinute() });
     let received!: (hash: string) => void;
     const atCrash = new Promise<string>((r) => (received = r));
     first.ctx.payments.faults.beforeCredit = (t) => {
@@ -393,12 +395,12 @@ describe("payment watcher across crashes", () => {
     const second = await startTestServer({}, first.dataDir);
     try {
       const credited = record(second.ctx.payments, "payment.credited");
-      await eventually(() => second.ctx.payments.getRequest(req.id)!.status === "credited", "credit after restart", 15_000);
-      expect(second.ctx.payments.incomingFor(req.id)).toHaveLength(1);
-      expect(second.ctx.payments.getRequest(req.id)!.creditTxHash).toBe(res.result.hash);
+      await eventually(async () => (await second.ctx.payments.getRequest(req.id))!.status === "credited", "credit after restart", 15_000);
+      expect(await second.ctx.payments.incomingFor(req.id)).toHaveLength(1);
+      expect((await second.ctx.payments.getRequest(req.id))!.creditTxHash).toBe(res.result.hash);
       await second.ctx.payments.catchUp();
       expect(credited.length).toBeLessThanOrEqual(1);
-      expect(second.ctx.payments.incomingFor(req.id)).toHaveLength(1);
+      expect(await second.ctx.payments.incomingFor(req.id)).toHaveLength(1);
     } finally {
       await second.stop(true);
     }

@@ -1,8 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { convertStringToHex, type Amount, type TransactionMetadata } from "xrpl";
 import { systemClock, type Clock } from "../platform/clock";
-import { sqliteOf, type Db } from "../platform/db";
-import { incomingPayments, paymentRequests } from "./schema";
+import { first, isRetryable, sqliteOf, type Db } from "../platform/db";
 import { closedLedgerOf, cursorStore, validatedLedger, type ClosedLedger, type LedgerCursor } from "./cursor";
 import type { Logger } from "../platform/log";
 import { RetryGate } from "../platform/retry";
@@ -11,20 +10,10 @@ import { TypedEmitter } from "../platform/emitter";
 import { LedgerRequestError } from "../ledger/errors";
 import type { LedgerGateway } from "../ledger/gateway";
 import type { DbOrTx, Outbox, OutboxInput, Settlement } from "../ledger/outbox";
-import {
-  KEEP_REASON,
-  REFUND_REASON,
-  type CreatePaymentRequestInput,
-  type IncomingOutcome,
-  type IncomingPayment,
-  type PaymentEvents,
-  type PaymentHandler,
-  type PaymentInstructions,
-  type PaymentRequest,
-  type RefundSettledHandler,
-} from "./model";
+import { KEEP_REASON, REFUND_REASON, type CreatePaymentRequestInput, type IncomingOutcome, type IncomingPayment, type PaymentEvents, type PaymentHandler, type PaymentInstructions, type PaymentRequest, type RefundSettledHandler } from "./model";
 import { isRefund, memoTexts, normalizeLedgerTx, type LedgerTx } from "./ledgerTx";
-import { cancelRequest, insertPaymentRequest, requestById, requestByTag, requestExpirer, requestsByRef, setRequestStatus } from "./requests";
+import { cancelRequest, expireRequests, insertPaymentRequest, paymentTables, requestById, requestByTag, requestsByRef, setRequestStatus } from "./requests";
+import type * as liteTables from "./schema";
 
 export { isRefund, memoTexts, normalizeLedgerTx, type LedgerTx };
 
@@ -39,7 +28,7 @@ export interface WatcherFaults {
   beforeCredit?: (tx: LedgerTx) => Promise<void> | void;
 }
 
-type IncomingRow = typeof incomingPayments.$inferSelect;
+type IncomingRow = typeof liteTables.incomingPayments.$inferSelect;
 
 function hex(text: string): string {
   return convertStringToHex(text).toUpperCase();
@@ -58,7 +47,7 @@ interface Decision {
  * credits of payment requests, exactly once per transaction hash. The stream
  * gives speed; catch-up with account_tx from the stored cursor (on start, after
  * every reconnect and each ledger close) gives completeness. Whatever cannot be
- * honoured is refunded through the outbox in the same SQLite transaction that
+ * honoured is refunded through the outbox in the same transaction that
  * records the payment.
  */
 export class PaymentWatcher {
@@ -83,7 +72,8 @@ export class PaymentWatcher {
   private readonly funders: ReadonlySet<string>;
   /** What every ledger close reads and writes: the cursor, the requests it expires. */
   private readonly cursors: ReturnType<typeof cursorStore>;
-  private readonly expireRequests: (closedBy: Date) => PaymentRequest[];
+  /** The store's tables (SQLite's or PostgreSQL's). */
+  private readonly t: typeof liteTables;
 
   constructor(
     private readonly db: Db,
@@ -98,21 +88,23 @@ export class PaymentWatcher {
     this.events = new TypedEmitter((event, err) => log.error("payment listener failed", { event, error: String(err) }));
     this.gate = new RetryGate("payment catch-up", log, sqliteOf(db));
     this.cursors = cursorStore(db);
-    this.expireRequests = requestExpirer(db);
+    this.t = paymentTables(db);
     // The watcher's refunds belong to their incoming payment: one the ledger refused goes again under the outbox's next key.
-    outbox.owner(PAYMENT_REFUND_OWNER, { resend: ["refund"], keyColumns: [incomingPayments.refundKey], settled: (s) => this.refundSettled(s) });
+    outbox.owner(PAYMENT_REFUND_OWNER, { resend: ["refund"], keyColumns: [this.t.incomingPayments.refundKey], settled: (s) => this.refundSettled(s) });
   }
 
   /** A refund of a payment to a feature's request settled: the feature's hook records it on its own row (same transaction). */
-  private refundSettled({ db, id, entry, after }: Settlement): void {
-    const row = db
-      .select({ requestId: incomingPayments.requestId, purpose: paymentRequests.purpose })
-      .from(incomingPayments)
-      .leftJoin(paymentRequests, eq(paymentRequests.id, incomingPayments.requestId))
-      .where(eq(incomingPayments.id, Number(id)))
-      .get();
+  private async refundSettled({ db, id, entry, after }: Settlement): Promise<void> {
+    const { incomingPayments, paymentRequests } = this.t;
+    const row = await first(
+      db
+        .select({ requestId: incomingPayments.requestId, purpose: paymentRequests.purpose })
+        .from(incomingPayments)
+        .leftJoin(paymentRequests, eq(paymentRequests.id, incomingPayments.requestId))
+        .where(eq(incomingPayments.id, Number(id))),
+    );
     const hook = row?.purpose ? this.refundHandlers.get(row.purpose) : undefined;
-    if (hook && row?.requestId != null) hook({ db, requestId: row.requestId, entry, after });
+    if (hook && row?.requestId != null) await hook({ db, requestId: row.requestId, entry, after });
   }
 
   /** The accounts whose untagged payments are treasury funding (kept). */
@@ -140,8 +132,8 @@ export class PaymentWatcher {
   }
 
   /** Creates an open request with a unique DestinationTag; returns it with the address and ledger amount to pay. */
-  createPaymentRequest(input: CreatePaymentRequestInput): PaymentInstructions {
-    const request = this.db.transaction((tx) => insertPaymentRequest(tx, input, this.clock.date()));
+  async createPaymentRequest(input: CreatePaymentRequestInput): Promise<PaymentInstructions> {
+    const request = await this.db.transaction((tx) => insertPaymentRequest(tx, input, this.clock.date()));
     return this.instructions(request);
   }
 
@@ -156,31 +148,33 @@ export class PaymentWatcher {
     };
   }
 
-  getRequest(id: number): PaymentRequest | undefined {
+  getRequest(id: number): Promise<PaymentRequest | undefined> {
     return requestById(this.db, id);
   }
 
-  findRequests(purpose: string, refId: string): PaymentRequest[] {
+  findRequests(purpose: string, refId: string): Promise<PaymentRequest[]> {
     return requestsByRef(this.db, purpose, refId);
   }
 
   /** Withdraws an open request; a payment arriving later is refunded. */
-  cancelPaymentRequest(id: number): boolean {
+  cancelPaymentRequest(id: number): Promise<boolean> {
     return this.db.transaction((tx) => cancelRequest(tx, id));
   }
 
   /** What the watcher recorded for a transaction hash, if it was an incoming payment. */
-  incoming(txHash: string): IncomingRow | undefined {
-    return this.db.select().from(incomingPayments).where(eq(incomingPayments.txHash, txHash)).get();
+  incoming(txHash: string): Promise<IncomingRow | undefined> {
+    const { incomingPayments } = this.t;
+    return first(this.db.select().from(incomingPayments).where(eq(incomingPayments.txHash, txHash)));
   }
 
   /** Incoming payments recorded against a request, oldest first. */
-  incomingFor(requestId: number): IncomingRow[] {
-    return this.db.select().from(incomingPayments).where(eq(incomingPayments.requestId, requestId)).orderBy(asc(incomingPayments.id)).all();
+  incomingFor(requestId: number): Promise<IncomingRow[]> {
+    const { incomingPayments } = this.t;
+    return this.db.select().from(incomingPayments).where(eq(incomingPayments.requestId, requestId)).orderBy(asc(incomingPayments.id));
   }
 
   /** The last ledger index up to which everything is processed (undefined before the first catch-up). */
-  cursor(): LedgerCursor | undefined {
+  cursor(): Promise<LedgerCursor | undefined> {
     return this.cursors.get(this.destination);
   }
 
@@ -234,10 +228,10 @@ export class PaymentWatcher {
   private async catchUpOnce(closed: ClosedLedger | undefined): Promise<void> {
     if (this.stopped || !this.ledger.isConnected()) return;
     const validated = closed ?? (await validatedLedger(this.ledger));
-    const cursor = this.cursor();
+    const cursor = await this.cursor();
     if (!cursor) {
       // First start for this account: its history before now is not ours to judge.
-      this.saveCursor(validated);
+      await this.db.transaction((tx) => this.saveCursor(tx, validated));
       this.log.info("payment watcher starts", { account: this.destination, ledger: validated.ledgerIndex });
       return;
     }
@@ -246,9 +240,9 @@ export class PaymentWatcher {
     const empty = closed?.txnCount === 0 && validated.ledgerIndex === cursor.ledgerIndex + 1;
     if (!empty) await this.search(cursor.ledgerIndex + 1, validated.ledgerIndex);
     if (this.stopped) return;
-    const expired = this.db.transaction((t) => {
-      this.saveCursor(validated);
-      return this.expireRequests(validated.closedAt);
+    const expired = await this.db.transaction(async (tx) => {
+      await this.saveCursor(tx, validated);
+      return expireRequests(tx, validated.closedAt);
     });
     for (const r of expired) this.events.emit("request.expired", { requestId: r.id, purpose: r.purpose, refId: r.refId });
     this.events.emit("watcher.caughtUp", { ledgerIndex: validated.ledgerIndex });
@@ -287,9 +281,9 @@ export class PaymentWatcher {
     } while (marker && !this.stopped);
   }
 
-  /** Stores the cursor (inside the caller's transaction when there is one: the statement runs on the same connection). */
-  private saveCursor(cursor: LedgerCursor): void {
-    this.cursors.save(this.destination, { ledgerIndex: cursor.ledgerIndex, closedAt: cursor.closedAt }, this.clock.date());
+  /** Stores the cursor inside the caller's transaction. */
+  private saveCursor(tx: DbOrTx, cursor: LedgerCursor): Promise<void> {
+    return this.cursors.save(tx, this.destination, cursor, this.clock.date());
   }
 
   private async onStream(raw: Record<string, unknown>): Promise<void> {
@@ -317,20 +311,24 @@ export class PaymentWatcher {
   /** Credits or refunds one transaction, once: the hash's row and every effect commit together. */
   async process(t: LedgerTx): Promise<void> {
     if (!this.isIncoming(t)) return;
-    if (this.incoming(t.hash)) return;
-    await this.faults.beforeCredit?.(t);
+    if (await this.incoming(t.hash)) return;
+    if (this.faults.beforeCredit) await this.faults.beforeCredit(t);
     if (this.stopped) return;
-    const emits: (() => void)[] = [];
-    this.db.transaction((db) => {
-      if (db.select({ id: incomingPayments.id }).from(incomingPayments).where(eq(incomingPayments.txHash, t.hash)).get()) return;
-      this.record(db, t, emits);
+    const { incomingPayments } = this.t;
+    const emits = await this.db.transaction(async (db) => {
+      // Collected anew by each run of the transaction (PostgreSQL may run it again).
+      const emits: (() => void)[] = [];
+      if (await first(db.select({ id: incomingPayments.id }).from(incomingPayments).where(eq(incomingPayments.txHash, t.hash)))) return emits;
+      await this.record(db, t, emits);
+      return emits;
     });
     if (emits.length) this.outbox.kick();
     for (const emit of emits) emit();
   }
 
   // Long because it is the watcher's one decision table for a payment (credit, partial refund, full refund, deposit, hold), in one transaction.
-  private record(db: DbOrTx, t: LedgerTx, emits: (() => void)[]): void {
+  private async record(db: DbOrTx, t: LedgerTx, emits: (() => void)[]): Promise<void> {
+    const { incomingPayments } = this.t;
     const meta = t.meta as TransactionMetadata & { delivered_amount?: Amount | "unavailable"; DeliveredAmount?: Amount };
     const deliveredRaw = meta.delivered_amount ?? meta.DeliveredAmount;
     const sender = t.tx.Account as string;
@@ -338,7 +336,7 @@ export class PaymentWatcher {
     const base = { txHash: t.hash, ledgerIndex: t.ledgerIndex, sender, destinationTag: tag, closedAt: t.closedAt, processedAt: this.clock.date() };
 
     if (deliveredRaw === undefined || deliveredRaw === "unavailable") {
-      db.insert(incomingPayments).values({ ...base, currency: "unknown", deliveredValue: "unavailable", outcome: "held", reason: "delivered_amount_unavailable" }).run();
+      await db.insert(incomingPayments).values({ ...base, currency: "unknown", deliveredValue: "unavailable", outcome: "held", reason: "delivered_amount_unavailable" });
       this.log.error("incoming payment without delivered_amount held", { hash: t.hash });
       return;
     }
@@ -355,14 +353,14 @@ export class PaymentWatcher {
       closedAt: t.closedAt,
       memos: memoTexts(t.tx),
     };
-    const decision = this.decide(db, payment, amount, emits);
+    const decision = await this.decide(db, payment, amount, emits);
     const request = decision.request;
 
     const refundKey = decision.refund ? `${decision.outcome === "credited" ? "refund-excess" : "refund"}:${t.hash}` : null;
     if (decision.outcome === "credited" && request) {
-      setRequestStatus(db, request.id, "credited", { creditedAt: this.clock.date(), creditTxHash: t.hash, payer: sender });
+      await setRequestStatus(db, request.id, "credited", { creditedAt: this.clock.date(), creditTxHash: t.hash, payer: sender });
     }
-    const incoming = db
+    const [incoming] = await db
       .insert(incomingPayments)
       .values({
         ...base,
@@ -375,10 +373,9 @@ export class PaymentWatcher {
         reason: decision.reason,
         refundKey,
       })
-      .returning({ id: incomingPayments.id })
-      .get();
+      .returning({ id: incomingPayments.id });
     if (decision.refund && refundKey) {
-      this.outbox.record(db, { key: refundKey, purpose: "refund", tx: this.refundTx(t, decision.refund, decision.reason!), owner: { name: PAYMENT_REFUND_OWNER, id: incoming.id } });
+      await this.outbox.record(db, { key: refundKey, purpose: "refund", tx: this.refundTx(t, decision.refund, decision.reason!), owner: { name: PAYMENT_REFUND_OWNER, id: incoming!.id } });
     }
 
     const fields = { hash: t.hash, tag, outcome: decision.outcome, reason: decision.reason, request: request?.id };
@@ -421,7 +418,7 @@ export class PaymentWatcher {
   }
 
   /** DESIGN.md's rule: tag -> open, unexpired request; delivered currency and issuer; delivered covers the price; then the feature's handler. */
-  private decide(db: DbOrTx, payment: IncomingPayment, amount: LedgerAmount, emits: (() => void)[]): Decision {
+  private async decide(db: DbOrTx, payment: IncomingPayment, amount: LedgerAmount, emits: (() => void)[]): Promise<Decision> {
     const refundAll = (reason: string, request?: PaymentRequest): Decision => ({ outcome: "refunded", reason, request, refund: payment.delivered });
     if (payment.destinationTag === null) {
       // Nothing is kept silently: only the operator's funding accounts fund the treasury this way, and a refund coming back is never bounced again.
@@ -429,7 +426,7 @@ export class PaymentWatcher {
       if (isRefund(payment.memos)) return { outcome: "deposit", reason: KEEP_REASON.refundReturned };
       return refundAll(REFUND_REASON.untagged);
     }
-    const request = requestByTag(db, payment.destinationTag);
+    const request = await requestByTag(db, payment.destinationTag);
     if (!request) return refundAll(REFUND_REASON.unknownTag);
     if (request.status === "credited") return refundAll(REFUND_REASON.alreadyCredited, request);
     if (request.status === "refunded" || request.status === "cancelled") return refundAll(REFUND_REASON.requestClosed, request);
@@ -449,16 +446,17 @@ export class PaymentWatcher {
       let verdict;
       try {
         const after: (() => void)[] = [];
-        verdict = db.transaction((sp) =>
+        verdict = await db.transaction((sp) =>
           handler({ db: sp, request, payment, enqueue: (input: OutboxInput) => this.outbox.record(sp, input), after: (fn) => after.push(fn) }),
         );
         emits.push(...after);
       } catch (err) {
+        if (isRetryable(err)) throw err;
         this.log.error("payment handler failed; refunding", { purpose: request.purpose, request: request.id, error: err instanceof Error ? err.message : String(err) });
         verdict = { accept: false as const, reason: REFUND_REASON.handlerError };
       }
       if (!verdict.accept) {
-        setRequestStatus(db, request.id, "refunded", { payer: payment.sender });
+        await setRequestStatus(db, request.id, "refunded", { payer: payment.sender });
         return refundAll(verdict.reason, request);
       }
     }

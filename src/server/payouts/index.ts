@@ -14,20 +14,20 @@ export function payoutRoutes(deps: { payouts: FailedPayouts; auth: AuthService; 
     .use(walletSession(deps.auth))
     .get(
       "/api/admin/failed-payouts",
-      ({ session }) => {
+      async ({ session }) => {
         requireAdmin(session, deps.adminWallets);
-        return { success: true as const, ...payouts.list() };
+        return { success: true as const, ...(await payouts.list()) };
       },
       { response: FailedPayoutsResponse, detail: { summary: "Admins: payments the outbox gave up on after their last resend, and the latest admin actions", tags: ["admin"] } },
     )
     .post(
       "/api/admin/failed-payouts/retry",
-      ({ session, body }) => ({ success: true as const, action: actionView(payouts.retry(body.key, requireAdmin(session, deps.adminWallets), body.note)) }),
+      async ({ session, body }) => ({ success: true as const, action: actionView(await payouts.retry(body.key, requireAdmin(session, deps.adminWallets), body.note)) }),
       { body: RetryPayoutBody, response: PayoutActionResponse, detail: { summary: "Admins: send a given-up payment again under its next key (audit record kept)", tags: ["admin"] } },
     )
     .post(
       "/api/admin/failed-payouts/settle",
-      ({ session, body }) => ({ success: true as const, action: actionView(payouts.settle(body.key, requireAdmin(session, deps.adminWallets), body.note)) }),
+      async ({ session, body }) => ({ success: true as const, action: actionView(await payouts.settle(body.key, requireAdmin(session, deps.adminWallets), body.note)) }),
       { body: SettlePayoutBody, response: PayoutActionResponse, detail: { summary: "Admins: mark a given-up payment settled another way, with why (audit record kept; nothing is sent)", tags: ["admin"] } },
     );
 }

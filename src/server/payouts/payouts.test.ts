@@ -48,12 +48,12 @@ describe("payments the outbox gave up on", () => {
         expect(await outbox.waitFor(key, 20_000)).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
       }
       await advance(RESEND_POLICY.afterMs + 1_000);
-      outbox.resendDue();
+      await outbox.resendDue();
     }
     const last = hashes.map((h) => `refund:${h}#${RESEND_POLICY.maxAttempts}`);
-    for (const key of last) expect(outbox.get(key)!.nextKey).toBe("");
+    for (const key of last) expect((await outbox.get(key))!.nextKey).toBe("");
 
-    const browser = sessionBrowser(server, admin.classicAddress);
+    const browser = await sessionBrowser(server, admin.classicAddress);
     const listed = await browser.json("/api/admin/failed-payouts");
     expect(listed.status).toBe(200);
     expect(listed.body.payouts.map((p: { key: string }) => p.key).sort()).toEqual([...last].sort());
@@ -68,7 +68,7 @@ describe("payments the outbox gave up on", () => {
     expect(await givenUpGauge()).toBe(2);
     // Admins only.
     expect((await new TestBrowser(server.url).json("/api/admin/failed-payouts")).status).toBe(401);
-    const stranger = sessionBrowser(server, wallet.classicAddress);
+    const stranger = await sessionBrowser(server, wallet.classicAddress);
     expect((await stranger.json("/api/admin/failed-payouts")).status).toBe(403);
     expect((await stranger.json("/api/admin/failed-payouts/retry", { method: "POST", json: { key: last[0] } })).status).toBe(403);
 
@@ -78,7 +78,7 @@ describe("payments the outbox gave up on", () => {
     const retried = await browser.json("/api/admin/failed-payouts/retry", { method: "POST", json: { key: last[0], note: "the player asked support" } });
     const next = `refund:${hashes[0]}#${RESEND_POLICY.maxAttempts + 1}`;
     expect(retried.body.action).toMatchObject({ key: last[0], action: "retried", admin: admin.classicAddress, nextKey: next, note: "the player asked support" });
-    expect(payments.incoming(hashes[0]!)!.refundKey).toBe(next);
+    expect((await payments.incoming(hashes[0]!))!.refundKey).toBe(next);
     expect(await outbox.waitFor(next, 20_000)).toMatchObject({ status: "validated" });
     expect(await xrpOf(wallet.classicAddress)).toBe(before + 10n * XRP);
     const again = await browser.json("/api/admin/failed-payouts/retry", { method: "POST", json: { key: last[0] } });
@@ -90,7 +90,7 @@ describe("payments the outbox gave up on", () => {
     const settled = await browser.json("/api/admin/failed-payouts/settle", { method: "POST", json: { key: last[1], note: "paid by hand, tx ABC" } });
     expect(settled.body.action).toMatchObject({ key: last[1], action: "settled", admin: admin.classicAddress, note: "paid by hand, tx ABC", nextKey: null });
     expect((await browser.json("/api/admin/failed-payouts/settle", { method: "POST", json: { key: last[1], note: "twice" } })).status).toBe(409);
-    expect(outbox.get(`refund:${hashes[1]}#${RESEND_POLICY.maxAttempts + 1}`)).toBeUndefined();
+    expect(await outbox.get(`refund:${hashes[1]}#${RESEND_POLICY.maxAttempts + 1}`)).toBeUndefined();
 
     const after = (await browser.json("/api/admin/failed-payouts")).body;
     expect(after.payouts).toEqual([]);

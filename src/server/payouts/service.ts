@@ -1,4 +1,3 @@
-import type { Database } from "bun:sqlite";
 import { unscaleDecimal } from "../ledger/amounts";
 import { attemptOfKey } from "../ledger/resend";
 import type { Outbox } from "../ledger/outbox";
@@ -14,7 +13,6 @@ const MAX_NOTE = 500;
 
 export interface PayoutDeps {
   db: Db;
-  sqlite: Database;
   outbox: Pick<Outbox, "retryGivenUp">;
   clock: Clock;
   log: Logger;
@@ -37,7 +35,7 @@ function payoutView(row: GivenUpRow) {
     ...amountOf(tx),
     reason: row.result ?? row.error ?? "failed",
     attempts: attemptOfKey(row.key).attempt,
-    failedAt: new Date(row.updatedAt).toISOString(),
+    failedAt: row.updatedAt.toISOString(),
   };
 }
 
@@ -61,34 +59,32 @@ export class FailedPayouts {
   readonly repo: PayoutRepository;
 
   constructor(private readonly deps: PayoutDeps) {
-    this.repo = new PayoutRepository(deps.db, deps.sqlite);
+    this.repo = new PayoutRepository(deps.db);
   }
 
-  list() {
-    return { payouts: this.repo.givenUp().map(payoutView), actions: this.repo.actions(SHOWN_ACTIONS).map(actionView) };
+  async list() {
+    const [payouts, actions] = await Promise.all([this.repo.givenUp(), this.repo.actions(SHOWN_ACTIONS)]);
+    return { payouts: payouts.map(payoutView), actions: actions.map(actionView) };
   }
 
   /** Sends the payment again under its next key (its payer's record follows); 409 when it is not waiting. */
-  retry(key: string, admin: string, text?: string): PayoutActionRow {
+  async retry(key: string, admin: string, text?: string): Promise<PayoutActionRow> {
     const why = note(text, false);
     let action: PayoutActionRow | undefined;
-    this.deps.outbox.retryGivenUp(key, (tx, nextKey) => {
-      action = this.repo.insertAction(tx, { outboxKey: key, action: "retried", admin, note: why, nextKey, createdAt: this.deps.clock.date() });
+    await this.deps.outbox.retryGivenUp(key, async (tx, nextKey) => {
+      action = await this.repo.insertAction(tx, { outboxKey: key, action: "retried", admin, note: why, nextKey, createdAt: this.deps.clock.date() });
     });
     this.deps.log.warn("failed payment sent again by an admin", { key, next: action!.nextKey, admin });
     return action!;
   }
 
   /** Records that the payment was settled another way; it leaves the list (nothing is sent). 409 when it is not waiting. */
-  settle(key: string, admin: string, text: string): PayoutActionRow {
+  async settle(key: string, admin: string, text: string): Promise<PayoutActionRow> {
     const why = note(text, true);
-    const action = this.deps.db.transaction(
-      (tx) => {
-        if (!this.repo.waiting(key)) throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} is not a payment waiting for an admin (it was sent, sent again, or settled already)`);
-        return this.repo.insertAction(tx, { outboxKey: key, action: "settled", admin, note: why, nextKey: null, createdAt: this.deps.clock.date() });
-      },
-      { behavior: "immediate" },
-    );
+    const action = await this.deps.db.transaction(async (tx) => {
+      if (!(await this.repo.waiting(tx, key))) throw new ConflictError("PAYOUT_NOT_GIVEN_UP", `${key} is not a payment waiting for an admin (it was sent, sent again, or settled already)`);
+      return this.repo.insertAction(tx, { outboxKey: key, action: "settled", admin, note: why, nextKey: null, createdAt: this.deps.clock.date() });
+    });
     this.deps.log.warn("failed payment marked settled by an admin", { key, admin, note: why });
     return action;
   }

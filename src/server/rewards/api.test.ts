@@ -23,7 +23,7 @@ beforeAll(async () => {
   await toMonthStart(server);
   holder = await buyer(server, 600_000);
   me = holder.classicAddress;
-  mine = sessionBrowser(server, me);
+  mine = await sessionBrowser(server, me);
   tokenId = await buyNft(server, holder, 1);
 });
 afterAll(async () => {
@@ -94,7 +94,7 @@ describe("dashboard summary and the history", () => {
   test("purchases, refunds and claims with txids and explorer links; period, tabs, pages and statistics; other features' rows through the registry", async () => {
     // A payment the platform cannot place (unknown tag) comes back as a refund.
     const stray = await pay(client, holder, { Destination: server.ctx.ledger.platformAddress, DestinationTag: 999_999, Amount: { ...server.ctx.ledger.vvx, value: "25" } });
-    await eventually(() => server.ctx.outbox.list({ purpose: "refund" }).find((e) => e.status === "validated" && (e.tx as { Destination?: string }).Destination === me), "the refund", 20_000);
+    await eventually(async () => (await server.ctx.outbox.list({ purpose: "refund" })).find((e) => e.status === "validated" && (e.tx as { Destination?: string }).Destination === me), "the refund", 20_000);
     await advanceClock(server, 10 * DAY_MS);
     const claimed = await mine.json("/api/rewards/claim", { method: "POST", json: { claimType: "early", tokenId } });
     expect(claimed.body).toMatchObject({ claimedAmount: "8333.333333", status: "Claimed" });

@@ -30,9 +30,9 @@ afterAll(async () => {
 });
 
 const now = () => server.ctx.clock.now();
-const claim = (address: string, tokenId: string, claimType: string, extra: Record<string, unknown> = {}) =>
-  sessionBrowser(server, address).json("/api/rewards/claim", { method: "POST", json: { walletAddress: address, claimType, tokenId, tierId: 1, ...extra } });
-const rewardsOf = async (address: string, query = "") => (await sessionBrowser(server, address).json(`/api/rewards/wallet/${address}${query}`)).body;
+const claim = async (address: string, tokenId: string, claimType: string, extra: Record<string, unknown> = {}) =>
+  (await sessionBrowser(server, address)).json("/api/rewards/claim", { method: "POST", json: { walletAddress: address, claimType, tokenId, tierId: 1, ...extra } });
+const rewardsOf = async (address: string, query = "") => await (await (await sessionBrowser(server, address)).json(`/api/rewards/wallet/${address}${query}`)).body;
 
 describe("Genesis rewards through the real sandbox ledger", () => {
   test("day 0 nothing; day 1 one day; day 30 exactly 50,000 VVX, claimed in full as a VVX payment; then 24 h between claims", async () => {
@@ -79,7 +79,7 @@ describe("Genesis rewards through the real sandbox ledger", () => {
     await advanceClock(server, 29 * DAY_MS);
     r = await rewardsOf(me);
     expect(r).toMatchObject({ totalAccruedVVX: "50000", canClaimFull: true, canClaimEarly: true });
-    expect((await sessionBrowser(server, me).json(`/api/nfts/wallet/${me}`)).body.nfts[0]).toMatchObject({ totalRewardsEarned: "50000", rewardsClaimable: "50000", rewardsEarned: "0" });
+    expect(await (await (await sessionBrowser(server, me)).json(`/api/nfts/wallet/${me}`)).body.nfts[0]).toMatchObject({ totalRewardsEarned: "50000", rewardsClaimable: "50000", rewardsEarned: "0" });
 
     const before = { me: await vvxMicro(client, me, server), treasury: await vvxMicro(client, platform, server) };
     const paid = await claim(me, tokenId, "full", { nftData: { id: tokenId } });
@@ -98,7 +98,7 @@ describe("Genesis rewards through the real sandbox ledger", () => {
     expect(r.rewards).toHaveLength(1);
     expect(r.rewards[0]).toMatchObject({ status: "Claimed", txid: paid.body.txid, amount: "50000", percentage: 100, baseAmount: "50000", nft: { tokenId, tier: "Genesis", payoutType: "Monthly" } });
     expect(r).toMatchObject({ totalAccruedVVX: "0", canClaimEarly: false, rewardsTotal: 1 });
-    const history = (await sessionBrowser(server, me).json(`/api/history?wallet=${me}&type=rewards`)).body;
+    const history = await (await (await sessionBrowser(server, me)).json(`/api/history?wallet=${me}&type=rewards`)).body;
     expect(history.transactions).toHaveLength(1);
     expect(history.transactions[0]).toMatchObject({ type: "Reward", status: "Claimed", amount: "50000", currency: "VVX", txid: paid.body.txid, tier: "Genesis" });
     expect(history.statistics.totalRewardsReceived).toBe("50000");
@@ -112,11 +112,11 @@ describe("Genesis rewards through the real sandbox ledger", () => {
     await advanceClock(server, 60_000);
     const early = await claim(me, tokenId, "early");
     expect(early.body).toMatchObject({ success: true, claimedAmount: "833.333333", forfeitedAmount: "833.333333", status: "Claimed" });
-    const owned = (await sessionBrowser(server, me).json(`/api/nfts/wallet/${me}`)).body.nfts[0];
+    const owned = await (await (await sessionBrowser(server, me)).json(`/api/nfts/wallet/${me}`)).body.nfts[0];
     // Earned, paid and forfeited are three figures: 51,666.666666 accrued, of which the early claim forfeited 833.333333.
     expect(owned).toMatchObject({ totalRewardsEarned: "50833.333333", rewardsEarned: "50833.333333", rewardsForfeited: "833.333333", rewardsClaimable: "0" });
     // Both claims are one outbox payment each, validated once.
-    const payments = server.ctx.outbox.list({ purpose: "reward" }).filter((e) => e.key.startsWith(`reward:${tokenId}:`));
+    const payments = (await server.ctx.outbox.list({ purpose: "reward" })).filter((e) => e.key.startsWith(`reward:${tokenId}:`));
     expect(payments.map((e) => [e.key, e.status, e.attempts])).toEqual([
       [`reward:${tokenId}:1`, "validated", 1],
       [`reward:${tokenId}:2`, "validated", 1],
@@ -144,6 +144,6 @@ describe("Genesis rewards through the real sandbox ledger", () => {
     expect(forA.filter((x) => x.status === 409).map((x) => x.body.code)).toEqual(["CLAIM_TOO_SOON", "CLAIM_TOO_SOON"]);
     expect([results[3]!.status, results[3]!.body.claimedAmount]).toEqual([200, "833.333333"]);
     expect(await vvxMicro(client, me, server)).toBe(before + 2n * 833_333_333n);
-    expect(server.ctx.outbox.list({ purpose: "reward" }).filter((e) => e.key.startsWith(`reward:${a}:`))).toHaveLength(1);
+    expect((await server.ctx.outbox.list({ purpose: "reward" })).filter((e) => e.key.startsWith(`reward:${a}:`))).toHaveLength(1);
   }, 120_000);
 });

@@ -25,12 +25,12 @@ async function distributed(server: TestServer, endMs: number, timeoutMs = 30_000
 
 /** When an NFT began to accrue, from the Rewards answer. */
 async function purchasedAt(server: TestServer, wallet: string): Promise<number> {
-  const answer = (await sessionBrowser(server, wallet).json(`/api/rewards/wallet/${wallet}`)).body;
+  const answer = await (await (await sessionBrowser(server, wallet)).json(`/api/rewards/wallet/${wallet}`)).body;
   return Date.parse(answer.nfts[0].nft.purchasedAt);
 }
 
-const claim = (server: TestServer, w: Wallet, tokenId: string, claimType: "early" | "full") =>
-  sessionBrowser(server, w.classicAddress).json("/api/rewards/claim", { method: "POST", json: { claimType, tokenId } });
+const claim = async (server: TestServer, w: Wallet, tokenId: string, claimType: "early" | "full") =>
+  (await sessionBrowser(server, w.classicAddress)).json("/api/rewards/claim", { method: "POST", json: { claimType, tokenId } });
 
 /** The distribution payments the ledger validated to `address` (their memo names the month). */
 const distributionPayments = async (client: Client, server: TestServer, address: string) =>
@@ -52,7 +52,7 @@ describe("rewards are distributed at each month's end to the NFT's holder", () =
       await advanceClock(server, 20 * DAY_MS);
       expect((await claim(server, c, tc, "full")).body).toMatchObject({ claimedAmount: "50000", status: "Claimed" });
       const before = { a: await vvxMicro(client, a.classicAddress, server), b: await vvxMicro(client, b.classicAddress, server), c: await vvxMicro(client, c.classicAddress, server) };
-      const answerBefore = (await sessionBrowser(server, a.classicAddress).json(`/api/rewards/wallet/${a.classicAddress}`)).body;
+      const answerBefore = await (await (await sessionBrowser(server, a.classicAddress)).json(`/api/rewards/wallet/${a.classicAddress}`)).body;
       expect(answerBefore).toMatchObject({ totalAccruedVVX: "50000", nextDistributionTime: new Date(end).toISOString() });
 
       // The month ends (00:00 UTC on the 1st): 30 whole days had accrued on each NFT.
@@ -69,7 +69,7 @@ describe("rewards are distributed at each month's end to the NFT's holder", () =
         expect(paid.map((p) => [p.value, p.memo.split(" of ")[0]])).toEqual([[value, `monthly distribution ${monthName(month)}`]]);
       }
       expect((await distributionPayments(client, server, c.classicAddress))).toEqual([]);
-      const entries = server.ctx.outbox.list({ purpose: REWARD_MONTHLY_PURPOSE });
+      const entries = await server.ctx.outbox.list({ purpose: REWARD_MONTHLY_PURPOSE });
       expect(entries.map((e) => [e.key, e.status, e.attempts]).sort()).toEqual(
         [
           [distributionOutboxKey(ta, monthKey(month)), "validated", 1],
@@ -79,18 +79,18 @@ describe("rewards are distributed at each month's end to the NFT's holder", () =
 
       // The Rewards answer and the history show the payment; nothing is open any more.
       const me = a.classicAddress;
-      const answer = (await sessionBrowser(server, me).json(`/api/rewards/wallet/${me}?period=all`)).body;
+      const answer = await (await (await sessionBrowser(server, me)).json(`/api/rewards/wallet/${me}?period=all`)).body;
       expect(answer).toMatchObject({ totalAccruedVVX: "0", canClaimEarly: false, rewardsTotal: 1, nextDistributionTime: new Date(monthEndMs(nextUtcMonth(month))).toISOString() });
       const txid = entries.find((e) => e.key === distributionOutboxKey(ta, monthKey(month)))!.hash;
       expect(answer.rewards[0]).toMatchObject({ claimType: "monthly", period: monthKey(month), amount: "50000", percentage: 100, status: "Paid", txid });
       expect(answer.nfts[0].nft).toMatchObject({ rewardsEarned: "50000", totalRewardsEarned: "50000", rewardsClaimable: "0" });
-      const history = (await sessionBrowser(server, me).json(`/api/history?wallet=${me}&type=rewards`)).body;
+      const history = await (await (await sessionBrowser(server, me)).json(`/api/history?wallet=${me}&type=rewards`)).body;
       expect(history.transactions).toEqual([expect.objectContaining({ type: "Reward", status: "Paid", amount: "50000", txid, description: `Monthly distribution of ${answer.nfts[0].nft.name}'s unclaimed rewards for ${monthName(month)}` })]);
       expect(history.statistics.totalRewardsReceived).toBe("50000");
 
       // Exactly once: another pass finds the month done.
       expect(await server.ctx.rewards.distribution.runDue()).toEqual([]);
-      expect(server.ctx.outbox.list({ purpose: REWARD_MONTHLY_PURPOSE })).toHaveLength(2);
+      expect(await server.ctx.outbox.list({ purpose: REWARD_MONTHLY_PURPOSE })).toHaveLength(2);
 
       // A distribution starts no 24 h wait: a day later a (first) claim of a's next day goes through.
       await advanceClock(server, DAY_MS);
@@ -176,7 +176,7 @@ describe("the monthly distribution across kills, restarts and refusals", () => {
           await client.disconnect();
         }
         expect(await server.ctx.rewards.distribution.runDue()).toEqual([]);
-        expect(server.ctx.outbox.list({ purpose: REWARD_MONTHLY_PURPOSE })).toHaveLength(2);
+        expect(await server.ctx.outbox.list({ purpose: REWARD_MONTHLY_PURPOSE })).toHaveLength(2);
       } finally {
         if (second) await second.stop(true);
         else await first.stop(true);
@@ -259,12 +259,12 @@ describe("the monthly distribution across kills, restarts and refusals", () => {
       expect([refused.status, refused.result]).toEqual(["failed", "tecDST_TAG_NEEDED"]);
       // The row stays pending while the outbox will send it again: its rewards are not open to a claim meanwhile.
       expect(server.ctx.rewards.repo.pendingClaims().map((r) => r.tokenId)).toEqual([tokens[other]]);
-      expect((await sessionBrowser(server, refusing.classicAddress).json(`/api/rewards/wallet/${refusing.classicAddress}`)).body.totalAccruedVVX).toBe("0");
+      expect(await (await (await sessionBrowser(server, refusing.classicAddress)).json(`/api/rewards/wallet/${refusing.classicAddress}`)).body.totalAccruedVVX).toBe("0");
 
       // The holder accepts payments again; after the outbox's pause the payment goes under the next key.
       await submitValidated(client, refusing, { TransactionType: "AccountSet", ClearFlag: 1 });
       await advanceClock(server, 61_000);
-      server.ctx.outbox.resendDue();
+      await server.ctx.outbox.resendDue();
       expect((await server.ctx.outbox.waitFor(`${distributionOutboxKey(tokens[other]!, key)}#2`, 30_000)).status).toBe("validated");
       await eventually(() => server.ctx.rewards.repo.pendingClaims().length === 0, "the payment settled", 10_000, 50);
 

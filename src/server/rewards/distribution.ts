@@ -108,7 +108,7 @@ export class RewardDistribution {
     const { repo, clock, log, ledger } = this.deps;
     const key = monthKey(month);
     const endMs = monthEndMs(month);
-    repo.beginDistribution(key, new Date(endMs), clock.date());
+    await repo.beginDistribution(key, new Date(endMs), clock.date());
     const recorded = repo.distributedTokens(key);
     const tiers = new Map(repo.tiers().map((t) => [t.id, t]));
     const owed = repo.holdingRows(repo.allTokenIds()).filter((row) => !recorded.has(row.tokenId) && this.owedMicro(row, tiers, endMs) > 0n);
@@ -124,7 +124,7 @@ export class RewardDistribution {
         log.warn("monthly rewards not distributed: no holder to pay; they stay claimable", { month: key, tokenId: row.tokenId, reason: holder ? "held by the treasury" : "holder not found" });
         continue;
       }
-      const outcome = this.record(key, endMs, row.tokenId, holder, treasury);
+      const outcome = await this.record(key, endMs, row.tokenId, holder, treasury);
       if (outcome === "short") short++;
       else if (outcome) {
         made++;
@@ -136,7 +136,7 @@ export class RewardDistribution {
       log.error("the treasury cannot cover the monthly rewards distribution; it waits for VVX", { month: key, waiting: short });
       throw new TreasuryShortForDistribution(`${short} payment(s) of the ${key} rewards distribution wait for treasury VVX`);
     }
-    const done = repo.finishDistribution(key, skipped, clock.date());
+    const done = await repo.finishDistribution(key, skipped, clock.date());
     log.info("monthly rewards distributed", { month: key, nfts: done.nftsPaid, micro: String(done.paidMicroVvx), skipped });
     return done;
   }
@@ -148,51 +148,48 @@ export class RewardDistribution {
   }
 
   /**
-   * Records one NFT's payment for the month and its outbox entry in one immediate transaction, the amount
+   * Records one NFT's payment for the month and its outbox entry in one transaction, the amount
    * computed again inside it (a claim made meanwhile is counted): the row, "short" when the treasury cannot
    * cover it on top of every VVX payment in flight, or undefined when there is nothing (left) to record.
    */
-  private record(month: string, endMs: number, tokenId: string, holder: string, treasury: bigint | null): ClaimRow | "short" | undefined {
+  private record(month: string, endMs: number, tokenId: string, holder: string, treasury: bigint | null): Promise<ClaimRow | "short" | undefined> {
     const { db, repo, ledger, outbox, clock } = this.deps;
-    return db.transaction(
-      (tx) => {
-        if (repo.distributedTokens(month, tx).has(tokenId)) return undefined;
-        const [row] = repo.holdingRows([tokenId]);
-        if (!row) return undefined;
-        const tiers = new Map(repo.tiers().map((t) => [t.id, t]));
-        const micro = this.owedMicro(row, tiers, endMs);
-        if (micro <= 0n) return undefined;
-        if (treasury !== null && treasury - repo.vvxInFlight(ledger.vvx, tx) < micro) return "short";
-        const key = distributionOutboxKey(tokenId, month);
-        const name = nftDisplayName(row.taxon, tokenId);
-        const claim = repo.insertClaim(tx, {
-          tokenId,
-          seq: row.totals.maxSeq + 1,
-          wallet: holder,
-          tierId: row.tierId,
-          claimType: "monthly",
-          period: month,
-          baseMicroVvx: micro,
-          amountMicroVvx: micro,
-          forfeitedMicroVvx: 0n,
-          status: "pending",
-          outboxKey: key,
-          claimedAt: clock.date(),
-        });
-        outbox.record(tx, {
-          key,
-          purpose: REWARD_MONTHLY_PURPOSE,
-          tx: {
-            TransactionType: "Payment",
-            Destination: holder,
-            Amount: vvxAmount(micro, ledger.vvx),
-            Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`monthly distribution ${monthName(parseMonthKey(month)!)} of ${name} ${tokenId}`) } }],
-          } as never,
-          owner: { name: REWARD_CLAIM_OWNER, id: claim.id },
-        });
-        return claim;
-      },
-      { behavior: "immediate" },
-    );
+    return db.transaction(async (tx): Promise<ClaimRow | "short" | undefined> => {
+      if (repo.distributedTokens(month, tx).has(tokenId)) return undefined;
+      const [row] = repo.holdingRows([tokenId]);
+      if (!row) return undefined;
+      const tiers = new Map(repo.tiers().map((t) => [t.id, t]));
+      const micro = this.owedMicro(row, tiers, endMs);
+      if (micro <= 0n) return undefined;
+      if (treasury !== null && treasury - repo.vvxInFlight(ledger.vvx, tx) < micro) return "short";
+      const key = distributionOutboxKey(tokenId, month);
+      const name = nftDisplayName(row.taxon, tokenId);
+      const claim = await repo.insertClaim(tx, {
+        tokenId,
+        seq: row.totals.maxSeq + 1,
+        wallet: holder,
+        tierId: row.tierId,
+        claimType: "monthly",
+        period: month,
+        baseMicroVvx: micro,
+        amountMicroVvx: micro,
+        forfeitedMicroVvx: 0n,
+        status: "pending",
+        outboxKey: key,
+        claimedAt: clock.date(),
+      });
+      await outbox.record(tx, {
+        key,
+        purpose: REWARD_MONTHLY_PURPOSE,
+        tx: {
+          TransactionType: "Payment",
+          Destination: holder,
+          Amount: vvxAmount(micro, ledger.vvx),
+          Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`monthly distribution ${monthName(parseMonthKey(month)!)} of ${name} ${tokenId}`) } }],
+        } as never,
+        owner: { name: REWARD_CLAIM_OWNER, id: claim.id },
+      });
+      return claim;
+    });
   }
 }

@@ -17,8 +17,8 @@ async function holderAtDay30(server: TestServer): Promise<{ wallet: Wallet; toke
   return { wallet, tokenId };
 }
 
-const claimFull = (server: TestServer, w: Wallet, tokenId: string) =>
-  sessionBrowser(server, w.classicAddress).json("/api/rewards/claim", { method: "POST", json: { claimType: "full", tokenId } });
+const claimFull = async (server: TestServer, w: Wallet, tokenId: string) =>
+  (await sessionBrowser(server, w.classicAddress)).json("/api/rewards/claim", { method: "POST", json: { claimType: "full", tokenId } });
 
 
 describe("reward claims when money or the process fails", () => {
@@ -33,8 +33,8 @@ describe("reward claims when money or the process fails", () => {
       expect([short.status, short.body.code]).toEqual([503, "TREASURY_SHORT"]);
       expect(short.body.message).toContain("stay claimable");
       expect(server.ctx.rewards.repo.walletClaims(wallet.classicAddress, null, 10)).toEqual([]);
-      expect(server.ctx.outbox.list({ purpose: "reward" })).toEqual([]);
-      const view = (await sessionBrowser(server, wallet.classicAddress).json(`/api/rewards/wallet/${wallet.classicAddress}`)).body;
+      expect(await server.ctx.outbox.list({ purpose: "reward" })).toEqual([]);
+      const view = await (await (await sessionBrowser(server, wallet.classicAddress)).json(`/api/rewards/wallet/${wallet.classicAddress}`)).body;
       expect(view).toMatchObject({ totalAccruedVVX: "50000", canClaimFull: true });
 
       await setTreasury(server, client, saved);
@@ -75,7 +75,7 @@ describe("reward claims when money or the process fails", () => {
         return row.status === "failed" ? row : undefined;
       }, "the claim void");
       expect(claim.error).toMatch(/^tec/);
-      const view = (await sessionBrowser(server, wallet.classicAddress).json(`/api/rewards/wallet/${wallet.classicAddress}`)).body;
+      const view = await (await (await sessionBrowser(server, wallet.classicAddress)).json(`/api/rewards/wallet/${wallet.classicAddress}`)).body;
       expect(view).toMatchObject({ totalAccruedVVX: "50000", canClaimFull: true, rewards: [], rewardsTotal: 0 });
       expect(view.nfts[0].claimPending).toBe(false);
 
@@ -126,7 +126,7 @@ describe("reward claims when money or the process fails", () => {
         } finally {
           await client.disconnect();
         }
-        const view = (await sessionBrowser(server, wallet.classicAddress).json(`/api/rewards/wallet/${wallet.classicAddress}`)).body;
+        const view = await (await (await sessionBrowser(server, wallet.classicAddress)).json(`/api/rewards/wallet/${wallet.classicAddress}`)).body;
         expect(view.rewards.map((r: any) => [r.status, r.txid])).toEqual([["Claimed", settled.hash]]);
         // A second claim right away is still refused: the 24 h count from the recorded claim.
         const again = await claimFull(server, wallet, tokenId);

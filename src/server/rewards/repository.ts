@@ -1,11 +1,14 @@
 import type { Database, Statement } from "bun:sqlite";
 import { and, asc, desc, eq, gt, gte, inArray, ne, or, sql } from "drizzle-orm";
-import { preparedOnUse, type Db } from "../platform/db";
+import { first, preparedOnUse, tablesFor, type Db } from "../platform/db";
 import type { DbOrTx } from "../ledger/outbox";
 import { microFromValue, sameCurrency, type Token } from "../ledger/amounts";
 import { ledgerOutbox } from "../ledger/schema";
 import { NftRecords, type NftRecord, type TierRow } from "../nfts";
-import { nftTransfers, rewardClaims, rewardDistributions } from "./schema";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
+
+const { nftTransfers, rewardClaims, rewardDistributions } = liteTables;
 
 export type ClaimRow = typeof rewardClaims.$inferSelect;
 export type DistributionRow = typeof rewardDistributions.$inferSelect;
@@ -94,7 +97,11 @@ export class RewardRepository {
   private readonly claimsQuery;
   private readonly claimTotalsQuery;
 
+  /** The tables its writes take (its reads are still SQLite's: json_each, prepared statements). */
+  private readonly t: typeof liteTables;
+
   constructor(readonly db: Db) {
+    this.t = tablesFor(db, liteTables, pgTables);
     this.nfts = new NftRecords(db);
     // Prepared at first use and kept: the rewards page reads these on every request.
     const mine = and(eq(rewardClaims.wallet, sql.placeholder("wallet")), inArray(rewardClaims.status, LISTED), gte(rewardClaims.claimedAt, sql.placeholder("since")));
@@ -190,37 +197,47 @@ export class RewardRepository {
   }
 
   /** Marks a month's distribution as begun (once; a restart finds it running). */
-  beginDistribution(month: string, endsAt: Date, now: Date): void {
-    this.db.insert(rewardDistributions).values({ month, endsAt, status: "running", nftsPaid: 0, paidMicroVvx: 0n, nftsSkipped: 0, startedAt: now }).onConflictDoNothing().run();
+  async beginDistribution(month: string, endsAt: Date, now: Date): Promise<void> {
+    const { rewardDistributions } = this.t;
+    await this.db.transaction(async (tx) => {
+      await tx.insert(rewardDistributions).values({ month, endsAt, status: "running", nftsPaid: 0, paidMicroVvx: 0n, nftsSkipped: 0, startedAt: now }).onConflictDoNothing();
+    });
   }
 
   /** Marks a month's distribution done with what it recorded. */
-  finishDistribution(month: string, skipped: number, now: Date): DistributionRow {
-    const totals = this.db
-      .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
-      .from(rewardClaims)
-      .where(and(eq(rewardClaims.period, month), ne(rewardClaims.status, "failed")))
-      .get();
-    return this.db
-      .update(rewardDistributions)
-      .set({ status: "done", nftsPaid: Number(totals?.n ?? 0), paidMicroVvx: BigInt(totals?.total ?? 0), nftsSkipped: skipped, finishedAt: now })
-      .where(eq(rewardDistributions.month, month))
-      .returning()
-      .get()!;
+  finishDistribution(month: string, skipped: number, now: Date): Promise<DistributionRow> {
+    const { rewardClaims, rewardDistributions } = this.t;
+    return this.db.transaction(async (tx) => {
+      const totals = await first(
+        tx
+          .select({ n: sql<number>`count(*)`, total: sql<string | number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
+          .from(rewardClaims)
+          .where(and(eq(rewardClaims.period, month), ne(rewardClaims.status, "failed"))),
+      );
+      const [row] = await tx
+        .update(rewardDistributions)
+        .set({ status: "done", nftsPaid: Number(totals?.n ?? 0), paidMicroVvx: BigInt(totals?.total ?? 0), nftsSkipped: skipped, finishedAt: now })
+        .where(eq(rewardDistributions.month, month))
+        .returning();
+      return row!;
+    });
   }
 
-  insertClaim(db: DbOrTx, values: typeof rewardClaims.$inferInsert): ClaimRow {
-    return db.insert(rewardClaims).values(values).returning().get();
+  async insertClaim(db: DbOrTx, values: typeof rewardClaims.$inferInsert): Promise<ClaimRow> {
+    const [row] = await db.insert(this.t.rewardClaims).values(values).returning();
+    return row!;
   }
 
   /** Settles a pending claim (once: a settled claim never changes again); undefined when it was settled already. */
-  settleClaim(db: DbOrTx, id: number, values: { status: "paid" | "failed"; txid: string | null; error: string | null; settledAt: Date }): ClaimRow | undefined {
-    return db
-      .update(rewardClaims)
-      .set(values)
-      .where(and(eq(rewardClaims.id, id), eq(rewardClaims.status, "pending")))
-      .returning()
-      .get();
+  settleClaim(db: DbOrTx, id: number, values: { status: "paid" | "failed"; txid: string | null; error: string | null; settledAt: Date }): Promise<ClaimRow | undefined> {
+    const { rewardClaims } = this.t;
+    return first(
+      db
+        .update(rewardClaims)
+        .set(values)
+        .where(and(eq(rewardClaims.id, id), eq(rewardClaims.status, "pending")))
+        .returning(),
+    );
   }
 
   claim(id: number): ClaimRow | undefined {
@@ -264,8 +281,8 @@ export class RewardRepository {
 
   // --- Transfers ------------------------------------------------------------------------
 
-  insertTransfer(values: typeof nftTransfers.$inferInsert): TransferRow {
-    return this.db.insert(nftTransfers).values(values).returning().get();
+  insertTransfer(values: typeof nftTransfers.$inferInsert): Promise<TransferRow> {
+    return this.db.transaction(async (tx) => (await tx.insert(this.t.nftTransfers).values(values).returning())[0]!);
   }
 
   openTransfersTo(wallet: string): TransferRow[] {
@@ -287,13 +304,19 @@ export class RewardRepository {
       .get();
   }
 
-  closeTransfer(id: number, at: Date): void {
-    this.db.update(nftTransfers).set({ status: "closed", updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).run();
+  async closeTransfer(id: number, at: Date): Promise<void> {
+    const { nftTransfers } = this.t;
+    await this.db.transaction(async (tx) => {
+      await tx.update(nftTransfers).set({ status: "closed", updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open")));
+    });
   }
 
   /** An open transfer the recipient accepted (once: a settled row never changes again); false when it was not open any more. */
-  acceptTransfer(id: number, txid: string | null, acceptedAt: Date, at: Date): boolean {
-    return this.db.update(nftTransfers).set({ status: "accepted", txid, acceptedAt, updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).returning().get() !== undefined;
+  acceptTransfer(id: number, txid: string | null, acceptedAt: Date, at: Date): Promise<boolean> {
+    const { nftTransfers } = this.t;
+    return this.db.transaction(
+      async (tx) => (await tx.update(nftTransfers).set({ status: "accepted", txid, acceptedAt, updatedAt: at }).where(and(eq(nftTransfers.id, id), eq(nftTransfers.status, "open"))).returning({ id: nftTransfers.id })).length === 1,
+    );
   }
 
   /** Open transfers, oldest first (the sweep looks whether they ended). */

@@ -63,7 +63,7 @@ test("rewardsJson is JSON.stringify(rewards) byte for byte at any instant, befor
   // A claim changes the NFT's record (a new template) and the wallet's claim rows.
   await advanceClock(server, 3 * DAY_MS + 3_600_000);
   const me = owner.classicAddress;
-  const claim = await sessionBrowser(server, me).json("/api/rewards/claim", { method: "POST", json: { walletAddress: me, claimType: "early", tokenId: a } });
+  const claim = await (await sessionBrowser(server, me)).json("/api/rewards/claim", { method: "POST", json: { walletAddress: me, claimType: "early", tokenId: a } });
   expect(claim.status).toBe(200);
   compared += await sameBytes(instants(server.ctx.clock.now(), term));
 

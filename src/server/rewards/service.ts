@@ -170,7 +170,7 @@ export class RewardService {
 
   /**
    * Claims one NFT's rewards for `wallet` (the session's): checks on the ledger that it holds the NFT
-   * and that the treasury can pay, then records the claim and its payment in one immediate SQLite
+   * and that the treasury can pay, then records the claim and its payment in one
    * transaction (so of two simultaneous claims one is recorded and the other sees it: 409), and
    * waits a little for the payment to validate.
    */
@@ -183,7 +183,7 @@ export class RewardService {
     if (!(await this.reads.holds(wallet, input.tokenId))) throw new NotNftOwnerError(wallet, name);
     const treasury = await this.reads.treasuryVvxMicro();
 
-    const row = this.record(wallet, record, name, input.kind, treasury);
+    const row = await this.record(wallet, record, name, input.kind, treasury);
     outbox.kick();
     log.info("reward claimed", { claim: row.id, tokenId: row.tokenId, kind: row.claimType, wallet, micro: String(row.amountMicroVvx) });
     this.push(row);
@@ -207,57 +207,54 @@ export class RewardService {
   }
 
   /**
-   * Records a claim and its payment in one immediate SQLite transaction: the rules are checked against
+   * Records a claim and its payment in one transaction: the rules are checked against
    * every claim recorded before (a simultaneous second claim sees the first: 409), the treasury must
    * cover the payout on top of every VVX payment still in flight (else 503 and nothing is recorded).
    */
-  private record(wallet: string, record: NftRecord, name: string, kind: ClaimKind, treasury: bigint | null): ClaimRow {
+  private record(wallet: string, record: NftRecord, name: string, kind: ClaimKind, treasury: bigint | null): Promise<ClaimRow> {
     const { ledger, outbox, clock, db } = this.deps;
-    return db.transaction(
-      (tx) => {
-        const nowMs = clock.now();
-        // One SQLite connection: these reads run inside the transaction.
-        const [h] = buildHoldings(this.repo, wallet, [{ tokenId: record.tokenId, taxon: record.taxon, issuer: ledger.platformAddress }], nowMs);
-        if (!h) throw new NftNotFoundError(record.tokenId);
-        let claim;
-        try {
-          claim = claimRewards(h.position, kind, nowMs);
-        } catch (err) {
-          if (!(err instanceof ClaimUnavailableError)) throw err;
-          throw ClaimRefusedError.from(err, { nextClaimAtMs: h.status.nextClaimableAtMs, targetMicro: h.status.fullClaimTargetMicro, openMicro: h.status.accruedSinceLastClaimMicro });
-        }
-        if (claim.payoutMicro <= 0n) throw new ClaimRefusedError(REWARD_ERROR.nothingToClaim, "Nothing to claim yet");
-        if (treasury !== null && treasury - this.repo.vvxInFlight(ledger.vvx, tx) < claim.payoutMicro) throw new TreasuryShortError();
-        const seq = h.totals.maxSeq + 1;
-        const key = claimOutboxKey(record.tokenId, seq);
-        const row = this.repo.insertClaim(tx, {
-          tokenId: record.tokenId,
-          seq,
-          wallet,
-          tierId: h.tier.id,
-          claimType: kind,
-          baseMicroVvx: claim.payoutMicro + claim.forfeitedMicro,
-          amountMicroVvx: claim.payoutMicro,
-          forfeitedMicroVvx: claim.forfeitedMicro,
-          status: "pending",
-          outboxKey: key,
-          claimedAt: new Date(nowMs),
-        });
-        outbox.record(tx, {
-          key,
-          purpose: REWARD_PURPOSE,
-          tx: {
-            TransactionType: "Payment",
-            Destination: wallet,
-            Amount: vvxAmount(claim.payoutMicro, ledger.vvx),
-            Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`${kind} claim ${seq} of ${name} ${record.tokenId}`) } }],
-          } as never,
-          owner: { name: REWARD_CLAIM_OWNER, id: row.id },
-        });
-        return row;
-      },
-      { behavior: "immediate" },
-    );
+    return db.transaction(async (tx) => {
+      const nowMs = clock.now();
+      // These reads are SQLite's reader connection: while this transaction holds the one writer, nothing commits in between.
+      const [h] = buildHoldings(this.repo, wallet, [{ tokenId: record.tokenId, taxon: record.taxon, issuer: ledger.platformAddress }], nowMs);
+      if (!h) throw new NftNotFoundError(record.tokenId);
+      let claim;
+      try {
+        claim = claimRewards(h.position, kind, nowMs);
+      } catch (err) {
+        if (!(err instanceof ClaimUnavailableError)) throw err;
+        throw ClaimRefusedError.from(err, { nextClaimAtMs: h.status.nextClaimableAtMs, targetMicro: h.status.fullClaimTargetMicro, openMicro: h.status.accruedSinceLastClaimMicro });
+      }
+      if (claim.payoutMicro <= 0n) throw new ClaimRefusedError(REWARD_ERROR.nothingToClaim, "Nothing to claim yet");
+      if (treasury !== null && treasury - this.repo.vvxInFlight(ledger.vvx, tx) < claim.payoutMicro) throw new TreasuryShortError();
+      const seq = h.totals.maxSeq + 1;
+      const key = claimOutboxKey(record.tokenId, seq);
+      const row = await this.repo.insertClaim(tx, {
+        tokenId: record.tokenId,
+        seq,
+        wallet,
+        tierId: h.tier.id,
+        claimType: kind,
+        baseMicroVvx: claim.payoutMicro + claim.forfeitedMicro,
+        amountMicroVvx: claim.payoutMicro,
+        forfeitedMicroVvx: claim.forfeitedMicro,
+        status: "pending",
+        outboxKey: key,
+        claimedAt: new Date(nowMs),
+      });
+      await outbox.record(tx, {
+        key,
+        purpose: REWARD_PURPOSE,
+        tx: {
+          TransactionType: "Payment",
+          Destination: wallet,
+          Amount: vvxAmount(claim.payoutMicro, ledger.vvx),
+          Memos: [{ Memo: { MemoType: hex("vvx/reward"), MemoData: hex(`${kind} claim ${seq} of ${name} ${record.tokenId}`) } }],
+        } as never,
+        owner: { name: REWARD_CLAIM_OWNER, id: row.id },
+      });
+      return row;
+    });
   }
 
   /** The claim once its payment settled, or as it stands after `claimWaitMs`. */
@@ -285,14 +282,14 @@ export class RewardService {
    * its txid) or failed (it settles nothing: the rewards are open again). A refused distribution payment that
    * the outbox sends again stays pending.
    */
-  private onSettled({ db, id, entry, goesAgain, after }: Settlement): void {
+  private async onSettled({ db, id, entry, goesAgain, after }: Settlement): Promise<void> {
     const paid = entry.status === "validated";
     if (!paid && goesAgain) {
       this.deps.log.warn("monthly reward payment refused; the outbox sends it again", { key: entry.key, result: entry.result ?? entry.error });
       return;
     }
     const claimId = Number(id);
-    const row = this.repo.settleClaim(db, claimId, {
+    const row = await this.repo.settleClaim(db, claimId, {
       status: paid ? "paid" : "failed",
       txid: entry.hash,
       error: paid ? null : (entry.result ?? entry.error ?? "failed"),

@@ -27,9 +27,9 @@ afterAll(async () => {
 });
 
 const as = (w: Wallet) => sessionBrowser(server, w.classicAddress);
-const post = (w: Wallet, path: string, json: Record<string, unknown>) => as(w).json(path, { method: "POST", json });
+const post = async (w: Wallet, path: string, json: Record<string, unknown>) => (await as(w)).json(path, { method: "POST", json });
 const claim = (w: Wallet, claimType = "early", id = tokenId) => post(w, "/api/rewards/claim", { walletAddress: w.classicAddress, claimType, tokenId: id });
-const transfers = async (w: Wallet) => (await as(w).json(`/api/nfts/transfers/${w.classicAddress}`)).body as { outgoing: any[]; incoming: any[] };
+const transfers = async (w: Wallet) => (await (await as(w)).json(`/api/nfts/transfers/${w.classicAddress}`)).body as { outgoing: any[]; incoming: any[] };
 const holds = async (w: Wallet) => (await nftsOf(client, w.classicAddress, server.ctx.ledger.platformAddress)).some((n) => n.NFTokenID === tokenId);
 
 /** Signs a sign request in the sandbox Xaman and waits until the ledger shows `done`. */
@@ -107,8 +107,8 @@ describe("rewards belong to the NFT's current owner on the ledger", () => {
     // The old owner can no longer claim; the new one claims what is accrued and unclaimed.
     const old = await claim(owner);
     expect([old.status, old.body.code]).toEqual([403, "NOT_NFT_OWNER"]);
-    expect((await as(owner).json(`/api/nfts/wallet/${owner.classicAddress}`)).body.nfts).toEqual([]);
-    const view = (await as(recipient).json(`/api/rewards/wallet/${recipient.classicAddress}`)).body;
+    expect((await (await as(owner)).json(`/api/nfts/wallet/${owner.classicAddress}`)).body.nfts).toEqual([]);
+    const view = (await (await as(recipient)).json(`/api/rewards/wallet/${recipient.classicAddress}`)).body;
     expect(view.nfts).toHaveLength(1);
     // 15 days = 25,000 VVX accrued; 16,666.666666 settled by the owner's early claim, half of it forfeited: 16,666.666667 earned.
     expect(view.nfts[0]).toMatchObject({ totalRewards: "16666.666667", accruedRewardsSinceLastClaim: "8333.333334", canClaimEarly: true });
@@ -118,11 +118,11 @@ describe("rewards belong to the NFT's current owner on the ledger", () => {
     expect(theirs.body).toMatchObject({ claimedAmount: "4166.666667", status: "Claimed" });
     expect(await vvxMicro(client, recipient.classicAddress, server)).toBe(before + 4_166_666_667n);
     // Each wallet's own claims in its rewards list.
-    expect((await as(owner).json(`/api/rewards/wallet/${owner.classicAddress}?period=all`)).body.rewards.map((r: any) => r.amount)).toEqual(["8333.333333"]);
-    expect((await as(recipient).json(`/api/rewards/wallet/${recipient.classicAddress}?period=all`)).body.rewards.map((r: any) => r.amount)).toEqual(["4166.666667"]);
+    expect((await (await as(owner)).json(`/api/rewards/wallet/${owner.classicAddress}?period=all`)).body.rewards.map((r: any) => r.amount)).toEqual(["8333.333333"]);
+    expect((await (await as(recipient)).json(`/api/rewards/wallet/${recipient.classicAddress}?period=all`)).body.rewards.map((r: any) => r.amount)).toEqual(["4166.666667"]);
 
     // Both histories show the transfer (the cancelled offer is no transfer), with the acceptance's txid.
-    const historyOf = async (w: Wallet, type = "transfers") => (await as(w).json(`/api/history?wallet=${w.classicAddress}&type=${type}&period=all`)).body;
+    const historyOf = async (w: Wallet, type = "transfers") => (await (await as(w)).json(`/api/history?wallet=${w.classicAddress}&type=${type}&period=all`)).body;
     const sent = await eventually(async () => {
       const h = await historyOf(owner);
       return h.transactions.length ? h : undefined;
@@ -150,7 +150,7 @@ describe("rewards belong to the NFT's current owner on the ledger", () => {
     expect((accepted.result.meta as { TransactionResult: string }).TransactionResult).toBe("tesSUCCESS");
     // (The minute's background sweep may have found it first: either way it is settled once.)
     await server.ctx.transfers.sweep();
-    const h = (await as(third).json(`/api/history?wallet=${third.classicAddress}&type=transfers&period=all`)).body;
+    const h = (await (await as(third)).json(`/api/history?wallet=${third.classicAddress}&type=transfers&period=all`)).body;
     expect(h.transactions.map((t: any) => [t.amount, t.txid])).toEqual([["1", accepted.result.hash]]);
     expect(await server.ctx.transfers.sweep()).toBe(0);
   }, 60_000);

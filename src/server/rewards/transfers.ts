@@ -96,19 +96,19 @@ export class TransferService {
       // An owner has one transfer offer at a time: a newer request for the same NFT and recipient means this
       // one's offer was cancelled (the sweep had not seen it yet), so the acceptance is the newer one's.
       if (repo.hasNewerTransfer(row)) {
-        repo.closeTransfer(row.id, now);
+        await repo.closeTransfer(row.id, now);
         return "closed";
       }
       const move = (await nftMovesOf(this.deps.ledger, row.toWallet)).find((m) => m.tokenId === row.tokenId && m.from === row.fromWallet && m.to === row.toWallet);
       // Two settles of one row at once (the sweep, a page's list) record and push it once.
-      if (!repo.acceptTransfer(row.id, move?.hash ?? null, new Date(move?.closedAtMs ?? now.getTime()), now)) return "accepted";
+      if (!(await repo.acceptTransfer(row.id, move?.hash ?? null, new Date(move?.closedAtMs ?? now.getTime()), now))) return "accepted";
       log.info("nft transfer accepted", { tokenId: row.tokenId, from: row.fromWallet, to: row.toWallet, txid: move?.hash ?? null });
       this.publish("accepted", row.tokenId, row.fromWallet, row.toWallet, move?.hash ?? null);
       return "accepted";
     }
     const offers = (await reads.sellOffers(row.tokenId)).filter((o) => o.owner === row.fromWallet && o.destination === row.toWallet);
     if (!offers.length && (await this.finished(row))) {
-      repo.closeTransfer(row.id, now);
+      await repo.closeTransfer(row.id, now);
       return "closed";
     }
     return "open";
@@ -141,7 +141,7 @@ export class TransferService {
       instruction: `Transfer ${name} to ${recipient}: it can accept the NFT (and its unclaimed rewards) for free`,
     });
     const now = new Date(clock.now());
-    repo.insertTransfer({ tokenId, fromWallet: actor.wallet, toWallet: recipient, signUuid: sign.uuid, status: "open", createdAt: now, updatedAt: now });
+    await repo.insertTransfer({ tokenId, fromWallet: actor.wallet, toWallet: recipient, signUuid: sign.uuid, status: "open", createdAt: now, updatedAt: now });
     log.info("nft transfer requested", { tokenId, from: actor.wallet, to: recipient, uuid: sign.uuid });
     const offered = async () => (await reads.sellOffers(tokenId)).some((o) => o.owner === actor.wallet && o.destination === recipient);
     this.whenSigned(sign.uuid, offered, (txid) => this.publish("offered", tokenId, actor.wallet, recipient, txid));

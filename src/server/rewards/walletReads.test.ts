@@ -77,7 +77,7 @@ describe("GET /api/rewards/wallet/:w from read models is never stale", () => {
     expect(later.totalEarnedVVX).not.toBe(before.totalEarnedVVX);
 
     // A claim: its row and the NFT's settled totals show at once.
-    const claim = await sessionBrowser(server, me).json("/api/rewards/claim", { method: "POST", json: { walletAddress: me, claimType: "early", tokenId: a } });
+    const claim = await (await sessionBrowser(server, me)).json("/api/rewards/claim", { method: "POST", json: { walletAddress: me, claimType: "early", tokenId: a } });
     expect([claim.status, claim.body.status]).toEqual([200, "Claimed"]);
     const claimed = await same(owner);
     expect([claimed.rewardsTotal, claimed.rewards.map((r) => [r.amount, r.status])]).toEqual([1, [[claim.body.claimedAmount, "Claimed"]]]);
@@ -88,13 +88,13 @@ describe("GET /api/rewards/wallet/:w from read models is never stale", () => {
     expect((await same(owner)).rewardsTotal).toBe(0);
 
     // A transfer of `a`: it leaves the owner's answer and joins the recipient's, with its claim history.
-    const offer = await sessionBrowser(server, me).json("/api/nfts/transfer", { method: "POST", json: { tokenId: a, recipient: recipient.classicAddress } });
+    const offer = await (await sessionBrowser(server, me)).json("/api/nfts/transfer", { method: "POST", json: { tokenId: a, recipient: recipient.classicAddress } });
     expect(offer.status).toBe(200);
     await signPayload(server, offer.body.uuid, { account: me });
-    const incoming = async () => (await sessionBrowser(server, recipient.classicAddress).json(`/api/nfts/transfers/${recipient.classicAddress}`)).body.incoming as { offerId: string }[];
+    const incoming = async () => await (await (await sessionBrowser(server, recipient.classicAddress)).json(`/api/nfts/transfers/${recipient.classicAddress}`)).body.incoming as { offerId: string }[];
     await eventually(async () => (await incoming()).length === 1, "the transfer offer", 10_000, 50);
     const [{ offerId }] = await incoming();
-    const accept = await sessionBrowser(server, recipient.classicAddress).json("/api/nfts/transfer/accept", { method: "POST", json: { offerId } });
+    const accept = await (await sessionBrowser(server, recipient.classicAddress)).json("/api/nfts/transfer/accept", { method: "POST", json: { offerId } });
     await signPayload(server, accept.body.uuid, { account: recipient.classicAddress });
     await sameSoon(recipient, 1);
     await sameSoon(owner, 1);

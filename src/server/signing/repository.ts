@@ -1,19 +1,25 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { Db } from "../platform/db";
-import { signRequests } from "./schema";
+import { first, tablesFor, type Db } from "../platform/db";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 
-export type SignRequestRow = typeof signRequests.$inferSelect;
+export type SignRequestRow = typeof liteTables.signRequests.$inferSelect;
 
 /** The signing feature's queries. */
 export class SigningRepository {
-  constructor(private readonly db: Db) {}
+  private readonly t: typeof liteTables;
 
-  insert(row: typeof signRequests.$inferInsert): void {
-    this.db.insert(signRequests).values(row).run();
+  constructor(private readonly db: Db) {
+    this.t = tablesFor(db, liteTables, pgTables);
   }
 
-  get(uuid: string): SignRequestRow | undefined {
-    return this.db.select().from(signRequests).where(eq(signRequests.uuid, uuid)).get();
+  async insert(row: typeof liteTables.signRequests.$inferInsert): Promise<void> {
+    await this.db.transaction((tx) => tx.insert(this.t.signRequests).values(row));
+  }
+
+  get(uuid: string): Promise<SignRequestRow | undefined> {
+    const { signRequests } = this.t;
+    return first(this.db.select().from(signRequests).where(eq(signRequests.uuid, uuid)));
   }
 
   /**
@@ -21,9 +27,10 @@ export class SigningRepository {
    * that created it; false when another call claimed it first, the browser
    * differs, or the request is not a wallet_connect.
    */
-  claimSession(uuid: string, clientHash: string, account: string, at: Date): boolean {
-    return (
-      this.db
+  async claimSession(uuid: string, clientHash: string, account: string, at: Date): Promise<boolean> {
+    const { signRequests } = this.t;
+    const claimed = await this.db.transaction((tx) =>
+      tx
         .update(signRequests)
         .set({ sessionIssuedAt: at, signedAccount: account })
         .where(
@@ -34,11 +41,13 @@ export class SigningRepository {
             isNull(signRequests.sessionIssuedAt),
           ),
         )
-        .returning().all().length === 1
+        .returning({ uuid: signRequests.uuid }),
     );
+    return claimed.length === 1;
   }
 
-  recordSigner(uuid: string, account: string): void {
-    this.db.update(signRequests).set({ signedAccount: account }).where(and(eq(signRequests.uuid, uuid), isNull(signRequests.signedAccount))).run();
+  async recordSigner(uuid: string, account: string): Promise<void> {
+    const { signRequests } = this.t;
+    await this.db.transaction((tx) => tx.update(signRequests).set({ signedAccount: account }).where(and(eq(signRequests.uuid, uuid), isNull(signRequests.signedAccount))));
   }
 }

@@ -164,7 +164,7 @@ export class SigningService {
     });
     const now = this.clock.now();
     const expiresAt = new Date(now + expireSeconds * 1000);
-    this.repo.insert({
+    await this.repo.insert({
       uuid: created.uuid,
       kind: req.kind,
       clientHash: req.clientToken ? bindingHash(req.clientToken) : null,
@@ -219,25 +219,25 @@ export class SigningService {
   }
 
   /** The recorded request; 404 when this product did not create `uuid`. */
-  request(uuid: string): SignRequestRow {
-    const row = this.repo.get(uuid);
+  async request(uuid: string): Promise<SignRequestRow> {
+    const row = await this.repo.get(uuid);
     if (!row) throw new NotFoundError(`No sign request ${uuid}`, "SIGN_REQUEST_NOT_FOUND");
     return row;
   }
 
   /** Reads a request's outcome from Xaman (the only source of `account`). */
   async status(uuid: string): Promise<SignStatus> {
-    const row = this.request(uuid);
+    const row = await this.request(uuid);
     const payload = await this.xumm.getPayload(uuid);
     if (!payload) throw new NotFoundError(`Xaman does not know sign request ${uuid}`, "SIGN_REQUEST_NOT_FOUND");
     const status = toStatus(row, payload);
-    if (status.signed && status.account) this.repo.recordSigner(uuid, status.account);
+    if (status.signed && status.account) await this.repo.recordSigner(uuid, status.account);
     return status;
   }
 
   /** Cancels a request nobody opened yet (Xaman refuses once the wallet opened it); returns Xaman's verdict. */
   async cancel(uuid: string): Promise<{ cancelled: boolean; reason: string }> {
-    this.request(uuid);
+    await this.request(uuid);
     const res = await this.xumm.cancelPayload(uuid);
     if (!res) throw new NotFoundError(`Xaman does not know sign request ${uuid}`, "SIGN_REQUEST_NOT_FOUND");
     return res;
@@ -247,7 +247,7 @@ export class SigningService {
    * Claims the one session a signed wallet_connect may yield, for the browser whose binding
    * token created it; false when claimed before, another browser asks, or it is no wallet_connect.
    */
-  claimSession(uuid: string, clientToken: string, account: string): boolean {
+  claimSession(uuid: string, clientToken: string, account: string): Promise<boolean> {
     return this.repo.claimSession(uuid, bindingHash(clientToken), account, this.clock.date());
   }
 

@@ -73,7 +73,7 @@ describe("sign request service", () => {
     expect(payload.custom_meta.blob).toEqual({ kind: "vvx_payment", reference: "purchase-9" });
     const status = await signing.status(created.uuid);
     expect(status).toMatchObject({ kind: "vvx_payment", reference: "purchase-9", wallet: payer, signed: false, account: null });
-    expect(signing.request(created.uuid).reference).toBe("purchase-9");
+    expect((await signing.request(created.uuid)).reference).toBe("purchase-9");
 
     const xrp = await signing.createPaymentRequest({ kind: "crash_bet", wallet: payer, destination, amount: { drops: 1_000_000n } });
     expect((await signing.xumm.getPayload(xrp.uuid))!.payload.request_json.Amount).toBe("1000000");

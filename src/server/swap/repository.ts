@@ -1,22 +1,30 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
-import { preparedOnUse, type Db } from "../platform/db";
+import { preparedOnUse, tablesFor, type Db } from "../platform/db";
 import { OPEN_STATUSES, type SwapStatus } from "./model";
-import { swaps } from "./schema";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
+
+const { swaps } = liteTables;
 
 export type SwapRow = typeof swaps.$inferSelect;
 export type NewSwap = typeof swaps.$inferInsert;
 
-/** The swap feature's queries. Status changes are conditional updates: two settlers never both win. */
+/**
+ * The swap feature's queries. Status changes are conditional updates: two settlers never both win. Every
+ * write is its own transaction (awaited); the reads are still SQLite's synchronous ones.
+ */
 export class SwapRepository {
   /** The settler's sweep asks for the open swaps every few seconds. */
   private readonly openStmt;
+  private readonly t: typeof liteTables;
 
   constructor(private readonly db: Db) {
+    this.t = tablesFor(db, liteTables, pgTables);
     this.openStmt = preparedOnUse(() => db.select().from(swaps).where(inArray(swaps.status, OPEN_STATUSES)).orderBy(asc(swaps.id)).limit(sql.placeholder("limit")).prepare());
   }
 
-  insert(row: NewSwap): SwapRow {
-    return this.db.insert(swaps).values(row).returning().get();
+  insert(row: NewSwap): Promise<SwapRow> {
+    return this.db.transaction(async (tx) => (await tx.insert(this.t.swaps).values(row).returning())[0]!);
   }
 
   byUuid(uuid: string): SwapRow | undefined {
@@ -28,8 +36,9 @@ export class SwapRepository {
   }
 
   /** Moves a swap from one of `from` to a new state; false when another writer moved it first. */
-  transition(id: number, from: SwapStatus[], set: Partial<NewSwap> & { status: SwapStatus }): boolean {
-    return this.db.update(swaps).set(set).where(and(eq(swaps.id, id), inArray(swaps.status, from))).returning({ id: swaps.id }).all().length === 1;
+  transition(id: number, from: SwapStatus[], set: Partial<NewSwap> & { status: SwapStatus }): Promise<boolean> {
+    const { swaps } = this.t;
+    return this.db.transaction(async (tx) => (await tx.update(swaps).set(set).where(and(eq(swaps.id, id), inArray(swaps.status, from))).returning({ id: swaps.id })).length === 1);
   }
 
   /** Open swaps, oldest first (the background settler's work list). */

@@ -100,7 +100,7 @@ export class SwapService {
 
     const now = this.deps.clock.date();
     // Recorded before the sign request exists: an interrupted creation is found and closed by the settler.
-    const row = this.repo.insert({
+    const row = await this.repo.insert({
       wallet,
       status: "creating",
       viaXapp: caller.xapp === true,
@@ -136,10 +136,10 @@ export class SwapService {
         },
       });
     } catch (err) {
-      this.repo.transition(row.id, ["creating"], { status: "failed", reason: "Xaman did not create the swap request", settledAt: this.deps.clock.date() });
+      await this.repo.transition(row.id, ["creating"], { status: "failed", reason: "Xaman did not create the swap request", settledAt: this.deps.clock.date() });
       throw err;
     }
-    this.repo.transition(row.id, ["creating"], { status: "pending", uuid: sign.uuid });
+    await this.repo.transition(row.id, ["creating"], { status: "pending", uuid: sign.uuid });
     this.deps.log.info("swap requested", { swap: row.id, drops: drops.toString(), microVvx: quote.microVvx.toString(), ledger: snapshot.ledgerIndex });
     return { row: this.repo.byId(row.id)!, sign, quote };
   }

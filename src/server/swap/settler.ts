@@ -84,16 +84,16 @@ export class SwapSettler {
     if (!OPEN_STATUSES.includes(row.status as never)) return row;
     const now = clock.date();
     if (row.status === "creating" || !row.uuid) {
-      if (row.expiresAt.getTime() < now.getTime()) repo.transition(row.id, ["creating"], { status: "failed", reason: REASONS.interrupted, settledAt: now });
+      if (row.expiresAt.getTime() < now.getTime()) await repo.transition(row.id, ["creating"], { status: "failed", reason: REASONS.interrupted, settledAt: now });
       return repo.byId(row.id)!;
     }
     const sign = await signing.status(row.uuid);
     if (row.status === "pending") {
       if (sign.signed && sign.txid) {
-        repo.transition(row.id, ["pending"], { status: "submitted", txid: sign.txid, signedAt: now });
+        await repo.transition(row.id, ["pending"], { status: "submitted", txid: sign.txid, signedAt: now });
       } else if (sign.cancelled || sign.expired) {
         const status = sign.cancelled ? "cancelled" : "expired";
-        repo.transition(row.id, ["pending"], { status, reason: REASONS[status], settledAt: now });
+        await repo.transition(row.id, ["pending"], { status, reason: REASONS[status], settledAt: now });
         return repo.byId(row.id)!;
       } else return row;
       row = repo.byId(row.id)!;
@@ -111,7 +111,7 @@ export class SwapSettler {
       const waited = now.getTime() - (row.signedAt?.getTime() ?? now.getTime());
       if (refused || waited > SUBMITTED_GIVE_UP_MS) {
         const reason = refused ? `The ledger did not accept the swap (${sign.dispatchedResult}): nothing was swapped and nothing was charged.` : REASONS.notValidated;
-        repo.transition(row.id, ["submitted"], { status: "failed", result: sign.dispatchedResult ?? null, reason, settledAt: now });
+        await repo.transition(row.id, ["submitted"], { status: "failed", result: sign.dispatchedResult ?? null, reason, settledAt: now });
       }
       return;
     }
@@ -119,12 +119,12 @@ export class SwapSettler {
     // The txid comes from Xaman; the ledger must show this wallet's own payment to itself.
     if (tx.account !== row.wallet || tx.destination !== row.wallet) {
       log.error("swap transaction is not the wallet's self-payment", { swap: row.id, txid: row.txid });
-      repo.transition(row.id, ["submitted"], { status: "failed", result: tx.result, reason: "The signed transaction is not this swap", settledAt: now });
+      await repo.transition(row.id, ["submitted"], { status: "failed", result: tx.result, reason: "The signed transaction is not this swap", settledAt: now });
       return;
     }
     const common = { result: tx.result, feeDrops: tx.feeDrops, ledgerIndex: tx.ledgerIndex, settledAt: now };
     if (tx.result === "tesSUCCESS" && tx.delivered) {
-      const done = repo.transition(row.id, ["submitted"], {
+      const done = await repo.transition(row.id, ["submitted"], {
         status: "completed",
         ...common,
         deliveredMicroVvx: tx.delivered.microVvx,
@@ -134,6 +134,6 @@ export class SwapSettler {
       if (done) log.info("swap completed", { swap: row.id, spentDrops: tx.spentDrops.toString(), deliveredVvx: tx.delivered.value });
       return;
     }
-    repo.transition(row.id, ["submitted"], { status: "failed", ...common, spentDrops: 0n, reason: failureReason(tx.result, tx.feeDrops) });
+    await repo.transition(row.id, ["submitted"], { status: "failed", ...common, spentDrops: 0n, reason: failureReason(tx.result, tx.feeDrops) });
   }
 }

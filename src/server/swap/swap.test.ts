@@ -3,6 +3,7 @@ import { Wallet, type Client } from "xrpl";
 import { eventually, faucet, outsideClient, pay } from "../testing/ledgerKit";
 import { sessionBrowser, signPayload, vvxMicro } from "../testing/nftKit";
 import { startTestServer, type TestServer } from "../testing/testServer";
+import type { TestBrowser } from "../testing/testBrowser";
 import { dropsFromXrp, microFromValue } from "../ledger/amounts";
 import { swapHistory } from "./history";
 
@@ -23,7 +24,7 @@ const drops = async (address: string) => BigInt((await client.request({ command:
 const sandbox = (path: string) => fetch(`${server.url}${path}`, { method: "POST" }).then((r) => r.json() as Promise<Record<string, any>>);
 
 /** Polls the swap's own status call until it ends. */
-async function swapEnds(browser: ReturnType<typeof sessionBrowser>, uuid: string) {
+async function swapEnds(browser: TestBrowser, uuid: string) {
   return eventually(
     async () => {
       const { body } = await browser.json(`/api/vvx/swaps/${uuid}`);
@@ -39,7 +40,7 @@ describe("a new holder buys VVX", () => {
   test("XRP only: trustline first (409 before), then 10 XRP swap delivers exactly the quote", async () => {
     const wallet = await faucet(server.url, { xrp: 100 });
     const address = wallet.classicAddress;
-    const browser = sessionBrowser(server, address);
+    const browser = await sessionBrowser(server, address);
 
     expect((await browser.json(`/api/vvx/trustline-status/${address}`)).body).toMatchObject({ hasTrustline: false, hasVvxTrustline: false, funded: true, error: null });
     const refused = await browser.json("/api/vvx/create-swap", { method: "POST", json: { walletAddress: address, xrpAmount: "10" } });
@@ -120,7 +121,7 @@ describe("a new holder buys VVX", () => {
 
   test("a pool that moved more than 5% between quote and signing: the swap fails, the XRP stays (fee only), the status says so", async () => {
     const wallet = await faucet(server.url, { xrp: 100, vvx: 0 });
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const created = await browser.json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "10" } });
     expect(created.status).toBe(200);
     // Someone else buys VVX with 5,000 XRP first: VVX per XRP falls by about 10%.
@@ -144,7 +145,7 @@ describe("a new holder buys VVX", () => {
 
   test("cancelled and expired requests end the swap with the spec's texts; nothing leaves the wallet", async () => {
     const wallet = await faucet(server.url, { xrp: 100, vvx: 0 });
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const before = await drops(wallet.classicAddress);
 
     const rejected = (await browser.json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "5" } })).body;
@@ -158,7 +159,7 @@ describe("a new holder buys VVX", () => {
     expect(await swapEnds(browser, expired.uuid)).toMatchObject({ status: "expired", reason: "Payment request expired" });
 
     const noLine = await faucet(server.url, { xrp: 100 });
-    const other = sessionBrowser(server, noLine.classicAddress);
+    const other = await sessionBrowser(server, noLine.classicAddress);
     const trust = (await other.json("/api/vvx/create-trustline", { method: "POST", json: {} })).body;
     await sandbox(`/sandbox/api/payloads/${trust.uuid}/reject`);
     expect((await other.json(`/api/xumm/status/${trust.uuid}`)).body).toMatchObject({ cancelled: true });
@@ -181,7 +182,7 @@ describe("bad input and permissions", () => {
     expect((await fetch(`${server.url}/api/vvx/swaps/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
 
     const wallet = await faucet(server.url, { xrp: 30, vvx: 0 });
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const post = (path: string, json: unknown) => browser.json(path, { method: "POST", json });
     const expectField = async (res: Promise<{ status: number; body: Record<string, any> }>, status: number, field?: string, code?: string) => {
       const r = await res;
@@ -203,12 +204,12 @@ describe("bad input and permissions", () => {
     const notJson = await browser.fetch("/api/vvx/create-swap", { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
     expect(notJson.status).toBe(400);
 
-    const unfunded = sessionBrowser(server, Wallet.generate().classicAddress);
+    const unfunded = await sessionBrowser(server, Wallet.generate().classicAddress);
     await expectField(unfunded.json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "1" } }), 409, undefined, "ACCOUNT_NOT_FOUND");
     await expectField(unfunded.json("/api/vvx/create-trustline", { method: "POST", json: {} }), 409, undefined, "ACCOUNT_NOT_FOUND");
 
     const rich = await faucet(server.url, { xrp: 250_000, vvx: 0 });
-    await expectField(sessionBrowser(server, rich.classicAddress).json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "200000" } }), 400, "xrpAmount", "PRICE_IMPACT_TOO_HIGH");
+    await expectField((await sessionBrowser(server, rich.classicAddress)).json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "200000" } }), 400, "xrpAmount", "PRICE_IMPACT_TOO_HIGH");
     const big = (await browser.json("/api/vvx/swap-rate/200000")).body;
     expect(big).toMatchObject({ priceImpactWarning: true, priceImpactTooHigh: true });
   });
@@ -217,7 +218,7 @@ describe("bad input and permissions", () => {
 describe("xApp, restarts and concurrent readers", () => {
   test("inside Xaman: the payload opens in the app and returns to /buy-vvx with its id", async () => {
     const wallet = await faucet(server.url, { xrp: 50, vvx: 0 });
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const res = await browser.json("/api/xumm/payment/xapp", { method: "POST", json: { type: "swap", walletAddress: wallet.classicAddress, xrpAmount: "2" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, returnUrl: `/buy-vvx?xapp=${res.body.uuid}` });
@@ -230,7 +231,7 @@ describe("xApp, restarts and concurrent readers", () => {
 
   test("many readers of one signed swap record it once; quotes read amm_info at most once per ledger close", async () => {
     const wallet = await faucet(server.url, { xrp: 50, vvx: 0 });
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const created = (await browser.json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "3" } })).body;
     await signPayload(server, created.uuid, { seed: wallet.seed! });
     await swapEnds(browser, created.uuid);
@@ -246,7 +247,7 @@ describe("xApp, restarts and concurrent readers", () => {
   test("a swap signed while the server was down is settled by the restarted server on its own", async () => {
     const dir = server.dataDir;
     const wallet = await faucet(server.url, { xrp: 50, vvx: 0 });
-    const created = (await sessionBrowser(server, wallet.classicAddress).json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "4" } })).body;
+    const created = await (await (await sessionBrowser(server, wallet.classicAddress)).json("/api/vvx/create-swap", { method: "POST", json: { xrpAmount: "4" } })).body;
     await client.disconnect();
     await server.stop();
     server = await startTestServer({}, dir);

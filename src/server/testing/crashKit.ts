@@ -101,29 +101,33 @@ export async function waitingRound(server: TestServer): Promise<{ round: number;
  * counting-down round's crash point, known from the chain before it is played, satisfies `ok`.
  */
 export async function skipToRound(server: TestServer, ok: (crashHundredths: number) => boolean, maxRounds = 500): Promise<{ round: number; crash: number }> {
-  if (server.ctx.crash.rounds.state().status !== "waiting") finishRound(server);
+  if (server.ctx.crash.rounds.state().status !== "waiting") await finishRound(server);
   for (let i = 0; i < maxRounds; i++) {
     const next = await waitingRound(server);
     if (ok(next.crash)) return next;
-    finishRound(server);
+    await finishRound(server);
   }
   throw new Error(`no round of the next ${maxRounds} has a crash point the test wants`);
 }
 
 /** Plays the current round to its crash and through the pause: the next round opens. */
-export function finishRound(server: TestServer): void {
+export async function finishRound(server: TestServer): Promise<void> {
   const rounds = server.ctx.crash.rounds;
   const { status, round } = rounds.state();
-  if (status === "waiting" && round > 0) startFlight(server);
+  if (status === "waiting" && round > 0) await startFlight(server);
   if (rounds.state().status === "running") flyTo(server, crashOf(server, round));
-  if (rounds.state().status === "crashed") server.ctx.scheduler.advance(server.ctx.config.crashPauseMs);
+  if (rounds.state().status === "crashed") {
+    server.ctx.scheduler.advance(server.ctx.config.crashPauseMs);
+    await rounds.settled();
+  }
 }
 
-/** Ends the countdown now: the round starts flying. */
-export function startFlight(server: TestServer): void {
+/** Ends the countdown now: the round starts flying (once it has read its bets, its crash is timed). */
+export async function startFlight(server: TestServer): Promise<void> {
   const rounds = server.ctx.crash.rounds;
   if (rounds.state().status !== "waiting") throw new Error(`startFlight: the round is ${rounds.state().status}`);
   server.ctx.scheduler.advance(rounds.countdownLeftMs());
+  await rounds.settled();
 }
 
 /** Moves the running round to the moment its multiplier reaches `hundredths` (its crash, if that comes first). */

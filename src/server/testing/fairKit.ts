@@ -18,11 +18,11 @@ const DAY_MS = 86_400_000;
 export async function crashRoundWithBets(server: TestServer): Promise<number> {
   const [a, b] = await Promise.all([faucet(server.url, { xrp: 200 }), faucet(server.url, { xrp: 200 })]);
   const { round } = await skipToRound(server, (c) => c >= 150 && c < 5_000);
-  const won = await placeBet(server, sessionBrowser(server, a.classicAddress), a.seed!, 5, 1.5);
-  const lost = await placeBet(server, sessionBrowser(server, b.classicAddress), b.seed!, 3);
+  const won = await placeBet(server, await sessionBrowser(server, a.classicAddress), a.seed!, 5, 1.5);
+  const lost = await placeBet(server, await sessionBrowser(server, b.classicAddress), b.seed!, 3);
   await betReaches(server, a.classicAddress, won.betId, (x) => x.status === "confirmed" && x.round === round, "the auto cash-out bet");
   await betReaches(server, b.classicAddress, lost.betId, (x) => x.status === "confirmed" && x.round === round, "the riding bet");
-  finishRound(server);
+  await finishRound(server);
   await betReaches(server, a.classicAddress, won.betId, (x) => x.txid, "the 1.50x payout on the ledger");
   return round;
 }
@@ -31,7 +31,7 @@ export async function crashRoundWithBets(server: TestServer): Promise<number> {
 export async function crashRounds(server: TestServer, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     await waitingRound(server);
-    finishRound(server);
+    await finishRound(server);
   }
 }
 
@@ -41,10 +41,10 @@ export async function raceWithBets(server: TestServer): Promise<number> {
   const { raceState: s } = await raceState(server);
   const round = s.status === "waiting" && s.bettingOpen && s.betsCloseTime - s.serverTime > 10_000 ? s.roundNumber : s.roundNumber + 1;
   await raceReaches(server, round, "open");
-  await Promise.all(players.map((p, i) => betAndSign(server, sessionBrowser(server, p.classicAddress), p.seed!, UNICORNS[i]!.name, 1 + i)));
+  await Promise.all(players.map(async (p, i) => betAndSign(server, await sessionBrowser(server, p.classicAddress), p.seed!, UNICORNS[i]!.name, 1 + i)));
   await eventually(async () => (await raceState(server)).players.length === UNICORNS.length, "five confirmed bets", 20_000);
   await raceReaches(server, round, "finished");
-  await eventually(() => server.ctx.racing.bets.inRound(round).some((b) => b.status === "won" && b.txid), "the winner's payout on the ledger", 20_000);
+  await eventually(async () => (await server.ctx.racing.bets.inRound(round)).some((b) => b.status === "won" && b.txid), "the winner's payout on the ledger", 20_000);
   return round;
 }
 
@@ -72,7 +72,7 @@ export async function races(server: TestServer, n: number): Promise<void> {
 /** A funded wallet that buys `packages` packages of `tierIndex` and plays every spin; resolves once every winning spin's payout is validated. */
 export async function slotSpins(server: TestServer, tierIndex: number, packages: number): Promise<string> {
   const wallet = await faucet(server.url, { xrp: 100, vvx: 1_100_000 * packages });
-  const browser = sessionBrowser(server, wallet.classicAddress);
+  const browser = await sessionBrowser(server, wallet.classicAddress);
   for (let p = 0; p < packages; p++) {
     const { session } = await buyPackage(server, browser, wallet.classicAddress, tierIndex);
     for (let i = 0; i < session.remainingSpins; i++) {
@@ -95,7 +95,7 @@ export async function slotSpins(server: TestServer, tierIndex: number, packages:
 /** `days` days of daily-wheel spins by `wallets` wallets (no ledger account needed: prizes are slot spins); returns the wallets. */
 export async function wheelSpins(server: TestServer, wallets: number, days: number): Promise<string[]> {
   const addresses = Array.from({ length: wallets }, () => Wallet.generate().classicAddress);
-  const browsers = addresses.map((a) => sessionBrowser(server, a));
+  const browsers = await Promise.all(addresses.map((a) => sessionBrowser(server, a)));
   for (let day = 0; day < days; day++) {
     if (day > 0) await advanceClock(server, DAY_MS);
     for (const browser of browsers) {
@@ -109,7 +109,7 @@ export async function wheelSpins(server: TestServer, wallets: number, days: numb
 /** Rotates the wallets' seed pairs: their server seeds are revealed, so their spins can be checked. */
 export async function revealSeeds(server: TestServer, wallets: string[]): Promise<void> {
   for (const wallet of wallets) {
-    const res = await sessionBrowser(server, wallet).json("/api/fair/rotate", { method: "POST", json: {} });
+    const res = await (await sessionBrowser(server, wallet)).json("/api/fair/rotate", { method: "POST", json: {} });
     if (res.status !== 200) throw new Error(`rotate answered ${res.status}`);
   }
 }

@@ -9,9 +9,9 @@ import type { TestServer } from "./testServer";
 /** Test helpers for the NFT flow against a real server and its sandbox ledger. */
 
 /** A browser holding a session for `address` (issued by the auth service itself, as after a sign-in). */
-export function sessionBrowser(server: TestServer, address: string): TestBrowser {
+export async function sessionBrowser(server: TestServer, address: string): Promise<TestBrowser> {
   const browser = new TestBrowser(server.url);
-  const { token } = server.ctx.auth.createSession(address, "wallet_connect");
+  const { token } = await server.ctx.auth.createSession(address, "wallet_connect");
   browser.cookies.set(SESSION_COOKIE, token);
   return browser;
 }
@@ -78,9 +78,9 @@ export async function acceptRequest(browser: TestBrowser, offerId: string, walle
  * The platform's validated NFT mints and the sell offers made for them: an offer is its own
  * NFTokenCreateOffer, or part of the mint where the ledger has NFTokenMintOffer.
  */
-export function mintsAndOffers(server: TestServer): { mints: number; offers: number } {
-  const mints = server.ctx.outbox.list({ purpose: "nft-mint", status: "validated" });
-  const offers = server.ctx.outbox.list({ purpose: "nft-offer", status: "validated" }).length + mints.filter((m) => (m.meta as { offer_id?: string } | null)?.offer_id).length;
+export async function mintsAndOffers(server: TestServer): Promise<{ mints: number; offers: number }> {
+  const mints = await server.ctx.outbox.list({ purpose: "nft-mint", status: "validated" });
+  const offers = (await server.ctx.outbox.list({ purpose: "nft-offer", status: "validated" })).length + mints.filter((m) => (m.meta as { offer_id?: string } | null)?.offer_id).length;
   return { mints: mints.length, offers };
 }
 

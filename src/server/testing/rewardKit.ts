@@ -17,7 +17,7 @@ export const DAY_MS = 86_400_000;
  */
 export async function buyNft(server: TestServer, wallet: Wallet | string, tierId = 1): Promise<string> {
   const address = typeof wallet === "string" ? wallet : wallet.classicAddress;
-  const browser = sessionBrowser(server, address);
+  const browser = await sessionBrowser(server, address);
   const amount = tierId === 1 ? "500,000" : "250,000";
   const created = await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount, walletAddress: address, tierId } });
   if (created.status !== 200) throw new Error(`purchase refused: ${created.status} ${JSON.stringify(created.body)}`);

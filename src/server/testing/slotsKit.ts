@@ -67,7 +67,8 @@ export const microOf = (vvx: number) => BigInt(Math.round(vvx * 1_000_000));
  * that segment. The test reads the (still secret) server seed from the database: players cannot, tests may.
  */
 export async function steerWheel(server: TestServer, browser: TestBrowser, wallet: string, want: (prizeAmount: number) => boolean): Promise<WheelSpin> {
-  const row = server.ctx.fair.repo.seeds(wallet) ?? (server.ctx.fair.open(wallet), server.ctx.fair.repo.seeds(wallet)!);
+  await server.ctx.fair.open(wallet);
+  const row = (await server.ctx.fair.repo.seeds(wallet))!;
   for (let i = 0; ; i++) {
     const clientSeed = `steer-${i}`;
     const result = spinDailyWheel({ serverSeed: row.serverSeed, clientSeed, nonce: row.nextNonce });

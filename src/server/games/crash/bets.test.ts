@@ -15,7 +15,7 @@ describe("a wallet's crash bets", () => {
   test("?paid=1 lists only bets whose payment arrived: payment requests closed unpaid are left out, however many", async () => {
     const wallet = await faucet(server.url, { xrp: 50 });
     const me = wallet.classicAddress;
-    const browser = sessionBrowser(server, me);
+    const browser = await sessionBrowser(server, me);
     // Five payment dialogs closed without paying.
     for (let i = 0; i < 5; i++) {
       const opened = await browser.json("/api/crash-bet/initiate", { method: "POST", json: { betAmount: 2 } });

@@ -46,7 +46,7 @@ export class CrashBurns {
   }
 
   /** Records the burn of a round inside its settlement transaction; nothing when 1% rounds to 0 drops. */
-  record(db: DbOrTx, round: number, betsDrops: bigint): BurnRow | undefined {
+  async record(db: DbOrTx, round: number, betsDrops: bigint): Promise<BurnRow | undefined> {
     const xrpDrops = betsDrops / BURN_DIVISOR;
     if (xrpDrops <= 0n) return undefined;
     const key = `crash-burn:${round}`;
@@ -54,7 +54,7 @@ export class CrashBurns {
     // The row first: the outbox entry names it as its owner.
     const row = db.insert(crashBurns).values({ round, betsDrops, xrpDrops, outboxKey: key, status: "queued", createdAt: this.deps.clock.date() }).onConflictDoNothing().returning().get();
     if (!row) return undefined;
-    this.deps.outbox.record(db, {
+    await this.deps.outbox.record(db, {
       key,
       purpose: BURN_PURPOSE,
       tx: {
@@ -71,7 +71,7 @@ export class CrashBurns {
   }
 
   /** A burn's payment settled (inside the settling transaction): the VVX it burned, or failed; the game pushes after the commit. */
-  private settle({ db, id, entry, after }: Settlement): void {
+  private async settle({ db, id, entry, after }: Settlement): Promise<void> {
     const row = db.select().from(crashBurns).where(eq(crashBurns.id, Number(id))).get();
     if (!row || row.status !== "queued") return;
     const now = this.deps.clock.date();
@@ -89,7 +89,7 @@ export class CrashBurns {
     } catch {
       // No VVX delivered (no pool liquidity): the burn is recorded as 0.
     }
-    const validated = this.deps.outbox.attemptsOf(entry.key).find((a) => a.hash === entry.hash);
+    const validated = (await this.deps.outbox.attemptsOf(entry.key)).find((a) => a.hash === entry.hash);
     const spent = xrpSpent(meta, this.deps.ledger.platformAddress, validated ? decode(validated.txBlob).Fee : undefined);
     db.update(crashBurns).set({ status: "validated", txid: entry.hash, vvxBurnedMicro: burned, xrpSpentDrops: spent, settledAt: now }).where(eq(crashBurns.id, row.id)).run();
     this.deps.log.info("crash burn validated", { round: row.round, txid: entry.hash, vvxBurnedMicro: burned.toString(), xrpSpentDrops: spent?.toString() });

@@ -8,7 +8,7 @@ import { betReaches, CRASH_TEST_ENV, CrashSocket, deliveredDrops, finishRound, f
 
 async function rider(server: TestServer) {
   const wallet = await faucet(server.url, { xrp: 100 });
-  const browser = sessionBrowser(server, wallet.classicAddress);
+  const browser = await sessionBrowser(server, wallet.classicAddress);
   const socket = await CrashSocket.open(server, browser);
   await socket.auth(wallet.classicAddress);
   return { wallet, browser, socket };
@@ -26,7 +26,7 @@ describe("crash while another process holds the database", () => {
       const b = await placeBet(server, manual.browser, manual.wallet.seed!, 3);
       await auto.socket.find((m) => m.type === "betConfirmed" && m.betId === a.betId, 15_000, "auto bet confirmed");
       await manual.socket.find((m) => m.type === "betConfirmed" && m.betId === b.betId, 15_000, "manual bet confirmed");
-      startFlight(server);
+      await startFlight(server);
 
       const lock = await holdDatabase(join(server.dataDir, "vvx.db"));
       let released = false;
@@ -47,7 +47,7 @@ describe("crash while another process holds the database", () => {
         // The round crashes on time; nothing is in the books yet.
         flyTo(server, crash);
         await auto.socket.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 5_000, "the crash");
-        expect(server.ctx.crash.bets.get(a.betId)!.status).toBe("confirmed");
+        expect((await server.ctx.crash.bets.get(a.betId))!.status).toBe("confirmed");
         await lock.release();
         released = true;
       } finally {
@@ -61,7 +61,7 @@ describe("crash while another process holds the database", () => {
       const wonB = await betReaches(server, manual.wallet.classicAddress, b.betId, (x) => x.txid, "manual payout", 30_000);
       expect(wonB.cashOutMultiplier).toBe(manualMultiplier);
       expect(await deliveredDrops(server, wonB.txid)).toBe((3_000_000n * BigInt(Math.round(manualMultiplier * 100))) / 100n);
-      expect(server.ctx.crash.bets.repo.round(round)!.status).toBe("finished");
+      expect((await server.ctx.crash.bets.repo.round(round))!.status).toBe("finished");
       for (const s of [auto.socket, manual.socket]) s.close();
 
       // A restart pays nothing again.
@@ -69,8 +69,8 @@ describe("crash while another process holds the database", () => {
       await server.stop();
       server = await startTestServer({ ...CRASH_TEST_ENV }, dataDir);
       await server.ctx.ledger.waitConnected(15_000);
-      finishRound(server);
-      for (const id of [a.betId, b.betId]) expect(server.ctx.outbox.list().filter((e) => e.key.endsWith(id))).toHaveLength(1);
+      await finishRound(server);
+      for (const id of [a.betId, b.betId]) expect((await server.ctx.outbox.list()).filter((e) => e.key.endsWith(id))).toHaveLength(1);
     } finally {
       await server.stop(true);
     }

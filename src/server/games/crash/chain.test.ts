@@ -120,7 +120,7 @@ describe("crash chains", () => {
     const { db } = store();
     const commit = salting();
     await new CrashChains(db, systemClock, log, sealer, commit, 3_000).load(1);
-    db.update(crashChains).set({ seedHash: sealer.seal("00".repeat(32)) }).run();
+    await db.transaction(async (tx) => void (await tx.update(crashChains).set({ seedHash: sealer.seal("00".repeat(32)) })));
     const chains = new CrashChains(db, systemClock, log, sealer, commit, 3_000);
     await expect(chains.load(1)).rejects.toThrow("does not end in its published terminating hash");
     await expect(chains.ready()).rejects.toThrow("does not end in its published terminating hash");
@@ -128,7 +128,7 @@ describe("crash chains", () => {
 
   test("a chain made before on-ledger commitments is followed by a committed one at the next start", async () => {
     const { db } = store();
-    db.insert(crashChains).values({ seedHash: "11".repeat(32), length: 3_000, terminatingHash: "22".repeat(32), salt: "server-chosen", firstRound: 1, createdAt: new Date() }).run();
+    await db.transaction(async (tx) => void (await tx.insert(crashChains).values({ seedHash: "11".repeat(32), length: 3_000, terminatingHash: "22".repeat(32), salt: "server-chosen", firstRound: 1, createdAt: new Date() })));
     const commit = committer();
     const chains = new CrashChains(db, systemClock, log, sealer, commit, 3_000);
     const loading = chains.load(41);

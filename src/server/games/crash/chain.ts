@@ -110,8 +110,8 @@ export class CrashChains {
   }
 
   /** Erases every chain's seed (in the caller's transaction when given): the next load publishes a new chain. */
-  retireAll(reason: string, db: DbOrTx = this.db): void {
-    const retired = db.update(crashChains).set({ seedHash: RETIRED }).where(ne(crashChains.seedHash, RETIRED)).returning({ id: crashChains.id }).all();
+  async retireAll(reason: string, tx: DbOrTx): Promise<void> {
+    const retired = await tx.update(crashChains).set({ seedHash: RETIRED }).where(ne(crashChains.seedHash, RETIRED)).returning({ id: crashChains.id });
     if (retired.length) this.log.warn("crash chain retired; a new chain is published before the next round", { chains: retired.map((r) => r.id), reason });
   }
 
@@ -121,12 +121,14 @@ export class CrashChains {
    * work (the server answers meanwhile). Resolves with the chain once no game of it can be played
    * from an unchecked hash; undefined when `cancelled()` turned true on the way (nothing was written).
    */
-  load(nextRound: number, cancelled: () => boolean = () => false): Promise<ChainRow | undefined> {
+  load(firstRound: number | Promise<number>, cancelled: () => boolean = () => false): Promise<ChainRow | undefined> {
+    // Begun at once, whatever the round number still waits for: ready() from now on waits for this load.
     this.loading = (async () => {
+      const nextRound = await firstRound;
       const newest = this.db.select().from(crashChains).orderBy(desc(crashChains.id)).get();
       // Played on only with games left, a commitment on the ledger (a chain made before commitments has none) and a seed still secret.
-      const playable = newest && this.commitment.has(newest.id) && nextRound < newest.firstRound + newest.length;
-      const kept = playable ? this.storedSeed(newest) : undefined;
+      const playable = newest && (await this.commitment.has(newest.id)) && nextRound < newest.firstRound + newest.length;
+      const kept = playable ? await this.storedSeed(newest) : undefined;
       const stored = kept ? newest : undefined;
       const seed = kept ?? crypto.getRandomValues(new Uint8Array(32));
       const walk = new ChainWalk(seed, stored?.length ?? this.length);
@@ -140,7 +142,7 @@ export class CrashChains {
       this.firstRecorded.resolve();
       const salt = row.salt ?? (await this.commitment.saltOf(row.id, cancelled));
       if (salt === undefined) return undefined;
-      const salted = row.salt === null ? await this.whenWritable(() => this.db.update(crashChains).set({ salt }).where(eq(crashChains.id, row.id)).returning().get()!, cancelled) : row;
+      const salted = row.salt === null ? await this.whenWritable(async () => (await this.db.transaction((tx) => tx.update(crashChains).set({ salt }).where(eq(crashChains.id, row.id)).returning()))[0]!, cancelled) : row;
       if (!salted) return undefined;
       this.current = new LoadedChain({ ...salted, salt }, walk.checkpoints);
       return salted;
@@ -149,7 +151,7 @@ export class CrashChains {
     return this.loading;
   }
 
-  /** Resolves once the chain in use is loaded (at once when it is); the published facts may be read then. */
+  /** Resolves once the chain in use is loaded (at once when it is; else with the load under way); the published facts may be read then. */
   async ready(): Promise<void> {
     if (!this.current && !(await this.loading)) throw new Error("crash chain not loaded");
   }
@@ -203,16 +205,16 @@ export class CrashChains {
   }
 
   /** The stored chain's seed, or undefined when it is (or now gets) retired: a new chain is published then. */
-  private storedSeed(row: ChainRow): Uint8Array | undefined {
+  private async storedSeed(row: ChainRow): Promise<Uint8Array | undefined> {
     if (row.seedHash === RETIRED) return undefined;
     if (!isSealed(row.seedHash)) {
-      this.retireAll("its seed was kept unsealed in the database (written by an older VVX), where a copy of the file could have shown it");
+      await this.db.transaction((tx) => this.retireAll("its seed was kept unsealed in the database (written by an older VVX), where a copy of the file could have shown it", tx));
       return undefined;
     }
     try {
       return Buffer.from(this.sealer.open(row.seedHash), "hex");
     } catch {
-      this.retireAll("its seed cannot be opened with this folder's seal.key (a database restored without its key, or the key replaced)");
+      await this.db.transaction((tx) => this.retireAll("its seed cannot be opened with this folder's seal.key (a database restored without its key, or the key replaced)", tx));
       return undefined;
     }
   }
@@ -223,11 +225,11 @@ export class CrashChains {
   }
 
   /** Runs a write once the database takes it (a lock held elsewhere pauses it, as the other loops); undefined when cancelled first. */
-  private async whenWritable<T>(write: () => T, cancelled: () => boolean): Promise<T | undefined> {
+  private async whenWritable<T>(write: () => Promise<T>, cancelled: () => boolean): Promise<T | undefined> {
     const gate = new RetryGate("crash chain", this.log, sqliteOf(this.db), 250);
     for (;;) {
       let written: { value: T } | undefined;
-      await gate.run(() => void (written = { value: write() }));
+      await gate.run(async () => void (written = { value: await write() }));
       if (written) return written.value;
       await Bun.sleep(250);
       if (cancelled()) return undefined;
@@ -235,15 +237,14 @@ export class CrashChains {
   }
 
   /** Publishes a new chain from round `firstRound` on: its row and its commitment on the ledger, in one transaction. */
-  private insert(seed: Uint8Array, terminatingHash: string, firstRound: number): ChainRow {
-    return this.db.transaction((tx) => {
-      const row = tx
+  private insert(seed: Uint8Array, terminatingHash: string, firstRound: number): Promise<ChainRow> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
         .insert(crashChains)
         .values({ seedHash: this.sealer.seal(hexOf(seed)), length: this.length, terminatingHash, salt: null, firstRound, createdAt: this.clock.date() })
-        .returning()
-        .get();
-      this.commitment.record(tx, row);
-      return row;
+        .returning();
+      await this.commitment.record(tx, row!);
+      return row!;
     });
   }
 }

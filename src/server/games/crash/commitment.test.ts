@@ -86,7 +86,7 @@ describe("crash chains committed on the ledger", () => {
     expect(ready.chains).toEqual([expect.objectContaining({ status: "ready", salt: ready.salt, commitment: committed.commitment })]);
     const first = await waitingRound(server);
     expect(first.round).toBe(1);
-    finishRound(server);
+    await finishRound(server);
     const rounds = await fetch(`${server.url}/api/crash/rounds?limit=1`).then((r) => r.json() as Promise<{ rounds: Record<string, any>[] }>);
     expect(rounds.rounds[0]).toMatchObject({ round: 1, gameNumber: 1, chainId: ready.id });
     expect(isGameHashOfChain(rounds.rounds[0]!.hash, 1, ready.terminatingHash)).toBe(true);
@@ -105,7 +105,7 @@ describe("crash chains committed on the ledger", () => {
     expect(ready.salt).toBe((await client.request({ command: "ledger", ledger_index: pending.saltLedgerIndex })).result.ledger_hash);
     expect(ready.chains).toHaveLength(1);
     // One commitment on the ledger: the treasury sent one AccountSet.
-    const sent = again.ctx.outbox.list({ purpose: "crash-chain-commit" });
+    const sent = await again.ctx.outbox.list({ purpose: "crash-chain-commit" });
     expect(sent.map((e) => [e.status, e.hash])).toEqual([["validated", pending.commitment.txHash]]);
     expect((await waitingRound(again)).round).toBe(1);
   });
@@ -115,7 +115,7 @@ describe("a commitment the ledger refused for good", () => {
   test("waits without a round, and is sent again under a new key at the next start", async () => {
     const first = await start();
     await eventually(async () => (await fairness(first)).status === "committing", "a chain waiting for its commitment");
-    const [sent] = first.ctx.outbox.list({ purpose: "crash-chain-commit" });
+    const [sent] = await first.ctx.outbox.list({ purpose: "crash-chain-commit" });
     await first.stop();
     // What the outbox leaves after its last try was refused: failed, and no next key.
     const db = new Database(join(first.dataDir, "vvx.db"));
@@ -123,14 +123,14 @@ describe("a commitment the ledger refused for good", () => {
     db.close();
 
     const again = await start(first.dataDir);
-    const resent = await eventually(() => {
-      const others = again.ctx.outbox.list({ purpose: "crash-chain-commit" }).filter((e) => e.key !== sent!.key);
+    const resent = await eventually(async () => {
+      const others = (await again.ctx.outbox.list({ purpose: "crash-chain-commit" })).filter((e) => e.key !== sent!.key);
       return others.length ? others : undefined;
     }, "the commitment sent again once the chain is loaded");
     expect(resent.map((e) => e.key)).toEqual([expect.stringMatching(/^crash-chain:1:commit@\d+$/)]);
     expect(again.ctx.crash.rounds.state().round).toBe(0);
     const ready = await untilStatus(again, "ready", "the chain committed by the resent AccountSet");
-    expect(ready.commitment.txHash).toBe(again.ctx.outbox.get(resent[0]!.key)!.hash);
+    expect(ready.commitment.txHash).toBe((await again.ctx.outbox.get(resent[0]!.key))!.hash);
     expect((await waitingRound(again)).round).toBe(1);
   });
 });

@@ -4,7 +4,7 @@ import { LedgerRequestError } from "../../ledger/errors";
 import type { LedgerGateway } from "../../ledger/gateway";
 import type { Outbox } from "../../ledger/outbox";
 import type { Clock } from "../../platform/clock";
-import { probeWrite, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
+import { first, probeWrite, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import type { Logger } from "../../platform/log";
 import { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET } from "../../../shared/fair";
 import { crashChainCommitments } from "./schema";
@@ -41,9 +41,9 @@ export function commitMemo(chain: { terminatingHash: string; firstRound: number;
 /** What CrashChains needs of a commitment (the ledger's, below; chain tests give their own). */
 export interface ChainCommitter {
   /** Records the commitment of a new chain inside the transaction that records the chain. */
-  record(tx: DbOrTx, chain: { id: number; terminatingHash: string; firstRound: number; length: number }): void;
+  record(tx: DbOrTx, chain: { id: number; terminatingHash: string; firstRound: number; length: number }): Promise<void> | void;
   /** Whether the chain has a commitment (chains made before commitments have none). */
-  has(chainId: number): boolean;
+  has(chainId: number): Promise<boolean> | boolean;
   /** Resolves with the chain's salt once its commitment and salt ledger are validated; undefined when cancelled first. */
   saltOf(chainId: number, cancelled: () => boolean): Promise<string | undefined>;
 }
@@ -61,9 +61,9 @@ export class LedgerChainCommitter implements ChainCommitter {
     deps.outbox.owner(COMMIT_OWNER, { resend: [COMMIT_PURPOSE], keyColumns: [crashChainCommitments.outboxKey] });
   }
 
-  record(tx: DbOrTx, chain: { id: number; terminatingHash: string; firstRound: number; length: number }): void {
+  async record(tx: DbOrTx, chain: { id: number; terminatingHash: string; firstRound: number; length: number }): Promise<void> {
     const key = `crash-chain:${chain.id}:commit`;
-    this.deps.outbox.record(tx, {
+    await this.deps.outbox.record(tx, {
       key,
       purpose: COMMIT_PURPOSE,
       owner: { name: COMMIT_OWNER, id: chain.id },
@@ -72,30 +72,30 @@ export class LedgerChainCommitter implements ChainCommitter {
         Memos: [{ Memo: { MemoType: hex(COMMIT_MEMO_TYPE), MemoFormat: hex(COMMIT_MEMO_FORMAT), MemoData: hex(JSON.stringify(commitMemo(chain))) } }],
       },
     });
-    tx.insert(crashChainCommitments).values({ chainId: chain.id, outboxKey: key, createdAt: this.deps.clock.date() }).run();
+    await tx.insert(crashChainCommitments).values({ chainId: chain.id, outboxKey: key, createdAt: this.deps.clock.date() });
   }
 
-  has(chainId: number): boolean {
-    return !!this.of(chainId);
+  async has(chainId: number): Promise<boolean> {
+    return !!(await this.of(chainId));
   }
 
-  of(chainId: number): CommitmentRow | undefined {
-    return this.deps.db.select().from(crashChainCommitments).where(eq(crashChainCommitments.chainId, chainId)).get();
+  of(chainId: number): Promise<CommitmentRow | undefined> {
+    return first(this.deps.db.select().from(crashChainCommitments).where(eq(crashChainCommitments.chainId, chainId)));
   }
 
   /** Every commitment, by chain id. */
-  all(): Map<number, CommitmentRow> {
-    return new Map(this.deps.db.select().from(crashChainCommitments).all().map((r) => [r.chainId, r]));
+  async all(): Promise<Map<number, CommitmentRow>> {
+    return new Map((await this.deps.db.select().from(crashChainCommitments)).map((r) => [r.chainId, r]));
   }
 
   async saltOf(chainId: number, cancelled: () => boolean): Promise<string | undefined> {
-    this.sendAgainIfGivenUp(chainId);
+    await this.sendAgainIfGivenUp(chainId);
     this.deps.outbox.kick();
     let loggedWait = false;
     let lastProblem = "";
     while (!cancelled()) {
       try {
-        const row = this.of(chainId);
+        const row = await this.of(chainId);
         if (!row) throw new Error(`crash chain ${chainId} has no commitment`);
         const saltLedger = row.saltLedgerIndex ?? (await this.settleCommit(row));
         const salt = saltLedger === undefined ? undefined : await this.validatedHash(saltLedger);
@@ -121,17 +121,17 @@ export class LedgerChainCommitter implements ChainCommitter {
    * fee) goes again under a new key when the chain is loaded: an operator who fixed the cause restarts
    * the server. It never moved money and was never validated, so sending it again commits nothing twice.
    */
-  private sendAgainIfGivenUp(chainId: number): void {
-    const row = this.of(chainId);
-    const entry = row && this.deps.outbox.get(row.outboxKey);
+  private async sendAgainIfGivenUp(chainId: number): Promise<void> {
+    const row = await this.of(chainId);
+    const entry = row && (await this.deps.outbox.get(row.outboxKey));
     if (!entry || entry.status !== "failed" || entry.nextKey !== "") return;
-    const again = this.deps.outbox.startAgain(entry.key);
+    const again = await this.deps.outbox.startAgain(entry.key);
     if (again) this.deps.log.warn("crash chain commitment sent again after the ledger refused it", { chain: chainId, failed: entry.key, key: again.key, result: entry.result ?? entry.error });
   }
 
   /** Once the commitment's AccountSet is validated: records where (ledger, hash, close time); returns its salt ledger. */
   private async settleCommit(row: CommitmentRow): Promise<number | undefined> {
-    const entry = this.deps.outbox.get(row.outboxKey);
+    const entry = await this.deps.outbox.get(row.outboxKey);
     if (entry?.status === "failed" && entry.nextKey === "") throw new Error(`the ledger refused the commitment (${entry.result ?? entry.error}); no round is played until it is validated: fix the cause (a treasury that can pay the fee) and restart the server`);
     if (!entry || entry.status !== "validated" || entry.ledgerIndex === null || !entry.hash) return undefined;
     const tx = await this.deps.ledger.request({ command: "tx", transaction: entry.hash });
@@ -141,11 +141,13 @@ export class LedgerChainCommitter implements ChainCommitter {
     const sqlite = sqliteOf(this.deps.db);
     const locked = sqlite && probeWrite(sqlite);
     if (locked) throw new Error(`database not writable: ${locked}`);
-    this.deps.db
-      .update(crashChainCommitments)
-      .set({ txHash: entry.hash, ledgerIndex: entry.ledgerIndex, saltLedgerIndex, committedAt: closeIso ? new Date(closeIso) : this.deps.clock.date() })
-      .where(eq(crashChainCommitments.chainId, row.chainId))
-      .run();
+    const { hash, ledgerIndex } = entry;
+    await this.deps.db.transaction((tx) =>
+      tx
+        .update(crashChainCommitments)
+        .set({ txHash: hash, ledgerIndex, saltLedgerIndex, committedAt: closeIso ? new Date(closeIso) : this.deps.clock.date() })
+        .where(eq(crashChainCommitments.chainId, row.chainId)),
+    );
     return saltLedgerIndex;
   }
 

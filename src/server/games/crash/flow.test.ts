@@ -6,7 +6,7 @@ import { CLIENT_COOKIE } from "../../auth/cookies";
 import { bindingHash } from "../../signing/service";
 import { connectedBrowser, sessionBrowser } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
-import { betReaches, CRASH_TEST_ENV, CrashSocket, deliveredDrops, flyTo, placeBet, skipToRound, startFlight } from "../../testing/crashKit";
+import { betReaches, CRASH_TEST_ENV, crashOf, CrashSocket, deliveredDrops, flyTo, placeBet, skipToRound, startFlight } from "../../testing/crashKit";
 import type { TestBrowser } from "../../testing/testBrowser";
 
 let server: TestServer;
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 async function player(xrp = 300): Promise<{ wallet: Wallet; browser: TestBrowser; socket: CrashSocket }> {
   const wallet = await faucet(server.url, { xrp });
-  const browser = sessionBrowser(server, wallet.classicAddress);
+  const browser = await sessionBrowser(server, wallet.classicAddress);
   const socket = await CrashSocket.open(server, browser);
   await socket.auth(wallet.classicAddress);
   return { wallet, browser, socket };
@@ -53,7 +53,7 @@ describe("crash, live on the sandbox ledger", () => {
     expect(confirmed).toMatchObject({ round, betAmount: 5, autoCashOut: 2 });
     const status = await browser.json(`/api/xumm/status/${bet.uuid}?betId=${bet.betId}`);
     expect(status.body.betConfirmed).toBe(true);
-    startFlight(server);
+    await startFlight(server);
     flyTo(server, crash);
 
     const paid = await socket.find((m) => m.type === "cashOutConfirmed" && m.betId === bet.betId && m.txid, 60_000, "payout txid");
@@ -61,7 +61,7 @@ describe("crash, live on the sandbox ledger", () => {
     expect(await deliveredDrops(server, paid.txid)).toBe(10_000_000n);
     const view = await betReaches(server, wallet.classicAddress, bet.betId, (b) => b.txid, "bet with txid");
     expect(view).toMatchObject({ result: "win", cashOutMultiplier: 2, payoutAmount: 10, txid: paid.txid, round });
-    expect(server.ctx.outbox.list({ purpose: "game-payout" }).filter((e) => e.key === `crash-payout:${bet.betId}`)).toHaveLength(1);
+    expect((await server.ctx.outbox.list({ purpose: "game-payout" })).filter((e) => e.key === `crash-payout:${bet.betId}`)).toHaveLength(1);
 
     // The round's burn: 1% of 5 XRP buys VVX from the AMM and delivers it to the issuer, lowering the VVX in existence by exactly that.
     const burns = await eventually(async () => {
@@ -92,7 +92,7 @@ describe("crash, live on the sandbox ledger", () => {
     const { round, crash } = await skipToRound(server, (c) => c >= 150);
     const bet = await placeBet(server, browser, wallet.seed!, 3);
     await socket.find((m) => m.type === "betConfirmed" && m.betId === bet.betId, 10_000, "betConfirmed");
-    startFlight(server);
+    await startFlight(server);
     flyTo(server, 120);
     await socket.find((m) => m.type === "tick" && m.round === round && m.currentMultiplier >= 1.2, 5_000, "1.2x");
     socket.send({ type: "cashOut", walletAddress: wallet.classicAddress });
@@ -106,7 +106,7 @@ describe("crash, live on the sandbox ledger", () => {
     expect(refused).toMatchObject({ code: "ALREADY_CASHED_OUT", message: "You've already cashed out in this round." });
     const paid = await socket.find((m) => m.type === "cashOutConfirmed" && m.betId === bet.betId && m.txid, 30_000, "payout txid");
     expect(await deliveredDrops(server, paid.txid)).toBe((3_000_000n * BigInt(h)) / 100n);
-    expect(server.ctx.outbox.list({ purpose: "game-payout" }).filter((e) => e.key === `crash-payout:${bet.betId}`)).toHaveLength(1);
+    expect((await server.ctx.outbox.list({ purpose: "game-payout" })).filter((e) => e.key === `crash-payout:${bet.betId}`)).toHaveLength(1);
     // The crash reaches every socket, with the round's hash, and the players with each cash-out's payout (the embeds' table).
     flyTo(server, crash);
     const crashed = await other.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
@@ -125,7 +125,7 @@ describe("crash, live on the sandbox ledger", () => {
     const { round } = await skipToRound(server, (x) => x >= 200);
     const bets = [await placeBet(server, a.browser, a.wallet.seed!, 2, 1.5), await placeBet(server, b.browser, b.wallet.seed!, 3, 1.5), await placeBet(server, c.browser, c.wallet.seed!, 2)];
     for (const [i, p] of [a, b, c].entries()) await p.socket.find((m) => m.type === "betConfirmed" && m.betId === bets[i]!.betId, 10_000, "betConfirmed");
-    startFlight(server);
+    await startFlight(server);
     // One tick carries the round past 1.5x: both automatic cash-outs are decided in it and told together.
     flyTo(server, 160);
     const both = await spectator.find((m) => m.type === "playersCashedOut" && m.round === round, 5_000, "playersCashedOut");
@@ -162,7 +162,7 @@ describe("crash, live on the sandbox ledger", () => {
     const late = await CrashSocket.open(server);
     const first = await late.find((m) => m.type === "gameState", 5_000, "the first gameState");
     expect(first.players.map((p: any) => p.walletAddress).sort()).toEqual([a.wallet.classicAddress, b.wallet.classicAddress].sort());
-    startFlight(server);
+    await startFlight(server);
     flyTo(server, 160);
     await spectator.find((m) => m.type === "playerCashedOut" && m.round === round, 5_000, "a's cash-out");
     flyTo(server, crash);
@@ -184,7 +184,7 @@ describe("crash, live on the sandbox ledger", () => {
     await eventually(() => server.ctx.crash.channel.watchers === 0 || undefined, "no socket watching");
     const { round } = await skipToRound(server, (x) => x >= 300);
     const scheduler = server.ctx.scheduler;
-    startFlight(server);
+    await startFlight(server);
     const flying = scheduler.pending;
     // The first tick finds nobody to tell or pay: the ticker stops (the crash keeps its own timer).
     flyTo(server, 120);
@@ -197,12 +197,25 @@ describe("crash, live on the sandbox ledger", () => {
     spectator.close();
   }, 400_000);
 
+  test("the pause's end opens the next round as soon as the crashed round's writes commit, not a retry later", async () => {
+    const { round } = await skipToRound(server, () => true);
+    const rounds = server.ctx.crash.rounds;
+    await startFlight(server);
+    flyTo(server, crashOf(server, round));
+    expect(rounds.state()).toMatchObject({ round, status: "crashed" });
+    // The crash's writes are still committing (their transaction awaits its reads) when the pause ends.
+    server.ctx.scheduler.advance(server.ctx.config.crashPauseMs);
+    await rounds.settled();
+    expect(rounds.state()).toMatchObject({ round: round + 1, status: "waiting" });
+    expect((await server.ctx.crash.bets.repo.round(round))?.status).toBe("finished");
+  });
+
   test("a loss pays nothing; a cash-out after the crash is refused; a bet confirmed while a round runs joins the next round", async () => {
     const { wallet, browser, socket } = await player();
     const { round, crash } = await skipToRound(server, (c) => c >= 150 && c <= 500);
     const bet = await placeBet(server, browser, wallet.seed!, 2, crash / 100 + 1);
     await socket.find((m) => m.type === "betConfirmed" && m.betId === bet.betId, 10_000, "betConfirmed");
-    startFlight(server);
+    await startFlight(server);
     flyTo(server, crash);
     await socket.find((m) => m.type === "gameState" && m.round === round && m.status === "crashed", 60_000, "crashed");
     expect(socket.table.round).toBe(round);
@@ -211,11 +224,11 @@ describe("crash, live on the sandbox ledger", () => {
     expect(await socket.next((m) => m.type === "error", 5_000)).toMatchObject({ code: "NO_ACTIVE_BET" });
     const lost = await betReaches(server, wallet.classicAddress, bet.betId, (b) => b.result !== null, "the loss");
     expect(lost).toMatchObject({ result: "loss", payoutAmount: 0, txid: null, round });
-    expect(server.ctx.outbox.get(`crash-payout:${bet.betId}`)).toBeUndefined();
+    expect(await server.ctx.outbox.get(`crash-payout:${bet.betId}`)).toBeUndefined();
 
     // Now a bet confirmed while a round runs (one that flies for minutes of real time): it joins the round after it.
     const long = await skipToRound(server, (c) => c >= 1000);
-    startFlight(server);
+    await startFlight(server);
     const running = await socket.find((m) => m.type === "gameState" && m.status === "running" && m.round === long.round, 5_000, "a running round");
     const late = await placeBet(server, browser, wallet.seed!, 1, 1.1);
     const joined = await socket.find((m) => m.type === "betConfirmed" && m.betId === late.betId, 10_000, "late bet confirmed");
@@ -246,7 +259,7 @@ describe("crash, live on the sandbox ledger", () => {
 
   test("bad input: 400 naming the field with the spec's texts, 403 for another wallet, 401 without a session", async () => {
     const wallet = await faucet(server.url, { xrp: 50 });
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const post = (json: unknown) => browser.json("/api/crash-bet/initiate", { method: "POST", json });
     expect((await post({ betAmount: 0.5 })).body).toMatchObject({ field: "betAmount", message: "Minimum bet amount is 1 XRP." });
     expect((await post({ betAmount: 101 })).body).toMatchObject({ field: "betAmount", message: "Maximum bet amount is 100 XRP." });

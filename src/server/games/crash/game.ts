@@ -46,7 +46,7 @@ export class CrashGame {
       game: CRASH_GAME,
       signKind: "crash_bet",
       instruction: (drops, p) => `Crash bet of ${dropsToXrpNumber(drops)} XRP${p.autoCashOut ? ` (auto cash-out at ${formatHundredths(p.autoCashOut)}x)` : ""}`,
-      place: () => ({ round: this.rounds.placeRound() }),
+      place: async ({ db }) => ({ round: await this.rounds.placeRound(db) }),
     });
     this.channel = new GameChannel(deps.hub, CRASH_GAME);
     this.commitments = new LedgerChainCommitter(deps);
@@ -68,7 +68,7 @@ export class CrashGame {
       maxProfitRatio: deps.config.crashMaxProfitRatio,
       notePlayed: deps.notePlayed,
     });
-    this.rounds.onCrashed = () => this.channel.publish(this.historyMessage());
+    this.rounds.onCrashed = () => void this.historyMessage().then((m) => this.channel.publish(m), (err) => deps.log.error("crash history not published", { error: String(err) }));
     // "VVX burned so far" is live on every page: a burn validates a ledger close or two after its round.
     this.burns.onSettled = () => {
       const { totalVvxBurned, totalXrpSpent, rounds } = this.burns.totals();
@@ -76,16 +76,16 @@ export class CrashGame {
     };
     // What every socket gets on open, serialized once per change of the rounds or bets (a round ending, a bet placed or settled).
     const sqlite = sqliteOf(deps.db);
-    const history = sqlite && readModelsOf(sqlite).model(["game_rounds", "game_bets"], () => JSON.stringify(this.historyMessage()));
-    this.historyText = history ? () => history.get() : () => JSON.stringify(this.historyMessage());
+    const history = sqlite && readModelsOf(sqlite).model(["game_rounds", "game_bets"], async () => JSON.stringify(await this.historyMessage()));
+    this.historyText = history ? () => history.get() : async () => JSON.stringify(await this.historyMessage());
   }
 
   /** The gameHistory message's JSON as it is now (what a socket gets on open). */
-  readonly historyText: () => string;
+  readonly historyText: () => Promise<string>;
 
   /** Voids what a restart cut, then follows payments and runs rounds. */
-  start(): void {
-    this.bets.voidInterrupted();
+  async start(): Promise<void> {
+    await this.bets.voidInterrupted();
     this.bets.start();
     this.offs.push(
       this.bets.on("confirmed", (bet) => {
@@ -108,7 +108,7 @@ export class CrashGame {
   }
 
   /** The highest round that ran (or was voided): every round whose outcome may have been shown. 0 before any. */
-  lastShownRound(): number {
+  lastShownRound(): Promise<number> {
     return this.bets.repo.lastShownRound();
   }
 
@@ -117,11 +117,11 @@ export class CrashGame {
    * again. Every chain's seed is erased (a new chain is published before the next round) and a voided
    * round takes number `shown` when it is known, so the next round comes after it.
    */
-  skipPast(db: DbOrTx, shown: number | undefined, reason: string): void {
-    this.chains.retireAll(reason, db);
-    if (shown !== undefined && this.bets.repo.lastRoundNumber(db) < shown) {
+  async skipPast(db: DbOrTx, shown: number | undefined, reason: string): Promise<void> {
+    await this.chains.retireAll(reason, db);
+    if (shown !== undefined && (await this.bets.repo.lastRoundNumber(db)) < shown) {
       const now = this.deps.clock.date();
-      this.bets.repo.insertRound(db, { round: shown, status: "voided", openedAt: now, endedAt: now });
+      await this.bets.repo.insertRound(db, { round: shown, status: "voided", openedAt: now, endedAt: now });
     }
   }
 
@@ -149,9 +149,9 @@ export class CrashGame {
 
   /** Withdraws a bet nobody paid yet (the player closed the dialog) and its Xaman request; false when it was paid or ended. */
   async cancel(wallet: string, betId: string): Promise<boolean> {
-    const bet = this.bets.get(betId);
+    const bet = await this.bets.get(betId);
     if (!bet || bet.wallet !== wallet) throw new NotFoundError(`No crash bet ${betId} of this wallet`, "NOT_FOUND");
-    const cancelled = this.bets.cancel(betId, wallet);
+    const cancelled = await this.bets.cancel(betId, wallet);
     if (cancelled && bet.signUuid) {
       // Xaman refuses once the wallet opened the request; the withdrawn payment request refunds a late payment anyway.
       await this.deps.signing.cancel(bet.signUuid).catch(() => undefined);
@@ -165,42 +165,43 @@ export class CrashGame {
   }
 
   /** One finished or voided round with every bet (its page); 404 for an unknown round or one still being played. */
-  roundDetail(round: number): CrashRoundDetailView {
-    const row = this.bets.repo.round(round);
+  async roundDetail(round: number): Promise<CrashRoundDetailView> {
+    const row = await this.bets.repo.round(round);
     if (!row) throw new NotFoundError(`No crash round #${round}`, "ROUND_NOT_FOUND");
     if (row.status !== "finished" && row.status !== "voided") throw new NotFoundError(`Crash round #${round} is still being played: its hash is published when it crashes`, "ROUND_NOT_OVER");
-    const bets = this.bets.inRound(round);
+    const bets = await this.bets.inRound(round);
     const detail = JSON.parse(row.detailJson) as CrashRoundDetail;
     const chain = this.chains.all().find((c) => c.id === detail.chainId)!;
     return {
       success: true,
       round: roundView(row, bets),
-      chain: chainView(chain, this.commitments.of(chain.id)),
+      chain: chainView(chain, await this.commitments.of(chain.id)),
       maxProfit: detail.maxProfitDrops === undefined ? null : xrpText(BigInt(detail.maxProfitDrops)),
       bets: bets.map((b) => ({ ...roundBetView(b), autoCashOut: multiplierOf(b.params.autoCashOut) })),
     };
   }
 
   /** Finished rounds, newest first, with their players. */
-  pastRounds(limit: number, before?: number) {
-    return this.bets.repo.pastRounds(limit, before).map((r) => roundView(r, this.bets.inRound(r.round)));
+  async pastRounds(limit: number, before?: number) {
+    const rounds = await this.bets.repo.pastRounds(limit, before);
+    return Promise.all(rounds.map(async (r) => roundView(r, await this.bets.inRound(r.round))));
   }
 
-  walletBets(wallet: string, limit: number, paidOnly = false) {
-    return this.bets.ofWallet(wallet, limit, paidOnly).map(betView);
+  async walletBets(wallet: string, limit: number, paidOnly = false) {
+    return (await this.bets.ofWallet(wallet, limit, paidOnly)).map(betView);
   }
 
-  historyMessage(): CrashServerMessage {
-    return { type: "gameHistory", history: this.pastRounds(HISTORY_ROUNDS) };
+  async historyMessage(): Promise<CrashServerMessage> {
+    return { type: "gameHistory", history: await this.pastRounds(HISTORY_ROUNDS) };
   }
 
   /** The socket /ws/games/crash (spec §7): auth, keepalive, bet, cashOut. */
   socket(deps: GameSocketDeps): SocketEndpoint {
     return this.channel.socket(deps, {
-      onOpen: (ws) => {
+      onOpen: async (ws) => {
         this.rounds.watched();
         this.channel.send(ws, this.rounds.state());
-        ws.send(this.historyText());
+        ws.send(await this.historyText());
       },
       onMessage: (ws, msg, ctx) => this.onMessage(ws, msg, ctx),
     });

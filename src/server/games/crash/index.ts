@@ -32,7 +32,7 @@ import { fairnessView } from "./views";
  */
 function latestRounds(crash: CrashGame, db: Db) {
   const encode = jsonEncoder<typeof CrashRoundsResponse.static>(CrashRoundsResponse, "crash rounds");
-  return readModelsOf(sqliteOf(db)!).keyed(["game_rounds", "game_bets"], (limit: number) => encode({ success: true, rounds: crash.pastRounds(limit) }));
+  return readModelsOf(sqliteOf(db)!).keyed(["game_rounds", "game_bets"], async (limit: number) => encode({ success: true, rounds: await crash.pastRounds(limit) }));
 }
 
 /** The longest list of a wallet's bets one answer shows. */
@@ -47,9 +47,9 @@ function walletBets(crash: CrashGame, db: Db, jsonHeaders?: Record<string, strin
   const BetItem = CrashBetsResponse.properties.bets.items;
   const encode = rowsEncoder<typeof BetItem.static, string>(BetItem, "crash bets", (bet) => bet.betId);
   const models = readModelsOf(sqliteOf(db)!);
-  const newest = models.keyed(["game_bets"], (wallet: string) => encode(crash.walletBets(wallet, MAX_LISTED_BETS)));
-  const newestPaid = models.keyed(["game_bets"], (wallet: string) => encode(crash.walletBets(wallet, MAX_LISTED_BETS, true)));
-  return (wallet: string, limit: number, paidOnly: boolean) => listJson("bets", (paidOnly ? newestPaid : newest).get(wallet), 0, limit, jsonHeaders);
+  const newest = models.keyed(["game_bets"], async (wallet: string) => encode(await crash.walletBets(wallet, MAX_LISTED_BETS)));
+  const newestPaid = models.keyed(["game_bets"], async (wallet: string) => encode(await crash.walletBets(wallet, MAX_LISTED_BETS, true)));
+  return async (wallet: string, limit: number, paidOnly: boolean) => listJson("bets", await (paidOnly ? newestPaid : newest).get(wallet), 0, limit, jsonHeaders);
 }
 
 /** The `paid` flag of a query: 1/true or 0/false (absent: false); 400 naming it otherwise. */
@@ -68,7 +68,7 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
       "/api/crash/fairness",
       async () => {
         await crash.chains.recorded(); // the first start records its chain a moment after the server listens
-        return fairnessView(crash.chains.all(), crash.commitments.all(), crash.treasury);
+        return fairnessView(crash.chains.all(), await crash.commitments.all(), crash.treasury);
       },
       {
         response: CrashFairness,
@@ -80,10 +80,11 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
     )
     .get(
       "/api/crash/rounds",
-      ({ query }) => {
+      async ({ query }) => {
         const limit = parsePositive(query.limit, "limit", 20, 200);
-        if (!query.before) return latest.get(limit).response(jsonHeaders);
-        return { success: true as const, rounds: crash.pastRounds(limit, parsePositive(query.before, "before", 1, 10_000_000)) };
+        // The cached JSON of the same schema, sent as it is (typed as the body: Elysia cannot type an awaited union of the two).
+        if (!query.before) return (await latest.get(limit)).response(jsonHeaders) as never;
+        return { success: true as const, rounds: await crash.pastRounds(limit, parsePositive(query.before, "before", 1, 10_000_000)) };
       },
       {
         query: RoundsQuery,

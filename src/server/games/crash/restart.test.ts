@@ -16,12 +16,12 @@ describe("crash across a restart", () => {
     const early = await faucet(server.url, { xrp: 100 });
     // A round that reaches 1.15x at least, so that the early bet's 1.10x is reached before the cut.
     const { round } = await skipToRound(server, (c) => c >= 115);
-    const a = await placeBet(server, sessionBrowser(server, rider.classicAddress), rider.seed!, 4);
-    const b = await placeBet(server, sessionBrowser(server, early.classicAddress), early.seed!, 3, 1.1);
+    const a = await placeBet(server, await sessionBrowser(server, rider.classicAddress), rider.seed!, 4);
+    const b = await placeBet(server, await sessionBrowser(server, early.classicAddress), early.seed!, 3, 1.1);
     await betReaches(server, rider.classicAddress, a.betId, (x) => x.status === "confirmed" && x.round === round, "rider confirmed", 15_000);
     await betReaches(server, early.classicAddress, b.betId, (x) => x.status === "confirmed" && x.round === round, "early confirmed", 15_000);
     // The early bet auto-cashes out at 1.10x, then the server dies mid-round.
-    startFlight(server);
+    await startFlight(server);
     flyTo(server, 110);
     await betReaches(server, early.classicAddress, b.betId, (x) => x.status === "won", "early cash-out", 30_000);
     expect(server.ctx.crash.rounds.state()).toMatchObject({ status: "running", round });
@@ -39,14 +39,14 @@ describe("crash across a restart", () => {
       expect(await deliveredDrops(server, won.txid)).toBe(3_300_000n);
       const rounds = await fetch(`${server.url}/api/crash/rounds?limit=50`).then((r) => r.json());
       // Exactly one refund and one payout, and the next rounds go on from round + 1.
-      expect(server.ctx.outbox.list().filter((e) => e.key === `crash-refund:${a.betId}` || e.key === `crash-payout:${a.betId}`)).toHaveLength(1);
-      expect(server.ctx.outbox.list().filter((e) => e.key.endsWith(b.betId))).toHaveLength(1);
+      expect((await server.ctx.outbox.list()).filter((e) => e.key === `crash-refund:${a.betId}` || e.key === `crash-payout:${a.betId}`)).toHaveLength(1);
+      expect((await server.ctx.outbox.list()).filter((e) => e.key.endsWith(b.betId))).toHaveLength(1);
       await eventually(() => server.ctx.crash.rounds.state().round > round, "the next round");
       // A voided round shows its hash and where it would have crashed: its game of the chain, as any other.
       const voided = rounds.rounds.find((r: any) => r.round === round);
       expect(voided).toMatchObject({ voided: true, crashPoint: crashOf(server, round) / 100 });
       expect(isGameHashOfChain(voided.hash, voided.gameNumber, (await fetch(`${server.url}/api/crash/fairness`).then((r) => r.json())).terminatingHash)).toBe(true);
-      finishRound(server);
+      await finishRound(server);
     } finally {
       await server.stop(true);
     }
@@ -60,15 +60,15 @@ describe("crash across a restart", () => {
       const one = await faucet(server.url, { xrp: 200 });
       const two = await faucet(server.url, { xrp: 200 });
       const { round, crash } = await skipToRound(server, (c) => c >= 300);
-      const a = await placeBet(server, sessionBrowser(server, one.classicAddress), one.seed!, 60);
-      const b = await placeBet(server, sessionBrowser(server, two.classicAddress), two.seed!, 40);
+      const a = await placeBet(server, await sessionBrowser(server, one.classicAddress), one.seed!, 60);
+      const b = await placeBet(server, await sessionBrowser(server, two.classicAddress), two.seed!, 40);
       await betReaches(server, one.classicAddress, a.betId, (x) => x.status === "confirmed", "a confirmed", 15_000);
       await betReaches(server, two.classicAddress, b.betId, (x) => x.status === "confirmed", "b confirmed", 15_000);
-      startFlight(server);
+      await startFlight(server);
       flyTo(server, crash);
       const wa = await betReaches(server, one.classicAddress, a.betId, (x) => x.txid, "capped payout a", 60_000);
       const wb = await betReaches(server, two.classicAddress, b.betId, (x) => x.txid, "capped payout b", 60_000);
-      const detail = JSON.parse(server.ctx.crash.bets.repo.round(round)!.detailJson);
+      const detail = JSON.parse((await server.ctx.crash.bets.repo.round(round))!.detailJson);
       const maxProfit = BigInt(detail.maxProfitDrops);
       expect(maxProfit).toBeGreaterThan(0n);
       const cap = Number(((100_000_000n + maxProfit) * 100n) / 100_000_000n);
@@ -93,8 +93,8 @@ describe("crash across a restart", () => {
       const { round, crash } = await skipToRound(server, (c) => c >= 400);
       const bets = await Promise.all(riders.map((r) => placeBet(server, r.browser, r.wallet.seed!, 10)));
       for (const [i, r] of riders.entries()) await r.socket.find((m) => m.type === "betConfirmed" && m.betId === bets[i]!.betId, 15_000, "betConfirmed");
-      startFlight(server);
-      const maxProfit = BigInt(JSON.parse(server.ctx.crash.bets.repo.round(round)!.detailJson).maxProfitDrops);
+      await startFlight(server);
+      const maxProfit = BigInt(JSON.parse((await server.ctx.crash.bets.repo.round(round))!.detailJson).maxProfitDrops);
       expect(maxProfit).toBeGreaterThan(10_000_000n);
       const XRP10 = 10_000_000n;
       // The first leaves halfway to the cap of three riders; the second tries to leave just under the cap that
@@ -128,7 +128,7 @@ describe("crash across a restart", () => {
 
 async function rider(server: TestServer) {
   const wallet = await faucet(server.url, { xrp: 100 });
-  const browser = sessionBrowser(server, wallet.classicAddress);
+  const browser = await sessionBrowser(server, wallet.classicAddress);
   const socket = await CrashSocket.open(server, browser);
   await socket.auth(wallet.classicAddress);
   return { wallet, browser, socket };

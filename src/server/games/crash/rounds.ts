@@ -2,7 +2,7 @@ import { hundredthsAtMs, maxProfitCapHundredths, msToReachHundredths, multiplyFl
 import type { CrashCashOut, CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
 import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
-import { probeWrite, reportIfCorrupt, sqliteOf, type Db } from "../../platform/db";
+import { probeWrite, reportIfCorrupt, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import { BACKLOG_RETRY_MS, WriteBacklog } from "../../platform/db/backlog";
 import type { Logger } from "../../platform/log";
 import type { NotePlayed } from "../../platform/playedMarks";
@@ -84,9 +84,9 @@ export class CrashRounds {
   }
 
   /** The round a bet confirmed now joins: the counting-down one, else the next (spec §4). */
-  placeRound(): number {
+  async placeRound(db: DbOrTx): Promise<number> {
     const live = this.live;
-    if (!live) return this.deps.bets.repo.lastRoundNumber() + 1;
+    if (!live) return (await this.deps.bets.repo.lastRoundNumber(db)) + 1;
     return live.status === "waiting" ? live.round : live.round + 1;
   }
 
@@ -100,11 +100,16 @@ export class CrashRounds {
     const began = performance.now();
     const run = ++this.runs;
     const cancelled = () => this.stopped || run !== this.runs;
-    const loaded = this.deps.chains.load(this.deps.bets.repo.lastRoundNumber() + 1, cancelled);
-    void loaded.then(async (chain) => {
+    void (async () => {
+      // Begun in start()'s own tick (the round number is read inside the load): chains.ready() waits for it.
+      const chain = await this.deps.chains.load(this.deps.bets.repo.lastRoundNumber().then((n) => n + 1), cancelled);
       if (!chain || cancelled()) return;
       this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
-      this.openNext();
+      await this.openNext();
+    })().catch((err) => {
+      // A damaged database stops the server with one line naming the file (platform/db whenCorrupt).
+      reportIfCorrupt(err);
+      this.deps.log.error("crash rounds not started", { error: err instanceof Error ? err.message : String(err) });
     });
   }
 
@@ -234,36 +239,42 @@ export class CrashRounds {
   // --- The loop ---------------------------------------------------------------------
 
   /**
-   * Opens the next round once the database takes its row and every write of the round before has committed
-   * (round numbers come from the database); until then it tries again every BACKLOG_RETRY_MS.
+   * Opens the next round once every write of the round before has committed (the pass writing them ends: the
+   * pause timer finds them awaiting their reads) and the database takes its row; else tries every BACKLOG_RETRY_MS.
    */
-  private openNext(): void {
+  private async openNext(): Promise<void> {
     if (this.stopped || this.drained) return;
     this.clearTimers();
+    if (this.writes.waiting > 0) await this.writes.written();
+    if (this.stopped || this.drained) return;
     const sqlite = sqliteOf(this.deps.db);
     const blocked = this.writes.waiting > 0 ? "the last round's writes wait" : sqlite && probeWrite(sqlite);
     if (!blocked) {
       try {
-        return this.openRound();
+        return await this.openRound();
       } catch (err) {
         reportIfCorrupt(err);
         this.deps.log.warn("crash round not opened; trying again", { error: err instanceof Error ? err.message : String(err) });
       }
     }
-    const retry = setTimeout(() => this.openNext(), BACKLOG_RETRY_MS);
+    const retry = setTimeout(() => void this.openNext(), BACKLOG_RETRY_MS);
     this.timers.push(() => clearTimeout(retry));
   }
 
-  private openRound(): void {
-    const round = this.deps.bets.repo.lastRoundNumber() + 1;
+  private async openRound(): Promise<void> {
+    const round = (await this.deps.bets.repo.lastRoundNumber()) + 1;
     // Past a used-up chain, the next one is committed on the ledger and salted first: the round opens once it is.
-    if (!this.deps.chains.readyFor(round)) return void this.timers.push(this.deps.scheduler.after(1000, () => this.openNext()));
+    if (!this.deps.chains.readyFor(round)) return void this.timers.push(this.deps.scheduler.after(1000, () => void this.openNext()));
     const seed = this.deps.chains.seedFor(round);
     const detail: CrashRoundDetail = { hash: seed.hash, crashHundredths: seed.crashHundredths, chainId: seed.chainId, gameNumber: seed.gameNumber };
-    this.deps.db.transaction((tx) => this.deps.bets.repo.insertRound(tx, { round, status: "open", detailJson: JSON.stringify(detail), openedAt: this.deps.clock.date() }));
+    const joined = await this.deps.db.transaction(async (tx) => {
+      await this.deps.bets.repo.insertRound(tx, { round, status: "open", detailJson: JSON.stringify(detail), openedAt: this.deps.clock.date() });
+      // Bets confirmed while the previous round ran joined this one.
+      return this.deps.bets.inRound(round, tx);
+    });
+    if (this.stopped) return;
     const live: Live = { round, status: "waiting", seed, countdownEnds: this.deps.scheduler.now() + this.deps.waitMs, startedPerf: 0, startedAt: null, endedMs: 0, maxProfitDrops: this.maxProfitNow(), cashedOutProfitDrops: 0n, playing: new Map(), players: new Map(), joined: [] };
-    // Bets confirmed while the previous round ran joined this one.
-    for (const bet of this.deps.bets.inRound(round)) this.join(live, playerOf(bet));
+    for (const bet of joined) this.join(live, playerOf(bet));
     this.live = live;
     // The card shows this round's max profit while it waits; it is fixed again at the start.
     void this.refreshBankroll().then(() => {
@@ -274,7 +285,7 @@ export class CrashRounds {
     this.publishState(live);
     this.timers.push(
       this.deps.scheduler.every(1000, () => this.publishState(live)),
-      this.deps.scheduler.at(live.countdownEnds, () => this.guard("start", () => this.run())),
+      this.deps.scheduler.at(live.countdownEnds, () => this.guard("start", () => void (this.stepping = this.run().catch((err) => this.stepFailed("start", err))))),
     );
   }
 
@@ -292,7 +303,7 @@ export class CrashRounds {
     }
   }
 
-  private run(): void {
+  private async run(): Promise<void> {
     const live = this.live;
     if (!live || this.stopped) return;
     this.clearTimers();
@@ -302,13 +313,16 @@ export class CrashRounds {
     live.startedAt = this.deps.clock.now();
     this.playersPush?.();
     this.playersPush = undefined;
-    for (const bet of this.deps.bets.inRound(live.round)) {
+    // Read behind the writer: a credit that placed its bet in this round while it counted down has committed by then (SQLite's one writer).
+    const bets = await this.deps.db.transaction((tx) => this.deps.bets.inRound(live.round, tx));
+    if (this.live !== live || this.stopped) return;
+    for (const bet of bets) {
       if (bet.status !== "confirmed") continue;
       live.playing.set(bet.wallet, bet);
       if (!live.players.has(bet.wallet)) this.join(live, playerOf(bet));
     }
     const detail: CrashRoundDetail = { hash: live.seed.hash, crashHundredths: live.seed.crashHundredths, chainId: live.seed.chainId, gameNumber: live.seed.gameNumber, maxProfitDrops: live.maxProfitDrops.toString() };
-    this.writes.add((tx) => this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) }));
+    this.writes.add(async (tx) => void (await this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) })));
     // Marked played (outside the database) before anyone is told the round flies: a restored backup never replays it.
     this.deps.notePlayed("crash", live.round);
     this.publishState(live);
@@ -387,7 +401,7 @@ export class CrashRounds {
     const payoutDrops = multiplyFloor(bet.amountDrops, hundredths);
     live.cashedOutProfitDrops += payoutDrops - bet.amountDrops;
     this.writes.add(
-      (tx) => void this.deps.bets.win(tx, bet.id, hundredths),
+      async (tx) => void (await this.deps.bets.win(tx, bet.id, hundredths)),
       () => this.deps.bets.kick(),
     );
     const payout = dropsToXrpNumber(payoutDrops);
@@ -422,11 +436,11 @@ export class CrashRounds {
     const endedAt = this.deps.clock.date();
     let burn: unknown;
     this.writes.add(
-      (tx) => {
-        for (const bet of riders) this.deps.bets.lose(tx, bet.id);
-        this.deps.bets.repo.updateRound(tx, live.round, { status: "finished", endedAt });
-        const total = this.deps.bets.inRound(live.round).reduce((n, b) => n + b.amountDrops, 0n);
-        burn = this.deps.burns.record(tx, live.round, total);
+      async (tx) => {
+        for (const bet of riders) await this.deps.bets.lose(tx, bet.id);
+        await this.deps.bets.repo.updateRound(tx, live.round, { status: "finished", endedAt });
+        const total = (await this.deps.bets.inRound(live.round, tx)).reduce((n, b) => n + b.amountDrops, 0n);
+        burn = await this.deps.burns.record(tx, live.round, total);
       },
       () => {
         if (burn) this.deps.bets.kick();
@@ -438,7 +452,13 @@ export class CrashRounds {
     this.deps.log.info("crash round crashed", { round: live.round, crash: live.seed.crashHundredths, players: live.players.size, lost: riders.length });
     this.publishState(live);
     this.checkDrained();
-    this.timers.push(this.deps.scheduler.after(this.deps.pauseMs, () => this.openNext()));
+    this.timers.push(this.deps.scheduler.after(this.deps.pauseMs, () => void (this.stepping = this.openNext())));
+  }
+
+  /** Resolves once the step a timer began (a start reading its bets, the next round opening) and the writes it queued have ended; never rejects (tests moving the scheduler wait for it). */
+  async settled(): Promise<void> {
+    await this.stepping;
+    await this.writes.written();
   }
 
   /** A timer's step that fails (a bug, a read refused) is logged; the loop goes on with its next timer. */
@@ -446,10 +466,17 @@ export class CrashRounds {
     try {
       fn();
     } catch (err) {
-      reportIfCorrupt(err);
-      this.deps.log.error("crash round step failed", { step, round: this.live?.round, error: err instanceof Error ? err.message : String(err) });
+      this.stepFailed(step, err);
     }
   }
+
+  private stepFailed(step: string, err: unknown): void {
+    reportIfCorrupt(err);
+    this.deps.log.error("crash round step failed", { step, round: this.live?.round, error: err instanceof Error ? err.message : String(err) });
+  }
+
+  /** The step a timer began last (see settled). */
+  private stepping: Promise<void> = Promise.resolve();
 
   /** Called after each crash (the game publishes gameHistory). */
   onCrashed: ((round: number) => void) | undefined;

@@ -37,7 +37,7 @@ describe("daily spin wheel", () => {
   test("one spin per UTC day across midnight; the streak grows on consecutive days and breaks after a missed day", async () => {
     await toNextMidnight(-60_000); // 23:59 UTC
     const wallet = await buyer(server, 0);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const address = wallet.classicAddress;
     expect(await eligibility(browser, address)).toMatchObject({ success: true, canSpin: true, reason: null, totalSpins: 0, currentStreak: 0, longestStreak: 0, streakTier: "none" });
 
@@ -67,15 +67,15 @@ describe("daily spin wheel", () => {
 
   test("two concurrent spins: one result and one 409", async () => {
     const wallet = await buyer(server, 0);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const results = await Promise.all([spinWheel(browser, wallet.classicAddress), spinWheel(browser, wallet.classicAddress)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect(server.ctx.dailySpin.repo.spinsOf(wallet.classicAddress, 10)).toHaveLength(1);
+    expect(await server.ctx.dailySpin.repo.spinsOf(wallet.classicAddress, 10)).toHaveLength(1);
   });
 
   test("a prize of N spins becomes a Bonus session of N spins at 1,000 VVX; Try Again credits nothing", async () => {
     const wallet = await buyer(server, 0);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const expected = await steer(browser, wallet, (n) => n === 0);
     const lost = (await spinWheel(browser, wallet.classicAddress)).body.result;
     expect(lost).toMatchObject({ prizeType: "none", prizeAmount: 0, prizeLabel: "Try Again", slotSessionId: null, position: expected.position });
@@ -97,7 +97,7 @@ describe("daily spin wheel", () => {
 
   test("a prize while a Standard session is active is added to it; while a High Limit session is active it waits as a Bonus session", async () => {
     const wallet = await buyer(server, 1_010_000);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     const prize = await steer(browser, wallet, (n) => n > 0);
     const won = (await spinWheel(browser, wallet.classicAddress)).body.result;
@@ -114,13 +114,13 @@ describe("daily spin wheel", () => {
     expect(won2.creditedTo).toBe("new_bonus");
     const current = (await browser.json(`/api/slots/active-session/${wallet.classicAddress}`)).body.session;
     expect([current.sessionId, current.queuedSessions]).toEqual([high.sessionId, 1]);
-    expect(server.ctx.slots.repo.session(won2.slotSessionId)).toMatchObject({ kind: "bonus", remainingSpins: second.prizeAmount });
+    expect(await server.ctx.slots.repo.session(won2.slotSessionId)).toMatchObject({ kind: "bonus", remainingSpins: second.prizeAmount });
   });
 
   test("the session wallet must match: 401 without a session, 403 for another wallet, 400 for a malformed one", async () => {
     const wallet = await buyer(server, 0);
     const other = await buyer(server, 0);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     expect((await spinWheel(browser, other.classicAddress)).status).toBe(403);
     const bad = await spinWheel(browser, "rNotAnAddress");
     expect([bad.status, bad.body.field]).toEqual([400, "walletAddress"]);
@@ -128,6 +128,6 @@ describe("daily spin wheel", () => {
     expect(anonymous.status).toBe(401);
     const badEligibility = await browser.json("/api/daily-spin/check-eligibility/nope");
     expect([badEligibility.status, badEligibility.body.field]).toEqual([400, "walletAddress"]);
-    expect(server.ctx.dailySpin.repo.spinsOf(wallet.classicAddress, 10)).toHaveLength(0);
+    expect(await server.ctx.dailySpin.repo.spinsOf(wallet.classicAddress, 10)).toHaveLength(0);
   });
 });

@@ -21,7 +21,7 @@ const spins = () => server.ctx.store.sqlite.query<{ n: number }, []>("SELECT cou
 describe("DAILY_SPIN_ELIGIBILITY=holders", () => {
   test("a fresh wallet may not spin (403, the reason shown); one that bought spins or holds a VVX NFT may; play older than 30 days no longer counts", async () => {
     const fresh = await buyer(server, 0);
-    const freshBrowser = sessionBrowser(server, fresh.classicAddress);
+    const freshBrowser = await sessionBrowser(server, fresh.classicAddress);
     const elig = (await freshBrowser.json(`/api/daily-spin/check-eligibility/${fresh.classicAddress}`)).body;
     expect(elig).toMatchObject({ canSpin: false, eligible: false, reason: HOLDERS_ONLY });
     const before = spins();
@@ -31,7 +31,7 @@ describe("DAILY_SPIN_ELIGIBILITY=holders", () => {
 
     // A player: bought a slots package.
     const player = await buyer(server, 10_000);
-    const playerBrowser = sessionBrowser(server, player.classicAddress);
+    const playerBrowser = await sessionBrowser(server, player.classicAddress);
     await buyPackage(server, playerBrowser, player.classicAddress, 0);
     expect((await playerBrowser.json(`/api/daily-spin/check-eligibility/${player.classicAddress}`)).body).toMatchObject({ canSpin: true, eligible: true, reason: null });
     expect((await playerBrowser.json("/api/daily-spin/spin", { method: "POST", json: {} })).status).toBe(200);
@@ -39,7 +39,7 @@ describe("DAILY_SPIN_ELIGIBILITY=holders", () => {
     // A holder: owns a VVX NFT on the ledger.
     const holder = await buyer(server, 250_000);
     await buyNft(server, holder, 2);
-    const holderBrowser = sessionBrowser(server, holder.classicAddress);
+    const holderBrowser = await sessionBrowser(server, holder.classicAddress);
     expect((await holderBrowser.json("/api/daily-spin/spin", { method: "POST", json: {} })).status).toBe(200);
 
     // 31 days on, the package no longer counts; the NFT still does.
@@ -48,7 +48,7 @@ describe("DAILY_SPIN_ELIGIBILITY=holders", () => {
     expect((await holderBrowser.json(`/api/daily-spin/check-eligibility/${holder.classicAddress}`)).body).toMatchObject({ canSpin: true, eligible: true });
 
     // /admin: the wheel per day (the two spins of the first day), admins only.
-    const day = (await sessionBrowser(server, admin.classicAddress).json("/api/admin/wheel")).body;
+    const day = await (await (await sessionBrowser(server, admin.classicAddress)).json("/api/admin/wheel")).body;
     expect(day.eligibility).toBe("holders");
     expect(day.days[0]).toMatchObject({ spins: 2, wallets: 2 });
     expect(day.days[0].prizeSpins).toBe(server.ctx.store.sqlite.query<{ n: number }, []>("SELECT sum(prize_amount) AS n FROM daily_spins").get()!.n);

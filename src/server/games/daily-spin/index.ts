@@ -19,8 +19,8 @@ export const LISTED_SPINS = 60;
  */
 function spinLists(dailySpin: DailySpinService, db: Db, jsonHeaders?: Record<string, string>) {
   const encode = rowsEncoder<typeof WheelSpinItem.static>(WheelSpinItem, "daily-wheel spins", (spin) => spin.id);
-  const lists = readModelsOf(sqliteOf(db)!).keyed(["daily_spins", "fair_revealed_seeds"], (wallet: string) => encode(dailySpin.spinList(wallet, LISTED_SPINS)));
-  return (wallet: string) => listJson("spins", lists.get(wallet), 0, LISTED_SPINS, jsonHeaders);
+  const lists = readModelsOf(sqliteOf(db)!).keyed(["daily_spins", "fair_revealed_seeds"], async (wallet: string) => encode(await dailySpin.spinList(wallet, LISTED_SPINS)));
+  return async (wallet: string) => listJson("spins", await lists.get(wallet), 0, LISTED_SPINS, jsonHeaders);
 }
 
 /** The spec's /api/daily-spin/* calls, plus the wallet's wheel spins with their seeds (for /fair). */
@@ -31,10 +31,11 @@ export function dailySpinRoutes(deps: { dailySpin: DailySpinService; auth: AuthS
     // The public spin list first: it reads no session, so it comes before the session resolver.
     .get(
       "/api/daily-spin/spins",
-      ({ query }) => {
+      async ({ query }) => {
         // Without a wallet: every wallet's spins, a page at a time (what an auditor re-checks).
-        if (query.wallet === undefined) return { success: true as const, spins: dailySpin.spinList(null, parsePositive(query.limit, "limit", 50, 500), query.before ? parsePositive(query.before, "before", 1, 9_999_999) : undefined) };
-        return spinList(parseAddress(query.wallet, "wallet"));
+        if (query.wallet === undefined) return { success: true as const, spins: await dailySpin.spinList(null, parsePositive(query.limit, "limit", 50, 500), query.before ? parsePositive(query.before, "before", 1, 9_999_999) : undefined) };
+        // The cached JSON of the same schema, sent as it is (typed as the body: Elysia cannot type an awaited union of the two).
+        return (await spinList(parseAddress(query.wallet, "wallet"))) as never;
       },
       {
         query: WheelSpinsQuery,

@@ -4,7 +4,7 @@ import type { DbOrTx } from "../../ledger/outbox";
  * How a wheel prize becomes slot spins, given by the composition root (games never import each
  * other): credits `spins` spins at 1,000 VVX to the wallet inside the caller's transaction.
  */
-export type SpinCredit = (db: DbOrTx, wallet: string, spins: number) => { sessionId: string; addedTo: "existing" | "new_bonus" };
+export type SpinCredit = (db: DbOrTx, wallet: string, spins: number) => Promise<{ sessionId: string; addedTo: "existing" | "new_bonus" }>;
 
 /** Error codes of the daily wheel. */
 export const DAILY_SPIN_ERRORS = { alreadySpun: "ALREADY_SPUN_TODAY", holdersOnly: "WHEEL_HOLDERS_ONLY" } as const;

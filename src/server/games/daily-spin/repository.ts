@@ -1,47 +1,59 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../ledger/outbox";
-import type { Db } from "../../platform/db";
-import { dailySpins } from "./schema";
+import { first, tablesFor, type Db, type DbOrTx } from "../../platform/db";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 
-export type DailySpinRow = typeof dailySpins.$inferSelect;
+export type DailySpinRow = typeof liteTables.dailySpins.$inferSelect;
 
-/** Every query of the daily wheel. */
+/** Every query of the daily wheel, for both drivers. A read takes the transaction it is part of (`db`, the default being the store). */
 export class DailySpinRepository {
-  constructor(private readonly db: Db) {}
+  private readonly t: typeof liteTables;
 
-  latest(wallet: string, db: DbOrTx = this.db): DailySpinRow | undefined {
-    return db.select().from(dailySpins).where(eq(dailySpins.wallet, wallet)).orderBy(desc(dailySpins.utcDay)).limit(1).get();
+  constructor(private readonly db: Db) {
+    this.t = tablesFor(db, liteTables, pgTables);
   }
 
-  onDay(wallet: string, utcDay: number, db: DbOrTx = this.db): DailySpinRow | undefined {
-    return db.select().from(dailySpins).where(sql`${dailySpins.wallet} = ${wallet} AND ${dailySpins.utcDay} = ${utcDay}`).get();
+  latest(wallet: string, db: DbOrTx = this.db): Promise<DailySpinRow | undefined> {
+    const { dailySpins } = this.t;
+    return first(db.select().from(dailySpins).where(eq(dailySpins.wallet, wallet)).orderBy(desc(dailySpins.utcDay)).limit(1));
   }
 
-  stats(wallet: string): { total: number; longest: number } {
-    const row = this.db
-      .select({ total: sql<number>`count(*)`, longest: sql<number>`coalesce(max(${dailySpins.streak}), 0)` })
-      .from(dailySpins)
-      .where(eq(dailySpins.wallet, wallet))
-      .get();
+  onDay(wallet: string, utcDay: number, db: DbOrTx = this.db): Promise<DailySpinRow | undefined> {
+    const { dailySpins } = this.t;
+    return first(db.select().from(dailySpins).where(and(eq(dailySpins.wallet, wallet), eq(dailySpins.utcDay, utcDay))));
+  }
+
+  async stats(wallet: string): Promise<{ total: number; longest: number }> {
+    const { dailySpins } = this.t;
+    const row = await first(
+      this.db
+        .select({ total: sql<number>`count(*)`, longest: sql<number>`coalesce(max(${dailySpins.streak}), 0)` })
+        .from(dailySpins)
+        .where(eq(dailySpins.wallet, wallet)),
+    );
     return { total: Number(row?.total ?? 0), longest: Number(row?.longest ?? 0) };
   }
 
-  insert(db: DbOrTx, row: typeof dailySpins.$inferInsert): DailySpinRow {
-    return db.insert(dailySpins).values(row).returning().get();
+  async insert(db: DbOrTx, row: typeof liteTables.dailySpins.$inferInsert): Promise<DailySpinRow> {
+    const [inserted] = await db.insert(this.t.dailySpins).values(row).returning();
+    return inserted!;
   }
 
   /** The newest spin's id (0 before any): what DATA_DIR/vvx.played compares at a start. */
-  lastSpinId(): number {
-    return Number(this.db.select({ n: sql<number>`coalesce(max(${dailySpins.id}), 0)` }).from(dailySpins).get()?.n ?? 0);
+  async lastSpinId(): Promise<number> {
+    const { dailySpins } = this.t;
+    return Number((await first(this.db.select({ n: sql<number>`coalesce(max(${dailySpins.id}), 0)` }).from(dailySpins)))?.n ?? 0);
   }
 
   /** A wallet's spins (every wallet's when null), newest first, before id `beforeId` when given. */
-  spinsOf(wallet: string | null, limit: number, beforeId?: number): DailySpinRow[] {
+  spinsOf(wallet: string | null, limit: number, beforeId?: number): Promise<DailySpinRow[]> {
+    const { dailySpins } = this.t;
     const where = and(wallet === null ? undefined : eq(dailySpins.wallet, wallet), beforeId === undefined ? undefined : lt(dailySpins.id, beforeId));
-    return this.db.select().from(dailySpins).where(where).orderBy(desc(dailySpins.id)).limit(limit).all();
+    return this.db.select().from(dailySpins).where(where).orderBy(desc(dailySpins.id)).limit(limit);
   }
 
-  spin(id: number): DailySpinRow | undefined {
-    return this.db.select().from(dailySpins).where(eq(dailySpins.id, id)).get();
+  spin(id: number): Promise<DailySpinRow | undefined> {
+    const { dailySpins } = this.t;
+    return first(this.db.select().from(dailySpins).where(eq(dailySpins.id, id)));
   }
 }

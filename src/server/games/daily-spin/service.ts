@@ -51,19 +51,19 @@ export class DailySpinService {
   }
 
   /** The wallet's (every wallet's when null) newest `limit` wheel spins, newest first, with their seeds (the server seed once revealed). */
-  spinList(wallet: string | null, limit: number, beforeId?: number) {
-    return this.items(this.repo.spinsOf(wallet, limit, beforeId));
+  async spinList(wallet: string | null, limit: number, beforeId?: number) {
+    return this.items(await this.repo.spinsOf(wallet, limit, beforeId));
   }
 
   /** One wheel spin (its page); 404 for an unknown id. */
-  spinDetail(id: number) {
-    const row = this.repo.spin(id);
+  async spinDetail(id: number) {
+    const row = await this.repo.spin(id);
     if (!row) throw new NotFoundError(`No wheel spin #${id}`, "ROUND_NOT_FOUND");
-    return { success: true as const, spin: this.items([row])[0]! };
+    return { success: true as const, spin: (await this.items([row]))[0]! };
   }
 
-  private items(rows: DailySpinRow[]) {
-    const seeds = this.deps.fair.seedFacts(rows.map((r) => r.serverSeedHash));
+  private async items(rows: DailySpinRow[]) {
+    const seeds = await this.deps.fair.seedFacts(rows.map((r) => r.serverSeedHash));
     return rows.map((r) => ({
       id: r.id,
       walletAddress: r.wallet,
@@ -85,11 +85,11 @@ export class DailySpinService {
   async eligibility(wallet: string) {
     const eligible = (await this.deps.eligible?.(wallet)) ?? true;
     const now = this.deps.clock.now();
-    const last = this.repo.latest(wallet);
+    const last = await this.repo.latest(wallet);
     const canSpin = eligible && canSpinToday(last ? last.createdAt.getTime() : null, now);
     // A streak survives until the end of the day after its last spin.
     const currentStreak = last && utcDayNumber(now) - last.utcDay <= 1 ? last.streak : 0;
-    const { total, longest } = this.repo.stats(wallet);
+    const { total, longest } = await this.repo.stats(wallet);
     return {
       canSpin,
       reason: canSpin ? null : eligible ? COME_BACK_TOMORROW : HOLDERS_ONLY,
@@ -108,32 +108,29 @@ export class DailySpinService {
     if (this.deps.eligible && !(await this.deps.eligible(wallet))) throw new HoldersOnlyError();
     const now = this.deps.clock.now();
     const day = utcDayNumber(now);
-    const row = this.deps.db.transaction(
-      (tx) => {
-        if (this.repo.onDay(wallet, day, tx)) return undefined;
-        const last = this.repo.latest(wallet, tx);
-        const seeds = this.deps.fair.draw(wallet);
-        const result = wheelSpinFromFloat(this.deps.fair.floats(seeds, 1)[0]!);
-        const streak = streakAfterSpin(last?.streak ?? 0, last ? last.createdAt.getTime() : null, now);
-        const credit = result.prizeAmount > 0 ? this.deps.creditSpins(tx, wallet, result.prizeAmount) : null;
-        return this.repo.insert(tx, {
-          wallet,
-          utcDay: day,
-          position: result.position,
-          prizeType: result.prizeType,
-          prizeAmount: result.prizeAmount,
-          prizeLabel: result.prizeLabel,
-          streak,
-          serverSeedHash: seeds.serverSeedHash,
-          clientSeed: seeds.clientSeed,
-          nonce: seeds.nonce,
-          slotSessionId: credit?.sessionId ?? null,
-          creditedTo: credit?.addedTo ?? null,
-          createdAt: new Date(now),
-        });
-      },
-      { behavior: "immediate" },
-    );
+    const row = await this.deps.db.transaction(async (tx) => {
+      if (await this.repo.onDay(wallet, day, tx)) return undefined;
+      const last = await this.repo.latest(wallet, tx);
+      const seeds = await this.deps.fair.draw(tx, wallet);
+      const result = wheelSpinFromFloat(this.deps.fair.floats(seeds, 1)[0]!);
+      const streak = streakAfterSpin(last?.streak ?? 0, last ? last.createdAt.getTime() : null, now);
+      const credit = result.prizeAmount > 0 ? await this.deps.creditSpins(tx, wallet, result.prizeAmount) : null;
+      return this.repo.insert(tx, {
+        wallet,
+        utcDay: day,
+        position: result.position,
+        prizeType: result.prizeType,
+        prizeAmount: result.prizeAmount,
+        prizeLabel: result.prizeLabel,
+        streak,
+        serverSeedHash: seeds.serverSeedHash,
+        clientSeed: seeds.clientSeed,
+        nonce: seeds.nonce,
+        slotSessionId: credit?.sessionId ?? null,
+        creditedTo: credit?.addedTo ?? null,
+        createdAt: new Date(now),
+      });
+    });
     if (!row) throw new AlreadySpunError();
     this.deps.notePlayed("wheel", row.id);
     this.deps.log.info("daily spin", { wallet, prize: row.prizeLabel, streak: row.streak, session: row.slotSessionId });

@@ -35,9 +35,9 @@ export class Bankroll {
   ) {}
 
   /** XRP of the outbox's open entries (queued or pending), in drops. */
-  inFlightDrops(): bigint {
+  async inFlightDrops(): Promise<bigint> {
     let total = 0n;
-    for (const entry of this.outbox.open()) total += xrpOutOf(entry.tx);
+    for (const entry of await this.outbox.open()) total += xrpOutOf(entry.tx);
     return total;
   }
 
@@ -50,7 +50,7 @@ export class Bankroll {
     if (!v) throw new Error("the ledger has no validated ledger yet");
     const balanceDrops = BigInt(info.result.account_data.Balance);
     const reserveDrops = BigInt(v.reserve_base) + BigInt(info.result.account_data.OwnerCount) * BigInt(v.reserve_inc);
-    const inFlightDrops = this.inFlightDrops();
+    const inFlightDrops = await this.inFlightDrops();
     const free = balanceDrops - reserveDrops - inFlightDrops;
     return { balanceDrops, reserveDrops, inFlightDrops, spendableDrops: free > 0n ? free : 0n, ledgerIndex: info.result.ledger_index ?? 0 };
   }

@@ -19,6 +19,9 @@ import { BET_REFUND_REASON, BET_REQUEST_SECONDS, MAX_BET_DROPS, MIN_BET_DROPS, t
 import { GameRepository, toBet } from "./repository";
 import { gameBets } from "./schema";
 
+/** The column a resend moves to the next key (only its name is used: the same on both drivers). */
+const gameBetsOutboxKey = gameBets.outboxKey;
+
 /** What every XRP game is built from (the composition root passes its own services). */
 export interface KitDeps {
   db: Db;
@@ -69,19 +72,19 @@ export class GameBets<P = Record<string, unknown>> {
     deps.payments.handle(
       this.purpose,
       (ctx) => this.onPayment(ctx),
-      ({ db, requestId, entry, after }) => {
-        const bet = this.repo.betByRequest(requestId, db);
-        if (bet) this.onSettled(db, bet.id, entry, after);
+      async ({ db, requestId, entry, after }) => {
+        const bet = await this.repo.betByRequest(requestId, db);
+        if (bet) await this.onSettled(db, bet.id, entry, after);
       },
     );
     // The bet owns its payout or refund: the outbox hands it the settlement, and sends a refused one again under the next key.
     deps.outbox.owner(this.owner, {
       resend: [GAME_PAYOUT_PURPOSE, "refund"],
-      keyColumns: [gameBets.outboxKey],
+      keyColumns: [gameBetsOutboxKey],
       settled: ({ db, id, entry, after }: Settlement) => this.onSettled(db, id, entry, after),
     });
-    deps.signing.onBetConfirmation((betId, status) => {
-      const bet = this.repo.bet(betId);
+    deps.signing.onBetConfirmation(async (betId, status) => {
+      const bet = await this.repo.bet(betId);
       return !!bet && bet.signUuid === status.uuid && (bet.status === "confirmed" || bet.status === "won" || bet.status === "lost");
     });
   }
@@ -105,21 +108,28 @@ export class GameBets<P = Record<string, unknown>> {
     this.offs.push(
       payments.on("payment.refunding", (e) => {
         if (e.purpose !== this.purpose || e.requestId === null || e.reason === "overpaid") return;
-        this.onRefunding(e.requestId, e.reason, e.txHash, e.refundKey, typeof e.refund === "string" ? BigInt(e.refund) : null);
+        void this.onRefunding(e.requestId, e.reason, e.txHash, e.refundKey, typeof e.refund === "string" ? BigInt(e.refund) : null).catch((err) =>
+          this.deps.log.error("game bet refund not recorded", { game: this.game, request: e.requestId, error: String(err) }),
+        );
       }),
       payments.on("request.expired", (e) => {
         if (e.purpose !== this.purpose) return;
-        const bet = this.deps.db.transaction((tx) => {
-          const b = this.repo.betByRequest(e.requestId, tx);
-          return b ? this.repo.moveBet(tx, b.id, ["awaiting_payment"], { status: "expired", reason: "expired", settledAt: this.deps.clock.date() }) : undefined;
-        });
-        if (bet) this.events.emit("expired", toBet<P>(bet));
+        void this.onExpired(e.requestId).catch((err) => this.deps.log.error("game bet expiry not recorded", { game: this.game, request: e.requestId, error: String(err) }));
       }),
     );
   }
 
   stop(): void {
     for (const off of this.offs.splice(0)) off();
+  }
+
+  /** A bet's payment request expired unpaid: the bet ends as expired. */
+  private async onExpired(requestId: number): Promise<void> {
+    const bet = await this.deps.db.transaction(async (tx) => {
+      const b = await this.repo.betByRequest(requestId, tx);
+      return b ? this.repo.moveBet(tx, b.id, ["awaiting_payment"], { status: "expired", reason: "expired", settledAt: this.deps.clock.date() }) : undefined;
+    });
+    if (bet) this.events.emit("expired", toBet<P>(bet));
   }
 
   /**
@@ -136,10 +146,10 @@ export class GameBets<P = Record<string, unknown>> {
     if (amountDrops > MAX_BET_DROPS) throw new ValidationError("betAmount", "Maximum bet amount is 100 XRP.");
     const now = this.deps.clock.date();
     const expiresAt = new Date(now.getTime() + BET_REQUEST_SECONDS * 1000);
-    const row = this.deps.db.transaction((tx) => {
+    const { row, request } = await this.deps.db.transaction(async (tx) => {
       const id = randomUUID();
-      const request = insertPaymentRequest(tx, { purpose: this.purpose, wallet, amount: amountDrops, currency: "XRP", expiresAt, refId: id }, now);
-      return this.repo.insertBet(tx, {
+      const request = await insertPaymentRequest(tx, { purpose: this.purpose, wallet, amount: amountDrops, currency: "XRP", expiresAt, refId: id }, now);
+      const row = await this.repo.insertBet(tx, {
         id,
         wallet,
         amountDrops,
@@ -149,10 +159,11 @@ export class GameBets<P = Record<string, unknown>> {
         status: "awaiting_payment",
         createdAt: now,
       });
+      return { row, request };
     });
     let sign: SignRequestCreated;
     try {
-      sign = await signPayment(this.deps, this.deps.payments.getRequest(row.paymentRequestId)!, {
+      sign = await signPayment(this.deps, request, {
         kind: this.rules.signKind,
         reference: row.id,
         clientToken: input.clientToken,
@@ -161,43 +172,43 @@ export class GameBets<P = Record<string, unknown>> {
       });
     } catch (err) {
       // No way to pay: withdraw the request (a payment to its tag would be refunded).
-      this.deps.payments.cancelPaymentRequest(row.paymentRequestId);
-      this.deps.db.transaction((tx) => this.repo.updateBet(tx, row.id, { status: "cancelled", reason: "sign_request_failed" }));
+      await this.deps.payments.cancelPaymentRequest(row.paymentRequestId);
+      await this.deps.db.transaction((tx) => this.repo.updateBet(tx, row.id, { status: "cancelled", reason: "sign_request_failed" }));
       throw err;
     }
-    const bet = this.deps.db.transaction((tx) => this.repo.updateBet(tx, row.id, { signUuid: sign.uuid }))!;
+    const bet = (await this.deps.db.transaction((tx) => this.repo.updateBet(tx, row.id, { signUuid: sign.uuid })))!;
     this.deps.log.info("game bet requested", { game: this.game, bet: bet.id, wallet, drops: amountDrops.toString(), tag: bet.destinationTag });
     return { bet: toBet<P>(bet), sign };
   }
 
   /** Withdraws a bet nobody paid yet (the player closed the dialog); a payment arriving later is refunded. */
-  cancel(betId: string, wallet: string): boolean {
-    const bet = this.repo.bet(betId);
+  async cancel(betId: string, wallet: string): Promise<boolean> {
+    const bet = await this.repo.bet(betId);
     if (!bet || bet.wallet !== wallet || bet.status !== "awaiting_payment") return false;
-    this.deps.payments.cancelPaymentRequest(bet.paymentRequestId);
-    return !!this.deps.db.transaction((tx) => this.repo.moveBet(tx, bet.id, ["awaiting_payment"], { status: "cancelled", reason: "cancelled", settledAt: this.deps.clock.date() }));
+    await this.deps.payments.cancelPaymentRequest(bet.paymentRequestId);
+    return !!(await this.deps.db.transaction((tx) => this.repo.moveBet(tx, bet.id, ["awaiting_payment"], { status: "cancelled", reason: "cancelled", settledAt: this.deps.clock.date() })));
   }
 
-  get(betId: string): Bet<P> | undefined {
-    const row = this.repo.bet(betId);
+  async get(betId: string, db?: DbOrTx): Promise<Bet<P> | undefined> {
+    const row = await this.repo.bet(betId, db);
     return row && toBet<P>(row);
   }
 
   /** The bet behind a Xaman sign request; 404 when none. */
-  byUuid(uuid: string): Bet<P> {
-    const row = this.repo.betBySignUuid(uuid);
+  async byUuid(uuid: string): Promise<Bet<P>> {
+    const row = await this.repo.betBySignUuid(uuid);
     if (!row) throw new NotFoundError(`No ${this.game} bet for sign request ${uuid}`, "NOT_FOUND");
     return toBet<P>(row);
   }
 
-  /** Paid bets of a round, in the order they were confirmed (inside a transaction too: one connection). */
-  inRound(round: number): Bet<P>[] {
-    return this.repo.betsInRound(round).map((r) => toBet<P>(r));
+  /** Paid bets of a round, in the order they were confirmed (`db`: the transaction the read is part of). */
+  async inRound(round: number, db?: DbOrTx): Promise<Bet<P>[]> {
+    return (await this.repo.betsInRound(round, db)).map((r) => toBet<P>(r));
   }
 
   /** A wallet's bets, newest first; `paidOnly`: those whose payment arrived. */
-  ofWallet(wallet: string, limit = 50, paidOnly = false): Bet<P>[] {
-    return this.repo.betsOf(wallet, limit, paidOnly).map((r) => toBet<P>(r));
+  async ofWallet(wallet: string, limit = 50, paidOnly = false): Promise<Bet<P>[]> {
+    return (await this.repo.betsOf(wallet, limit, paidOnly)).map((r) => toBet<P>(r));
   }
 
   /**
@@ -205,34 +216,34 @@ export class GameBets<P = Record<string, unknown>> {
    * (one outbox entry under `<game>-payout:<betId>`). Undefined when the bet is no longer confirmed (already
    * settled: a second cash-out pays nothing). Call `kick()` after the commit.
    */
-  win(db: DbOrTx, betId: string, multiplierHundredths: number): Bet<P> | undefined {
+  async win(db: DbOrTx, betId: string, multiplierHundredths: number): Promise<Bet<P> | undefined> {
     if (!Number.isInteger(multiplierHundredths) || multiplierHundredths < 100) throw new RangeError(`multiplier ${multiplierHundredths} is below 1.00x`);
-    const bet = this.repo.bet(betId);
+    const bet = await this.repo.bet(betId, db);
     if (!bet || bet.status !== "confirmed") return undefined;
     const payoutDrops = multiplyFloor(bet.amountDrops, multiplierHundredths);
     const key = `${this.game}-payout:${bet.id}`;
-    const moved = this.repo.moveBet(db, bet.id, ["confirmed"], { status: "won", multiplierHundredths, payoutDrops, outboxKey: key, settledAt: this.deps.clock.date() });
+    const moved = await this.repo.moveBet(db, bet.id, ["confirmed"], { status: "won", multiplierHundredths, payoutDrops, outboxKey: key, settledAt: this.deps.clock.date() });
     if (!moved) return undefined;
     const memo = `${this.game} round ${bet.round} bet ${bet.id} at ${multiplierHundredths / 100}x`;
-    this.deps.outbox.record(db, { key, purpose: GAME_PAYOUT_PURPOSE, tx: this.paymentTx(bet.wallet, payoutDrops, `vvx/${this.game}-payout`, memo), owner: { name: this.owner, id: bet.id } });
+    await this.deps.outbox.record(db, { key, purpose: GAME_PAYOUT_PURPOSE, tx: this.paymentTx(bet.wallet, payoutDrops, `vvx/${this.game}-payout`, memo), owner: { name: this.owner, id: bet.id } });
     return toBet<P>(moved);
   }
 
   /** Settles a confirmed bet as lost (inside the caller's transaction); undefined when it was settled already. */
-  lose(db: DbOrTx, betId: string): Bet<P> | undefined {
-    const moved = this.repo.moveBet(db, betId, ["confirmed"], { status: "lost", payoutDrops: 0n, settledAt: this.deps.clock.date() });
+  async lose(db: DbOrTx, betId: string): Promise<Bet<P> | undefined> {
+    const moved = await this.repo.moveBet(db, betId, ["confirmed"], { status: "lost", payoutDrops: 0n, settledAt: this.deps.clock.date() });
     return moved && toBet<P>(moved);
   }
 
   /** Refunds a confirmed bet in full with a reason (one outbox entry under `<game>-refund:<betId>`); undefined when settled already. */
-  refund(db: DbOrTx, betId: string, reason: string): Bet<P> | undefined {
-    const bet = this.repo.bet(betId);
+  async refund(db: DbOrTx, betId: string, reason: string): Promise<Bet<P> | undefined> {
+    const bet = await this.repo.bet(betId, db);
     if (!bet || bet.status !== "confirmed") return undefined;
     const key = `${this.game}-refund:${bet.id}`;
-    const moved = this.repo.moveBet(db, bet.id, ["confirmed"], { status: "refunded", reason, outboxKey: key, settledAt: this.deps.clock.date() });
+    const moved = await this.repo.moveBet(db, bet.id, ["confirmed"], { status: "refunded", reason, outboxKey: key, settledAt: this.deps.clock.date() });
     if (!moved) return undefined;
     // The memo names the payment it returns: the watcher keeps such a payment if it ever comes back.
-    this.deps.outbox.record(db, { key, purpose: "refund", tx: this.paymentTx(bet.wallet, bet.amountDrops, "vvx/refund", `${reason} ${bet.paymentTxHash}`), owner: { name: this.owner, id: bet.id } });
+    await this.deps.outbox.record(db, { key, purpose: "refund", tx: this.paymentTx(bet.wallet, bet.amountDrops, "vvx/refund", `${reason} ${bet.paymentTxHash}`), owner: { name: this.owner, id: bet.id } });
     return toBet<P>(moved);
   }
 
@@ -246,19 +257,21 @@ export class GameBets<P = Record<string, unknown>> {
    * confirmed for a round that never ran). Cashed-out bets of such a round keep their payout. Returns
    * the voided round numbers and refunded bets; call it once in the game's start, before its first round.
    */
-  voidInterrupted(cause = "after a restart"): { rounds: number[]; refunded: Bet<P>[] } {
+  async voidInterrupted(cause = "after a restart"): Promise<{ rounds: number[]; refunded: Bet<P>[] }> {
     const now = this.deps.clock.date();
-    const result = this.deps.db.transaction(
-      (tx) => {
-        const rounds = this.repo.unfinishedRounds(tx).map((r) => {
-          this.repo.updateRound(tx, r.round, { status: "voided", endedAt: now });
-          return r.round;
-        });
-        const refunded = this.repo.confirmedBets(tx).flatMap((b) => this.refund(tx, b.id, BET_REFUND_REASON.roundVoided) ?? []);
-        return { rounds, refunded };
-      },
-      { behavior: "immediate" },
-    );
+    const result = await this.deps.db.transaction(async (tx) => {
+      const rounds: number[] = [];
+      for (const r of await this.repo.unfinishedRounds(tx)) {
+        await this.repo.updateRound(tx, r.round, { status: "voided", endedAt: now });
+        rounds.push(r.round);
+      }
+      const refunded: Bet<P>[] = [];
+      for (const b of await this.repo.confirmedBets(tx)) {
+        const bet = await this.refund(tx, b.id, BET_REFUND_REASON.roundVoided);
+        if (bet) refunded.push(bet);
+      }
+      return { rounds, refunded };
+    });
     if (result.refunded.length) this.kick();
     if (result.rounds.length || result.refunded.length) {
       // A warning when bets are refunded; an empty round voided is only news.
@@ -270,21 +283,21 @@ export class GameBets<P = Record<string, unknown>> {
   }
 
   /** The kit's verdict on a payment that fully pays a bet's request (inside the watcher's transaction). */
-  private onPayment({ db, request, payment, after }: PaymentHandlerContext): PaymentDecision {
-    const row = this.repo.betByRequest(request.id, db);
+  private async onPayment({ db, request, payment, after }: PaymentHandlerContext): Promise<PaymentDecision> {
+    const row = await this.repo.betByRequest(request.id, db);
     if (!row) return { accept: false, reason: BET_REFUND_REASON.unknownBet };
     if (row.status !== "awaiting_payment") return { accept: false, reason: "request_closed" };
-    const refuse = (reason: string): PaymentDecision => {
-      this.repo.updateBet(db, row.id, { status: "refunded", reason, paymentTxHash: payment.txHash, settledAt: this.deps.clock.date() });
+    const refuse = async (reason: string): Promise<PaymentDecision> => {
+      await this.repo.updateBet(db, row.id, { status: "refunded", reason, paymentTxHash: payment.txHash, settledAt: this.deps.clock.date() });
       return { accept: false, reason };
     };
     const delivered = payment.deliveredUnits ?? 0n;
     if (delivered > MAX_BET_DROPS) return refuse(BET_REFUND_REASON.aboveMax);
     if (delivered < MIN_BET_DROPS) return refuse(BET_REFUND_REASON.belowMin);
-    const placement = this.rules.place({ db, bet: toBet<P>(row), payment });
+    const placement = await this.rules.place({ db, bet: toBet<P>(row), payment });
     if ("refuse" in placement) return refuse(placement.refuse);
-    if (this.repo.walletBetInRound(db, row.wallet, placement.round)) return refuse(BET_REFUND_REASON.secondBet);
-    const confirmed = this.repo.updateBet(db, row.id, { status: "confirmed", round: placement.round, paymentTxHash: payment.txHash, confirmedAt: this.deps.clock.date() })!;
+    if (await this.repo.walletBetInRound(db, row.wallet, placement.round)) return refuse(BET_REFUND_REASON.secondBet);
+    const confirmed = (await this.repo.updateBet(db, row.id, { status: "confirmed", round: placement.round, paymentTxHash: payment.txHash, confirmedAt: this.deps.clock.date() }))!;
     this.deps.log.info("game bet confirmed", { game: this.game, bet: row.id, round: placement.round, payment: payment.txHash });
     // The game hears of it once the credit commits (a credit that rolls back confirms nothing).
     after(() => this.events.emit("confirmed", toBet<P>(confirmed)));
@@ -292,10 +305,10 @@ export class GameBets<P = Record<string, unknown>> {
   }
 
   /** The watcher refunds a bet's payment (short, expired, above_max, second_bet, the game's reason ...): recorded on the bet. */
-  private onRefunding(requestId: number, reason: string, paymentTxHash: string, refundKey: string, refundDrops: bigint | null): void {
+  private async onRefunding(requestId: number, reason: string, paymentTxHash: string, refundKey: string, refundDrops: bigint | null): Promise<void> {
     const recorded = reason === "short" && refundDrops !== null && refundDrops < MIN_BET_DROPS ? BET_REFUND_REASON.belowMin : reason;
-    const bet = this.deps.db.transaction((tx) => {
-      const b = this.repo.betByRequest(requestId, tx);
+    const bet = await this.deps.db.transaction(async (tx) => {
+      const b = await this.repo.betByRequest(requestId, tx);
       if (!b) return undefined;
       // A bet whose refund the kit's handler already recorded only gains the refund's key; others end here (one bet, one payment).
       const values = { reason: b.reason ?? recorded, paymentTxHash: b.paymentTxHash ?? paymentTxHash, outboxKey: refundKey };
@@ -305,16 +318,16 @@ export class GameBets<P = Record<string, unknown>> {
       return b.status === "refunded" && !b.outboxKey ? this.repo.updateBet(tx, b.id, values) : undefined;
     });
     // A short payment ends the bet: a second payment to its tag is refunded too.
-    if (bet?.status === "refunded") this.deps.payments.cancelPaymentRequest(bet.paymentRequestId);
+    if (bet?.status === "refunded") await this.deps.payments.cancelPaymentRequest(bet.paymentRequestId);
     if (bet) this.events.emit("refunded", toBet<P>(bet));
   }
 
   /** A payout or refund of the bet settled (inside the settling transaction): its txid, then the "paid" event after the commit. */
-  private onSettled(db: DbOrTx, betId: string, entry: OutboxEntry, after: (fn: () => void) => void): void {
-    const row = this.repo.bet(betId);
+  private async onSettled(db: DbOrTx, betId: string, entry: OutboxEntry, after: (fn: () => void) => void): Promise<void> {
+    const row = await this.repo.bet(betId, db);
     if (!row || row.txid) return;
     const ok = entry.status === "validated";
-    const bet = ok ? this.repo.updateBet(db, row.id, { txid: entry.hash })! : row;
+    const bet = ok ? ((await this.repo.updateBet(db, row.id, { txid: entry.hash })) ?? row) : row;
     if (!ok) this.deps.log.error("game bet payment failed", { game: this.game, bet: row.id, key: entry.key, error: entry.error });
     after(() => this.events.emit("paid", { bet: toBet<P>(bet), kind: entry.purpose === GAME_PAYOUT_PURPOSE ? "payout" : "refund", txid: ok ? entry.hash : null, failed: !ok }));
   }

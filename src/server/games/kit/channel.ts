@@ -28,9 +28,9 @@ export interface GameSocketDeps {
 
 export interface GameSocketHandlers {
   /** After the socket joined the game's topic: send it the current state. */
-  onOpen?(socket: HubSocket): void;
+  onOpen?(socket: HubSocket): void | Promise<void>;
   /** After `auth` succeeded: send the player's own state. */
-  onAuth?(socket: HubSocket, wallet: string): void;
+  onAuth?(socket: HubSocket, wallet: string): void | Promise<void>;
   /** Any message other than auth/keepalive/ping. Throwing an AppError answers `error` with its code. */
   onMessage(socket: HubSocket, message: GameMessage, ctx: GameSocketContext): void | Promise<void>;
 }
@@ -99,15 +99,15 @@ export class GameChannel {
         super(cookieHeader, forwardedFor);
       }
 
-      open(ws: ServerWebSocket<SocketConnection>) {
+      async open(ws: ServerWebSocket<SocketConnection>) {
         hub.add(ws);
         hub.subscribe(ws, "keepalive");
         hub.subscribe(ws, topic);
         ws.send(welcome);
         try {
-          handlers.onOpen?.(ws);
+          await handlers.onOpen?.(ws);
           const session = this.wanted ? deps.socketWallet(this.cookies) : null;
-          if (this.wanted && session && this.wanted === session) channel.auth(ws, this.wanted, session, handlers);
+          if (this.wanted && session && this.wanted === session) await channel.auth(ws, this.wanted, session, handlers);
         } catch (err) {
           channel.failed(ws, err, deps.log);
         }
@@ -120,7 +120,7 @@ export class GameChannel {
           const msg = parseMessage(raw);
           if (!msg) return hub.sendError(ws, "BAD_MESSAGE", "Messages must be JSON objects with a type");
           if (msg.type === "keepalive" || msg.type === "ping") return hub.send(ws, { type: "pong", timestamp: Date.now() });
-          if (msg.type === "auth") return channel.auth(ws, msg.walletAddress, deps.socketWallet(this.cookies), handlers);
+          if (msg.type === "auth") return await channel.auth(ws, msg.walletAddress, deps.socketWallet(this.cookies), handlers);
           const wallet = channel.walletOf(ws);
           const limitPayload = () => deps.payloads?.hit(clientAddress(ws.remoteAddress, this.forwardedFor, deps.trustProxy ?? NO_PROXY), wallet ?? undefined);
           await handlers.onMessage(ws, msg, { wallet, cookies: this.cookies, limitPayload });
@@ -148,7 +148,7 @@ export class GameChannel {
     this.hub.sendError(ws, "INTERNAL_ERROR", "Something went wrong on the server; please try again.");
   }
 
-  private auth(ws: HubSocket, walletAddress: unknown, sessionWallet: string | null, handlers: GameSocketHandlers): void {
+  private async auth(ws: HubSocket, walletAddress: unknown, sessionWallet: string | null, handlers: GameSocketHandlers): Promise<void> {
     if (typeof walletAddress !== "string" || !sessionWallet || walletAddress !== sessionWallet) {
       return this.hub.sendError(ws, "FORBIDDEN", "Field 'walletAddress': connect this wallet first; watching as a spectator");
     }
@@ -157,7 +157,7 @@ export class GameChannel {
     this.wallets.set(ws.data, sessionWallet);
     this.hub.subscribe(ws, topicOf("player", `${this.game}:${sessionWallet}`), () => sessionWallet);
     this.hub.send(ws, { type: "authenticated", walletAddress: sessionWallet });
-    handlers.onAuth?.(ws, sessionWallet);
+    await handlers.onAuth?.(ws, sessionWallet);
   }
 }
 

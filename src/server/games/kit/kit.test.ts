@@ -42,8 +42,8 @@ async function placeSigned(wallet: Wallet, drops: bigint, pick = "a") {
   const { bet, sign } = await bets.create({ wallet: wallet.classicAddress, amountDrops: drops, params: { pick } });
   expect(sign.uuid).toMatch(/^[0-9a-f-]{36}$/);
   await signPayload(server, sign.uuid, { seed: wallet.seed! });
-  return eventually(() => {
-    const b = bets.get(bet.id)!;
+  return eventually(async () => {
+    const b = (await bets.get(bet.id))!;
     return b.status !== "awaiting_payment" ? b : undefined;
   }, `bet ${bet.id} to be decided`, 20_000);
 }
@@ -61,16 +61,16 @@ describe("games kit", () => {
     const before = await xrpOf(wallet.classicAddress);
     const { db } = server.ctx.store;
     // Two settlements race (a cash-out twice): only the first pays.
-    const won = db.transaction((tx) => bets.win(tx, bet.id, 237));
-    const again = db.transaction((tx) => bets.win(tx, bet.id, 500));
+    const won = await db.transaction((tx) => bets.win(tx, bet.id, 237));
+    const again = await db.transaction((tx) => bets.win(tx, bet.id, 500));
     bets.kick();
     expect(won?.payoutDrops).toBe((5n * XRP * 237n) / 100n);
     expect(again).toBeUndefined();
-    const paid = await eventually(() => bets.get(bet.id)!.txid, "payout txid", 20_000);
+    const paid = await eventually(async () => (await bets.get(bet.id))!.txid, "payout txid", 20_000);
     const tx = await client.request({ command: "tx", transaction: paid });
     expect((tx.result.meta as { delivered_amount: string }).delivered_amount).toBe("11850000");
     expect(await xrpOf(wallet.classicAddress)).toBe(before + 11_850_000n);
-    expect(server.ctx.outbox.list({ purpose: "game-payout" }).filter((e) => e.key === `kittest-payout:${bet.id}`)).toHaveLength(1);
+    expect((await server.ctx.outbox.list({ purpose: "game-payout" })).filter((e) => e.key === `kittest-payout:${bet.id}`)).toHaveLength(1);
   }, 60_000);
 
   test("refunds with their reasons: second bet in a round, above 100 XRP, short, the game's own reason, expired", async () => {
@@ -89,15 +89,15 @@ describe("games kit", () => {
     placement = { round: 3 };
     const over = await bets.create({ wallet: wallet.classicAddress, amountDrops: 5n * XRP, params: { pick: "b" } });
     await pay(client, wallet, { Destination: server.ctx.ledger.platformAddress, DestinationTag: over.bet.destinationTag, Amount: String(150n * XRP) });
-    expect(await eventually(() => bets.get(over.bet.id)!.reason, "above_max")).toBe("above_max");
+    expect(await eventually(async () => (await bets.get(over.bet.id))!.reason, "above_max")).toBe("above_max");
     const short = await bets.create({ wallet: wallet.classicAddress, amountDrops: 5n * XRP, params: { pick: "b" } });
     await pay(client, wallet, { Destination: server.ctx.ledger.platformAddress, DestinationTag: short.bet.destinationTag, Amount: "500000" });
-    expect(await eventually(() => bets.get(short.bet.id)!.reason, "below_min")).toBe("below_min");
-    expect(bets.get(short.bet.id)!.status).toBe("refunded");
+    expect(await eventually(async () => (await bets.get(short.bet.id))!.reason, "below_min")).toBe("below_min");
+    expect((await bets.get(short.bet.id))!.status).toBe("refunded");
 
     // Every refund is one outbox "refund" returning exactly what was delivered.
-    for (const [b, drops] of [[second, 3n * XRP], [closed, 4n * XRP], [bets.get(over.bet.id)!, 150n * XRP], [bets.get(short.bet.id)!, 500_000n]] as const) {
-      const key = await eventually(() => bets.get(b.id)!.outboxKey, `refund key of ${b.id}`);
+    for (const [b, drops] of [[second, 3n * XRP], [closed, 4n * XRP], [(await bets.get(over.bet.id))!, 150n * XRP], [(await bets.get(short.bet.id))!, 500_000n]] as const) {
+      const key = await eventually(async () => (await bets.get(b.id))!.outboxKey, `refund key of ${b.id}`);
       const entry = await server.ctx.outbox.waitFor(key, 20_000);
       expect(entry.status).toBe("validated");
       expect(entry.tx.Amount).toBe(String(drops));
@@ -109,7 +109,7 @@ describe("games kit", () => {
     const late = await bets.create({ wallet: wallet.classicAddress, amountDrops: 2n * XRP, params: { pick: "c" } });
     await fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms: 6 * 60_000 }) });
     await pay(client, wallet, { Destination: server.ctx.ledger.platformAddress, DestinationTag: late.bet.destinationTag, Amount: String(2n * XRP) });
-    const expired = await eventually(() => (bets.get(late.bet.id)!.outboxKey ? bets.get(late.bet.id) : undefined), "expired refund");
+    const expired = await eventually(async () => ((await bets.get(late.bet.id))!.outboxKey ? bets.get(late.bet.id) : undefined), "expired refund");
     expect(expired).toMatchObject({ status: "expired", reason: "expired" });
   }, 90_000);
 
@@ -120,7 +120,7 @@ describe("games kit", () => {
 
     placement = { round: 4 };
     const { db } = server.ctx.store;
-    db.transaction((tx) => bets.repo.insertRound(tx, { round: 4, status: "running", openedAt: new Date(), startedAt: new Date() }));
+    await db.transaction((tx) => bets.repo.insertRound(tx, { round: 4, status: "running", openedAt: new Date(), startedAt: new Date() }));
     const bet = await placeSigned(wallet, 7n * XRP);
     expect(bet.status).toBe("confirmed");
     const bankroll = new Bankroll(server.ctx.ledger, server.ctx.outbox);
@@ -128,18 +128,18 @@ describe("games kit", () => {
     expect(facts.spendableDrops).toBe(facts.balanceDrops - facts.reserveDrops - facts.inFlightDrops);
     expect(facts.reserveDrops).toBeGreaterThan(0n);
 
-    const voided = bets.voidInterrupted();
+    const voided = await bets.voidInterrupted();
     expect(voided.rounds).toContain(4);
     expect(voided.refunded.map((b) => b.id)).toContain(bet.id);
-    expect(bets.repo.round(4)!.status).toBe("voided");
-    expect(bets.voidInterrupted().refunded).toHaveLength(0);
-    const refunded = bets.get(bet.id)!;
+    expect((await bets.repo.round(4))!.status).toBe("voided");
+    expect((await bets.voidInterrupted()).refunded).toHaveLength(0);
+    const refunded = (await bets.get(bet.id))!;
     expect(refunded).toMatchObject({ status: "refunded", reason: "round_voided", outboxKey: `kittest-refund:${bet.id}` });
-    expect(bankroll.inFlightDrops()).toBeGreaterThanOrEqual(0n);
+    expect(await bankroll.inFlightDrops()).toBeGreaterThanOrEqual(0n);
     const entry = await server.ctx.outbox.waitFor(refunded.outboxKey!, 20_000);
     expect(entry).toMatchObject({ status: "validated", purpose: "refund" });
     expect(entry.tx.Amount).toBe(String(7n * XRP));
-    await eventually(() => bets.get(bet.id)!.txid === entry.hash, "refund txid on the bet");
+    await eventually(async () => (await bets.get(bet.id))!.txid === entry.hash, "refund txid on the bet");
   }, 60_000);
 
   test("a payout the ledger refuses (the player's account wants a destination tag) goes again under a new key once due, and pays once", async () => {
@@ -150,23 +150,23 @@ describe("games kit", () => {
     // The player's account now refuses untagged payments: the payout fails with tecDST_TAG_NEEDED, moving nothing.
     await submitValidated(client, wallet, { TransactionType: "AccountSet", Account: wallet.classicAddress, SetFlag: 1 });
     const { db } = server.ctx.store;
-    db.transaction((tx) => bets.win(tx, bet.id, 200));
+    await db.transaction((tx) => bets.win(tx, bet.id, 200));
     bets.kick();
     const failed = await server.ctx.outbox.waitFor(`kittest-payout:${bet.id}`, 20_000);
     expect(failed).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
     // Not before the pause: the bet keeps its failed key.
-    expect(server.ctx.outbox.resendDue()).toHaveLength(0);
-    expect(bets.get(bet.id)).toMatchObject({ status: "won", outboxKey: failed.key, txid: null });
+    expect(await server.ctx.outbox.resendDue()).toHaveLength(0);
+    expect(await bets.get(bet.id)).toMatchObject({ status: "won", outboxKey: failed.key, txid: null });
 
     // The player clears the flag; a minute later (the sandbox clock) the payout goes under the next key.
     await submitValidated(client, wallet, { TransactionType: "AccountSet", Account: wallet.classicAddress, ClearFlag: 1 });
     const before = await xrpOf(wallet.classicAddress);
     await fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms: 61_000 }) });
-    const resent = server.ctx.outbox.resendDue();
+    const resent = await server.ctx.outbox.resendDue();
     expect(resent.map((r) => [r.from.key, r.to.key])).toEqual([[failed.key, `kittest-payout:${bet.id}#2`]]);
-    expect(server.ctx.outbox.resendDue()).toHaveLength(0);
-    const txid = await eventually(() => bets.get(bet.id)!.txid, "the resent payout's txid", 20_000);
-    expect(bets.get(bet.id)!.outboxKey).toBe(`kittest-payout:${bet.id}#2`);
+    expect(await server.ctx.outbox.resendDue()).toHaveLength(0);
+    const txid = await eventually(async () => (await bets.get(bet.id))!.txid, "the resent payout's txid", 20_000);
+    expect((await bets.get(bet.id))!.outboxKey).toBe(`kittest-payout:${bet.id}#2`);
     const paid = await server.ctx.outbox.waitFor(`kittest-payout:${bet.id}#2`, 1_000);
     expect(paid).toMatchObject({ status: "validated", hash: txid });
     expect(paid.tx.Amount).toBe(String(6n * XRP));

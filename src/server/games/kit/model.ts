@@ -53,7 +53,7 @@ export interface GameBetRules<P> {
    * Synchronous and inside the credit's SQLite transaction; the kit has already refused amounts
    * outside 1-100 XRP and a wallet's second bet in the round this returns.
    */
-  place(ctx: { db: DbOrTx; bet: Bet<P>; payment: IncomingPayment }): BetPlacement;
+  place(ctx: { db: DbOrTx; bet: Bet<P>; payment: IncomingPayment }): Promise<BetPlacement> | BetPlacement;
 }
 
 /** Events of a game's bets (emitted after commit). */

@@ -101,44 +101,44 @@ export class RacingBetRules {
   }
 
   /** Spendable XRP now: the last ledger's figure, less payouts recorded since it was read. */
-  private spendableNow(): bigint | undefined {
+  private async spendableNow(): Promise<bigint | undefined> {
     if (!this.cachedBalance) return undefined;
-    const grown = this.deps.bankroll.inFlightDrops() - this.cachedBalance.inFlight;
+    const grown = (await this.deps.bankroll.inFlightDrops()) - this.cachedBalance.inFlight;
     return this.cachedBalance.spendable - (grown > 0n ? grown : 0n);
   }
 
   /** The race's confirmed bets as (amount, unicorn). */
-  stakes(bets: GameBets<RaceBetParams>, round: number) {
-    return bets.inRound(round).map((b) => ({ amountDrops: b.amountDrops, unicorn: b.params.unicorn }));
+  async stakes(bets: GameBets<RaceBetParams>, round: number, db?: DbOrTx) {
+    return (await bets.inRound(round, db)).map((b) => ({ amountDrops: b.amountDrops, unicorn: b.params.unicorn }));
   }
 
   /** Before a payment request: 409 when this bet would take the race's worst case beyond the treasury. */
   async guard(bets: GameBets<RaceBetParams>, race: RaceRow, bet: { amountDrops: bigint; unicorn: number }): Promise<void> {
     const facts = await this.deps.bankroll.facts();
     this.cachedBalance = { spendable: facts.spendableDrops, inFlight: facts.inFlightDrops };
-    if (worstCaseDrops(this.stakes(bets, race.round), race.multipleHundredths, bet) > facts.spendableDrops) throw new ConflictError("RACE_FULL", TEXT.full);
+    if (worstCaseDrops(await this.stakes(bets, race.round), race.multipleHundredths, bet) > facts.spendableDrops) throw new ConflictError("RACE_FULL", TEXT.full);
   }
 
   /** The kit asks which race a paid bet joins (inside the credit's transaction). */
-  place(ctx: { db: DbOrTx; bet: Bet<RaceBetParams>; payment: IncomingPayment }, bets: GameBets<RaceBetParams>): BetPlacement {
-    const race = this.repo.current();
+  async place(ctx: { db: DbOrTx; bet: Bet<RaceBetParams>; payment: IncomingPayment }, bets: GameBets<RaceBetParams>): Promise<BetPlacement> {
+    const race = this.repo.current(ctx.db);
     const { round, unicorn } = ctx.bet.params;
     if (!race || race.round !== round) return { refuse: RACING_REFUSAL.bettingClosed };
     const open = race.status === "waiting" || (race.status === "closed" && ctx.payment.ledgerIndex <= race.closeLedger!);
     if (!open) return { refuse: RACING_REFUSAL.bettingClosed };
-    const spendable = this.spendableNow();
-    if (spendable !== undefined && worstCaseDrops(this.stakes(bets, round), race.multipleHundredths, { amountDrops: ctx.bet.amountDrops, unicorn }) > spendable) {
+    const spendable = await this.spendableNow();
+    if (spendable !== undefined && worstCaseDrops(await this.stakes(bets, round, ctx.db), race.multipleHundredths, { amountDrops: ctx.bet.amountDrops, unicorn }) > spendable) {
       return { refuse: RACING_REFUSAL.raceFull };
     }
     return { round };
   }
 
   /** Winners get bet x the race's multiple, the rest lose; in the race's finishing transaction. */
-  settle(db: DbOrTx, bets: GameBets<RaceBetParams>, race: RaceRow): void {
-    for (const bet of bets.inRound(race.round)) {
+  async settle(db: DbOrTx, bets: GameBets<RaceBetParams>, race: RaceRow): Promise<void> {
+    for (const bet of await bets.inRound(race.round, db)) {
       if (bet.status !== "confirmed") continue;
-      if (bet.params.unicorn === race.winnerIndex) bets.win(db, bet.id, race.multipleHundredths);
-      else bets.lose(db, bet.id);
+      if (bet.params.unicorn === race.winnerIndex) await bets.win(db, bet.id, race.multipleHundredths);
+      else await bets.lose(db, bet.id);
     }
   }
 }

@@ -69,7 +69,7 @@ export class RacingGame {
     this.channel = new GameChannel(deps.hub, RACING_GAME);
     this.rounds = new RaceRounds({ ...deps, config: deps.config.racing }, this.repo, {
       lastBetLedger: (db, round) => this.bets.repo.lastBetLedger(db, round),
-      paymentsProcessedThrough: (ledger) => (deps.payments.cursor()?.ledgerIndex ?? 0) >= ledger,
+      paymentsProcessedThrough: async (ledger) => ((await deps.payments.cursor())?.ledgerIndex ?? 0) >= ledger,
       settle: (db, race) => this.rules.settle(db, this.bets, race),
     });
     // What every socket gets on open, serialized once per change of the races (a race finishing).
@@ -93,14 +93,14 @@ export class RacingGame {
       this.bets.on("confirmed", (bet) => {
         this.toPlayer(bet.wallet, { type: "paymentStatus", betId: bet.id, status: "confirmed", reason: null, message: null, txid: bet.paymentTxHash });
         this.toPlayer(bet.wallet, { type: "betConfirmed", betId: bet.id, betAmount: dropsToXrpNumber(bet.amountDrops), unicornName: UNICORNS[bet.params.unicorn]!.name, round: bet.round! });
-        this.pushState();
+        this.pushStateSoon();
       }),
       this.bets.on("refunded", (bet) => this.pushPayment(bet)),
       this.bets.on("expired", (bet) => this.pushPayment(bet)),
       this.bets.on("paid", ({ bet, kind, txid, failed }) => {
         if (kind === "payout") this.toPlayer(bet.wallet, { type: "payout", betId: bet.id, round: bet.round!, status: failed ? "failed" : "validated", txid, amount: dropsToXrpNumber(bet.payoutDrops ?? 0n) });
       }),
-      this.rounds.on("changed", (race) => this.onRaceChanged(race)),
+      this.rounds.on("changed", (race) => void this.onRaceChanged(race).catch((err) => this.deps.log.error("racing push failed", { round: race.round, error: String(err) }))),
       // The treasury moves only by a validated transaction of the platform's accounts (its stream shows each one).
       this.deps.ledger.on("transaction", () => this.rules.refreshBankroll()),
       this.deps.ledger.on("ledgerClosed", () => this.rules.ledgerClosed()),
@@ -120,7 +120,7 @@ export class RacingGame {
     this.timer ??= setInterval(() => {
       if (this.channel.watchers === 0) return void (clearInterval(this.timer), (this.timer = undefined));
       const racing = this.rounds.current?.status === "racing";
-      if (racing || performance.now() - this.lastPush >= 1000) this.pushState();
+      if (racing || performance.now() - this.lastPush >= 1000) this.pushStateSoon();
     }, RACING_PUSH_MS);
   }
 
@@ -134,10 +134,10 @@ export class RacingGame {
   }
 
   /** The current race's gameState message. */
-  gameState(): RacingServerMessage | undefined {
+  async gameState(): Promise<RacingServerMessage | undefined> {
     const race = this.rounds.current ?? this.repo.current();
     if (!race) return undefined;
-    const players = this.bets.inRound(race.round).map((b) => playerView({ wallet: b.wallet, round: race.round, unicorn: b.params.unicorn, amountDrops: b.amountDrops, wonDrops: b.status === "won" ? (b.payoutDrops ?? 0n) : null }));
+    const players = (await this.bets.inRound(race.round)).map((b) => playerView({ wallet: b.wallet, round: race.round, unicorn: b.params.unicorn, amountDrops: b.amountDrops, wonDrops: b.status === "won" ? (b.payoutDrops ?? 0n) : null }));
     return { type: "gameState", data: { raceState: raceStateView(race, this.rounds.outcomeOf(race), this.deps.clock.now()), players, currentRound: race.round } };
   }
 
@@ -151,12 +151,12 @@ export class RacingGame {
    * race in progress is voided and its bets refunded when it may have been shown (its number is at most
    * `shown`, or `shown` is unknown); a voided race takes number `shown`, so the next countdown follows it.
    */
-  skipPast(db: DbOrTx, shown: number | undefined): void {
+  async skipPast(db: DbOrTx, shown: number | undefined): Promise<void> {
     const now = this.deps.clock.date();
     const race = this.repo.race(this.repo.lastRound(db), db);
     if (race && race.status !== "finished" && race.status !== "voided" && (shown === undefined || race.round <= shown)) {
       this.repo.updateRace(db, race.round, race.status as RaceStatus, { status: "voided", finishedAt: now });
-      for (const bet of this.bets.inRound(race.round)) this.bets.refund(db, bet.id, BET_REFUND_REASON.roundVoided);
+      for (const bet of await this.bets.inRound(race.round, db)) await this.bets.refund(db, bet.id, BET_REFUND_REASON.roundVoided);
     }
     if (shown !== undefined && this.repo.lastRound(db) < shown) {
       const none = "";
@@ -171,11 +171,11 @@ export class RacingGame {
   }
 
   /** One finished race with every bet (its page); 404 for an unknown race or one still being run. */
-  raceDetail(round: number): RaceDetail {
+  async raceDetail(round: number): Promise<RaceDetail> {
     const race = this.repo.race(round);
     if (!race) throw new NotFoundError(`No race #${round}`, "ROUND_NOT_FOUND");
     if (race.status !== "finished") throw new NotFoundError(`Race #${round} is still being run: its seeds are published when it starts`, "ROUND_NOT_OVER");
-    const bets = this.bets.inRound(round).filter((b) => b.status !== "awaiting_payment");
+    const bets = (await this.bets.inRound(round)).filter((b) => b.status !== "awaiting_payment");
     return {
       success: true,
       race: raceRecord(race),
@@ -187,7 +187,7 @@ export class RacingGame {
   /** POST /api/unicorn-bet/initiate after the session check: the spec's order of checks, the liability guard, then the payment request. */
   async initiate(wallet: string, body: { betAmount?: unknown; unicornName?: unknown }, clientToken?: string): Promise<BetInitiateResponse> {
     const race = this.repo.current();
-    if (race && this.bets.repo.walletBetInRound(this.deps.db, wallet, race.round)) throw new ConflictError("RACE_ALREADY_BET", TEXT.alreadyBet);
+    if (race && (await this.bets.repo.walletBetInRound(this.deps.db, wallet, race.round))) throw new ConflictError("RACE_ALREADY_BET", TEXT.alreadyBet);
     if (!race || race.status !== "waiting" || this.deps.clock.now() >= race.betsCloseAt.getTime()) throw new ConflictError("RACE_BETTING_CLOSED", TEXT.duringRace);
     const amountDrops = parseBetDrops(body.betAmount);
     const unicorn = parseUnicorn(body.unicornName);
@@ -219,22 +219,27 @@ export class RacingGame {
     this.toPlayer(bet.wallet, { type: "paymentStatus", betId: bet.id, status, reason, message: null, txid: null });
   }
 
-  pushState(): void {
+  /** pushState, its failure logged (a timer's or a listener's call). */
+  pushStateSoon(): void {
+    void this.pushState().catch((err) => this.deps.log.error("racing state not pushed", { error: String(err) }));
+  }
+
+  async pushState(): Promise<void> {
     // Nobody watching: no state to build (its players come from the database).
     if (this.channel.watchers === 0) return;
-    const state = this.gameState();
+    const state = await this.gameState();
     if (!state) return;
     this.lastPush = performance.now();
     this.channel.publish(state);
   }
 
-  private onRaceChanged(race: RaceRow): void {
-    this.pushState();
+  private async onRaceChanged(race: RaceRow): Promise<void> {
+    await this.pushState();
     if (race.status !== "finished") return;
     this.bets.kick();
     this.channel.publish(this.raceHistory());
     const winner = UNICORNS[race.winnerIndex!]!.name;
-    for (const bet of this.bets.inRound(race.round)) {
+    for (const bet of await this.bets.inRound(race.round)) {
       const payout = bet.status === "won" ? (bet.payoutDrops ?? 0n) : 0n;
       this.toPlayer(bet.wallet, {
         type: "raceResult",

@@ -30,8 +30,8 @@ function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<strin
   return new Elysia({ name: "racing-reads" })
     .get(
       "/api/racing/state",
-      () => {
-        const state = racing.gameState();
+      async () => {
+        const state = await racing.gameState();
         if (!state || state.type !== "gameState") throw new NotFoundError("No race yet; the first countdown starts with the server");
         return { success: true as const, ...state.data };
       },
@@ -87,21 +87,21 @@ export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: 
 /** The socket /ws/games/unicorn-racing: the race now and the latest races on open, the player's bet after auth. */
 export function racingSocket(racing: RacingGame, deps: GameSocketDeps): SocketEndpoint {
   return racing.channel.socket(deps, {
-    onOpen(socket) {
+    async onOpen(socket) {
       racing.watched();
-      const state = racing.gameState();
+      const state = await racing.gameState();
       if (state) racing.channel.send(socket, state);
       socket.send(racing.raceHistoryText());
     },
-    onAuth(socket, wallet) {
+    async onAuth(socket, wallet) {
       const race = racing.rounds.current;
-      const mine = race && racing.bets.ofWallet(wallet, 5).find((b) => b.params.round === race.round);
+      const mine = race && (await racing.bets.ofWallet(wallet, 5)).find((b) => b.params.round === race.round);
       if (mine) racing.tellBet(socket, mine);
     },
-    onMessage(socket, message, ctx) {
+    async onMessage(socket, message, ctx) {
       if (message.type === "betCreated") {
         // The spec's client announces its bet; the server already knows it and answers with where it stands.
-        const bet = typeof message.betId === "string" ? racing.bets.get(message.betId) : undefined;
+        const bet = typeof message.betId === "string" ? await racing.bets.get(message.betId) : undefined;
         if (bet && ctx.wallet === bet.wallet) racing.tellBet(socket, bet);
         return;
       }

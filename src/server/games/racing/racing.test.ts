@@ -29,7 +29,7 @@ afterAll(async () => {
 /** A funded wallet with a session, and its socket on /ws/games/unicorn-racing (?wallet= with the session cookie). */
 async function player(xrp = 300) {
   const wallet = await faucet(server.url, { xrp });
-  const browser = sessionBrowser(server, wallet.classicAddress);
+  const browser = await sessionBrowser(server, wallet.classicAddress);
   const messages: Record<string, any>[] = [];
   const ws = new WebSocket(`${server.url.replace("http", "ws")}/ws/games/unicorn-racing?wallet=${wallet.classicAddress}`, { headers: { cookie: browser.cookieHeader() } } as never);
   ws.onmessage = (e) => messages.push(JSON.parse(String(e.data)));
@@ -46,7 +46,7 @@ async function openRace(ms = 8_000): Promise<number> {
   return s.roundNumber + 1;
 }
 
-const betOf = (id: string) => server.ctx.racing.bets.get(id)!;
+const betOf = async (id: string) => (await server.ctx.racing.bets.get(id))!;
 
 /** Checks a finished race against its revealed seeds: commitment, client seed = that ledger's hash, winner and every bet payment before it. */
 async function checkFair(race: RaceRecord) {
@@ -54,7 +54,7 @@ async function checkFair(race: RaceRecord) {
   const ledger = await client.request({ command: "ledger", ledger_index: race.clientSeedLedger });
   expect(ledger.result.ledger_hash).toBe(race.clientSeed);
   expect(raceFromSeeds({ serverSeed: race.serverSeed, clientSeed: race.clientSeed, nonce: race.round }).winnerIndex).toBe(race.winnerIndex);
-  for (const bet of server.ctx.racing.bets.inRound(race.round)) {
+  for (const bet of await server.ctx.racing.bets.inRound(race.round)) {
     const tx = await client.request({ command: "tx", transaction: bet.paymentTxHash! });
     expect(tx.result.ledger_index!).toBeLessThan(race.clientSeedLedger);
   }
@@ -107,7 +107,7 @@ describe("Unicorn Racing", () => {
     for (const [i, p] of players.entries()) {
       const paid = await xrpPaymentsTo(client, platform, p.wallet.classicAddress, PAYOUT_MEMO);
       expect(paid.map((x) => x.drops)).toEqual(i === winner ? [BigInt(2 + i) * 5n * XRP] : []);
-      expect(betOf(bets[i]!.betId).status).toBe(i === winner ? "won" : "lost");
+      expect((await betOf(bets[i]!.betId)).status).toBe(i === winner ? "won" : "lost");
     }
     const [record] = (await (await fetch(`${server.url}/api/racing/races?limit=1`)).json()).races as RaceRecord[];
     expect(record!.round).toBe(round);
@@ -159,7 +159,7 @@ describe("Unicorn Racing", () => {
     const over = await initiate(10);
     const late = await initiate(5);
     await signPayload(server, first.uuid, { seed: p.wallet.seed! });
-    await eventually(() => betOf(first.betId).status === "confirmed", "first bet confirmed", 20_000);
+    await eventually(async () => (await betOf(first.betId)).status === "confirmed", "first bet confirmed", 20_000);
     // The second payment to the same race is refused.
     await signPayload(server, second.uuid, { seed: p.wallet.seed! });
     // Paid by hand to a bet's tag: short of its amount, and 150 XRP.
@@ -176,14 +176,14 @@ describe("Unicorn Racing", () => {
       [late.betId, "betting_closed", 5n * XRP],
     ];
     for (const [id, reason, drops] of expected) {
-      const bet = await eventually(() => (betOf(id).outboxKey ? betOf(id) : undefined), `refund of ${reason}`, 20_000);
+      const bet = await eventually(async () => ((await betOf(id)).outboxKey ? betOf(id) : undefined), `refund of ${reason}`, 20_000);
       expect(bet).toMatchObject({ status: "refunded", reason });
       const entry = await server.ctx.outbox.waitFor(bet.outboxKey!, 20_000);
       expect(entry).toMatchObject({ status: "validated", purpose: "refund" });
       expect(entry.tx).toMatchObject({ Destination: p.wallet.classicAddress, Amount: String(drops) });
       expect(p.messages.find((m) => m.type === "paymentStatus" && m.betId === id && m.status === "failed")).toMatchObject({ reason });
     }
-    expect(betOf(first.betId).round).toBe(round);
+    expect((await betOf(first.betId)).round).toBe(round);
 
     // A request left unpaid past its 5 minutes: paid afterwards, refunded as expired (paymentStatus timeout first).
     const next = await openRace(10_000);
@@ -191,13 +191,13 @@ describe("Unicorn Racing", () => {
     await fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms: 6 * 60_000 }) });
     await eventually(() => p.messages.find((m) => m.type === "paymentStatus" && m.betId === stale.betId && m.status === "timeout"), "timeout status", 20_000);
     await pay(client, p.wallet, { Destination: platform, DestinationTag: stale.destinationTag, Amount: String(2n * XRP) });
-    const expired = await eventually(() => (betOf(stale.betId).outboxKey ? betOf(stale.betId) : undefined), "expired refund", 20_000);
+    const expired = await eventually(async () => ((await betOf(stale.betId)).outboxKey ? betOf(stale.betId) : undefined), "expired refund", 20_000);
     expect(expired).toMatchObject({ status: "expired", reason: "expired" });
     expect(next).toBeGreaterThan(round);
 
     // /history: each refused payment and its refund net to zero; the confirmed 3 XRP bet (and its payout if it won) is all that is left.
-    await eventually(() => betOf(first.betId).status !== "confirmed", "the first race settled", 20_000);
-    const won = betOf(first.betId).status === "won";
+    await eventually(async () => (await betOf(first.betId)).status !== "confirmed", "the first race settled", 20_000);
+    const won = (await betOf(first.betId)).status === "won";
     const history = await p.browser.json(`/api/history?wallet=${p.wallet.classicAddress}&pageSize=50`);
     expect(history.status).toBe(200);
     const rows = history.body.transactions as { category: string; type: string; amount: string; currency: string; description: string }[];

@@ -14,9 +14,9 @@ export class RacingRepository {
     this.newest = preparedOnUse(() => db.select().from(racingRaces).orderBy(desc(racingRaces.round)).limit(1).prepare());
   }
 
-  /** The newest race (the current one), if any; inside a transaction too (one connection). */
-  current(): RaceRow | undefined {
-    return this.newest.get();
+  /** The newest race (the current one), if any (`db`: the transaction the read is part of). */
+  current(db?: DbOrTx): RaceRow | undefined {
+    return db ? db.select().from(racingRaces).orderBy(desc(racingRaces.round)).limit(1).get() : this.newest.get();
   }
 
   race(round: number, db: DbOrTx = this.db): RaceRow | undefined {

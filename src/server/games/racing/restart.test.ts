@@ -62,9 +62,9 @@ describe("a kill during a race", () => {
     expect(done).toMatchObject({ serverSeed: racing.serverSeed, clientSeed: racing.clientSeed, nonce: round });
     const winner = done.unicorns.findIndex((u) => u.isWinner);
     const game = third.ctx.racing.bets;
-    const settled = game.inRound(round);
+    const settled = await game.inRound(round);
     expect(settled).toHaveLength(5);
-    for (const bet of settled) expect(bet.status).toBe(bet.params.unicorn === winner ? "won" : "lost");
+    for (const bet of await settled) expect(bet.status).toBe(bet.params.unicorn === winner ? "won" : "lost");
     const platform = third.ctx.ledger.platformAddress;
     await eventually(async () => (await xrpPaymentsTo(client, platform, wallets[winner]!.classicAddress, `vvx/${RACING_GAME}-payout`)).length === 1, "the winner's payout", 20_000);
     const ledgerNow = (await client.request({ command: "ledger", ledger_index: "validated" })).result.ledger_index;
@@ -74,7 +74,7 @@ describe("a kill during a race", () => {
       expect(paid.map((p) => p.drops)).toEqual(i === winner ? [15n * XRP] : []);
       expect(await xrpPaymentsTo(client, platform, w.classicAddress, "vvx/refund")).toEqual([]);
     }
-    expect(third.ctx.outbox.list({ purpose: "game-payout" }).filter((e) => e.key.startsWith(`${RACING_GAME}-payout:`))).toHaveLength(1);
+    expect((await third.ctx.outbox.list({ purpose: "game-payout" })).filter((e) => e.key.startsWith(`${RACING_GAME}-payout:`))).toHaveLength(1);
   }, 180_000);
 });
 
@@ -89,7 +89,7 @@ describe("the liability guard", () => {
     const sink = await faucet(server.url, { xrp: 20 });
     const platform = server.ctx.ledger.platform;
     // The test signs for the treasury too: the server's own start-up payment (the crash chain's commitment) goes first.
-    await eventually(() => server.ctx.outbox.open().length === 0, "the server's start-up payments");
+    await eventually(async () => (await server.ctx.outbox.open()).length === 0, "the server's start-up payments");
     /** Sends treasury XRP away until `left` drops are spendable. */
     const drainTo = async (left: bigint) => {
       const { spendableDrops } = await bankroll.facts();
@@ -98,14 +98,14 @@ describe("the liability guard", () => {
     };
     await drainTo(300n * XRP);
     const player = await faucet(server.url, { xrp: 400 });
-    const browser = sessionBrowser(server, player.classicAddress);
+    const browser = await sessionBrowser(server, player.classicAddress);
     await raceState(server);
 
     // 100 XRP at 5x is 500 XRP: more than the treasury has.
     const full = await browser.json("/api/unicorn-bet/initiate", { method: "POST", json: { betAmount: 100, unicornName: "Ripple" } });
     expect(full.status).toBe(409);
     expect(full.body).toMatchObject({ code: "RACE_FULL", error: "This race is full, please bet on the next one." });
-    expect(server.ctx.racing.bets.ofWallet(player.classicAddress)).toHaveLength(0);
+    expect(await server.ctx.racing.bets.ofWallet(player.classicAddress)).toHaveLength(0);
 
     // 50 XRP (250 XRP at 5x) fits; then the treasury shrinks before the player signs.
     const ok = await browser.json("/api/unicorn-bet/initiate", { method: "POST", json: { betAmount: 50, unicornName: "Wave" } });
@@ -114,8 +114,8 @@ describe("the liability guard", () => {
     const ledgerNow = (await client.request({ command: "ledger", ledger_index: "validated" })).result.ledger_index;
     await eventually(async () => (await client.request({ command: "ledger", ledger_index: "validated" })).result.ledger_index > ledgerNow + 2, "the bankroll re-read at a ledger close");
     await signPayload(server, ok.body.uuid, { seed: player.seed! });
-    const bet = await eventually(() => {
-      const b = server.ctx.racing.bets.get(ok.body.betId)!;
+    const bet = await eventually(async () => {
+      const b = (await server.ctx.racing.bets.get(ok.body.betId))!;
       return b.outboxKey ? b : undefined;
     }, "the race_full refund", 20_000);
     expect(bet).toMatchObject({ status: "refunded", reason: "race_full" });

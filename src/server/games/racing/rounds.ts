@@ -22,11 +22,11 @@ export interface RoundEvents {
 /** What the round loop needs from the money side; the bets module provides it. */
 export interface RoundHooks {
   /** The highest ledger of a payment already accepted as a bet of `round` (0 when none). */
-  lastBetLedger(db: DbOrTx, round: number): number;
+  lastBetLedger(db: DbOrTx, round: number): Promise<number>;
   /** Whether every payment in ledgers up to `ledgerIndex` has been judged by the watcher. */
-  paymentsProcessedThrough(ledgerIndex: number): boolean;
+  paymentsProcessedThrough(ledgerIndex: number): Promise<boolean>;
   /** Settles the race's bets inside the transaction that records its winner (payouts recorded there). */
-  settle(db: DbOrTx, race: RaceRow): void;
+  settle(db: DbOrTx, race: RaceRow): Promise<void>;
 }
 
 /**
@@ -121,7 +121,8 @@ export class RaceRounds {
     if (!race) return this.begin(1);
     if (this.commitLedgerDue(race)) {
       // A countdown begun before any ledger was seen: the first one seen is the ledger its hash was shown by.
-      this.race = this.repo.setCommitLedger(this.deps.db, race.round, this.validated!.index) ?? race;
+      const index = this.validated!.index;
+      this.race = (await this.deps.db.transaction((tx) => this.repo.setCommitLedger(tx, race.round, index))) ?? race;
       return true;
     }
     const due = dueAt(race);
@@ -159,12 +160,12 @@ export class RaceRounds {
    * then (the client seed's ledger comes after it); right after a start, before any ledger was seen,
    * the first one seen is recorded instead (sawLedger).
    */
-  private begin(round: number): boolean {
+  private async begin(round: number): Promise<boolean> {
     const { countdownMs, betCloseMs, payoutMultiple } = this.deps.config;
     const commitLedger = this.validated?.index ?? null;
     const now = this.deps.clock.now();
     const serverSeed = randomBytes(32).toString("hex");
-    const row = this.deps.db.transaction((tx) => {
+    const row = await this.deps.db.transaction((tx) => {
       if (this.repo.lastRound(tx) >= round) return undefined;
       return this.repo.insertRace(tx, {
         round,
@@ -192,8 +193,8 @@ export class RaceRounds {
   /** Betting closes: payments in ledgers up to `closeLedger` are this race's bets; the next ledger's hash is its client seed. */
   private async closeBetting(race: RaceRow): Promise<boolean> {
     const { index } = await this.latestValidated();
-    const row = this.deps.db.transaction((tx) => {
-      const closeLedger = Math.max(index, this.hooks.lastBetLedger(tx, race.round));
+    const row = await this.deps.db.transaction(async (tx) => {
+      const closeLedger = Math.max(index, await this.hooks.lastBetLedger(tx, race.round));
       return this.repo.updateRace(tx, race.round, "waiting", { status: "closed", closeLedger, seedLedger: closeLedger + 1 });
     });
     if (row) this.deps.log.info("race betting closed", { round: race.round, closeLedger: row.closeLedger });
@@ -204,12 +205,12 @@ export class RaceRounds {
   private async startRace(race: RaceRow): Promise<boolean> {
     const seedLedger = race.seedLedger!;
     if (!this.validated || this.validated.index < seedLedger) return false;
-    if (!this.hooks.paymentsProcessedThrough(race.closeLedger!)) return false;
+    if (!(await this.hooks.paymentsProcessedThrough(race.closeLedger!))) return false;
     const clientSeed = this.validated.index === seedLedger ? this.validated.hash : await this.ledgerHash(seedLedger);
     const now = this.deps.clock.now();
     const outcome = raceFromSeeds({ serverSeed: race.serverSeed, clientSeed, nonce: race.round }, NATIVE_HASHES);
     const durationMs = Math.ceil((outcome.durationTicks * 1000) / outcome.tickRate);
-    const row = this.deps.db.transaction((tx) =>
+    const row = await this.deps.db.transaction((tx) =>
       this.repo.updateRace(tx, race.round, "closed", { status: "racing", clientSeed, startedAt: new Date(now), endsAt: new Date(now + durationMs), winnerIndex: null }),
     );
     if (row) {
@@ -228,16 +229,13 @@ export class RaceRounds {
   }
 
   /** The finish: the winner and every bet's result (payouts recorded) in one transaction. */
-  private finish(race: RaceRow): boolean {
+  private async finish(race: RaceRow): Promise<boolean> {
     const outcome = this.outcomeOf(race)!;
-    const row = this.deps.db.transaction(
-      (tx) => {
-        const done = this.repo.updateRace(tx, race.round, "racing", { status: "finished", winnerIndex: outcome.winnerIndex, finishedAt: this.deps.clock.date() });
-        if (done) this.hooks.settle(tx, done);
-        return done;
-      },
-      { behavior: "immediate" },
-    );
+    const row = await this.deps.db.transaction(async (tx) => {
+      const done = this.repo.updateRace(tx, race.round, "racing", { status: "finished", winnerIndex: outcome.winnerIndex, finishedAt: this.deps.clock.date() });
+      if (done) await this.hooks.settle(tx, done);
+      return done;
+    });
     if (row) this.deps.log.info("race finished", { round: race.round, winner: outcome.winner });
     return this.moved(row);
   }

@@ -9,7 +9,7 @@ let wallet: string;
 beforeAll(async () => {
   server = await startTestServer();
   wallet = (await buyer(server, 0)).classicAddress;
-  browser = sessionBrowser(server, wallet);
+  browser = await sessionBrowser(server, wallet);
 });
 afterAll(async () => {
   await server?.stop(true);

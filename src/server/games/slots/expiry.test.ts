@@ -35,7 +35,7 @@ async function wheelSpins(browser: TestBrowser, wallet: string, sessionId: strin
 async function idleRefund(steps: ({ play: number } | { wheel: number } | { nextDay: true })[]) {
   const wallet = await buyer(server, 10_000);
   const address = wallet.classicAddress;
-  const browser = sessionBrowser(server, address);
+  const browser = await sessionBrowser(server, address);
   const { session } = await buyPackage(server, browser, address, 0);
   for (const step of steps) {
     if ("play" in step) await play(browser, session.sessionId, step.play);
@@ -43,11 +43,11 @@ async function idleRefund(steps: ({ play: number } | { wheel: number } | { nextD
     else await advanceClock(server, DAY_MS); // one wheel spin a day
   }
   // Every winning settled first, so that the balance moves by the refund alone.
-  await eventually(() => server.ctx.slots.repo.spinsOf(address, 100).every((s) => s.payoutStatus === "validated" || s.spin.totalPayoutMicro === 0n), "payouts validated", 30_000);
+  await eventually(async () => (await server.ctx.slots.repo.spinsOf(address, 100)).every((s) => s.payoutStatus === "validated" || s.spin.totalPayoutMicro === 0n), "payouts validated", 30_000);
   const before = await vvxMicro(client, address, server);
   await advanceClock(server, 8 * DAY_MS);
   expect((await browser.json(`/api/slots/active-session/${address}`)).body.session).toBeNull();
-  const row = server.ctx.slots.repo.session(session.sessionId)!;
+  const row = (await server.ctx.slots.repo.session(session.sessionId))!;
   expect(row.status).toBe("expired");
   if (row.refundKey) expect((await server.ctx.outbox.waitFor(row.refundKey, 30_000)).status).toBe("validated");
   const received = (await vvxMicro(client, address, server)) - before;

@@ -20,7 +20,7 @@ afterAll(async () => {
 describe("a 10-spin package played to the end", () => {
   test("the winnings arrive on the ledger as VVX payments equal to the sum of totalPayout", async () => {
     const wallet = await buyer(server, 20_000);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const before = await vvxMicro(client, wallet.classicAddress, server);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     expect(session).toMatchObject({ remainingSpins: 10, totalSpins: 10, spinCost: 1000, sessionType: "Standard", status: "active" });

@@ -38,15 +38,15 @@ const MAX_LISTED = 500;
  */
 function spinLists(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, string>) {
   const encode = rowsEncoder<typeof SpinListItem.static>(SpinListItem, "slots spins", (spin) => spin.spinId);
-  const newest = readModelsOf(sqliteOf(db)!).keyed(SPIN_LIST_TABLES, (wallet: string) => encode(slots.sessions.spinList(wallet, MAX_LISTED)));
-  return (wallet: string, limit: number, before: number | undefined): Response => {
-    const rows = newest.get(wallet);
+  const newest = readModelsOf(sqliteOf(db)!).keyed(SPIN_LIST_TABLES, async (wallet: string) => encode(await slots.sessions.spinList(wallet, MAX_LISTED)));
+  return async (wallet: string, limit: number, before: number | undefined): Promise<Response> => {
+    const rows = await newest.get(wallet);
     // Ids are newest first: the first spin older than the cursor.
     const from = before === undefined ? 0 : rows.keys.findIndex((id) => id < before);
     const complete = rows.keys.length < MAX_LISTED;
     if (from >= 0 && (complete || from + limit <= rows.keys.length)) return listJson("spins", rows, from, from + limit, jsonHeaders);
     if (from < 0 && complete) return listJson("spins", rows, rows.keys.length, rows.keys.length, jsonHeaders);
-    return listJson("spins", encode(slots.sessions.spinList(wallet, limit, before)), 0, limit, jsonHeaders);
+    return listJson("spins", encode(await slots.sessions.spinList(wallet, limit, before)), 0, limit, jsonHeaders);
   };
 }
 
@@ -56,12 +56,13 @@ function spinReadRoutes(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, s
   return new Elysia({ name: "slots-reads" })
     .get(
       "/api/slots/spins",
-      ({ query }) => {
+      async ({ query }) => {
         const limit = parsePositive(query.limit, "limit", 50, MAX_LISTED);
         const before = parseSpinCursor(query.before);
         // Without a wallet: every wallet's spins (what an auditor re-checks), read from the database.
-        if (query.wallet === undefined) return { success: true as const, spins: slots.sessions.spinList(null, limit, before) };
-        return spinList(parseAddress(query.wallet, "wallet"), limit, before);
+        if (query.wallet === undefined) return { success: true as const, spins: await slots.sessions.spinList(null, limit, before) };
+        // The cached JSON of the same schema, sent as it is (typed as the body: Elysia cannot type an awaited union of the two).
+        return (await spinList(parseAddress(query.wallet, "wallet"), limit, before)) as never;
       },
       {
         query: SpinsQuery,
@@ -99,7 +100,7 @@ export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; db: Db;
     )
     .get(
       "/api/slots/check-payment/:uuid",
-      ({ params }) => ({ success: true as const, ...slots.purchases.check(parseUuid(params.uuid)) }),
+      async ({ params }) => ({ success: true as const, ...(await slots.purchases.check(parseUuid(params.uuid))) }),
       {
         params: t.Object({ uuid: t.String() }),
         response: CheckPaymentResponse,
@@ -108,7 +109,7 @@ export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; db: Db;
     )
     .get(
       "/api/slots/active-session/:wallet",
-      ({ params }) => ({ success: true as const, session: slots.sessions.activeSession(parseAddress(params.wallet, "wallet")) }),
+      async ({ params }) => ({ success: true as const, session: await slots.sessions.activeSession(parseAddress(params.wallet, "wallet")) }),
       {
         params: t.Object({ wallet: t.String() }),
         response: ActiveSessionResponse,
@@ -117,9 +118,9 @@ export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; db: Db;
     )
     .post(
       "/api/slots/spin",
-      ({ body, session }) => {
+      async ({ body, session }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        return { success: true as const, ...slots.sessions.spin(wallet, parseSessionId(body.sessionId)) };
+        return { success: true as const, ...(await slots.sessions.spin(wallet, parseSessionId(body.sessionId))) };
       },
       {
         body: SpinBody,

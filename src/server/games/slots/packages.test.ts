@@ -17,7 +17,7 @@ const VVX = 1_000_000n;
 
 /** Opens a package request for `wallet` and returns its payment details. */
 async function request(wallet: Wallet, tierIndex = 0) {
-  const browser = sessionBrowser(server, wallet.classicAddress);
+  const browser = await sessionBrowser(server, wallet.classicAddress);
   const res = await browser.json("/api/slots/create-session", { method: "POST", json: { walletAddress: wallet.classicAddress, tierIndex } });
   expect(res.status).toBe(200);
   return { browser, payment: res.body.payment };
@@ -125,7 +125,7 @@ describe("package payments", () => {
   });
 
   test("check-payment of an unknown uuid is 404; of a malformed one 400", async () => {
-    const browser = sessionBrowser(server, (await buyer(server, 0)).classicAddress);
+    const browser = await sessionBrowser(server, (await buyer(server, 0)).classicAddress);
     const unknown = await browser.json("/api/slots/check-payment/00000000-0000-4000-8000-000000000000");
     expect([unknown.status, unknown.body.code]).toEqual([404, "PAYMENT_NOT_FOUND"]);
     const bad = await browser.json("/api/slots/check-payment/not-a-uuid");

@@ -54,7 +54,7 @@ export class SlotPayouts {
       resend: [SLOTS_PAYOUT_PURPOSE],
       keyColumns: [slotPayouts.outboxKey],
       settled: (s) => this.settle(s),
-      resent: ({ db, id }) => !!repo.retryPayout(db, Number(id)),
+      resent: async ({ db, id }) => !!(await repo.retryPayout(db, Number(id))),
     });
   }
 
@@ -69,32 +69,30 @@ export class SlotPayouts {
   /** One round of the background work; failures (a locked database too) are logged and back off, and a later tick retries. */
   tick(): void {
     if (!this.loop.running) return;
-    void this.gate.run(() => {
-      this.flush();
-      this.expireIdle();
+    void this.gate.run(async () => {
+      await this.flush();
+      await this.expireIdle();
     });
   }
 
   /** Batches every wallet's unpaid winnings into one payout each; returns the payouts made. */
-  flush(): PayoutRow[] {
+  async flush(): Promise<PayoutRow[]> {
     // Nothing unpaid (the usual idle pass): no write transaction, so no write lock every 2 s.
-    if (this.repo.unpaidByWallet().length === 0) return [];
+    if ((await this.repo.unpaidByWallet()).length === 0) return [];
     const now = this.deps.clock.date();
-    const made = this.deps.db.transaction(
-      (tx) => {
-        const rows: PayoutRow[] = [];
-        for (const { wallet, total, count } of this.repo.unpaidByWallet()) {
-          const payout = this.repo.insertPayout(tx, { wallet, amountMicro: total, spinCount: count, attempt: 1, outboxKey: `pending:${wallet}:${now.getTime()}`, status: "pending", createdAt: now });
-          const key = slotKeys.payout(payout.id);
-          const assigned = this.repo.assignPayout(tx, wallet, payout.id);
-          if (assigned !== count) throw new Error(`payout ${payout.id}: ${assigned} spins assigned, ${count} expected`);
-          this.deps.outbox.record(tx, { key, purpose: SLOTS_PAYOUT_PURPOSE, tx: this.paymentTx(payout), owner: { name: SLOTS_PAYOUT_OWNER, id: payout.id } });
-          rows.push(this.repo.updatePayout(tx, payout.id, { outboxKey: key })!);
-        }
-        return rows;
-      },
-      { behavior: "immediate" },
-    );
+    const made = await this.deps.db.transaction(async (tx) => {
+      const rows: PayoutRow[] = [];
+      // Read again inside the transaction: what another flush batched meanwhile is not batched twice.
+      for (const { wallet, total, count } of await this.repo.unpaidByWallet(tx)) {
+        const payout = await this.repo.insertPayout(tx, { wallet, amountMicro: total, spinCount: count, attempt: 1, outboxKey: `pending:${wallet}:${now.getTime()}`, status: "pending", createdAt: now });
+        const key = slotKeys.payout(payout.id);
+        const assigned = await this.repo.assignPayout(tx, wallet, payout.id);
+        if (assigned !== count) throw new Error(`payout ${payout.id}: ${assigned} spins assigned, ${count} expected`);
+        await this.deps.outbox.record(tx, { key, purpose: SLOTS_PAYOUT_PURPOSE, tx: this.paymentTx(payout), owner: { name: SLOTS_PAYOUT_OWNER, id: payout.id } });
+        rows.push((await this.repo.updatePayout(tx, payout.id, { outboxKey: key }))!);
+      }
+      return rows;
+    });
     if (made.length) {
       this.deps.outbox.kick();
       this.deps.log.info("slots payouts queued", { payouts: made.length, spins: made.reduce((n, p) => n + p.spinCount, 0) });
@@ -112,27 +110,32 @@ export class SlotPayouts {
   }
 
   /** Records an outbox result on its payout, inside the settling transaction (validated: txid; failed: retried later or given up). */
-  private settle({ db, id, entry, goesAgain, after }: Settlement): void {
-    const payout = this.repo.payout(Number(id), db);
+  private async settle({ db, id, entry, goesAgain, after }: Settlement): Promise<void> {
+    const payout = await this.repo.payout(Number(id), db);
     if (!payout || payout.status !== "pending") return;
     const now = this.deps.clock.date();
     let updated: PayoutRow | undefined;
     if (entry.status === "validated") {
-      this.repo.addPaid(db, payout.id);
-      updated = this.repo.updatePayout(db, payout.id, { status: "validated", txid: entry.hash, settledAt: now, error: null });
+      await this.repo.addPaid(db, payout.id);
+      updated = await this.repo.updatePayout(db, payout.id, { status: "validated", txid: entry.hash, settledAt: now, error: null });
     } else {
       const retryAt = goesAgain ? new Date(now.getTime() + RESEND_POLICY.afterMs) : null;
-      updated = this.repo.updatePayout(db, payout.id, { status: "failed", error: entry.error ?? entry.result ?? "failed", settledAt: now, retryAt });
+      updated = await this.repo.updatePayout(db, payout.id, { status: "failed", error: entry.error ?? entry.result ?? "failed", settledAt: now, retryAt });
       this.deps.log.error("slots payout failed", { payout: payout.id, wallet: payout.wallet, attempt: payout.attempt, error: entry.error, retry: goesAgain });
     }
-    if (updated) after(() => this.publish(updated));
+    if (updated) after(() => void this.publish(updated));
   }
 
-  private expireIdle(): void {
-    for (const s of this.repo.expiredActive(this.deps.clock.date())) this.slots.expire(s.id);
+  private async expireIdle(): Promise<void> {
+    for (const s of await this.repo.expiredActive(this.deps.clock.date())) await this.slots.expire(s.id);
   }
 
-  private publish(payout: PayoutRow): void {
-    this.deps.hub.emit("wallet", payout.wallet, { type: "slots.payout", ...payoutView(payout, this.repo.spinIdsOf(payout.id)) });
+  /** Tells the wallet's sockets (after the commit; a failed read is logged, the payout stands). */
+  private async publish(payout: PayoutRow): Promise<void> {
+    try {
+      this.deps.hub.emit("wallet", payout.wallet, { type: "slots.payout", ...payoutView(payout, await this.repo.spinIdsOf(payout.id)) });
+    } catch (err) {
+      this.deps.log.error("slots payout not pushed", { payout: payout.id, error: String(err) });
+    }
   }
 }

@@ -30,22 +30,25 @@ export class SlotPurchases {
   /** Follows the watcher: tells the wallet's page when a payment is refunded or its request expires (a paid one: the handler). */
   start(): void {
     const { payments } = this.deps;
+    const follow = (requestId: number, values: Partial<PurchaseRow>) =>
+      void this.mark(requestId, values).catch((err) => this.deps.log.error("slots purchase not updated", { request: requestId, error: String(err) }));
     this.offs.push(
       payments.on("payment.refunding", (e) => {
-        if (e.purpose !== SLOTS_PACKAGE_PURPOSE || e.requestId === null) return;
-        const purchase = this.repo.purchaseByRequest(e.requestId);
-        if (purchase?.status === "awaiting_payment") {
-          this.publish(this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, { reason: e.reason })));
-        } else this.publish(purchase);
+        if (e.purpose === SLOTS_PACKAGE_PURPOSE && e.requestId !== null) follow(e.requestId, { reason: e.reason });
       }),
     );
     this.offs.push(
       payments.on("request.expired", (e) => {
-        if (e.purpose !== SLOTS_PACKAGE_PURPOSE) return;
-        const purchase = this.repo.purchaseByRequest(e.requestId);
-        if (purchase?.status === "awaiting_payment") this.publish(this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, { status: "expired" })));
+        if (e.purpose === SLOTS_PACKAGE_PURPOSE) follow(e.requestId, { status: "expired" });
       }),
     );
+  }
+
+  /** Writes `values` on the request's purchase while it awaits payment, and tells the wallet's page (a refund of a purchase that moved on: told as it is). */
+  private async mark(requestId: number, values: Partial<PurchaseRow>): Promise<void> {
+    const purchase = await this.repo.purchaseByRequest(requestId);
+    if (purchase?.status === "awaiting_payment") this.publish(await this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, values)));
+    else if (values.status !== "expired") this.publish(purchase);
   }
 
   stop(): void {
@@ -59,8 +62,8 @@ export class SlotPurchases {
   }
 
   /** 409 when the wallet still has an active paid session (the spec: buy when there is none); daily-wheel Bonus spins never block a purchase. */
-  private refuseIfActive(wallet: string): void {
-    const active = this.sessions.currentSessions(wallet).filter((s) => s.kind === "package");
+  private async refuseIfActive(wallet: string): Promise<void> {
+    const active = (await this.sessions.currentSessions(wallet)).filter((s) => s.kind === "package");
     if (active.length) {
       const spins = active.reduce((n, s) => n + s.remainingSpins, 0);
       throw new ConflictError(SLOTS_ERRORS.sessionActive, `You still have ${spins} spin${spins === 1 ? "" : "s"} in an active session. Play them before buying another package.`);
@@ -74,13 +77,13 @@ export class SlotPurchases {
   async create(actor: { wallet: string; clientToken?: string }, tierIndex: number) {
     if (this.draining) throw new DrainingError();
     const pkg = slotPackage(tierIndex);
-    this.refuseIfActive(actor.wallet);
+    await this.refuseIfActive(actor.wallet);
     const now = this.deps.clock.date();
     const amount = vvxToMicro(pkg.amountVvx);
-    const purchase = this.deps.db.transaction((tx) => {
+    const purchase = await this.deps.db.transaction(async (tx) => {
       const id = randomUUID();
       const expiresAt = new Date(now.getTime() + (PACKAGE_SIGN_SECONDS + PACKAGE_PAYMENT_GRACE_SECONDS) * 1000);
-      const request = insertPaymentRequest(tx, { purpose: SLOTS_PACKAGE_PURPOSE, wallet: actor.wallet, amount, currency: "VVX", expiresAt, refId: id }, now);
+      const request = await insertPaymentRequest(tx, { purpose: SLOTS_PACKAGE_PURPOSE, wallet: actor.wallet, amount, currency: "VVX", expiresAt, refId: id }, now);
       return this.repo.insertPurchase(tx, {
         id,
         wallet: actor.wallet,
@@ -95,7 +98,7 @@ export class SlotPurchases {
     });
     let sign;
     try {
-      sign = await signPayment(this.deps, this.deps.payments.getRequest(purchase.paymentRequestId)!, {
+      sign = await signPayment(this.deps, (await this.deps.payments.getRequest(purchase.paymentRequestId))!, {
         kind: "slots_package",
         clientToken: actor.clientToken,
         reference: purchase.id,
@@ -104,12 +107,12 @@ export class SlotPurchases {
       });
     } catch (err) {
       // No way to pay: withdraw the request (a payment to its tag would be refunded).
-      this.deps.payments.cancelPaymentRequest(purchase.paymentRequestId);
-      this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, { status: "expired", reason: "sign_request_failed" }));
+      await this.deps.payments.cancelPaymentRequest(purchase.paymentRequestId);
+      await this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, { status: "expired", reason: "sign_request_failed" }));
       throw err;
     }
     const links = { qrUrl: sign.qrUrl, xummUrl: sign.xummUrl, refs: sign.refs, next: sign.next };
-    this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, { signUuid: sign.uuid, signJson: JSON.stringify(links) }));
+    await this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, { signUuid: sign.uuid, signJson: JSON.stringify(links) }));
     this.deps.log.info("slots package requested", { purchase: purchase.id, wallet: actor.wallet, package: pkg.name, tag: purchase.destinationTag });
     return {
       uuid: sign.uuid,
@@ -127,18 +130,18 @@ export class SlotPurchases {
    * The watcher's verdict on a payment that fully pays a package request (inside the credit's
    * transaction): start the session, or refuse (refunded in full) when a paid session is active.
    */
-  private onPayment({ db, request, payment, after }: PaymentHandlerContext): PaymentDecision {
-    const purchase = this.repo.purchaseByRequest(request.id, db);
+  private async onPayment({ db, request, payment, after }: PaymentHandlerContext): Promise<PaymentDecision> {
+    const purchase = await this.repo.purchaseByRequest(request.id, db);
     if (!purchase) return { accept: false, reason: "unknown_purchase" };
     if (purchase.status !== "awaiting_payment") return { accept: false, reason: "request_closed" };
     const now = this.deps.clock.now();
-    const paidActive = this.repo.activeSessions(purchase.wallet, db).some((s) => s.kind === "package" && s.expiresAt.getTime() > now);
+    const paidActive = (await this.repo.activeSessions(purchase.wallet, db)).some((s) => s.kind === "package" && s.expiresAt.getTime() > now);
     if (paidActive) {
-      this.repo.updatePurchase(db, purchase.id, { status: "refunded", reason: "session_active", paymentTxHash: payment.txHash });
+      await this.repo.updatePurchase(db, purchase.id, { status: "refunded", reason: "session_active", paymentTxHash: payment.txHash });
       return { accept: false, reason: "session_active" };
     }
     const pkg = slotPackage(purchase.packageIndex);
-    const session = this.repo.insertSession(db, {
+    const session = await this.repo.insertSession(db, {
       id: randomUUID(),
       wallet: purchase.wallet,
       kind: "package",
@@ -156,32 +159,33 @@ export class SlotPurchases {
       lastActivityAt: new Date(now),
       expiresAt: new Date(now + SESSION_IDLE_MS),
     });
-    const paid = this.repo.updatePurchase(db, purchase.id, { status: "paid", sessionId: session.id, paymentTxHash: payment.txHash, paidAt: payment.closedAt ?? new Date(now) });
+    const paid = await this.repo.updatePurchase(db, purchase.id, { status: "paid", sessionId: session.id, paymentTxHash: payment.txHash, paidAt: payment.closedAt ?? new Date(now) });
     after(() => this.publish(paid));
     this.deps.log.info("slots session started", { session: session.id, wallet: purchase.wallet, package: pkg.name, payment: payment.txHash });
     return { accept: true };
   }
 
   /** The purchase behind a Xaman payment uuid; 404 when there is none. */
-  byUuid(uuid: string): PurchaseRow {
-    const purchase = this.repo.purchaseBySignUuid(uuid);
+  async byUuid(uuid: string): Promise<PurchaseRow> {
+    const purchase = await this.repo.purchaseBySignUuid(uuid);
     if (!purchase) throw new NotFoundError(`No slots payment for sign request ${uuid}`, SLOTS_ERRORS.paymentNotFound);
     return purchase;
   }
 
   /** GET check-payment: confirmed once the session exists, with the purchase's state otherwise. */
-  check(uuid: string) {
-    let purchase = this.byUuid(uuid);
-    if (purchase.status === "awaiting_payment" && this.deps.payments.getRequest(purchase.paymentRequestId)?.status === "expired") {
-      purchase = this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, purchase.id, { status: "expired" }))!;
+  async check(uuid: string) {
+    let purchase = await this.byUuid(uuid);
+    if (purchase.status === "awaiting_payment" && (await this.deps.payments.getRequest(purchase.paymentRequestId))?.status === "expired") {
+      const id = purchase.id;
+      purchase = (await this.deps.db.transaction((tx) => this.repo.updatePurchase(tx, id, { status: "expired" })))!;
     }
-    const session = purchase.sessionId ? this.repo.session(purchase.sessionId) : undefined;
+    const session = purchase.sessionId ? await this.repo.session(purchase.sessionId) : undefined;
     return {
       confirmed: purchase.status === "paid",
       status: purchase.status,
       reason: purchase.reason,
       paymentTxHash: purchase.paymentTxHash,
-      session: session ? this.sessions.view(session) : null,
+      session: session ? await this.sessions.view(session) : null,
     };
   }
 }

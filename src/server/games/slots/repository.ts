@@ -1,8 +1,9 @@
-import type { Database } from "bun:sqlite";
 import { and, asc, desc, eq, inArray, isNull, lte, notInArray, sql, type SQL } from "drizzle-orm";
-import type { DbOrTx } from "../../ledger/outbox";
-import { preparedOnUse, type Db } from "../../platform/db";
-import { slotPayouts, slotPurchases, slotSessions, slotSpins } from "./schema";
+import { first, tablesFor, type Db, type DbOrTx } from "../../platform/db";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
+
+const { slotPayouts, slotPurchases, slotSessions, slotSpins } = liteTables;
 
 export type PurchaseRow = typeof slotPurchases.$inferSelect;
 export type SessionRow = typeof slotSessions.$inferSelect;
@@ -45,222 +46,224 @@ export interface SpinInsert {
 }
 
 /**
- * Every query of the slots, in one place. The three a spin runs are plain bun:sqlite statements
- * prepared once: a spin is a handful of microseconds of SQL, and the query builder would double it.
+ * Every query of the slots, in one place, for both drivers. A read takes the transaction it is part of
+ * (`db`, the default being the store: committed rows only); a write always takes one.
  */
 export class SlotsRepository {
-  private readonly spinSessionStmt;
-  private readonly takeSpinStmt;
-  private readonly insertSpinStmt;
+  private readonly t: typeof liteTables;
 
-  /** What the payouts loop asks every 2 s: unpaid winnings by wallet, pending payouts, sessions past their expiry. */
-  private readonly unpaidStmt;
-  private readonly expiredActiveStmt;
-
-  constructor(
-    readonly db: Db,
-    private readonly sqlite: Database,
-  ) {
-    const inFlight = db
-      .select({ wallet: slotPayouts.wallet })
-      .from(slotPayouts)
-      .where(sql`${slotPayouts.status} = 'pending' OR (${slotPayouts.status} = 'failed' AND ${slotPayouts.retryAt} IS NOT NULL)`);
-    this.unpaidStmt = preparedOnUse(() =>
-      db
-        .select({ wallet: slotSpins.wallet, total: sql<number>`sum(${slotSpins.totalPayoutMicro})`, count: sql<number>`count(*)` })
-        .from(slotSpins)
-        .where(and(isNull(slotSpins.payoutId), notInArray(slotSpins.wallet, inFlight)))
-        .groupBy(slotSpins.wallet)
-        .prepare(),
-    );
-    // A placeholder is bound as it is: the expiry as SQLite holds it (milliseconds).
-    this.expiredActiveStmt = preparedOnUse(() =>
-      db
-        .select()
-        .from(slotSessions)
-        .where(and(eq(slotSessions.status, "active"), lte(slotSessions.expiresAt, sql.placeholder("nowMs"))))
-        .limit(sql.placeholder("limit"))
-        .prepare(),
-    );
-    this.spinSessionStmt = sqlite.query<{ id: string; wallet: string; status: string; remaining_spins: number; spin_cost_micro: number; expires_at: number }, [string]>(
-      "SELECT id, wallet, status, remaining_spins, spin_cost_micro, expires_at FROM slot_sessions WHERE id = ?",
-    );
-    // Takes one spin only if the session still has the count the caller read (a second guard besides the write lock).
-    this.takeSpinStmt = sqlite.query<{ remaining_spins: number; status: string; total_payout_micro: number }, [bigint, number, number, number, string, number]>(
-      `UPDATE slot_sessions SET remaining_spins = remaining_spins - 1, total_payout_micro = total_payout_micro + ?1,
-         status = CASE WHEN remaining_spins = 1 THEN 'completed' ELSE 'active' END,
-         last_activity_at = ?2, expires_at = ?3, ended_at = CASE WHEN remaining_spins = 1 THEN ?4 ELSE NULL END
-       WHERE id = ?5 AND status = 'active' AND remaining_spins = ?6
-       RETURNING remaining_spins, status, total_payout_micro`,
-    );
-    this.insertSpinStmt = sqlite.query<{ id: number }, (string | number | bigint | null)[]>(
-      `INSERT INTO slot_spins (session_id, wallet, server_seed_hash, client_seed, nonce, reels, win_type, multiple_hundredths,
-         mystery_multiple, spin_cost_micro, win_micro, partial_micro, total_payout_micro, payout_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    );
+  constructor(readonly db: Db) {
+    this.t = tablesFor(db, liteTables, pgTables);
   }
 
   // --- The spin's statements (run inside its transaction) -----------------------------
 
   /** The newest spin's id (0 before any): what DATA_DIR/vvx.played compares at a start. */
-  lastSpinId(): number {
-    return this.sqlite.query<{ n: number }, []>("SELECT coalesce(max(id), 0) AS n FROM slot_spins").get()?.n ?? 0;
+  async lastSpinId(): Promise<number> {
+    const { slotSpins } = this.t;
+    const row = await first(this.db.select({ n: sql<number>`coalesce(max(${slotSpins.id}), 0)` }).from(slotSpins));
+    return Number(row?.n ?? 0);
   }
 
-  /** Runs `fn` in an immediate transaction on the plain connection. */
-  immediate<T>(fn: () => T): T {
-    return this.sqlite.transaction(fn).immediate();
+  async spinSession(db: DbOrTx, id: string): Promise<SpinSession | undefined> {
+    const r = await this.session(id, db);
+    return r ? { id: r.id, wallet: r.wallet, status: r.status, remainingSpins: r.remainingSpins, spinCostMicro: r.spinCostMicro, expiresAt: r.expiresAt.getTime() } : undefined;
   }
 
-  spinSession(id: string): SpinSession | undefined {
-    const r = this.spinSessionStmt.get(id);
-    return r ? { id: r.id, wallet: r.wallet, status: r.status, remainingSpins: r.remaining_spins, spinCostMicro: BigInt(r.spin_cost_micro), expiresAt: r.expires_at } : undefined;
-  }
-
-  /** Takes one spin; undefined when the session moved on meanwhile. */
-  takeSpin(id: string, remaining: number, payoutMicro: bigint, now: number, expiresAt: number): SpinTaken | undefined {
-    const r = this.takeSpinStmt.get(payoutMicro, now, expiresAt, now, id, remaining);
-    return r ? { remainingSpins: r.remaining_spins, status: r.status, totalPayoutMicro: BigInt(r.total_payout_micro) } : undefined;
+  /** Takes one spin only if the session still has the count the caller read; undefined when it moved on meanwhile. */
+  async takeSpin(db: DbOrTx, id: string, remaining: number, payoutMicro: bigint, now: number, expiresAt: number): Promise<SpinTaken | undefined> {
+    const { slotSessions } = this.t;
+    const last = remaining === 1;
+    return first(
+      db
+        .update(slotSessions)
+        .set({
+          remainingSpins: remaining - 1,
+          totalPayoutMicro: sql`${slotSessions.totalPayoutMicro} + ${payoutMicro}`,
+          status: last ? "completed" : "active",
+          lastActivityAt: new Date(now),
+          expiresAt: new Date(expiresAt),
+          endedAt: last ? new Date(now) : null,
+        })
+        .where(and(eq(slotSessions.id, id), eq(slotSessions.status, "active"), eq(slotSessions.remainingSpins, remaining)))
+        .returning({ remainingSpins: slotSessions.remainingSpins, status: slotSessions.status, totalPayoutMicro: slotSessions.totalPayoutMicro }),
+    );
   }
 
   /** Records a spin; one that won nothing gets payout 0 (never batched). */
-  insertSpin(s: SpinInsert): number {
-    return this.insertSpinStmt.get(
-      s.sessionId, s.wallet, s.serverSeedHash, s.clientSeed, s.nonce, s.reels, s.winType, s.multipleHundredths, s.mysteryMultiple,
-      s.spinCostMicro, s.winMicro, s.partialMicro, s.totalPayoutMicro, s.totalPayoutMicro > 0n ? null : 0, s.createdAt,
-    )!.id;
+  async insertSpin(db: DbOrTx, s: SpinInsert): Promise<number> {
+    const { slotSpins } = this.t;
+    const [row] = await db
+      .insert(slotSpins)
+      .values({ ...s, payoutId: s.totalPayoutMicro > 0n ? null : 0, createdAt: new Date(s.createdAt) })
+      .returning({ id: slotSpins.id });
+    return row!.id;
   }
 
   // --- Sessions ---------------------------------------------------------------------
 
-  session(id: string, db: DbOrTx = this.db): SessionRow | undefined {
-    return db.select().from(slotSessions).where(eq(slotSessions.id, id)).get();
+  session(id: string, db: DbOrTx = this.db): Promise<SessionRow | undefined> {
+    const { slotSessions } = this.t;
+    return first(db.select().from(slotSessions).where(eq(slotSessions.id, id)));
   }
 
   /** The wallet's active sessions, oldest first (the first is played now). */
-  activeSessions(wallet: string, db: DbOrTx = this.db): SessionRow[] {
+  activeSessions(wallet: string, db: DbOrTx = this.db): Promise<SessionRow[]> {
+    const { slotSessions } = this.t;
     return db
       .select()
       .from(slotSessions)
       .where(and(eq(slotSessions.wallet, wallet), eq(slotSessions.status, "active")))
-      .orderBy(asc(slotSessions.createdAt), asc(slotSessions.id))
-      .all();
+      .orderBy(asc(slotSessions.createdAt), asc(slotSessions.id));
   }
 
-  insertSession(db: DbOrTx, row: typeof slotSessions.$inferInsert): SessionRow {
-    return db.insert(slotSessions).values(row).returning().get();
+  async insertSession(db: DbOrTx, row: typeof slotSessions.$inferInsert): Promise<SessionRow> {
+    const [inserted] = await db.insert(this.t.slotSessions).values(row).returning();
+    return inserted!;
   }
 
-  updateSession(db: DbOrTx, id: string, values: Partial<typeof slotSessions.$inferInsert>): SessionRow | undefined {
-    return db.update(slotSessions).set(values).where(eq(slotSessions.id, id)).returning().get();
+  updateSession(db: DbOrTx, id: string, values: Partial<typeof slotSessions.$inferInsert>): Promise<SessionRow | undefined> {
+    const { slotSessions } = this.t;
+    return first(db.update(slotSessions).set(values).where(eq(slotSessions.id, id)).returning());
   }
 
   /** Active sessions whose time ran out. */
-  expiredActive(now: Date, limit = 200): SessionRow[] {
-    return this.expiredActiveStmt.all({ nowMs: now.getTime(), limit });
+  expiredActive(now: Date, limit = 200): Promise<SessionRow[]> {
+    const { slotSessions } = this.t;
+    return this.db
+      .select()
+      .from(slotSessions)
+      .where(and(eq(slotSessions.status, "active"), lte(slotSessions.expiresAt, now)))
+      .limit(limit);
   }
 
   /** A wallet's latest sessions (any status), newest first. */
-  recentSessions(wallet: string, limit: number): SessionRow[] {
-    return this.db.select().from(slotSessions).where(eq(slotSessions.wallet, wallet)).orderBy(desc(slotSessions.createdAt)).limit(limit).all();
+  recentSessions(wallet: string, limit: number): Promise<SessionRow[]> {
+    const { slotSessions } = this.t;
+    return this.db.select().from(slotSessions).where(eq(slotSessions.wallet, wallet)).orderBy(desc(slotSessions.createdAt)).limit(limit);
   }
 
   /** Adds a validated payout's winnings to the paid total of every session whose spins it carries. */
-  addPaid(db: DbOrTx, payoutId: number): void {
-    db.run(sql`UPDATE slot_sessions SET paid_micro = paid_micro + (
+  async addPaid(db: DbOrTx, payoutId: number): Promise<void> {
+    await db.execute(sql`UPDATE slot_sessions SET paid_micro = paid_micro + (
         SELECT coalesce(sum(total_payout_micro), 0) FROM slot_spins WHERE payout_id = ${payoutId} AND session_id = slot_sessions.id)
       WHERE id IN (SELECT DISTINCT session_id FROM slot_spins WHERE payout_id = ${payoutId})`);
   }
 
   // --- Purchases --------------------------------------------------------------------
 
-  insertPurchase(db: DbOrTx, row: typeof slotPurchases.$inferInsert): PurchaseRow {
-    return db.insert(slotPurchases).values(row).returning().get();
+  async insertPurchase(db: DbOrTx, row: typeof slotPurchases.$inferInsert): Promise<PurchaseRow> {
+    const [inserted] = await db.insert(this.t.slotPurchases).values(row).returning();
+    return inserted!;
   }
 
-  updatePurchase(db: DbOrTx, id: string, values: Partial<typeof slotPurchases.$inferInsert>): PurchaseRow | undefined {
-    return db.update(slotPurchases).set(values).where(eq(slotPurchases.id, id)).returning().get();
+  updatePurchase(db: DbOrTx, id: string, values: Partial<typeof slotPurchases.$inferInsert>): Promise<PurchaseRow | undefined> {
+    const { slotPurchases } = this.t;
+    return first(db.update(slotPurchases).set(values).where(eq(slotPurchases.id, id)).returning());
   }
 
-  purchaseBySignUuid(uuid: string): PurchaseRow | undefined {
-    return this.db.select().from(slotPurchases).where(eq(slotPurchases.signUuid, uuid)).get();
+  purchaseBySignUuid(uuid: string): Promise<PurchaseRow | undefined> {
+    const { slotPurchases } = this.t;
+    return first(this.db.select().from(slotPurchases).where(eq(slotPurchases.signUuid, uuid)));
   }
 
-  purchaseByRequest(requestId: number, db: DbOrTx = this.db): PurchaseRow | undefined {
-    return db.select().from(slotPurchases).where(eq(slotPurchases.paymentRequestId, requestId)).get();
+  purchaseByRequest(requestId: number, db: DbOrTx = this.db): Promise<PurchaseRow | undefined> {
+    const { slotPurchases } = this.t;
+    return first(db.select().from(slotPurchases).where(eq(slotPurchases.paymentRequestId, requestId)));
   }
 
-  purchasesOf(wallet: string, limit: number): PurchaseRow[] {
-    return this.db.select().from(slotPurchases).where(eq(slotPurchases.wallet, wallet)).orderBy(desc(slotPurchases.createdAt)).limit(limit).all();
+  purchasesOf(wallet: string, limit: number): Promise<PurchaseRow[]> {
+    const { slotPurchases } = this.t;
+    return this.db.select().from(slotPurchases).where(eq(slotPurchases.wallet, wallet)).orderBy(desc(slotPurchases.createdAt)).limit(limit);
   }
 
   // --- Spins and payouts ------------------------------------------------------------
 
   /** A wallet's spins (every wallet's when null), newest first, with their payout's state. */
   spinsOf(wallet: string | null, limit: number, beforeId?: number) {
+    const { slotSpins } = this.t;
     return this.spinsWhere(and(wallet === null ? undefined : eq(slotSpins.wallet, wallet), beforeId ? sql`${slotSpins.id} < ${beforeId}` : undefined), limit);
   }
 
   /** One spin with its payout's state. */
-  spinById(id: number) {
-    return this.spinsWhere(eq(slotSpins.id, id), 1)[0];
+  async spinById(id: number) {
+    return (await this.spinsWhere(eq(this.t.slotSpins.id, id), 1))[0];
   }
 
   private spinsWhere(where: SQL | undefined, limit: number) {
+    const { slotSpins, slotPayouts } = this.t;
     return this.db
       .select({ spin: slotSpins, payoutStatus: slotPayouts.status, payoutTxid: slotPayouts.txid })
       .from(slotSpins)
       .leftJoin(slotPayouts, eq(slotPayouts.id, slotSpins.payoutId))
       .where(where)
       .orderBy(desc(slotSpins.id))
-      .limit(limit)
-      .all();
+      .limit(limit);
   }
 
-  payout(id: number, db: DbOrTx = this.db): PayoutRow | undefined {
-    return db.select().from(slotPayouts).where(eq(slotPayouts.id, id)).get();
+  payout(id: number, db: DbOrTx = this.db): Promise<PayoutRow | undefined> {
+    const { slotPayouts } = this.t;
+    return first(db.select().from(slotPayouts).where(eq(slotPayouts.id, id)));
   }
 
   /**
    * Winnings not yet in a payout, per wallet, for wallets with no payout in flight (pending, or
    * failed and waiting to be sent again): a wallet has at most one payout on its way at a time.
    */
-  unpaidByWallet(): { wallet: string; total: bigint; count: number }[] {
-    return this.unpaidStmt.all().map((r) => ({ wallet: r.wallet, total: BigInt(r.total), count: Number(r.count) }));
+  async unpaidByWallet(db: DbOrTx = this.db): Promise<{ wallet: string; total: bigint; count: number }[]> {
+    const { slotSpins, slotPayouts } = this.t;
+    const inFlight = db
+      .select({ wallet: slotPayouts.wallet })
+      .from(slotPayouts)
+      .where(sql`${slotPayouts.status} = 'pending' OR (${slotPayouts.status} = 'failed' AND ${slotPayouts.retryAt} IS NOT NULL)`);
+    const rows = await db
+      .select({ wallet: slotSpins.wallet, total: sql<string | number>`sum(${slotSpins.totalPayoutMicro})`, count: sql<number>`count(*)` })
+      .from(slotSpins)
+      .where(and(isNull(slotSpins.payoutId), notInArray(slotSpins.wallet, inFlight)))
+      .groupBy(slotSpins.wallet);
+    return rows.map((r) => ({ wallet: r.wallet, total: BigInt(r.total), count: Number(r.count) }));
   }
 
-  assignPayout(db: DbOrTx, wallet: string, payoutId: number): number {
-    return db
+  async assignPayout(db: DbOrTx, wallet: string, payoutId: number): Promise<number> {
+    const { slotSpins } = this.t;
+    const rows = await db
       .update(slotSpins)
       .set({ payoutId })
       .where(and(eq(slotSpins.wallet, wallet), isNull(slotSpins.payoutId)))
-      .returning({ id: slotSpins.id })
-      .all().length;
+      .returning({ id: slotSpins.id });
+    return rows.length;
   }
 
-  insertPayout(db: DbOrTx, row: typeof slotPayouts.$inferInsert): PayoutRow {
-    return db.insert(slotPayouts).values(row).returning().get();
+  async insertPayout(db: DbOrTx, row: typeof slotPayouts.$inferInsert): Promise<PayoutRow> {
+    const [inserted] = await db.insert(this.t.slotPayouts).values(row).returning();
+    return inserted!;
   }
 
-  updatePayout(db: DbOrTx, id: number, values: Partial<typeof slotPayouts.$inferInsert>): PayoutRow | undefined {
-    return db.update(slotPayouts).set(values).where(eq(slotPayouts.id, id)).returning().get();
+  updatePayout(db: DbOrTx, id: number, values: Partial<typeof slotPayouts.$inferInsert>): Promise<PayoutRow | undefined> {
+    const { slotPayouts } = this.t;
+    return first(db.update(slotPayouts).set(values).where(eq(slotPayouts.id, id)).returning());
   }
 
   /** A failed payout goes again (the outbox resends its payment): pending again, its attempt counted. */
-  retryPayout(db: DbOrTx, id: number): PayoutRow | undefined {
-    return db
-      .update(slotPayouts)
-      .set({ status: "pending", attempt: sql`${slotPayouts.attempt} + 1`, retryAt: null, settledAt: null })
-      .where(and(eq(slotPayouts.id, id), inArray(slotPayouts.status, ["pending", "failed"])))
-      .returning()
-      .get();
+  retryPayout(db: DbOrTx, id: number): Promise<PayoutRow | undefined> {
+    const { slotPayouts } = this.t;
+    return first(
+      db
+        .update(slotPayouts)
+        .set({ status: "pending", attempt: sql`${slotPayouts.attempt} + 1`, retryAt: null, settledAt: null })
+        .where(and(eq(slotPayouts.id, id), inArray(slotPayouts.status, ["pending", "failed"])))
+        .returning(),
+    );
   }
 
-  payoutsOf(wallet: string, limit: number): PayoutRow[] {
-    return this.db.select().from(slotPayouts).where(eq(slotPayouts.wallet, wallet)).orderBy(desc(slotPayouts.id)).limit(limit).all();
+  payoutsOf(wallet: string, limit: number): Promise<PayoutRow[]> {
+    const { slotPayouts } = this.t;
+    return this.db.select().from(slotPayouts).where(eq(slotPayouts.wallet, wallet)).orderBy(desc(slotPayouts.id)).limit(limit);
   }
 
-  spinIdsOf(payoutId: number): number[] {
-    return this.db.select({ id: slotSpins.id }).from(slotSpins).where(eq(slotSpins.payoutId, payoutId)).all().map((r) => r.id);
+  async spinIdsOf(payoutId: number): Promise<number[]> {
+    const { slotSpins } = this.t;
+    const rows = await this.db.select({ id: slotSpins.id }).from(slotSpins).where(eq(slotSpins.payoutId, payoutId));
+    return rows.map((r) => r.id);
   }
 }

@@ -18,7 +18,7 @@ function freezeAt(server: TestServer, hook: "afterRecord" | "afterSubmit"): Prom
 }
 
 async function spinAll(server: TestServer, wallet: string, sessionId: string, n: number): Promise<bigint> {
-  const browser = sessionBrowser(server, wallet);
+  const browser = await sessionBrowser(server, wallet);
   let total = 0n;
   for (let i = 0; i < n; i++) {
     const res = await browser.json("/api/slots/spin", { method: "POST", json: { sessionId } });
@@ -31,8 +31,8 @@ async function spinAll(server: TestServer, wallet: string, sessionId: string, n:
 /** Waits until every payout of the wallet is validated; returns the sum paid according to the database. */
 async function settled(server: TestServer, wallet: string): Promise<bigint> {
   return eventually(
-    () => {
-      const spins = server.ctx.slots.repo.spinsOf(wallet, 500);
+    async () => {
+      const spins = await server.ctx.slots.repo.spinsOf(wallet, 500);
       const open = spins.some((s) => s.spin.totalPayoutMicro > 0n && s.payoutStatus !== "validated");
       return open ? undefined : spins.reduce((n, s) => n + s.spin.totalPayoutMicro, 0n) + 1n;
     },
@@ -51,7 +51,7 @@ describe("slots payouts across restarts", () => {
     const b = await buyer(first, 10_000);
 
     // A: the server dies right after its first payout was submitted, before its result is known.
-    const { session: sa } = await buyPackage(first, sessionBrowser(first, a.classicAddress), a.classicAddress, 0);
+    const { session: sa } = await buyPackage(first, await sessionBrowser(first, a.classicAddress), a.classicAddress, 0);
     const frozen = freezeAt(first, "afterSubmit");
     const totalA = await spinAll(first, a.classicAddress, sa.sessionId, 10);
     const entry = await frozen;
@@ -62,13 +62,13 @@ describe("slots payouts across restarts", () => {
     try {
       await second.ctx.ledger.waitConnected(15_000);
       expect(await settled(second, a.classicAddress)).toBe(totalA);
-      expect(second.ctx.outbox.get(entry.key)!.attempts).toBe(1);
+      expect((await second.ctx.outbox.get(entry.key))!.attempts).toBe(1);
 
       // B: spins recorded while the batcher is stopped, then the server stops before any payout exists.
-      const { session: sb } = await buyPackage(second, sessionBrowser(second, b.classicAddress), b.classicAddress, 0);
+      const { session: sb } = await buyPackage(second, await sessionBrowser(second, b.classicAddress), b.classicAddress, 0);
       second.ctx.slots.payouts.stop();
       const totalB = await spinAll(second, b.classicAddress, sb.sessionId, 10);
-      expect(second.ctx.slots.repo.payoutsOf(b.classicAddress, 10)).toHaveLength(0);
+      expect(await second.ctx.slots.repo.payoutsOf(b.classicAddress, 10)).toHaveLength(0);
       await second.stop();
 
       third = await startTestServer({ SANDBOX_LEDGER_MS: "150" }, dataDir);
@@ -80,7 +80,7 @@ describe("slots payouts across restarts", () => {
         for (const [wallet, total] of [[a.classicAddress, totalA], [b.classicAddress, totalB]] as const) {
           const onLedger = await payoutsOnLedger(client, third, wallet);
           expect(onLedger.reduce((n, p) => n + p.micro, 0n)).toBe(total);
-          const payouts = third.ctx.slots.repo.payoutsOf(wallet, 50);
+          const payouts = await third.ctx.slots.repo.payoutsOf(wallet, 50);
           expect(onLedger.map((p) => p.hash).sort()).toEqual(payouts.map((p) => p.txid!).sort());
         }
       } finally {
@@ -98,19 +98,19 @@ describe("slots payouts across restarts", () => {
     try {
       await server.ctx.ledger.waitConnected(15_000);
       const wallet = await buyer(server, 10_000);
-      const { session } = await buyPackage(server, sessionBrowser(server, wallet.classicAddress), wallet.classicAddress, 0);
+      const { session } = await buyPackage(server, await sessionBrowser(server, wallet.classicAddress), wallet.classicAddress, 0);
       const { currency, issuer } = server.ctx.ledger.vvx;
       // The wallet lowers its trust line limit to 0: no more VVX can arrive.
       await submitValidated(client, wallet, { TransactionType: "TrustSet", LimitAmount: { currency, issuer, value: "0" } });
       const total = await spinAll(server, wallet.classicAddress, session.sessionId, 10);
-      const failed = await eventually(() => server.ctx.slots.repo.payoutsOf(wallet.classicAddress, 10).find((p) => p.status === "failed"), "a failed payout", 30_000, 100);
+      const failed = await eventually(async () => (await server.ctx.slots.repo.payoutsOf(wallet.classicAddress, 10)).find((p) => p.status === "failed"), "a failed payout", 30_000, 100);
       expect(failed.attempt).toBe(1);
       expect(failed.retryAt).not.toBeNull();
 
       await submitValidated(client, wallet, { TransactionType: "TrustSet", LimitAmount: { currency, issuer, value: "1000000000" } });
       await fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms: 61_000 }) });
       expect(await settled(server, wallet.classicAddress)).toBe(total);
-      const retried = server.ctx.slots.repo.payoutsOf(wallet.classicAddress, 10).find((p) => p.id === failed.id)!;
+      const retried = (await server.ctx.slots.repo.payoutsOf(wallet.classicAddress, 10)).find((p) => p.id === failed.id)!;
       expect(retried.attempt).toBeGreaterThan(1);
       const onLedger = await payoutsOnLedger(client, server, wallet.classicAddress);
       expect(onLedger.reduce((n, p) => n + p.micro, 0n)).toBe(total);

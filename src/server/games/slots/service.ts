@@ -1,4 +1,3 @@
-import type { Database } from "bun:sqlite";
 import { randomUUID } from "node:crypto";
 import { convertStringToHex } from "xrpl";
 import { MICRO_PER_VVX, SLOT_FLOATS_PER_SPIN, slotSpinFromFloats, unplayedPaidSpins, vvxToMicro, type SlotSpin } from "../../../engine";
@@ -21,8 +20,6 @@ import { payoutView, sessionView, spinListItem, spinView, vvxNumber } from "./vi
 
 /** The games kit's services, and what slots adds. */
 export interface SlotsDeps extends KitDeps {
-  /** The same database, for the statements every spin runs. */
-  sqlite: Database;
   fair: FairSeedService;
   hub: Hub;
 }
@@ -44,13 +41,13 @@ export interface BonusCredit {
 /**
  * VVX Slots sessions and spins: a session is a run of spins at one spin cost (a paid package, or
  * daily-wheel spins); a spin is decided from the wallet's seed pair, recorded and counted in one
- * SQLite transaction. Packages are bought in purchases.ts; winnings are paid by payouts.ts.
+ * transaction. Packages are bought in purchases.ts; winnings are paid by payouts.ts.
  */
 export class SlotsService {
   readonly repo: SlotsRepository;
 
   constructor(private readonly deps: SlotsDeps) {
-    this.repo = new SlotsRepository(deps.db, deps.sqlite);
+    this.repo = new SlotsRepository(deps.db);
     // The session owns its expiry refund: one the ledger refused goes again under the outbox's next key (the view reads its txid).
     deps.outbox.owner(SLOTS_SESSION_OWNER, { resend: ["refund"], keyColumns: [slotSessions.refundKey] });
   }
@@ -58,25 +55,25 @@ export class SlotsService {
   // --- Sessions -----------------------------------------------------------------------
 
   /** Active sessions of a wallet, oldest first; ones whose time ran out are expired on the way. */
-  currentSessions(wallet: string): SessionRow[] {
+  async currentSessions(wallet: string): Promise<SessionRow[]> {
     const now = this.deps.clock.now();
-    const rows = this.repo.activeSessions(wallet);
+    const rows = await this.repo.activeSessions(wallet);
     const live = rows.filter((s) => s.expiresAt.getTime() > now);
     if (live.length < rows.length) {
-      for (const s of rows) if (s.expiresAt.getTime() <= now) this.expire(s.id);
+      for (const s of rows) if (s.expiresAt.getTime() <= now) await this.expire(s.id);
     }
     return live;
   }
 
   /** The session played now (the oldest active one), or null. */
-  activeSession(wallet: string) {
-    const [current, ...queued] = this.currentSessions(wallet);
+  async activeSession(wallet: string) {
+    const [current, ...queued] = await this.currentSessions(wallet);
     return current ? this.view(current, queued.length) : null;
   }
 
-  view(row: SessionRow, queued = 0) {
-    const refundTxid = row.refundKey ? (this.deps.outbox.get(row.refundKey)?.status === "validated" ? this.deps.outbox.get(row.refundKey)!.hash : null) : null;
-    return sessionView(row, { queued, refundTxid });
+  async view(row: SessionRow, queued = 0) {
+    const refund = row.refundKey ? await this.deps.outbox.get(row.refundKey) : undefined;
+    return sessionView(row, { queued, refundTxid: refund?.status === "validated" ? refund.hash : null });
   }
 
   /**
@@ -84,19 +81,16 @@ export class SlotsService {
    * the paid ones first) go back to the wallet in VVX through the outbox (wheel spins lapse).
    * Idempotent: a session already ended is left alone.
    */
-  expire(sessionId: string): SessionRow | undefined {
+  async expire(sessionId: string): Promise<SessionRow | undefined> {
     const now = this.deps.clock.date();
-    const ended = this.deps.db.transaction(
-      (tx) => {
-        const s = this.repo.session(sessionId);
-        if (!s || s.status !== "active" || s.expiresAt > now) return undefined;
-        const refundable = BigInt(unplayedPaidSpins(s)) * s.spinCostMicro;
-        const refundKey = refundable > 0n ? slotKeys.expiryRefund(s.id) : null;
-        if (refundKey) this.deps.outbox.record(tx, { key: refundKey, purpose: "refund", tx: this.refundTx(s, refundable), owner: { name: SLOTS_SESSION_OWNER, id: s.id } });
-        return this.repo.updateSession(tx, s.id, { status: "expired", endedAt: now, refundKey, refundMicro: refundable > 0n ? refundable : null });
-      },
-      { behavior: "immediate" },
-    );
+    const ended = await this.deps.db.transaction(async (tx) => {
+      const s = await this.repo.session(sessionId, tx);
+      if (!s || s.status !== "active" || s.expiresAt > now) return undefined;
+      const refundable = BigInt(unplayedPaidSpins(s)) * s.spinCostMicro;
+      const refundKey = refundable > 0n ? slotKeys.expiryRefund(s.id) : null;
+      if (refundKey) await this.deps.outbox.record(tx, { key: refundKey, purpose: "refund", tx: this.refundTx(s, refundable), owner: { name: SLOTS_SESSION_OWNER, id: s.id } });
+      return this.repo.updateSession(tx, s.id, { status: "expired", endedAt: now, refundKey, refundMicro: refundable > 0n ? refundable : null });
+    });
     if (ended) {
       if (ended.refundKey) this.deps.outbox.kick();
       this.deps.log.info("slots session expired", { session: ended.id, wallet: ended.wallet, unplayed: ended.remainingSpins, refundMicro: ended.refundMicro?.toString() });
@@ -118,13 +112,13 @@ export class SlotsService {
    * Credits daily-wheel spins inside the caller's transaction: added to the wallet's active
    * 1,000 VVX session (Standard or Bonus) if it has one, otherwise a new Bonus session.
    */
-  creditBonusSpins(db: DbOrTx, wallet: string, spins: number): BonusCredit {
+  async creditBonusSpins(db: DbOrTx, wallet: string, spins: number): Promise<BonusCredit> {
     const now = this.deps.clock.now();
     const cost = vvxToMicro(BONUS_SPIN_COST_VVX);
-    const target = this.repo.activeSessions(wallet, db).find((s) => s.spinCostMicro === cost && s.expiresAt.getTime() > now);
+    const target = (await this.repo.activeSessions(wallet, db)).find((s) => s.spinCostMicro === cost && s.expiresAt.getTime() > now);
     const expiresAt = new Date(now + SESSION_IDLE_MS);
     if (target) {
-      this.repo.updateSession(db, target.id, {
+      await this.repo.updateSession(db, target.id, {
         totalSpins: target.totalSpins + spins,
         remainingSpins: target.remainingSpins + spins,
         bonusSpins: target.bonusSpins + spins,
@@ -132,7 +126,7 @@ export class SlotsService {
       });
       return { sessionId: target.id, addedTo: "existing" };
     }
-    const session = this.repo.insertSession(db, {
+    const session = await this.repo.insertSession(db, {
       id: randomUUID(),
       wallet,
       kind: "bonus",
@@ -159,10 +153,10 @@ export class SlotsService {
    * spin and takes the spin from the session, all in one immediate transaction (two concurrent
    * spins on the last spin: one spins, the other gets 403). Winnings are paid by the batcher.
    */
-  spin(wallet: string, sessionId: string) {
+  async spin(wallet: string, sessionId: string) {
     const now = this.deps.clock.now();
-    const outcome = this.spinOnce(wallet, sessionId, now);
-    if (outcome.refused !== undefined) throw this.refusal(outcome.refused, sessionId);
+    const outcome = await this.spinOnce(wallet, sessionId, now);
+    if (outcome.refused !== undefined) throw await this.refusal(outcome.refused, sessionId);
     this.deps.notePlayed("slots", outcome.id);
     const { taken } = outcome;
     return {
@@ -173,62 +167,62 @@ export class SlotsService {
     };
   }
 
-  /** The spin's immediate transaction (plain bun:sqlite: see SlotsRepository). */
-  private spinOnce(wallet: string, sessionId: string, now: number): SpinOutcome {
-    return this.repo.immediate((): SpinOutcome => {
-        const s = this.repo.spinSession(sessionId);
-        if (!s) return { refused: SLOTS_ERRORS.sessionNotFound };
-        if (s.wallet !== wallet) return { refused: SLOTS_ERRORS.sessionForbidden };
-        if (s.status === "expired" || s.expiresAt <= now) return { refused: SLOTS_ERRORS.sessionExpired };
-        if (s.status !== "active" || s.remainingSpins <= 0) return { refused: SLOTS_ERRORS.sessionFinished };
-        const seeds = this.deps.fair.draw(wallet);
-        const spin = slotSpinFromFloats(this.deps.fair.floats(seeds, SLOT_FLOATS_PER_SPIN), Number(s.spinCostMicro / MICRO_PER_VVX));
-        const taken = this.repo.takeSpin(s.id, s.remainingSpins, spin.totalPayoutMicro, now, now + SESSION_IDLE_MS);
-        if (!taken) return { refused: SLOTS_ERRORS.sessionFinished };
-        const id = this.repo.insertSpin({
-          sessionId: s.id,
-          wallet,
-          serverSeedHash: seeds.serverSeedHash,
-          clientSeed: seeds.clientSeed,
-          nonce: seeds.nonce,
-          reels: spin.reels.join(","),
-          winType: spin.winType,
-          multipleHundredths: spin.multipleHundredths,
-          mysteryMultiple: spin.mysteryMultiple,
-          spinCostMicro: spin.spinCostMicro,
-          winMicro: spin.winAmountMicro,
-          partialMicro: spin.partialPayoutMicro,
-          totalPayoutMicro: spin.totalPayoutMicro,
-          createdAt: now,
-        });
-        return { id, spin, seeds, taken };
+  /** The spin's transaction. */
+  private spinOnce(wallet: string, sessionId: string, now: number): Promise<SpinOutcome> {
+    return this.deps.db.transaction(async (tx): Promise<SpinOutcome> => {
+      const s = await this.repo.spinSession(tx, sessionId);
+      if (!s) return { refused: SLOTS_ERRORS.sessionNotFound };
+      if (s.wallet !== wallet) return { refused: SLOTS_ERRORS.sessionForbidden };
+      if (s.status === "expired" || s.expiresAt <= now) return { refused: SLOTS_ERRORS.sessionExpired };
+      if (s.status !== "active" || s.remainingSpins <= 0) return { refused: SLOTS_ERRORS.sessionFinished };
+      const seeds = await this.deps.fair.draw(tx, wallet);
+      const spin = slotSpinFromFloats(this.deps.fair.floats(seeds, SLOT_FLOATS_PER_SPIN), Number(s.spinCostMicro / MICRO_PER_VVX));
+      const taken = await this.repo.takeSpin(tx, s.id, s.remainingSpins, spin.totalPayoutMicro, now, now + SESSION_IDLE_MS);
+      if (!taken) return { refused: SLOTS_ERRORS.sessionFinished };
+      const id = await this.repo.insertSpin(tx, {
+        sessionId: s.id,
+        wallet,
+        serverSeedHash: seeds.serverSeedHash,
+        clientSeed: seeds.clientSeed,
+        nonce: seeds.nonce,
+        reels: spin.reels.join(","),
+        winType: spin.winType,
+        multipleHundredths: spin.multipleHundredths,
+        mysteryMultiple: spin.mysteryMultiple,
+        spinCostMicro: spin.spinCostMicro,
+        winMicro: spin.winAmountMicro,
+        partialMicro: spin.partialPayoutMicro,
+        totalPayoutMicro: spin.totalPayoutMicro,
+        createdAt: now,
       });
+      return { id, spin, seeds, taken };
+    });
   }
 
   /** A wallet's spins (every wallet's when null), newest first, with their payout and the server seed once it is revealed. */
-  spinList(wallet: string | null, limit: number, beforeId?: number) {
-    const rows = this.repo.spinsOf(wallet, limit, beforeId);
-    const seeds = this.deps.fair.seedFacts(rows.map((r) => r.spin.serverSeedHash));
+  async spinList(wallet: string | null, limit: number, beforeId?: number) {
+    const rows = await this.repo.spinsOf(wallet, limit, beforeId);
+    const seeds = await this.deps.fair.seedFacts(rows.map((r) => r.spin.serverSeedHash));
     return rows.map((r) => spinListItem(r.spin, { status: r.payoutStatus, txid: r.payoutTxid }, seeds.get(r.spin.serverSeedHash)));
   }
 
   /** One spin (its page) and the payout that carried its winnings; 404 for an unknown id. */
-  spinDetail(id: number) {
-    const row = this.repo.spinById(id);
+  async spinDetail(id: number) {
+    const row = await this.repo.spinById(id);
     if (!row) throw new NotFoundError(`No slots spin #${id}`, "ROUND_NOT_FOUND");
-    const seeds = this.deps.fair.seedFacts([row.spin.serverSeedHash]);
-    const payout = row.spin.payoutId ? this.repo.payout(row.spin.payoutId) : undefined;
+    const seeds = await this.deps.fair.seedFacts([row.spin.serverSeedHash]);
+    const payout = row.spin.payoutId ? await this.repo.payout(row.spin.payoutId) : undefined;
     return {
       success: true as const,
       spin: spinListItem(row.spin, { status: row.payoutStatus, txid: row.payoutTxid }, seeds.get(row.spin.serverSeedHash)),
-      payout: payout ? payoutView(payout, this.repo.spinIdsOf(payout.id)) : null,
+      payout: payout ? payoutView(payout, await this.repo.spinIdsOf(payout.id)) : null,
     };
   }
 
-  private refusal(code: RefusalCode, sessionId: string): SessionRefusedError {
+  private async refusal(code: RefusalCode, sessionId: string): Promise<SessionRefusedError> {
     switch (code) {
       case SLOTS_ERRORS.sessionExpired:
-        this.expire(sessionId);
+        await this.expire(sessionId);
         return new SessionRefusedError(code, "Your session has expired. Please purchase new spins to continue playing.");
       case SLOTS_ERRORS.sessionFinished:
         return new SessionRefusedError(code, "No Spins Left: this session has no spins left. Buy a package to keep playing.");

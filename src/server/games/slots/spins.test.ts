@@ -21,7 +21,7 @@ const spin = (browser: TestBrowser, sessionId: string, walletAddress?: string) =
 describe("spin accounting", () => {
   test("two concurrent spins with one spin left: one spin and one 403", async () => {
     const wallet = await buyer(server, 10_000);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     for (let i = 0; i < 9; i++) expect((await spin(browser, session.sessionId)).status).toBe(200);
     const results = await Promise.all([spin(browser, session.sessionId), spin(browser, session.sessionId)]);
@@ -29,21 +29,21 @@ describe("spin accounting", () => {
     const refused = results.find((r) => r.status === 403)!;
     expect(refused.body).toMatchObject({ success: false, code: "NO_SPINS_LEFT" });
     expect(results.find((r) => r.status === 200)!.body).toMatchObject({ remainingSpins: 0, sessionStatus: "completed" });
-    expect(server.ctx.slots.repo.spinsOf(wallet.classicAddress, 100)).toHaveLength(10);
+    expect(await server.ctx.slots.repo.spinsOf(wallet.classicAddress, 100)).toHaveLength(10);
   });
 
   test("50 concurrent spins on a 10-spin session: exactly 10 spins, each its own nonce, the session's winnings their sum", async () => {
     const wallet = await buyer(server, 10_000);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
-    const nonceBefore = server.ctx.fair.open(wallet.classicAddress).nextNonce;
+    const nonceBefore = (await server.ctx.fair.open(wallet.classicAddress)).nextNonce;
     const results = await Promise.all(Array.from({ length: 50 }, () => spin(browser, session.sessionId, wallet.classicAddress)));
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(10);
     expect(results.filter((r) => r.status === 403).every((r) => r.body.code === "NO_SPINS_LEFT")).toBe(true);
     expect(ok.map((r) => r.body.remainingSpins).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(ok.map((r) => r.body.spin.nonce).sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => nonceBefore + i));
-    const stored = server.ctx.slots.repo.session(session.sessionId)!;
+    const stored = (await server.ctx.slots.repo.session(session.sessionId))!;
     expect(stored.status).toBe("completed");
     const sum = ok.reduce((n, r) => n + BigInt(Math.round(r.body.spin.totalPayout * 1e6)), 0n);
     expect(stored.totalPayoutMicro).toBe(sum);
@@ -52,9 +52,9 @@ describe("spin accounting", () => {
   test("403 for someone else's session, a wallet other than the cookie's, an unknown session; 401 without a session; 400 for a malformed id", async () => {
     const owner = await buyer(server, 10_000);
     const other = await buyer(server, 0);
-    const ownerBrowser = sessionBrowser(server, owner.classicAddress);
+    const ownerBrowser = await sessionBrowser(server, owner.classicAddress);
     const { session } = await buyPackage(server, ownerBrowser, owner.classicAddress, 0);
-    const otherBrowser = sessionBrowser(server, other.classicAddress);
+    const otherBrowser = await sessionBrowser(server, other.classicAddress);
 
     const notYours = await spin(otherBrowser, session.sessionId, other.classicAddress);
     expect([notYours.status, notYours.body.code]).toEqual([403, "SESSION_NOT_YOURS"]);
@@ -67,12 +67,12 @@ describe("spin accounting", () => {
     expect(anonymous.status).toBe(401);
     const malformed = await spin(ownerBrowser, "12; DROP TABLE");
     expect([malformed.status, malformed.body.field]).toEqual([400, "sessionId"]);
-    expect(server.ctx.slots.repo.session(session.sessionId)!.remainingSpins).toBe(10);
+    expect((await server.ctx.slots.repo.session(session.sessionId))!.remainingSpins).toBe(10);
   });
 
   test("every spin re-computes from its seeds once the seed is revealed (GET /api/slots/spins, then POST /api/fair/rotate)", async () => {
     const wallet = await buyer(server, 10_000);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const seedsBefore = (await browser.json("/api/fair/seeds", { method: "POST", json: {} })).body;
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     for (let i = 0; i < 5; i++) await spin(browser, session.sessionId);
@@ -97,10 +97,10 @@ describe("spin accounting", () => {
 
   test("an idle session expires after 7 days (sandbox clock): 403 'Session Expired', its unplayed paid spins refunded in VVX", async () => {
     const wallet = await buyer(server, 10_000);
-    const browser = sessionBrowser(server, wallet.classicAddress);
+    const browser = await sessionBrowser(server, wallet.classicAddress);
     const { session } = await buyPackage(server, browser, wallet.classicAddress, 0);
     for (let i = 0; i < 3; i++) expect((await spin(browser, session.sessionId)).status).toBe(200);
-    await eventually(() => server.ctx.slots.repo.spinsOf(wallet.classicAddress, 10).every((s) => s.payoutStatus === "validated" || s.spin.totalPayoutMicro === 0n), "payouts validated", 20_000);
+    await eventually(async () => (await server.ctx.slots.repo.spinsOf(wallet.classicAddress, 10)).every((s) => s.payoutStatus === "validated" || s.spin.totalPayoutMicro === 0n), "payouts validated", 20_000);
     const before = await vvxMicro(client, wallet.classicAddress, server);
 
     const advanced = await fetch(`${server.url}/sandbox/api/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms: 7 * 86_400_000 + 60_000 }) });
@@ -108,7 +108,7 @@ describe("spin accounting", () => {
     const expired = await spin(browser, session.sessionId);
     expect([expired.status, expired.body.code, expired.body.error]).toEqual([403, "SESSION_EXPIRED", "Your session has expired. Please purchase new spins to continue playing."]);
     expect((await browser.json(`/api/slots/active-session/${wallet.classicAddress}`)).body.session).toBeNull();
-    const row = server.ctx.slots.repo.session(session.sessionId)!;
+    const row = (await server.ctx.slots.repo.session(session.sessionId))!;
     expect([row.status, row.refundMicro]).toEqual(["expired", 7_000n * 1_000_000n]);
     const refund = await server.ctx.outbox.waitFor(row.refundKey!, 30_000);
     expect(refund.status).toBe("validated");

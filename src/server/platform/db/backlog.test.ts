@@ -27,11 +27,12 @@ function setup(busyTimeoutMs?: number) {
   return { dir, store, backlog, rows, write };
 }
 
-test("a write commits at once when the database takes it, and its follow-up runs", () => {
+test("a write commits at once when the database takes it, and its follow-up runs", async () => {
   const { backlog, rows, write } = setup();
   let after = 0;
   backlog.add(write(1), () => after++);
   expect(rows()).toEqual([1]);
+  await backlog.written();
   expect(after).toBe(1);
   expect(backlog.waiting).toBe(0);
 });
@@ -68,4 +69,19 @@ test("a write that fails stays first in line (nothing after it overtakes it) and
   expect(rows()).toEqual([]);
   for (let i = 0; i < 100 && backlog.waiting > 0; i++) await Bun.sleep(50);
   expect(rows()).toEqual([1, 2]);
+});
+
+test("a write added while an earlier one waits for the writer is written once, after it", async () => {
+  const { store, backlog, rows, write } = setup();
+  // Another transaction of this process holds the writer: the first write's pass waits for it.
+  let release!: () => void;
+  const holding = store.db.transaction(() => new Promise<void>((resolve) => (release = resolve)));
+  backlog.add(write(1));
+  backlog.add(write(2));
+  expect(rows()).toEqual([]);
+  release();
+  await holding;
+  await backlog.written();
+  expect(rows()).toEqual([1, 2]);
+  expect(backlog.waiting).toBe(0);
 });

@@ -7,15 +7,18 @@ export const BACKLOG_RETRY_MS = 250;
 
 /**
  * Writes a loop has decided and must not lose, committed in order, each in its own immediate transaction.
- * Normally a write commits at once (synchronously). While another process holds the database, or a write
+ * Normally a write commits at once (synchronously; its `after` runs a few microtasks later, see `written`). While another process holds the database, or a write
  * fails, the writes wait here and are tried again every BACKLOG_RETRY_MS through a RetryGate (which checks
  * that the database takes writes without waiting), so the loop that decided them neither blocks nor dies.
  */
 export class WriteBacklog {
-  private readonly queue: { write: (tx: DbOrTx) => void; after?: () => void }[] = [];
+  private readonly queue: { write: (tx: DbOrTx) => Promise<void> | void; after?: () => void }[] = [];
   private readonly gate: RetryGate;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
+  private pass: Promise<void> = Promise.resolve();
+  /** A pass is writing: a write added meanwhile joins its queue (two passes would both write the same head). */
+  private writing = false;
 
   constructor(
     private readonly db: Db,
@@ -31,9 +34,14 @@ export class WriteBacklog {
   }
 
   /** Commits `write` after every write before it (now, when the database takes it); `after` runs once it committed. */
-  add(write: (tx: DbOrTx) => void, after?: () => void): void {
+  add(write: (tx: DbOrTx) => Promise<void> | void, after?: () => void): void {
     this.queue.push({ write, after });
     this.flush();
+  }
+
+  /** Resolves once the pass writing the queue now has ended (what it committed has had its `after`). */
+  written(): Promise<void> {
+    return this.pass;
   }
 
   /** Stops retrying (what waits is lost with the process, as a kill would lose it). */
@@ -43,20 +51,22 @@ export class WriteBacklog {
   }
 
   private flush(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.writing) return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    // The pass runs synchronously inside run() when the database takes writes: the common case commits at once.
-    void this.gate
-      .run(() => {
+    this.writing = true;
+    // The pass starts synchronously inside run(): when the writer is free and the write awaits nothing, it commits at once.
+    this.pass = this.gate
+      .run(async () => {
         while (this.queue.length) {
           const head = this.queue[0]!;
-          this.db.transaction((tx) => head.write(tx), { behavior: "immediate" });
+          await this.db.transaction((tx) => head.write(tx));
           this.queue.shift();
           head.after?.();
         }
       })
       .finally(() => {
+        this.writing = false;
         if (this.queue.length && !this.stopped) this.timer = setTimeout(() => this.flush(), BACKLOG_RETRY_MS);
       });
   }

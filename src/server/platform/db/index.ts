@@ -1,19 +1,20 @@
 import { Database } from "bun:sqlite";
-import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_DIR_MODE, ownerOnlyFile } from "../dataDir";
 import { migrations } from "./migrations";
 import { VERSION } from "../version";
+import { finalizeStatements, sqliteDb, writerOf, type Db } from "./store";
 
-/** The product database (tables are declared by each feature's schema.ts). */
-export type Db = BunSQLiteDatabase;
-/** The database or an open drizzle transaction on it (writes that must commit together take this). */
-export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+export { first, isRetryable, NestedTransactionError, prepared, tablesFor, writerOf, type Db, type DbOrTx, type Driver } from "./store";
 
 export interface Store {
+  /** Every query of the product: reads outside transactions on the reader, writes inside `db.transaction` on the writer (store.ts). */
   db: Db;
+  /** The writer connection (the WriteLock's, backups', read models' change counts): no statement on it outside a transaction. */
   sqlite: Database;
+  /** The read-only connection that answers reads outside transactions (raw SQL reads take this one). */
+  reader: Database;
   path: string;
   close(): void;
 }
@@ -42,13 +43,17 @@ export function openStore(dataDir: string, file = "vvx.db", busyTimeoutMs = DEFA
     if (err instanceof DatabaseFileError) throw err;
     throw databaseFileError(path, err, "Restore it from a backup, or move it aside to start with an empty database") ?? err;
   }
-  const db = drizzle(sqlite);
+  const reader = new Database(path, { readonly: true, strict: true });
+  const db = sqliteDb(sqlite, reader);
   return {
     db,
     sqlite,
+    reader,
     path,
     close: () => {
       writeLockOf(sqlite).close();
+      finalizeStatements(db);
+      reader.close();
       sqlite.close();
     },
   };
@@ -257,9 +262,9 @@ export function isBusyError(err: unknown): boolean {
   return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || (err instanceof Error && /database is locked/i.test(err.message));
 }
 
-/** The bun:sqlite connection under a drizzle database (what probeWrite checks). */
+/** The writer connection under a SQLite store's Db (what probeWrite checks); undefined on PostgreSQL. */
 export function sqliteOf(db: Db): Database | undefined {
-  return (db as { $client?: Database }).$client;
+  return writerOf(db);
 }
 
 /** What the repositories call on a drizzle prepared statement. */

@@ -25,7 +25,7 @@ function store(): Store {
   return s;
 }
 
-test("a statement is prepared when it first runs, once, and answers with its placeholders bound", () => {
+test("a statement is prepared when it first runs, once, and answers with its placeholders bound", async () => {
   const { db } = store();
   let prepared = 0;
   const byAccount = preparedOnUse(() => {
@@ -37,8 +37,10 @@ test("a statement is prepared when it first runs, once, and answers with its pla
   expect(byAccount.get({ account: "rA" })).toBeUndefined();
   expect(prepared).toBe(1);
 
-  db.insert(cursors).values({ account: "rA", ledgerIndex: 7 }).run();
-  db.insert(cursors).values({ account: "rB", ledgerIndex: 9 }).run();
+  await db.transaction(async (tx) => {
+    await tx.insert(cursors).values({ account: "rA", ledgerIndex: 7 });
+    await tx.insert(cursors).values({ account: "rB", ledgerIndex: 9 });
+  });
   expect(byAccount.get({ account: "rB" })?.ledgerIndex).toBe(9);
   expect(byAccount.all({ account: "rA" }).map((r) => r.ledgerIndex)).toEqual([7]);
   expect(byAccount.values({ account: "rA" })).toHaveLength(1);

@@ -127,11 +127,17 @@ export class ReadModel<T> {
     if (this.inTransaction()) return this.build();
     const version = this.readVersion();
     if (version !== this.version) {
-      this.value = this.build();
+      this.value = forgetIfRejected(this.build(), () => (this.version = -1));
       this.version = version;
     }
     return this.value as T;
   }
+}
+
+/** A value built by an async build is its promise (cached like any value); a rejected one is forgotten, so the next read builds again. */
+function forgetIfRejected<T>(value: T, forget: () => void): T {
+  if (value instanceof Promise) value.catch(forget);
+  return value;
 }
 
 /** Cached values per key (see ReadModels). */
@@ -159,7 +165,8 @@ export class KeyedReadModel<K, T> {
     }
     return keys.map((key) => {
       if (this.values.has(key)) return this.values.get(key) as T;
-      const value = this.build(key);
+      const values = this.values;
+      const value = forgetIfRejected(this.build(key), () => values.delete(key));
       this.values.set(key, value);
       return value;
     });

@@ -131,7 +131,7 @@ describe("body limits before parsing", () => {
       expect((await res.text()).length).toBeLessThan(1000);
     }
     // A field whose value is huge but under the limit: the error names the field and stays short.
-    const res = await post("/api/auth/push-to-sign", JSON.stringify({ enabled: "y".repeat(50_000) }), { "content-type": "application/json", cookie: sessionBrowser(server, (await faucet(server.url, { xrp: 20 })).address).cookieHeader() });
+    const res = await post("/api/auth/push-to-sign", JSON.stringify({ enabled: "y".repeat(50_000) }), { "content-type": "application/json", cookie: (await sessionBrowser(server, (await faucet(server.url, { xrp: 20 })).address)).cookieHeader() });
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text.length).toBeLessThan(1000);
@@ -142,7 +142,7 @@ describe("body limits before parsing", () => {
 describe("cross-site requests (CSRF)", () => {
   test("a form POST from another port of this host cannot create a purchase", async () => {
     const wallet = await faucet(server.url, { xrp: 20, vvx: 600_000 });
-    const browser = sessionBrowser(server, wallet.address);
+    const browser = await sessionBrowser(server, wallet.address);
     const foreign = `http://127.0.0.1:${server.port + 1}`;
     const form = await browser.fetch("/api/payments/vvx-payment-qr", {
       method: "POST",

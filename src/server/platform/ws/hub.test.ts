@@ -85,7 +85,7 @@ describe("/ws", () => {
   test("the session cookie of the upgrade opens that wallet's own channels, no other's", async () => {
     const own = "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY";
     const other = "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh";
-    const session = sessionBrowser(server, own).cookieHeader();
+    const session = (await sessionBrowser(server, own)).cookieHeader();
     const s = await connect({ cookie: `theme=dark; ${session}` });
     for (const topic of [`wallet:${own}`, `player:crash:${own}`]) {
       s.ws.send(JSON.stringify({ type: "subscribe", topic }));
@@ -105,8 +105,8 @@ describe("/ws", () => {
 
   test("logout ends the session's private pushes: its /ws and game sockets close, another session of the wallet keeps its own", async () => {
     const own = "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY";
-    const browser = sessionBrowser(server, own);
-    const kept = await connect({ cookie: sessionBrowser(server, own).cookieHeader() });
+    const browser = await sessionBrowser(server, own);
+    const kept = await connect({ cookie: (await sessionBrowser(server, own)).cookieHeader() });
     const site = await connect({ cookie: browser.cookieHeader() });
     for (const s of [site, kept]) {
       s.ws.send(JSON.stringify({ type: "subscribe", topic: `wallet:${own}` }));

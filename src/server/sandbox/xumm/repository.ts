@@ -1,5 +1,6 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
-import { preparedOnUse, type Db } from "../../platform/db";
+import type { BunSQLiteDatabase as Db } from "drizzle-orm/bun-sqlite";
+import { preparedOnUse } from "../../platform/db";
 import { sandboxXummOauthCodes, sandboxXummPayloads, sandboxXummUserTokens } from "./tables";
 
 export type PayloadRow = typeof sandboxXummPayloads.$inferSelect;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Client, Wallet, type SubmittableTransaction } from "xrpl";
-import { sqliteOf, type Db } from "../../platform/db";
+import type { Database } from "bun:sqlite";
+import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { ConflictError, NotFoundError, UpstreamError, ValidationError } from "../../platform/errors";
 import type { Logger } from "../../platform/log";
 import { KeyedQueue } from "../../platform/keyedQueue";
@@ -27,7 +28,7 @@ export type SandboxAccountSource = () => Promise<SandboxAccount[]> | SandboxAcco
 const SIGNED_TX_VALID_MS = 70_000;
 
 export interface SandboxXummOptions {
-  db: Db;
+  db: BunSQLiteDatabase & { $client: Database }; // sandbox.db, synchronous: not the product's store
   log: Logger;
   credentials: XummCredentials;
   /** Browser-facing base URL of the product (QR codes and links point here). */
@@ -98,7 +99,7 @@ export class SandboxXumm {
 
   constructor(readonly options: SandboxXummOptions) {
     this.repo = new SandboxXummRepository(options.db);
-    this.sweepGate = new RetryGate("sandbox xumm sweep", options.log, sqliteOf(options.db));
+    this.sweepGate = new RetryGate("sandbox xumm sweep", options.log, options.db.$client);
     this.defaultExpirySeconds = options.defaultExpirySeconds ?? DEFAULT_EXPIRY_SECONDS;
   }
 

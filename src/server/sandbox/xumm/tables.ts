@@ -80,7 +80,7 @@ CREATE TABLE IF NOT EXISTS sandbox_xumm_oauth_codes (
 `;
 
 /** The sandbox Xaman's database: its tables in the sandbox's SQLite file (created there when missing). */
-export function sandboxXummDb(sqlite: Database): BunSQLiteDatabase {
+export function sandboxXummDb(sqlite: Database): BunSQLiteDatabase & { $client: Database } {
   sqlite.exec(DDL);
   return drizzle(sqlite);
 }

@@ -1,16 +1,19 @@
 import { SQL } from "bun";
 import { drizzle, type BunSQLDatabase } from "drizzle-orm/bun-sql";
 import { migrations } from "./migrations";
+import { pgDb, type Db } from "../store";
 
 // The PostgreSQL side of the store (DATABASE_URL): drizzle's bun-sql driver over Bun's native client, the
 // schema of every feature's schema.pg.ts, its own migrations (./migrations, embedded like SQLite's). The
-// repositories still run on SQLite (platform/db/index.ts); this is the foundation they move onto.
+// repositories still run on SQLite (platform/db/index.ts); `async` is the store they move onto (../store.ts).
 
 /** The product database on PostgreSQL. */
 export type PgDb = BunSQLDatabase;
 
 export interface PgStore {
   db: PgDb;
+  /** The same database as the async store every repository is written against (SERIALIZABLE transactions, retried). */
+  async: Db;
   sql: SQL;
   close(): Promise<void>;
 }
@@ -38,7 +41,8 @@ export async function openPgStore(url: string, options: { max?: number } = {}): 
     await sql.close();
     throw err;
   }
-  return { db: drizzle({ client: sql }), sql, close: () => sql.close() };
+  const db = drizzle({ client: sql });
+  return { db, async: pgDb(db), sql, close: () => sql.close() };
 }
 
 /**
@@ -74,6 +78,6 @@ export async function applyPgMigrations(sql: SQL): Promise<string[]> {
       await conn`SELECT pg_advisory_unlock(${k1}, ${k2})`;
     }
   } finally {
-    conn.release();
+    await conn.release();
   }
 }

@@ -1,0 +1,98 @@
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { LedgerGateway } from "../ledger/gateway";
+import { Outbox } from "../ledger/outbox";
+import { openPgStore, type PgStore } from "../platform/db/pg";
+import { memoryLogger } from "../platform/log";
+import { eventually, faucet, pay } from "../testing/ledgerKit";
+import { startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
+import type { PaymentCredited } from "./model";
+import { PaymentWatcher } from "./watcher";
+
+// The watcher's exactly-once credit on PostgreSQL (the async store's SERIALIZABLE transactions), against the real
+// sandbox ledger, for a platform account of this file's own (testing/pgKit.ts: its own payments and cursor).
+setDefaultTimeout(60_000);
+
+let fixture: PgLedgerFixture;
+type Stack = { store: PgStore; gateway: LedgerGateway; outbox: Outbox; payments: PaymentWatcher };
+const opened: Stack[] = [];
+
+beforeAll(async () => {
+  fixture = await startPgLedgerFixture();
+});
+
+// One leader at a time (the cluster's rule): a test's watchers stop before the next test's start.
+afterEach(async () => {
+  for (const s of [...opened]) await stop(s);
+});
+
+afterAll(() => fixture.stop());
+
+/** The payment watcher and its outbox on the PostgreSQL database, as the leader of a cluster runs them. */
+async function pgStack(): Promise<Stack> {
+  const store = await openPgStore(fixture.databaseUrl, { max: 8 });
+  const log = memoryLogger();
+  const gateway = await fixture.gateway(log);
+  const outbox = new Outbox(store.async, gateway, log, fixture.server.ctx.clock);
+  const payments = new PaymentWatcher(store.async, gateway, outbox, log, { clock: fixture.server.ctx.clock });
+  const stack = { store, gateway, outbox, payments };
+  opened.push(stack);
+  outbox.start();
+  payments.start();
+  await eventually(() => payments.cursor(), "the watcher's first cursor");
+  return stack;
+}
+
+async function stop(s: Stack): Promise<void> {
+  opened.splice(opened.indexOf(s), 1);
+  s.payments.stop();
+  s.outbox.stop();
+  await s.gateway.stop();
+  await s.store.close();
+}
+
+const inAMinute = () => new Date(fixture.server.ctx.clock.now() + 60_000);
+
+function credits(payments: PaymentWatcher): PaymentCredited[] {
+  const seen: PaymentCredited[] = [];
+  payments.on("payment.credited", (e) => seen.push(e));
+  return seen;
+}
+
+describe("the payment watcher on PostgreSQL", () => {
+  test("the same transaction from the stream and from catch-up, at the same moment, is credited once", async () => {
+    const { payments } = await pgStack();
+    const credited = credits(payments);
+    const payer = await faucet(fixture.server.url, { xrp: 100 });
+    const req = await payments.createPaymentRequest({ purpose: "test", amount: 2_000_000n, currency: "XRP", expiresAt: inAMinute() });
+    const res = await pay(fixture.client, payer, { Destination: req.destination, DestinationTag: req.destinationTag, Amount: "2000000" });
+    await Promise.all([payments.catchUp(), payments.catchUp()]);
+    await eventually(async () => (await payments.getRequest(req.id))!.status === "credited", "the credit");
+    await payments.catchUp();
+    expect(await payments.incomingFor(req.id)).toHaveLength(1);
+    expect((await payments.getRequest(req.id))!.creditTxHash).toBe(res.result.hash);
+    expect(credited.map((c) => c.txHash)).toEqual([res.result.hash]);
+  });
+
+  test("killed between receiving and crediting: the next leader, on the same database, credits exactly once", async () => {
+    const first = await pgStack();
+    const payer = await faucet(fixture.server.url, { xrp: 100 });
+    const req = await first.payments.createPaymentRequest({ purpose: "test", amount: 2_000_000n, currency: "XRP", expiresAt: inAMinute() });
+    let received!: (hash: string) => void;
+    const atCrash = new Promise<string>((r) => (received = r));
+    first.payments.faults.beforeCredit = (t) => {
+      received(t.hash);
+      return new Promise<void>(() => {}); // the process dies here
+    };
+    const res = await pay(fixture.client, payer, { Destination: req.destination, DestinationTag: req.destinationTag, Amount: "2000000" });
+    expect(await atCrash).toBe(res.result.hash);
+    await stop(first);
+
+    const second = await pgStack();
+    const credited = credits(second.payments);
+    await eventually(async () => (await second.payments.getRequest(req.id))!.status === "credited", "the credit after the restart", 15_000);
+    await second.payments.catchUp();
+    expect(await second.payments.incomingFor(req.id)).toHaveLength(1);
+    expect((await second.payments.getRequest(req.id))!.creditTxHash).toBe(res.result.hash);
+    expect(credited.length).toBeLessThanOrEqual(1);
+  });
+});
