@@ -82,23 +82,22 @@ export class AuthRepository {
     return this.db.select().from(walletSettings).where(eq(walletSettings.wallet, wallet)).get();
   }
 
-  async saveUserToken(wallet: string, token: string, at: Date): Promise<void> {
-    const { walletSettings } = this.t;
-    await this.db.transaction(async (tx) => {
-      await tx
-        .insert(walletSettings)
-        .values({ wallet, xummUserToken: token, updatedAt: at })
-        .onConflictDoUpdate({ target: walletSettings.wallet, set: { xummUserToken: token, updatedAt: at } });
-    });
+  saveUserToken(wallet: string, token: string, at: Date): Promise<void> {
+    return this.upsertSettings(wallet, { xummUserToken: token }, at);
   }
 
-  async setPushToSign(wallet: string, enabled: boolean, at: Date): Promise<void> {
+  setPushToSign(wallet: string, enabled: boolean, at: Date): Promise<void> {
+    return this.upsertSettings(wallet, { pushToSignEnabled: enabled }, at);
+  }
+
+  /** Writes some of a wallet's settings, making its row on first use. */
+  private async upsertSettings(wallet: string, values: { xummUserToken?: string; pushToSignEnabled?: boolean }, at: Date): Promise<void> {
     const { walletSettings } = this.t;
     await this.db.transaction(async (tx) => {
       await tx
         .insert(walletSettings)
-        .values({ wallet, pushToSignEnabled: enabled, updatedAt: at })
-        .onConflictDoUpdate({ target: walletSettings.wallet, set: { pushToSignEnabled: enabled, updatedAt: at } });
+        .values({ wallet, ...values, updatedAt: at })
+        .onConflictDoUpdate({ target: walletSettings.wallet, set: { ...values, updatedAt: at } });
     });
   }
 }
