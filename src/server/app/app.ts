@@ -58,7 +58,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
     .use(writeGate(writeLock, (path) => !path.startsWith("/sandbox/")))
     .use(payloadLimit(ctx.auth, ctx.payloads, ctx.config.trustProxy))
     .use(healthRoutes(ctx))
-    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: () => Number(ctx.crash.burns.totals().totalVvxBurnedMicro) / 1e6, jsonHeaders }))
+    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: async () => Number((await ctx.crash.burns.totals()).totalVvxBurnedMicro) / 1e6, jsonHeaders }))
     .use(siteRoutes(ctx))
     .use(docsRoutes(ctx.version))
     .use(xummRoutes(ctx, signLimits))
