@@ -107,7 +107,7 @@ function sandboxHooks(ctx: AppContext): SandboxProductHooks {
       const { sign } = created;
       return { requestId: created.purchase.requestId, paymentUuid: sign.uuid, qrUrl: sign.qrUrl, xummUrl: sign.xummUrl, expiresAt: sign.expiresAt, price: `${formatVvx(created.purchase.priceMicroVvx)} VVX`, tierName: created.tier.name };
     },
-    nftPurchaseStatus: async (requestId) => purchases.byRequestId(requestId).status,
+    nftPurchaseStatus: async (requestId) => (await purchases.byRequestId(requestId)).status,
   };
 }
 

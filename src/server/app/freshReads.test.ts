@@ -59,11 +59,11 @@ async function fromDatabase() {
   const { nfts, store, ledger, crash } = server.ctx;
   const sqlite = store.sqlite;
   const minted = new Map(sqlite.query<{ tier: number; n: number }, []>("SELECT tier_id AS tier, count(*) AS n FROM nfts GROUP BY tier_id").all().map((r) => [r.tier, r.n]));
-  const tiers = nfts.repo.tiers();
+  const tiers = await nfts.repo.tiers();
   const genesis = tiers.find((t) => t.tier === "GENESIS")!;
   return {
-    available: tiers.map((t) => Math.max(0, t.maxSupply - nfts.repo.heldUnits(t.id))),
-    genesis: { currentSupply: Math.max(0, genesis.maxSupply - nfts.repo.heldUnits(genesis.id)), maxSupply: genesis.maxSupply },
+    available: await Promise.all(tiers.map(async (t) => Math.max(0, t.maxSupply - (await nfts.repo.heldUnits(t.id))))),
+    genesis: { currentSupply: Math.max(0, genesis.maxSupply - (await nfts.repo.heldUnits(genesis.id))), maxSupply: genesis.maxSupply },
     minted: minted.get(genesis.id) ?? 0,
     stats: { ...(await platformStats(store.db, ledger.platformAddress)), vvxBurned: Number((await crash.burns.totals()).totalVvxBurnedMicro) / 1e6 },
   };

@@ -76,7 +76,7 @@ describe("the outbox's resend, for every payer", () => {
     } finally {
       config.publicUrl = publicUrl;
     }
-    const purchase = nfts.repo.byRequestId(req.requestId)!;
+    const purchase = (await nfts.repo.byRequestId(req.requestId))!;
     expect(purchase.refundKey).toBe(`nft:${purchase.id}:refund`);
     const failed = await outbox.waitFor(purchase.refundKey!, 20_000);
     expect(failed).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
@@ -86,7 +86,7 @@ describe("the outbox's resend, for every payer", () => {
     await requireDest(client, wallet, false);
     await advance(server, 61_000);
     expect((await outbox.resendDue()).map((r) => r.to.key)).toEqual([`nft:${purchase.id}:refund#2`]);
-    expect(nfts.repo.purchase(purchase.id)!.refundKey).toBe(`nft:${purchase.id}:refund#2`);
+    expect((await nfts.repo.purchase(purchase.id))!.refundKey).toBe(`nft:${purchase.id}:refund#2`);
     expect(await outbox.waitFor(`nft:${purchase.id}:refund#2`, 20_000)).toMatchObject({ status: "validated" });
     const price = BigInt(purchase.priceMicroVvx);
     expect(await vvxMicro(client, wallet.classicAddress, server)).toBe(afterPayment + price);
