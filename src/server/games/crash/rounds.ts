@@ -83,11 +83,18 @@ export class CrashRounds {
     this.writes = new WriteBacklog(deps.db, "crash rounds", deps.log);
   }
 
-  /** The round a bet confirmed now joins: the counting-down one, else the next (spec §4). */
+  /**
+   * The round a bet confirmed now joins: the counting-down one, else the next (spec §4). Asked inside the
+   * credit's transaction, which reads the round's row: the start marks it running in the transaction that
+   * reads its bets (run), so a credit either commits before that read or joins the next round. SQLite's one
+   * writer orders the two; on PostgreSQL they conflict (the credit read the row the start writes, the start
+   * read the bets the credit writes) and the one that commits second runs again.
+   */
   async placeRound(db: DbOrTx): Promise<number> {
     const live = this.live;
     if (!live) return (await this.deps.bets.repo.lastRoundNumber(db)) + 1;
-    return live.status === "waiting" ? live.round : live.round + 1;
+    if (live.status !== "waiting") return live.round + 1;
+    return (await this.deps.bets.repo.round(live.round, db))?.status === "open" ? live.round : live.round + 1;
   }
 
   /**
@@ -313,16 +320,19 @@ export class CrashRounds {
     live.startedAt = this.deps.clock.now();
     this.playersPush?.();
     this.playersPush = undefined;
-    // Read behind the writer: a credit that placed its bet in this round while it counted down has committed by then (SQLite's one writer).
-    const bets = await this.deps.db.transaction((tx) => this.deps.bets.inRound(live.round, tx));
+    const detail: CrashRoundDetail = { hash: live.seed.hash, crashHundredths: live.seed.crashHundredths, chainId: live.seed.chainId, gameNumber: live.seed.gameNumber, maxProfitDrops: live.maxProfitDrops.toString() };
+    // The round is marked running and its bets read in one transaction: a credit that chose this round (placeRound)
+    // has committed before it (and is read here) or sees the round running and joins the next one.
+    const bets = await this.deps.db.transaction(async (tx) => {
+      await this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) });
+      return this.deps.bets.inRound(live.round, tx);
+    });
     if (this.live !== live || this.stopped) return;
     for (const bet of bets) {
       if (bet.status !== "confirmed") continue;
       live.playing.set(bet.wallet, bet);
       if (!live.players.has(bet.wallet)) this.join(live, playerOf(bet));
     }
-    const detail: CrashRoundDetail = { hash: live.seed.hash, crashHundredths: live.seed.crashHundredths, chainId: live.seed.chainId, gameNumber: live.seed.gameNumber, maxProfitDrops: live.maxProfitDrops.toString() };
-    this.writes.add(async (tx) => void (await this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) })));
     // Marked played (outside the database) before anyone is told the round flies: a restored backup never replays it.
     this.deps.notePlayed("crash", live.round);
     this.publishState(live);

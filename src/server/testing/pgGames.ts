@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createSigningServices } from "../app/identity";
+import { CrashGame } from "../games/crash/game";
+import type { LedgerGateway } from "../ledger/gateway";
+import { Outbox } from "../ledger/outbox";
+import { PaymentWatcher } from "../payments/watcher";
+import { openPgStore, type PgStore } from "../platform/db/pg";
+import { memoryLogger } from "../platform/log";
+import { Scheduler } from "../platform/scheduler";
+import { dataDirSealer } from "../platform/secrets";
+import { Hub } from "../platform/ws/hub";
+import { eventually } from "./ledgerKit";
+import type { PgLedgerFixture } from "./pgKit";
+
+/** Crash built directly on a PostgreSQL store (as a cluster's leader runs it), with its own outbox, watcher and scheduler. */
+export interface PgCrash {
+  store: PgStore;
+  crash: CrashGame;
+  scheduler: Scheduler;
+  outbox: Outbox;
+  payments: PaymentWatcher;
+  stop(): Promise<void>;
+}
+
+/** Starts crash on the fixture's PostgreSQL database: long countdowns and pauses (the test moves `scheduler`), its chain committed on the sandbox ledger. */
+export async function startPgCrash(fixture: PgLedgerFixture): Promise<PgCrash> {
+  const store = await openPgStore(fixture.databaseUrl, { max: 8 });
+  const log = memoryLogger();
+  const gateway: LedgerGateway = await fixture.gateway(log);
+  const { clock } = fixture.server.ctx;
+  const config = { ...fixture.server.ctx.config, crashWaitMs: 60_000, crashPauseMs: 60_000, crashChainLength: 1_000 };
+  const dataDir = mkdtempSync(join(tmpdir(), "vvx-pg-crash-"));
+  const scheduler = new Scheduler();
+  const outbox = new Outbox(store.async, gateway, log, clock);
+  const payments = new PaymentWatcher(store.async, gateway, outbox, log, { clock });
+  const { signing } = createSigningServices(config, store.async, log, clock);
+  const crash = new CrashGame({ db: store.async, clock, scheduler, log, ledger: gateway, outbox, payments, signing, hub: new Hub(), config, notePlayed: () => {}, sealer: dataDirSealer(dataDir) });
+  outbox.start();
+  payments.start();
+  await crash.start();
+  await eventually(() => crash.rounds.state().status === "waiting" && crash.rounds.state().round > 0, "a counting-down crash round on PostgreSQL", 30_000, 20).catch((err: Error) => {
+    throw new Error(`${err.message}: ${log.lines.slice(-8).join(" | ")}`);
+  });
+  return {
+    store,
+    crash,
+    scheduler,
+    outbox,
+    payments,
+    async stop() {
+      crash.stop();
+      payments.stop();
+      outbox.stop();
+      await gateway.stop();
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
