@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { randomUUID } from "node:crypto";
+import { msToReachHundredths } from "../../../engine";
 import { insertPaymentRequest } from "../../payments/requests";
-import { faucet } from "../../testing/ledgerKit";
+import { eventually, faucet, pay } from "../../testing/ledgerKit";
 import { startPgLedgerFixture, type PgLedgerFixture } from "../../testing/pgKit";
 import { startPgCrash, type PgCrash } from "../../testing/pgGames";
 
@@ -22,23 +23,41 @@ afterAll(async () => {
   await fixture.stop();
 });
 
-/** A bet waiting for its payment, as GameBets.create records it (its request and row). */
-async function awaitingBet(wallet: string): Promise<string> {
+/** A bet waiting for its payment, as GameBets.create records it (its request and row; the Xaman request is not needed here). */
+async function awaitingBet(wallet: string): Promise<{ id: string; destinationTag: number }> {
   const { crash, store } = game;
   const now = fixture.server.ctx.clock.date();
   return store.async.transaction(async (tx) => {
     const id = randomUUID();
-    const request = await insertPaymentRequest(tx, { purpose: "crash-bet", wallet, amount: 2_000_000n, currency: "XRP", expiresAt: new Date(now.getTime() + 60_000), refId: id }, now);
+    const request = await insertPaymentRequest(tx, { purpose: crash.bets.purpose, wallet, amount: 2_000_000n, currency: "XRP", expiresAt: new Date(now.getTime() + 120_000), refId: id }, now);
     await crash.bets.repo.insertBet(tx, { id, wallet, amountDrops: 2_000_000n, paramsJson: JSON.stringify({ autoCashOut: null }), paymentRequestId: request.id, destinationTag: request.destinationTag, status: "awaiting_payment", createdAt: now });
-    return id;
+    return { id, destinationTag: request.destinationTag };
   });
+}
+
+/** Plays counting-down rounds without bets (moving the scheduler) until one whose crash point, known from the chain, is at least `hundredths`. */
+async function roundCrashingAtOrAbove(hundredths: number): Promise<number> {
+  const { crash, scheduler } = game;
+  for (let i = 0; i < 200; i++) {
+    const { status, round } = crash.rounds.state();
+    if (status === "waiting" && crash.chains.seedFor(round).crashHundredths >= hundredths) return round;
+    if (status === "waiting") {
+      scheduler.advance(crash.rounds.countdownLeftMs());
+      await crash.rounds.settled();
+    }
+    if (crash.rounds.state().status === "running") scheduler.advance(msToReachHundredths(crash.chains.seedFor(round).crashHundredths) - crash.rounds.flightMs());
+    await crash.rounds.settled();
+    scheduler.advance(60_000);
+    await crash.rounds.settled();
+  }
+  throw new Error(`no round of the next 200 crashes at ${hundredths / 100}x or above`);
 }
 
 describe("crash rounds on PostgreSQL", () => {
   test("a bet whose credit decided on the counting-down round but commits after the round began reading its bets joins the next round, not a round that flies without it", async () => {
     const { crash, store, scheduler } = game;
     const player = await faucet(fixture.server.url, { xrp: 50 });
-    const betId = await awaitingBet(player.classicAddress);
+    const { id: betId } = await awaitingBet(player.classicAddress);
     const { round } = crash.rounds.state();
 
     // The kit's credit, as the watcher runs it: the round is chosen and the bet confirmed inside the credit's transaction,
@@ -69,5 +88,43 @@ describe("crash rounds on PostgreSQL", () => {
     const bet = (await crash.bets.repo.bet(betId))!;
     expect([bet.status, bet.round]).toEqual(["confirmed", round + 1]);
     expect(rounds.at(-1)).toBe(round + 1);
+  });
+
+  test("a bet's payment is credited once (stream and catch-up at once), and a double cash-out pays once", async () => {
+    const { crash, payments, outbox, scheduler } = game;
+    const round = await roundCrashingAtOrAbove(200);
+    const player = await faucet(fixture.server.url, { xrp: 50 });
+    const bet = await awaitingBet(player.classicAddress);
+    await pay(fixture.client, player, { Destination: fixture.platform.classicAddress, DestinationTag: bet.destinationTag, Amount: "2000000" });
+    await Promise.all([payments.catchUp(), payments.catchUp()]);
+    const confirmed = await eventually(async () => {
+      const row = await crash.bets.repo.bet(bet.id);
+      return row?.status === "confirmed" ? row : undefined;
+    }, "the bet confirmed on PostgreSQL", 20_000);
+    expect(confirmed.round).toBe(round);
+    await payments.catchUp();
+    const request = (await payments.getRequest(confirmed.paymentRequestId))!;
+    expect(await payments.incomingFor(request.id)).toHaveLength(1);
+
+    scheduler.advance(crash.rounds.countdownLeftMs());
+    await crash.rounds.settled();
+    scheduler.advance(msToReachHundredths(150) - crash.rounds.flightMs());
+    const answers = [() => crash.rounds.cashOut(player.classicAddress), () => crash.rounds.cashOut(player.classicAddress)].map((cashOut) => {
+      try {
+        cashOut();
+        return "paid";
+      } catch (err) {
+        return (err as { code?: string }).code;
+      }
+    });
+    expect(answers).toEqual(["paid", "ALREADY_CASHED_OUT"]);
+    await crash.rounds.settled();
+    const won = (await crash.bets.repo.bet(bet.id))!;
+    expect([won.status, won.multiplierHundredths, won.payoutDrops]).toEqual(["won", 150, 3_000_000n]);
+    const payout = await eventually(async () => {
+      const entries = (await outbox.list({ purpose: "game-payout" })).filter((e) => e.owner?.id === bet.id);
+      return entries.length && entries.every((e) => e.status === "validated") ? entries : undefined;
+    }, "the payout validated", 30_000);
+    expect(payout).toHaveLength(1);
   });
 });
