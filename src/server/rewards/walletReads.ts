@@ -1,5 +1,5 @@
 import type { Config } from "../platform/config";
-import type { KeyedReadModel, ReadModel, ReadModels } from "../platform/db/readModels";
+import type { KeyedReadModel, ReadModel, ReadModelSource } from "../platform/db/readModels";
 import { joinHoldings, type Holding } from "./holdings";
 import { RewardsEntry } from "./rewardsJson";
 import type { HeldToken } from "./ledgerReads";
@@ -32,7 +32,7 @@ export class WalletRewardReads {
 
   constructor(
     repo: RewardRepository,
-    models: ReadModels,
+    models: ReadModelSource,
     private readonly config: Pick<Config, "network" | "explorerUrl">,
   ) {
     this.records = models.keyed(REWARD_TABLES, async (tokenId: string) => (await repo.holdingRows([tokenId]))[0] ?? null);

@@ -10,7 +10,8 @@ import type { Scheduler } from "../../platform/scheduler";
 import type { Bankroll, Bet, GameBets, GameChannel } from "../kit";
 import type { CrashBurns } from "./burns";
 import type { CrashChains, RoundSeed } from "./chain";
-import { CRASH_TICK_MS, PLAYERS_PUSH_MS, type CrashParams, type CrashRoundDetail, multiplierOf } from "./model";
+import { CRASH_TICK_MS, PLAYERS_PUSH_MS, type CrashParams, type CrashRoundDetail } from "./model";
+import { playerOf } from "./views";
 
 export interface CrashRoundDeps {
   db: Db;
@@ -83,18 +84,12 @@ export class CrashRounds {
     this.writes = new WriteBacklog(deps.db, "crash rounds", deps.log);
   }
 
-  /**
-   * The round a bet confirmed now joins: the counting-down one, else the next (spec §4). Asked inside the
-   * credit's transaction, which reads the round's row: the start marks it running in the transaction that
-   * reads its bets (run), so a credit either commits before that read or joins the next round. SQLite's one
-   * writer orders the two; on PostgreSQL they conflict (the credit read the row the start writes, the start
-   * read the bets the credit writes) and the one that commits second runs again.
-   */
+  /** The round a bet confirmed now joins: the counting-down one while its row is open (read in the credit's transaction: see run), else the next (spec §4). */
   async placeRound(db: DbOrTx): Promise<number> {
     const live = this.live;
     if (!live) return (await this.deps.bets.repo.lastRoundNumber(db)) + 1;
-    if (live.status !== "waiting") return live.round + 1;
-    return (await this.deps.bets.repo.round(live.round, db))?.status === "open" ? live.round : live.round + 1;
+    const open = live.status === "waiting" && (await this.deps.bets.repo.round(live.round, db))?.status === "open";
+    return open ? live.round : live.round + 1;
   }
 
   /**
@@ -321,8 +316,8 @@ export class CrashRounds {
     this.playersPush?.();
     this.playersPush = undefined;
     const detail: CrashRoundDetail = { hash: live.seed.hash, crashHundredths: live.seed.crashHundredths, chainId: live.seed.chainId, gameNumber: live.seed.gameNumber, maxProfitDrops: live.maxProfitDrops.toString() };
-    // The round is marked running and its bets read in one transaction: a credit that chose this round (placeRound)
-    // has committed before it (and is read here) or sees the round running and joins the next one.
+    // Marked running where its bets are read: a credit that chose this round (placeRound) committed before, or runs again and
+    // sees it running (SQLite's one writer orders the two; on PostgreSQL they conflict and the one committing second runs again).
     const bets = await this.deps.db.transaction(async (tx) => {
       await this.deps.bets.repo.updateRound(tx, live.round, { status: "running", startedAt: new Date(live.startedAt!), detailJson: JSON.stringify(detail) });
       return this.deps.bets.inRound(live.round, tx);
@@ -495,16 +490,4 @@ export class CrashRounds {
     for (const cancel of this.timers.splice(0)) cancel();
     this.stopTicker();
   }
-}
-
-function playerOf(bet: Bet<CrashParams>): CrashPlayer {
-  return {
-    walletAddress: bet.wallet,
-    betAmount: dropsToXrpNumber(bet.amountDrops),
-    autoCashOut: multiplierOf(bet.params.autoCashOut),
-    hasCashedOut: bet.status === "won",
-    cashOutMultiplier: multiplierOf(bet.multiplierHundredths),
-    payout: bet.status === "won" ? dropsToXrpNumber(bet.payoutDrops) : null,
-    round: bet.round ?? 0,
-  };
 }

@@ -1,5 +1,5 @@
 import { dropsToXrpNumber } from "../../../engine";
-import type { CrashBetView, CrashChainView, CrashFairness, CrashRoundView } from "../../../shared/api/crash";
+import type { CrashBetView, CrashChainView, CrashFairness, CrashPlayer, CrashRoundView } from "../../../shared/api/crash";
 import { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET, type CommitmentRow } from "./commitment";
 import type { Bet, RoundRow } from "../kit";
 import { multiplierOf, type CrashParams, type CrashRoundDetail } from "./model";
@@ -64,4 +64,17 @@ export function fairnessView(chains: PublishedChain[], commitments: Map<number, 
   const views = chains.map((c) => chainView(c, commitments.get(c.id)));
   const { length, ...current } = views[views.length - 1]!;
   return { ...current, chainLength: length, saltLedgerOffset: SALT_LEDGER_OFFSET, treasury, memoType: COMMIT_MEMO_TYPE, chains: views };
+}
+
+/** A bet as the players list shows it. */
+export function playerOf(bet: Bet<CrashParams>): CrashPlayer {
+  return {
+    walletAddress: bet.wallet,
+    betAmount: dropsToXrpNumber(bet.amountDrops),
+    autoCashOut: multiplierOf(bet.params.autoCashOut),
+    hasCashedOut: bet.status === "won",
+    cashOutMultiplier: multiplierOf(bet.multiplierHundredths),
+    payout: bet.status === "won" ? dropsToXrpNumber(bet.payoutDrops) : null,
+    round: bet.round ?? 0,
+  };
 }

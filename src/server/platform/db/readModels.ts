@@ -1,4 +1,5 @@
 import type { Database, Statement } from "bun:sqlite";
+import { writerOf, type Db } from "./store";
 
 /** The table SQLite triggers keep one counter per watched table in. */
 const VERSIONS_TABLE = "_table_versions";
@@ -186,6 +187,26 @@ export class KeyedReadModel<K, T> {
       return value;
     });
   }
+}
+
+/** What a feature asks of its store's read models (the same on either driver). */
+export type ReadModelSource = Pick<ReadModels, "model" | "keyed" | "readTogether">;
+
+/**
+ * Read models without a cache: every read builds its value anew. PostgreSQL's, where SQLite's triggers and
+ * change counters do not exist and another instance may write at any time (the cluster's broker is what
+ * can tell an instance its cached values went stale).
+ */
+const UNCACHED: ReadModelSource = {
+  model: <T>(_tables: readonly string[], build: () => T) => new ReadModel(() => 0, () => true, build),
+  keyed: <K, T>(_tables: readonly string[], build: (key: K) => T) => new KeyedReadModel(() => 0, () => true, build),
+  readTogether: <T>(read: () => T) => read(),
+};
+
+/** The read models of a store: cached and invalidated by the database on SQLite, built on every read on PostgreSQL. */
+export function readModelsFor(db: Db): ReadModelSource {
+  const sqlite = writerOf(db);
+  return sqlite ? readModelsOf(sqlite) : UNCACHED;
 }
 
 const byConnection = new WeakMap<Database, ReadModels>();

@@ -50,7 +50,8 @@ export function tablesFor<S extends Record<string, unknown>>(db: Pick<Db, "$driv
  * (`json` a string or a `sql.placeholder`): json_each on SQLite, jsonb_array_elements_text on PostgreSQL.
  */
 export function inJsonArray(db: Pick<Db, "$driver">, column: SQLWrapper, json: unknown): SQL {
-  return db.$driver === "pg" ? sql`${column} IN (SELECT jsonb_array_elements_text(${json}::jsonb))` : sql`${column} IN (SELECT value FROM json_each(${json}))`;
+  // PostgreSQL: bound as text, then cast (a parameter typed jsonb would take the JSON text as one JSON string).
+  return db.$driver === "pg" ? sql`${column} IN (SELECT jsonb_array_elements_text(CAST(${json} AS text)::jsonb))` : sql`${column} IN (SELECT value FROM json_each(${json}))`;
 }
 
 /** A time read by `rows` or a raw aggregate (SQLite: milliseconds; PostgreSQL: a Date or its text) as milliseconds. */
