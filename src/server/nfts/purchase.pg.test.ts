@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { createSigningServices } from "../app/identity";
 import type { LedgerGateway } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { PaymentWatcher } from "../payments/watcher";
@@ -8,6 +7,7 @@ import { openPgStore, type PgStore } from "../platform/db/pg";
 import { memoryLogger } from "../platform/log";
 import { Hub } from "../platform/ws/hub";
 import { buyer, GENESIS_PRICE_MICRO } from "../testing/nftKit";
+import { pgSigning } from "../testing/pgGames";
 import { startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
 import * as pgTables from "./schema.pg";
 import { seedDefaults } from "./seed";
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const outbox = new Outbox(store.async, gateway, log, clock);
   const payments = new PaymentWatcher(store.async, gateway, outbox, log, { clock });
   await seedDefaults(store.async);
-  nfts = new NftService({ db: store.async, config: { ...config, nftReservationsPerIp: 100 }, log, clock, hub: new Hub(), ledger: gateway, outbox, payments, signing: createSigningServices(config, store.async, log, clock).signing });
+  nfts = new NftService({ db: store.async, config: { ...config, nftReservationsPerIp: 100 }, log, clock, hub: new Hub(), ledger: gateway, outbox, payments, signing: pgSigning(fixture, store.async, log) });
 });
 
 afterAll(async () => {

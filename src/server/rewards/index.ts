@@ -5,6 +5,7 @@ import type { AuthService } from "../auth/service";
 import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
 import { joinedResponse } from "../platform/http/cachedJson";
+import type { JsonParts } from "./rewardsJson";
 import { parsePositive } from "../platform/http/query";
 import { parseAddress } from "../ledger/address";
 import type { SignRequestCreated } from "../signing/service";
@@ -49,14 +50,13 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
     )
     .get(
       "/api/rewards/wallet/:wallet",
-      async ({ params, query }) => {
+      ({ params, query }) => {
         const wallet = parseAddress(params.wallet, "walletAddress");
         const period = parsePeriod(query.period, "7days");
         const page = parsePositive(query.page, "page", 1);
         const pageSize = parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-        // Between two ledger closes the wallet's holdings are known: the answer is made without waiting.
-        const { head, items, tail } = (await (rewards.rewardsJsonNow(wallet, period, page, pageSize) ?? rewards.rewardsJson(wallet, period, page, pageSize)));
-        return joinedResponse(head, items, tail, rewardsHeaders);
+        // Between two ledger closes the wallet's holdings are known and the read models hold its records: the answer is made without waiting.
+        return rewardsResponse(rewards.rewardsJsonNow(wallet, period, page, pageSize) ?? rewards.rewardsJson(wallet, period, page, pageSize), rewardsHeaders);
       },
       { params: WalletParams, query: RewardsQuery, response: RewardsResponse, detail: { summary: "The Rewards response: per-NFT accrual and claim state, totals, and the wallet's claims in a period", tags: ["rewards"] } },
     )
@@ -128,3 +128,9 @@ export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; t
 export { RewardService } from "./service";
 export { TransferService } from "./transfers";
 export { paidRewardsMicro } from "./repository";
+
+/** The Rewards response from its parts: in the same tick when they are made already. */
+function rewardsResponse(parts: JsonParts | Promise<JsonParts>, headers: Record<string, string>): Response | Promise<Response> {
+  const respond = ({ head, items, tail }: JsonParts) => joinedResponse(head, items, tail, headers);
+  return parts instanceof Promise ? parts.then(respond) : respond(parts);
+}

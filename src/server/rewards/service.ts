@@ -22,7 +22,8 @@ import { RewardRepository, type ClaimRow, type NftRecord } from "./repository";
 import { rewardClaims } from "./schema";
 import { nftRewardsView, ownedNftView, vvxText } from "./views";
 import { WalletRewardReads } from "./walletReads";
-import { rewardsJson, type JsonParts } from "./rewardsJson";
+import { rewardsJson, type JsonParts, type RewardsEntry } from "./rewardsJson";
+import type { RewardRowView } from "../../shared/api/rewards";
 
 export interface RewardServiceDeps {
   db: Db;
@@ -139,18 +140,21 @@ export class RewardService {
   }
 
   /** rewardsJson without the ledger's round trip when the wallet's holdings of the current ledger are known already (the usual read); else undefined. */
-  rewardsJsonNow(wallet: string, period: Period, page: number, pageSize: number): Promise<JsonParts> | undefined {
+  rewardsJsonNow(wallet: string, period: Period, page: number, pageSize: number): JsonParts | Promise<JsonParts> | undefined {
     const held = this.reads.heldNow(wallet);
     return held && this.rewardsBody(wallet, held, period, page, pageSize);
   }
 
-  private async rewardsBody(wallet: string, held: HeldToken[], period: Period, page: number, pageSize: number, at?: number): Promise<JsonParts> {
+  /** The body in the same tick when the read models hold everything (the usual read), else once they are read. */
+  private rewardsBody(wallet: string, held: HeldToken[], period: Period, page: number, pageSize: number, at?: number): JsonParts | Promise<JsonParts> {
     const nowMs = at ?? this.deps.clock.now();
     const sinceMs = periodStartMs(period, nowMs);
-    // The read models' versions are read once for both (nothing is written between the two reads' starts).
-    const [entries, { rows, count }] = await this.models.readTogether(() => Promise.all([this.cached.entries(wallet, held, nowMs), this.cached.claimsPage(wallet, sinceMs, page, pageSize)]));
-    const totalPages = Math.max(1, Math.ceil(count / pageSize));
-    return rewardsJson(entries, nowMs, { success: true, walletAddress: wallet, period, rewards: rows, rewardsTotal: count, page, pageSize, totalPages });
+    // The read models' versions are read once for both (nothing is written between the two reads).
+    const [entries, claims] = this.models.readTogether(() => [this.cached.entries(wallet, held, nowMs), this.cached.claimsPage(wallet, sinceMs, page, pageSize)] as const);
+    const body = (list: RewardsEntry[], { rows, count }: { rows: RewardRowView[]; count: number }) =>
+      rewardsJson(list, nowMs, { success: true, walletAddress: wallet, period, rewards: rows, rewardsTotal: count, page, pageSize, totalPages: Math.max(1, Math.ceil(count / pageSize)) });
+    if (!(entries instanceof Promise) && !(claims instanceof Promise)) return body(entries, claims);
+    return Promise.all([entries, claims]).then(([list, c]) => body(list, c));
   }
 
   /** The dashboard cards: VVX balance (ledger), NFTs owned, pending rewards. */

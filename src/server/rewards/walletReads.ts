@@ -1,5 +1,5 @@
 import type { Config } from "../platform/config";
-import type { KeyedReadModel, ReadModel, ReadModelSource } from "../platform/db/readModels";
+import { settledAll, settledThen, settledValue, type KeyedReadModel, type ReadModel, type ReadModelSource } from "../platform/db/readModels";
 import { joinHoldings, type Holding } from "./holdings";
 import { RewardsEntry } from "./rewardsJson";
 import type { HeldToken } from "./ledgerReads";
@@ -9,6 +9,9 @@ import { rewardRowView } from "./views";
 
 /** Every table a holding's record or a claim row is read from: a write to any of them rebuilds these read models. */
 export const REWARD_TABLES = ["nfts", "nft_purchases", "nft_tiers", "reward_claims"] as const;
+
+/** One page of a wallet's claims, and how many there are in the period. */
+type ClaimsPage = { rows: RewardRowView[]; count: number };
 
 /** One claim of a wallet's list: when it was made and its Reward row (neither depends on the time of the read). */
 interface ListedClaim {
@@ -56,11 +59,19 @@ export class WalletRewardReads {
 
   /**
    * The wallet's platform NFTs among `held` as Rewards entries (see RewardsEntry), in the order of
-   * `holdings`: oldest purchase first. An entry is made once per record, holder and tier.
+   * `holdings`: oldest purchase first. An entry is made once per record, holder and tier. In the same tick
+   * when the read models hold every record (the usual read), else once they are read.
    */
-  async entries(owner: string, held: HeldToken[], nowMs: number): Promise<RewardsEntry[]> {
+  entries(owner: string, held: HeldToken[], nowMs: number): RewardsEntry[] | Promise<RewardsEntry[]> {
     if (!held.length) return [];
-    const [records, tiers] = await Promise.all([Promise.all(this.records.getMany(held.map((t) => t.tokenId))), this.tiers.get()]);
+    const records = settledAll(this.records.getMany(held.map((t) => t.tokenId)));
+    const tiers = this.tiers.get();
+    const settledTiers = settledValue(tiers);
+    if (!(records instanceof Promise) && settledTiers) return this.entriesOf(owner, held, nowMs, records, settledTiers.value);
+    return Promise.all([records, tiers]).then(([r, t]) => this.entriesOf(owner, held, nowMs, r, t));
+  }
+
+  private entriesOf(owner: string, held: HeldToken[], nowMs: number, records: (HoldingRow | null)[], tiers: Map<number, TierRow>): RewardsEntry[] {
     const out: RewardsEntry[] = [];
     held.forEach((token, i) => {
       const record = records[i];
@@ -79,11 +90,12 @@ export class WalletRewardReads {
   }
 
   /** One page of the wallet's claims made at or after `sinceMs` (null: all), and how many there are. */
-  async claimsPage(wallet: string, sinceMs: number | null, page: number, pageSize: number): Promise<{ rows: RewardRowView[]; count: number }> {
-    const all = await this.claims.get(wallet);
-    const count = sinceMs === null ? all.length : firstBefore(all, sinceMs);
-    const offset = (page - 1) * pageSize;
-    return { rows: all.slice(offset, Math.min(offset + pageSize, count)).map((c) => c.view), count };
+  claimsPage(wallet: string, sinceMs: number | null, page: number, pageSize: number): ClaimsPage | Promise<ClaimsPage> {
+    return settledThen(this.claims.get(wallet), (all) => {
+      const count = sinceMs === null ? all.length : firstBefore(all, sinceMs);
+      const offset = (page - 1) * pageSize;
+      return { rows: all.slice(offset, Math.min(offset + pageSize, count)).map((c) => c.view), count };
+    });
   }
 }
 

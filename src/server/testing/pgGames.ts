@@ -7,12 +7,20 @@ import type { LedgerGateway } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { PaymentWatcher } from "../payments/watcher";
 import { openPgStore, type PgStore } from "../platform/db/pg";
-import { memoryLogger } from "../platform/log";
+import type { Db } from "../platform/db";
+import { memoryLogger, type Logger } from "../platform/log";
+import type { SigningService } from "../signing";
 import { Scheduler } from "../platform/scheduler";
 import { dataDirSealer } from "../platform/secrets";
 import { Hub } from "../platform/ws/hub";
 import { eventually } from "./ledgerKit";
 import type { PgLedgerFixture } from "./pgKit";
+
+/** The signing service (sandbox Xaman) on a PostgreSQL store, for a service built directly on it. */
+export function pgSigning(fixture: PgLedgerFixture, db: Db, log: Logger): SigningService {
+  const { config, clock } = fixture.server.ctx;
+  return createSigningServices(config, db, log, clock).signing;
+}
 
 /** Crash built directly on a PostgreSQL store (as a cluster's leader runs it), with its own outbox, watcher and scheduler. */
 export interface PgCrash {
@@ -35,7 +43,7 @@ export async function startPgCrash(fixture: PgLedgerFixture): Promise<PgCrash> {
   const scheduler = new Scheduler();
   const outbox = new Outbox(store.async, gateway, log, clock);
   const payments = new PaymentWatcher(store.async, gateway, outbox, log, { clock });
-  const { signing } = createSigningServices(config, store.async, log, clock);
+  const signing = pgSigning(fixture, store.async, log);
   const crash = new CrashGame({ db: store.async, clock, scheduler, log, ledger: gateway, outbox, payments, signing, hub: new Hub(), config, notePlayed: () => {}, sealer: dataDirSealer(dataDir) });
   outbox.start();
   payments.start();

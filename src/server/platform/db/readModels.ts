@@ -135,24 +135,37 @@ export class ReadModel<T> {
   }
 }
 
+/** The values of read models' promises that have resolved (a cached value is its promise: see forgetIfRejected). */
 const settledValues = new WeakMap<Promise<unknown>, unknown>();
 
-/**
- * A cached promise's value handed to `then` without a turn of the event loop once it has settled (else the promise, which
- * remembers its value when it resolves): a read model built by an async query still answers a hot read
- * synchronously while nothing changed.
- */
-export function settledThen<T, R>(value: Promise<T>, then: (v: T) => R): R | Promise<R> {
-  if (settledValues.has(value)) return then(settledValues.get(value) as T);
-  return value.then((v) => {
-    settledValues.set(value, v);
-    return then(v);
-  });
+/** A read model's promise's value once it has resolved, without a turn of the event loop; undefined before. */
+export function settledValue<T>(value: Promise<T>): { value: T } | undefined {
+  return settledValues.has(value) ? { value: settledValues.get(value) as T } : undefined;
 }
 
-/** A value built by an async build is its promise (cached like any value); a rejected one is forgotten, so the next read builds again. */
+/**
+ * A read model's value handed to `then` in the same tick once its promise has resolved (else once it does): a read
+ * model built by an async query still answers a hot read synchronously while nothing changed.
+ */
+export function settledThen<T, R>(value: Promise<T>, then: (v: T) => R): R | Promise<R> {
+  const settled = settledValue(value);
+  return settled ? then(settled.value) : value.then(then);
+}
+
+/** The values of read models' promises, in the same tick when every one has resolved (else once they do). */
+export function settledAll<T>(values: Promise<T>[]): T[] | Promise<T[]> {
+  const out: T[] = [];
+  for (const value of values) {
+    const settled = settledValue(value);
+    if (!settled) return Promise.all(values);
+    out.push(settled.value);
+  }
+  return out;
+}
+
+/** A value built by an async build is its promise (cached like any value, its value remembered once resolved); a rejected one is forgotten, so the next read builds again. */
 function forgetIfRejected<T>(value: T, forget: () => void): T {
-  if (value instanceof Promise) value.catch(forget);
+  if (value instanceof Promise) value.then((v: unknown) => settledValues.set(value, v), forget);
   return value;
 }
 

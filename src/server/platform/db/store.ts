@@ -62,8 +62,8 @@ export function timeOf(value: unknown): number | null {
 }
 
 /**
- * A time as a `sql.placeholder` compared with a time column takes it (drizzle binds a WHERE's placeholders
- * without the column's encoding; an insert's values it encodes, so those stay Dates): milliseconds on SQLite
+ * A time as a value bound without its column's encoding takes it: a `sql.placeholder` in a WHERE, or a value in
+ * raw sql`` (an insert's placeholders are encoded by their column, so those stay Dates). Milliseconds on SQLite
  * (timestamp_ms), a Date on PostgreSQL (timestamptz).
  */
 export function placeholderTime(db: Pick<Db, "$driver">, at: Date | number): Date | number {
