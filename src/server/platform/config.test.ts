@@ -37,13 +37,23 @@ describe("loadConfig", () => {
     expect(error({ INSTANCE_ID: "x".repeat(64) }).variable).toBe("INSTANCE_ID");
   });
 
-  test("DATABASE_URL and BROKER_URL are refused with one line each until the server runs on PostgreSQL, without echoing them", () => {
-    const pg = error({ DATABASE_URL: "postgres://vvx:s3cret@db/vvx" }).message;
-    expect(pg).toStartWith("DATABASE_URL: PostgreSQL is not yet a runtime database of this VVX");
-    expect(pg).not.toContain("s3cret");
-    expect(pg).not.toContain("\n");
+  test("DATABASE_URL runs on PostgreSQL with the shared COOKIE_SECRET and SEAL_SECRET; BROKER_URL needs it; errors never echo the URL", () => {
+    const secrets = { COOKIE_SECRET: "c".repeat(32), SEAL_SECRET: "s".repeat(32) };
+    const c = loadConfig({ DATABASE_URL: "postgres://vvx:s3cret@db/vvx", BROKER_URL: "redis://127.0.0.1:6379", ...secrets });
+    expect(c.databaseUrl).toBe("postgres://vvx:s3cret@db/vvx");
+    expect(c.brokerUrl).toBe("redis://127.0.0.1:6379");
+    expect(c.sealSecret).toBe("s".repeat(32));
+    expect(loadConfig({ DATABASE_URL: "postgresql://db/vvx", ...secrets }).brokerUrl).toBeUndefined();
+    expect(loadConfig({}).databaseUrl).toBeUndefined();
+    const missing = error({ DATABASE_URL: "postgres://vvx:s3cret@db/vvx" }).message;
+    expect(missing.split("\n")).toEqual([
+      "COOKIE_SECRET: is required with DATABASE_URL: every instance of the database must sign cookies with the same key (32+ random characters)",
+      "SEAL_SECRET: is required with DATABASE_URL: every instance of the database must open the secrets sealed in it with the same key (32+ random characters)",
+    ]);
+    expect(missing).not.toContain("s3cret");
+    expect(error({ DATABASE_URL: "postgres://db/vvx", COOKIE_SECRET: secrets.COOKIE_SECRET, SEAL_SECRET: "short" }).message).toBe("SEAL_SECRET: must be at least 32 characters (random)");
     expect(error({ DATABASE_URL: "mysql://db/vvx" }).message).toBe("DATABASE_URL: must start with postgres:// or postgresql://");
-    expect(error({ BROKER_URL: "redis://127.0.0.1:6379" }).message).toStartWith("BROKER_URL: joins instances that share one PostgreSQL database");
+    expect(error({ BROKER_URL: "redis://127.0.0.1:6379" }).message).toStartWith("BROKER_URL: joins instances that share one PostgreSQL database: set DATABASE_URL too");
     expect(error({ BROKER_URL: "nats://127.0.0.1:4222" }).message).toBe("BROKER_URL: must start with redis:// or rediss://");
   });
 
