@@ -118,7 +118,7 @@ export class RacingGame {
   watched(): void {
     if (this.stopped) return;
     this.timer ??= setInterval(() => {
-      if (this.channel.watchers === 0) return void (clearInterval(this.timer), (this.timer = undefined));
+      if (this.channel.watchers === 0 && !this.channel.watchedElsewhere) return void (clearInterval(this.timer), (this.timer = undefined));
       const racing = this.rounds.current?.status === "racing";
       if (racing || performance.now() - this.lastPush >= 1000) this.pushStateSoon();
     }, RACING_PUSH_MS);
