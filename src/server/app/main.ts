@@ -78,8 +78,8 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   // Wheel prizes become slot spins; the two games meet only here.
   // DAILY_SPIN_ELIGIBILITY=holders: a wallet that paid for play lately (the books), else one holding a VVX NFT (the ledger, through the rewards' cached reads).
   const eligible =
-    config.dailySpinEligibility === "holders" && store.driver === "sqlite"
-      ? async (wallet: string) => playedSince(store.sqlite, wallet, clock.now() - HOLDERS_PLAYED_DAYS * 86_400_000) || (await rewards.reads.held(wallet)).length > 0
+    config.dailySpinEligibility === "holders"
+      ? async (wallet: string) => (await playedSince(store.db, wallet, clock.now() - HOLDERS_PLAYED_DAYS * 86_400_000)) || (await rewards.reads.held(wallet)).length > 0
       : undefined;
   const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, eligible, hub, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
   await guardReplay({ store, log, crash, racing, slots, dailySpin, fair }, played);

@@ -78,10 +78,11 @@ export class CrashGame {
     deps.calls.handle("crash.state", () => this.rounds.state());
     this.rounds.onCrashed = () => void this.historyMessage().then((m) => this.channel.publish(m), (err) => deps.log.error("crash history not published", { error: String(err) }));
     // "VVX burned so far" is live on every page: a burn validates a ledger close or two after its round.
-    this.burns.onSettled = () => {
-      const { totalVvxBurned, totalXrpSpent, rounds } = this.burns.totals();
-      this.channel.publish({ type: "burnTotal", totalVvxBurned, totalXrpSpent, rounds } satisfies CrashServerMessage);
-    };
+    this.burns.onSettled = () =>
+      void this.burns.totals().then(
+        ({ totalVvxBurned, totalXrpSpent, rounds }) => this.channel.publish({ type: "burnTotal", totalVvxBurned, totalXrpSpent, rounds } satisfies CrashServerMessage),
+        (err) => deps.log.error("crash burn total not published", { error: String(err) }),
+      );
     // What every socket gets on open, serialized once per change of the rounds or bets (a round ending, a bet placed or settled).
     const history = readModelsFor(deps.db).model(["game_rounds", "game_bets"], async () => JSON.stringify(await this.historyMessage()));
     this.historyText = () => history.get();

@@ -111,8 +111,8 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
     )
     .get(
       "/api/crash/burns",
-      () => {
-        const { totalVvxBurnedMicro: _m, ...summary } = crash.burns.summary();
+      async () => {
+        const { totalVvxBurnedMicro: _m, ...summary } = await crash.burns.summary();
         return { success: true as const, ...summary };
       },
       { response: CrashBurnsResponse, detail: { summary: "VVX bought back and burned with 1% of the crash bets: totals and the latest burns", tags: ["crash"] } },

@@ -146,6 +146,21 @@ export class ReadModel<T> {
   }
 }
 
+const settledValues = new WeakMap<Promise<unknown>, unknown>();
+
+/**
+ * A cached promise's value without a turn of the event loop once it has settled (else the promise, which
+ * remembers its value when it resolves): a read model built by an async query still answers a hot read
+ * synchronously while nothing changed.
+ */
+export function settledOr<T>(value: Promise<T>): T | Promise<T> {
+  if (settledValues.has(value)) return settledValues.get(value) as T;
+  return value.then((v) => {
+    settledValues.set(value, v);
+    return v;
+  });
+}
+
 /** A value built by an async build is its promise (cached like any value); a rejected one is forgotten, so the next read builds again. */
 function forgetIfRejected<T>(value: T, forget: () => void): T {
   if (value instanceof Promise) value.catch(forget);
