@@ -5,7 +5,7 @@ import type { Config } from "../platform/config";
 import { NotFoundError, ValidationError } from "../platform/errors";
 import { AvailabilityResponse, MintingStatusResponse, TiersResponse, VaultResponse, type VaultRow } from "../../shared/api/nfts";
 import { jsonEncoder, withLastField, type CachedJson } from "../platform/http/cachedJson";
-import { settledOr, type ReadModel, type ReadModelSet } from "../platform/db/readModels";
+import { settledThen, type ReadModel, type ReadModelSet } from "../platform/db/readModels";
 import type { NftRepository, TierCounts, TierRow } from "./repository";
 
 const encode = {
@@ -132,8 +132,7 @@ export class NftCatalog {
 
   /** A response made from the cached views: synchronous while they are unchanged (the hot reads), else once they are built. */
   answer(respond: (json: CatalogJson) => Response): Response | Promise<Response> {
-    const json = settledOr(this.views.get());
-    return json instanceof Promise ? json.then(respond) : respond(json);
+    return settledThen(this.views.get(), respond);
   }
 
   /** The tier with this id; 400 naming `field` when there is none. */

@@ -179,7 +179,7 @@ export class CrashGame {
     if (row.status !== "finished" && row.status !== "voided") throw new NotFoundError(`Crash round #${round} is still being played: its hash is published when it crashes`, "ROUND_NOT_OVER");
     const bets = await this.bets.inRound(round);
     const detail = JSON.parse(row.detailJson) as CrashRoundDetail;
-    const chain = this.chains.all().find((c) => c.id === detail.chainId)!;
+    const chain = (await this.chains.all()).find((c) => c.id === detail.chainId)!;
     return {
       success: true,
       round: roundView(row, bets),

@@ -68,7 +68,7 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
       "/api/crash/fairness",
       async () => {
         await crash.chains.recorded(); // the first start records its chain a moment after the server listens
-        return fairnessView(crash.chains.all(), await crash.commitments.all(), crash.treasury);
+        return fairnessView(await crash.chains.all(), await crash.commitments.all(), crash.treasury);
       },
       {
         response: CrashFairness,

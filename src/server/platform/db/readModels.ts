@@ -149,15 +149,15 @@ export class ReadModel<T> {
 const settledValues = new WeakMap<Promise<unknown>, unknown>();
 
 /**
- * A cached promise's value without a turn of the event loop once it has settled (else the promise, which
+ * A cached promise's value handed to `then` without a turn of the event loop once it has settled (else the promise, which
  * remembers its value when it resolves): a read model built by an async query still answers a hot read
  * synchronously while nothing changed.
  */
-export function settledOr<T>(value: Promise<T>): T | Promise<T> {
-  if (settledValues.has(value)) return settledValues.get(value) as T;
+export function settledThen<T, R>(value: Promise<T>, then: (v: T) => R): R | Promise<R> {
+  if (settledValues.has(value)) return then(settledValues.get(value) as T);
   return value.then((v) => {
     settledValues.set(value, v);
-    return v;
+    return then(v);
   });
 }
 
