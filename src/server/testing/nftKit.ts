@@ -27,9 +27,9 @@ export async function connectedBrowser(server: TestServer, wallet: Wallet): Prom
   return browser;
 }
 
-/** Signs a pending sandbox Xaman payload as the phone app would (faucet account or seed). */
-export async function signPayload(server: TestServer, uuid: string, by: { account?: string; seed?: string }) {
-  const res = await fetch(`${server.url}/sandbox/api/payloads/${uuid}/sign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(by) });
+/** Signs a pending sandbox Xaman payload as the phone app would (faucet account or seed); `at`: the server whose sandbox it is, or the shared sandbox. */
+export async function signPayload(at: Pick<TestServer, "url">, uuid: string, by: { account?: string; seed?: string }) {
+  const res = await fetch(`${at.url}/sandbox/api/payloads/${uuid}/sign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(by) });
   const body = (await res.json()) as { signed?: boolean; txid?: string; dispatchedResult?: string; error?: string };
   if (!res.ok) throw new Error(`sandbox sign answered ${res.status}: ${JSON.stringify(body)}`);
   return body;
