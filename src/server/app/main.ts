@@ -2,7 +2,7 @@ import { createApp } from "./app";
 import { racingRtp, UNICORNS } from "../../engine";
 import { ConfigError, ConfigErrors, loadConfig, type Config } from "../platform/config";
 import type { AppContext } from "./context";
-import { damageOf, DatabaseFileError, isCorruptError, openStore, whenCorrupt } from "../platform/db";
+import { damageOf, DatabaseFileError, isCorruptError, whenCorrupt, type Db } from "../platform/db";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { lockDataDir } from "../platform/db/dataDirLock";
@@ -26,9 +26,9 @@ import { Scheduler } from "../platform/scheduler";
 import { createSigningServices } from "./identity";
 import { VERSION } from "../platform/version";
 import { buildSpa } from "../platform/http/spa";
-import { dataDirSealer, dataDirSecret } from "../platform/secrets";
+import { dataDirSealer, dataDirSecret, sealerOf } from "../platform/secrets";
 import { Hub } from "../platform/ws/hub";
-import { SoloLeadership } from "../platform/cluster/leader";
+import { LeaderWork, openCluster } from "./cluster";
 import { HistoryService } from "../history/service";
 import { refundHistory } from "../history/sources";
 import { nftPurchaseHistory } from "../nfts/history";
@@ -48,8 +48,11 @@ import { SwapService } from "../swap/service";
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
 export async function createContext(settings: Config, log = loggerFor(settings)): Promise<AppContext> {
   const config: Config = { ...settings, cookieSecret: settings.cookieSecret ?? dataDirSecret(settings.dataDir, "cookie") };
-  const store = openStore(config.dataDir, "vvx.db", config.dbBusyTimeoutMs);
+  const { store, leadership, broker } = await openCluster(config, log);
+  // In a cluster the leader-only writes (an outbox claim or submit, a round's result) check that this instance still leads.
+  const fence = store.driver === "pg" ? (tx: Db) => leadership.fence(tx) : undefined;
   const hub = new Hub();
+  if (broker) hub.relayThrough(broker);
   // The sandbox is loaded only in sandbox mode: on real networks none of its code runs.
   const sandbox = config.network === "sandbox" ? await (await import("../sandbox")).createSandbox(config, log) : undefined;
   const clock = sandbox?.clock ?? systemClock;
@@ -57,7 +60,7 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   const ledger = gatewayFromConfig(config, log, sandbox?.wallets, config.xrplUrl, sandbox?.ledgerClientHeaders);
   // SANDBOX_URL: the clock follows the shared sandbox's at each close, heard here before any service hears it.
   sandbox?.follow(ledger);
-  const outbox = new Outbox(store.db, ledger, log, clock);
+  const outbox = new Outbox(store.db, ledger, log, clock, fence);
   // Untagged payments from these are treasury funding; the rest is refunded.
   const funders = [...config.treasuryFunders, ledger.vvx.issuer, ...(sandbox ? [sandbox.wallets.issuer.classicAddress, sandbox.wallets.ammProvider.classicAddress] : [])];
   const payments = new PaymentWatcher(store.db, ledger, outbox, log, { clock, funders });
@@ -71,11 +74,13 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   const fair = new FairSeedService({ db: store.db, clock, log });
   const slots = new SlotsGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub, notePlayed });
   const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed });
-  const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, sealer: dataDirSealer(config.dataDir) });
+  // SEAL_SECRET in a cluster: a chain sealed by one instance opens on the next leader.
+  const sealer = config.sealSecret ? sealerOf(config.sealSecret) : dataDirSealer(config.dataDir);
+  const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, sealer, fence });
   // Wheel prizes become slot spins; the two games meet only here.
   // DAILY_SPIN_ELIGIBILITY=holders: a wallet that paid for play lately (the books), else one holding a VVX NFT (the ledger, through the rewards' cached reads).
   const eligible =
-    config.dailySpinEligibility === "holders"
+    config.dailySpinEligibility === "holders" && store.driver === "sqlite"
       ? async (wallet: string) => playedSince(store.sqlite, wallet, clock.now() - HOLDERS_PLAYED_DAYS * 86_400_000) || (await rewards.reads.held(wallet)).length > 0
       : undefined;
   const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, eligible, hub, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
@@ -94,7 +99,7 @@ export async function createContext(settings: Config, log = loggerFor(settings))
     crash.history(),
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
-  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, leadership: new SoloLeadership(config.instanceId), version: VERSION };
+  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, leadership, broker, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -114,11 +119,12 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
     throw err;
   }
   // What createContext opened, closed last at a stop (or at once when the server cannot listen).
-  const closeData = () => {
+  const closeData = async () => {
     metrics?.stop();
     ctx.sandbox?.shutdown();
     ctx.played.close();
-    ctx.store.close();
+    await ctx.broker?.close();
+    await ctx.store.close();
     dataDirLock.release();
   };
   const metrics = config.metricsToken ? new ServerMetrics(ctx) : undefined;
@@ -128,22 +134,17 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
     // reusePort off (Elysia turns it on): a port another server holds is refused, not shared with it.
     app.listen({ port: config.port, hostname: config.host, development, reusePort: false });
   } catch (err) {
-    closeData();
+    await closeData();
     throw listenError(config, err) ?? err;
   }
   ctx.hub.attach(app.server!);
   ctx.hub.start();
   ctx.sandbox?.start();
-  ctx.outbox.start();
-  ctx.payments.start();
-  ctx.nfts.start();
-  ctx.rewards.start();
-  ctx.transfers.startSweeping();
-  ctx.swap.start();
-  ctx.slots.start();
-  ctx.racing.start();
   ctx.ledger.start();
-  await ctx.crash.start();
+  ctx.swap.pool.start();
+  // The loops and sweeps run on the leader only (alone, this instance leads at once): see app/cluster.ts.
+  const work = new LeaderWork(ctx);
+  await work.follow();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
   const exposed = exposedSandboxAdmin(config);
@@ -156,26 +157,20 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
   const stop = () =>
     (stopping ??= (async () => {
       ctx.log.info("shutting down");
-      ctx.nfts.stop();
+      work.stopAll();
+      await ctx.leadership.stop();
       ctx.rewards.stop();
-      ctx.transfers.stop();
-      ctx.swap.stop();
-      ctx.slots.stop();
-      ctx.racing.stop();
-      ctx.crash.stop();
-      ctx.scheduler.clear();
-      ctx.payments.stop();
-      ctx.outbox.stop();
+      ctx.swap.pool.stop();
       await ctx.ledger.stop();
       await ctx.sandbox?.stop();
       ctx.hub.closeAll();
       await app.stop(false); // let requests in flight finish
-      closeData();
+      await closeData();
       ctx.log.info("stopped");
     })());
   // A drain asked by SIGUSR2 or an admin stops the server once nothing is open (main exits after it).
   drain.onIdle = stop;
-  return { app, ctx, port, stop, drain };
+  return { app, ctx, port, stop, drain, work };
 }
 
 /**
@@ -219,6 +214,9 @@ export function damagedFileMessage(dataDir: string, err: unknown): string {
   return `${join(dataDir, "vvx.db")} is damaged (${reported}). ${remedies[0]![1]}.`;
 }
 
+/** The exit code of an instance that stopped leading (EX_TEMPFAIL: start it again). */
+export const DEPOSED_EXIT_CODE = 75;
+
 /** When main gives start-up's memory back: after the first ledger closes and game rounds begin. */
 const RELEASE_START_UP_AFTER_MS = 2_000;
 
@@ -254,8 +252,9 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   }
   let stop: () => Promise<void>;
   let drain: Drain;
+  let work: LeaderWork;
   try {
-    ({ stop, drain } = await startServer(config));
+    ({ stop, drain, work } = await startServer(config));
   } catch (err) {
     if (isCorruptError(err)) damaged(err);
     // Found only when used (SANDBOX_URL's sandbox does not answer, or has another seed): named like the rest.
@@ -292,6 +291,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     });
   }
   drain.onIdle = () => exit();
+  // A deposed leader's loops cannot start again: it stops, and its supervisor (systemd, Compose) starts it as a follower.
+  work.onDeposed = () => void stop().then(() => process.exit(DEPOSED_EXIT_CODE));
   process.on("SIGUSR2", () => drain.stopWhenIdle("SIGUSR2"));
 }
 

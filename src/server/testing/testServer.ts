@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { loadConfig } from "../platform/config";
 import type { Logger } from "../platform/log";
 import { startServer } from "../app/main";
+import type { AppContext } from "../app/context";
+import type { Store } from "../platform/db";
 
 // Tests that build the app without listening (another network's configuration) reach the composition root here.
 export { createApp } from "../app/app";
@@ -26,7 +28,8 @@ export interface TestServer {
   url: string;
   port: number;
   dataDir: string;
-  ctx: Awaited<ReturnType<typeof startServer>>["ctx"];
+  /** The server's context; its store is SQLite's (a server on PostgreSQL is a ClusterTestServer's). */
+  ctx: AppContext & { store: Store };
   app: Awaited<ReturnType<typeof startServer>>["app"];
   /** Stops the server; the data directory is kept unless `removeData` is true. */
   stop(removeData?: boolean): Promise<void>;
@@ -45,11 +48,12 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
   // A chain of 10,000 games is a hundredth of the walk at every start, and more rounds than any test plays.
   const config = loadConfig({ HOST: "127.0.0.1", QUIET: "1", LOG_LEVEL: "warn", SANDBOX_LEDGER_MS: "200", SANDBOX_FAUCET_PER_MINUTE: "1000000", PAYLOADS_PER_WALLET_PER_MINUTE: "100000", PAYLOADS_PER_IP_PER_MINUTE: "1000000", NFT_RESERVATIONS_PER_IP: "1000000", CRASH_CHAIN_LENGTH: "10000", ...env, PORT: String(port), DATA_DIR: dir });
   const server = await startServer(config, log);
+  if (server.ctx.store.driver !== "sqlite") throw new Error("startTestServer runs on SQLite: DATABASE_URL is a cluster test's");
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     dataDir: dir,
-    ctx: server.ctx,
+    ctx: server.ctx as AppContext & { store: Store },
     app: server.app,
     async stop(removeData = false) {
       await server.stop();

@@ -67,6 +67,7 @@ export class CrashGame {
       pauseMs: deps.config.crashPauseMs,
       maxProfitRatio: deps.config.crashMaxProfitRatio,
       notePlayed: deps.notePlayed,
+      fence: deps.fence,
     });
     this.rounds.onCrashed = () => void this.historyMessage().then((m) => this.channel.publish(m), (err) => deps.log.error("crash history not published", { error: String(err) }));
     // "VVX burned so far" is live on every page: a burn validates a ledger close or two after its round.

@@ -28,6 +28,8 @@ export interface CrashRoundDeps {
   maxProfitRatio: number;
   /** Told a round runs (its outcome starts to show), after the commit and before the first push. */
   notePlayed: NotePlayed;
+  /** In a cluster: a deposed leader's round writes are refused (Leadership.fence). */
+  fence?: (tx: Db) => Promise<void>;
 }
 
 /** The round being played (or counted down, or just crashed). */
@@ -80,7 +82,7 @@ export class CrashRounds {
   private drained: (() => void) | undefined;
 
   constructor(private readonly deps: CrashRoundDeps) {
-    this.writes = new WriteBacklog(deps.db, "crash rounds", deps.log);
+    this.writes = new WriteBacklog(deps.db, "crash rounds", deps.log, deps.fence);
   }
 
   /** The round a bet confirmed now joins: the counting-down one, else the next (spec §4). */
