@@ -46,7 +46,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
   const signLimits = new SignRequestLimits();
   // PostgreSQL has no lock another process holds the way a SQLite file does: its writes wait their turn.
   const writeLock: Pick<WriteLock, "heldElsewhere" | "noteHeld"> = ctx.store.driver === "sqlite" ? writeLockOf(ctx.store.sqlite) : { heldElsewhere: false, noteHeld() {} };
-  const headers = new SecurityHeaders(ctx.config.publicUrl, ctx.config.sandboxUrl ? [ctx.config.sandboxUrl] : []);
+  const headers = new SecurityHeaders(ctx.config.publicUrl, ctx.sandbox && ctx.config.sandboxUrl ? [ctx.sandbox.publicUrl] : []);
   const web = webRoutes(spa, headers);
   // The API's JSON answers with their security headers, for routes that build their Response from a cached body.
   const jsonHeaders = Object.freeze({ "content-type": "application/json", ...headers.resource("/api") });

@@ -46,6 +46,8 @@ export interface Sandbox {
   clock: AdvancingClock;
   /** The fixed issuer, treasury and AMM provider derived from SANDBOX_SEED. */
   wallets: SandboxWallets;
+  /** Where browsers reach the sandbox's sign pages and QR images: PUBLIC_URL when embedded, the shared sandbox's own PUBLIC_URL with SANDBOX_URL. */
+  publicUrl: string;
   /**
    * Headers the product's own ledger client connects with: the sandbox ledger knows it by them (a secret
    * of this process, or SANDBOX_LEDGER_KEY), not by its address, so no client sharing 127.0.0.1 can get it refused.
@@ -96,6 +98,7 @@ export async function createSandbox(config: Config, log: Logger): Promise<Sandbo
     ledger: network.ledger,
     clock: network.clock,
     wallets: network.wallets,
+    publicUrl: config.publicUrl,
     ledgerClientHeaders: { [LEDGER_CLIENT_HEADER]: network.ledgerClientKey },
     follow: () => () => {},
     routes: (hooks) => new Elysia({ name: "sandbox" }).use(network.routes()).use(simulatePaymentRoutes(hooks, config)),
@@ -111,11 +114,12 @@ export async function createSandbox(config: Config, log: Logger): Promise<Sandbo
  * EXPLORER_URL there); the clock follows the sandbox's through the ledger closes (`follow`).
  */
 async function connectSandbox(config: Config, log: Logger): Promise<Sandbox> {
-  const { wallets, clock } = await linkSandbox(config);
+  const { wallets, clock, publicUrl } = await linkSandbox(config);
   log.info("sandbox linked", { url: config.sandboxUrl, clockOffsetMs: clock.offsetMs });
   return {
     clock,
     wallets,
+    publicUrl,
     ledgerClientHeaders: config.sandboxLedgerKey ? { [LEDGER_CLIENT_HEADER]: config.sandboxLedgerKey } : {},
     follow: (ledger) => ledger.on("ledgerClosed", (closed) => followSandboxClock(clock, closed)),
     routes: (hooks) => new Elysia({ name: "sandbox" }).use(simulatePaymentRoutes(hooks, config)),

@@ -8,6 +8,7 @@ import { sandboxWallets, type SandboxWallets } from "./wallets";
 const REACH_TIMEOUT_MS = 5_000;
 
 const NetworkView = t.Object({
+  publicUrl: t.String({ description: "Where browsers reach this sandbox (its PUBLIC_URL): its sign pages and QR images are there" }),
   treasury: t.String({ description: "The platform's treasury account, derived from SANDBOX_SEED" }),
   issuer: t.String({ description: "The VVX issuer, derived from SANDBOX_SEED" }),
   currency: t.String({ description: "The VVX currency code (VVX_CURRENCY)" }),
@@ -19,10 +20,10 @@ type NetworkView = typeof NetworkView.static;
  * `GET /sandbox/api/network`: who this sandbox is (the accounts its seed makes, its currency) and its clock, read
  * by every instance that uses it through SANDBOX_URL before that instance starts anything.
  */
-export function sandboxNetworkRoutes(config: Pick<Config, "vvxCurrency">, ledger: Pick<SandboxLedger, "wallets">, clock: AdvancingClock) {
+export function sandboxNetworkRoutes(config: Pick<Config, "vvxCurrency" | "publicUrl">, ledger: Pick<SandboxLedger, "wallets">, clock: AdvancingClock) {
   return new Elysia({ name: "sandbox-network-info" }).get(
     "/sandbox/api/network",
-    (): NetworkView => ({ treasury: ledger.wallets.treasury.classicAddress, issuer: ledger.wallets.issuer.classicAddress, currency: config.vvxCurrency, offsetMs: clock.offsetMs }),
+    (): NetworkView => ({ publicUrl: config.publicUrl, treasury: ledger.wallets.treasury.classicAddress, issuer: ledger.wallets.issuer.classicAddress, currency: config.vvxCurrency, offsetMs: clock.offsetMs }),
     { response: NetworkView, detail: { summary: "The sandbox's accounts, currency and clock offset (what instances check at start)", tags: ["sandbox"] } },
   );
 }
@@ -33,7 +34,7 @@ export function sandboxNetworkRoutes(config: Pick<Config, "vvxCurrency">, ledger
  * or was made from another SANDBOX_SEED or VVX_CURRENCY (the instance would pay from a treasury that ledger
  * does not have).
  */
-export async function linkSandbox(config: Pick<Config, "sandboxUrl" | "sandboxSeed" | "vvxCurrency">): Promise<{ wallets: SandboxWallets; clock: AdvancingClock }> {
+export async function linkSandbox(config: Pick<Config, "sandboxUrl" | "sandboxSeed" | "vvxCurrency">): Promise<{ wallets: SandboxWallets; clock: AdvancingClock; publicUrl: string }> {
   const url = config.sandboxUrl!;
   const network = await readNetwork(url);
   const wallets = sandboxWallets(config.sandboxSeed);
@@ -43,7 +44,7 @@ export async function linkSandbox(config: Pick<Config, "sandboxUrl" | "sandboxSe
   if (network.currency !== config.vvxCurrency) {
     throw new ConfigError("VVX_CURRENCY", `is ${config.vvxCurrency}, the sandbox's at SANDBOX_URL ${url} is ${network.currency}: set the same VVX_CURRENCY on the sandbox and every instance`);
   }
-  return { wallets, clock: new AdvancingClock(network.offsetMs) };
+  return { wallets, clock: new AdvancingClock(network.offsetMs), publicUrl: network.publicUrl };
 }
 
 /**
@@ -64,7 +65,7 @@ async function readNetwork(url: string): Promise<NetworkView> {
     throw new ConfigError("SANDBOX_URL", `${url} does not answer (${err instanceof Error ? err.message : String(err)}): start the sandbox there (vvx sandbox), or fix the address`);
   }
   const body = (await res.json().catch(() => undefined)) as Partial<NetworkView> | undefined;
-  if (!res.ok || typeof body?.treasury !== "string" || typeof body.currency !== "string" || typeof body.offsetMs !== "number") {
+  if (!res.ok || typeof body?.treasury !== "string" || typeof body.publicUrl !== "string" || typeof body.currency !== "string" || typeof body.offsetMs !== "number") {
     throw new ConfigError("SANDBOX_URL", `${url} is not a VVX sandbox (GET /sandbox/api/network answered ${res.status}): point it at a running vvx sandbox`);
   }
   return body as NetworkView;
