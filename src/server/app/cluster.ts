@@ -1,5 +1,6 @@
 import { ConfigError, type Config } from "../platform/config";
-import { openStore, type ProductStore } from "../platform/db";
+import { openStore, type Db, type ProductStore } from "../platform/db";
+import { tableVersionsOf } from "../platform/db/store";
 import { openPgStore } from "../platform/db/pg";
 import { connectBroker, type Broker } from "../platform/cluster/broker";
 import { PgLeaderElection, SoloLeadership, type Leadership } from "../platform/cluster/leader";
@@ -33,7 +34,19 @@ export async function openCluster(config: Config, log: Logger): Promise<ClusterP
     await store.close();
     throw err;
   }
+  if (broker) relayTableChanges(store.db, broker);
   return { store, broker, leadership: new PgLeaderElection(config.databaseUrl, { instanceId: config.instanceId, log }) };
+}
+
+/** The broker subject of "these tables changed" (their names, comma-separated). */
+export const TABLES_CHANGED = "tables";
+
+/** Every commit's tables go to the other instances, and theirs come here: each instance's read models and cached JSON follow the others' writes. */
+export function relayTableChanges(db: Db, broker: Broker): void {
+  const versions = tableVersionsOf(db);
+  if (!versions) return;
+  versions.onCommitted((tables) => broker.publish(TABLES_CHANGED, tables.join(",")));
+  broker.on(TABLES_CHANGED, (payload) => versions.apply(payload.split(",")));
 }
 
 /** A database URL for logs: its password left out. */

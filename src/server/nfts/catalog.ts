@@ -5,7 +5,7 @@ import type { Config } from "../platform/config";
 import { NotFoundError, ValidationError } from "../platform/errors";
 import { AvailabilityResponse, MintingStatusResponse, TiersResponse, VaultResponse, type VaultRow } from "../../shared/api/nfts";
 import { jsonEncoder, withLastField, type CachedJson } from "../platform/http/cachedJson";
-import type { ReadModel, ReadModels } from "../platform/db/readModels";
+import type { ReadModel, ReadModelSet } from "../platform/db/readModels";
 import type { NftRepository, TierCounts, TierRow } from "./repository";
 
 const encode = {
@@ -51,7 +51,7 @@ export class NftCatalog {
     private readonly repo: NftRepository,
     private readonly config: Pick<Config, "publicUrl">,
     private readonly clock: Clock,
-    models: ReadModels,
+    models: ReadModelSet,
   ) {
     this.supply = models.model(SUPPLY_TABLES, () => ({ tiers: repo.tiers(), counts: repo.tierCounts() }));
     this.views = models.model(SUPPLY_TABLES, () => {

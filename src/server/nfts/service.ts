@@ -2,7 +2,7 @@ import type { AuthService } from "../auth/service";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
 import { sqliteOf, type Db } from "../platform/db";
-import { readModelsOf } from "../platform/db/readModels";
+import { readModelsFor } from "../platform/db/readModels";
 import { RetryGate } from "../platform/retry";
 import type { Logger } from "../platform/log";
 import type { Hub } from "../platform/ws/hub";
@@ -75,7 +75,7 @@ export class NftService {
     this.sweepGate = new RetryGate("nft sweep", log, sqliteOf(db));
     this.repo = new NftRepository(db, clock);
     const repo = this.repo;
-    this.catalog = new NftCatalog(repo, config, clock, readModelsOf(sqliteOf(db)!));
+    this.catalog = new NftCatalog(repo, config, clock, readModelsFor(db));
     this.progress = new PurchaseProgress(hub, clock, log);
     const progress = this.progress;
     this.holdings = new Holdings(ledger);

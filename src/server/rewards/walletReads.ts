@@ -1,5 +1,5 @@
 import type { Config } from "../platform/config";
-import type { KeyedReadModel, ReadModel, ReadModels } from "../platform/db/readModels";
+import type { KeyedReadModel, ReadModel, ReadModelSet } from "../platform/db/readModels";
 import { joinHoldings, type Holding } from "./holdings";
 import { RewardsEntry } from "./rewardsJson";
 import type { HeldToken } from "./ledgerReads";
@@ -32,7 +32,7 @@ export class WalletRewardReads {
 
   constructor(
     repo: RewardRepository,
-    models: ReadModels,
+    models: ReadModelSet,
     private readonly config: Pick<Config, "network" | "explorerUrl">,
   ) {
     this.records = models.keyed(REWARD_TABLES, (tokenId: string) => repo.holdingRows([tokenId])[0] ?? null);

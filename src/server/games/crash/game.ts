@@ -2,8 +2,8 @@ import type { CrashRoundDetail as CrashRoundDetailView, CrashServerMessage } fro
 import type { GameMessage } from "../../../shared/channels";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import type { Config } from "../../platform/config";
-import { sqliteOf, type DbOrTx } from "../../platform/db";
-import { readModelsOf } from "../../platform/db/readModels";
+import type { DbOrTx } from "../../platform/db";
+import { readModelsFor } from "../../platform/db/readModels";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
 import type { Scheduler } from "../../platform/scheduler";
 import type { SocketEndpoint } from "../../platform/ws";
@@ -76,9 +76,8 @@ export class CrashGame {
       this.channel.publish({ type: "burnTotal", totalVvxBurned, totalXrpSpent, rounds } satisfies CrashServerMessage);
     };
     // What every socket gets on open, serialized once per change of the rounds or bets (a round ending, a bet placed or settled).
-    const sqlite = sqliteOf(deps.db);
-    const history = sqlite && readModelsOf(sqlite).model(["game_rounds", "game_bets"], async () => JSON.stringify(await this.historyMessage()));
-    this.historyText = history ? () => history.get() : async () => JSON.stringify(await this.historyMessage());
+    const history = readModelsFor(deps.db).model(["game_rounds", "game_bets"], async () => JSON.stringify(await this.historyMessage()));
+    this.historyText = () => history.get();
   }
 
   /** The gameHistory message's JSON as it is now (what a socket gets on open). */

@@ -16,8 +16,8 @@ import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
 import type { Config } from "../../platform/config";
-import { sqliteOf, type Db } from "../../platform/db";
-import { readModelsOf } from "../../platform/db/readModels";
+import type { Db } from "../../platform/db";
+import { readModelsFor } from "../../platform/db/readModels";
 import { ValidationError } from "../../platform/errors";
 import { jsonEncoder, listJson, rowsEncoder } from "../../platform/http/cachedJson";
 import { parsePositive } from "../../platform/http/query";
@@ -32,7 +32,7 @@ import { fairnessView } from "./views";
  */
 function latestRounds(crash: CrashGame, db: Db) {
   const encode = jsonEncoder<typeof CrashRoundsResponse.static>(CrashRoundsResponse, "crash rounds");
-  return readModelsOf(sqliteOf(db)!).keyed(["game_rounds", "game_bets"], async (limit: number) => encode({ success: true, rounds: await crash.pastRounds(limit) }));
+  return readModelsFor(db).keyed(["game_rounds", "game_bets"], async (limit: number) => encode({ success: true, rounds: await crash.pastRounds(limit) }));
 }
 
 /** The longest list of a wallet's bets one answer shows. */
@@ -46,7 +46,7 @@ const MAX_LISTED_BETS = 500;
 function walletBets(crash: CrashGame, db: Db, jsonHeaders?: Record<string, string>) {
   const BetItem = CrashBetsResponse.properties.bets.items;
   const encode = rowsEncoder<typeof BetItem.static, string>(BetItem, "crash bets", (bet) => bet.betId);
-  const models = readModelsOf(sqliteOf(db)!);
+  const models = readModelsFor(db);
   const newest = models.keyed(["game_bets"], async (wallet: string) => encode(await crash.walletBets(wallet, MAX_LISTED_BETS)));
   const newestPaid = models.keyed(["game_bets"], async (wallet: string) => encode(await crash.walletBets(wallet, MAX_LISTED_BETS, true)));
   return async (wallet: string, limit: number, paidOnly: boolean) => listJson("bets", await (paidOnly ? newestPaid : newest).get(wallet), 0, limit, jsonHeaders);

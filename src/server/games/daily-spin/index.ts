@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
-import { sqliteOf, type Db } from "../../platform/db";
-import { readModelsOf } from "../../platform/db/readModels";
+import type { Db } from "../../platform/db";
+import { readModelsFor } from "../../platform/db/readModels";
 import { listJson, rowsEncoder } from "../../platform/http/cachedJson";
 import { parseAddress } from "../../ledger/address";
 import { parsePositive } from "../../platform/http/query";
@@ -19,7 +19,7 @@ export const LISTED_SPINS = 60;
  */
 function spinLists(dailySpin: DailySpinService, db: Db, jsonHeaders?: Record<string, string>) {
   const encode = rowsEncoder<typeof WheelSpinItem.static>(WheelSpinItem, "daily-wheel spins", (spin) => spin.id);
-  const lists = readModelsOf(sqliteOf(db)!).keyed(["daily_spins", "fair_revealed_seeds"], async (wallet: string) => encode(await dailySpin.spinList(wallet, LISTED_SPINS)));
+  const lists = readModelsFor(db).keyed(["daily_spins", "fair_revealed_seeds"], async (wallet: string) => encode(await dailySpin.spinList(wallet, LISTED_SPINS)));
   return async (wallet: string) => listJson("spins", await lists.get(wallet), 0, LISTED_SPINS, jsonHeaders);
 }
 

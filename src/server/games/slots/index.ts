@@ -1,7 +1,7 @@
 import type { Config } from "../../platform/config";
 import { Elysia, t } from "elysia";
-import { sqliteOf, type Db } from "../../platform/db";
-import { readModelsOf } from "../../platform/db/readModels";
+import type { Db } from "../../platform/db";
+import { readModelsFor } from "../../platform/db/readModels";
 import { listJson, rowsEncoder } from "../../platform/http/cachedJson";
 import { parsePositive } from "../../platform/http/query";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
@@ -38,7 +38,7 @@ const MAX_LISTED = 500;
  */
 function spinLists(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, string>) {
   const encode = rowsEncoder<typeof SpinListItem.static>(SpinListItem, "slots spins", (spin) => spin.spinId);
-  const newest = readModelsOf(sqliteOf(db)!).keyed(SPIN_LIST_TABLES, async (wallet: string) => encode(await slots.sessions.spinList(wallet, MAX_LISTED)));
+  const newest = readModelsFor(db).keyed(SPIN_LIST_TABLES, async (wallet: string) => encode(await slots.sessions.spinList(wallet, MAX_LISTED)));
   return async (wallet: string, limit: number, before: number | undefined): Promise<Response> => {
     const rows = await newest.get(wallet);
     // Ids are newest first: the first spin older than the cursor.
