@@ -22,6 +22,8 @@ export interface Cluster {
   leader(): Promise<{ id: string; server: ServerProcess }>;
   /** SIGKILLs instance `id`; resolves to how long (ms) until another live instance says it leads. */
   killLeader(id: string): Promise<{ id: string; server: ServerProcess; tookMs: number }>;
+  /** Starts instance `id` again (a killed one: its DATA_DIR, on a new port), as its supervisor would; resolves once it answers. */
+  restart(id: string): Promise<ServerProcess>;
   stop(): Promise<void>;
 }
 
@@ -57,16 +59,19 @@ export async function startCluster(options: { instances?: number; env?: Record<s
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   };
   const sql = new SQL(db.url, { max: 2 });
+  const env = { ...SHARED, DATABASE_URL: db.url, BROKER_URL: redis.url, SANDBOX_URL: sandbox.url, ...options.env };
+  const dataDirs = new Map<string, string>();
+  const start = async (id: string) => {
+    if (!dataDirs.has(id)) dataDirs.set(id, dir(id));
+    const server = await spawnServer(dataDirs.get(id)!, { ...env, INSTANCE_ID: id });
+    instances.set(id, server);
+    if (!(await server.healthy())) throw new Error(`${id} did not start: ${server.output}`);
+    return server;
+  };
   try {
     if (!(await sandbox.healthy())) throw new Error(`vvx sandbox did not start: ${sandbox.output}`);
-    const env = { ...SHARED, DATABASE_URL: db.url, BROKER_URL: redis.url, SANDBOX_URL: sandbox.url, ...options.env };
-    const ids = Array.from({ length: options.instances ?? 3 }, (_, n) => `vvx-${n + 1}`);
     // One after another: they would otherwise race to migrate the new database (each waits for the lock anyway).
-    for (const id of ids) {
-      const server = await spawnServer(dir(id), { ...env, INSTANCE_ID: id });
-      instances.set(id, server);
-      if (!(await server.healthy())) throw new Error(`${id} did not start: ${server.output}`);
-    }
+    for (const id of Array.from({ length: options.instances ?? 3 }, (_, n) => `vvx-${n + 1}`)) await start(id);
   } catch (err) {
     await stopAll();
     throw err;
@@ -95,6 +100,7 @@ export async function startCluster(options: { instances?: number; env?: Record<s
       }, `a leader after ${id}`, 15_000, 20);
       return { ...next, tookMs: Math.round(performance.now() - t0) };
     },
+    restart: start,
     stop: stopAll,
   };
 }
