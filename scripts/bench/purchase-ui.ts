@@ -121,7 +121,7 @@ async function buyOnce(mode: Mode): Promise<void> {
   });
   const v = await tValidated;
   mode.toStep2.push(tStep2 - v);
-  const purchase = server.ctx.nfts.repo.bySignUuid(requestUuid)!;
+  const purchase = (await server.ctx.nfts.repo.bySignUuid(requestUuid))!;
   mode.floor.push(offeredAt.get(purchase.requestId)! - v);
   // A mint can be quick enough that the dialog goes straight to step 2: then step 2 is when it knew.
   mode.toDetected.push((tDetected || tStep2) - v);

@@ -98,7 +98,7 @@ try {
     })();
     const signed = await signPayload(server, created.body.uuid, { account: wallet.classicAddress });
     const stepTwoAt = await ui;
-    const purchase = ctx.nfts.repo.byRequestId(requestId)!;
+    const purchase = (await ctx.nfts.repo.byRequestId(requestId))!;
     const paymentLedger = (await ctx.payments.incoming(signed.txid!))!.ledgerIndex;
     const offerLedger = (await ctx.outbox.get(outboxKeys.offer(purchase.id)))!.ledgerIndex!;
     const t0 = closedAt.get(paymentLedger)!;

@@ -127,10 +127,10 @@ try {
     if (ok.length !== total || refused !== total) throw new Error(`expected ${total} paid and ${total} refused, got ${ok.length} and ${refused}: ${burst.answers.find((a) => a.status !== 200 && a.status !== 409)?.body}`);
     // Wait for every payment, then check each claim was paid exactly once.
     const until = Date.now() + 120_000;
-    let rows = ok.map((c) => ctx.rewards.repo.claim(c.claimId)!);
+    let rows = await Promise.all(ok.map(async (c) => (await ctx.rewards.repo.claim(c.claimId))!));
     while (rows.some((r) => r.status === "pending") && Date.now() < until) {
       await Bun.sleep(50);
-      rows = ok.map((c) => ctx.rewards.repo.claim(c.claimId)!);
+      rows = await Promise.all(ok.map(async (c) => (await ctx.rewards.repo.claim(c.claimId))!));
     }
     if (rows.some((r) => r.status !== "paid")) throw new Error(`claims not paid: ${rows.filter((r) => r.status !== "paid").map((r) => r.id)}`);
     const entries = (await Promise.all(rows.map((r) => ctx.outbox.get(r.outboxKey)))).map((e) => e!);

@@ -59,7 +59,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
     .use(writeGate(writeLock, (path) => !path.startsWith("/sandbox/")))
     .use(payloadLimit(ctx.auth, ctx.payloads, ctx.config.trustProxy))
     .use(healthRoutes(ctx))
-    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: () => Number(ctx.crash.burns.totals().totalVvxBurnedMicro) / 1e6, jsonHeaders }))
+    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: async () => Number((await ctx.crash.burns.totals()).totalVvxBurnedMicro) / 1e6, jsonHeaders }))
     .use(siteRoutes(ctx))
     .use(docsRoutes(ctx.version))
     .use(xummRoutes(ctx, signLimits))
@@ -109,7 +109,7 @@ function sandboxHooks(ctx: AppContext): SandboxProductHooks {
       const { sign } = created;
       return { requestId: created.purchase.requestId, paymentUuid: sign.uuid, qrUrl: sign.qrUrl, xummUrl: sign.xummUrl, expiresAt: sign.expiresAt, price: `${formatVvx(created.purchase.priceMicroVvx)} VVX`, tierName: created.tier.name };
     },
-    nftPurchaseStatus: async (requestId) => purchases.byRequestId(requestId).status,
+    nftPurchaseStatus: async (requestId) => (await purchases.byRequestId(requestId)).status,
   };
 }
 

@@ -1,4 +1,4 @@
-import { ConfigError, type Config } from "../platform/config";
+import type { Config } from "../platform/config";
 import { openStore, type Db, type ProductStore } from "../platform/db";
 import { tableVersionsOf } from "../platform/db/store";
 import { openPgStore } from "../platform/db/pg";
@@ -22,8 +22,6 @@ export interface ClusterParts {
 }
 
 export async function openCluster(config: Config, log: Logger): Promise<ClusterParts> {
-  // The wheel's "holders" rule reads the books, which read SQLite's tables directly (their port is under way).
-  if (config.databaseUrl && config.dailySpinEligibility === "holders") throw new ConfigError("DAILY_SPIN_ELIGIBILITY", "holders reads the books, which do not run on PostgreSQL yet: use any with DATABASE_URL");
   if (!config.databaseUrl) return { store: openStore(config.dataDir, "vvx.db", config.dbBusyTimeoutMs), leadership: new SoloLeadership(config.instanceId) };
   const pg = await openPgStore(config.databaseUrl);
   const store: ProductStore = { driver: "pg", db: pg.async, path: withoutPassword(config.databaseUrl), close: () => pg.close() };

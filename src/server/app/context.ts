@@ -15,6 +15,7 @@ import type { CrashGame } from "../games/crash/game";
 import type { ProductStore } from "../platform/db";
 import type { Leadership } from "../platform/cluster/leader";
 import type { Broker } from "../platform/cluster/broker";
+import type { LeaderCalls } from "../platform/cluster/leaderCalls";
 import type { Logger } from "../platform/log";
 import type { PlayedMarks } from "../platform/playedMarks";
 import type { Hub } from "../platform/ws/hub";
@@ -74,6 +75,8 @@ export interface AppContext {
   leadership: Leadership;
   /** The broker joining this instance to the others of its cluster (BROKER_URL); undefined alone. */
   broker?: Broker;
+  /** What only the leader answers (the running round's cash-outs and state), asked from any instance. */
+  calls: LeaderCalls;
   /** The in-process XRP Ledger and Xaman stand-ins (NETWORK=sandbox only). */
   sandbox?: Sandbox;
   version: string;

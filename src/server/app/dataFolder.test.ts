@@ -28,7 +28,7 @@ describe("the data folder is the server's user's alone", () => {
     const oldMask = process.umask(0o022); // the usual umask: files 0644, folders 0755 unless the server says otherwise
     const server = await startTestServer({}, dir);
     try {
-      await eventually(() => server.ctx.crash.chains.all().length > 0, "the crash chain");
+      await eventually(async () => (await server.ctx.crash.chains.all()).length > 0, "the crash chain");
       await fetch(`${server.url}/sandbox/api/ledger/close`, { method: "POST" });
       expect(mode(dir)).toBe(0o700);
       const files = modes(dir);
@@ -89,7 +89,7 @@ describe("the data folder is the server's user's alone", () => {
       expect(modes(dir).filter((f) => !f.endsWith(" 600"))).toEqual([]);
       expect(log.lines.find((l) => l.includes("WARN data folder was readable by other users of this machine; made owner-only"))).toContain("vvx.db");
       expect(log.lines.find((l) => l.includes("WARN crash chain retired"))).toContain("kept unsealed");
-      const chains = again.ctx.crash.chains.all();
+      const chains = await again.ctx.crash.chains.all();
       expect(chains.map((c) => c.terminatingHash)).toEqual([published, again.ctx.crash.chains.published.terminatingHash]);
       expect(again.ctx.store.sqlite.query<{ seed_hash: string }, []>("SELECT seed_hash FROM crash_chains ORDER BY id").all().map((r) => r.seed_hash.slice(0, 10))).toEqual(["retired", "sealed:v1:"]);
     } finally {

@@ -29,6 +29,7 @@ import { buildSpa } from "../platform/http/spa";
 import { dataDirSealer, dataDirSecret, sealerOf } from "../platform/secrets";
 import { Hub } from "../platform/ws/hub";
 import { LeaderWork, openCluster } from "./cluster";
+import { LeaderCalls } from "../platform/cluster/leaderCalls";
 import { HistoryService } from "../history/service";
 import { refundHistory } from "../history/sources";
 import { nftPurchaseHistory } from "../nfts/history";
@@ -53,6 +54,8 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   const fence = store.driver === "pg" ? (tx: Db) => leadership.fence(tx) : undefined;
   const hub = new Hub();
   if (broker) hub.relayThrough(broker);
+  // What only the leader's memory answers (a crash cash-out, the round's state), asked from any instance.
+  const calls = new LeaderCalls(leadership, broker);
   // The sandbox is loaded only in sandbox mode: on real networks none of its code runs.
   const sandbox = config.network === "sandbox" ? await (await import("../sandbox")).createSandbox(config, log) : undefined;
   const clock = sandbox?.clock ?? systemClock;
@@ -76,12 +79,12 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed });
   // SEAL_SECRET in a cluster: a chain sealed by one instance opens on the next leader.
   const sealer = config.sealSecret ? sealerOf(config.sealSecret) : dataDirSealer(config.dataDir);
-  const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, sealer, fence });
+  const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, sealer, fence, calls });
   // Wheel prizes become slot spins; the two games meet only here.
   // DAILY_SPIN_ELIGIBILITY=holders: a wallet that paid for play lately (the books), else one holding a VVX NFT (the ledger, through the rewards' cached reads).
   const eligible =
-    config.dailySpinEligibility === "holders" && store.driver === "sqlite"
-      ? async (wallet: string) => playedSince(store.sqlite, wallet, clock.now() - HOLDERS_PLAYED_DAYS * 86_400_000) || (await rewards.reads.held(wallet)).length > 0
+    config.dailySpinEligibility === "holders"
+      ? async (wallet: string) => (await playedSince(store.db, wallet, clock.now() - HOLDERS_PLAYED_DAYS * 86_400_000)) || (await rewards.reads.held(wallet)).length > 0
       : undefined;
   const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, eligible, hub, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
   await guardReplay({ store, log, crash, racing, slots, dailySpin, fair }, played);
@@ -99,7 +102,7 @@ export async function createContext(settings: Config, log = loggerFor(settings))
     crash.history(),
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
-  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, leadership, broker, version: VERSION };
+  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, leadership, broker, calls, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -158,6 +161,7 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
     (stopping ??= (async () => {
       ctx.log.info("shutting down");
       work.stopAll();
+      ctx.calls.close();
       await ctx.leadership.stop();
       ctx.rewards.stop();
       ctx.swap.pool.stop();

@@ -87,7 +87,7 @@ describe("a database that went back never replays what players saw", () => {
       }, "the next race");
       expect(now.roundNumber).toBe(race.roundNumber + 1);
       expect(now.serverSeedHash).not.toBe(race.serverSeedHash);
-      expect(second.ctx.racing.repo.race(race.roundNumber)?.status).toBe("voided");
+      expect((await second.ctx.racing.repo.race(race.roundNumber))?.status).toBe("voided");
 
       // Wheel and slots: the seed pair was rotated (the old seed revealed); no (seed, nonce) is used twice.
       const [oldHash] = [...shownPairs][0]!.split("#");

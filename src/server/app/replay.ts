@@ -6,7 +6,7 @@ type Games = Pick<AppContext, "store" | "log" | "crash" | "racing" | "slots" | "
 
 /** What the database says was shown: the same marks as DATA_DIR/vvx.played, read from its rows. */
 async function shownIn(ctx: Games): Promise<Played> {
-  return { crash: await ctx.crash.lastShownRound(), racing: ctx.racing.lastShownRound(), slots: await ctx.slots.repo.lastSpinId(), wheel: await ctx.dailySpin.repo.lastSpinId() };
+  return { crash: await ctx.crash.lastShownRound(), racing: await ctx.racing.lastShownRound(), slots: await ctx.slots.repo.lastSpinId(), wheel: await ctx.dailySpin.repo.lastSpinId() };
 }
 
 /**
@@ -44,7 +44,7 @@ export async function guardReplay(ctx: Games, marks: PlayedMarks): Promise<strin
   ctx.log.warn("the data went back: every game moves past what was already shown", {
     reason,
     crash: `a new chain from round ${(await ctx.crash.bets.repo.lastRoundNumber()) + 1}`,
-    racing: `the next race is ${ctx.racing.repo.lastRound() + 1}`,
+    racing: `the next race is ${(await ctx.racing.repo.lastRound()) + 1}`,
     seedPairsRotated: rotated,
   });
   return reason;

@@ -56,7 +56,7 @@ describe("the outbox's resend, for every payer", () => {
     expect(await xrpOf(client, wallet.classicAddress)).toBe(before + 10n * XRP);
     expect(await outbox.get(`refund:${hash}#3`)).toBeUndefined();
     // The wallet's history shows the refund once, completed with the resend's txid.
-    const history = server.ctx.history.query(wallet.classicAddress, "all", "all", 1, 50);
+    const history = await server.ctx.history.query(wallet.classicAddress, "all", "all", 1, 50);
     expect(history.transactions.filter((t) => t.category === "refunds").map((t) => [t.status, t.txid, t.currency])).toEqual([["Completed", paid.hash, "XRP"]]);
     expect(history.statistics.byCategory.refunds).toEqual({ count: 1, amounts: { XRP: "10" } });
   }, 90_000);
@@ -76,7 +76,7 @@ describe("the outbox's resend, for every payer", () => {
     } finally {
       config.publicUrl = publicUrl;
     }
-    const purchase = nfts.repo.byRequestId(req.requestId)!;
+    const purchase = (await nfts.repo.byRequestId(req.requestId))!;
     expect(purchase.refundKey).toBe(`nft:${purchase.id}:refund`);
     const failed = await outbox.waitFor(purchase.refundKey!, 20_000);
     expect(failed).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED" });
@@ -86,7 +86,7 @@ describe("the outbox's resend, for every payer", () => {
     await requireDest(client, wallet, false);
     await advance(server, 61_000);
     expect((await outbox.resendDue()).map((r) => r.to.key)).toEqual([`nft:${purchase.id}:refund#2`]);
-    expect(nfts.repo.purchase(purchase.id)!.refundKey).toBe(`nft:${purchase.id}:refund#2`);
+    expect((await nfts.repo.purchase(purchase.id))!.refundKey).toBe(`nft:${purchase.id}:refund#2`);
     expect(await outbox.waitFor(`nft:${purchase.id}:refund#2`, 20_000)).toMatchObject({ status: "validated" });
     const price = BigInt(purchase.priceMicroVvx);
     expect(await vvxMicro(client, wallet.classicAddress, server)).toBe(afterPayment + price);
@@ -104,7 +104,7 @@ describe("the outbox's resend, for every payer", () => {
       outbox.kick();
       failed = await outbox.waitFor(row.outboxKey, 20_000);
       expect(failed).toMatchObject({ status: "failed", result: "tecDST_TAG_NEEDED", purpose: "burn" });
-      await eventually(() => crash.burns.summary(50).latest.find((b) => b.round === round)?.status === "failed", "the burn row to fail");
+      await eventually(async () => (await crash.burns.summary(50)).latest.find((b) => b.round === round)?.status === "failed", "the burn row to fail");
     } finally {
       await requireDest(client, issuer, false);
     }
@@ -112,7 +112,7 @@ describe("the outbox's resend, for every payer", () => {
     expect((await outbox.resendDue()).map((r) => r.to.key)).toEqual([`crash-burn:${round}#2`]);
     const paid = await outbox.waitFor(`crash-burn:${round}#2`, 20_000);
     expect(paid.status).toBe("validated");
-    const burn = await eventually(() => crash.burns.summary(50).latest.find((b) => b.round === round && b.status === "validated"), "the burn row validated");
+    const burn = await eventually(async () => (await crash.burns.summary(50)).latest.find((b) => b.round === round && b.status === "validated"), "the burn row validated");
     expect(burn.txid).toBe(paid.hash);
     expect(Number(burn.vvxBurned)).toBeGreaterThan(0);
     // On the ledger: the refused burn and one burn that went through, no other for this round.

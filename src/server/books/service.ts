@@ -1,4 +1,6 @@
 import type { Database } from "bun:sqlite";
+import { sql } from "drizzle-orm";
+import { placeholderTime, type Db } from "../platform/db";
 import { rtpTable } from "../../engine";
 
 /**
@@ -211,13 +213,11 @@ export function unsettledBets(sqlite: Database): { game: string; n: number }[] {
 /** Payments that are play: a crash or racing bet, a slots package (the wheel's own bonus spins are not). */
 const PLAY_PURPOSES = ["crash-bet", "unicorn-racing-bet", "slots_package"] as const;
 
-/** Whether `wallet` paid for play (a credited bet or slots package) at or after `sinceMs` (the daily wheel's holders rule). */
-export function playedSince(sqlite: Database, wallet: string, sinceMs: number): boolean {
-  return !!sqlite
-    .query<{ one: number }, [string, number]>(
-      `SELECT 1 AS one FROM payment_requests WHERE wallet = ?1 AND credited_at >= ?2 AND purpose IN (${PLAY_PURPOSES.map((p) => `'${p}'`).join(", ")}) LIMIT 1`,
-    )
-    .get(wallet, sinceMs);
+/** Whether `wallet` paid for play (a credited bet or slots package) at or after `sinceMs` (the daily wheel's holders rule); on either driver. */
+export async function playedSince(db: Db, wallet: string, sinceMs: number): Promise<boolean> {
+  const purposes = sql.join(PLAY_PURPOSES.map((p) => sql`${p}`), sql`, `);
+  const rows = await db.rows(sql`SELECT 1 AS one FROM payment_requests WHERE wallet = ${wallet} AND credited_at >= ${placeholderTime(db, sinceMs)} AND purpose IN (${purposes}) LIMIT 1`);
+  return rows.length > 0;
 }
 
 export interface WheelDay {

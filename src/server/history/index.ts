@@ -10,7 +10,7 @@ import { MAX_HISTORY_ROWS, type HistoryService } from "./service";
 export function historyRoutes(ctx: { history: HistoryService }) {
   return new Elysia({ name: "history" }).get(
     "/api/history",
-    ({ query }) => {
+    async ({ query }) => {
       const raw = query.wallet ?? query.walletAddress;
       if (raw === undefined || raw === "") throw new ValidationError("wallet", "Field 'wallet' is required: an XRPL address (r...)");
       const wallet = parseAddress(raw, "wallet");
@@ -19,7 +19,7 @@ export function historyRoutes(ctx: { history: HistoryService }) {
       const page = parsePositive(query.page, "page", 1);
       const pageSize = parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
       if (page * pageSize > MAX_HISTORY_ROWS) throw new ValidationError("page", `Field 'page' goes past the ${MAX_HISTORY_ROWS.toLocaleString("en-US")} newest transactions; choose a shorter period`);
-      return { success: true as const, walletAddress: wallet, period, type, page, pageSize, ...ctx.history.query(wallet, period, type, page, pageSize) };
+      return { success: true as const, walletAddress: wallet, period, type, page, pageSize, ...(await ctx.history.query(wallet, period, type, page, pageSize)) };
     },
     {
       query: HistoryQueryShape,

@@ -72,9 +72,9 @@ export interface HistorySource {
   /** Which tab its rows belong to. */
   category: HistoryCategory;
   /** The wallet's rows since `sinceMs`, newest first, at most `limit`. */
-  list(query: HistoryQuery, limit: number): HistoryEntry[];
+  list(query: HistoryQuery, limit: number): Promise<HistoryEntry[]>;
   /** How many rows, and their signed total per currency, `list` would give without a limit. */
-  totals(query: HistoryQuery): { count: number; amounts: Partial<Record<HistoryCurrency, bigint>> };
+  totals(query: HistoryQuery): Promise<{ count: number; amounts: Partial<Record<HistoryCurrency, bigint>> }>;
 }
 
 /** The explorer page of a transaction (sandbox explorer: /tx, public explorers: /transactions). */

@@ -38,16 +38,17 @@ export class HistoryService {
   }
 
   /** One page of a wallet's history in a period, newest first, with the statistics of the period. */
-  query(wallet: string, period: Period, type: HistoryType, page: number, pageSize: number) {
+  async query(wallet: string, period: Period, type: HistoryType, page: number, pageSize: number) {
     const q = { wallet, sinceMs: periodStartMs(period, this.deps.clock.now()) };
     const want = page * pageSize;
-    const merged = this.of(type)
-      .flatMap((s) => s.list(q, want))
+    const [lists, sourceTotals] = await Promise.all([Promise.all(this.of(type).map((s) => s.list(q, want))), Promise.all(this.sources.map((s) => s.totals(q)))]);
+    const merged = lists
+      .flat()
       .sort((a, b) => b.date.getTime() - a.date.getTime() || b.id.localeCompare(a.id))
       .slice((page - 1) * pageSize, page * pageSize);
     const totals = new Map<HistoryCategory, Totals>();
-    for (const s of this.sources) {
-      const t = s.totals(q);
+    for (const [i, s] of this.sources.entries()) {
+      const t = sourceTotals[i]!;
       const into = totals.get(s.category) ?? { count: 0, amounts: {} };
       into.count += t.count;
       for (const [currency, amount] of Object.entries(t.amounts) as [HistoryCurrency, bigint][]) into.amounts[currency] = (into.amounts[currency] ?? 0n) + amount;

@@ -1,8 +1,9 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import { convertHexToString } from "xrpl";
 import { classifyAmount, type Token } from "../ledger/amounts";
-import { ledgerOutbox } from "../ledger/schema";
-import type { Db } from "../platform/db";
+import * as liteLedger from "../ledger/schema";
+import * as pgLedger from "../ledger/schema.pg";
+import { tablesFor, type Db } from "../platform/db";
 import type { HistoryCurrency, HistoryEntry, HistoryQuery, HistorySource } from "./model";
 
 const REFUND_TEXT: Record<string, string> = {
@@ -39,14 +40,17 @@ const REFUND_STATUS: Record<string, string> = { validated: "Completed", queued: 
 
 /** Refunds the platform sent (or is sending) to the wallet through the outbox, from any feature; a refused one sent again shows once, as its latest key. */
 export function refundHistory(db: Db, vvx: Token): HistorySource {
+  const { ledgerOutbox } = tablesFor(db, liteLedger, pgLedger);
+  // The JSON text's Destination: SQLite's json_extract, PostgreSQL's jsonb operator.
+  const destination = db.$driver === "pg" ? sql`(${ledgerOutbox.txJson}::jsonb ->> 'Destination')` : sql`json_extract(${ledgerOutbox.txJson}, '$.Destination')`;
   const where = (q: HistoryQuery) =>
     and(
       eq(ledgerOutbox.purpose, "refund"),
       sql`coalesce(${ledgerOutbox.nextKey}, '') = ''`,
-      sql`json_extract(${ledgerOutbox.txJson}, '$.Destination') = ${q.wallet}`,
+      sql`${destination} = ${q.wallet}`,
       q.sinceMs === null ? undefined : gte(ledgerOutbox.createdAt, new Date(q.sinceMs)),
     );
-  const entry = (row: typeof ledgerOutbox.$inferSelect): HistoryEntry | undefined => {
+  const entry = (row: typeof liteLedger.ledgerOutbox.$inferSelect): HistoryEntry | undefined => {
     const tx = JSON.parse(row.txJson) as { Amount?: unknown; Memos?: { Memo?: { MemoData?: string } }[] };
     let amount;
     try {
@@ -69,14 +73,14 @@ export function refundHistory(db: Db, vvx: Token): HistorySource {
   };
   return {
     category: "refunds",
-    list(q, limit) {
-      const rows = db.select().from(ledgerOutbox).where(where(q)).orderBy(desc(ledgerOutbox.createdAt), desc(ledgerOutbox.id)).limit(limit).all();
+    async list(q, limit) {
+      const rows = await db.select().from(ledgerOutbox).where(where(q)).orderBy(desc(ledgerOutbox.createdAt), desc(ledgerOutbox.id)).limit(limit);
       return rows.map(entry).filter((e): e is HistoryEntry => e !== undefined);
     },
-    totals(q) {
+    async totals(q) {
       const amounts: Partial<Record<HistoryCurrency, bigint>> = {};
       let count = 0;
-      for (const row of db.select().from(ledgerOutbox).where(where(q)).all()) {
+      for (const row of await db.select().from(ledgerOutbox).where(where(q))) {
         const e = entry(row);
         if (!e) continue;
         count++;

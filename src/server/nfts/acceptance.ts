@@ -72,7 +72,7 @@ export class Acceptance {
           instruction: `Accept your ${nftDisplayName(purchase.taxon!, purchase.tokenId!)}`,
         });
         const values = { acceptUuid: created.uuid, acceptQrUrl: created.qrUrl, acceptXummUrl: created.xummUrl, acceptExpiresAt: new Date(created.expiresAt) };
-        const row = (await this.deps.db.transaction(async (tx) => this.deps.repo.updatePurchase(purchase.id, values, tx)))!;
+        const row = (await this.deps.db.transaction((tx) => this.deps.repo.updatePurchase(purchase.id, values, tx)))!;
         this.follow(row);
         return row;
       } finally {
@@ -90,8 +90,11 @@ export class Acceptance {
     const stop = this.deps.signing.watch(uuid, (s) => {
       this.followed.delete(purchase.id);
       const issue = acceptIssue(s);
-      const now = this.deps.repo.purchase(purchase.id);
-      if (issue && now?.status === "offer_created" && now.acceptUuid === uuid) this.deps.progress.emit(now, { acceptIssue: issue });
+      if (!issue) return;
+      void this.deps.repo.purchase(purchase.id).then(
+        (now) => now?.status === "offer_created" && now.acceptUuid === uuid && this.deps.progress.emit(now, { acceptIssue: issue }),
+        (err) => this.deps.log.warn("accept request's end not pushed", { purchase: purchase.id, error: String(err) }),
+      );
     });
     this.followed.set(purchase.id, stop);
   }
@@ -112,7 +115,7 @@ export class Acceptance {
     if (!t || !t.validated || t.tx.TransactionType !== "NFTokenAcceptOffer" || t.meta?.TransactionResult !== "tesSUCCESS") return;
     const offerId = t.tx.NFTokenSellOffer;
     if (typeof offerId !== "string") return;
-    const purchase = this.deps.repo.byOfferId(offerId);
+    const purchase = await this.deps.repo.byOfferId(offerId);
     if (!purchase || purchase.status !== "offer_created") return;
     // Only the offer's Destination (the buyer) can accept it, so the acceptor is the owner.
     await this.complete(purchase, t.tx.Account as string, t.hash);
@@ -121,11 +124,11 @@ export class Acceptance {
   private async complete(purchase: PurchaseRow, owner: string, acceptTxHash: string | null): Promise<PurchaseRow> {
     const { db, repo, log, clock, progress } = this.deps;
     const row = await db.transaction(async (tx) => {
-      const moved = repo.transition(purchase.id, "offer_created", { status: "completed", acceptTxHash, completedAt: clock.date() }, tx);
-      if (moved) repo.setNftOwner(moved.tokenId!, owner, tx);
+      const moved = await repo.transition(purchase.id, "offer_created", { status: "completed", acceptTxHash, completedAt: clock.date() }, tx);
+      if (moved) await repo.setNftOwner(moved.tokenId!, owner, tx);
       return moved;
     });
-    if (!row) return repo.purchase(purchase.id)!;
+    if (!row) return (await repo.purchase(purchase.id))!;
     this.followed.get(purchase.id)?.();
     this.followed.delete(purchase.id);
     log.info("nft offer accepted", { purchase: purchase.id, tokenId: row.tokenId });
@@ -172,7 +175,7 @@ export class Acceptance {
     const until = performance.now() + timeoutMs;
     while (signed && !accepted && current.status === "offer_created" && performance.now() < until) {
       await Bun.sleep(SETTLE_POLL_MS);
-      current = await look(this.deps.repo.purchase(current.id)!);
+      current = await look((await this.deps.repo.purchase(current.id))!);
       accepted = current.status === "completed" || (!complete && (await this.acceptedOnLedger(current)));
     }
     return { purchase: current, accepted };
@@ -181,9 +184,9 @@ export class Acceptance {
   /** Pending offers from the platform to `wallet` (offers the ledger shows accepted are left out). Reads only. */
   async activeOffers(wallet: string) {
     const out = [];
-    for (const p of this.deps.repo.offersFor(wallet)) {
+    for (const p of await this.deps.repo.offersFor(wallet)) {
       if (await this.acceptedOnLedger(p)) continue;
-      const tier = this.deps.repo.tier(p.tierId)!;
+      const tier = (await this.deps.repo.tier(p.tierId))!;
       const offerTx = (await this.deps.outbox.get(outboxKeys.offer(p.id)))?.hash ?? (await this.deps.outbox.get(outboxKeys.mint(p.id)))?.hash;
       out.push({
         id: p.requestId,
@@ -206,8 +209,8 @@ export class Acceptance {
   }
 
   /** The purchase that offer `offerId` belongs to; 404 when none. */
-  byOffer(offerId: string): PurchaseRow {
-    const p = this.deps.repo.byOfferId(offerId);
+  async byOffer(offerId: string): Promise<PurchaseRow> {
+    const p = await this.deps.repo.byOfferId(offerId);
     if (!p) throw new NotFoundError(`No NFT offer ${offerId} from this platform`, "OFFER_NOT_FOUND");
     return p;
   }

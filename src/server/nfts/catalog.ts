@@ -5,7 +5,7 @@ import type { Config } from "../platform/config";
 import { NotFoundError, ValidationError } from "../platform/errors";
 import { AvailabilityResponse, MintingStatusResponse, TiersResponse, VaultResponse, type VaultRow } from "../../shared/api/nfts";
 import { jsonEncoder, withLastField, type CachedJson } from "../platform/http/cachedJson";
-import type { ReadModel, ReadModelSet } from "../platform/db/readModels";
+import { settledThen, type ReadModel, type ReadModelSet } from "../platform/db/readModels";
 import type { NftRepository, TierCounts, TierRow } from "./repository";
 
 const encode = {
@@ -44,8 +44,7 @@ export class NftCatalog {
    * The tiers with their counts, rebuilt after any write to the tables they come from (a
    * purchase, a payment request opening or closing, a mint, an admin edit): see ReadModels.
    */
-  private readonly supply: ReadModel<{ tiers: TierRow[]; counts: Map<number, TierCounts> }>;
-  private readonly views: ReadModel<CatalogJson>;
+  private readonly views: ReadModel<Promise<CatalogJson>>;
 
   constructor(
     private readonly repo: NftRepository,
@@ -53,9 +52,9 @@ export class NftCatalog {
     private readonly clock: Clock,
     models: ReadModelSet,
   ) {
-    this.supply = models.model(SUPPLY_TABLES, () => ({ tiers: repo.tiers(), counts: repo.tierCounts() }));
-    this.views = models.model(SUPPLY_TABLES, () => {
-      const v = this.buildViews();
+    this.views = models.model(SUPPLY_TABLES, async () => {
+      const [tiers, counts] = await Promise.all([repo.tiers(), repo.tierCounts()]);
+      const v = this.buildViews(tiers, counts);
       return { tiers: encode.tiers(v.tiers), availability: encode.availability(v.availability), minting: encode.minting(v.minting), vault: encode.vault(v.vault) };
     });
   }
@@ -70,16 +69,12 @@ export class NftCatalog {
     return `${this.config.publicUrl}/api/nfts/metadata/${tierId}/${number}`;
   }
 
-  private counts(tierId: number): TierCounts {
-    return this.supply.get().counts.get(tierId) ?? NO_UNITS;
-  }
-
   /** Units still available: max supply minus paid and reserved units. */
-  available(tier: TierRow): number {
-    return Math.max(0, tier.maxSupply - this.counts(tier.id).held);
+  private available(tier: TierRow, counts: TierCounts): number {
+    return Math.max(0, tier.maxSupply - counts.held);
   }
 
-  tierView(tier: TierRow) {
+  private tierView(tier: TierRow, counts: TierCounts) {
     return {
       id: tier.id,
       name: tier.name,
@@ -91,9 +86,9 @@ export class NftCatalog {
       totalRoiPercentage: percentText(tier.roiMonthlyBp * tier.durationMonths),
       durationMonths: tier.durationMonths,
       payoutFrequency: "Monthly",
-      currentSupply: this.available(tier),
+      currentSupply: this.available(tier, counts),
       maxSupply: tier.maxSupply,
-      minted: this.counts(tier.id).minted,
+      minted: counts.minted,
       imageUrl: this.imageUrl(tier),
       isActive: tier.isActive,
       isPopular: tier.isPopular,
@@ -101,22 +96,22 @@ export class NftCatalog {
   }
 
   /** Every response of the catalog that depends only on the tables (built together, cached together). */
-  private buildViews() {
-    const tiers = this.supply.get().tiers;
+  private buildViews(tiers: TierRow[], countsOf: Map<number, TierCounts>) {
+    const counts = (tierId: number) => countsOf.get(tierId) ?? NO_UNITS;
     const byCode = (code: TierCode) => tiers.find((t) => t.tier === code);
     const availability = (code: TierCode) => {
       const tier = byCode(code);
-      return tier ? { currentSupply: this.available(tier), maxSupply: tier.maxSupply } : { currentSupply: 0, maxSupply: 0 };
+      return tier ? { currentSupply: this.available(tier, counts(tier.id)), maxSupply: tier.maxSupply } : { currentSupply: 0, maxSupply: 0 };
     };
     const minting = (code: TierCode) => {
       const tier = byCode(code);
       if (!tier) return { minted: 0, remaining: 0, total: 0 };
-      const { minted } = this.counts(tier.id);
+      const { minted } = counts(tier.id);
       return { minted, remaining: Math.max(0, tier.maxSupply - minted), total: tier.maxSupply };
     };
     const [genesis, oasis] = [minting("GENESIS"), minting("OASIS")];
     return {
-      tiers: tiers.map((t) => this.tierView(t)),
+      tiers: tiers.map((t) => this.tierView(t, counts(t.id))),
       availability: { success: true as const, genesis: availability("GENESIS"), oasis: availability("OASIS") },
       minting: {
         success: true as const,
@@ -126,33 +121,37 @@ export class NftCatalog {
         trackedInDatabase: true,
       },
       // Admin vault rows (spec part 2): minted = NFTs on the ledger, sold = paid purchases.
-      vault: tiers.map((t) => ({ tier_id: t.id, tier_name: t.name, minted_count: this.counts(t.id).minted, max_supply: t.maxSupply, sold_count: this.counts(t.id).sold })),
+      vault: tiers.map((t) => ({ tier_id: t.id, tier_name: t.name, minted_count: counts(t.id).minted, max_supply: t.maxSupply, sold_count: counts(t.id).sold })),
     };
   }
 
   /** The catalog's responses, checked against their schemas and serialized once per change of the tables. */
-  json(): CatalogJson {
+  json(): Promise<CatalogJson> {
     return this.views.get();
   }
 
+  /** A response made from the cached views: synchronous while they are unchanged (the hot reads), else once they are built. */
+  answer(respond: (json: CatalogJson) => Response): Response | Promise<Response> {
+    return settledThen(this.views.get(), respond);
+  }
+
   /** The tier with this id; 400 naming `field` when there is none. */
-  tier(id: number, field = "tierId"): TierRow {
-    const tier = this.repo.tier(id);
+  async tier(id: number, field = "tierId"): Promise<TierRow> {
+    const tier = await this.repo.tier(id);
     if (!tier) throw new ValidationError(field, `Field '${field}': there is no NFT tier ${id}`);
     return tier;
   }
 
   /** GET /api/nft-minting-status: the cached figures plus the time of this request. */
-  mintingStatusResponse(headers?: Record<string, string>): Response {
-    return withLastField(this.views.get().minting, "timestamp", this.clock.date().toISOString(), headers);
+  mintingStatusResponse(headers?: Record<string, string>): Response | Promise<Response> {
+    return this.answer((json) => withLastField(json.minting, "timestamp", this.clock.date().toISOString(), headers));
   }
 
   /** The JSON an NFT's URI points to; 404 for a number not minted (or being minted) yet. */
-  metadata(tierId: number, number: number) {
-    const tier = this.repo.tier(tierId);
+  async metadata(tierId: number, number: number) {
+    const tier = await this.repo.tier(tierId);
     if (!tier) throw new NotFoundError(`There is no NFT tier ${tierId}`, "TIER_NOT_FOUND");
-    const record = this.repo.nftByNumber(tierId, number);
-    const purchase = this.repo.purchaseByNumber(tierId, number);
+    const [record, purchase] = await Promise.all([this.repo.nftByNumber(tierId, number), this.repo.purchaseByNumber(tierId, number)]);
     if (!record && !purchase) throw new NotFoundError(`${tier.name} NFT #${number} has not been minted`, "NFT_NOT_FOUND");
     const taxon = record?.taxon ?? purchase!.taxon!;
     const tokenId = record?.tokenId ?? purchase?.tokenId ?? undefined;

@@ -82,8 +82,8 @@ describe("NFT supply under contention", () => {
     const [, latePayments] = await Promise.all([
       Promise.all(lost.map((b) => signPayload(server, reqOf.get(b.address)!.uuid, { account: b.address }))),
       Promise.all(
-        late.map((b) => {
-          const purchase = server.ctx.nfts.repo.byRequestId(reqOf.get(b.address)!.requestId)!;
+        late.map(async (b) => {
+          const purchase = (await server.ctx.nfts.repo.byRequestId(reqOf.get(b.address)!.requestId))!;
           return pay(client, b.wallet, { Destination: platform, DestinationTag: purchase.destinationTag, Amount: vvx(GENESIS_PRICE_MICRO) });
         }),
       ),
@@ -112,11 +112,11 @@ describe("NFT supply under contention", () => {
     expect((await vvxMicro(client, platform, server)) - platformBefore).toBe(20n * GENESIS_PRICE_MICRO);
     // Their Xaman requests expired unsigned, which closed the payment requests at once (the unit went back then).
     for (const p of latePayments) expect(await server.ctx.payments.incoming(p.result.hash)).toMatchObject({ outcome: "refunded", reason: "request_closed" });
-    for (const b of late) expect(server.ctx.nfts.repo.byRequestId(reqOf.get(b.address)!.requestId)!.reason).toBe("sign_request_expired");
+    for (const b of late) expect((await server.ctx.nfts.repo.byRequestId(reqOf.get(b.address)!.requestId))!.reason).toBe("sign_request_expired");
 
     // One mint and one offer per paid purchase; the 5 lapsed purchases ended as expired.
     expect(await mintsAndOffers(server)).toEqual({ mints: 20, offers: 20 });
-    for (const b of late) expect(server.ctx.nfts.repo.byRequestId(reqOf.get(b.address)!.requestId)!.status).toBe("expired");
+    for (const b of late) expect((await server.ctx.nfts.repo.byRequestId(reqOf.get(b.address)!.requestId))!.status).toBe("expired");
     expect((await availability()).genesis.currentSupply).toBe(0);
     const status = await (await fetch(`${server.url}/api/nft-minting-status`)).json();
     expect(status.genesis).toEqual({ minted: 20, remaining: 0, total: 20 });
@@ -127,7 +127,7 @@ describe("NFT supply under contention", () => {
     const a = await buyer(server, 600_000);
     const browser = await sessionBrowser(server, a.classicAddress);
     const req = (await browser.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: a.classicAddress, tierId: 2 } })).body;
-    const tag = server.ctx.nfts.repo.byRequestId(req.requestId)!.destinationTag;
+    const tag = (await server.ctx.nfts.repo.byRequestId(req.requestId))!.destinationTag;
 
     // Short: 100,000 of 250,000 -> refunded, the request stays open and the unit reserved.
     const short = await pay(client, a, { Destination: platform, DestinationTag: tag, Amount: vvx(100_000_000_000n) });
@@ -178,7 +178,7 @@ describe("NFT supply under contention", () => {
     } finally {
       server.ctx.config.publicUrl = publicUrl;
     }
-    const purchase = server.ctx.nfts.repo.byRequestId(req.requestId)!;
+    const purchase = (await server.ctx.nfts.repo.byRequestId(req.requestId))!;
     const refund = await server.ctx.outbox.waitFor(`nft:${purchase.id}:refund`, 30_000);
     expect(refund.status).toBe("validated");
     expect(await vvxMicro(client, c.classicAddress, server)).toBe(OASIS_PRICE_MICRO);

@@ -65,24 +65,27 @@ export class Fulfilment {
    */
   private async onPayment({ db, request, payment, enqueue, after }: PaymentHandlerContext): Promise<PaymentDecision> {
     const { repo, log, clock, progress } = this.deps;
-    const purchase = repo.byPaymentRequest(request.id, db);
+    const purchase = await repo.byPaymentRequest(request.id, db);
     if (!purchase) return { accept: false, reason: "unknown_purchase" };
     if (purchase.status !== "pending") return { accept: false, reason: "request_closed" };
-    const tier = repo.tier(purchase.tierId, db)!;
-    if (repo.soldUnits(tier.id, db) >= tier.maxSupply) {
-      repo.updatePurchase(purchase.id, { status: "refunded", reason: "sold_out", paymentTxHash: payment.txHash }, db);
+    const tier = (await repo.tier(purchase.tierId, db))!;
+    if (await repo.soldUnits(tier.id, db) >= tier.maxSupply) {
+      await repo.updatePurchase(purchase.id, { status: "refunded", reason: "sold_out", paymentTxHash: payment.txHash }, db);
       return { accept: false, reason: "sold_out" };
     }
-    const number = repo.nextNumber(tier.id, db);
+    const number = await repo.nextNumber(tier.id, db);
     const taxon = taxonFor(tier.tier as "GENESIS" | "OASIS", number);
-    const paid = repo.updatePurchase(purchase.id, { status: "processing", number, taxon, paymentTxHash: payment.txHash, paidAt: payment.closedAt ?? clock.date() }, db)!;
+    const paid = (await repo.updatePurchase(purchase.id, { status: "processing", number, taxon, paymentTxHash: payment.txHash, paidAt: payment.closedAt ?? clock.date() }, db))!;
     await enqueue(this.mintInput(outboxKeys.mint(purchase.id), paid, tier, this.mintWithOffer !== "no"));
     log.info("nft purchase paid", { purchase: purchase.id, tier: tier.name, number, taxon, tx: payment.txHash });
     // After the credit commits: tell listeners (the mint itself is already durable).
-    after(() => {
-      const fresh = repo.purchase(purchase.id);
-      if (fresh && fresh.status !== "pending") progress.emit(fresh);
-    });
+    after(
+      () =>
+        void repo.purchase(purchase.id).then(
+          (fresh) => fresh && fresh.status !== "pending" && progress.emit(fresh),
+          (err) => log.warn("nft purchase progress not pushed", { purchase: purchase.id, error: String(err) }),
+        ),
+    );
     return { accept: true };
   }
 
@@ -114,7 +117,7 @@ export class Fulfilment {
 
   /** Moves one paid purchase on from what the outbox has settled, inside the settling transaction; idempotent. */
   private async advance(purchaseId: number, db: DbOrTx, after: After): Promise<PurchaseRow | undefined> {
-    const purchase = this.deps.repo.purchase(purchaseId, db);
+    const purchase = await this.deps.repo.purchase(purchaseId, db);
     if (purchase?.status === "processing") return this.afterMint(db, purchase, after);
     if (purchase?.status === "creating_offer") return this.afterOffer(db, purchase, after);
     return purchase;
@@ -127,7 +130,7 @@ export class Fulfilment {
     if (mint?.status !== "failed" || mint.result !== "temDISABLED" || !("Amount" in mint.tx)) return (await outbox.get(outboxKeys.plainMint(purchase.id), db)) ?? mint;
     // This ledger has no NFTokenMintOffer: mint alone, then offer (and do so for every later purchase).
     this.mintWithOffer = "no";
-    const tier = this.deps.repo.tier(purchase.tierId, db)!;
+    const tier = (await this.deps.repo.tier(purchase.tierId, db))!;
     const plain = await outbox.record(db, this.mintInput(outboxKeys.plainMint(purchase.id), purchase, tier, false));
     after(() => outbox.kick());
     return plain;
@@ -151,13 +154,13 @@ export class Fulfilment {
       const values = offerId
         ? { status: "offer_created" as const, tokenId, mintedAt: at, offerId, offeredAt: at }
         : { status: "creating_offer" as const, tokenId, mintedAt: at };
-      const row = repo.transition(purchase.id, "processing", values, tx);
+      const row = await repo.transition(purchase.id, "processing", values, tx);
       if (!row) return undefined;
-      repo.insertNft(tx, { tokenId, tierId: row.tierId, number: row.number!, taxon: row.taxon!, owner: ledger.platformAddress, mintedAt: row.mintedAt! });
+      await repo.insertNft(tx, { tokenId, tierId: row.tierId, number: row.number!, taxon: row.taxon!, owner: ledger.platformAddress, mintedAt: row.mintedAt! });
       if (!offerId) await outbox.record(tx, this.offerInput(row, tokenId));
       return row;
     });
-    if (!moved) return repo.purchase(purchase.id, db);
+    if (!moved) return await repo.purchase(purchase.id, db);
     if (!offerId) after(() => outbox.kick());
     log.info(offerId ? "nft minted and offered" : "nft minted", { purchase: purchase.id, tokenId, taxon: moved.taxon, offerId });
     after(() => progress.emit(moved));
@@ -176,12 +179,12 @@ export class Fulfilment {
       log.error("validated NFTokenCreateOffer without offer_id", { purchase: purchase.id, hash: offer.hash });
       return purchase;
     }
-    const moved = repo.transition(purchase.id, "creating_offer", { status: "offer_created", offerId: offerId.toUpperCase(), offeredAt: clock.date() }, db);
+    const moved = await repo.transition(purchase.id, "creating_offer", { status: "offer_created", offerId: offerId.toUpperCase(), offeredAt: clock.date() }, db);
     if (moved) {
       log.info("nft offered", { purchase: purchase.id, offerId });
       after(() => progress.emit(moved));
     }
-    return moved ?? repo.purchase(purchase.id, db);
+    return moved ?? await repo.purchase(purchase.id, db);
   }
 
   /** A paid purchase whose mint or offer the ledger refused for good: the payment goes back in full. */
@@ -190,7 +193,7 @@ export class Fulfilment {
     const memo = (text: string) => convertStringToHex(text).toUpperCase();
     const refundKey = outboxKeys.refund(purchase.id);
     const row = await db.transaction(async (tx) => {
-      const moved = repo.transition(purchase.id, from, { status: "failed", reason, refundKey }, tx);
+      const moved = await repo.transition(purchase.id, from, { status: "failed", reason, refundKey }, tx);
       if (!moved) return undefined;
       await outbox.record(tx, {
         key: refundKey,
@@ -212,6 +215,6 @@ export class Fulfilment {
         progress.emit(row);
       });
     }
-    return row ?? repo.purchase(purchase.id, db);
+    return row ?? await repo.purchase(purchase.id, db);
   }
 }

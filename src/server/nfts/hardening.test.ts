@@ -46,7 +46,7 @@ describe("NFT purchase hardening", () => {
     expect(await oasisLeft()).toBe(before - 1);
     expect((await fetch(`${server.url}/sandbox/api/payloads/${rejected.uuid}/reject`, { method: "POST" })).status).toBe(200);
     await eventually(async () => (await oasisLeft()) === before, "the rejected request's unit to come back", 5_000, 20);
-    expect(server.ctx.nfts.repo.byRequestId(rejected.requestId)).toMatchObject({ status: "expired", reason: "payment_rejected" });
+    expect(await server.ctx.nfts.repo.byRequestId(rejected.requestId)).toMatchObject({ status: "expired", reason: "payment_rejected" });
 
     // Cancelled through Xaman's API (nobody opened it).
     const b = (await buyer(server, 250_000)).classicAddress;
@@ -61,9 +61,9 @@ describe("NFT purchase hardening", () => {
       const expired = (await buy(await sessionBrowser(server, c), c)).body;
       expect(await oasisLeft()).toBe(before - 1);
       await eventually(async () => (await oasisLeft()) === before, "the expired request's unit to come back", 10_000, 50);
-      expect(server.ctx.nfts.repo.byRequestId(expired.requestId)).toMatchObject({ status: "expired", reason: "sign_request_expired" });
+      expect(await server.ctx.nfts.repo.byRequestId(expired.requestId)).toMatchObject({ status: "expired", reason: "sign_request_expired" });
       // A payment to the closed request would be refunded: its payment request is closed too.
-      expect((await server.ctx.payments.getRequest(server.ctx.nfts.repo.byRequestId(expired.requestId)!.paymentRequestId))!.status).toBe("cancelled");
+      expect((await server.ctx.payments.getRequest((await server.ctx.nfts.repo.byRequestId(expired.requestId))!.paymentRequestId))!.status).toBe("cancelled");
     } finally {
       server.ctx.nfts.purchases.reservationSeconds = 300;
     }
@@ -130,7 +130,7 @@ describe("NFT purchase hardening", () => {
     try {
       const wallets = await Promise.all(Array.from({ length: 4 }, () => buyer(server, 250_000)));
       // Reservations of earlier tests from this address have ended or are released first.
-      for (const p of server.ctx.nfts.repo.pendingWithOpenRequest()) await server.ctx.nfts.purchases.release(p, "test_reset");
+      for (const p of await server.ctx.nfts.repo.pendingWithOpenRequest()) await server.ctx.nfts.purchases.release(p, "test_reset");
       const answers: Awaited<ReturnType<typeof buy>>[] = [];
       for (const w of wallets) answers.push(await buy(await sessionBrowser(server, w.classicAddress), w.classicAddress));
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
@@ -139,7 +139,7 @@ describe("NFT purchase hardening", () => {
       // The wallets that hold one get it again; once one is rejected in Xaman, the fourth wallet may reserve.
       expect((await buy(await sessionBrowser(server, wallets[0]!.classicAddress), wallets[0]!.classicAddress)).body.reused).toBe(true);
       expect((await fetch(`${server.url}/sandbox/api/payloads/${answers[0]!.body.uuid}/reject`, { method: "POST" })).status).toBe(200);
-      await eventually(() => server.ctx.nfts.repo.byRequestId(answers[0]!.body.requestId)!.status === "expired", "the rejected reservation to end", 5_000, 20);
+      await eventually(async () => (await server.ctx.nfts.repo.byRequestId(answers[0]!.body.requestId))!.status === "expired", "the rejected reservation to end", 5_000, 20);
       expect((await buy(await sessionBrowser(server, wallets[3]!.classicAddress), wallets[3]!.classicAddress)).status).toBe(200);
     } finally {
       server.ctx.nfts.purchases.openPerIp = saved;

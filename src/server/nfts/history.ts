@@ -1,8 +1,9 @@
 import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import { nftDisplayName } from "../../engine";
 import type { HistoryEntry, HistoryQuery, HistorySource } from "../history";
-import type { Db } from "../platform/db";
-import { nftPurchases, nftTiers } from "./schema";
+import { first, tablesFor, type Db } from "../platform/db";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 
 /** Purchases whose payment the platform received (whatever became of them after). */
 const PAID = ["processing", "creating_offer", "offer_created", "completed", "refunded", "failed"];
@@ -18,6 +19,7 @@ const PURCHASE_STATE: Record<string, { status: string; note: string }> = {
 
 /** NFT purchases: the buyer's VVX payment (a negative amount), with the payment's txid. */
 export function nftPurchaseHistory(db: Db): HistorySource {
+  const { nftPurchases, nftTiers } = tablesFor(db, liteTables, pgTables);
   const where = (q: HistoryQuery) =>
     and(
       eq(nftPurchases.wallet, q.wallet),
@@ -28,15 +30,14 @@ export function nftPurchaseHistory(db: Db): HistorySource {
     );
   return {
     category: "purchases",
-    list(q, limit) {
-      const rows = db
+    async list(q, limit) {
+      const rows = await db
         .select({ p: nftPurchases, tierName: nftTiers.name })
         .from(nftPurchases)
         .innerJoin(nftTiers, eq(nftTiers.id, nftPurchases.tierId))
         .where(where(q))
         .orderBy(desc(nftPurchases.paidAt), desc(nftPurchases.id))
-        .limit(limit)
-        .all();
+        .limit(limit);
       return rows.map(({ p, tierName }): HistoryEntry => {
         const state = PURCHASE_STATE[p.status] ?? { status: p.status, note: "" };
         const name = p.taxon !== null ? nftDisplayName(p.taxon, p.tokenId ?? undefined) : `${tierName} NFT`;
@@ -54,12 +55,13 @@ export function nftPurchaseHistory(db: Db): HistorySource {
         };
       });
     },
-    totals(q) {
-      const row = db
-        .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${nftPurchases.priceMicroVvx}), 0)` })
-        .from(nftPurchases)
-        .where(where(q))
-        .get();
+    async totals(q) {
+      const row = await first(
+        db
+          .select({ n: sql<number>`count(*)`, total: sql<string>`coalesce(sum(${nftPurchases.priceMicroVvx}), 0)` })
+          .from(nftPurchases)
+          .where(where(q)),
+      );
       return { count: Number(row?.n ?? 0), amounts: { VVX: -BigInt(row?.total ?? 0) } };
     },
   };

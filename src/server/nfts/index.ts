@@ -35,19 +35,19 @@ function catalogRoutes({ nfts, auth, config, jsonHeaders }: NftRouteDeps) {
     .use(walletSession(auth))
     .get(
       "/api/admin/nft-vault-summary",
-      ({ session }) => {
+      async ({ session }) => {
         requireAdmin(session, config.adminWallets);
-        return catalog.json().vault.response(jsonHeaders);
+        return (await catalog.json()).vault.response(jsonHeaders);
       },
       { response: VaultResponse, detail: { summary: "Admins: minted, sold and max supply per tier", tags: ["admin"] } },
     );
   return new Elysia({ name: "nft-catalog" })
     .use(admin)
-    .get("/api/nft-tiers", () => catalog.json().tiers.response(jsonHeaders), {
+    .get("/api/nft-tiers", () => catalog.answer((json) => json.tiers.response(jsonHeaders)), {
       response: TiersResponse,
       detail: { summary: "NFT tiers on sale; currentSupply is the number still available", tags: ["nfts"] },
     })
-    .get("/api/nft-availability", () => catalog.json().availability.response(jsonHeaders), {
+    .get("/api/nft-availability", () => catalog.answer((json) => json.availability.response(jsonHeaders)), {
       response: AvailabilityResponse,
       detail: { summary: "Units still available per tier", tags: ["nfts"] },
     })

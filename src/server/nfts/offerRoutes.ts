@@ -30,10 +30,10 @@ function offerReadRoutes({ nfts, auth }: NftRouteDeps) {
       "/api/check-offer-acceptance",
       async ({ query, session }) => {
         const offerId = parseLedgerId(query.offerId, "offerId");
-        const purchase = acceptance.byOffer(offerId);
+        const purchase = await acceptance.byOffer(offerId);
         const field = query.requestId ? "requestId" : "purchaseRequestId";
         const requestId = query.requestId || query.purchaseRequestId;
-        if (requestId && purchases.byRequestId(requestId, field).id !== purchase.id) throw new ValidationError(field, "The offer does not belong to this purchase request");
+        if (requestId && (await purchases.byRequestId(requestId, field)).id !== purchase.id) throw new ValidationError(field, "The offer does not belong to this purchase request");
         if (query.walletAddress) purchases.requireBuyer(purchase, parseAddress(query.walletAddress, "walletAddress"));
         const seen = await acceptance.settle(purchase, { complete: false });
         return {
@@ -72,7 +72,7 @@ function acceptRoutes({ nfts, auth, config }: NftRouteDeps) {
       async ({ body, session, cookies }) => {
         const wallet = actingWallet(session, body.walletAddress);
         const offerId = parseLedgerId(body.offerId, "offerId");
-        let purchase = acceptance.byOffer(offerId);
+        let purchase = await acceptance.byOffer(offerId);
         purchases.requireBuyer(purchase, wallet);
         purchase = await acceptance.checkAccepted(purchase);
         if (purchase.status === "completed") throw new ConflictError("OFFER_ALREADY_ACCEPTED", "This NFT offer was accepted already; the NFT is in your wallet");
@@ -101,7 +101,7 @@ function acceptRoutes({ nfts, auth, config }: NftRouteDeps) {
       "/api/nfts/accept-offer-complete",
       async ({ body, session, cookies }) => {
         const wallet = actingWallet(session, body.walletAddress);
-        let purchase = completePurchaseOf(nfts, body);
+        let purchase = await completePurchaseOf(nfts, body);
         purchases.requireBuyer(purchase, wallet);
         if (body.tierId !== undefined && body.tierId !== "" && parseTierId(body.tierId) !== purchase.tierId) {
           throw new ValidationError("tierId", "Field 'tierId' does not match this purchase's tier");
@@ -127,7 +127,7 @@ function acceptRoutes({ nfts, auth, config }: NftRouteDeps) {
 const tail = (p: PurchaseRow) => ({ requestId: p.requestId, status: p.status, offerId: p.offerId, tokenId: p.tokenId });
 
 /** The purchase an accept-offer-complete names, by offer id or by a sign request uuid. */
-function completePurchaseOf(nfts: NftRouteDeps["nfts"], body: { offerId?: string; uuid?: string }): PurchaseRow {
+async function completePurchaseOf(nfts: NftRouteDeps["nfts"], body: { offerId?: string; uuid?: string }): Promise<PurchaseRow> {
   if (body.offerId) return nfts.acceptance.byOffer(parseLedgerId(body.offerId, "offerId"));
   if (body.uuid) return nfts.purchases.bySignUuid(body.uuid);
   throw new ValidationError("offerId", "Field 'offerId' (or 'uuid') is required");

@@ -211,11 +211,11 @@ describe("NFT purchase end to end", () => {
     // The buyer accepts with their own wallet software, straight on the ledger.
     const res = await client.submitAndWait({ TransactionType: "NFTokenAcceptOffer", Account: address, NFTokenSellOffer: offered.offerId }, { wallet, autofill: true });
     expect((res.result.meta as { TransactionResult: string }).TransactionResult).toBe("tesSUCCESS");
-    expect(server.ctx.nfts.repo.byRequestId(start.body.requestId)!.status).toBe("offer_created");
+    expect((await server.ctx.nfts.repo.byRequestId(start.body.requestId))!.status).toBe("offer_created");
     const check = await browser.json(`/api/check-offer-acceptance?offerId=${offered.offerId}&requestId=${start.body.requestId}&walletAddress=${address}`);
     expect(check.body).toMatchObject({ accepted: true, status: "completed", requestId: start.body.requestId });
     // A GET only reads: the purchase is completed by the service's own check when it runs again.
-    expect(server.ctx.nfts.repo.byRequestId(start.body.requestId)!.status).toBe("offer_created");
+    expect((await server.ctx.nfts.repo.byRequestId(start.body.requestId))!.status).toBe("offer_created");
     server.ctx.nfts.start();
     await purchaseReaches(browser, start.body.requestId, ["completed"]);
     const row = server.ctx.store.db.select().from(nftsTable).all().find((n) => n.tokenId === offered.tokenId);
@@ -237,8 +237,8 @@ describe("NFT purchase end to end", () => {
     const paid = await signPayload(server, req.body.uuid, { account: broke.classicAddress });
     expect(paid.dispatchedResult).toMatch(/^tec/);
     // The server follows the payment request in Xaman: no status call is needed for the release.
-    const released = await eventually(() => {
-      const p = server.ctx.nfts.repo.byRequestId(req.body.requestId)!;
+    const released = await eventually(async () => {
+      const p = (await server.ctx.nfts.repo.byRequestId(req.body.requestId))!;
       return p.status === "expired" ? p : undefined;
     }, "the failed payment's unit to be released", 5_000, 20);
     expect(released.reason).toBe(`payment_failed: ${paid.dispatchedResult}`);
@@ -251,7 +251,7 @@ describe("NFT purchase end to end", () => {
     const other = await sessionBrowser(server, rich.classicAddress);
     const first = await other.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: rich.classicAddress, tierId: 2 } });
     expect((await fetch(`${server.url}/sandbox/api/payloads/${first.body.uuid}/reject`, { method: "POST" })).status).toBe(200);
-    await eventually(() => server.ctx.nfts.repo.byRequestId(first.body.requestId)!.status === "expired", "the rejected request's unit to be released", 5_000, 20);
+    await eventually(async () => (await server.ctx.nfts.repo.byRequestId(first.body.requestId))!.status === "expired", "the rejected request's unit to be released", 5_000, 20);
     expect((await other.json(`/api/nfts/purchase-status/${first.body.requestId}`)).body).toMatchObject({ status: "expired", reason: "payment_rejected" });
     expect(await avail()).toBe(start);
     const second = await other.json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "250,000", walletAddress: rich.classicAddress, tierId: 2 } });

@@ -113,22 +113,22 @@ export class PurchaseService {
    */
   async create(actor: Actor, tierId: number, source: PurchaseSource, amountVvx?: number): Promise<PurchaseCreated> {
     if (this.draining) throw new DrainingError();
-    const tier = this.deps.catalog.tier(tierId);
+    const tier = await this.deps.catalog.tier(tierId);
     if (amountVvx !== undefined && (!Number.isSafeInteger(amountVvx) || vvxToMicroNumber(amountVvx) !== tier.priceMicroVvx)) {
       throw new ValidationError("amount", `Field 'amount' must be the ${tier.name} price, ${formatVvx(tier.priceMicroVvx)} (VVX), got ${amountVvx.toLocaleString("en-US")}`);
     }
     if (!tier.isActive) throw new ConflictError("TIER_INACTIVE", `${tier.name} NFTs are not on sale`);
     // A new reservation holds a unit back from everyone else: only for a wallet that holds the price (one ledger read).
-    if (!this.deps.repo.openFor(actor.wallet, tier.id)) {
+    if (!await this.deps.repo.openFor(actor.wallet, tier.id)) {
       const held = await this.deps.vvxMicro(actor.wallet);
       if (held < BigInt(tier.priceMicroVvx)) throw new InsufficientVvxError(tier, held);
     }
     // An open reservation that turns out to have ended is released and replaced: at most twice.
     for (let attempt = 0; attempt < 3; attempt++) {
       const { purchase, existing } = await this.reserve(actor, tier, source);
-      if (!existing) return { purchase: this.deps.repo.purchase(purchase.id)!, tier, sign: await this.signFor(purchase, tier, actor), reused: false };
+      if (!existing) return { purchase: (await this.deps.repo.purchase(purchase.id))!, tier, sign: await this.signFor(purchase, tier, actor), reused: false };
       const sign = await this.reuse(purchase, tier, actor, attempt === 0);
-      if (sign) return { purchase: this.deps.repo.purchase(purchase.id)!, tier, sign, reused: true };
+      if (sign) return { purchase: (await this.deps.repo.purchase(purchase.id))!, tier, sign, reused: true };
     }
     throw new ConflictError("PURCHASE_CLOSED", "Your previous purchase request is still closing; try again in a moment");
   }
@@ -143,11 +143,11 @@ export class PurchaseService {
     const now = clock.date();
     const expiresAt = new Date(now.getTime() + this.reservationSeconds * 1000);
     return db.transaction(async (tx) => {
-      const open = repo.openFor(actor.wallet, tier.id, tx);
+      const open = await repo.openFor(actor.wallet, tier.id, tx);
       if (open) return { purchase: open, existing: true };
-      if (repo.heldUnits(tier.id, tx) >= tier.maxSupply) throw new SoldOutError(tier.name);
+      if (await repo.heldUnits(tier.id, tx) >= tier.maxSupply) throw new SoldOutError(tier.name);
       if (actor.ip) {
-        const fromIp = repo.openFromIp(actor.ip, tx);
+        const fromIp = await repo.openFromIp(actor.ip, tx);
         if (fromIp.length >= this.openPerIp) throw new TooManyReservationsError(this.openPerIp, Math.max(1, Math.ceil((fromIp[0]!.expiresAt.getTime() - now.getTime()) / 1000)));
       }
       const requestId = randomUUID();
@@ -157,7 +157,7 @@ export class PurchaseService {
         { purpose: NFT_PURCHASE_PURPOSE, wallet: actor.wallet, amount: BigInt(tier.priceMicroVvx), currency: "VVX", expiresAt: paymentExpiry, refId: requestId },
         now,
       );
-      const purchase = repo.insertPurchase(tx, {
+      const purchase = await repo.insertPurchase(tx, {
         requestId,
         wallet: actor.wallet,
         tierId: tier.id,
@@ -227,7 +227,7 @@ export class PurchaseService {
       throw err;
     }
     const links = { qrUrl: created.qrUrl, xummUrl: created.xummUrl, refs: created.refs, next: created.next };
-    const stored = (await this.deps.db.transaction(async (tx) => repo.updatePurchase(purchase.id, { paymentUuid: created.uuid, paymentSignJson: JSON.stringify(links) }, tx)))!;
+    const stored = (await this.deps.db.transaction((tx) => repo.updatePurchase(purchase.id, { paymentUuid: created.uuid, paymentSignJson: JSON.stringify(links) }, tx)))!;
     log.info("nft purchase reserved", { purchase: stored.id, tier: tier.name, tag: stored.destinationTag, source: stored.source });
     this.follow(stored);
     progress.emit(stored);
@@ -247,7 +247,7 @@ export class PurchaseService {
   private async settleSignEnded(purchaseId: number, status: SignStatus): Promise<void> {
     this.followed.get(purchaseId)?.();
     this.followed.delete(purchaseId);
-    const purchase = this.deps.repo.purchase(purchaseId);
+    const purchase = await this.deps.repo.purchase(purchaseId);
     if (!purchase || purchase.status !== "pending") return;
     const failure = failedOnLedger(status);
     if (status.signed && !failure) {
@@ -266,7 +266,7 @@ export class PurchaseService {
    */
   async release(purchase: PurchaseRow, reason: string): Promise<boolean> {
     if (!(await this.deps.payments.cancelPaymentRequest(purchase.paymentRequestId))) return false;
-    const moved = await this.deps.db.transaction(async (tx) => this.deps.repo.transition(purchase.id, "pending", { status: "expired", reason }, tx));
+    const moved = await this.deps.db.transaction((tx) => this.deps.repo.transition(purchase.id, "pending", { status: "expired", reason }, tx));
     if (!moved) return false;
     this.deps.log.info("nft purchase released", { purchase: purchase.id, reason });
     this.deps.progress.emit(moved);
@@ -274,8 +274,8 @@ export class PurchaseService {
   }
 
   /** Follows every open reservation again (after a restart or a lost Xaman socket). */
-  resume(): void {
-    for (const p of this.deps.repo.pendingWithOpenRequest()) this.follow(p);
+  async resume(): Promise<void> {
+    for (const p of await this.deps.repo.pendingWithOpenRequest()) this.follow(p);
   }
 
   /** Stops following (a purchase that closed meanwhile is no longer followed either). */
@@ -292,22 +292,22 @@ export class PurchaseService {
 
   // --- Reads -------------------------------------------------------------------------------
 
-  byRequestId(requestId: string, field = "requestId"): PurchaseRow {
+  async byRequestId(requestId: string, field = "requestId"): Promise<PurchaseRow> {
     const id = parseUuidField(requestId, field, "a purchase request id");
-    const p = this.deps.repo.byRequestId(id);
+    const p = await this.deps.repo.byRequestId(id);
     if (!p) throw new NotFoundError(`No NFT purchase request ${requestId.trim()}`, "PURCHASE_NOT_FOUND");
     return p;
   }
 
   /** The wallet's newest purchase of a tier (any state). */
-  latestFor(wallet: string, tierId: number): PurchaseRow | undefined {
+  latestFor(wallet: string, tierId: number): Promise<PurchaseRow | undefined> {
     return this.deps.repo.latestFor(wallet, tierId);
   }
 
   /** The purchase a payment or accept sign request belongs to; 404 when none. */
-  bySignUuid(uuid: string, field = "uuid"): PurchaseRow {
+  async bySignUuid(uuid: string, field = "uuid"): Promise<PurchaseRow> {
     const id = parseUuidField(uuid, field, "a sign request uuid");
-    const p = this.deps.repo.bySignUuid(id);
+    const p = await this.deps.repo.bySignUuid(id);
     if (!p) throw new NotFoundError(`No NFT purchase for sign request ${id}`, "PURCHASE_NOT_FOUND");
     return p;
   }

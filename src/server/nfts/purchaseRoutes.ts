@@ -110,7 +110,7 @@ function statusRoutes({ nfts, auth }: NftRouteDeps) {
     .get(
       "/api/nfts/purchase-status/:requestId",
       async ({ params, session }) => {
-        const purchase = purchases.byRequestId(params.requestId);
+        const purchase = await purchases.byRequestId(params.requestId);
         const mine = isBuyer(session, purchase);
         const offered = mine && purchase.status === "offer_created";
         return {
@@ -142,9 +142,9 @@ function statusRoutes({ nfts, auth }: NftRouteDeps) {
       async ({ query, session }) => {
         const wallet = query.walletAddress ? parseAddress(query.walletAddress, "walletAddress") : undefined;
         const tierId = query.tierId ? parseTierId(query.tierId) : undefined;
-        const purchase = query.requestId ? purchases.byRequestId(query.requestId) : purchases.latestFor(wallet ?? parseAddress(query.walletAddress, "walletAddress"), tierId ?? parseTierId(query.tierId));
+        const purchase = query.requestId ? await purchases.byRequestId(query.requestId) : await purchases.latestFor(wallet ?? parseAddress(query.walletAddress, "walletAddress"), tierId ?? parseTierId(query.tierId));
         if (wallet && purchase) purchases.requireBuyer(purchase, wallet);
-        if (tierId !== undefined) checkTierAndAmount(nfts, purchase, tierId, query.amount);
+        if (tierId !== undefined) await checkTierAndAmount(nfts, purchase, tierId, query.amount);
         return {
           success: true as const,
           status: await purchases.paymentCheckStatus(purchase),
@@ -164,8 +164,8 @@ function statusRoutes({ nfts, auth }: NftRouteDeps) {
 }
 
 /** The on-chain check's tierId and amount must match the purchase's tier and its price (whole VVX digits). */
-function checkTierAndAmount(nfts: NftRouteDeps["nfts"], purchase: PurchaseRow | undefined, tierId: number, amount: string | undefined): void {
-  const tier = nfts.catalog.tier(tierId);
+async function checkTierAndAmount(nfts: NftRouteDeps["nfts"], purchase: PurchaseRow | undefined, tierId: number, amount: string | undefined): Promise<void> {
+  const tier = await nfts.catalog.tier(tierId);
   if (purchase && purchase.tierId !== tier.id) throw new ValidationError("tierId", "Field 'tierId' does not match this purchase's tier");
   if (amount === undefined || amount === "") return;
   const digits = amount.replace(/\D/g, "");

@@ -8,7 +8,7 @@ import { acceptRequest, buyer, mintsAndOffers, nftsOf, purchaseReaches, sessionB
 
 /** Whether the purchase's mint carried its sell offer (NFTokenMintOffer). */
 async function mintOffered(server: TestServer, requestId: string): Promise<boolean> {
-  const purchase = server.ctx.nfts.repo.byRequestId(requestId)!;
+  const purchase = (await server.ctx.nfts.repo.byRequestId(requestId))!;
   return !!((await server.ctx.outbox.get(`nft:${purchase.id}:mint`))?.meta as { offer_id?: string } | null)?.offer_id;
 }
 
@@ -48,7 +48,7 @@ describe("NFT purchases across restarts", () => {
     const reqA = await (await (await sessionBrowser(first, a.classicAddress)).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: a.classicAddress, tierId: 1 } })).body;
     await signPayload(first, reqA.uuid, { account: a.classicAddress });
     const mintEntry = await frozenMint;
-    expect(first.ctx.nfts.repo.byRequestId(reqA.requestId)!.status).toBe("processing");
+    expect((await first.ctx.nfts.repo.byRequestId(reqA.requestId))!.status).toBe("processing");
     await first.stop();
 
     // Restart on the same data: the mint goes out once, the offer follows.
@@ -68,7 +68,7 @@ describe("NFT purchases across restarts", () => {
       const reqB = await (await (await sessionBrowser(second, b.classicAddress)).json("/api/payments/vvx-payment-qr", { method: "POST", json: { amount: "500,000", walletAddress: b.classicAddress, tierId: 1 } })).body;
       await signPayload(second, reqB.uuid, { account: b.classicAddress });
       const offerEntry = await frozenOffer;
-      expect(second.ctx.nfts.repo.byRequestId(reqB.requestId)!.status).toBe("creating_offer");
+      expect((await second.ctx.nfts.repo.byRequestId(reqB.requestId))!.status).toBe("creating_offer");
       await second.stop();
 
       third = await startTestServer({ SANDBOX_LEDGER_MS: "150" }, dataDir);

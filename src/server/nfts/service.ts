@@ -102,7 +102,7 @@ export class NftService {
     );
     this.offs.push(ledger.on("ledgerClosed", () => void this.sweep()));
     this.offs.push(ledger.on("connected", () => void this.sweep(true)));
-    this.purchases.resume();
+    // The forced sweep also follows every open reservation again (purchases.resume).
     void this.sweep(true);
   }
 
@@ -142,14 +142,14 @@ export class NftService {
 
   private async sweepOnce(force: boolean): Promise<void> {
     if (this.stopped) return;
-    for (const p of this.repo.pendingWithClosedRequest()) {
+    for (const p of await this.repo.pendingWithClosedRequest()) {
       const status: PurchaseStatus = p.requestStatus === "refunded" ? "refunded" : "expired";
-      const moved = await this.deps.db.transaction(async (tx) => this.repo.transition(p.id, "pending", { status, reason: status === "expired" ? "no_payment_in_time" : p.reason ?? "refunded" }, tx));
+      const moved = await this.deps.db.transaction((tx) => this.repo.transition(p.id, "pending", { status, reason: status === "expired" ? "no_payment_in_time" : p.reason ?? "refunded" }, tx));
       this.purchases.forget(p.id);
       if (moved) this.progress.emit(moved);
     }
     // Open reservations whose Xaman socket was lost are followed again.
-    if (force) this.purchases.resume();
+    if (force) await this.purchases.resume();
     await this.checkOffers(force);
   }
 
@@ -160,7 +160,7 @@ export class NftService {
     if (!force && now - this.lastAcceptPoll < ACCEPT_POLL_MS) return;
     if (!this.deps.ledger.isConnected()) return;
     this.lastAcceptPoll = now;
-    for (const p of this.repo.withStatus(["offer_created"])) {
+    for (const p of await this.repo.withStatus(["offer_created"])) {
       if (this.stopped) return;
       const age = this.deps.clock.now() - (p.offeredAt?.getTime() ?? this.deps.clock.now());
       const every = Math.min(ACCEPT_POLL_MAX_MS, Math.max(ACCEPT_POLL_MS, age / 10));
@@ -172,7 +172,7 @@ export class NftService {
   }
 
   /** Purchases between payment and completion (for operators and tests). */
-  inFlight(): PurchaseRow[] {
+  inFlight(): Promise<PurchaseRow[]> {
     return this.repo.withStatus(IN_FLIGHT_STATUSES);
   }
 }

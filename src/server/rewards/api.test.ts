@@ -131,9 +131,9 @@ describe("dashboard summary and the history", () => {
     // Another feature's rows (a game, say) join with one registration.
     const bet: HistorySource = {
       category: "games",
-      list: (q, limit) =>
+      list: async (q, limit) =>
         q.wallet === me ? [{ id: "crash:1", date: new Date(server.ctx.clock.now()), type: "Bet", category: "games" as const, description: "Crash bet", amountMicro: -5_000_000n, currency: "XRP" as const, txid: null, status: "Pending" }].slice(0, limit) : [],
-      totals: (q) => (q.wallet === me ? { count: 1, amounts: { XRP: -5_000_000n } } : { count: 0, amounts: {} }),
+      totals: async (q) => (q.wallet === me ? { count: 1, amounts: { XRP: -5_000_000n } } : { count: 0, amounts: {} }),
     };
     server.ctx.history.register(bet);
     const games = (await mine.json(`/api/history?wallet=${me}&type=games`)).body;

@@ -17,9 +17,12 @@ const monthBefore = (endMs: number) => utcMonthOf(endMs - 1);
 /** Waits until the distribution of the month ending at `endMs` is done and each of its payments is settled; returns them. */
 async function distributed(server: TestServer, endMs: number, timeoutMs = 30_000) {
   const key = monthKey(monthBefore(endMs));
-  const done = await eventually(() => (server.ctx.rewards.repo.distribution(key)?.status === "done" ? server.ctx.rewards.repo.distribution(key) : undefined), `the ${key} distribution`, timeoutMs, 50);
-  const rows = () => server.ctx.rewards.repo.pendingClaims().filter((r) => r.period === key);
-  await eventually(() => rows().length === 0, `the ${key} payments settled`, timeoutMs, 50);
+  const done = await eventually(async () => {
+    const row = await server.ctx.rewards.repo.distribution(key);
+    return row?.status === "done" ? row : undefined;
+  }, `the ${key} distribution`, timeoutMs, 50);
+  const rows = async () => (await server.ctx.rewards.repo.pendingClaims()).filter((r) => r.period === key);
+  await eventually(async () => (await rows()).length === 0, `the ${key} payments settled`, timeoutMs, 50);
   return done!;
 }
 
@@ -129,7 +132,7 @@ describe("rewards are distributed at each month's end to the NFT's holder", () =
       await distributed(server, end);
       expect(await vvxMicro(client, stranger.classicAddress, server)).toBe(before + 50_000_000_000n);
       expect(await distributionPayments(client, server, seller.classicAddress)).toEqual([]);
-      expect(server.ctx.rewards.repo.walletClaims(stranger.classicAddress, null, 10).map((r) => [r.claimType, r.status])).toEqual([["monthly", "paid"]]);
+      expect((await server.ctx.rewards.repo.walletClaims(stranger.classicAddress, null, 10)).map((r) => [r.claimType, r.status])).toEqual([["monthly", "paid"]]);
     } finally {
       await client.disconnect();
       await server.stop(true);
@@ -157,7 +160,7 @@ describe("the monthly distribution across kills, restarts and refusals", () => {
         const key = monthKey(monthBefore(end));
         expect(tokens.map((t) => distributionOutboxKey(t, key))).toContain(entry.key);
         // Both payments were recorded before the outbox froze on the first.
-        expect(first.ctx.rewards.repo.distributedTokens(key).size).toBe(2);
+        expect((await first.ctx.rewards.repo.distributedTokens(key)).size).toBe(2);
         await first.stop();
 
         second = await startTestServer(ENV, first.dataDir);
@@ -207,7 +210,7 @@ describe("the monthly distribution across kills, restarts and refusals", () => {
       await server.ctx.ledger.waitConnected(15_000);
       await distributed(server, end);
       await distributed(server, next);
-      const rows = server.ctx.rewards.repo.walletClaims(holder.classicAddress, null, 10).reverse();
+      const rows = (await server.ctx.rewards.repo.walletClaims(holder.classicAddress, null, 10)).reverse();
       const firstMonth = accruedTotalMicro(GENESIS, bought, end);
       expect(rows.map((r) => [r.period, r.amountMicroVvx, r.status])).toEqual([
         [monthKey(monthBefore(end)), firstMonth, "paid"],
@@ -242,10 +245,10 @@ describe("the monthly distribution across kills, restarts and refusals", () => {
       // Enough for one of the two payments: that one is recorded and paid, the other waits; the month is not done.
       await setTreasury(server, client, 60_000_000_000n);
       await advanceClock(server, end + 60_000 - server.ctx.clock.now());
-      await eventually(() => server.ctx.rewards.repo.distributedTokens(key).size === 1, "one payment recorded", 20_000, 50);
+      await eventually(async () => (await server.ctx.rewards.repo.distributedTokens(key)).size === 1, "one payment recorded", 20_000, 50);
       await expect(server.ctx.rewards.distribution.runDue()).rejects.toThrow("wait for treasury VVX");
-      expect(server.ctx.rewards.repo.distribution(key)?.status).toBe("running");
-      const [first] = [...server.ctx.rewards.repo.distributedTokens(key)];
+      expect((await server.ctx.rewards.repo.distribution(key))?.status).toBe("running");
+      const [first] = [...(await server.ctx.rewards.repo.distributedTokens(key))];
       expect((await server.ctx.outbox.waitFor(distributionOutboxKey(first!, key), 30_000)).status).toBe("validated");
 
       // The other holder's account now refuses payments without a destination tag (tecDST_TAG_NEEDED).
@@ -254,11 +257,11 @@ describe("the monthly distribution across kills, restarts and refusals", () => {
       await submitValidated(client, refusing, { TransactionType: "AccountSet", SetFlag: 1 });
       await setTreasury(server, client, saved);
       await server.ctx.rewards.distribution.runDue();
-      expect(server.ctx.rewards.repo.distribution(key)).toMatchObject({ status: "done", nftsPaid: 2, paidMicroVvx: 100_000_000_000n });
+      expect(await server.ctx.rewards.repo.distribution(key)).toMatchObject({ status: "done", nftsPaid: 2, paidMicroVvx: 100_000_000_000n });
       const refused = await server.ctx.outbox.waitFor(distributionOutboxKey(tokens[other]!, key), 30_000);
       expect([refused.status, refused.result]).toEqual(["failed", "tecDST_TAG_NEEDED"]);
       // The row stays pending while the outbox will send it again: its rewards are not open to a claim meanwhile.
-      expect(server.ctx.rewards.repo.pendingClaims().map((r) => r.tokenId)).toEqual([tokens[other]]);
+      expect((await server.ctx.rewards.repo.pendingClaims()).map((r) => r.tokenId)).toEqual([tokens[other]]);
       expect(await (await (await sessionBrowser(server, refusing.classicAddress)).json(`/api/rewards/wallet/${refusing.classicAddress}`)).body.totalAccruedVVX).toBe("0");
 
       // The holder accepts payments again; after the outbox's pause the payment goes under the next key.
@@ -266,12 +269,12 @@ describe("the monthly distribution across kills, restarts and refusals", () => {
       await advanceClock(server, 61_000);
       await server.ctx.outbox.resendDue();
       expect((await server.ctx.outbox.waitFor(`${distributionOutboxKey(tokens[other]!, key)}#2`, 30_000)).status).toBe("validated");
-      await eventually(() => server.ctx.rewards.repo.pendingClaims().length === 0, "the payment settled", 10_000, 50);
+      await eventually(async () => (await server.ctx.rewards.repo.pendingClaims()).length === 0, "the payment settled", 10_000, 50);
 
       for (const [i, w] of holders.entries()) {
         expect(await vvxMicro(client, w.classicAddress, server)).toBe(before[i]! + 50_000_000_000n);
         expect((await distributionPayments(client, server, w.classicAddress)).length).toBe(1);
-        expect(server.ctx.rewards.repo.walletClaims(w.classicAddress, null, 10).map((r) => [r.status, r.amountMicroVvx])).toEqual([["paid", 50_000_000_000n]]);
+        expect((await server.ctx.rewards.repo.walletClaims(w.classicAddress, null, 10)).map((r) => [r.status, r.amountMicroVvx])).toEqual([["paid", 50_000_000_000n]]);
       }
     } finally {
       await client.disconnect();

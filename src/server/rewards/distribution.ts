@@ -82,7 +82,7 @@ export class RewardDistribution {
   /** Distributes every ended month not yet done, oldest first; returns the months finished. */
   async runDue(): Promise<DistributionRow[]> {
     const finished: DistributionRow[] = [];
-    let month = this.firstUndone();
+    let month = await this.firstUndone();
     while (month && monthEndMs(month) <= this.deps.clock.now()) {
       finished.push(await this.distribute(month));
       month = nextUtcMonth(month);
@@ -93,10 +93,10 @@ export class RewardDistribution {
   }
 
   /** The month after the last one done, or the first month an NFT accrued in; null while there is no NFT. */
-  private firstUndone(): UtcMonth | null {
-    const first = this.deps.repo.firstAccrualAt();
+  private async firstUndone(): Promise<UtcMonth | null> {
+    const first = await this.deps.repo.firstAccrualAt();
     if (first === null) return null;
-    const last = this.deps.repo.lastDistributedMonth();
+    const last = await this.deps.repo.lastDistributedMonth();
     const after = last ? parseMonthKey(last) : null;
     const next = after ? nextUtcMonth(after) : null;
     const start = utcMonthOf(first);
@@ -109,10 +109,10 @@ export class RewardDistribution {
     const key = monthKey(month);
     const endMs = monthEndMs(month);
     await repo.beginDistribution(key, new Date(endMs), clock.date());
-    const recorded = repo.distributedTokens(key);
-    const tiers = new Map(repo.tiers().map((t) => [t.id, t]));
-    const owed = repo.holdingRows(repo.allTokenIds()).filter((row) => !recorded.has(row.tokenId) && this.owedMicro(row, tiers, endMs) > 0n);
-    const holders = await this.deps.holders.holders(repo.ownerCandidates(owed.map((r) => r.tokenId)));
+    const recorded = await repo.distributedTokens(key);
+    const tiers = new Map((await repo.tiers()).map((t) => [t.id, t]));
+    const owed = (await repo.holdingRows(await repo.allTokenIds())).filter((row) => !recorded.has(row.tokenId) && this.owedMicro(row, tiers, endMs) > 0n);
+    const holders = await this.deps.holders.holders(await repo.ownerCandidates(owed.map((r) => r.tokenId)));
     const treasury = await this.deps.reads.treasuryVvxMicro();
     let skipped = 0;
     let short = 0;
@@ -155,13 +155,14 @@ export class RewardDistribution {
   private record(month: string, endMs: number, tokenId: string, holder: string, treasury: bigint | null): Promise<ClaimRow | "short" | undefined> {
     const { db, repo, ledger, outbox, clock } = this.deps;
     return db.transaction(async (tx): Promise<ClaimRow | "short" | undefined> => {
-      if (repo.distributedTokens(month, tx).has(tokenId)) return undefined;
-      const [row] = repo.holdingRows([tokenId]);
+      if ((await repo.distributedTokens(month, tx)).has(tokenId)) return undefined;
+      // Read inside the transaction (a claim committed meanwhile is counted; on PostgreSQL one made at the same time makes one of the two run again).
+      const [row] = await repo.holdingRows([tokenId], tx);
       if (!row) return undefined;
-      const tiers = new Map(repo.tiers().map((t) => [t.id, t]));
+      const tiers = new Map((await repo.tiers()).map((t) => [t.id, t]));
       const micro = this.owedMicro(row, tiers, endMs);
       if (micro <= 0n) return undefined;
-      if (treasury !== null && treasury - repo.vvxInFlight(ledger.vvx, tx) < micro) return "short";
+      if (treasury !== null && treasury - (await repo.vvxInFlight(ledger.vvx, tx)) < micro) return "short";
       const key = distributionOutboxKey(tokenId, month);
       const name = nftDisplayName(row.taxon, tokenId);
       const claim = await repo.insertClaim(tx, {

@@ -6,10 +6,11 @@ import type { RewardRepository } from "./repository";
 export function rewardHistory(repo: RewardRepository): HistorySource {
   return {
     category: "rewards",
-    list(q, limit) {
-      const rows = repo.walletClaims(q.wallet, q.sinceMs, limit);
-      const tiers = new Map(repo.tiers().map((t) => [t.id, t.name]));
-      const taxa = new Map(repo.nftRecords([...new Set(rows.map((r) => r.tokenId))]).map((n) => [n.tokenId, n.taxon]));
+    async list(q, limit) {
+      const rows = await repo.walletClaims(q.wallet, q.sinceMs, limit);
+      const [tierRows, records] = await Promise.all([repo.tiers(), repo.nftRecords([...new Set(rows.map((r) => r.tokenId))])]);
+      const tiers = new Map(tierRows.map((t) => [t.id, t.name]));
+      const taxa = new Map(records.map((n) => [n.tokenId, n.taxon]));
       return rows.map((r): HistoryEntry => {
         const taxon = taxa.get(r.tokenId);
         const name = taxon === undefined ? `NFT ${r.tokenId.slice(0, 8)}` : nftDisplayName(taxon, r.tokenId);
@@ -31,8 +32,8 @@ export function rewardHistory(repo: RewardRepository): HistorySource {
         };
       });
     },
-    totals(q) {
-      const { count, amountMicro } = repo.walletClaimTotals(q.wallet, q.sinceMs);
+    async totals(q) {
+      const { count, amountMicro } = await repo.walletClaimTotals(q.wallet, q.sinceMs);
       return { count, amounts: { VVX: amountMicro } };
     },
   };
@@ -45,10 +46,11 @@ const short = (wallet: string) => `${wallet.slice(0, 6)}...${wallet.slice(-4)}`;
 export function transferHistory(repo: RewardRepository): HistorySource {
   return {
     category: "transfers",
-    list(q, limit) {
-      const rows = repo.acceptedTransfersOf(q.wallet, q.sinceMs, limit);
-      const records = new Map(repo.nftRecords([...new Set(rows.map((r) => r.tokenId))]).map((n) => [n.tokenId, n]));
-      const tiers = new Map(repo.tiers().map((t) => [t.id, t.name]));
+    async list(q, limit) {
+      const rows = await repo.acceptedTransfersOf(q.wallet, q.sinceMs, limit);
+      const [recordRows, tierRows] = await Promise.all([repo.nftRecords([...new Set(rows.map((r) => r.tokenId))]), repo.tiers()]);
+      const records = new Map(recordRows.map((n) => [n.tokenId, n]));
+      const tiers = new Map(tierRows.map((t) => [t.id, t.name]));
       return rows.map((r): HistoryEntry => {
         const record = records.get(r.tokenId);
         const name = record ? nftDisplayName(record.taxon, r.tokenId) : `NFT ${r.tokenId.slice(0, 8)}`;
@@ -67,8 +69,8 @@ export function transferHistory(repo: RewardRepository): HistorySource {
         };
       });
     },
-    totals(q) {
-      const { sent, received } = repo.acceptedTransferCounts(q.wallet, q.sinceMs);
+    async totals(q) {
+      const { sent, received } = await repo.acceptedTransferCounts(q.wallet, q.sinceMs);
       return { count: sent + received, amounts: { NFT: BigInt(received - sent) } };
     },
   };

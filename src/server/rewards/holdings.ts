@@ -1,3 +1,4 @@
+import type { DbOrTx } from "../platform/db";
 import {
   DAYS_PER_REWARD_MONTH,
   MICRO_PER_VVX_NUMBER,
@@ -58,10 +59,11 @@ export function nextRewardAtMs(h: Pick<Holding, "purchasedAtMs" | "termEndMs">, 
  * Joins what the ledger says a wallet holds with the platform's records: only NFTs the platform
  * minted and recorded count; the reward position comes from the NFT's claims, whoever made them.
  */
-export function buildHoldings(repo: RewardRepository, owner: string, held: HeldToken[], nowMs: number): Holding[] {
+export async function buildHoldings(repo: RewardRepository, owner: string, held: HeldToken[], nowMs: number, db: DbOrTx = repo.db): Promise<Holding[]> {
   if (!held.length) return [];
-  const rows = new Map(repo.holdingRows(held.map((t) => t.tokenId)).map((r) => [r.tokenId, r]));
-  const tiers = new Map(repo.tiers().map((t) => [t.id, t]));
+  const [records, tierRows] = await Promise.all([repo.holdingRows(held.map((t) => t.tokenId), db), repo.tiers()]);
+  const rows = new Map(records.map((r) => [r.tokenId, r]));
+  const tiers = new Map(tierRows.map((t) => [t.id, t]));
   return joinHoldings(owner, held, (tokenId) => rows.get(tokenId), tiers, nowMs);
 }
 

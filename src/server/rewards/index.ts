@@ -55,7 +55,7 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
         const page = parsePositive(query.page, "page", 1);
         const pageSize = parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
         // Between two ledger closes the wallet's holdings are known: the answer is made without waiting.
-        const { head, items, tail } = rewards.rewardsJsonNow(wallet, period, page, pageSize) ?? (await rewards.rewardsJson(wallet, period, page, pageSize));
+        const { head, items, tail } = (await (rewards.rewardsJsonNow(wallet, period, page, pageSize) ?? rewards.rewardsJson(wallet, period, page, pageSize)));
         return joinedResponse(head, items, tail, rewardsHeaders);
       },
       { params: WalletParams, query: RewardsQuery, response: RewardsResponse, detail: { summary: "The Rewards response: per-NFT accrual and claim state, totals, and the wallet's claims in a period", tags: ["rewards"] } },

@@ -32,7 +32,7 @@ describe("reward claims when money or the process fails", () => {
       const short = await claimFull(server, wallet, tokenId);
       expect([short.status, short.body.code]).toEqual([503, "TREASURY_SHORT"]);
       expect(short.body.message).toContain("stay claimable");
-      expect(server.ctx.rewards.repo.walletClaims(wallet.classicAddress, null, 10)).toEqual([]);
+      expect(await server.ctx.rewards.repo.walletClaims(wallet.classicAddress, null, 10)).toEqual([]);
       expect(await server.ctx.outbox.list({ purpose: "reward" })).toEqual([]);
       const view = await (await (await sessionBrowser(server, wallet.classicAddress)).json(`/api/rewards/wallet/${wallet.classicAddress}`)).body;
       expect(view).toMatchObject({ totalAccruedVVX: "50000", canClaimFull: true });
@@ -70,8 +70,8 @@ describe("reward claims when money or the process fails", () => {
       const server = second;
       const entry = await server.ctx.outbox.waitFor(`reward:${tokenId}:1`, 30_000);
       expect(entry.status).toBe("failed");
-      const claim = await eventually(() => {
-        const row = server.ctx.rewards.repo.claim(pending.body.claimId)!;
+      const claim = await eventually(async () => {
+        const row = (await server.ctx.rewards.repo.claim(pending.body.claimId))!;
         return row.status === "failed" ? row : undefined;
       }, "the claim void");
       expect(claim.error).toMatch(/^tec/);
@@ -114,8 +114,8 @@ describe("reward claims when money or the process fails", () => {
         await server.ctx.ledger.waitConnected(15_000);
         const settled = await server.ctx.outbox.waitFor(entry.key, 30_000);
         expect([settled.status, settled.attempts]).toEqual(["validated", 1]);
-        const claim = await eventually(() => {
-          const row = server.ctx.rewards.repo.claim(pending.body.claimId)!;
+        const claim = await eventually(async () => {
+          const row = (await server.ctx.rewards.repo.claim(pending.body.claimId))!;
           return row.status === "paid" ? row : undefined;
         }, "the claim paid");
         expect(claim.txid).toBe(settled.hash);

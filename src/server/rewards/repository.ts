@@ -1,9 +1,9 @@
-import type { Database, Statement } from "bun:sqlite";
 import { and, asc, desc, eq, gt, gte, inArray, ne, or, sql } from "drizzle-orm";
-import { first, preparedOnUse, tablesFor, type Db } from "../platform/db";
+import { first, inJsonArray, placeholderTime, prepared, tablesFor, timeOf, type Db } from "../platform/db";
 import type { DbOrTx } from "../ledger/outbox";
 import { microFromValue, sameCurrency, type Token } from "../ledger/amounts";
-import { ledgerOutbox } from "../ledger/schema";
+import * as liteLedger from "../ledger/schema";
+import * as pgLedger from "../ledger/schema.pg";
 import { NftRecords, type NftRecord, type TierRow } from "../nfts";
 import * as liteTables from "./schema";
 import * as pgTables from "./schema.pg";
@@ -28,20 +28,20 @@ export interface ClaimTotals {
 
 const LISTED = ["pending", "paid"];
 
-/** One row of HOLDINGS_SQL. */
+/** One row of holdingsSql (times and sums as the driver gives them: see Db.rows). */
 interface RawHoldingRow {
   tokenId: string;
-  tierId: number;
-  number: number;
-  taxon: number;
-  mintedAt: number;
-  paidAt: number | null;
-  lastClaimAt: number | null;
-  settled: number | null;
-  paid: number | null;
-  forfeited: number | null;
-  pending: number | null;
-  maxSeq: number | null;
+  tierId: number | string;
+  number: number | string;
+  taxon: number | string;
+  mintedAt: unknown;
+  paidAt: unknown;
+  lastClaimAt: unknown;
+  settled: number | string | null;
+  paid: number | string | null;
+  forfeited: number | string | null;
+  pending: number | string | null;
+  maxSeq: number | string | null;
 }
 
 /** A recorded NFT with its accrual start and claim totals. */
@@ -55,124 +55,128 @@ export interface HoldingRow {
   totals: ClaimTotals;
 }
 
-// ?1 is a JSON array of token ids (one prepared statement for any number of them).
-const HOLDINGS_SQL = `
-SELECT n.token_id AS tokenId, n.tier_id AS tierId, n.number AS number, n.taxon AS taxon, n.minted_at AS mintedAt,
-  (SELECT max(p.paid_at) FROM nft_purchases p WHERE p.token_id = n.token_id) AS paidAt,
-  c.lastClaimAt, c.settled, c.paid, c.forfeited, c.pending, c.maxSeq
+// Raw SQL for both drivers (aliases quoted: PostgreSQL folds unquoted ones); `ids` is a JSON array of token ids
+// (inJsonArray: one SQL text for any number of them).
+const holdingsSql = (db: Db, ids: string) => sql`
+SELECT n.token_id AS "tokenId", n.tier_id AS "tierId", n.number AS "number", n.taxon AS "taxon", n.minted_at AS "mintedAt",
+  (SELECT max(p.paid_at) FROM nft_purchases p WHERE p.token_id = n.token_id) AS "paidAt",
+  c.last_claim_at AS "lastClaimAt", c.settled AS "settled", c.paid AS "paid", c.forfeited AS "forfeited", c.pending AS "pending", c.max_seq AS "maxSeq"
 FROM nfts n
 LEFT JOIN (
   SELECT token_id,
-    max(CASE WHEN status <> 'failed' AND claim_type <> 'monthly' THEN claimed_at END) AS lastClaimAt,
+    max(CASE WHEN status <> 'failed' AND claim_type <> 'monthly' THEN claimed_at END) AS last_claim_at,
     sum(CASE WHEN status <> 'failed' THEN base_micro_vvx ELSE 0 END) AS settled,
     sum(CASE WHEN status = 'paid' THEN amount_micro_vvx ELSE 0 END) AS paid,
     sum(CASE WHEN status <> 'failed' THEN forfeited_micro_vvx ELSE 0 END) AS forfeited,
     sum(CASE WHEN status = 'pending' THEN 1 ELSE 0 END) AS pending,
-    max(seq) AS maxSeq
-  FROM reward_claims WHERE token_id IN (SELECT value FROM json_each(?1)) GROUP BY token_id
+    max(seq) AS max_seq
+  FROM reward_claims WHERE ${inJsonArray(db, sql.raw("token_id"), ids)} GROUP BY token_id
 ) c ON c.token_id = n.token_id
-WHERE n.token_id IN (SELECT value FROM json_each(?1))`;
+WHERE ${inJsonArray(db, sql.raw("n.token_id"), ids)}`;
 
 /** When the earliest recorded NFT began to accrue (its purchase payment, else its mint), or null before the first NFT. */
-const FIRST_ACCRUAL_SQL = `
-SELECT min(coalesce((SELECT max(p.paid_at) FROM nft_purchases p WHERE p.token_id = n.token_id), n.minted_at)) AS at FROM nfts n`;
+const FIRST_ACCRUAL_SQL = sql`
+SELECT min(coalesce((SELECT max(p.paid_at) FROM nft_purchases p WHERE p.token_id = n.token_id), n.minted_at)) AS "at" FROM nfts n`;
 
 /**
  * The wallets that may hold each token, most recent first: whoever was paid for it last (a distribution or a
- * claim), the recipients of transfers started here, and the owner recorded at the purchase. ?1: token ids (JSON).
+ * claim), the recipients of transfers started here, and the owner recorded at the purchase (no time: last).
  */
-const OWNER_CANDIDATES_SQL = `
-SELECT token_id AS tokenId, wallet, at FROM (
-  SELECT token_id, wallet, max(claimed_at) AS at FROM reward_claims WHERE token_id IN (SELECT value FROM json_each(?1)) GROUP BY token_id, wallet
+const ownerCandidatesSql = (db: Db, ids: string) => sql`
+SELECT token_id AS "tokenId", wallet AS "wallet", at FROM (
+  SELECT token_id, wallet, max(claimed_at) AS at FROM reward_claims WHERE ${inJsonArray(db, sql.raw("token_id"), ids)} GROUP BY token_id, wallet
   UNION ALL
-  SELECT token_id, to_wallet, max(updated_at) FROM nft_transfers WHERE token_id IN (SELECT value FROM json_each(?1)) GROUP BY token_id, to_wallet
+  SELECT token_id, to_wallet, max(updated_at) FROM nft_transfers WHERE ${inJsonArray(db, sql.raw("token_id"), ids)} GROUP BY token_id, to_wallet
   UNION ALL
-  SELECT token_id, owner, 0 FROM nfts WHERE token_id IN (SELECT value FROM json_each(?1))
-) ORDER BY at DESC`;
+  SELECT token_id, owner, NULL FROM nfts WHERE ${inJsonArray(db, sql.raw("token_id"), ids)}
+) candidates ORDER BY at DESC NULLS LAST`;
 
-/** Every query of the rewards feature, in one place (the NFT tables are only read). */
+/** Every query of the rewards feature, in one place, for both drivers (the NFT tables are only read). */
 export class RewardRepository {
-  private holdingsQuery: Statement<RawHoldingRow, [string]> | undefined;
   private readonly nfts: NftRecords;
-  private readonly claimsQuery;
-  private readonly claimTotalsQuery;
-
-  /** The tables its writes take (its reads are still SQLite's: json_each, prepared statements). */
-  private readonly t: typeof liteTables;
+  private readonly t: typeof liteTables & Pick<typeof liteLedger, "ledgerOutbox">;
 
   constructor(readonly db: Db) {
-    this.t = tablesFor(db, liteTables, pgTables);
+    this.t = { ...tablesFor(db, liteTables, pgTables), ledgerOutbox: tablesFor(db, liteLedger, pgLedger).ledgerOutbox };
     this.nfts = new NftRecords(db);
-    // Prepared at first use and kept: the rewards page reads these on every request.
-    const mine = and(eq(rewardClaims.wallet, sql.placeholder("wallet")), inArray(rewardClaims.status, LISTED), gte(rewardClaims.claimedAt, sql.placeholder("since")));
-    this.claimsQuery = preparedOnUse(() => db.select().from(rewardClaims).where(mine).orderBy(desc(rewardClaims.claimedAt), desc(rewardClaims.id)).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare());
-    this.claimTotalsQuery = preparedOnUse(() =>
-      db
-        .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
-        .from(rewardClaims)
-        .where(mine)
-        .prepare(),
-    );
   }
 
-  tiers(): TierRow[] {
+  // Prepared: the rewards page and the history read these on every request.
+  private readonly claimsQuery = prepared<ClaimRow[], { wallet: string; since: Date | number }>((db) => {
+    const { rewardClaims } = this.t;
+    return db.select().from(rewardClaims).where(this.listedSince(rewardClaims)).orderBy(desc(rewardClaims.claimedAt), desc(rewardClaims.id)).prepare();
+  });
+  private readonly claimsPageQuery = prepared<ClaimRow[], { wallet: string; since: Date | number; limit: number }>((db) => {
+    const { rewardClaims } = this.t;
+    return db.select().from(rewardClaims).where(this.listedSince(rewardClaims)).orderBy(desc(rewardClaims.claimedAt), desc(rewardClaims.id)).limit(sql.placeholder("limit")).prepare();
+  });
+  private readonly claimTotalsQuery = prepared<{ n: number | string; total: number | string }[], { wallet: string; since: Date | number }>((db) => {
+    const { rewardClaims } = this.t;
+    return db
+      .select({ n: sql<number | string>`count(*)`, total: sql<number | string>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
+      .from(rewardClaims)
+      .where(this.listedSince(rewardClaims))
+      .prepare();
+  });
+
+  private listedSince(rewardClaims: typeof liteTables.rewardClaims) {
+    return and(eq(rewardClaims.wallet, sql.placeholder("wallet")), inArray(rewardClaims.status, LISTED), gte(rewardClaims.claimedAt, sql.placeholder("since")));
+  }
+
+  tiers(): Promise<TierRow[]> {
     return this.nfts.tiers();
   }
 
-  nftRecord(tokenId: string): NftRecord | undefined {
+  nftRecord(tokenId: string): Promise<NftRecord | undefined> {
     return this.nfts.record(tokenId);
   }
 
-  nftRecords(tokenIds: string[]): NftRecord[] {
+  nftRecords(tokenIds: string[]): Promise<NftRecord[]> {
     return this.nfts.records(tokenIds);
   }
 
-  /** The driver's own prepared statements, for lists of any length (drizzle's builder prepares fixed shapes only). */
-  private client(): Database {
-    return (this.db as unknown as { $client: Database }).$client;
-  }
-
   /**
-   * Everything reward math needs about some tokens, in one prepared query: the NFT record, when its
-   * purchase payment was validated (accrual starts there) and its claim totals (failed claims settle
-   * nothing). Tokens the platform did not record are absent.
+   * Everything reward math needs about some tokens, in one query: the NFT record, when its purchase payment
+   * was validated (accrual starts there) and its claim totals (failed claims settle nothing). Tokens the
+   * platform did not record are absent. Given a transaction, it reads inside it.
    */
-  holdingRows(tokenIds: string[]): HoldingRow[] {
+  async holdingRows(tokenIds: string[], db: DbOrTx = this.db): Promise<HoldingRow[]> {
     if (!tokenIds.length) return [];
-    this.holdingsQuery ??= this.client().query<RawHoldingRow, [string]>(HOLDINGS_SQL);
-    return this.holdingsQuery.all(JSON.stringify(tokenIds)).map((r) => ({
+    const rows = await db.rows<RawHoldingRow>(holdingsSql(db, JSON.stringify(tokenIds)));
+    return rows.map((r) => ({
       tokenId: r.tokenId,
-      tierId: r.tierId,
-      number: r.number,
-      taxon: r.taxon,
-      mintedAt: new Date(r.mintedAt),
-      paidAt: r.paidAt === null ? null : new Date(r.paidAt),
+      tierId: Number(r.tierId),
+      number: Number(r.number),
+      taxon: Number(r.taxon),
+      mintedAt: new Date(timeOf(r.mintedAt)!),
+      paidAt: r.paidAt === null ? null : new Date(timeOf(r.paidAt)!),
       totals: {
-        lastClaimAt: r.lastClaimAt,
+        lastClaimAt: timeOf(r.lastClaimAt),
         settledMicro: BigInt(r.settled ?? 0),
         paidMicro: BigInt(r.paid ?? 0),
         forfeitedMicro: BigInt(r.forfeited ?? 0),
-        pendingCount: r.pending ?? 0,
-        maxSeq: r.maxSeq ?? 0,
+        pendingCount: Number(r.pending ?? 0),
+        maxSeq: Number(r.maxSeq ?? 0),
       },
     }));
   }
 
   /** Every NFT the platform recorded. */
-  allTokenIds(): string[] {
+  allTokenIds(): Promise<string[]> {
     return this.nfts.allTokenIds();
   }
 
   /** When the first NFT began to accrue; null while there is none. */
-  firstAccrualAt(): number | null {
-    return this.client().query<{ at: number | null }, []>(FIRST_ACCRUAL_SQL).get()?.at ?? null;
+  async firstAccrualAt(): Promise<number | null> {
+    const [row] = await this.db.rows<{ at: unknown }>(FIRST_ACCRUAL_SQL);
+    return timeOf(row?.at);
   }
 
-  /** The wallets that may hold each of `tokenIds`, most likely first (see OWNER_CANDIDATES_SQL). */
-  ownerCandidates(tokenIds: string[]): Map<string, string[]> {
+  /** The wallets that may hold each of `tokenIds`, most likely first (see ownerCandidatesSql). */
+  async ownerCandidates(tokenIds: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (!tokenIds.length) return out;
-    for (const r of this.client().query<{ tokenId: string; wallet: string }, [string]>(OWNER_CANDIDATES_SQL).all(JSON.stringify(tokenIds))) {
+    for (const r of await this.db.rows<{ tokenId: string; wallet: string }>(ownerCandidatesSql(this.db, JSON.stringify(tokenIds)))) {
       const list = out.get(r.tokenId) ?? [];
       if (!list.includes(r.wallet)) list.push(r.wallet);
       out.set(r.tokenId, list);
@@ -183,17 +187,20 @@ export class RewardRepository {
   // --- Monthly distributions ------------------------------------------------------------
 
   /** The tokens a month's distribution recorded a payment for (any status). */
-  distributedTokens(month: string, db: DbOrTx = this.db): Set<string> {
-    return new Set(db.select({ tokenId: rewardClaims.tokenId }).from(rewardClaims).where(eq(rewardClaims.period, month)).all().map((r) => r.tokenId));
+  async distributedTokens(month: string, db: DbOrTx = this.db): Promise<Set<string>> {
+    const { rewardClaims } = this.t;
+    return new Set((await db.select({ tokenId: rewardClaims.tokenId }).from(rewardClaims).where(eq(rewardClaims.period, month))).map((r) => r.tokenId));
   }
 
   /** The newest month whose distribution is done, or undefined. */
-  lastDistributedMonth(): string | undefined {
-    return this.db.select({ month: rewardDistributions.month }).from(rewardDistributions).where(eq(rewardDistributions.status, "done")).orderBy(desc(rewardDistributions.month)).limit(1).get()?.month;
+  async lastDistributedMonth(): Promise<string | undefined> {
+    const { rewardDistributions } = this.t;
+    return (await first(this.db.select({ month: rewardDistributions.month }).from(rewardDistributions).where(eq(rewardDistributions.status, "done")).orderBy(desc(rewardDistributions.month)).limit(1)))?.month;
   }
 
-  distribution(month: string): DistributionRow | undefined {
-    return this.db.select().from(rewardDistributions).where(eq(rewardDistributions.month, month)).get();
+  distribution(month: string): Promise<DistributionRow | undefined> {
+    const { rewardDistributions } = this.t;
+    return first(this.db.select().from(rewardDistributions).where(eq(rewardDistributions.month, month)));
   }
 
   /** Marks a month's distribution as begun (once; a restart finds it running). */
@@ -240,22 +247,25 @@ export class RewardRepository {
     );
   }
 
-  claim(id: number): ClaimRow | undefined {
-    return this.db.select().from(rewardClaims).where(eq(rewardClaims.id, id)).get();
+  claim(id: number): Promise<ClaimRow | undefined> {
+    const { rewardClaims } = this.t;
+    return first(this.db.select().from(rewardClaims).where(eq(rewardClaims.id, id)));
   }
 
-  pendingClaims(): ClaimRow[] {
-    return this.db.select().from(rewardClaims).where(eq(rewardClaims.status, "pending")).orderBy(asc(rewardClaims.id)).all();
+  pendingClaims(): Promise<ClaimRow[]> {
+    const { rewardClaims } = this.t;
+    return this.db.select().from(rewardClaims).where(eq(rewardClaims.status, "pending")).orderBy(asc(rewardClaims.id));
   }
 
-  /** A wallet's claims (pending or paid) since `sinceMs`, newest first. */
-  walletClaims(wallet: string, sinceMs: number | null, limit: number, offset = 0): ClaimRow[] {
-    return this.claimsQuery.all({ wallet, since: sinceMs ?? 0, limit, offset });
+  /** A wallet's claims (pending or paid) since `sinceMs`, newest first; all of them without a `limit`. */
+  walletClaims(wallet: string, sinceMs: number | null, limit?: number): Promise<ClaimRow[]> {
+    const since = placeholderTime(this.db, sinceMs ?? 0);
+    return limit === undefined ? this.claimsQuery(this.db, { wallet, since }) : this.claimsPageQuery(this.db, { wallet, since, limit });
   }
 
   /** How many claims and how much VVX a wallet claimed (pending or paid) since `sinceMs`. */
-  walletClaimTotals(wallet: string, sinceMs: number | null): { count: number; amountMicro: bigint } {
-    const row = this.claimTotalsQuery.get({ wallet, since: sinceMs ?? 0 });
+  async walletClaimTotals(wallet: string, sinceMs: number | null): Promise<{ count: number; amountMicro: bigint }> {
+    const [row] = await this.claimTotalsQuery(this.db, { wallet, since: placeholderTime(this.db, sinceMs ?? 0) });
     return { count: Number(row?.n ?? 0), amountMicro: BigInt(row?.total ?? 0) };
   }
 
@@ -263,12 +273,12 @@ export class RewardRepository {
    * Micro-VVX the platform has promised but not yet sent or seen validated: VVX Payments of every
    * feature still queued or pending in the outbox (the treasury must cover them before a new claim).
    */
-  vvxInFlight(vvx: Token, db: DbOrTx = this.db): bigint {
-    const rows = db
+  async vvxInFlight(vvx: Token, db: DbOrTx = this.db): Promise<bigint> {
+    const { ledgerOutbox } = this.t;
+    const rows = await db
       .select({ txJson: ledgerOutbox.txJson })
       .from(ledgerOutbox)
-      .where(inArray(ledgerOutbox.status, ["queued", "pending"]))
-      .all();
+      .where(inArray(ledgerOutbox.status, ["queued", "pending"]));
     let total = 0n;
     for (const { txJson } of rows) {
       const tx = JSON.parse(txJson) as { TransactionType?: string; Amount?: unknown };
@@ -285,23 +295,27 @@ export class RewardRepository {
     return this.db.transaction(async (tx) => (await tx.insert(this.t.nftTransfers).values(values).returning())[0]!);
   }
 
-  openTransfersTo(wallet: string): TransferRow[] {
+  openTransfersTo(wallet: string): Promise<TransferRow[]> {
+    const { nftTransfers } = this.t;
     return this.db
       .select()
       .from(nftTransfers)
       .where(and(eq(nftTransfers.toWallet, wallet), eq(nftTransfers.status, "open")))
       .orderBy(desc(nftTransfers.id))
-      .limit(200)
-      .all();
+      .limit(200);
   }
 
   /** Whether a later transfer request of the same NFT between the same wallets exists (open or already accepted). */
-  hasNewerTransfer(row: TransferRow): boolean {
-    return !!this.db
-      .select({ id: nftTransfers.id })
-      .from(nftTransfers)
-      .where(and(eq(nftTransfers.tokenId, row.tokenId), eq(nftTransfers.fromWallet, row.fromWallet), eq(nftTransfers.toWallet, row.toWallet), gt(nftTransfers.id, row.id)))
-      .get();
+  async hasNewerTransfer(row: TransferRow): Promise<boolean> {
+    const { nftTransfers } = this.t;
+    const newer = await first(
+      this.db
+        .select({ id: nftTransfers.id })
+        .from(nftTransfers)
+        .where(and(eq(nftTransfers.tokenId, row.tokenId), eq(nftTransfers.fromWallet, row.fromWallet), eq(nftTransfers.toWallet, row.toWallet), gt(nftTransfers.id, row.id)))
+        .limit(1),
+    );
+    return newer !== undefined;
   }
 
   async closeTransfer(id: number, at: Date): Promise<void> {
@@ -320,41 +334,42 @@ export class RewardRepository {
   }
 
   /** Open transfers, oldest first (the sweep looks whether they ended). */
-  openTransfers(limit = 200): TransferRow[] {
-    return this.db.select().from(nftTransfers).where(eq(nftTransfers.status, "open")).orderBy(asc(nftTransfers.id)).limit(limit).all();
+  openTransfers(limit = 200): Promise<TransferRow[]> {
+    const { nftTransfers } = this.t;
+    return this.db.select().from(nftTransfers).where(eq(nftTransfers.status, "open")).orderBy(asc(nftTransfers.id)).limit(limit);
   }
 
   /** Accepted transfers a wallet sent or received since `sinceMs` (null: all), newest first. */
-  acceptedTransfersOf(wallet: string, sinceMs: number | null, limit: number): TransferRow[] {
+  acceptedTransfersOf(wallet: string, sinceMs: number | null, limit: number): Promise<TransferRow[]> {
+    const { nftTransfers } = this.t;
     return this.db
       .select()
       .from(nftTransfers)
       .where(and(eq(nftTransfers.status, "accepted"), or(eq(nftTransfers.fromWallet, wallet), eq(nftTransfers.toWallet, wallet)), gte(nftTransfers.acceptedAt, new Date(sinceMs ?? 0))))
       .orderBy(desc(nftTransfers.acceptedAt), desc(nftTransfers.id))
-      .limit(limit)
-      .all();
+      .limit(limit);
   }
 
   /** How many transfers a wallet sent and received since `sinceMs`. */
-  acceptedTransferCounts(wallet: string, sinceMs: number | null): { sent: number; received: number } {
-    const row = this.db
-      .select({
+  async acceptedTransferCounts(wallet: string, sinceMs: number | null): Promise<{ sent: number; received: number }> {
+    const { nftTransfers } = this.t;
+    const row = await first(
+      this.db
+        .select({
         sent: sql<number>`coalesce(sum(CASE WHEN ${nftTransfers.fromWallet} = ${wallet} THEN 1 ELSE 0 END), 0)`,
         received: sql<number>`coalesce(sum(CASE WHEN ${nftTransfers.toWallet} = ${wallet} THEN 1 ELSE 0 END), 0)`,
       })
       .from(nftTransfers)
-      .where(and(eq(nftTransfers.status, "accepted"), or(eq(nftTransfers.fromWallet, wallet), eq(nftTransfers.toWallet, wallet)), gte(nftTransfers.acceptedAt, new Date(sinceMs ?? 0))))
-      .get();
+      .where(and(eq(nftTransfers.status, "accepted"), or(eq(nftTransfers.fromWallet, wallet), eq(nftTransfers.toWallet, wallet)), gte(nftTransfers.acceptedAt, new Date(sinceMs ?? 0)))),
+    );
     return { sent: Number(row?.sent ?? 0), received: Number(row?.received ?? 0) };
   }
 }
 
 
 /** VVX paid to holders by settled reward claims, in micro-VVX (the landing page's "rewards paid"). */
-export function paidRewardsMicro(db: Db): number {
-  return db
-    .select({ total: sql<number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
-    .from(rewardClaims)
-    .where(eq(rewardClaims.status, "paid"))
-    .get()!.total;
+export async function paidRewardsMicro(db: Db): Promise<number> {
+  const { rewardClaims } = tablesFor(db, liteTables, pgTables);
+  const row = await first(db.select({ total: sql<number | string>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` }).from(rewardClaims).where(eq(rewardClaims.status, "paid")));
+  return Number(row?.total ?? 0);
 }

@@ -57,7 +57,7 @@ test("rewardsJson is JSON.stringify(rewards) byte for byte at any instant, befor
   const a = await buyNft(server, owner, 1);
   await buyNft(server, owner, 2);
   const bought = server.ctx.clock.now();
-  const term = Math.max(...server.ctx.nfts.repo.tiers().map((t) => t.durationMonths)) * 30 + 5;
+  const term = Math.max(...(await server.ctx.nfts.repo.tiers()).map((t) => t.durationMonths)) * 30 + 5;
   let compared = await sameBytes(instants(bought, term));
 
   // A claim changes the NFT's record (a new template) and the wallet's claim rows.

@@ -89,7 +89,7 @@ export class RewardService {
   async holdings(wallet: string, at?: number): Promise<{ holdings: Holding[]; nowMs: number }> {
     const held = await this.reads.held(wallet);
     const nowMs = at ?? this.deps.clock.now();
-    return { holdings: this.cached.holdings(wallet, held, nowMs), nowMs };
+    return { holdings: await this.cached.holdings(wallet, held, nowMs), nowMs };
   }
 
   /** GET /api/nfts/wallet/:wallet */
@@ -104,7 +104,7 @@ export class RewardService {
    */
   async rewards(wallet: string, period: Period, page: number, pageSize: number, at?: number) {
     const { holdings, nowMs } = await this.holdings(wallet, at);
-    const { rows, count } = this.cached.claimsPage(wallet, periodStartMs(period, nowMs), page, pageSize);
+    const { rows, count } = await this.cached.claimsPage(wallet, periodStartMs(period, nowMs), page, pageSize);
     const totalPages = Math.max(1, Math.ceil(count / pageSize));
     const nextTimes = holdings.map((h) => h.status.nextClaimableAtMs).filter((t): t is number => t !== null);
     const sum = (f: (h: Holding) => bigint) => holdings.reduce((acc, h) => acc + f(h), 0n);
@@ -138,16 +138,17 @@ export class RewardService {
     return this.rewardsBody(wallet, await this.reads.held(wallet), period, page, pageSize, at);
   }
 
-  /** rewardsJson without an await when the wallet's holdings of the current ledger are known already (the usual read); else undefined. */
-  rewardsJsonNow(wallet: string, period: Period, page: number, pageSize: number): JsonParts | undefined {
+  /** rewardsJson without the ledger's round trip when the wallet's holdings of the current ledger are known already (the usual read); else undefined. */
+  rewardsJsonNow(wallet: string, period: Period, page: number, pageSize: number): Promise<JsonParts> | undefined {
     const held = this.reads.heldNow(wallet);
     return held && this.rewardsBody(wallet, held, period, page, pageSize);
   }
 
-  private rewardsBody(wallet: string, held: HeldToken[], period: Period, page: number, pageSize: number, at?: number): JsonParts {
+  private async rewardsBody(wallet: string, held: HeldToken[], period: Period, page: number, pageSize: number, at?: number): Promise<JsonParts> {
     const nowMs = at ?? this.deps.clock.now();
     const sinceMs = periodStartMs(period, nowMs);
-    const { entries, rows, count } = this.models.readTogether(() => ({ entries: this.cached.entries(wallet, held, nowMs), ...this.cached.claimsPage(wallet, sinceMs, page, pageSize) }));
+    // The read models' versions are read once for both (nothing is written between the two reads' starts).
+    const [entries, { rows, count }] = await this.models.readTogether(() => Promise.all([this.cached.entries(wallet, held, nowMs), this.cached.claimsPage(wallet, sinceMs, page, pageSize)]));
     const totalPages = Math.max(1, Math.ceil(count / pageSize));
     return rewardsJson(entries, nowMs, { success: true, walletAddress: wallet, period, rewards: rows, rewardsTotal: count, page, pageSize, totalPages });
   }
@@ -175,7 +176,7 @@ export class RewardService {
    */
   async claim(wallet: string, input: ClaimInput) {
     const { outbox, log } = this.deps;
-    const record = this.repo.nftRecord(input.tokenId);
+    const record = await this.repo.nftRecord(input.tokenId);
     if (!record) throw new NftNotFoundError(input.tokenId);
     const name = nftDisplayName(record.taxon, record.tokenId);
     if (input.tierId !== undefined && input.tierId !== record.tierId) throw new ValidationError("tierId", `Field 'tierId' does not match ${name} (tier ${record.tierId})`);
@@ -214,8 +215,8 @@ export class RewardService {
     const { ledger, outbox, clock, db } = this.deps;
     return db.transaction(async (tx) => {
       const nowMs = clock.now();
-      // These reads are SQLite's reader connection: while this transaction holds the one writer, nothing commits in between.
-      const [h] = buildHoldings(this.repo, wallet, [{ tokenId: record.tokenId, taxon: record.taxon, issuer: ledger.platformAddress }], nowMs);
+      // Read inside the transaction: SQLite's one writer, PostgreSQL's SERIALIZABLE (a concurrent claim of the same NFT makes one of the two run again and see the other).
+      const [h] = await buildHoldings(this.repo, wallet, [{ tokenId: record.tokenId, taxon: record.taxon, issuer: ledger.platformAddress }], nowMs, tx);
       if (!h) throw new NftNotFoundError(record.tokenId);
       let claim;
       try {
@@ -225,7 +226,7 @@ export class RewardService {
         throw ClaimRefusedError.from(err, { nextClaimAtMs: h.status.nextClaimableAtMs, targetMicro: h.status.fullClaimTargetMicro, openMicro: h.status.accruedSinceLastClaimMicro });
       }
       if (claim.payoutMicro <= 0n) throw new ClaimRefusedError(REWARD_ERROR.nothingToClaim, "Nothing to claim yet");
-      if (treasury !== null && treasury - this.repo.vvxInFlight(ledger.vvx, tx) < claim.payoutMicro) throw new TreasuryShortError();
+      if (treasury !== null && treasury - (await this.repo.vvxInFlight(ledger.vvx, tx)) < claim.payoutMicro) throw new TreasuryShortError();
       const seq = h.totals.maxSeq + 1;
       const key = claimOutboxKey(record.tokenId, seq);
       const row = await this.repo.insertClaim(tx, {
@@ -271,9 +272,9 @@ export class RewardService {
       const timer = setTimeout(done, this.claimWaitMs);
       waiting.add(done);
       // It may have settled before this wait began.
-      if (this.repo.claim(row.id)?.status !== "pending") done();
+      void this.repo.claim(row.id).then((now) => now?.status !== "pending" && done(), done);
     });
-    return this.repo.claim(row.id)!;
+    return (await this.repo.claim(row.id))!;
   }
 
   /**

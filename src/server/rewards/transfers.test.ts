@@ -49,7 +49,7 @@ describe("rewards belong to the NFT's current owner on the ledger", () => {
     expect(impersonating.status).toBe(403);
     const anonymous = await fetch(`${server.url}/api/rewards/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ walletAddress: owner.classicAddress, claimType: "early", tokenId }) });
     expect(anonymous.status).toBe(401);
-    expect(server.ctx.rewards.repo.walletClaims(stranger.classicAddress, null, 10)).toEqual([]);
+    expect(await server.ctx.rewards.repo.walletClaims(stranger.classicAddress, null, 10)).toEqual([]);
   });
 
   test("transfer: the owner offers it (Xaman), sees it pending, cancels it; offers again; the recipient accepts; rewards follow the NFT", async () => {

@@ -16,7 +16,7 @@ import { nftMovesOf } from "./holders";
 import type { LedgerReads, NftOffer } from "./ledgerReads";
 import { REWARD_ERROR, parseLedgerId } from "./model";
 import { type TransferOfferView } from "../../shared/api/rewards";
-import type { RewardRepository, TransferRow } from "./repository";
+import type { NftRecord, RewardRepository, TierRow, TransferRow } from "./repository";
 
 /** NFTokenCreateOffer flag: a sell offer. */
 const TF_SELL_NFTOKEN = 0x00000001;
@@ -80,7 +80,7 @@ export class TransferService {
   /** Settles every open transfer that ended (accepted, or never to be); returns how many were accepted. */
   async sweep(): Promise<number> {
     let accepted = 0;
-    for (const row of this.deps.repo.openTransfers()) if ((await this.settle(row)) === "accepted") accepted++;
+    for (const row of await this.deps.repo.openTransfers()) if ((await this.settle(row)) === "accepted") accepted++;
     return accepted;
   }
 
@@ -95,7 +95,7 @@ export class TransferService {
     if (await reads.holds(row.toWallet, row.tokenId)) {
       // An owner has one transfer offer at a time: a newer request for the same NFT and recipient means this
       // one's offer was cancelled (the sweep had not seen it yet), so the acceptance is the newer one's.
-      if (repo.hasNewerTransfer(row)) {
+      if (await repo.hasNewerTransfer(row)) {
         await repo.closeTransfer(row.id, now);
         return "closed";
       }
@@ -114,8 +114,8 @@ export class TransferService {
     return "open";
   }
 
-  private name(tokenId: string): string {
-    const record = this.deps.repo.nftRecord(tokenId);
+  private async name(tokenId: string): Promise<string> {
+    const record = await this.deps.repo.nftRecord(tokenId);
     if (!record) throw new NftNotFoundError(tokenId);
     return nftDisplayName(record.taxon, record.tokenId);
   }
@@ -127,7 +127,7 @@ export class TransferService {
     const recipient = parseAddress(recipientRaw, "recipient");
     if (recipient === actor.wallet) throw new ValidationError("recipient", "Field 'recipient' must be another wallet than your own");
     if (recipient === this.deps.platformAddress) throw new ValidationError("recipient", "Field 'recipient' cannot be the platform's treasury");
-    const name = this.name(tokenId);
+    const name = await this.name(tokenId);
     if (!(await reads.holds(actor.wallet, tokenId))) throw new NotNftOwnerError(actor.wallet, name, "transfer it");
     if (!(await reads.accountExists(recipient))) throw new ValidationError("recipient", `Field 'recipient': ${recipient} does not exist on the ledger (an account must be funded before it can hold an NFT)`);
     const pending = (await reads.sellOffers(tokenId)).find((o) => o.owner === actor.wallet && o.destination);
@@ -160,7 +160,7 @@ export class TransferService {
   async cancel(actor: TransferActor, offerIdRaw: unknown): Promise<SignRequestCreated> {
     const offer = await this.liveOffer(offerIdRaw);
     if (offer.owner !== actor.wallet) throw new ForbiddenError("Only the wallet that made this offer can cancel it");
-    const name = this.name(offer.tokenId);
+    const name = await this.name(offer.tokenId);
     const sign = await this.deps.signing.createSignRequest({
       kind: "nft_transfer_cancel",
       txjson: { TransactionType: "NFTokenCancelOffer", NFTokenOffers: [offer.offerId] },
@@ -181,7 +181,7 @@ export class TransferService {
     const offer = await this.liveOffer(offerIdRaw);
     if (!offer.sell || offer.destination !== actor.wallet) throw new ForbiddenError("This NFT offer is not made to your wallet");
     if (offer.amount !== "0") throw new ValidationError("offerId", "Field 'offerId' is a sale, not a free transfer: accept it in your wallet app if you want to buy");
-    const name = this.name(offer.tokenId);
+    const name = await this.name(offer.tokenId);
     const sign = await this.deps.signing.createSignRequest({
       kind: "nft_transfer_accept",
       txjson: { TransactionType: "NFTokenAcceptOffer", NFTokenSellOffer: offer.offerId },
@@ -192,7 +192,7 @@ export class TransferService {
     });
     // Signed: the transfer is settled (with its txid, and pushed) as soon as a validated ledger shows it, not at the next sweep.
     const settled = async () => {
-      const rows = this.deps.repo.openTransfersTo(actor.wallet).filter((r) => r.tokenId === offer.tokenId && r.fromWallet === offer.owner);
+      const rows = (await this.deps.repo.openTransfersTo(actor.wallet)).filter((r) => r.tokenId === offer.tokenId && r.fromWallet === offer.owner);
       return !(await Promise.all(rows.map((r) => this.settle(r)))).includes("open");
     };
     this.whenSigned(sign.uuid, settled, () => {});
@@ -232,25 +232,27 @@ export class TransferService {
     for (const wallet of [from, to]) this.deps.hub.emit("wallet", wallet, { type: "nft.transfer", tokenId, from, to, state, txid });
   }
 
-  private view(o: NftOffer, from: string, to: string): TransferOfferView {
-    const record = this.deps.repo.nftRecord(o.tokenId)!;
-    const tier = this.deps.repo.tiers().find((t) => t.id === record.tierId);
+  private view(o: NftOffer, record: NftRecord, tiers: TierRow[], from: string, to: string): TransferOfferView {
+    const tier = tiers.find((t) => t.id === record.tierId);
     return { offerId: o.offerId, tokenId: o.tokenId, name: nftDisplayName(record.taxon, record.tokenId), tierName: tier?.name ?? "Unknown", from, to };
   }
 
   /** Free transfer offers of platform NFTs: made by `wallet` (outgoing, from the ledger) and made to it (incoming). */
   async list(wallet: string): Promise<{ outgoing: TransferOfferView[]; incoming: TransferOfferView[] }> {
     const { reads, repo } = this.deps;
-    const isTransfer = (o: NftOffer) => o.sell && o.amount === "0" && o.destination !== null && repo.nftRecord(o.tokenId) !== undefined;
-    const outgoing = (await reads.offersOwnedBy(wallet)).filter(isTransfer).map((o) => this.view(o, wallet, o.destination!));
+    const [owned, open, tiers] = await Promise.all([reads.offersOwnedBy(wallet), repo.openTransfersTo(wallet), repo.tiers()]);
+    // The platform's records of the NFTs offered: only those are transfers made here.
+    const records = new Map((await repo.nftRecords([...new Set(owned.map((o) => o.tokenId).concat(open.map((r) => r.tokenId)))])).map((r) => [r.tokenId, r]));
+    const isTransfer = (o: NftOffer) => o.sell && o.amount === "0" && o.destination !== null && records.has(o.tokenId);
+    const outgoing = owned.filter(isTransfer).map((o) => this.view(o, records.get(o.tokenId)!, tiers, wallet, o.destination!));
     const incoming: TransferOfferView[] = [];
     const seen = new Set<string>();
-    for (const row of repo.openTransfersTo(wallet)) {
+    for (const row of open) {
       const offers = (await reads.sellOffers(row.tokenId)).filter((o) => isTransfer(o) && o.destination === wallet && o.owner === row.fromWallet);
       for (const o of offers) {
         if (seen.has(o.offerId)) continue;
         seen.add(o.offerId);
-        incoming.push(this.view(o, o.owner, wallet));
+        incoming.push(this.view(o, records.get(o.tokenId)!, tiers, o.owner, wallet));
       }
       if (!offers.length) await this.settle(row);
     }

@@ -24,9 +24,9 @@ interface ListedClaim {
  * purchase, claim, settlement or transfer (a write to one of REWARD_TABLES) rebuilds them.
  */
 export class WalletRewardReads {
-  private readonly records: KeyedReadModel<string, HoldingRow | null>;
-  private readonly tiers: ReadModel<Map<number, TierRow>>;
-  private readonly claims: KeyedReadModel<string, ListedClaim[]>;
+  private readonly records: KeyedReadModel<string, Promise<HoldingRow | null>>;
+  private readonly tiers: ReadModel<Promise<Map<number, TierRow>>>;
+  private readonly claims: KeyedReadModel<string, Promise<ListedClaim[]>>;
   /** Rewards entry templates by the record they were made from (a record object is replaced after any write: see ReadModels). */
   private readonly entryCache = new WeakMap<HoldingRow, RewardsEntry[]>();
 
@@ -35,33 +35,32 @@ export class WalletRewardReads {
     models: ReadModelSet,
     private readonly config: Pick<Config, "network" | "explorerUrl">,
   ) {
-    this.records = models.keyed(REWARD_TABLES, (tokenId: string) => repo.holdingRows([tokenId])[0] ?? null);
-    this.tiers = models.model(["nft_tiers"], () => new Map(repo.tiers().map((t) => [t.id, t])));
-    this.claims = models.keyed(REWARD_TABLES, (wallet: string) => {
-      // Every listed claim of the wallet (LIMIT -1: no limit), newest first, as the page shows them.
-      const rows = repo.walletClaims(wallet, null, -1);
-      const tiers = this.tiers.get();
-      const taxa = new Map(repo.nftRecords([...new Set(rows.map((r) => r.tokenId))]).map((n) => [n.tokenId, n.taxon]));
+    this.records = models.keyed(REWARD_TABLES, async (tokenId: string) => (await repo.holdingRows([tokenId]))[0] ?? null);
+    this.tiers = models.model(["nft_tiers"], async () => new Map((await repo.tiers()).map((t) => [t.id, t])));
+    this.claims = models.keyed(REWARD_TABLES, async (wallet: string) => {
+      // Every listed claim of the wallet (no limit), newest first, as the page shows them.
+      const rows = await repo.walletClaims(wallet, null);
+      const [tiers, records] = await Promise.all([this.tiers.get(), repo.nftRecords([...new Set(rows.map((r) => r.tokenId))])]);
+      const taxa = new Map(records.map((n) => [n.tokenId, n.taxon]));
       return rows.map((r) => ({ claimedAtMs: r.claimedAt.getTime(), view: rewardRowView(r, tiers, taxa, config) }));
     });
   }
 
   /** The wallet's platform NFTs among `held`, with their reward state at `nowMs`. */
-  holdings(owner: string, held: HeldToken[], nowMs: number): Holding[] {
+  async holdings(owner: string, held: HeldToken[], nowMs: number): Promise<Holding[]> {
     if (!held.length) return [];
-    const records = this.records.getMany(held.map((t) => t.tokenId));
+    const [records, tiers] = await Promise.all([Promise.all(this.records.getMany(held.map((t) => t.tokenId))), this.tiers.get()]);
     const byToken = new Map(held.map((t, i) => [t.tokenId, records[i]]));
-    return joinHoldings(owner, held, (tokenId) => byToken.get(tokenId), this.tiers.get(), nowMs);
+    return joinHoldings(owner, held, (tokenId) => byToken.get(tokenId), tiers, nowMs);
   }
 
   /**
    * The wallet's platform NFTs among `held` as Rewards entries (see RewardsEntry), in the order of
    * `holdings`: oldest purchase first. An entry is made once per record, holder and tier.
    */
-  entries(owner: string, held: HeldToken[], nowMs: number): RewardsEntry[] {
+  async entries(owner: string, held: HeldToken[], nowMs: number): Promise<RewardsEntry[]> {
     if (!held.length) return [];
-    const records = this.records.getMany(held.map((t) => t.tokenId));
-    const tiers = this.tiers.get();
+    const [records, tiers] = await Promise.all([Promise.all(this.records.getMany(held.map((t) => t.tokenId))), this.tiers.get()]);
     const out: RewardsEntry[] = [];
     held.forEach((token, i) => {
       const record = records[i];
@@ -80,8 +79,8 @@ export class WalletRewardReads {
   }
 
   /** One page of the wallet's claims made at or after `sinceMs` (null: all), and how many there are. */
-  claimsPage(wallet: string, sinceMs: number | null, page: number, pageSize: number): { rows: RewardRowView[]; count: number } {
-    const all = this.claims.get(wallet);
+  async claimsPage(wallet: string, sinceMs: number | null, page: number, pageSize: number): Promise<{ rows: RewardRowView[]; count: number }> {
+    const all = await this.claims.get(wallet);
     const count = sinceMs === null ? all.length : firstBefore(all, sinceMs);
     const offset = (page - 1) * pageSize;
     return { rows: all.slice(offset, Math.min(offset + pageSize, count)).map((c) => c.view), count };

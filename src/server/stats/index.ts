@@ -8,11 +8,11 @@ import { StatsResponse } from "../../shared/api/system";
 /** The table the VVX burned comes from (crash's burns). */
 const BURN_TABLES = ["crash_burns"] as const;
 
-export function statsRoutes(deps: { db: Db; platformAddress: () => string; vvxBurned: () => number; jsonHeaders?: Record<string, string> }) {
+export function statsRoutes(deps: { db: Db; platformAddress: () => string; vvxBurned: () => Promise<number>; jsonHeaders?: Record<string, string> }) {
   // Cached until a write to one of the tables the figures come from (per platform address, which is fixed once connected).
-  const encode = jsonEncoder<ReturnType<typeof platformStats> & { vvxBurned: number }>(StatsResponse, "stats");
-  const stats = readModelsFor(deps.db).keyed([...STATS_TABLES, ...BURN_TABLES], (platform: string) => encode({ ...platformStats(deps.db, platform), vvxBurned: deps.vvxBurned() }));
-  return new Elysia({ name: "stats" }).get("/api/stats", () => stats.get(deps.platformAddress()).response(deps.jsonHeaders), {
+  const encode = jsonEncoder<Awaited<ReturnType<typeof platformStats>> & { vvxBurned: number }>(StatsResponse, "stats");
+  const stats = readModelsFor(deps.db).keyed([...STATS_TABLES, ...BURN_TABLES], async (platform: string) => encode({ ...(await platformStats(deps.db, platform)), vvxBurned: await deps.vvxBurned() }));
+  return new Elysia({ name: "stats" }).get("/api/stats", async () => (await stats.get(deps.platformAddress())).response(deps.jsonHeaders), {
     response: StatsResponse,
     detail: { summary: "Landing page figures", tags: ["system"] },
   });

@@ -7,11 +7,11 @@ import { paidRewardsMicro } from "../rewards";
 export const STATS_TABLES = ["nft_tiers", "nfts", "reward_claims"] as const;
 
 /** Landing-page figures, all read from the database (never literals), through the NFT and rewards features. */
-export function platformStats(db: Db, platformAddress: string) {
-  const nfts = nftSupplyFacts(db, platformAddress);
+export async function platformStats(db: Db, platformAddress: string) {
+  const [nfts, paidMicro] = await Promise.all([nftSupplyFacts(db, platformAddress), paidRewardsMicro(db)]);
   return {
     totalRewardsPoolVvx: Math.round(microToVvxNumber(nfts.rewardsPoolMicro)),
-    totalRewardsPaidVvx: microToVvxNumber(paidRewardsMicro(db)),
+    totalRewardsPaidVvx: microToVvxNumber(paidMicro),
     nftSupply: nfts.supply,
     nftsMinted: nfts.minted,
     holders: nfts.holders,

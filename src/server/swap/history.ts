@@ -27,8 +27,8 @@ export interface SwapHistoryRow {
  * A wallet's completed swaps for the history page's Swaps tab, newest first (optionally only those
  * settled since `since`). Registered with the history feature's sources at merge time.
  */
-export function swapHistory(db: Db, wallet: string, since?: Date, limit?: number): SwapHistoryRow[] {
-  return new SwapRepository(db).completedFor(wallet, since, limit).map((row) => {
+export async function swapHistory(db: Db, wallet: string, since?: Date, limit?: number): Promise<SwapHistoryRow[]> {
+  return (await new SwapRepository(db).completedFor(wallet, since, limit)).map((row) => {
     const microVvx = row.deliveredMicroVvx ?? 0n;
     const spent = row.spentDrops ?? row.sendMaxDrops;
     const vvx = unscaleDecimal(microVvx, 6);
@@ -56,8 +56,8 @@ export function swapHistorySource(db: Db): HistorySource {
   const since = (ms: number | null) => (ms === null ? undefined : new Date(ms));
   return {
     category: "swaps",
-    list(q, limit) {
-      return swapHistory(db, q.wallet, since(q.sinceMs), limit).map(
+    async list(q, limit) {
+      return (await swapHistory(db, q.wallet, since(q.sinceMs), limit)).map(
         (r): HistoryEntry => ({
           id: `swap:${r.id.slice("swap-".length)}`,
           date: new Date(r.date),
@@ -72,8 +72,8 @@ export function swapHistorySource(db: Db): HistorySource {
         }),
       );
     },
-    totals(q) {
-      const t = repo.completedTotals(q.wallet, since(q.sinceMs));
+    async totals(q) {
+      const t = await repo.completedTotals(q.wallet, since(q.sinceMs));
       return { count: t.count, amounts: { VVX: t.microVvx } };
     },
   };

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
-import { preparedOnUse, tablesFor, type Db } from "../platform/db";
+import { and, asc, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { first, prepared, tablesFor, type Db } from "../platform/db";
 import { OPEN_STATUSES, type SwapStatus } from "./model";
 import * as liteTables from "./schema";
 import * as pgTables from "./schema.pg";
@@ -10,29 +10,33 @@ export type SwapRow = typeof swaps.$inferSelect;
 export type NewSwap = typeof swaps.$inferInsert;
 
 /**
- * The swap feature's queries. Status changes are conditional updates: two settlers never both win. Every
- * write is its own transaction (awaited); the reads are still SQLite's synchronous ones.
+ * The swap feature's queries, for both drivers. Status changes are conditional updates: two settlers never
+ * both win. Every write is its own transaction.
  */
 export class SwapRepository {
-  /** The settler's sweep asks for the open swaps every few seconds. */
-  private readonly openStmt;
   private readonly t: typeof liteTables;
+  /** The settler's sweep asks for the open swaps every few seconds. */
+  private readonly openRows = prepared<SwapRow[], { limit: number }>((db) => {
+    const { swaps } = this.t;
+    return db.select().from(swaps).where(inArray(swaps.status, OPEN_STATUSES)).orderBy(asc(swaps.id)).limit(sql.placeholder("limit")).prepare();
+  });
 
   constructor(private readonly db: Db) {
     this.t = tablesFor(db, liteTables, pgTables);
-    this.openStmt = preparedOnUse(() => db.select().from(swaps).where(inArray(swaps.status, OPEN_STATUSES)).orderBy(asc(swaps.id)).limit(sql.placeholder("limit")).prepare());
   }
 
   insert(row: NewSwap): Promise<SwapRow> {
     return this.db.transaction(async (tx) => (await tx.insert(this.t.swaps).values(row).returning())[0]!);
   }
 
-  byUuid(uuid: string): SwapRow | undefined {
-    return this.db.select().from(swaps).where(eq(swaps.uuid, uuid)).get();
+  byUuid(uuid: string): Promise<SwapRow | undefined> {
+    const { swaps } = this.t;
+    return first(this.db.select().from(swaps).where(eq(swaps.uuid, uuid)));
   }
 
-  byId(id: number): SwapRow | undefined {
-    return this.db.select().from(swaps).where(eq(swaps.id, id)).get();
+  byId(id: number): Promise<SwapRow | undefined> {
+    const { swaps } = this.t;
+    return first(this.db.select().from(swaps).where(eq(swaps.id, id)));
   }
 
   /** Moves a swap from one of `from` to a new state; false when another writer moved it first. */
@@ -42,31 +46,31 @@ export class SwapRepository {
   }
 
   /** Open swaps, oldest first (the background settler's work list). */
-  open(limit: number): SwapRow[] {
-    return this.openStmt.all({ limit });
+  open(limit: number): Promise<SwapRow[]> {
+    return this.openRows(this.db, { limit });
   }
 
-  /** Creations interrupted before their sign request existed, started before `before`. */
-  staleCreating(before: Date): SwapRow[] {
-    return this.db.select().from(swaps).where(and(eq(swaps.status, "creating"), lt(swaps.createdAt, before))).all();
-  }
-
-  /** A wallet's swaps that delivered VVX, newest first, optionally since `since` and at most `limit`. */
-  completedFor(wallet: string, since?: Date, limit = -1): SwapRow[] {
-    return this.db.select().from(swaps).where(this.completed(wallet, since)).orderBy(desc(swaps.settledAt), desc(swaps.id)).limit(limit).all();
+  /** A wallet's swaps that delivered VVX, newest first, optionally since `since` and at most `limit` (all without one). */
+  completedFor(wallet: string, since?: Date, limit?: number): Promise<SwapRow[]> {
+    const { swaps } = this.t;
+    const query = this.db.select().from(swaps).where(this.completed(wallet, since)).orderBy(desc(swaps.settledAt), desc(swaps.id));
+    return limit === undefined ? query : query.limit(limit);
   }
 
   /** How many swaps `completedFor` lists, and the VVX they delivered (micro-units). */
-  completedTotals(wallet: string, since?: Date): { count: number; microVvx: bigint } {
-    const row = this.db
-      .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${swaps.deliveredMicroVvx}), 0)` })
-      .from(swaps)
-      .where(this.completed(wallet, since))
-      .get();
+  async completedTotals(wallet: string, since?: Date): Promise<{ count: number; microVvx: bigint }> {
+    const { swaps } = this.t;
+    const row = await first(
+      this.db
+        .select({ n: sql<number>`count(*)`, total: sql<string>`coalesce(sum(${swaps.deliveredMicroVvx}), 0)` })
+        .from(swaps)
+        .where(this.completed(wallet, since)),
+    );
     return { count: Number(row?.n ?? 0), microVvx: BigInt(row?.total ?? 0) };
   }
 
   private completed(wallet: string, since?: Date) {
+    const { swaps } = this.t;
     return and(eq(swaps.wallet, wallet), eq(swaps.status, "completed"), since ? gte(swaps.settledAt, since) : undefined);
   }
 }

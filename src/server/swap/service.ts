@@ -141,7 +141,7 @@ export class SwapService {
     }
     await this.repo.transition(row.id, ["creating"], { status: "pending", uuid: sign.uuid });
     this.deps.log.info("swap requested", { swap: row.id, drops: drops.toString(), microVvx: quote.microVvx.toString(), ledger: snapshot.ledgerIndex });
-    return { row: this.repo.byId(row.id)!, sign, quote };
+    return { row: (await this.repo.byId(row.id))!, sign, quote };
   }
 
   /** A Xaman TrustSet for VVX (issuer from config) so the wallet can hold it. */
@@ -172,7 +172,7 @@ export class SwapService {
 
   /** The swap behind sign request `uuid`, settled as far as Xaman and the ledger allow now. */
   async swapByUuid(uuid: string): Promise<SwapRow> {
-    const row = this.repo.byUuid(uuid);
+    const row = await this.repo.byUuid(uuid);
     if (!row) throw new NotFoundError(`No swap for sign request ${uuid}`, "SWAP_NOT_FOUND");
     return this.settler.settle(row);
   }

@@ -65,7 +65,7 @@ export class SwapSettler {
     try {
       // A locked database skips the sweep (backing off) instead of blocking the server on the busy timeout.
       await this.gate.run(async () => {
-        for (const row of this.deps.repo.open(50)) {
+        for (const row of await this.deps.repo.open(50)) {
           try {
             await this.settle(row);
           } catch (err) {
@@ -85,7 +85,7 @@ export class SwapSettler {
     const now = clock.date();
     if (row.status === "creating" || !row.uuid) {
       if (row.expiresAt.getTime() < now.getTime()) await repo.transition(row.id, ["creating"], { status: "failed", reason: REASONS.interrupted, settledAt: now });
-      return repo.byId(row.id)!;
+      return (await repo.byId(row.id))!;
     }
     const sign = await signing.status(row.uuid);
     if (row.status === "pending") {
@@ -94,12 +94,12 @@ export class SwapSettler {
       } else if (sign.cancelled || sign.expired) {
         const status = sign.cancelled ? "cancelled" : "expired";
         await repo.transition(row.id, ["pending"], { status, reason: REASONS[status], settledAt: now });
-        return repo.byId(row.id)!;
+        return (await repo.byId(row.id))!;
       } else return row;
-      row = repo.byId(row.id)!;
+      row = (await repo.byId(row.id))!;
     }
     if (row.status === "submitted") await this.checkLedger(row, sign);
-    return repo.byId(row.id)!;
+    return (await repo.byId(row.id))!;
   }
 
   private async checkLedger(row: SwapRow, sign: SignStatus): Promise<void> {

@@ -88,7 +88,7 @@ describe("a new holder buys VVX", () => {
     const fee = dropsFromXrp(done.feeXrp);
     expect(before - (await drops(address))).toBe(10_000_000n + fee);
 
-    const history = swapHistory(server.ctx.store.db, address);
+    const history = await swapHistory(server.ctx.store.db, address);
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ type: "Swap", currency: "VVX", amount: quote.vvxAmount, txid: signed.txid });
     expect(history[0]!.description).toContain("10 XRP");
@@ -140,7 +140,7 @@ describe("a new holder buys VVX", () => {
     expect(fee).toBeGreaterThan(0n);
     expect(fee).toBeLessThan(1000n); // the network fee only
     expect(await vvxMicro(client, wallet.classicAddress, server)).toBe(0n);
-    expect(swapHistory(server.ctx.store.db, wallet.classicAddress)).toHaveLength(0);
+    expect(await swapHistory(server.ctx.store.db, wallet.classicAddress)).toHaveLength(0);
   });
 
   test("cancelled and expired requests end the swap with the spec's texts; nothing leaves the wallet", async () => {
@@ -254,8 +254,8 @@ describe("xApp, restarts and concurrent readers", () => {
     client = await outsideClient(server.url);
     await signPayload(server, created.uuid, { seed: wallet.seed! });
     // Nobody asks for the status: the settler's sweep records it.
-    const row = await eventually(() => {
-      const r = server.ctx.swap.repo.byUuid(created.uuid);
+    const row = await eventually(async () => {
+      const r = await server.ctx.swap.repo.byUuid(created.uuid);
       return r?.status === "completed" ? r : undefined;
     }, "the restarted server to settle the swap", 20_000, 100);
     expect(row.deliveredMicroVvx).toBe(microFromValue(created.estimatedVvx).micro);

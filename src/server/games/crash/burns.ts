@@ -4,10 +4,11 @@ import { classifyAmount, xrpFromDrops } from "../../ledger/amounts";
 import type { LedgerGateway } from "../../ledger/gateway";
 import type { DbOrTx, Outbox, OutboxInput, Settlement } from "../../ledger/outbox";
 import type { Clock } from "../../platform/clock";
-import type { Db } from "../../platform/db";
+import { first, tablesFor, type Db } from "../../platform/db";
 import type { Logger } from "../../platform/log";
 import { formatMicroVvx } from "../../../engine/money";
-import { crashBurns } from "./schema";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 
 /** Share of a round's confirmed bets that buys VVX to burn: 1 in 100 (floor, in drops). */
 export const BURN_DIVISOR = 100n;
@@ -21,7 +22,7 @@ const TF_PARTIAL_PAYMENT = 0x00020000;
 const BURN_ASK_VVX = "1000000000000";
 
 const hex = (text: string) => convertStringToHex(text).toUpperCase();
-type BurnRow = typeof crashBurns.$inferSelect;
+type BurnRow = typeof liteTables.crashBurns.$inferSelect;
 
 /**
  * The crash game's 1% buyback-and-burn: after each round with bets, one Payment from the treasury to the
@@ -33,15 +34,18 @@ type BurnRow = typeof crashBurns.$inferSelect;
 export class CrashBurns {
   /** Called after a burn settles (validated or failed): the game pushes the new total to every page. */
   onSettled: (() => void) | undefined;
+  private readonly t: typeof liteTables;
 
   constructor(private readonly deps: { db: Db; clock: Clock; log: Logger; ledger: LedgerGateway; outbox: Outbox }) {
+    this.t = tablesFor(deps.db, liteTables, pgTables);
+    const { crashBurns } = this.t;
     // The burn row owns its payment: the outbox hands it the settlement; one the ledger refused (no path through the pool,
     // the treasury short) goes again under the next key, the row queued again.
     deps.outbox.owner(BURN_OWNER, {
       resend: [BURN_PURPOSE],
-      keyColumns: [crashBurns.outboxKey],
+      keyColumns: [liteTables.crashBurns.outboxKey],
       settled: (s) => this.settle(s),
-      resent: ({ db, id }) => !!db.update(crashBurns).set({ status: "queued", settledAt: null }).where(and(eq(crashBurns.id, Number(id)), isNull(crashBurns.txid))).returning().get(),
+      resent: async ({ db, id }) => (await db.update(crashBurns).set({ status: "queued", settledAt: null }).where(and(eq(crashBurns.id, Number(id)), isNull(crashBurns.txid))).returning({ id: crashBurns.id })).length > 0,
     });
   }
 
@@ -52,7 +56,8 @@ export class CrashBurns {
     const key = `crash-burn:${round}`;
     const { vvx } = this.deps.ledger;
     // The row first: the outbox entry names it as its owner.
-    const row = db.insert(crashBurns).values({ round, betsDrops, xrpDrops, outboxKey: key, status: "queued", createdAt: this.deps.clock.date() }).onConflictDoNothing().returning().get();
+    const { crashBurns } = this.t;
+    const row = await first(db.insert(crashBurns).values({ round, betsDrops, xrpDrops, outboxKey: key, status: "queued", createdAt: this.deps.clock.date() }).onConflictDoNothing().returning());
     if (!row) return undefined;
     await this.deps.outbox.record(db, {
       key,
@@ -72,12 +77,13 @@ export class CrashBurns {
 
   /** A burn's payment settled (inside the settling transaction): the VVX it burned, or failed; the game pushes after the commit. */
   private async settle({ db, id, entry, after }: Settlement): Promise<void> {
-    const row = db.select().from(crashBurns).where(eq(crashBurns.id, Number(id))).get();
+    const { crashBurns } = this.t;
+    const row = await first(db.select().from(crashBurns).where(eq(crashBurns.id, Number(id))));
     if (!row || row.status !== "queued") return;
     const now = this.deps.clock.date();
     after(() => this.onSettled?.());
     if (entry.status !== "validated") {
-      db.update(crashBurns).set({ status: "failed", settledAt: now }).where(eq(crashBurns.id, row.id)).run();
+      await db.update(crashBurns).set({ status: "failed", settledAt: now }).where(eq(crashBurns.id, row.id));
       this.deps.log.error("crash burn failed", { round: row.round, error: entry.error });
       return;
     }
@@ -91,17 +97,19 @@ export class CrashBurns {
     }
     const validated = (await this.deps.outbox.attemptsOf(entry.key)).find((a) => a.hash === entry.hash);
     const spent = xrpSpent(meta, this.deps.ledger.platformAddress, validated ? decode(validated.txBlob).Fee : undefined);
-    db.update(crashBurns).set({ status: "validated", txid: entry.hash, vvxBurnedMicro: burned, xrpSpentDrops: spent, settledAt: now }).where(eq(crashBurns.id, row.id)).run();
+    await db.update(crashBurns).set({ status: "validated", txid: entry.hash, vvxBurnedMicro: burned, xrpSpentDrops: spent, settledAt: now }).where(eq(crashBurns.id, row.id));
     this.deps.log.info("crash burn validated", { round: row.round, txid: entry.hash, vvxBurnedMicro: burned.toString(), xrpSpentDrops: spent?.toString() });
   }
 
   /** Totals of validated burns: VVX burned (micro and text), XRP spent, how many. */
-  totals() {
-    const totals = this.deps.db
-      .select({ n: sql<number>`count(*)`, vvx: sql<number>`coalesce(sum(${crashBurns.vvxBurnedMicro}), 0)`, xrp: sql<number>`coalesce(sum(${crashBurns.xrpSpentDrops}), 0)` })
-      .from(crashBurns)
-      .where(eq(crashBurns.status, "validated"))
-      .get();
+  async totals() {
+    const { crashBurns } = this.t;
+    const totals = await first(
+      this.deps.db
+        .select({ n: sql<number | string>`count(*)`, vvx: sql<number | string>`coalesce(sum(${crashBurns.vvxBurnedMicro}), 0)`, xrp: sql<number | string>`coalesce(sum(${crashBurns.xrpSpentDrops}), 0)` })
+        .from(crashBurns)
+        .where(eq(crashBurns.status, "validated")),
+    );
     return {
       totalVvxBurnedMicro: BigInt(totals?.vvx ?? 0),
       totalVvxBurned: formatMicroVvx(BigInt(totals?.vvx ?? 0)),
@@ -111,10 +119,11 @@ export class CrashBurns {
   }
 
   /** Totals of validated burns and the latest `limit` burns. */
-  summary(limit = 10) {
-    const latest = this.deps.db.select().from(crashBurns).orderBy(desc(crashBurns.round)).limit(limit).all();
+  async summary(limit = 10) {
+    const { crashBurns } = this.t;
+    const [totals, latest] = await Promise.all([this.totals(), this.deps.db.select().from(crashBurns).orderBy(desc(crashBurns.round)).limit(limit)]);
     return {
-      ...this.totals(),
+      ...totals,
       latest: latest.map((b) => ({
         round: b.round,
         xrp: xrpFromDrops(b.xrpSpentDrops ?? b.xrpDrops),

@@ -59,7 +59,7 @@ describe("crash chains", () => {
     const loading = chains.load(7);
     // No game is played before the chain is committed and salted: its row is public, its salt not yet.
     await chains.recorded();
-    expect(chains.all()).toEqual([expect.objectContaining({ firstRound: 7, length: 2_345, salt: null })]);
+    expect(await chains.all()).toEqual([expect.objectContaining({ firstRound: 7, length: 2_345, salt: null })]);
     expect(() => chains.seedFor(7)).toThrow("crash chain not loaded");
     commit.salt(commit.recorded[0]!);
     const row = (await loading)!;
@@ -81,7 +81,7 @@ describe("crash chains", () => {
     while (!chains.readyFor(7 + 2_345)) await Bun.sleep(5);
     const next = chains.seedFor(7 + 2_345);
     expect(next.gameNumber).toBe(1);
-    expect(chains.all()).toHaveLength(2);
+    expect(await chains.all()).toHaveLength(2);
     expect(chains.published.firstRound).toBe(7 + 2_345);
     expect(isGameHashOfChain(next.hash, 1, chains.published.terminatingHash)).toBe(true);
   });
@@ -91,7 +91,7 @@ describe("crash chains", () => {
     const commit = salting();
     const first = new CrashChains(store(dir).db, systemClock, log, sealer, commit, 50_000);
     expect(await first.load(1, () => true)).toBeUndefined();
-    expect(first.all()).toHaveLength(0);
+    expect(await first.all()).toHaveLength(0);
     const row = (await first.load(1))!;
     const again = new CrashChains(store(dir).db, systemClock, log, sealer, commit, 50_000);
     expect(() => again.seedFor(40)).toThrow("crash chain not loaded");
@@ -113,7 +113,7 @@ describe("crash chains", () => {
     lock.exec("ROLLBACK");
     lock.close();
     expect((await loading)!.firstRound).toBe(1);
-    expect(chains.all()).toHaveLength(1);
+    expect(await chains.all()).toHaveLength(1);
   });
 
   test("a seed that no longer walks to its published terminating hash is refused", async () => {
@@ -136,6 +136,6 @@ describe("crash chains", () => {
     commit.salt(commit.recorded[0]!);
     const row = (await loading)!;
     expect(row).toMatchObject({ firstRound: 41, salt: `LEDGER-HASH-OF-CHAIN-${row.id}` });
-    expect(chains.all().map((c) => c.salt)).toEqual(["server-chosen", row.salt]);
+    expect((await chains.all()).map((c) => c.salt)).toEqual(["server-chosen", row.salt]);
   });
 });

@@ -1,20 +1,21 @@
 import { desc, eq, ne } from "drizzle-orm";
 import { createCrashHasher, type CrashHasher } from "../../../engine";
 import type { Clock } from "../../platform/clock";
-import { sqliteOf, type Db, type DbOrTx } from "../../platform/db";
+import { first, sqliteOf, tablesFor, type Db, type DbOrTx } from "../../platform/db";
 import type { Logger } from "../../platform/log";
 import { NATIVE_HASHES } from "../../platform/nativeHashes";
 import { RetryGate } from "../../platform/retry";
 import { isSealed, type Sealer } from "../../platform/secrets";
 import type { ChainCommitter } from "./commitment";
-import { crashChains } from "./schema";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 
 /** Every this many chain steps a hash is kept in memory, so any game's hash is at most this many SHA-256 steps away. */
 const CHECKPOINT_EVERY = 1_000;
 /** Chain steps walked between two turns of the event loop at start-up (a few milliseconds of hashing). */
 const STEPS_PER_TURN = 25_000;
 
-type ChainRow = typeof crashChains.$inferSelect;
+type ChainRow = typeof liteTables.crashChains.$inferSelect;
 
 const hexOf = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -96,6 +97,7 @@ export class CrashChains {
   /** The next chain being made, committed and salted (a used-up chain's successor). */
   private preparing: Promise<unknown> | undefined;
   private readonly firstRecorded = Promise.withResolvers<void>();
+  private readonly t: typeof liteTables;
 
   constructor(
     private readonly db: Db,
@@ -107,10 +109,12 @@ export class CrashChains {
     private readonly length: number,
   ) {
     this.firstRecorded.promise.catch(() => undefined);
+    this.t = tablesFor(db, liteTables, pgTables);
   }
 
   /** Erases every chain's seed (in the caller's transaction when given): the next load publishes a new chain. */
   async retireAll(reason: string, tx: DbOrTx): Promise<void> {
+    const { crashChains } = this.t;
     const retired = await tx.update(crashChains).set({ seedHash: RETIRED }).where(ne(crashChains.seedHash, RETIRED)).returning({ id: crashChains.id });
     if (retired.length) this.log.warn("crash chain retired; a new chain is published before the next round", { chains: retired.map((r) => r.id), reason });
   }
@@ -125,7 +129,8 @@ export class CrashChains {
     // Begun at once, whatever the round number still waits for: ready() from now on waits for this load.
     this.loading = (async () => {
       const nextRound = await firstRound;
-      const newest = this.db.select().from(crashChains).orderBy(desc(crashChains.id)).get();
+      const { crashChains } = this.t;
+      const newest = await first(this.db.select().from(crashChains).orderBy(desc(crashChains.id)).limit(1));
       // Played on only with games left, a commitment on the ledger (a chain made before commitments has none) and a seed still secret.
       const playable = newest && (await this.commitment.has(newest.id)) && nextRound < newest.firstRound + newest.length;
       const kept = playable ? await this.storedSeed(newest) : undefined;
@@ -168,13 +173,9 @@ export class CrashChains {
   }
 
   /** Every chain, oldest first (published facts only: the salt is null until its ledger is validated). */
-  all(): { id: number; terminatingHash: string; salt: string | null; firstRound: number; length: number }[] {
-    return this.db
-      .select()
-      .from(crashChains)
-      .orderBy(crashChains.id)
-      .all()
-      .map((r) => ({ id: r.id, terminatingHash: r.terminatingHash, salt: r.salt, firstRound: r.firstRound, length: r.length }));
+  async all(): Promise<{ id: number; terminatingHash: string; salt: string | null; firstRound: number; length: number }[]> {
+    const { crashChains } = this.t;
+    return (await this.db.select().from(crashChains).orderBy(crashChains.id)).map((r) => ({ id: r.id, terminatingHash: r.terminatingHash, salt: r.salt, firstRound: r.firstRound, length: r.length }));
   }
 
   /**
@@ -240,7 +241,7 @@ export class CrashChains {
   private insert(seed: Uint8Array, terminatingHash: string, firstRound: number): Promise<ChainRow> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
-        .insert(crashChains)
+        .insert(this.t.crashChains)
         .values({ seedHash: this.sealer.seal(hexOf(seed)), length: this.length, terminatingHash, salt: null, firstRound, createdAt: this.clock.date() })
         .returning();
       await this.commitment.record(tx, row!);

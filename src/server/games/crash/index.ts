@@ -68,7 +68,7 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
       "/api/crash/fairness",
       async () => {
         await crash.chains.recorded(); // the first start records its chain a moment after the server listens
-        return fairnessView(crash.chains.all(), await crash.commitments.all(), crash.treasury);
+        return fairnessView(await crash.chains.all(), await crash.commitments.all(), crash.treasury);
       },
       {
         response: CrashFairness,
@@ -111,8 +111,8 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
     )
     .get(
       "/api/crash/burns",
-      () => {
-        const { totalVvxBurnedMicro: _m, ...summary } = crash.burns.summary();
+      async () => {
+        const { totalVvxBurnedMicro: _m, ...summary } = await crash.burns.summary();
         return { success: true as const, ...summary };
       },
       { response: CrashBurnsResponse, detail: { summary: "VVX bought back and burned with 1% of the crash bets: totals and the latest burns", tags: ["crash"] } },

@@ -1,9 +1,11 @@
 import { and, desc, eq, gte, isNotNull, or, sql } from "drizzle-orm";
 import type { HistoryEntry, HistoryQuery, HistorySource } from "../../history";
-import { incomingPayments } from "../../payments/schema";
-import type { Db } from "../../platform/db";
+import * as litePayments from "../../payments/schema";
+import * as pgPayments from "../../payments/schema.pg";
+import { first, tablesFor, type Db } from "../../platform/db";
 import type { BetRow } from "./model";
-import { gameBets } from "./schema";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 
 /** How a game words its rows (defaults: crash's cash-out). */
 export interface BetHistoryText {
@@ -20,23 +22,25 @@ const PAYOUT_STATUS = (txid: string | null) => (txid ? "Completed" : "Pending");
  * refund, so a refused payment and its refund net to zero. `label` is the game's name for people.
  */
 export function gameBetHistory(db: Db, game: string, label: string, text: BetHistoryText = {}): HistorySource {
+  const { gameBets } = tablesFor(db, liteTables, pgTables);
+  const { incomingPayments } = tablesFor(db, litePayments, pgPayments);
   const at = sql`coalesce(${gameBets.confirmedAt}, ${gameBets.settledAt})`;
-  const since = (q: HistoryQuery) => (q.sinceMs === null ? undefined : gte(at, q.sinceMs));
+  // A raw expression binds its value as given: milliseconds on SQLite, a timestamp on PostgreSQL.
+  const since = (q: HistoryQuery) => (q.sinceMs === null ? undefined : gte(at, db.$driver === "pg" ? new Date(q.sinceMs) : q.sinceMs));
   // Joined a round, or refused after the payment arrived (refunded, or its request expired or was withdrawn): the refund row returns it.
   const received = or(isNotNull(gameBets.confirmedAt), and(isNotNull(gameBets.paymentTxHash), isNotNull(gameBets.outboxKey)));
   const paid = (q: HistoryQuery) => and(eq(gameBets.game, game), eq(gameBets.wallet, q.wallet), received, since(q));
   const won = (q: HistoryQuery) => and(paid(q), eq(gameBets.status, "won"));
   return {
     category: "games",
-    list(q, limit) {
-      const rows = db
+    async list(q, limit) {
+      const rows = await db
         .select({ b: gameBets, delivered: incomingPayments.deliveredAmount })
         .from(gameBets)
         .leftJoin(incomingPayments, eq(incomingPayments.txHash, gameBets.paymentTxHash))
         .where(paid(q))
         .orderBy(desc(at))
-        .limit(limit)
-        .all();
+        .limit(limit);
       const out: HistoryEntry[] = [];
       for (const { b, delivered } of rows) {
         if (b.status === "won") {
@@ -68,15 +72,12 @@ export function gameBetHistory(db: Db, game: string, label: string, text: BetHis
       }
       return out.sort((a, b) => b.date.getTime() - a.date.getTime()).slice(0, limit);
     },
-    totals(q) {
-      const paidDrops = sql<number>`coalesce(sum(case when ${gameBets.confirmedAt} is not null then ${gameBets.amountDrops} else coalesce(${incomingPayments.deliveredAmount}, ${gameBets.amountDrops}) end), 0)`;
-      const bets = db
-        .select({ n: sql<number>`count(*)`, total: paidDrops })
-        .from(gameBets)
-        .leftJoin(incomingPayments, eq(incomingPayments.txHash, gameBets.paymentTxHash))
-        .where(paid(q))
-        .get();
-      const wins = db.select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${gameBets.payoutDrops}), 0)` }).from(gameBets).where(won(q)).get();
+    async totals(q) {
+      const paidDrops = sql<string>`coalesce(sum(case when ${gameBets.confirmedAt} is not null then ${gameBets.amountDrops} else coalesce(${incomingPayments.deliveredAmount}, ${gameBets.amountDrops}) end), 0)`;
+      const [bets, wins] = await Promise.all([
+        first(db.select({ n: sql<number>`count(*)`, total: paidDrops }).from(gameBets).leftJoin(incomingPayments, eq(incomingPayments.txHash, gameBets.paymentTxHash)).where(paid(q))),
+        first(db.select({ n: sql<number>`count(*)`, total: sql<string>`coalesce(sum(${gameBets.payoutDrops}), 0)` }).from(gameBets).where(won(q))),
+      ]);
       return { count: Number(bets?.n ?? 0) + Number(wins?.n ?? 0), amounts: { XRP: BigInt(wins?.total ?? 0) - BigInt(bets?.total ?? 0) } };
     },
   };

@@ -121,7 +121,7 @@ export class RacingBetRules {
 
   /** The kit asks which race a paid bet joins (inside the credit's transaction). */
   async place(ctx: { db: DbOrTx; bet: Bet<RaceBetParams>; payment: IncomingPayment }, bets: GameBets<RaceBetParams>): Promise<BetPlacement> {
-    const race = this.repo.current(ctx.db);
+    const race = await this.repo.current(ctx.db);
     const { round, unicorn } = ctx.bet.params;
     if (!race || race.round !== round) return { refuse: RACING_REFUSAL.bettingClosed };
     const open = race.status === "waiting" || (race.status === "closed" && ctx.payment.ledgerIndex <= race.closeLedger!);

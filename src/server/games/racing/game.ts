@@ -74,16 +74,16 @@ export class RacingGame {
     });
     // What every socket gets on open, serialized once per change of the races (a race finishing).
     const sqlite = sqliteOf(deps.db);
-    const history = sqlite && readModelsOf(sqlite).model(["racing_races"], () => JSON.stringify(this.raceHistory()));
-    this.raceHistoryText = history ? () => history.get() : () => JSON.stringify(this.raceHistory());
+    const history = sqlite && readModelsOf(sqlite).model(["racing_races"], async () => JSON.stringify(await this.raceHistory()));
+    this.raceHistoryText = history ? () => history.get() : async () => JSON.stringify(await this.raceHistory());
   }
 
   /** The raceHistory message's JSON as it is now. */
-  readonly raceHistoryText: () => string;
+  readonly raceHistoryText: () => Promise<string>;
 
   /** The latest finished races, as sockets get them on open and after each race. */
-  raceHistory(): RacingServerMessage {
-    return { type: "raceHistory", data: this.races(HISTORY_ON_CONNECT) };
+  async raceHistory(): Promise<RacingServerMessage> {
+    return { type: "raceHistory", data: await this.races(HISTORY_ON_CONNECT) };
   }
 
   start(): void {
@@ -118,7 +118,7 @@ export class RacingGame {
   watched(): void {
     if (this.stopped) return;
     this.timer ??= setInterval(() => {
-      if (this.channel.watchers === 0) return void (clearInterval(this.timer), (this.timer = undefined));
+      if (this.channel.watchers === 0 && !this.channel.watchedElsewhere) return void (clearInterval(this.timer), (this.timer = undefined));
       const racing = this.rounds.current?.status === "racing";
       if (racing || performance.now() - this.lastPush >= 1000) this.pushStateSoon();
     }, RACING_PUSH_MS);
@@ -135,14 +135,14 @@ export class RacingGame {
 
   /** The current race's gameState message. */
   async gameState(): Promise<RacingServerMessage | undefined> {
-    const race = this.rounds.current ?? this.repo.current();
+    const race = this.rounds.current ?? (await this.repo.current());
     if (!race) return undefined;
     const players = (await this.bets.inRound(race.round)).map((b) => playerView({ wallet: b.wallet, round: race.round, unicorn: b.params.unicorn, amountDrops: b.amountDrops, wonDrops: b.status === "won" ? (b.payoutDrops ?? 0n) : null }));
     return { type: "gameState", data: { raceState: raceStateView(race, this.rounds.outcomeOf(race), this.deps.clock.now()), players, currentRound: race.round } };
   }
 
   /** The highest race that started (or was voided): every race whose seed may have been shown. 0 before any. */
-  lastShownRound(): number {
+  lastShownRound(): Promise<number> {
     return this.repo.lastShownRound();
   }
 
@@ -153,26 +153,26 @@ export class RacingGame {
    */
   async skipPast(db: DbOrTx, shown: number | undefined): Promise<void> {
     const now = this.deps.clock.date();
-    const race = this.repo.race(this.repo.lastRound(db), db);
+    const race = await this.repo.race(await this.repo.lastRound(db), db);
     if (race && race.status !== "finished" && race.status !== "voided" && (shown === undefined || race.round <= shown)) {
-      this.repo.updateRace(db, race.round, race.status as RaceStatus, { status: "voided", finishedAt: now });
+      await this.repo.updateRace(db, race.round, race.status as RaceStatus, { status: "voided", finishedAt: now });
       for (const bet of await this.bets.inRound(race.round, db)) await this.bets.refund(db, bet.id, BET_REFUND_REASON.roundVoided);
     }
-    if (shown !== undefined && this.repo.lastRound(db) < shown) {
+    if (shown !== undefined && (await this.repo.lastRound(db)) < shown) {
       const none = "";
       const multipleHundredths = Math.round(this.deps.config.racing.payoutMultiple * 100);
-      this.repo.insertRace(db, { round: shown, status: "voided", serverSeed: none, serverSeedHash: none, multipleHundredths, countdownAt: now, betsCloseAt: now, startsAt: now, finishedAt: now });
+      await this.repo.insertRace(db, { round: shown, status: "voided", serverSeed: none, serverSeedHash: none, multipleHundredths, countdownAt: now, betsCloseAt: now, startsAt: now, finishedAt: now });
     }
   }
 
   /** Finished races, newest first (before round `before` when given). */
-  races(limit: number, before?: number) {
-    return this.repo.finished(limit, before).map(raceRecord);
+  async races(limit: number, before?: number) {
+    return (await this.repo.finished(limit, before)).map(raceRecord);
   }
 
   /** One finished race with every bet (its page); 404 for an unknown race or one still being run. */
   async raceDetail(round: number): Promise<RaceDetail> {
-    const race = this.repo.race(round);
+    const race = await this.repo.race(round);
     if (!race) throw new NotFoundError(`No race #${round}`, "ROUND_NOT_FOUND");
     if (race.status !== "finished") throw new NotFoundError(`Race #${round} is still being run: its seeds are published when it starts`, "ROUND_NOT_OVER");
     const bets = (await this.bets.inRound(round)).filter((b) => b.status !== "awaiting_payment");
@@ -186,7 +186,7 @@ export class RacingGame {
 
   /** POST /api/unicorn-bet/initiate after the session check: the spec's order of checks, the liability guard, then the payment request. */
   async initiate(wallet: string, body: { betAmount?: unknown; unicornName?: unknown }, clientToken?: string): Promise<BetInitiateResponse> {
-    const race = this.repo.current();
+    const race = await this.repo.current();
     if (race && (await this.bets.repo.walletBetInRound(this.deps.db, wallet, race.round))) throw new ConflictError("RACE_ALREADY_BET", TEXT.alreadyBet);
     if (!race || race.status !== "waiting" || this.deps.clock.now() >= race.betsCloseAt.getTime()) throw new ConflictError("RACE_BETTING_CLOSED", TEXT.duringRace);
     const amountDrops = parseBetDrops(body.betAmount);
@@ -237,7 +237,7 @@ export class RacingGame {
     await this.pushState();
     if (race.status !== "finished") return;
     this.bets.kick();
-    this.channel.publish(this.raceHistory());
+    this.channel.publish(await this.raceHistory());
     const winner = UNICORNS[race.winnerIndex!]!.name;
     for (const bet of await this.bets.inRound(race.round)) {
       const payout = bet.status === "won" ? (bet.payoutDrops ?? 0n) : 0n;

@@ -5,7 +5,7 @@ import { parsePositive } from "../../platform/http/query";
 import { NotFoundError } from "../../platform/errors";
 import type { Config } from "../../platform/config";
 import { sqliteOf, type Db } from "../../platform/db";
-import { readModelsOf } from "../../platform/db/readModels";
+import { readModelsOf, settledThen } from "../../platform/db/readModels";
 import { jsonEncoder } from "../../platform/http/cachedJson";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
@@ -21,7 +21,11 @@ import { RACES_MAX_LIMIT } from "./model";
  */
 function finishedRaces(racing: RacingGame, db: Db) {
   const encode = jsonEncoder<typeof RacesResponse.static>(RacesResponse, "racing races");
-  return readModelsOf(sqliteOf(db)!).keyed(["racing_races"], (limit: number) => encode({ success: true, races: racing.races(limit) }));
+  return readModelsOf(sqliteOf(db)!).keyed(["racing_races"], async (limit: number) => encode({ success: true, races: await racing.races(limit) }));
+}
+
+async function olderRaces(racing: RacingGame, limit: number, before: number): Promise<typeof RacesResponse.static> {
+  return { success: true, races: await racing.races(limit, before) };
 }
 
 /** The race now and the finished races: public reads. */
@@ -44,8 +48,9 @@ function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<strin
       "/api/racing/races",
       ({ query }) => {
         const limit = parsePositive(query.limit, "limit", 20, RACES_MAX_LIMIT);
-        if (!query.before) return races.get(limit).response(jsonHeaders);
-        return { success: true as const, races: racing.races(limit, parsePositive(query.before, "before", 1, 9_999_999)) };
+        // Synchronous while the races are unchanged (the hot read), else once the list is built.
+        if (!query.before) return settledThen(races.get(limit), (json): Response => json.response(jsonHeaders));
+        return olderRaces(racing, limit, parsePositive(query.before, "before", 1, 9_999_999));
       },
       {
         query: RoundsQuery,
@@ -91,7 +96,7 @@ export function racingSocket(racing: RacingGame, deps: GameSocketDeps): SocketEn
       racing.watched();
       const state = await racing.gameState();
       if (state) racing.channel.send(socket, state);
-      socket.send(racing.raceHistoryText());
+      socket.send(await racing.raceHistoryText());
     },
     async onAuth(socket, wallet) {
       const race = racing.rounds.current;

@@ -115,7 +115,7 @@ export class RaceRounds {
 
   /** Takes the next step that is due; false when nothing is due yet. */
   private async step(): Promise<boolean> {
-    const race = this.raceIsStored ? this.race : this.repo.current();
+    const race = this.raceIsStored ? this.race : await this.repo.current();
     this.race = race;
     this.raceIsStored = true;
     if (!race) return this.begin(1);
@@ -165,8 +165,8 @@ export class RaceRounds {
     const commitLedger = this.validated?.index ?? null;
     const now = this.deps.clock.now();
     const serverSeed = randomBytes(32).toString("hex");
-    const row = await this.deps.db.transaction((tx) => {
-      if (this.repo.lastRound(tx) >= round) return undefined;
+    const row = await this.deps.db.transaction(async (tx) => {
+      if ((await this.repo.lastRound(tx)) >= round) return undefined;
       return this.repo.insertRace(tx, {
         round,
         status: "waiting",
@@ -232,7 +232,7 @@ export class RaceRounds {
   private async finish(race: RaceRow): Promise<boolean> {
     const outcome = this.outcomeOf(race)!;
     const row = await this.deps.db.transaction(async (tx) => {
-      const done = this.repo.updateRace(tx, race.round, "racing", { status: "finished", winnerIndex: outcome.winnerIndex, finishedAt: this.deps.clock.date() });
+      const done = await this.repo.updateRace(tx, race.round, "racing", { status: "finished", winnerIndex: outcome.winnerIndex, finishedAt: this.deps.clock.date() });
       if (done) await this.hooks.settle(tx, done);
       return done;
     });

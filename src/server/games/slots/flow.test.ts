@@ -58,13 +58,13 @@ describe("a 10-spin package played to the end", () => {
 
     // The rows the history page gets: the package (paid) and the payouts (received), with their txids.
     const history = server.ctx.slots.history();
-    const rows = history.list({ wallet: wallet.classicAddress, sinceMs: null }, 50);
+    const rows = await history.list({ wallet: wallet.classicAddress, sinceMs: null }, 50);
     const pkg = rows.find((r) => r.type === "Purchase")!;
     expect(pkg).toMatchObject({ amountMicro: -10_000_000_000n, currency: "VVX", category: "games", status: "Completed", description: "VVX Slots: 10 Spins package" });
     expect(pkg.txid).toMatch(/^[0-9A-F]{64}$/);
     const payoutRows = rows.filter((r) => r.type === "Payout");
     expect(payoutRows.reduce((n, r) => n + r.amountMicro, 0n)).toBe(total);
     expect(new Set(payoutRows.map((r) => r.txid))).toEqual(new Set(onLedger.map((p) => p.hash)));
-    expect(history.totals({ wallet: wallet.classicAddress, sinceMs: null })).toEqual({ count: rows.length, amounts: { VVX: total - 10_000_000_000n } });
+    expect(await history.totals({ wallet: wallet.classicAddress, sinceMs: null })).toEqual({ count: rows.length, amounts: { VVX: total - 10_000_000_000n } });
   }, 90_000);
 });

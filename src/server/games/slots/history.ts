@@ -1,7 +1,8 @@
 import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { SLOT_PACKAGES } from "../../../engine";
-import type { Db } from "../../platform/db";
-import { slotPayouts, slotPurchases } from "./schema";
+import { first, tablesFor, type Db } from "../../platform/db";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 
 /** A wallet's money movement in the slots, close to the spec's Transaction (history page rows). */
 export interface SlotsHistoryEntry {
@@ -32,15 +33,16 @@ const PAYOUT_STATUS: Record<string, string> = { pending: "Pending", validated: "
  * was active, unplayed spins of an expired session) are outbox refunds, listed with all refunds.
  */
 export function slotsHistory(db: Db) {
-  const packages = (q: SlotsHistoryQuery, limit: number): SlotsHistoryEntry[] =>
-    db
-      .select()
+  const { slotPayouts, slotPurchases } = tablesFor(db, liteTables, pgTables);
+  const packages = async (q: SlotsHistoryQuery, limit: number): Promise<SlotsHistoryEntry[]> =>
+    (
+      await db
+        .select()
       .from(slotPurchases)
-      .where(and(eq(slotPurchases.wallet, q.wallet), eq(slotPurchases.status, "paid"), q.sinceMs === null ? undefined : gte(slotPurchases.paidAt, new Date(q.sinceMs))))
-      .orderBy(desc(slotPurchases.paidAt))
-      .limit(limit)
-      .all()
-      .map((p) => ({
+        .where(and(eq(slotPurchases.wallet, q.wallet), eq(slotPurchases.status, "paid"), q.sinceMs === null ? undefined : gte(slotPurchases.paidAt, new Date(q.sinceMs))))
+        .orderBy(desc(slotPurchases.paidAt))
+        .limit(limit)
+    ).map((p) => ({
         id: `slots-package:${p.id}`,
         date: p.paidAt!,
         type: "Purchase",
@@ -51,15 +53,15 @@ export function slotsHistory(db: Db) {
         txid: p.paymentTxHash,
         status: "Completed",
       }));
-  const payouts = (q: SlotsHistoryQuery, limit: number): SlotsHistoryEntry[] =>
-    db
-      .select()
-      .from(slotPayouts)
-      .where(and(eq(slotPayouts.wallet, q.wallet), q.sinceMs === null ? undefined : gte(slotPayouts.createdAt, new Date(q.sinceMs))))
-      .orderBy(desc(slotPayouts.createdAt))
-      .limit(limit)
-      .all()
-      .map((p) => ({
+  const payouts = async (q: SlotsHistoryQuery, limit: number): Promise<SlotsHistoryEntry[]> =>
+    (
+      await db
+        .select()
+        .from(slotPayouts)
+        .where(and(eq(slotPayouts.wallet, q.wallet), q.sinceMs === null ? undefined : gte(slotPayouts.createdAt, new Date(q.sinceMs))))
+        .orderBy(desc(slotPayouts.createdAt))
+        .limit(limit)
+    ).map((p) => ({
         id: `slots-payout:${p.id}`,
         date: p.createdAt,
         type: "Payout",
@@ -73,22 +75,27 @@ export function slotsHistory(db: Db) {
   return {
     category: "games" as const,
     /** Newest first, at most `limit` rows. */
-    list(q: SlotsHistoryQuery, limit: number): SlotsHistoryEntry[] {
-      return [...packages(q, limit), ...payouts(q, limit)].sort((a, b) => b.date.getTime() - a.date.getTime()).slice(0, limit);
+    async list(q: SlotsHistoryQuery, limit: number): Promise<SlotsHistoryEntry[]> {
+      const [bought, paid] = await Promise.all([packages(q, limit), payouts(q, limit)]);
+      return [...bought, ...paid].sort((a, b) => b.date.getTime() - a.date.getTime()).slice(0, limit);
     },
     /** Row count and net VVX over the query. */
-    totals(q: SlotsHistoryQuery): { count: number; amounts: { VVX: bigint } } {
+    async totals(q: SlotsHistoryQuery): Promise<{ count: number; amounts: { VVX: bigint } }> {
       const since = q.sinceMs === null ? undefined : new Date(q.sinceMs);
-      const paid = db
-        .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${slotPurchases.amountMicro}), 0)` })
-        .from(slotPurchases)
-        .where(and(eq(slotPurchases.wallet, q.wallet), eq(slotPurchases.status, "paid"), since ? gte(slotPurchases.paidAt, since) : undefined))
-        .get();
-      const won = db
-        .select({ n: sql<number>`count(*)`, total: sql<number>`coalesce(sum(${slotPayouts.amountMicro}), 0)` })
-        .from(slotPayouts)
-        .where(and(eq(slotPayouts.wallet, q.wallet), inArray(slotPayouts.status, ["pending", "validated", "failed"]), since ? gte(slotPayouts.createdAt, since) : undefined))
-        .get();
+      const [paid, won] = await Promise.all([
+        first(
+          db
+            .select({ n: sql<number>`count(*)`, total: sql<string>`coalesce(sum(${slotPurchases.amountMicro}), 0)` })
+            .from(slotPurchases)
+            .where(and(eq(slotPurchases.wallet, q.wallet), eq(slotPurchases.status, "paid"), since ? gte(slotPurchases.paidAt, since) : undefined)),
+        ),
+        first(
+          db
+            .select({ n: sql<number>`count(*)`, total: sql<string>`coalesce(sum(${slotPayouts.amountMicro}), 0)` })
+            .from(slotPayouts)
+            .where(and(eq(slotPayouts.wallet, q.wallet), inArray(slotPayouts.status, ["pending", "validated", "failed"]), since ? gte(slotPayouts.createdAt, since) : undefined)),
+        ),
+      ]);
       return { count: Number(paid?.n ?? 0) + Number(won?.n ?? 0), amounts: { VVX: BigInt(won?.total ?? 0) - BigInt(paid?.total ?? 0) } };
     },
   };

@@ -6,7 +6,7 @@ import { migrations } from "./migrations";
 import { VERSION } from "../version";
 import { finalizeStatements, sqliteDb, writerOf, type Db } from "./store";
 
-export { first, isRetryable, NestedTransactionError, prepared, tablesFor, writerOf, type Db, type DbOrTx, type Driver } from "./store";
+export { first, inJsonArray, isRetryable, placeholderTime, timeOf, NestedTransactionError, prepared, tablesFor, writerOf, type Db, type DbOrTx, type Driver } from "./store";
 
 export interface Store {
   driver: "sqlite";

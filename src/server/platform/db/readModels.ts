@@ -146,6 +146,21 @@ export class ReadModel<T> {
   }
 }
 
+const settledValues = new WeakMap<Promise<unknown>, unknown>();
+
+/**
+ * A cached promise's value handed to `then` without a turn of the event loop once it has settled (else the promise, which
+ * remembers its value when it resolves): a read model built by an async query still answers a hot read
+ * synchronously while nothing changed.
+ */
+export function settledThen<T, R>(value: Promise<T>, then: (v: T) => R): R | Promise<R> {
+  if (settledValues.has(value)) return then(settledValues.get(value) as T);
+  return value.then((v) => {
+    settledValues.set(value, v);
+    return then(v);
+  });
+}
+
 /** A value built by an async build is its promise (cached like any value); a rejected one is forgotten, so the next read builds again. */
 function forgetIfRejected<T>(value: T, forget: () => void): T {
   if (value instanceof Promise) value.catch(forget);

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database, Statement } from "bun:sqlite";
 import { drizzle as sqliteDrizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
-import { getTableName, type SQL, type Table } from "drizzle-orm";
+import { getTableName, sql, type SQL, type SQLWrapper, type Table } from "drizzle-orm";
 import { TableVersions } from "./tableVersions";
 import { ConnectionStatements } from "./statements";
 
@@ -26,6 +26,12 @@ export interface Db extends Queries {
   transaction<T>(fn: (tx: Db) => Promise<T> | T): Promise<T>;
   /** Runs a statement written with drizzle's sql`` (its result is not read). */
   execute(query: SQL): Promise<void>;
+  /**
+   * The rows of a query written with drizzle's sql``, as the driver gives them: quote aliases ("tokenId"; PostgreSQL
+   * folds unquoted ones to lower case) and read times and sums with `timeOf` and BigInt (SQLite gives numbers,
+   * PostgreSQL Dates and strings).
+   */
+  rows<T>(query: SQL): Promise<T[]>;
 }
 
 /** The database or an open transaction on it (writes that must commit together take this). */
@@ -38,6 +44,30 @@ export type DbOrTx = Db;
  */
 export function tablesFor<S extends Record<string, unknown>>(db: Pick<Db, "$driver">, sqlite: S, pg: { [K in keyof S]: unknown }): S {
   return (db.$driver === "pg" ? pg : sqlite) as S;
+}
+
+/**
+ * `column IN (the strings of a JSON array)`: one SQL text for any number of values, so it can be prepared
+ * (`json` a string or a `sql.placeholder`): json_each on SQLite, jsonb_array_elements_text on PostgreSQL.
+ */
+export function inJsonArray(db: Pick<Db, "$driver">, column: SQLWrapper, json: unknown): SQL {
+  return db.$driver === "pg" ? sql`${column} IN (SELECT jsonb_array_elements_text(${json}::jsonb))` : sql`${column} IN (SELECT value FROM json_each(${json}))`;
+}
+
+/** A time read by `rows` or a raw aggregate (SQLite: milliseconds; PostgreSQL: a Date or its text) as milliseconds. */
+export function timeOf(value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.getTime();
+  return typeof value === "number" ? value : /^-?\d+$/.test(String(value)) ? Number(value) : Date.parse(String(value));
+}
+
+/**
+ * A time as a `sql.placeholder` of a time column takes it (drizzle binds placeholders without the column's
+ * encoding): milliseconds on SQLite (timestamp_ms), a Date on PostgreSQL (timestamptz).
+ */
+export function placeholderTime(db: Pick<Db, "$driver">, at: Date | number): Date | number {
+  if (db.$driver === "pg") return at instanceof Date ? at : new Date(at);
+  return at instanceof Date ? at.getTime() : at;
 }
 
 /** The first row of a query (add `.limit(1)` to a select that may match more). */
@@ -155,6 +185,7 @@ export function sqliteDb(writer: Database, reader: Database): Db {
   const writerDrizzle = sqliteDrizzle(writer);
   writerStatements.cacheOneTimeQueries(writerDrizzle);
   const execute = (d: BunSQLiteDatabase) => async (query: SQL) => void d.run(query);
+  const rows = (d: BunSQLiteDatabase) => async <T>(query: SQL) => d.all<T>(query);
 
   const txAt = (depth: number): Db =>
     Object.assign(Object.create(writerDrizzle) as Db, {
@@ -162,6 +193,7 @@ export function sqliteDb(writer: Database, reader: Database): Db {
       $connection: writerDrizzle,
       $statements: writerStatements,
       execute: execute(writerDrizzle),
+      rows: rows(writerDrizzle),
       transaction: async <T>(fn: (tx: Db) => Promise<T> | T): Promise<T> => {
         const name = `sp${depth}`;
         writer.run(`SAVEPOINT ${name}`);
@@ -192,6 +224,7 @@ export function sqliteDb(writer: Database, reader: Database): Db {
       readerStatements.finalize();
     },
     execute: execute(readerDrizzle),
+    rows: rows(readerDrizzle),
     async transaction<T>(fn: (tx: Db) => Promise<T> | T): Promise<T> {
       const current = inside.getStore();
       if (current?.open && current.store === frameKey) throw new NestedTransactionError();
@@ -263,6 +296,7 @@ export function pgDb(client: BunSQLDatabase): Db {
     Object.assign(Object.create(t) as Db, {
       $driver: "pg" as const,
       execute: async (query: SQL) => void (await t.execute(query)),
+      rows: async <T>(query: SQL) => [...((await t.execute(query)) as Iterable<T>)],
       transaction: <T>(fn: (tx: Db) => Promise<T> | T): Promise<T> => t.transaction(async (sp) => fn(wrapTx(sp, written))),
       insert: (table: Table) => (written.add(getTableName(table)), t.insert(table as never)),
       update: (table: Table) => (written.add(getTableName(table)), t.update(table as never)),
@@ -273,6 +307,7 @@ export function pgDb(client: BunSQLDatabase): Db {
   const db: Db = Object.assign(Object.create(client) as Db, {
     $driver: "pg" as const,
     execute: async (query: SQL) => void (await client.execute(query)),
+    rows: async <T>(query: SQL) => [...((await client.execute(query)) as Iterable<T>)],
     async transaction<T>(fn: (tx: Db) => Promise<T> | T): Promise<T> {
       const current = inside.getStore();
       if (current?.open && current.store === frameKey) throw new NestedTransactionError();
