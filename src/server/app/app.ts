@@ -46,7 +46,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
   const signLimits = new SignRequestLimits();
   // PostgreSQL has no lock another process holds the way a SQLite file does: its writes wait their turn.
   const writeLock: Pick<WriteLock, "heldElsewhere" | "noteHeld"> = ctx.store.driver === "sqlite" ? writeLockOf(ctx.store.sqlite) : { heldElsewhere: false, noteHeld() {} };
-  const headers = new SecurityHeaders(ctx.config.publicUrl);
+  const headers = new SecurityHeaders(ctx.config.publicUrl, ctx.sandbox && ctx.config.sandboxUrl ? [ctx.sandbox.publicUrl] : []);
   const web = webRoutes(spa, headers);
   // The API's JSON answers with their security headers, for routes that build their Response from a cached body.
   const jsonHeaders = Object.freeze({ "content-type": "application/json", ...headers.resource("/api") });
@@ -116,7 +116,7 @@ function sandboxHooks(ctx: AppContext): SandboxProductHooks {
 /** The sandbox Xaman's OAuth2 token endpoint: xumm-sdk's server posts a form there, as to Xaman's. */
 const SANDBOX_OAUTH_TOKEN = "/sandbox/xumm/oauth2/token";
 /** Routes that take an HTML form instead of JSON: the token endpoint and the sandbox explorer's clock buttons (same-origin, no JavaScript). */
-const FORM_ROUTES = new Set([SANDBOX_OAUTH_TOKEN, "/sandbox/explorer/clock"]);
+export const FORM_ROUTES = new Set([SANDBOX_OAUTH_TOKEN, "/sandbox/explorer/clock"]);
 
 /**
  * Routes whose authority is never a cookie, so another site's page gains nothing there: the
@@ -124,6 +124,6 @@ const FORM_ROUTES = new Set([SANDBOX_OAUTH_TOKEN, "/sandbox/explorer/clock"]);
  * them server to server), its payload sockets (the uuid) and the sandbox ledger (public, as
  * rippled's). They skip the Origin check; everything else that changes state, and /ws, has it.
  */
-function needsNoCookie(path: string): boolean {
+export function needsNoCookie(path: string): boolean {
   return path.startsWith("/sandbox/xumm/api/v1/platform/") || path === SANDBOX_OAUTH_TOKEN || path.startsWith("/sandbox/xumm/sign/") || path === "/sandbox/ledger";
 }

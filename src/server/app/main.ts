@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { lockDataDir } from "../platform/db/dataDirLock";
 import { gatewayFromConfig } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
-import { createLogger, type Logger } from "../platform/log";
+import type { Logger } from "../platform/log";
 import { DataDirError, prepareDataDir } from "../platform/dataDir";
 import { runCommand } from "./commands";
 import { NftService } from "../nfts/service";
@@ -41,6 +41,9 @@ import { PlayedMarks } from "../platform/playedMarks";
 import { guardReplay } from "./replay";
 import { ServerMetrics } from "./metrics";
 import { Drain } from "./drain";
+import { ListenError, listenError, loggerFor } from "./listen";
+
+export { ListenError, listenError, loggerFor } from "./listen";
 import { SwapService } from "../swap/service";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
@@ -54,10 +57,12 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   // What only the leader's memory answers (a crash cash-out, the round's state), asked from any instance.
   const calls = new LeaderCalls(leadership, broker);
   // The sandbox is loaded only in sandbox mode: on real networks none of its code runs.
-  const sandbox = config.network === "sandbox" ? (await import("../sandbox")).createSandbox(config, log) : undefined;
+  const sandbox = config.network === "sandbox" ? await (await import("../sandbox")).createSandbox(config, log) : undefined;
   const clock = sandbox?.clock ?? systemClock;
   const scheduler = new Scheduler();
   const ledger = gatewayFromConfig(config, log, sandbox?.wallets, config.xrplUrl, sandbox?.ledgerClientHeaders);
+  // SANDBOX_URL: the clock follows the shared sandbox's at each close, heard here before any service hears it.
+  sandbox?.follow(ledger);
   const outbox = new Outbox(store.db, ledger, log, clock, fence);
   // Untagged payments from these are treasury funding; the rest is refunded.
   const funders = [...config.treasuryFunders, ledger.vvx.issuer, ...(sandbox ? [sandbox.wallets.issuer.classicAddress, sandbox.wallets.ammProvider.classicAddress] : [])];
@@ -98,11 +103,6 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
   return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, leadership, broker, calls, version: VERSION };
-}
-
-/** The logger the configuration asks for (LOG_FORMAT, LOG_LEVEL; QUIET drops the request lines only). */
-export function loggerFor(config: Pick<Config, "logFormat" | "logLevel" | "logRequests">): Logger {
-  return createLogger({ format: config.logFormat, level: config.logLevel, requests: config.logRequests });
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -200,25 +200,6 @@ export function exposedSandboxAdmin(config: Pick<Config, "network" | "host" | "a
   return "sandbox mode listens beyond localhost with ADMIN_WALLETS set: anyone who reaches this server can sign in as an admin's account through the sandbox wallet; set HOST=127.0.0.1, or use a real network";
 }
 
-/** The server cannot listen on HOST:PORT: the message names them and what to change. */
-export class ListenError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ListenError";
-  }
-}
-
-/** Turns Bun's listen failure into a ListenError; undefined for other errors. */
-export function listenError(config: Pick<Config, "host" | "port">, err: unknown): ListenError | undefined {
-  const { code, syscall } = (err ?? {}) as { code?: unknown; syscall?: unknown };
-  if (syscall !== "listen" || typeof code !== "string") return undefined;
-  const where = `${config.host}:${config.port}`;
-  if (code === "EADDRINUSE") return new ListenError(`${where} is in use by another program. Stop it, or set PORT to a free port.`);
-  if (code === "EACCES") return new ListenError(`${where} needs privileges this user does not have (ports below 1024). Set PORT to 1024 or above.`);
-  if (code === "EADDRNOTAVAIL") return new ListenError(`HOST ${config.host} is not an address of this machine. Set HOST to one of its addresses, 0.0.0.0 (all) or 127.0.0.1.`);
-  return new ListenError(`cannot listen on ${where} (${code}). Check HOST and PORT.`);
-}
-
 /**
  * Which database SQLite found damaged, and what to do: its quick_check names the file (the product's or
  * the sandbox's); the error alone does not say which connection read the bad page.
@@ -280,6 +261,11 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     ({ stop, drain, work } = await startServer(config));
   } catch (err) {
     if (isCorruptError(err)) damaged(err);
+    // Found only when used (SANDBOX_URL's sandbox does not answer, or has another seed): named like the rest.
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(1);
+    }
     if (err instanceof DatabaseFileError) {
       console.error(`Database error: ${err.message}`);
       process.exit(1);

@@ -140,16 +140,16 @@ export function flyTo(server: TestServer, hundredths: number): void {
   server.ctx.scheduler.advance(Math.max(0, msToReachHundredths(hundredths) - rounds.flightMs()));
 }
 
-/** Initiates a bet through the API and signs its payment in the sandbox Xaman; returns the initiate body. */
-export async function placeBet(server: TestServer, browser: TestBrowser, seed: string, betAmount: number | string, autoCashOut?: number | null) {
+/** Initiates a bet through the API and signs its payment in the sandbox Xaman (the server's, or a cluster's `sandbox`); returns the initiate body. */
+export async function placeBet(server: Pick<TestServer, "url">, browser: TestBrowser, seed: string, betAmount: number | string, autoCashOut?: number | null, sandbox: Pick<TestServer, "url"> = server) {
   const res = await browser.json("/api/crash-bet/initiate", { method: "POST", json: { betAmount, ...(autoCashOut !== undefined ? { autoCashOut } : {}) } });
   if (res.status !== 200) throw new Error(`initiate answered ${res.status}: ${JSON.stringify(res.body)}`);
-  await signPayload(server, res.body.uuid, { seed });
+  await signPayload(sandbox, res.body.uuid, { seed });
   return res.body as { betId: string; uuid: string; betAmount: number; autoCashOut: number | null; destinationTag: number };
 }
 
 /** Polls GET /api/crash/bets until the bet satisfies `pred`. */
-export function betReaches(server: TestServer, wallet: string, betId: string, pred: (bet: Record<string, any>) => boolean, what: string, timeoutMs = 60_000) {
+export function betReaches(server: Pick<TestServer, "url">, wallet: string, betId: string, pred: (bet: Record<string, any>) => boolean, what: string, timeoutMs = 60_000) {
   return eventually(
     async () => {
       const res = await fetch(`${server.url}/api/crash/bets?wallet=${wallet}`).then((r) => r.json() as Promise<{ bets: Record<string, any>[] }>);
