@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startRedis, testDatabase } from "../testing/clusterServices";
-import { CRASH_TEST_ENV, CrashSocket, crashOf, flyTo, skipToRound, startFlight, waitingRound } from "../testing/crashKit";
+import { betReaches, CRASH_TEST_ENV, CrashSocket, crashOf, flyTo, placeBet, skipToRound, startFlight, waitingRound } from "../testing/crashKit";
+import { treasuryPaymentsTo } from "../testing/clusterKit";
+import { eventually, faucet } from "../testing/ledgerKit";
+import { connectedBrowser } from "../testing/nftKit";
 import { spawnServer, type ServerProcess } from "../testing/processKit";
 import { startTestInstance, type TestInstance } from "../testing/testServer";
 
@@ -83,4 +86,63 @@ test("a socket on the follower gets the leader's round state first, then the tic
   } finally {
     socket.close();
   }
+});
+
+test("a bet made on the follower is credited by the leader; its cash-out sent on the follower's socket is settled once by the leader, and told to the player there", async () => {
+  const wallet = await faucet(sandbox.url, { xrp: 100 });
+  const { round, crash } = await skipToRound(a, (c) => c >= 300);
+  const browser = await connectedBrowser(b, wallet, sandbox);
+  const bet = await placeBet(b, browser, wallet.seed!, 5, null, sandbox);
+  const confirmed = await betReaches(b, wallet.classicAddress, bet.betId, (x) => x.status === "confirmed", "bet confirmed", 30_000);
+  expect(confirmed.round).toBe(round);
+
+  const socket = await CrashSocket.open(b, browser);
+  try {
+    await socket.auth(wallet.classicAddress);
+    await startFlight(a);
+    flyTo(a, 200);
+    socket.send({ type: "cashOut" });
+    const told = await socket.find((m) => m.type === "cashOutConfirmed" && m.betId === bet.betId, 30_000, "cashOutConfirmed on the follower's socket");
+    expect(told.multiplier).toBeGreaterThanOrEqual(2);
+    expect(told.multiplier).toBeLessThan(crash / 100);
+    // A second cash-out of the same bet: the leader's refusal, with its code, on the follower's socket.
+    socket.send({ type: "cashOut" });
+    const refused = await socket.find((m) => m.type === "error", 5_000, "the second cash-out refused");
+    expect(refused.code).toBe("ALREADY_CASHED_OUT");
+    const won = await betReaches(b, wallet.classicAddress, bet.betId, (x) => x.status === "won" && x.txid, "bet paid", 30_000);
+    expect(won.cashOutMultiplier).toBe(told.multiplier);
+    expect(won.payoutAmount).toBe(told.payout);
+    flyTo(a, crash);
+  } finally {
+    socket.close();
+  }
+  // Paid once, on the ledger, by the leader's outbox.
+  const paid = await eventually(async () => ((await treasuryPaymentsTo(sandbox.url, wallet.classicAddress)).length ? treasuryPaymentsTo(sandbox.url, wallet.classicAddress) : undefined), "the payout on the ledger", 20_000);
+  expect(paid).toHaveLength(1);
+});
+
+test("the leader stopped: the follower leads within 5 s, voids the round it left open and refunds its bet once; a third instance follows it", async () => {
+  const wallet = await faucet(sandbox.url, { xrp: 100 });
+  const { round } = await skipToRound(a, () => true);
+  const browser = await connectedBrowser(a, wallet, sandbox);
+  const bet = await placeBet(a, browser, wallet.seed!, 3, null, sandbox);
+  await betReaches(a, wallet.classicAddress, bet.betId, (x) => x.status === "confirmed" && x.round === round, "bet confirmed", 30_000);
+
+  const stopped = performance.now();
+  await a.stop(true);
+  instances.splice(instances.indexOf(a), 1);
+  await eventually(async () => (await health(b)).role === "leader" || undefined, "the follower to lead", 5_000, 20);
+  const tookMs = performance.now() - stopped;
+  expect(tookMs).toBeLessThan(5_000);
+  expect(await health(b)).toMatchObject({ role: "leader", leaderId: "vvx-b" });
+
+  const refunded = await betReaches(b, wallet.classicAddress, bet.betId, (x) => x.status === "refunded" && x.txid, "bet refunded", 30_000);
+  expect(refunded).toMatchObject({ reason: "round_voided", round });
+  const next = await waitingRound(b);
+  expect(next.round).toBeGreaterThan(round);
+  const refunds = await eventually(async () => ((await treasuryPaymentsTo(sandbox.url, wallet.classicAddress)).length ? treasuryPaymentsTo(sandbox.url, wallet.classicAddress) : undefined), "the refund on the ledger", 20_000);
+  expect(refunds).toEqual([{ hash: refunded.txid, delivered: "3000000" }]);
+
+  const c = await instance("vvx-c");
+  expect(await health(c)).toMatchObject({ role: "follower", leaderId: "vvx-b" });
 });
