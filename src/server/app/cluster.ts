@@ -127,6 +127,8 @@ export class LeaderWork {
     c.outbox.stop();
     if (deposed && !this.stopping) {
       c.log.warn("no longer leading: the leader-only work stopped; restart this instance to let it lead again", { instance: c.leadership.instanceId, leader: c.leadership.leaderId });
+      // It must not win the lock again with nothing to run: it stops contending until restarted.
+      void c.leadership.stop();
       this.onDeposed?.();
     }
   }
