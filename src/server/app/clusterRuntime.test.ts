@@ -168,3 +168,23 @@ test("a leader whose database session ends steps down at once: its loops stop fo
   expect((await health(b)).role).toBe("follower");
   expect(b.ctx.leadership.role).toBe("follower");
 });
+
+test("a racing socket on a follower gets the race the leader runs (read from the database)", async () => {
+  const leader = instances.find((i) => i.ctx.leadership.role === "leader")!;
+  const follower = instances.find((i) => i !== leader)!;
+  const race = await eventually(() => leader.ctx.racing.rounds.current, "the leader's race", 10_000);
+  const ws = new WebSocket(`${follower.url.replace(/^http/, "ws")}/ws/games/unicorn-racing`, { headers: { origin: follower.url } } as never);
+  try {
+    const state = await new Promise<{ type: string; data: { currentRound: number } }>((resolve, reject) => {
+      ws.onmessage = (e) => {
+        const m = JSON.parse(String(e.data));
+        if (m.type === "gameState") resolve(m);
+      };
+      ws.onerror = () => reject(new Error("racing socket failed"));
+      setTimeout(() => reject(new Error("no gameState on the follower's racing socket")), 5_000);
+    });
+    expect(state.data.currentRound).toBe(race.round);
+  } finally {
+    ws.close();
+  }
+});
