@@ -4,8 +4,8 @@ import { BetInitiateBody, BetInitiateResponse, RaceDetail, RaceStateResponse, Ra
 import { parsePositive } from "../../platform/http/query";
 import { NotFoundError } from "../../platform/errors";
 import type { Config } from "../../platform/config";
-import { sqliteOf, type Db } from "../../platform/db";
-import { readModelsOf, settledThen } from "../../platform/db/readModels";
+import type { Db } from "../../platform/db";
+import { readModelsFor, settledThen } from "../../platform/db/readModels";
 import { jsonEncoder } from "../../platform/http/cachedJson";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
@@ -21,7 +21,7 @@ import { RACES_MAX_LIMIT } from "./model";
  */
 function finishedRaces(racing: RacingGame, db: Db) {
   const encode = jsonEncoder<typeof RacesResponse.static>(RacesResponse, "racing races");
-  return readModelsOf(sqliteOf(db)!).keyed(["racing_races"], async (limit: number) => encode({ success: true, races: await racing.races(limit) }));
+  return readModelsFor(db).keyed(["racing_races"], async (limit: number) => encode({ success: true, races: await racing.races(limit) }));
 }
 
 async function olderRaces(racing: RacingGame, limit: number, before: number): Promise<typeof RacesResponse.static> {
