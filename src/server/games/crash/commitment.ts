@@ -4,10 +4,11 @@ import { LedgerRequestError } from "../../ledger/errors";
 import type { LedgerGateway } from "../../ledger/gateway";
 import type { Outbox } from "../../ledger/outbox";
 import type { Clock } from "../../platform/clock";
-import { first, probeWrite, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
+import { first, probeWrite, sqliteOf, tablesFor, type Db, type DbOrTx } from "../../platform/db";
 import type { Logger } from "../../platform/log";
 import { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET } from "../../../shared/fair";
-import { crashChainCommitments } from "./schema";
+import * as liteTables from "./schema";
+import * as pgTables from "./schema.pg";
 
 export { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET };
 
@@ -22,7 +23,7 @@ const POLL_MS = 1_000;
 
 const hex = (text: string) => convertStringToHex(text).toUpperCase();
 
-export type CommitmentRow = typeof crashChainCommitments.$inferSelect;
+export type CommitmentRow = typeof liteTables.crashChainCommitments.$inferSelect;
 
 /** What a chain publishes about itself in its commitment's memo. */
 export interface CommitMemo {
@@ -56,9 +57,13 @@ export interface ChainCommitter {
  * round of the chain is played before that ledger is validated. The same on the sandbox's ledger.
  */
 export class LedgerChainCommitter implements ChainCommitter {
+  /** The store's table (SQLite's or PostgreSQL's). */
+  private readonly commitments: typeof liteTables.crashChainCommitments;
+
   constructor(private readonly deps: { db: Db; ledger: LedgerGateway; outbox: Outbox; clock: Clock; log: Logger }) {
+    this.commitments = tablesFor(deps.db, liteTables, pgTables).crashChainCommitments;
     // A refused commitment goes again under the outbox's next key; the commitment's record of its key follows.
-    deps.outbox.owner(COMMIT_OWNER, { resend: [COMMIT_PURPOSE], keyColumns: [crashChainCommitments.outboxKey] });
+    deps.outbox.owner(COMMIT_OWNER, { resend: [COMMIT_PURPOSE], keyColumns: [this.commitments.outboxKey] });
   }
 
   async record(tx: DbOrTx, chain: { id: number; terminatingHash: string; firstRound: number; length: number }): Promise<void> {
@@ -72,7 +77,7 @@ export class LedgerChainCommitter implements ChainCommitter {
         Memos: [{ Memo: { MemoType: hex(COMMIT_MEMO_TYPE), MemoFormat: hex(COMMIT_MEMO_FORMAT), MemoData: hex(JSON.stringify(commitMemo(chain))) } }],
       },
     });
-    await tx.insert(crashChainCommitments).values({ chainId: chain.id, outboxKey: key, createdAt: this.deps.clock.date() });
+    await tx.insert(this.commitments).values({ chainId: chain.id, outboxKey: key, createdAt: this.deps.clock.date() });
   }
 
   async has(chainId: number): Promise<boolean> {
@@ -80,12 +85,12 @@ export class LedgerChainCommitter implements ChainCommitter {
   }
 
   of(chainId: number): Promise<CommitmentRow | undefined> {
-    return first(this.deps.db.select().from(crashChainCommitments).where(eq(crashChainCommitments.chainId, chainId)));
+    return first(this.deps.db.select().from(this.commitments).where(eq(this.commitments.chainId, chainId)));
   }
 
   /** Every commitment, by chain id. */
   async all(): Promise<Map<number, CommitmentRow>> {
-    return new Map((await this.deps.db.select().from(crashChainCommitments)).map((r) => [r.chainId, r]));
+    return new Map((await this.deps.db.select().from(this.commitments)).map((r) => [r.chainId, r]));
   }
 
   async saltOf(chainId: number, cancelled: () => boolean): Promise<string | undefined> {
@@ -144,9 +149,9 @@ export class LedgerChainCommitter implements ChainCommitter {
     const { hash, ledgerIndex } = entry;
     await this.deps.db.transaction((tx) =>
       tx
-        .update(crashChainCommitments)
+        .update(this.commitments)
         .set({ txHash: hash, ledgerIndex, saltLedgerIndex, committedAt: closeIso ? new Date(closeIso) : this.deps.clock.date() })
-        .where(eq(crashChainCommitments.chainId, row.chainId)),
+        .where(eq(this.commitments.chainId, row.chainId)),
     );
     return saltLedgerIndex;
   }
