@@ -51,7 +51,7 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
   // The API's JSON answers with their security headers, for routes that build their Response from a cached body.
   const jsonHeaders = Object.freeze({ "content-type": "application/json", ...headers.resource("/api") });
   const guardOptions: RequestGuardOptions = { publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => FORM_ROUTES.has(path) };
-  const socketWallet: SocketWallet = (cookies) => ctx.auth.session(cookies.get(SESSION_COOKIE) ?? undefined)?.wallet ?? null;
+  const socketWallet: SocketWallet = async (cookies) => (await ctx.auth.session(cookies.get(SESSION_COOKIE) ?? undefined))?.wallet ?? null;
   const api = new Elysia({ name: "api" })
     .use(requestLog(ctx.log, metrics?.observe))
     .use(securityHeaders(headers))

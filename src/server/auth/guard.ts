@@ -37,8 +37,8 @@ export function requireAdmin(session: WalletSession | null | undefined, adminWal
  * to every route of the instance that uses it. Features then call `actingWallet(session, body.walletAddress)`.
  */
 export function walletSession(auth: AuthService) {
-  return new Elysia().resolve({ as: "scoped" }, ({ request, set }) => {
+  return new Elysia().resolve({ as: "scoped" }, async ({ request, set }) => {
     const cookies = requestCookies({ request, set });
-    return { cookies, session: auth.session(cookies.get(SESSION_COOKIE)) };
+    return { cookies, session: await auth.session(cookies.get(SESSION_COOKIE)) };
   });
 }

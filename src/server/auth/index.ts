@@ -104,10 +104,11 @@ function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLi
     )
     .get(
       "/api/auth/push-to-sign/status",
-      ({ query, session }) => {
+      async ({ query, session }) => {
         const wallet = query.walletAddress !== undefined ? parseAddress(query.walletAddress, "walletAddress") : session?.wallet;
         if (!wallet) throw new ValidationError("walletAddress", "Field 'walletAddress' is required when no wallet is connected");
-        return { success: true as const, walletAddress: wallet, pushToSignEnabled: auth.pushToSignEnabled(wallet), pushReady: auth.hasPushToken(wallet) };
+        const [pushToSignEnabled, pushReady] = await Promise.all([auth.pushToSignEnabled(wallet), auth.hasPushToken(wallet)]);
+        return { success: true as const, walletAddress: wallet, pushToSignEnabled, pushReady };
       },
       {
         query: PushToSignStatusQuery,
@@ -120,7 +121,7 @@ function pushToSignRoutes({ auth, config }: AuthRouteDeps, limits: SignRequestLi
       async ({ body, session }) => {
         const wallet = actingWallet(session, body.walletAddress);
         await auth.setPushToSign(wallet, body.enabled);
-        return { success: true as const, walletAddress: wallet, pushToSignEnabled: body.enabled, pushReady: auth.hasPushToken(wallet) };
+        return { success: true as const, walletAddress: wallet, pushToSignEnabled: body.enabled, pushReady: await auth.hasPushToken(wallet) };
       },
       {
         body: PushToSignBody,

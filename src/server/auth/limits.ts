@@ -79,9 +79,9 @@ export class PayloadLimits {
  * 429 RATE_LIMITED with Retry-After past the wallet's or the IP's limit, nothing made.
  */
 export function payloadLimit(auth: AuthService, limits: PayloadLimits, trustProxy: TrustProxy) {
-  return new Elysia({ name: "payload-limit" }).onTransform({ as: "scoped" }, ({ request, path, server }) => {
+  return new Elysia({ name: "payload-limit" }).onTransform({ as: "scoped" }, async ({ request, path, server }) => {
     if (request.method !== "POST" || !PAYLOAD_ROUTES.has(path)) return;
-    const wallet = auth.session(readCookie(request, SESSION_COOKIE))?.wallet;
+    const wallet = (await auth.session(readCookie(request, SESSION_COOKIE)))?.wallet;
     limits.hit(clientIp(server, request, trustProxy), wallet);
   });
 }

@@ -1,5 +1,5 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
-import { preparedOnUse, tablesFor, type Db } from "../platform/db";
+import { first, prepared, tablesFor, type Db } from "../platform/db";
 import * as liteTables from "./schema";
 import * as pgTables from "./schema.pg";
 
@@ -7,20 +7,28 @@ const { oauthSignIns, walletSessions, walletSettings } = liteTables;
 
 export type SessionRow = typeof walletSessions.$inferSelect;
 export type OauthSignInRow = typeof oauthSignIns.$inferSelect;
+export type SettingsRow = typeof walletSettings.$inferSelect;
 
 /**
- * The auth feature's queries: sessions, OAuth2 sign-in attempts and wallet settings. Every write is its own
- * transaction (awaited); the reads are still SQLite's synchronous ones (every request's session lookup).
+ * The auth feature's queries, for both drivers: sessions, OAuth2 sign-in attempts and wallet settings. Every
+ * write is its own transaction.
  */
 export class AuthRepository {
-  // Read on every request that acts for a wallet: prepared once (building the query costs more than running it).
-  private readonly sessionStmt;
   private readonly t: typeof liteTables;
 
   constructor(private readonly db: Db) {
     this.t = tablesFor(db, liteTables, pgTables);
-    this.sessionStmt = preparedOnUse(() => db.select().from(walletSessions).where(eq(walletSessions.tokenHash, sql.placeholder("tokenHash"))).prepare());
   }
+
+  // Read on every request that acts for a wallet, and a wallet's settings on every sign request: prepared once per connection.
+  private readonly sessionQuery = prepared<SessionRow[], { tokenHash: string }>((db) => {
+    const { walletSessions } = this.t;
+    return db.select().from(walletSessions).where(eq(walletSessions.tokenHash, sql.placeholder("tokenHash"))).prepare();
+  });
+  private readonly settingsQuery = prepared<SettingsRow[], { wallet: string }>((db) => {
+    const { walletSettings } = this.t;
+    return db.select().from(walletSettings).where(eq(walletSettings.wallet, sql.placeholder("wallet"))).prepare();
+  });
 
   async insertSession(row: typeof walletSessions.$inferInsert): Promise<void> {
     await this.db.transaction(async (tx) => {
@@ -28,8 +36,8 @@ export class AuthRepository {
     });
   }
 
-  session(tokenHash: string): SessionRow | undefined {
-    return this.sessionStmt.get({ tokenHash });
+  async session(tokenHash: string): Promise<SessionRow | undefined> {
+    return (await this.sessionQuery(this.db, { tokenHash }))[0];
   }
 
   async touchSession(tokenHash: string, at: Date): Promise<void> {
@@ -55,12 +63,14 @@ export class AuthRepository {
     });
   }
 
-  oauthByState(stateHash: string): OauthSignInRow | undefined {
-    return this.db.select().from(oauthSignIns).where(eq(oauthSignIns.stateHash, stateHash)).get();
+  oauthByState(stateHash: string): Promise<OauthSignInRow | undefined> {
+    const { oauthSignIns } = this.t;
+    return first(this.db.select().from(oauthSignIns).where(eq(oauthSignIns.stateHash, stateHash)));
   }
 
-  oauthByUuid(uuid: string): OauthSignInRow | undefined {
-    return this.db.select().from(oauthSignIns).where(eq(oauthSignIns.uuid, uuid)).get();
+  oauthByUuid(uuid: string): Promise<OauthSignInRow | undefined> {
+    const { oauthSignIns } = this.t;
+    return first(this.db.select().from(oauthSignIns).where(eq(oauthSignIns.uuid, uuid)));
   }
 
   /** Marks a sign-in attempt used; false when it was used before (a replay). */
@@ -78,8 +88,8 @@ export class AuthRepository {
     });
   }
 
-  settings(wallet: string) {
-    return this.db.select().from(walletSettings).where(eq(walletSettings.wallet, wallet)).get();
+  async settings(wallet: string): Promise<SettingsRow | undefined> {
+    return (await this.settingsQuery(this.db, { wallet }))[0];
   }
 
   saveUserToken(wallet: string, token: string, at: Date): Promise<void> {

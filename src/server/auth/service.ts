@@ -85,10 +85,10 @@ export class AuthService {
   }
 
   /** The live session for a cookie value, or null (unknown, malformed or expired). Its writes are not waited for (bestEffort). */
-  session(cookieValue: unknown): WalletSession | null {
+  async session(cookieValue: unknown): Promise<WalletSession | null> {
     const token = validToken(cookieValue);
     if (!token) return null;
-    const row = this.repo.session(hashToken(token));
+    const row = await this.repo.session(hashToken(token));
     if (!row) return null;
     const now = this.sessionClock.now();
     if (row.expiresAt.getTime() <= now) {
@@ -154,7 +154,7 @@ export class AuthService {
    * provider's userinfo, never from the browser.
    */
   async completeOauth(code: string, state: string, clientToken: string | undefined): Promise<IssuedSession> {
-    const row = validToken(state) ? this.repo.oauthByState(hashToken(state)) : undefined;
+    const row = validToken(state) ? await this.repo.oauthByState(hashToken(state)) : undefined;
     if (!row) throw new OauthCallbackError("OAUTH_STATE_INVALID", "This sign-in link is not valid. Start the sign-in again.");
     if (!clientToken || hashToken(clientToken) !== row.clientHash) {
       throw new OauthCallbackError("OAUTH_WRONG_BROWSER", "This sign-in was started in another browser. Start the sign-in again here.", 403);
@@ -169,8 +169,8 @@ export class AuthService {
   }
 
   /** How an OAuth2 sign-in started by this browser stands (the spec polls it every 5 s). */
-  oauthProgress(uuid: string, clientToken: string | undefined) {
-    const row = this.repo.oauthByUuid(uuid);
+  async oauthProgress(uuid: string, clientToken: string | undefined) {
+    const row = await this.repo.oauthByUuid(uuid);
     if (!row) throw new NotFoundError(`No sign-in ${uuid}`, "OAUTH_NOT_FOUND");
     if (!clientToken || hashToken(clientToken) !== row.clientHash) throw new ForbiddenError("This sign-in was started in another browser", "OAUTH_WRONG_BROWSER");
     if (row.wallet) return { success: true, signed: true, walletAddress: row.wallet, hasOAuth: true, message: "Signed in" };
@@ -182,18 +182,18 @@ export class AuthService {
   // --- Push to sign -------------------------------------------------------
 
   /** Whether `wallet` turned push-to-sign on. */
-  pushToSignEnabled(wallet: string): boolean {
-    return this.repo.settings(wallet)?.pushToSignEnabled === true;
+  async pushToSignEnabled(wallet: string): Promise<boolean> {
+    return (await this.repo.settings(wallet))?.pushToSignEnabled === true;
   }
 
   /** Whether Xaman gave this product a user token for `wallet` (after a QR sign-in): push needs one. */
-  hasPushToken(wallet: string): boolean {
-    return Boolean(this.repo.settings(wallet)?.xummUserToken);
+  async hasPushToken(wallet: string): Promise<boolean> {
+    return Boolean((await this.repo.settings(wallet))?.xummUserToken);
   }
 
   /** The Xaman user token to push `wallet`'s sign requests to: only while push-to-sign is on. */
-  pushUserToken(wallet: string): string | undefined {
-    const settings = this.repo.settings(wallet);
+  async pushUserToken(wallet: string): Promise<string | undefined> {
+    const settings = await this.repo.settings(wallet);
     return settings?.pushToSignEnabled ? (settings.xummUserToken ?? undefined) : undefined;
   }
 
@@ -207,7 +207,7 @@ export class AuthService {
    * token; with push on but no token, a deep link to open instead.
    */
   async pushAuthRequest(wallet: string, clientToken: string | undefined) {
-    const settings = this.repo.settings(wallet);
+    const settings = await this.repo.settings(wallet);
     if (!settings?.pushToSignEnabled) {
       return { success: true, pushToSignEnabled: false, pushed: false, uuid: null, deepLink: null, message: "Push-to-sign is not enabled for this wallet" };
     }

@@ -57,7 +57,7 @@ function boundClient(cookies: RequestCookies, config: Config, limits: SignReques
 async function sessionFor(status: SignStatus, cookies: RequestCookies, deps: XummRouteDeps): Promise<boolean> {
   if (status.kind !== "wallet_connect" || !status.signed || !status.account) return false;
   const issued = await deps.auth.completeWalletConnect(status, clientToken(cookies.get(CLIENT_COOKIE), deps.config));
-  if (!issued) return deps.auth.session(cookies.get(SESSION_COOKIE))?.wallet === status.account;
+  if (!issued) return (await deps.auth.session(cookies.get(SESSION_COOKIE)))?.wallet === status.account;
   cookies.put(SESSION_COOKIE, issued.token, cookieAttributes(deps.config, SESSION_DAYS * 86_400));
   return true;
 }
@@ -165,16 +165,16 @@ function oauthRoutes({ config, auth }: XummRouteDeps, limits: SignRequestLimits)
     )
     .get(
       "/api/xumm/oauth/callback/:uuid",
-      ({ params, request }) => {
-        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(readCookie(request, CLIENT_COOKIE), config));
+      async ({ params, request }) => {
+        const p = await auth.oauthProgress(parseUuid(params.uuid), clientToken(readCookie(request, CLIENT_COOKIE), config));
         return { success: p.success, signed: p.signed, walletAddress: p.walletAddress, message: p.message };
       },
       { params: UuidParams, response: OauthCallbackResponse, detail: { summary: "Poll an OAuth2 sign-in (every 5 s)", tags: ["xumm"] } },
     )
     .get(
       "/api/xumm/oauth/status/:uuid",
-      ({ params, request }) => {
-        const p = auth.oauthProgress(parseUuid(params.uuid), clientToken(readCookie(request, CLIENT_COOKIE), config));
+      async ({ params, request }) => {
+        const p = await auth.oauthProgress(parseUuid(params.uuid), clientToken(readCookie(request, CLIENT_COOKIE), config));
         return { success: true as const, hasOAuth: p.hasOAuth, signed: p.signed, walletAddress: p.walletAddress };
       },
       { params: UuidParams, response: OauthStatusResponse, detail: { summary: "Whether an OAuth2 sign-in completed", tags: ["xumm"] } },

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { first, type Db, type DbOrTx } from "../platform/db";
+import { prepared, type Db, type DbOrTx } from "../platform/db";
 import type { LedgerGateway } from "../ledger/gateway";
 import { RIPPLE_EPOCH_OFFSET_S } from "./ledgerTx";
 import { paymentTables } from "./requests";
@@ -25,19 +25,30 @@ export async function validatedLedger(ledger: LedgerGateway): Promise<LedgerCurs
   return { ledgerIndex: res.result.ledger_index, closedAt: new Date((res.result.ledger.close_time + RIPPLE_EPOCH_OFFSET_S) * 1000) };
 }
 
-/** The watcher's cursors, read and written at every ledger close (the write inside the caller's transaction). */
+/**
+ * The watcher's cursors, read and written at every ledger close (the write inside the caller's transaction):
+ * both prepared once per connection. An insert's placeholders go through their columns' encoding (Dates
+ * here), unlike a WHERE's (see placeholderTime).
+ */
 export function cursorStore(db: Db) {
   const { ledgerCursors } = paymentTables(db);
+  const byAccount = prepared<{ ledgerIndex: number; closedAt: Date }[], { account: string }>((d) =>
+    d.select({ ledgerIndex: ledgerCursors.ledgerIndex, closedAt: ledgerCursors.closedAt }).from(ledgerCursors).where(eq(ledgerCursors.account, sql.placeholder("account"))).prepare(),
+  );
+  const upsert = prepared<unknown, { account: string; ledgerIndex: number; closedAt: Date; updatedAt: Date }>((d) =>
+    d
+      .insert(ledgerCursors)
+      .values({ account: sql.placeholder("account"), ledgerIndex: sql.placeholder("ledgerIndex"), closedAt: sql.placeholder("closedAt"), updatedAt: sql.placeholder("updatedAt") })
+      .onConflictDoUpdate({ target: ledgerCursors.account, set: { ledgerIndex: sql`excluded.ledger_index`, closedAt: sql`excluded.closed_at`, updatedAt: sql`excluded.updated_at` } })
+      .prepare(),
+  );
   return {
-    async get(account: string): Promise<LedgerCursor | undefined> {
-      const row = await first(db.select().from(ledgerCursors).where(eq(ledgerCursors.account, account)));
-      return row && { ledgerIndex: row.ledgerIndex, closedAt: row.closedAt };
+    /** The account's cursor (`tx`: read inside that transaction). */
+    async get(account: string, tx: DbOrTx = db): Promise<LedgerCursor | undefined> {
+      return (await byAccount(tx, { account }))[0];
     },
     async save(tx: DbOrTx, account: string, cursor: LedgerCursor, now: Date): Promise<void> {
-      await tx
-        .insert(ledgerCursors)
-        .values({ account, ...cursor, updatedAt: now })
-        .onConflictDoUpdate({ target: ledgerCursors.account, set: { ledgerIndex: sql`excluded.ledger_index`, closedAt: sql`excluded.closed_at`, updatedAt: sql`excluded.updated_at` } });
+      await upsert(tx, { account, ledgerIndex: cursor.ledgerIndex, closedAt: cursor.closedAt, updatedAt: now });
     },
   };
 }

@@ -1,6 +1,6 @@
-import { and, asc, eq, lt } from "drizzle-orm";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { isValidClassicAddress } from "xrpl";
-import { first, tablesFor, type Db } from "../platform/db";
+import { first, placeholderTime, prepared, tablesFor, type Db } from "../platform/db";
 import * as liteTables from "./schema";
 import * as pgTables from "./schema.pg";
 import { ValidationError } from "../platform/errors";
@@ -110,14 +110,19 @@ export async function setRequestStatus(db: DbOrTx, id: number, status: PaymentRe
 
 /** Marks open requests whose expiry is before `closedBy` as expired and returns them (the watcher, after every ledger close, in its cursor's transaction). */
 export async function expireRequests(tx: DbOrTx, closedBy: Date): Promise<PaymentRequest[]> {
-  const { paymentRequests } = paymentTables(tx);
-  const rows = await tx
+  return (await expireBefore(tx, { closedBy: placeholderTime(tx, closedBy) })).map(toRequest);
+}
+
+/** Prepared once per connection (it runs at every ledger close); `closedBy` bound as the driver takes a time (placeholderTime). */
+const expireBefore = prepared<Row[], { closedBy: Date | number }>((db) => {
+  const { paymentRequests } = paymentTables(db);
+  return db
     .update(paymentRequests)
     .set({ status: "expired" })
-    .where(and(eq(paymentRequests.status, "open"), lt(paymentRequests.expiresAt, closedBy)))
-    .returning();
-  return rows.map(toRequest);
-}
+    .where(and(eq(paymentRequests.status, "open"), lt(paymentRequests.expiresAt, sql.placeholder("closedBy"))))
+    .returning()
+    .prepare();
+});
 
 /** Withdraws an open request (a later payment to it is refunded); false when it was not open. */
 export async function cancelRequest(db: DbOrTx, id: number): Promise<boolean> {

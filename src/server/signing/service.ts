@@ -88,7 +88,7 @@ export interface SignStatus {
 }
 
 /** The Xaman user token to push a wallet's sign requests to, when the wallet turned push-to-sign on. */
-export type PushTokenResolver = (wallet: string) => string | undefined;
+export type PushTokenResolver = (wallet: string) => Promise<string | undefined>;
 
 /** A feature's answer to "is bet `betId` confirmed?" for the status call's betConfirmed. */
 export type BetConfirmer = (betId: string, status: SignStatus) => boolean | Promise<boolean>;
@@ -126,7 +126,7 @@ export function microToValue(micro: bigint): string {
 export class SigningService {
   readonly repo: SigningRepository;
   private readonly betConfirmers: BetConfirmer[] = [];
-  private pushToken: PushTokenResolver = () => undefined;
+  private pushToken: PushTokenResolver = async () => undefined;
 
   constructor(
     db: Db,
@@ -146,7 +146,7 @@ export class SigningService {
     if (!(expireSeconds > 0) || expireSeconds > 86_400) throw new ValidationError("expireSeconds", "Field 'expireSeconds' must be between 1 and 86400");
     const txjson = { ...req.txjson, ...(req.wallet ? { Account: req.wallet } : {}) };
     // Push-to-sign: a request for a known wallet also goes to that wallet's phone (the QR stays).
-    const userToken = req.userToken ?? (req.wallet ? this.pushToken(req.wallet) : undefined);
+    const userToken = req.userToken ?? (req.wallet ? await this.pushToken(req.wallet) : undefined);
     // Xaman takes whole minutes; the sandbox honours fractions (tests expire in seconds).
     const expire = this.config.network === "sandbox" ? expireSeconds / 60 : Math.ceil(expireSeconds / 60);
     const created = await this.xumm.createPayload({

@@ -111,7 +111,7 @@ export class GameChannel {
         ws.send(welcome);
         try {
           await handlers.onOpen?.(ws);
-          const session = this.wanted ? deps.socketWallet(this.cookies) : null;
+          const session = this.wanted ? await deps.socketWallet(this.cookies) : null;
           if (this.wanted && session && this.wanted === session) await channel.auth(ws, this.wanted, session, handlers);
         } catch (err) {
           channel.failed(ws, err, deps.log);
@@ -125,7 +125,7 @@ export class GameChannel {
           const msg = parseMessage(raw);
           if (!msg) return hub.sendError(ws, "BAD_MESSAGE", "Messages must be JSON objects with a type");
           if (msg.type === "keepalive" || msg.type === "ping") return hub.send(ws, { type: "pong", timestamp: Date.now() });
-          if (msg.type === "auth") return await channel.auth(ws, msg.walletAddress, deps.socketWallet(this.cookies), handlers);
+          if (msg.type === "auth") return await channel.auth(ws, msg.walletAddress, await deps.socketWallet(this.cookies), handlers);
           const wallet = channel.walletOf(ws);
           const limitPayload = () => deps.payloads?.hit(clientAddress(ws.remoteAddress, this.forwardedFor, deps.trustProxy ?? NO_PROXY), wallet ?? undefined);
           await handlers.onMessage(ws, msg, { wallet, cookies: this.cookies, limitPayload });

@@ -62,8 +62,9 @@ export function timeOf(value: unknown): number | null {
 }
 
 /**
- * A time as a `sql.placeholder` of a time column takes it (drizzle binds placeholders without the column's
- * encoding): milliseconds on SQLite (timestamp_ms), a Date on PostgreSQL (timestamptz).
+ * A time as a `sql.placeholder` compared with a time column takes it (drizzle binds a WHERE's placeholders
+ * without the column's encoding; an insert's values it encodes, so those stay Dates): milliseconds on SQLite
+ * (timestamp_ms), a Date on PostgreSQL (timestamptz).
  */
 export function placeholderTime(db: Pick<Db, "$driver">, at: Date | number): Date | number {
   if (db.$driver === "pg") return at instanceof Date ? at : new Date(at);

@@ -2,6 +2,7 @@ import type { ServerWebSocket } from "bun";
 import { isBusyError } from "../db";
 import { AppError } from "../errors";
 import type { Logger } from "../log";
+import { parseTopic, topicOwner } from "../../../shared/channels";
 import { KEEPALIVE_MS, parseMessage, REFUSAL_CODES, type Hub } from "./hub";
 import { SocketConnection, type SocketEndpoint, type SocketWallet } from "./route";
 
@@ -21,6 +22,9 @@ export function siteSocket(hub: Hub, socketWallet: SocketWallet, log: Logger): S
   const welcome = JSON.stringify({ type: "welcome", keepaliveMs: KEEPALIVE_MS });
 
   class SiteConnection extends SocketConnection {
+    /** The frame being answered while it waits for the database (a private topic's session): the next ones wait for it, in order. */
+    private answering: Promise<void> | undefined;
+
     open(ws: ServerWebSocket<SocketConnection>) {
       hub.add(ws);
       hub.subscribe(ws, "keepalive");
@@ -30,14 +34,23 @@ export function siteSocket(hub: Hub, socketWallet: SocketWallet, log: Logger): S
     message(ws: ServerWebSocket<SocketConnection>, raw: string | Buffer) {
       if (ws.readyState !== 1) return;
       if (!hub.admit(ws)) return ws.close(1008, "too many messages");
+      const run = () => this.answerFrame(ws, raw);
+      const next = this.answering ? this.answering.then(run) : run();
+      if (!next) return;
+      const mine: Promise<void> = next.finally(() => {
+        if (this.answering === mine) this.answering = undefined;
+      });
+      this.answering = mine;
+    }
+
+    /** Answers one frame: at once, or a promise when it reads the database; errors are told to the client, never thrown. */
+    private answerFrame(ws: ServerWebSocket<SocketConnection>, raw: string | Buffer): Promise<void> | undefined {
       try {
-        answer(hub, socketWallet, ws, raw);
+        const answered = answer(hub, socketWallet, ws, raw);
+        return answered ? answered.catch((err: unknown) => failed(ws, err)) : undefined;
       } catch (err) {
-        // A failed session lookup (a busy database ...): the socket stays open and is told the error's code.
-        if (err instanceof AppError) return hub.sendError(ws, err.code, err.message);
-        if (isBusyError(err)) return hub.sendError(ws, "DATABASE_BUSY", "The database is busy. Please try again in a moment.");
-        log.error("/ws message failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-        hub.sendError(ws, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
+        failed(ws, err);
+        return undefined;
       }
     }
 
@@ -46,11 +59,19 @@ export function siteSocket(hub: Hub, socketWallet: SocketWallet, log: Logger): S
     }
   }
 
+  /** A failed session lookup (a busy database ...): the socket stays open and is told the error's code. */
+  function failed(ws: ServerWebSocket<SocketConnection>, err: unknown): void {
+    if (err instanceof AppError) return hub.sendError(ws, err.code, err.message);
+    if (isBusyError(err)) return hub.sendError(ws, "DATABASE_BUSY", "The database is busy. Please try again in a moment.");
+    log.error("/ws message failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    hub.sendError(ws, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
+  }
+
   return { path: WS_PATH, connect: (request) => new SiteConnection(request.headers.get("cookie")) };
 }
 
-/** Answers one client frame of /ws (the socket's budget already spent on it). */
-function answer(hub: Hub, socketWallet: SocketWallet, ws: ServerWebSocket<SocketConnection>, raw: string | Buffer): void {
+/** Answers one client frame of /ws (the socket's budget already spent on it); a private topic's subscription reads the session first (a promise). */
+function answer(hub: Hub, socketWallet: SocketWallet, ws: ServerWebSocket<SocketConnection>, raw: string | Buffer): Promise<void> | void {
   const msg = parseMessage(raw);
   if (!msg) return hub.sendError(ws, "BAD_MESSAGE", "Messages must be JSON objects with a type");
   switch (msg.type) {
@@ -59,15 +80,9 @@ function answer(hub: Hub, socketWallet: SocketWallet, ws: ServerWebSocket<Socket
       return hub.send(ws, { type: "pong", timestamp: Date.now() });
     case "subscribe": {
       const topic = typeof msg.topic === "string" ? msg.topic : "";
-      const refused = hub.subscribe(ws, topic, () => socketWallet(ws.data.cookies));
-      if (!refused) return hub.send(ws, { type: "subscribed", topic });
-      const message =
-        refused === "UNKNOWN_TOPIC"
-          ? "Field 'topic' must name a known channel, e.g. 'wallet:<address>'"
-          : refused === "FORBIDDEN"
-            ? "Field 'topic': connect this wallet first to follow its private channel"
-            : "Too many topics on one socket";
-      return hub.sendError(ws, REFUSAL_CODES[refused], message, { topic: topic.slice(0, 80) });
+      const parsed = parseTopic(topic);
+      if (parsed && topicOwner(parsed) !== undefined) return socketWallet(ws.data.cookies).then((wallet) => subscribe(hub, ws, topic, wallet));
+      return subscribe(hub, ws, topic, null);
     }
     case "unsubscribe": {
       const topic = typeof msg.topic === "string" ? msg.topic : "";
@@ -77,6 +92,19 @@ function answer(hub: Hub, socketWallet: SocketWallet, ws: ServerWebSocket<Socket
     default:
       return hub.sendError(ws, "UNKNOWN_TYPE", `Unknown message type '${String(msg.type).slice(0, 40)}'`);
   }
+}
+
+/** Subscribes a socket to `topic` (`wallet`: its session's, for a private topic) and tells it the outcome. */
+function subscribe(hub: Hub, ws: ServerWebSocket<SocketConnection>, topic: string, wallet: string | null): void {
+  const refused = hub.subscribe(ws, topic, () => wallet);
+  if (!refused) return hub.send(ws, { type: "subscribed", topic });
+  const message =
+    refused === "UNKNOWN_TOPIC"
+      ? "Field 'topic' must name a known channel, e.g. 'wallet:<address>'"
+      : refused === "FORBIDDEN"
+        ? "Field 'topic': connect this wallet first to follow its private channel"
+        : "Too many topics on one socket";
+  return hub.sendError(ws, REFUSAL_CODES[refused], message, { topic: topic.slice(0, 80) });
 }
 
 /** The close code of a socket whose session ended (logout): the page reconnects as a visitor. */

@@ -10,8 +10,8 @@ import type { Logger } from "../log";
 /** A socket's cookies by name, as `parseCookieHeader` reads the upgrade's Cookie header (null: a value that does not decode). */
 export type Cookies = ReadonlyMap<string, string | null>;
 
-/** Reads the wallet of the session cookie a socket was opened with (null: no session). */
-export type SocketWallet = (cookies: Cookies) => string | null;
+/** Reads the wallet of the session cookie a socket was opened with (null: no session): a database read. */
+export type SocketWallet = (cookies: Cookies) => Promise<string | null>;
 
 /**
  * One open socket's own object (Bun's per-connection `data`): the server's only WebSocket
