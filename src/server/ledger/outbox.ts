@@ -357,11 +357,7 @@ export class Outbox {
   }
 
   private async update(tx: DbOrTx, id: number, values: Partial<typeof liteTables.ledgerOutbox.$inferInsert>): Promise<OutboxRow> {
-    const [row] = await tx
-      .update(this.t.ledgerOutbox)
-      .set({ ...values, updatedAt: this.clock.date() })
-      .where(eq(this.t.ledgerOutbox.id, id))
-      .returning();
+    const [row] = await tx.update(this.t.ledgerOutbox).set({ ...values, updatedAt: this.clock.date() }).where(eq(this.t.ledgerOutbox.id, id)).returning();
     return row!;
   }
 

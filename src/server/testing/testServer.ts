@@ -28,7 +28,7 @@ export interface TestServer {
   url: string;
   port: number;
   dataDir: string;
-  /** The server's context; its store is SQLite's (a server on PostgreSQL is a ClusterTestServer's). */
+  /** The server's context; its store is SQLite's (a server on PostgreSQL is a TestInstance). */
   ctx: AppContext & { store: Store };
   app: Awaited<ReturnType<typeof startServer>>["app"];
   /** Stops the server; the data directory is kept unless `removeData` is true. */
@@ -40,6 +40,17 @@ export interface TestServer {
  * DATA_DIR (a real SQLite file). Pass `dataDir` (and `PORT` in env) to restart on the same data (and port).
  */
 export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, log?: Logger): Promise<TestServer> {
+  if (env.DATABASE_URL) throw new Error("startTestServer runs on SQLite: a server on DATABASE_URL is startTestInstance's");
+  return (await startTestInstance(env, dataDir, log)) as TestServer;
+}
+
+/** A server of a cluster (DATABASE_URL, BROKER_URL in `env`) in this process: its store is either driver's. */
+export interface TestInstance extends Omit<TestServer, "ctx"> {
+  ctx: AppContext;
+}
+
+/** startTestServer for any configuration: an instance of a cluster when `env` names DATABASE_URL (its own DATA_DIR all the same). */
+export async function startTestInstance(env: Record<string, string> = {}, dataDir?: string, log?: Logger): Promise<TestInstance> {
   // env.PORT: a restart on the port pages already use (a browser test of an outage); otherwise a free one.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "vvx-test-"));
@@ -48,12 +59,11 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
   // A chain of 10,000 games is a hundredth of the walk at every start, and more rounds than any test plays.
   const config = loadConfig({ HOST: "127.0.0.1", QUIET: "1", LOG_LEVEL: "warn", SANDBOX_LEDGER_MS: "200", SANDBOX_FAUCET_PER_MINUTE: "1000000", PAYLOADS_PER_WALLET_PER_MINUTE: "100000", PAYLOADS_PER_IP_PER_MINUTE: "1000000", NFT_RESERVATIONS_PER_IP: "1000000", CRASH_CHAIN_LENGTH: "10000", ...env, PORT: String(port), DATA_DIR: dir });
   const server = await startServer(config, log);
-  if (server.ctx.store.driver !== "sqlite") throw new Error("startTestServer runs on SQLite: DATABASE_URL is a cluster test's");
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     dataDir: dir,
-    ctx: server.ctx as AppContext & { store: Store },
+    ctx: server.ctx,
     app: server.app,
     async stop(removeData = false) {
       await server.stop();

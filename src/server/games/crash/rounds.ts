@@ -28,8 +28,7 @@ export interface CrashRoundDeps {
   maxProfitRatio: number;
   /** Told a round runs (its outcome starts to show), after the commit and before the first push. */
   notePlayed: NotePlayed;
-  /** In a cluster: a deposed leader's round writes are refused (Leadership.fence). */
-  fence?: (tx: Db) => Promise<void>;
+  fence?: (tx: Db) => Promise<void>; // in a cluster: a deposed leader's round writes are refused (Leadership.fence)
 }
 
 /** The round being played (or counted down, or just crashed). */
@@ -285,10 +284,8 @@ export class CrashRounds {
       this.publishState(live);
     });
     this.publishState(live);
-    this.timers.push(
-      this.deps.scheduler.every(1000, () => this.publishState(live)),
-      this.deps.scheduler.at(live.countdownEnds, () => this.guard("start", () => void (this.stepping = this.run().catch((err) => this.stepFailed("start", err))))),
-    );
+    const start = () => this.guard("start", () => void (this.stepping = this.run().catch((err) => this.stepFailed("start", err))));
+    this.timers.push(this.deps.scheduler.every(1000, () => this.publishState(live)), this.deps.scheduler.at(live.countdownEnds, start));
   }
 
   /** The cap is a share of the bankroll at the start (0 when it was never read: bets then return at 1.00x at most). */
