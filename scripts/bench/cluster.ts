@@ -127,7 +127,7 @@ async function reads(): Promise<void> {
   } catch (err) {
     // Shown in the table, not lost with the other rows: a read that fails on PostgreSQL is a finding.
     log(`reads on PostgreSQL not measured: ${(err as Error).message}`);
-    rows.push({ metric: `reads on PostgreSQL: not measured (${(err as Error).message.slice(0, 160)})`, product: NaN, baseline: NaN, ratio: NaN, goal: "every read answers", met: false });
+    rows.push({ metric: `reads on PostgreSQL: not measured (${(err as Error).message.slice(0, 160)})`, product: 0, baseline: 0, ratio: 0, goal: "every read answers", met: false });
     return;
   }
   for (const row of sqlite) {
