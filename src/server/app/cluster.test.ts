@@ -8,7 +8,9 @@ import { tablesFor } from "../platform/db";
 import * as pgTables from "../nfts/schema.pg";
 import * as liteTables from "../nfts/schema";
 import { DEFAULT_TIERS, seedDefaults } from "../nfts/seed";
-import { relayTableChanges } from "./cluster";
+import { ClusterStartError, openCluster, relayTableChanges } from "./cluster";
+import { loadConfig } from "../platform/config";
+import { memoryLogger } from "../platform/log";
 
 // The cluster's shared caches on the suite's real PostgreSQL and Redis: two instances' stores on one database.
 
@@ -60,4 +62,18 @@ test("a read model on one instance is built again after another instance's commi
   // A commit on b itself raises its own version at once (no broker round trip).
   await b.async.transaction(async (tx) => void (await tx.delete(tablesFor(tx, liteTables, pgTables).nftTiers)));
   expect(await tiers.get()).toBe(0);
+});
+
+test("a database or broker out of reach at start is one error naming its variable, without the password", async () => {
+  const secrets = { COOKIE_SECRET: "c".repeat(32), SEAL_SECRET: "s".repeat(32) };
+  const noDatabase = loadConfig({ ...secrets, DATABASE_URL: "postgres://vvx:s3cret@127.0.0.1:1/vvx" });
+  const err = await openCluster(noDatabase, memoryLogger()).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(ClusterStartError);
+  expect((err as Error).message).toStartWith("DATABASE_URL: cannot open PostgreSQL at postgres://vvx:***@127.0.0.1:1/vvx (");
+  expect((err as Error).message).not.toContain("s3cret");
+  const noBroker = loadConfig({ ...secrets, DATABASE_URL: db.url, BROKER_URL: "redis://:s3cret@127.0.0.1:1", SANDBOX_URL: "http://127.0.0.1:1" });
+  const brokerErr = await openCluster(noBroker, memoryLogger()).catch((e: unknown) => e);
+  expect(brokerErr).toBeInstanceOf(ClusterStartError);
+  expect((brokerErr as Error).message).toStartWith("BROKER_URL: cannot reach the broker at redis://:***@127.0.0.1:1");
+  expect((brokerErr as Error).message).not.toContain("s3cret");
 });

@@ -1,8 +1,8 @@
 import type { Config } from "../platform/config";
 import { openStore, type Db, type ProductStore } from "../platform/db";
 import { tableVersionsOf } from "../platform/db/store";
-import { openPgStore } from "../platform/db/pg";
-import { connectBroker, type Broker } from "../platform/cluster/broker";
+import { NewerPgSchemaError, openPgStore } from "../platform/db/pg";
+import { connectBroker, redacted, type Broker } from "../platform/cluster/broker";
 import { PgLeaderElection, SoloLeadership, type Leadership } from "../platform/cluster/leader";
 import type { Logger } from "../platform/log";
 import type { AppContext } from "./context";
@@ -23,17 +23,32 @@ export interface ClusterParts {
 
 export async function openCluster(config: Config, log: Logger): Promise<ClusterParts> {
   if (!config.databaseUrl) return { store: openStore(config.dataDir, "vvx.db", config.dbBusyTimeoutMs), leadership: new SoloLeadership(config.instanceId) };
-  const pg = await openPgStore(config.databaseUrl);
-  const store: ProductStore = { driver: "pg", db: pg.async, path: withoutPassword(config.databaseUrl), close: () => pg.close() };
+  const pg = await openPgStore(config.databaseUrl).catch((err: unknown) => {
+    if (err instanceof NewerPgSchemaError) throw new ClusterStartError(`DATABASE_URL: ${err.message}`);
+    throw new ClusterStartError(`DATABASE_URL: cannot open PostgreSQL at ${redacted(config.databaseUrl!)} (${reasonOf(err)}); check the address, the password and that the server runs`);
+  });
+  const store: ProductStore = { driver: "pg", db: pg.async, path: redacted(config.databaseUrl), close: () => pg.close() };
   let broker: Broker | undefined;
   try {
     broker = config.brokerUrl ? await connectBroker(config.brokerUrl, { id: config.instanceId, log }) : undefined;
   } catch (err) {
     await store.close();
-    throw err;
+    throw new ClusterStartError(reasonOf(err));
   }
   if (broker) relayTableChanges(store.db, broker);
   return { store, broker, leadership: new PgLeaderElection(config.databaseUrl, { instanceId: config.instanceId, log }) };
+}
+
+/** The database or the broker of a cluster cannot be reached at start: the message names the variable (never the password). */
+export class ClusterStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ClusterStartError";
+  }
+}
+
+function reasonOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** The broker subject of "these tables changed" (their names, comma-separated). */
@@ -45,13 +60,6 @@ export function relayTableChanges(db: Db, broker: Broker): void {
   if (!versions) return;
   versions.onCommitted((tables) => broker.publish(TABLES_CHANGED, tables.join(",")));
   broker.on(TABLES_CHANGED, (payload) => versions.apply(payload.split(",")));
-}
-
-/** A database URL for logs: its password left out. */
-export function withoutPassword(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = "***";
-  return parsed.toString();
 }
 
 type Work = Pick<AppContext, "outbox" | "payments" | "nfts" | "rewards" | "transfers" | "swap" | "slots" | "racing" | "crash" | "scheduler" | "log" | "leadership">;
@@ -127,6 +135,8 @@ export class LeaderWork {
     c.outbox.stop();
     if (deposed && !this.stopping) {
       c.log.warn("no longer leading: the leader-only work stopped; restart this instance to let it lead again", { instance: c.leadership.instanceId, leader: c.leadership.leaderId });
+      // It must not win the lock again with nothing to run: it stops contending until restarted.
+      void c.leadership.stop();
       this.onDeposed?.();
     }
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { SQL } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -145,4 +146,45 @@ test("the leader stopped: the follower leads within 5 s, voids the round it left
 
   const c = await instance("vvx-c");
   expect(await health(c)).toMatchObject({ role: "follower", leaderId: "vvx-b" });
+});
+
+test("a leader whose database session ends steps down at once: its loops stop for good, it stops contending, and the other instance leads", async () => {
+  const deposed = new Promise<void>((resolve) => (b.work.onDeposed = resolve));
+  const before = await waitingRound(b);
+  const admin = new SQL(db.url, { max: 1 });
+  try {
+    // The database ends the leader's session (an operator's pg_terminate_backend, a network cut): its lock is gone.
+    await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vvx-b'`;
+    await deposed;
+  } finally {
+    await admin.close();
+  }
+  expect(b.work.leading).toBe(false);
+  const c = instances.find((i) => i.ctx.config.instanceId === "vvx-c")!;
+  await eventually(async () => (await health(c)).role === "leader" || undefined, "vvx-c to lead", 5_000, 20);
+  // The deposed instance runs nothing: the next round is the new leader's, one row per round number.
+  const next = await waitingRound(c);
+  expect(next.round).toBeGreaterThan(before.round);
+  expect((await health(b)).role).toBe("follower");
+  expect(b.ctx.leadership.role).toBe("follower");
+});
+
+test("a racing socket on a follower gets the race the leader runs (read from the database)", async () => {
+  const leader = instances.find((i) => i.ctx.leadership.role === "leader")!;
+  const follower = instances.find((i) => i !== leader)!;
+  const race = await eventually(() => leader.ctx.racing.rounds.current, "the leader's race", 10_000);
+  const ws = new WebSocket(`${follower.url.replace(/^http/, "ws")}/ws/games/unicorn-racing`, { headers: { origin: follower.url } } as never);
+  try {
+    const state = await new Promise<{ type: string; data: { currentRound: number } }>((resolve, reject) => {
+      ws.onmessage = (e) => {
+        const m = JSON.parse(String(e.data));
+        if (m.type === "gameState") resolve(m);
+      };
+      ws.onerror = () => reject(new Error("racing socket failed"));
+      setTimeout(() => reject(new Error("no gameState on the follower's racing socket")), 5_000);
+    });
+    expect(state.data.currentRound).toBe(race.round);
+  } finally {
+    ws.close();
+  }
 });

@@ -28,7 +28,7 @@ import { VERSION } from "../platform/version";
 import { buildSpa } from "../platform/http/spa";
 import { dataDirSealer, dataDirSecret, sealerOf } from "../platform/secrets";
 import { Hub } from "../platform/ws/hub";
-import { LeaderWork, openCluster } from "./cluster";
+import { ClusterStartError, LeaderWork, openCluster } from "./cluster";
 import { LeaderCalls } from "../platform/cluster/leaderCalls";
 import { HistoryService } from "../history/service";
 import { refundHistory } from "../history/sources";
@@ -270,7 +270,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       console.error(`Database error: ${err.message}`);
       process.exit(1);
     }
-    if (err instanceof ListenError || err instanceof DataDirError) {
+    if (err instanceof ListenError || err instanceof DataDirError || err instanceof ClusterStartError) {
       console.error(`Cannot start: ${err.message}`);
       process.exit(1);
     }

@@ -47,6 +47,8 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
 /** A server of a cluster (DATABASE_URL, BROKER_URL in `env`) in this process: its store is either driver's. */
 export interface TestInstance extends Omit<TestServer, "ctx"> {
   ctx: AppContext;
+  /** The leader-only work (its onDeposed is the binary's exit). */
+  work: Awaited<ReturnType<typeof startServer>>["work"];
 }
 
 /** startTestServer for any configuration: an instance of a cluster when `env` names DATABASE_URL (its own DATA_DIR all the same). */
@@ -65,6 +67,7 @@ export async function startTestInstance(env: Record<string, string> = {}, dataDi
     dataDir: dir,
     ctx: server.ctx,
     app: server.app,
+    work: server.work,
     async stop(removeData = false) {
       await server.stop();
       if (removeData) rmSync(dir, { recursive: true, force: true });

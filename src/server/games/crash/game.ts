@@ -208,7 +208,8 @@ export class CrashGame {
     return this.channel.socket(deps, {
       onOpen: async (ws) => {
         this.rounds.watched();
-        this.channel.send(ws, await this.state());
+        // Leading (always, alone): the round is in this process, sent in the open's own tick.
+        this.channel.send(ws, this.deps.calls.leading ? this.rounds.state() : await this.state());
         ws.send(await this.historyText());
       },
       onMessage: (ws, msg, ctx) => this.onMessage(ws, msg, ctx),

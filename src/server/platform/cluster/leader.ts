@@ -216,6 +216,7 @@ export class PgLeaderElection implements Leadership {
   private lose(why: string): void {
     if (this.current !== "leader") return;
     this.epoch = undefined;
+    this.leader = null; // unknown until the next check reads the lock's holder
     this.options.log?.warn("leadership lost", { instance: this.instanceId, reason: why });
     this.become("follower");
   }

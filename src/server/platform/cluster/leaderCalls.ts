@@ -48,6 +48,11 @@ export class LeaderCalls {
     this.handlers.set(method, run as (args: never) => unknown);
   }
 
+  /** Whether calls run in this process (it leads): a caller on a hot path may then skip the promise. */
+  get leading(): boolean {
+    return this.leadership.role === "leader";
+  }
+
   /** Runs `method` on the leader: here when this instance leads, else through the broker. */
   async call<R>(method: string, args: unknown): Promise<R> {
     if (this.leadership.role === "leader") return (await this.run(method, args)) as R;
