@@ -1,23 +1,24 @@
 // The cluster (real processes: one `vvx sandbox`, instances on one PostgreSQL and one Redis; scripts/test.sh's
 // services, or a pair started here):
-// (1) spectators: --spectators sockets on /ws/games/crash of one instance, then 3x as many spread over three
-//     instances behind the same broker (each socket of a follower gets the leader's ticks through Redis); tick
-//     delivery p99 over --seconds of live rounds (receipt - the tick's serverTime), three against one: the goal
-//     is within 1.5x;
+// (1) spectators: --spectators sockets on /ws/games/crash of one instance (the leader), then 3x as many spread
+//     over three instances behind the same broker (each socket of a follower gets the leader's ticks through
+//     Redis), in turn for --rounds; tick delivery p99 over --seconds of live rounds (receipt - the tick's
+//     serverTime), three against one: the goal is within 1.5x;
 // (2) failover: the leader SIGKILLed --kills times (started again each time, as its supervisor would), the time
 //     from the kill to the next crash round's first state on a socket of a surviving instance: median and worst;
 // (3) reads on PostgreSQL next to SQLite: scripts/bench/reads.ts run twice (--postgres: one instance on a
-//     database of its own), each read row's product figure on PostgreSQL over SQLite's.
+//     database of its own), each read row's figure on both, and the ratio of their ratios to the bare server.
 //
-//   bun scripts/bench/cluster.ts [--spectators 1000] [--seconds 8] [--kills 10] [--skip-reads] [--json]
+//   bun scripts/bench/cluster.ts [--spectators 1000] [--seconds 5] [--rounds 3] [--kills 10] [--skip-reads] [--json]
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { startCluster, type Cluster } from "../../src/server/testing/clusterKit";
 import { Crowd, histogramStats } from "./lib/crowd";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
 
-const { values } = parseArgs({ options: { spectators: { type: "string", default: "1000" }, seconds: { type: "string", default: "8" }, kills: { type: "string", default: "10" }, "skip-reads": { type: "boolean", default: false }, json: { type: "boolean", default: false } } });
-const opt = { spectators: Number(values.spectators), seconds: Number(values.seconds), kills: Number(values.kills) };
+const { values } = parseArgs({ options: { spectators: { type: "string", default: "1000" }, seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" }, kills: { type: "string", default: "10" }, "skip-reads": { type: "boolean", default: false }, json: { type: "boolean", default: false } } });
+const opt = { spectators: Number(values.spectators), seconds: Number(values.seconds), rounds: Number(values.rounds), kills: Number(values.kills) };
 if (!Object.values(opt).every((n) => Number.isInteger(n) && n > 0)) throw new Error("options must be positive whole numbers");
 const log = (line: string) => (values.json ? console.error(line) : console.log(line));
 /** Short rounds: several live rounds (ticks and crashes) in every measuring window, and a failover's next round soon after. */
@@ -43,28 +44,30 @@ async function tickP99(cluster: Cluster, ids: string[], perInstance: number): Pr
   }
 }
 
+/**
+ * One cluster of three, measured both ways in turn (the machine's other load falls on both alike): --spectators
+ * sockets on the leader alone (one instance's load: the others idle), then as many on each of the three.
+ */
 async function spectators(): Promise<void> {
-  const one = await startCluster({ instances: 1, env: ROUNDS });
-  let single;
+  const cluster = await startCluster({ instances: 3, env: ROUNDS });
+  const one: { p50: number; p99: number; n: number }[] = [];
+  const three: { p50: number; p99: number; n: number }[] = [];
   try {
-    await one.leader();
-    single = await tickP99(one, ["vvx-1"], opt.spectators);
+    const leader = await cluster.leader();
+    for (let r = 0; r < opt.rounds; r++) {
+      const sides = [async () => one.push(await tickP99(cluster, [leader.id], opt.spectators)), async () => three.push(await tickP99(cluster, [...cluster.instances.keys()], opt.spectators))];
+      for (const side of r % 2 ? sides.reverse() : sides) await side();
+    }
   } finally {
-    await one.stop();
+    await cluster.stop();
   }
-  const three = await startCluster({ instances: 3, env: ROUNDS });
-  let spread;
-  try {
-    await three.leader();
-    spread = await tickP99(three, ["vvx-1", "vvx-2", "vvx-3"], opt.spectators);
-  } finally {
-    await three.stop();
-  }
-  log(`spectators: one instance, ${opt.spectators} sockets: tick p50 ${single.p50} ms, p99 ${single.p99} ms over ${single.n} deliveries`);
-  log(`spectators: three instances, ${opt.spectators * 3} sockets: tick p50 ${spread.p50} ms, p99 ${spread.p99} ms over ${spread.n} deliveries`);
+  const p99 = (xs: { p99: number }[]) => median(xs.map((x) => x.p99));
+  log(`load average ${loadavg()[0]!.toFixed(2)} (the machine's other work counts in every figure here)`);
+  log(`spectators, ${opt.rounds} rounds each, in turn: one instance x ${opt.spectators} sockets: tick p99 ${one.map((x) => x.p99).join(", ")} ms (p50 ${one.map((x) => x.p50).join(", ")})`);
+  log(`spectators: three instances x ${opt.spectators} sockets (followers through Redis): tick p99 ${three.map((x) => x.p99).join(", ")} ms (p50 ${three.map((x) => x.p50).join(", ")})`);
   // Whole milliseconds: a p99 of 0 or 1 ms compares as 1 ms.
-  const ratio = Math.max(1, single.p99) / Math.max(1, spread.p99);
-  rows.push({ metric: `crash tick p99, 3 instances x ${opt.spectators} sockets (baseline: 1 instance x ${opt.spectators})`, unit: "ms", product: spread.p99, baseline: single.p99, ratio, goal: "<= 1.5x (ratio >= 0.67)", met: ratio >= 1 / 1.5 });
+  const ratio = Math.max(1, p99(one)) / Math.max(1, p99(three));
+  rows.push({ metric: `crash tick p99, 3 instances x ${opt.spectators} sockets (baseline: 1 instance x ${opt.spectators}), median of ${opt.rounds}`, unit: "ms", product: p99(three), baseline: p99(one), ratio, goal: "<= 1.5x (ratio >= 0.67)", met: ratio >= 1 / 1.5 });
 }
 
 /** The round a socket on `url` sees next after `after` (its first gameState of a higher round), in ms from `t0`. */
@@ -110,19 +113,29 @@ async function failover(): Promise<void> {
 
 /** reads.ts's rows, run in a process of its own (the runner's way). */
 async function readRows(args: string[]): Promise<BenchRow[]> {
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "reads.ts"), ...args, "--json"], { stdout: "pipe", stderr: values.json ? "inherit" : "pipe" });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error(`reads.ts ${args.join(" ")} failed`);
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "reads.ts"), ...args, "--json"], { stdout: "pipe", stderr: "pipe" });
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  if ((await proc.exited) !== 0) throw new Error(`reads.ts ${args.join(" ")}: ${err.split("\n").find((l) => l.startsWith("error:")) ?? "failed"}`);
   return JSON.parse(out.split("\n").find((l) => l.startsWith(ROWS_MARKER))!.slice(ROWS_MARKER.length)) as BenchRow[];
 }
 
 async function reads(): Promise<void> {
   const sqlite = await readRows([]);
-  const pg = await readRows(["--postgres"]);
+  let pg: BenchRow[];
+  try {
+    pg = await readRows(["--postgres"]);
+  } catch (err) {
+    // Shown in the table, not lost with the other rows: a read that fails on PostgreSQL is a finding.
+    log(`reads on PostgreSQL not measured: ${(err as Error).message}`);
+    rows.push({ metric: `reads on PostgreSQL: not measured (${(err as Error).message.slice(0, 160)})`, product: 0, baseline: 0, ratio: 0, goal: "every read answers", met: false });
+    return;
+  }
   for (const row of sqlite) {
     const onPg = pg.find((r) => r.metric === row.metric);
     if (!onPg) continue;
-    rows.push({ metric: `reads on PostgreSQL: ${row.metric} (baseline: SQLite)`, unit: row.unit, product: onPg.product, baseline: row.product, ratio: onPg.product / row.product, goal: "-" });
+    // The two runs are minutes apart on a shared machine: the ratio compares each run's own ratio to its bare server
+    // (measured in turn with it), which the machine's load moves far less than the raw figures.
+    rows.push({ metric: `reads on PostgreSQL: ${row.metric} (baseline: SQLite; ratio: of their ratios to bare)`, unit: row.unit, product: onPg.product, baseline: row.product, ratio: onPg.ratio / row.ratio, goal: "-" });
   }
 }
 

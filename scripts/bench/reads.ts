@@ -18,7 +18,7 @@ import { buyer, sessionBrowser } from "../../src/server/testing/nftKit";
 import { advanceClock, buyNft, DAY_MS } from "../../src/server/testing/rewardKit";
 import { buyPackage } from "../../src/server/testing/slotsKit";
 import { raceReaches } from "../../src/server/testing/racingKit";
-import { startTestServer, type TestServer } from "../../src/server/testing/testServer";
+import { startTestInstance, startTestServer, type TestServer } from "../../src/server/testing/testServer";
 import { testDatabase } from "../../src/server/testing/clusterServices";
 import { runLoad } from "./lib/loadgen";
 import { emitRows, median, type BenchRow } from "./lib/report";
@@ -71,7 +71,9 @@ async function playGames(server: TestServer, days: number, bets: number): Promis
 // Crash rounds a second apart (the default 10 s countdown would leave a handful by the time they are read).
 const database = values.postgres ? await testDatabase() : undefined;
 const onPostgres: Record<string, string> = database ? { DATABASE_URL: database.url, COOKIE_SECRET: "c".repeat(40), SEAL_SECRET: "s".repeat(40) } : {};
-const server = await startTestServer({ SANDBOX_LEDGER_MS: "1000", CRASH_WAIT_MS: "1000", CRASH_PAUSE_MS: "0", ...onPostgres });
+const env = { SANDBOX_LEDGER_MS: "1000", CRASH_WAIT_MS: "1000", CRASH_PAUSE_MS: "0", ...onPostgres };
+// The set-up's helpers use the API and the auth service, which are the same on both drivers.
+const server = database ? ((await startTestInstance(env)) as unknown as TestServer) : await startTestServer(env);
 const rows: BenchRow[] = [];
 try {
   await server.ctx.ledger.waitConnected(15_000);
