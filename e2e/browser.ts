@@ -178,7 +178,7 @@ export async function expectFitsPhone(page: Page): Promise<void> {
 }
 
 /** The test server's HTTP API as a test drives it: JSON in and out, a non-2xx answer throws with its body; `sign` plays the sandbox wallet. */
-export function sandboxApi(live: { server: TestServer }) {
+export function sandboxApi(live: { server: Pick<TestServer, "url"> }) {
   const api = async <T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> => {
     const res = await fetch(live.server.url + path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
@@ -210,7 +210,7 @@ export async function bothSizes(page: Page, name: string): Promise<void> {
  * With `pausedClock` the page runs on Playwright's paused clock: it is moved in 100 ms steps (the modal's
  * 1 s poll, the 500 ms before the address is stored, its 1.5 s before closing) until the wallet shows.
  */
-export async function connectInPage(live: { server: TestServer }, page: Page, who: string | { account?: string; seed?: string }, pausedClock = false): Promise<void> {
+export async function connectInPage(live: { server: Pick<TestServer, "url"> }, page: Page, who: string | { account?: string; seed?: string }, pausedClock = false): Promise<void> {
   await page.getByTestId("wallet-connect").first().click();
   const modal = page.getByTestId("signing-modal");
   await modal.waitFor();

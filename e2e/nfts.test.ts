@@ -108,7 +108,7 @@ async function expectTitle(page: Page, text: string, timeout = 15_000) {
 
 /** A VVX payment on the sandbox ledger, validated before it returns. */
 async function sendVvx(from: Wallet, to: string, value: string) {
-  const ledger = server.ctx.sandbox!.ledger;
+  const ledger = server.ctx.sandbox!.ledger!;
   const { currency, issuer } = server.ctx.ledger.vvx;
   const sequence = ledger.accountRoot(from.address, "current")!.Sequence as number;
   const tx: Payment = { TransactionType: "Payment", Account: from.address, Destination: to, Amount: { currency, issuer, value }, Fee: "12", Sequence: sequence, Flags: 0 };

@@ -18,7 +18,7 @@ const live = useServerAndBrowser({ SANDBOX_LEDGER_MS: "250" });
 const { api, sign } = sandboxApi(live);
 const fund = (vvx?: number) => api<{ address: string }>("POST", "/sandbox/api/accounts", vvx === undefined ? { xrp: 100 } : { xrp: 100, vvx });
 /** Ledger closes stop (a payment or an offer waits in the open ledger) and start again. */
-const ledger = () => live.server.ctx.sandbox!.ledger;
+const ledger = () => live.server.ctx.sandbox!.ledger!;
 
 /** Far enough ahead for the old polls (2 s claims, 3 s slots, 1.5 s transfers) to have fired several times. */
 const QUIET_MS = 12_000;

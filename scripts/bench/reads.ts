@@ -8,7 +8,9 @@
 // process) with the same concurrency, A/B interleaved round by round; the ratio is the median of
 // the rounds' throughput ratios, after a discarded second of load on each side.
 //
-//   bun scripts/bench/reads.ts [--concurrency 50] [--seconds 2] [--rounds 5] [--nfts 3] [--races 5] [--bets 5] [--days 5] [--only <path part>] [--json]
+// With --postgres the server runs on a PostgreSQL database of its own (scripts/bench/cluster.ts compares the two).
+//
+//   bun scripts/bench/reads.ts [--concurrency 50] [--seconds 2] [--rounds 5] [--nfts 3] [--races 5] [--bets 5] [--days 5] [--only <path part>] [--postgres] [--json]
 import { parseArgs } from "node:util";
 import { betReaches, placeBet } from "../../src/server/testing/crashKit";
 import { faucet } from "../../src/server/testing/ledgerKit";
@@ -16,7 +18,8 @@ import { buyer, sessionBrowser } from "../../src/server/testing/nftKit";
 import { advanceClock, buyNft, DAY_MS } from "../../src/server/testing/rewardKit";
 import { buyPackage } from "../../src/server/testing/slotsKit";
 import { raceReaches } from "../../src/server/testing/racingKit";
-import { startTestServer, type TestServer } from "../../src/server/testing/testServer";
+import { startTestInstance, startTestServer, type TestServer } from "../../src/server/testing/testServer";
+import { testDatabase } from "../../src/server/testing/clusterServices";
 import { runLoad } from "./lib/loadgen";
 import { emitRows, median, type BenchRow } from "./lib/report";
 
@@ -30,6 +33,7 @@ const { values } = parseArgs({
     bets: { type: "string", default: "5" },
     days: { type: "string", default: "5" },
     only: { type: "string" },
+    postgres: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   },
 });
@@ -65,7 +69,11 @@ async function playGames(server: TestServer, days: number, bets: number): Promis
 }
 
 // Crash rounds a second apart (the default 10 s countdown would leave a handful by the time they are read).
-const server = await startTestServer({ SANDBOX_LEDGER_MS: "1000", CRASH_WAIT_MS: "1000", CRASH_PAUSE_MS: "0" });
+const database = values.postgres ? await testDatabase() : undefined;
+const onPostgres: Record<string, string> = database ? { DATABASE_URL: database.url, COOKIE_SECRET: "c".repeat(40), SEAL_SECRET: "s".repeat(40) } : {};
+const env = { SANDBOX_LEDGER_MS: "1000", CRASH_WAIT_MS: "1000", CRASH_PAUSE_MS: "0", ...onPostgres };
+// The set-up's helpers use the API and the auth service, which are the same on both drivers.
+const server = database ? ((await startTestInstance(env)) as unknown as TestServer) : await startTestServer(env);
 const rows: BenchRow[] = [];
 try {
   await server.ctx.ledger.waitConnected(15_000);
@@ -118,6 +126,7 @@ try {
   }
 } finally {
   await server.stop(true);
+  await database?.drop();
 }
 emitRows(rows, values.json);
 

@@ -6,6 +6,7 @@
 //
 //   bun run bench [--only reads,ws] [--verbose]
 //
+// `--only cluster` runs the cluster's (scripts/bench/cluster.ts: spectators over three instances, failover, reads on PostgreSQL).
 // `--only capacity` runs the capacity issue's goals: capacity.ts (10,000 crash spectators, 1,000 bettors in one
 // round, racing's 1,000 bets, slots' 500 sessions), and the reads and idle rows (reads.ts, startup.ts).
 import { parseArgs } from "node:util";
@@ -23,6 +24,7 @@ const BENCHES: { name: string; args: string[] }[] = [
   { name: "settle", args: [] },
   { name: "purchase-ui", args: ["--purchases", "5"] },
   { name: "capacity", args: [] },
+  { name: "cluster", args: [] },
 ];
 /** Names --only takes for several benches at once. */
 const GROUPS: Record<string, string[]> = { capacity: ["reads", "startup", "capacity"] };

@@ -108,7 +108,7 @@ function decode(s: string): string {
 const work = mkdtempSync(join(tmpdir(), "xrpljs-integration-"));
 const server = await startTestServer({ SANDBOX_LEDGER_MS: "60000" });
 try {
-  const ledger = server.ctx.sandbox!.ledger;
+  const ledger = server.ctx.sandbox!.ledger!;
   ledger.stopAutoClose(); // a standalone rippled closes only on ledger_accept
   const revision = copyUpstream(values.upstream, work);
   const pkg = join(work, "packages/xrpl");

@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   CROSS_SITE_REQUEST: "A state-changing request came from another site's page",
   DATABASE_BUSY: "The database is locked by other work; try again shortly",
   DRAINING: "The server is about to restart (an upgrade): new bets and purchases open again in a moment",
+  NO_LEADER: "No instance of the cluster answers for the running games right now (a failover takes a few seconds): try again shortly",
 
   // Dependencies
   UPSTREAM_UNAVAILABLE: "A dependency is unreachable",

@@ -20,7 +20,7 @@ import { errorHandler } from "../platform/http/errors";
 import { guardRequest, requestGuard, type RequestGuardOptions } from "../platform/http/requestGuard";
 import { requestLog } from "../platform/http/requestLog";
 import { writeGate } from "../platform/http/writeGate";
-import { writeLockOf } from "../platform/db";
+import { writeLockOf, type WriteLock } from "../platform/db";
 import { SecurityHeaders, securityHeaders } from "../platform/http/securityHeaders";
 import { webRoutes, type BuiltSpa } from "../platform/http/spa";
 import { siteSocket, socketRoutes, type SocketWallet } from "../platform/ws";
@@ -44,8 +44,9 @@ import { drainRoutes, type Drain } from "./drain";
  */
 export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: { metrics?: ServerMetrics; drain?: Drain } = {}) {
   const signLimits = new SignRequestLimits();
-  const writeLock = writeLockOf(ctx.store.sqlite);
-  const headers = new SecurityHeaders(ctx.config.publicUrl);
+  // PostgreSQL has no lock another process holds the way a SQLite file does: its writes wait their turn.
+  const writeLock: Pick<WriteLock, "heldElsewhere" | "noteHeld"> = ctx.store.driver === "sqlite" ? writeLockOf(ctx.store.sqlite) : { heldElsewhere: false, noteHeld() {} };
+  const headers = new SecurityHeaders(ctx.config.publicUrl, ctx.sandbox && ctx.config.sandboxUrl ? [ctx.sandbox.publicUrl] : []);
   const web = webRoutes(spa, headers);
   // The API's JSON answers with their security headers, for routes that build their Response from a cached body.
   const jsonHeaders = Object.freeze({ "content-type": "application/json", ...headers.resource("/api") });
@@ -74,8 +75,9 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
     .use(crashRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(dailySpinRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
     .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }))
-    .use(booksRoutes({ sqlite: ctx.store.sqlite, auth: ctx.auth, adminWallets: ctx.config.adminWallets, racingMultiple: ctx.config.racing.payoutMultiple, wheelEligibility: ctx.config.dailySpinEligibility }))
     .use(payoutRoutes({ payouts: new FailedPayouts({ db: ctx.store.db, outbox: ctx.outbox, clock: ctx.clock, log: ctx.log }), auth: ctx.auth, adminWallets: ctx.config.adminWallets }));
+  // The books read SQLite's tables directly (their port to the async store is the reads' part of the cluster issue).
+  if (ctx.store.driver === "sqlite") api.use(booksRoutes({ sqlite: ctx.store.sqlite, auth: ctx.auth, adminWallets: ctx.config.adminWallets, racingMultiple: ctx.config.racing.payoutMultiple, wheelEligibility: ctx.config.dailySpinEligibility }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
   if (metrics && ctx.config.metricsToken) api.use(metricsRoutes(metrics, ctx.config.metricsToken));
   if (drain) api.use(drainRoutes(drain, ctx.auth, ctx.config.adminWallets));
@@ -114,7 +116,7 @@ function sandboxHooks(ctx: AppContext): SandboxProductHooks {
 /** The sandbox Xaman's OAuth2 token endpoint: xumm-sdk's server posts a form there, as to Xaman's. */
 const SANDBOX_OAUTH_TOKEN = "/sandbox/xumm/oauth2/token";
 /** Routes that take an HTML form instead of JSON: the token endpoint and the sandbox explorer's clock buttons (same-origin, no JavaScript). */
-const FORM_ROUTES = new Set([SANDBOX_OAUTH_TOKEN, "/sandbox/explorer/clock"]);
+export const FORM_ROUTES = new Set([SANDBOX_OAUTH_TOKEN, "/sandbox/explorer/clock"]);
 
 /**
  * Routes whose authority is never a cookie, so another site's page gains nothing there: the
@@ -122,6 +124,6 @@ const FORM_ROUTES = new Set([SANDBOX_OAUTH_TOKEN, "/sandbox/explorer/clock"]);
  * them server to server), its payload sockets (the uuid) and the sandbox ledger (public, as
  * rippled's). They skip the Origin check; everything else that changes state, and /ws, has it.
  */
-function needsNoCookie(path: string): boolean {
+export function needsNoCookie(path: string): boolean {
   return path.startsWith("/sandbox/xumm/api/v1/platform/") || path === SANDBOX_OAUTH_TOKEN || path.startsWith("/sandbox/xumm/sign/") || path === "/sandbox/ledger";
 }

@@ -38,6 +38,11 @@ const COMMANDS: Record<string, Command> = {
       return code;
     },
   },
+  sandbox: {
+    usage: "sandbox",
+    summary: "serve the sandbox network alone (ledger, Xaman, faucet, clock, wallet, explorer) for a cluster's SANDBOX_URL",
+    run: async () => (await import("./sandboxServer")).sandboxCommand(),
+  },
   healthcheck: {
     usage: "healthcheck",
     summary: "exit 0 when the server on this machine (HOST, PORT) answers /api/health",

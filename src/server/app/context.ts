@@ -12,8 +12,10 @@ import type { DailySpinService } from "../games/daily-spin/service";
 import type { SlotsGame } from "../games/slots/game";
 import type { RacingGame } from "../games/racing/game";
 import type { CrashGame } from "../games/crash/game";
-import type { Store } from "../platform/db";
+import type { ProductStore } from "../platform/db";
 import type { Leadership } from "../platform/cluster/leader";
+import type { Broker } from "../platform/cluster/broker";
+import type { LeaderCalls } from "../platform/cluster/leaderCalls";
 import type { Logger } from "../platform/log";
 import type { PlayedMarks } from "../platform/playedMarks";
 import type { Hub } from "../platform/ws/hub";
@@ -27,7 +29,7 @@ import type { SwapService } from "../swap/service";
 /** Everything the feature modules are built from; made once by createContext (or a test) and injected. */
 export interface AppContext {
   config: Config;
-  store: Store;
+  store: ProductStore;
   log: Logger;
   /** The one source of "now" for every time rule (the sandbox's advancing clock in sandbox mode). */
   clock: Clock;
@@ -71,6 +73,10 @@ export interface AppContext {
   played: PlayedMarks;
   /** Whether this instance leads its cluster (a single instance on SQLite always does). */
   leadership: Leadership;
+  /** The broker joining this instance to the others of its cluster (BROKER_URL); undefined alone. */
+  broker?: Broker;
+  /** What only the leader answers (the running round's cash-outs and state), asked from any instance. */
+  calls: LeaderCalls;
   /** The in-process XRP Ledger and Xaman stand-ins (NETWORK=sandbox only). */
   sandbox?: Sandbox;
   version: string;

@@ -2,13 +2,13 @@ import { createApp } from "./app";
 import { racingRtp, UNICORNS } from "../../engine";
 import { ConfigError, ConfigErrors, loadConfig, type Config } from "../platform/config";
 import type { AppContext } from "./context";
-import { damageOf, DatabaseFileError, isCorruptError, openStore, whenCorrupt } from "../platform/db";
+import { damageOf, DatabaseFileError, isCorruptError, whenCorrupt, type Db } from "../platform/db";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { lockDataDir } from "../platform/db/dataDirLock";
 import { gatewayFromConfig } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
-import { createLogger, type Logger } from "../platform/log";
+import type { Logger } from "../platform/log";
 import { DataDirError, prepareDataDir } from "../platform/dataDir";
 import { runCommand } from "./commands";
 import { NftService } from "../nfts/service";
@@ -26,9 +26,10 @@ import { Scheduler } from "../platform/scheduler";
 import { createSigningServices } from "./identity";
 import { VERSION } from "../platform/version";
 import { buildSpa } from "../platform/http/spa";
-import { dataDirSealer, dataDirSecret } from "../platform/secrets";
+import { dataDirSealer, dataDirSecret, sealerOf } from "../platform/secrets";
 import { Hub } from "../platform/ws/hub";
-import { SoloLeadership } from "../platform/cluster/leader";
+import { ClusterStartError, LeaderWork, openCluster } from "./cluster";
+import { LeaderCalls } from "../platform/cluster/leaderCalls";
 import { HistoryService } from "../history/service";
 import { refundHistory } from "../history/sources";
 import { nftPurchaseHistory } from "../nfts/history";
@@ -40,19 +41,29 @@ import { PlayedMarks } from "../platform/playedMarks";
 import { guardReplay } from "./replay";
 import { ServerMetrics } from "./metrics";
 import { Drain } from "./drain";
+import { ListenError, listenError, loggerFor } from "./listen";
+
+export { ListenError, listenError, loggerFor } from "./listen";
 import { SwapService } from "../swap/service";
 
 /** Builds every long-lived piece from the configuration (shared by main and tests). */
 export async function createContext(settings: Config, log = loggerFor(settings)): Promise<AppContext> {
   const config: Config = { ...settings, cookieSecret: settings.cookieSecret ?? dataDirSecret(settings.dataDir, "cookie") };
-  const store = openStore(config.dataDir, "vvx.db", config.dbBusyTimeoutMs);
+  const { store, leadership, broker } = await openCluster(config, log);
+  // In a cluster the leader-only writes (an outbox claim or submit, a round's result) check that this instance still leads.
+  const fence = store.driver === "pg" ? (tx: Db) => leadership.fence(tx) : undefined;
   const hub = new Hub();
+  if (broker) hub.relayThrough(broker);
+  // What only the leader's memory answers (a crash cash-out, the round's state), asked from any instance.
+  const calls = new LeaderCalls(leadership, broker);
   // The sandbox is loaded only in sandbox mode: on real networks none of its code runs.
-  const sandbox = config.network === "sandbox" ? (await import("../sandbox")).createSandbox(config, log) : undefined;
+  const sandbox = config.network === "sandbox" ? await (await import("../sandbox")).createSandbox(config, log) : undefined;
   const clock = sandbox?.clock ?? systemClock;
   const scheduler = new Scheduler();
   const ledger = gatewayFromConfig(config, log, sandbox?.wallets, config.xrplUrl, sandbox?.ledgerClientHeaders);
-  const outbox = new Outbox(store.db, ledger, log, clock);
+  // SANDBOX_URL: the clock follows the shared sandbox's at each close, heard here before any service hears it.
+  sandbox?.follow(ledger);
+  const outbox = new Outbox(store.db, ledger, log, clock, fence);
   // Untagged payments from these are treasury funding; the rest is refunded.
   const funders = [...config.treasuryFunders, ledger.vvx.issuer, ...(sandbox ? [sandbox.wallets.issuer.classicAddress, sandbox.wallets.ammProvider.classicAddress] : [])];
   const payments = new PaymentWatcher(store.db, ledger, outbox, log, { clock, funders });
@@ -66,7 +77,9 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   const fair = new FairSeedService({ db: store.db, clock, log });
   const slots = new SlotsGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub, notePlayed });
   const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed });
-  const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, sealer: dataDirSealer(config.dataDir) });
+  // SEAL_SECRET in a cluster: a chain sealed by one instance opens on the next leader.
+  const sealer = config.sealSecret ? sealerOf(config.sealSecret) : dataDirSealer(config.dataDir);
+  const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, sealer, fence, calls });
   // Wheel prizes become slot spins; the two games meet only here.
   // DAILY_SPIN_ELIGIBILITY=holders: a wallet that paid for play lately (the books), else one holding a VVX NFT (the ledger, through the rewards' cached reads).
   const eligible =
@@ -89,12 +102,7 @@ export async function createContext(settings: Config, log = loggerFor(settings))
     crash.history(),
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
-  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, leadership: new SoloLeadership(config.instanceId), version: VERSION };
-}
-
-/** The logger the configuration asks for (LOG_FORMAT, LOG_LEVEL; QUIET drops the request lines only). */
-export function loggerFor(config: Pick<Config, "logFormat" | "logLevel" | "logRequests">): Logger {
-  return createLogger({ format: config.logFormat, level: config.logLevel, requests: config.logRequests });
+  return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, leadership, broker, calls, version: VERSION };
 }
 
 /** Starts the server and wires graceful shutdown; returns a stop function. */
@@ -114,11 +122,12 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
     throw err;
   }
   // What createContext opened, closed last at a stop (or at once when the server cannot listen).
-  const closeData = () => {
+  const closeData = async () => {
     metrics?.stop();
     ctx.sandbox?.shutdown();
     ctx.played.close();
-    ctx.store.close();
+    await ctx.broker?.close();
+    await ctx.store.close();
     dataDirLock.release();
   };
   const metrics = config.metricsToken ? new ServerMetrics(ctx) : undefined;
@@ -128,22 +137,17 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
     // reusePort off (Elysia turns it on): a port another server holds is refused, not shared with it.
     app.listen({ port: config.port, hostname: config.host, development, reusePort: false });
   } catch (err) {
-    closeData();
+    await closeData();
     throw listenError(config, err) ?? err;
   }
   ctx.hub.attach(app.server!);
   ctx.hub.start();
   ctx.sandbox?.start();
-  ctx.outbox.start();
-  ctx.payments.start();
-  ctx.nfts.start();
-  ctx.rewards.start();
-  ctx.transfers.startSweeping();
-  ctx.swap.start();
-  ctx.slots.start();
-  ctx.racing.start();
   ctx.ledger.start();
-  await ctx.crash.start();
+  ctx.swap.pool.start();
+  // The loops and sweeps run on the leader only (alone, this instance leads at once): see app/cluster.ts.
+  const work = new LeaderWork(ctx);
+  await work.follow();
   const port = app.server!.port;
   // performance.now() counts from process start: the operator sees the real start-up time.
   const exposed = exposedSandboxAdmin(config);
@@ -156,26 +160,21 @@ export async function startServer(config: Config, log: Logger = loggerFor(config
   const stop = () =>
     (stopping ??= (async () => {
       ctx.log.info("shutting down");
-      ctx.nfts.stop();
+      work.stopAll();
+      ctx.calls.close();
+      await ctx.leadership.stop();
       ctx.rewards.stop();
-      ctx.transfers.stop();
-      ctx.swap.stop();
-      ctx.slots.stop();
-      ctx.racing.stop();
-      ctx.crash.stop();
-      ctx.scheduler.clear();
-      ctx.payments.stop();
-      ctx.outbox.stop();
+      ctx.swap.pool.stop();
       await ctx.ledger.stop();
       await ctx.sandbox?.stop();
       ctx.hub.closeAll();
       await app.stop(false); // let requests in flight finish
-      closeData();
+      await closeData();
       ctx.log.info("stopped");
     })());
   // A drain asked by SIGUSR2 or an admin stops the server once nothing is open (main exits after it).
   drain.onIdle = stop;
-  return { app, ctx, port, stop, drain };
+  return { app, ctx, port, stop, drain, work };
 }
 
 /**
@@ -201,25 +200,6 @@ export function exposedSandboxAdmin(config: Pick<Config, "network" | "host" | "a
   return "sandbox mode listens beyond localhost with ADMIN_WALLETS set: anyone who reaches this server can sign in as an admin's account through the sandbox wallet; set HOST=127.0.0.1, or use a real network";
 }
 
-/** The server cannot listen on HOST:PORT: the message names them and what to change. */
-export class ListenError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ListenError";
-  }
-}
-
-/** Turns Bun's listen failure into a ListenError; undefined for other errors. */
-export function listenError(config: Pick<Config, "host" | "port">, err: unknown): ListenError | undefined {
-  const { code, syscall } = (err ?? {}) as { code?: unknown; syscall?: unknown };
-  if (syscall !== "listen" || typeof code !== "string") return undefined;
-  const where = `${config.host}:${config.port}`;
-  if (code === "EADDRINUSE") return new ListenError(`${where} is in use by another program. Stop it, or set PORT to a free port.`);
-  if (code === "EACCES") return new ListenError(`${where} needs privileges this user does not have (ports below 1024). Set PORT to 1024 or above.`);
-  if (code === "EADDRNOTAVAIL") return new ListenError(`HOST ${config.host} is not an address of this machine. Set HOST to one of its addresses, 0.0.0.0 (all) or 127.0.0.1.`);
-  return new ListenError(`cannot listen on ${where} (${code}). Check HOST and PORT.`);
-}
-
 /**
  * Which database SQLite found damaged, and what to do: its quick_check names the file (the product's or
  * the sandbox's); the error alone does not say which connection read the bad page.
@@ -237,6 +217,9 @@ export function damagedFileMessage(dataDir: string, err: unknown): string {
   }
   return `${join(dataDir, "vvx.db")} is damaged (${reported}). ${remedies[0]![1]}.`;
 }
+
+/** The exit code of an instance that stopped leading (EX_TEMPFAIL: start it again). */
+export const DEPOSED_EXIT_CODE = 75;
 
 /** When main gives start-up's memory back: after the first ledger closes and game rounds begin. */
 const RELEASE_START_UP_AFTER_MS = 2_000;
@@ -273,15 +256,21 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   }
   let stop: () => Promise<void>;
   let drain: Drain;
+  let work: LeaderWork;
   try {
-    ({ stop, drain } = await startServer(config));
+    ({ stop, drain, work } = await startServer(config));
   } catch (err) {
     if (isCorruptError(err)) damaged(err);
+    // Found only when used (SANDBOX_URL's sandbox does not answer, or has another seed): named like the rest.
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(1);
+    }
     if (err instanceof DatabaseFileError) {
       console.error(`Database error: ${err.message}`);
       process.exit(1);
     }
-    if (err instanceof ListenError || err instanceof DataDirError) {
+    if (err instanceof ListenError || err instanceof DataDirError || err instanceof ClusterStartError) {
       console.error(`Cannot start: ${err.message}`);
       process.exit(1);
     }
@@ -306,6 +295,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     });
   }
   drain.onIdle = () => exit();
+  // A deposed leader's loops cannot start again: it stops, and its supervisor (systemd, Compose) starts it as a follower.
+  work.onDeposed = () => void stop().then(() => process.exit(DEPOSED_EXIT_CODE));
   process.on("SIGUSR2", () => drain.stopWhenIdle("SIGUSR2"));
 }
 

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
+import type { Database } from "bun:sqlite";
 import { Elysia } from "elysia";
 import type { AccountLinesRequest } from "xrpl";
 import { burns, moneyIn, moneyOut, outboxQueue, playCounts, swapTotals } from "../books/service";
@@ -16,7 +17,7 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 const LEDGER_READ_MS = 2_000;
 const LEDGER_STATES = ["idle", "connecting", "connected", "reconnecting", "stopped"] as const;
 
-type Ctx = Pick<AppContext, "config" | "store" | "hub" | "ledger" | "outbox" | "payments" | "crash" | "racing" | "clock">;
+type Ctx = Pick<AppContext, "config" | "store" | "hub" | "ledger" | "outbox" | "payments" | "crash" | "racing" | "clock" | "leadership">;
 
 /** The treasury as last read from the ledger (a scrape refreshes it, waiting at most LEDGER_READ_MS). */
 interface Treasury {
@@ -52,7 +53,8 @@ export class ServerMetrics {
     };
     this.off = ctx.ledger.on("ledgerClosed", (l) => (this.lastValidated = { index: l.ledger_index, closeTimeS: l.ledger_time + 946_684_800 }));
     this.sockets();
-    this.books();
+    // The books read SQLite's tables directly (not yet ported to the async store).
+    if (ctx.store.driver === "sqlite") this.books(ctx.store.sqlite);
     this.chain();
     this.process();
   }
@@ -69,9 +71,8 @@ export class ServerMetrics {
     });
   }
 
-  private books(): void {
-    const { store, ledger } = this.ctx;
-    const sqlite = store.sqlite;
+  private books(sqlite: Database): void {
+    const { ledger } = this.ctx;
     this.registry.counter("vvx_game_rounds_total", "Rounds played to their end, by game and result (finished or voided).", (set) => {
       for (const row of playCounts(sqlite).rounds) set(row.n, { game: row.game, result: row.result });
     });
@@ -121,6 +122,9 @@ export class ServerMetrics {
   }
 
   private process(): void {
+    this.registry.gauge("vvx_cluster_role", "This instance's role in its cluster: 1 for the current one (alone on SQLite it always leads).", (set) => {
+      for (const role of ["leader", "follower"] as const) set(this.ctx.leadership.role === role ? 1 : 0, { role });
+    });
     this.registry.gauge("vvx_process_resident_memory_bytes", "Resident memory of the server process.", (set) => set(process.memoryUsage.rss()));
     this.registry.gauge("vvx_event_loop_delay_seconds", "Event-loop delay since the previous scrape (mean, p99 and max).", (set) => {
       const d = this.loop.read();

@@ -37,7 +37,7 @@ describe("operator commands answer without starting the server", () => {
     const { dir } = untouched();
     const help = await runVvx(["--help"], { DATA_DIR: dir });
     expect(help.code).toBe(0);
-    for (const command of ["verify", "backup <file>", "restore <file>", "healthcheck", "doctor", "--version"]) expect(help.stdout).toContain(command);
+    for (const command of ["verify", "backup <file>", "restore <file>", "sandbox", "healthcheck", "doctor", "--version"]) expect(help.stdout).toContain(command);
     const version = await runVvx(["--version"], { DATA_DIR: dir });
     expect([version.code, version.stdout.trim()]).toEqual([0, `vvx ${pkg.version}`]);
     expect(existsSync(dir)).toBe(false);

@@ -20,7 +20,9 @@ async function shownIn(ctx: Games): Promise<Played> {
 export async function guardReplay(ctx: Games, marks: PlayedMarks): Promise<string | undefined> {
   const inDb = await shownIn(ctx);
   const known = marks.found;
-  const origin = backupOrigin(ctx.store.sqlite);
+  // `vvx backup` copies a SQLite file; a PostgreSQL database goes back by the operator's own tools, found by the marks alone.
+  const sqlite = ctx.store.driver === "sqlite" ? ctx.store.sqlite : undefined;
+  const origin = sqlite && backupOrigin(sqlite);
   const behind = known ? PLAYED_KINDS.filter((kind) => inDb[kind] < known[kind]) : [];
   if (!origin && behind.length === 0) {
     marks.reset(known ? highest(known, inDb) : inDb);
@@ -34,7 +36,7 @@ export async function guardReplay(ctx: Games, marks: PlayedMarks): Promise<strin
     await ctx.crash.skipPast(tx, known?.crash, reason);
     await ctx.racing.skipPast(tx, known?.racing);
     const pairs = await ctx.fair.rotateAll(tx);
-    clearBackupOrigin(ctx.store.sqlite);
+    if (sqlite) clearBackupOrigin(sqlite);
     return pairs;
   });
   const after = await shownIn(ctx);

@@ -7,6 +7,7 @@ import { startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
 import { OutboxConflictError } from "./errors";
 import type { LedgerGateway } from "./gateway";
 import { Outbox, type OutboxEntry } from "./outbox";
+import { PgLeaderElection } from "../platform/cluster/leader";
 
 // The outbox's exactly-once guarantees on PostgreSQL (the async store's SERIALIZABLE transactions), against the
 // real sandbox ledger, for a platform account of this file's own (testing/pgKit.ts).
@@ -27,10 +28,10 @@ afterEach(async () => {
 afterAll(() => fixture.stop());
 
 /** An outbox on the PostgreSQL database, as one process of a cluster holds it: `sending` on the leader only (the others record entries). */
-async function pgOutbox(sending = true) {
+async function pgOutbox(sending = true, leadership?: PgLeaderElection) {
   const store = await openPgStore(fixture.databaseUrl, { max: 8 });
   const gateway = await fixture.gateway();
-  const outbox = new Outbox(store.async, gateway, memoryLogger(), fixture.server.ctx.clock);
+  const outbox = new Outbox(store.async, gateway, memoryLogger(), fixture.server.ctx.clock, leadership && ((tx) => leadership.fence(tx)));
   if (sending) outbox.start();
   const o = { store, outbox, gateway };
   opened.push(o);
@@ -80,6 +81,33 @@ describe("the outbox on PostgreSQL", () => {
     const sequences = (await Promise.all(keys.map((k) => one.outbox.attemptsOf(k)))).flatMap((attempts) => attempts.filter((a) => a.status === "validated").map((a) => a.sequence));
     expect(new Set(sequences).size).toBe(keys.length);
     expect(await paymentsReceived(dest.classicAddress)).toHaveLength(keys.length);
+  });
+
+  test("two outboxes started on one database, each fenced by its instance's election: the follower's signs and submits nothing", async () => {
+    const elections = ["vvx-leader", "vvx-follower"].map((instanceId) => new PgLeaderElection(fixture.databaseUrl, { instanceId, checkMs: 200 }));
+    try {
+      for (const e of elections) await e.start();
+      expect(elections.map((e) => e.role)).toEqual(["leader", "follower"]);
+      const [leader, follower] = [await pgOutbox(true, elections[0]), await pgOutbox(true, elections[1])];
+      const submits = [leader, follower].map((o) => {
+        const counted = { n: 0 };
+        const request = o.gateway.request.bind(o.gateway);
+        o.gateway.request = ((req: { command: string }) => (req.command === "submit" && counted.n++, request(req as never))) as typeof o.gateway.request;
+        return counted;
+      });
+      const dest = await faucet(fixture.server.url, { xrp: 20 });
+      const keys = Array.from({ length: 4 }, (_, i) => `pg:fenced:${i}`);
+      // Recorded through the follower: its own loop is kicked at once, and still sends none of them.
+      for (const [i, key] of keys.entries()) await follower.outbox.enqueue(payout(key, dest, String(2000 + i)));
+      leader.outbox.kick();
+      const settled = await Promise.all(keys.map((k) => leader.outbox.waitFor(k, 30_000)));
+      expect(settled.map((e) => e.status)).toEqual(keys.map(() => "validated"));
+      for (const key of keys) expect(await leader.outbox.attemptsOf(key)).toHaveLength(1);
+      expect(submits.map((s) => s.n)).toEqual([keys.length, 0]);
+      expect(await paymentsReceived(dest.classicAddress)).toHaveLength(keys.length);
+    } finally {
+      for (const e of elections) await e.stop();
+    }
   });
 
   for (const hook of ["afterRecord", "afterSubmit"] as const) {

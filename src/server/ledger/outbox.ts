@@ -69,6 +69,8 @@ export class Outbox {
     private readonly log: Logger,
     /** Stamps the records (createdAt, updatedAt, submittedAt). */
     private readonly clock: Clock = systemClock,
+    /** In a cluster: throws unless this instance still leads (Leadership.fence), checked in the claim of an entry and before each submit. */
+    private readonly fence?: (tx: Db) => Promise<void>,
   ) {
     this.events = new TypedEmitter((event, err) => log.error("outbox listener failed", { event, error: String(err) }));
     this.gate = new RetryGate("outbox", log, sqliteOf(db));
@@ -355,11 +357,7 @@ export class Outbox {
   }
 
   private async update(tx: DbOrTx, id: number, values: Partial<typeof liteTables.ledgerOutbox.$inferInsert>): Promise<OutboxRow> {
-    const [row] = await tx
-      .update(this.t.ledgerOutbox)
-      .set({ ...values, updatedAt: this.clock.date() })
-      .where(eq(this.t.ledgerOutbox.id, id))
-      .returning();
+    const [row] = await tx.update(this.t.ledgerOutbox).set({ ...values, updatedAt: this.clock.date() }).where(eq(this.t.ledgerOutbox.id, id)).returning();
     return row!;
   }
 
@@ -459,6 +457,7 @@ export class Outbox {
     const { tx_blob, hash } = signed;
     const next = filled.Sequence!;
     return this.db.transaction(async (t) => {
+      if (this.fence) await this.fence(t);
       // Claim the entry only if it is still queued with no newer attempt (guards against a second worker on the same database).
       const claimed = await t
         .update(this.t.ledgerOutbox)
@@ -485,6 +484,8 @@ export class Outbox {
   }
 
   private async submit(row: OutboxRow, attempt: AttemptRow): Promise<void> {
+    // A deposed leader sends nothing more: the new one resubmits the same blob from the database.
+    if (this.fence) await this.db.transaction((tx) => this.fence!(tx));
     const res = await this.ledger.request({ command: "submit", tx_blob: attempt.txBlob });
     const engineResult = res.result.engine_result;
     this.submittedThisRun.add(attempt.hash);

@@ -5,7 +5,7 @@ import type { Config } from "../platform/config";
 import { NotFoundError, ValidationError } from "../platform/errors";
 import { AvailabilityResponse, MintingStatusResponse, TiersResponse, VaultResponse, type VaultRow } from "../../shared/api/nfts";
 import { jsonEncoder, withLastField, type CachedJson } from "../platform/http/cachedJson";
-import { settledThen, type ReadModel, type ReadModelSource } from "../platform/db/readModels";
+import { settledThen, type ReadModel, type ReadModelSet } from "../platform/db/readModels";
 import type { NftRepository, TierCounts, TierRow } from "./repository";
 
 const encode = {
@@ -50,7 +50,7 @@ export class NftCatalog {
     private readonly repo: NftRepository,
     private readonly config: Pick<Config, "publicUrl">,
     private readonly clock: Clock,
-    models: ReadModelSource,
+    models: ReadModelSet,
   ) {
     this.views = models.model(SUPPLY_TABLES, async () => {
       const [tiers, counts] = await Promise.all([repo.tiers(), repo.tierCounts()]);

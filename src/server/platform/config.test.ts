@@ -30,6 +30,24 @@ describe("loadConfig", () => {
     expect(c.links).toEqual({});
   });
 
+  test("SANDBOX_URL: the ledger, the Xaman API's explorer links at the shared sandbox; refused off sandbox mode or with a path", () => {
+    const c = loadConfig({ SANDBOX_URL: "https://sandbox.example:4000/", SANDBOX_LEDGER_KEY: "k".repeat(16) });
+    expect(c.sandboxUrl).toBe("https://sandbox.example:4000");
+    expect(c.xrplUrl).toBe("wss://sandbox.example:4000/sandbox/ledger");
+    expect(c.explorerUrl).toBe("https://sandbox.example:4000/sandbox/explorer");
+    expect(c.sandboxLedgerKey).toBe("k".repeat(16));
+    expect(loadConfig({}).sandboxUrl).toBeUndefined();
+    expect(error({ SANDBOX_URL: "http://s:4000", NETWORK: "testnet", XUMM_API_KEY: KEY, XUMM_API_SECRET: SECRET, PLATFORM_SEED: "sEd", VVX_ISSUER: ISSUER }).message).toBe("SANDBOX_URL: is set, so NETWORK must be sandbox, not testnet");
+    expect(error({ SANDBOX_URL: "http://s:4000/sandbox" }).message).toBe('SANDBOX_URL: must be the sandbox\'s origin without a path (like http://127.0.0.1:4000), got "http://s:4000/sandbox"');
+    expect(error({ SANDBOX_URL: "ws://s:4000" }).variable).toBe("SANDBOX_URL");
+    expect(error({ DATABASE_URL: "postgres://db/vvx", BROKER_URL: "redis://r", COOKIE_SECRET: "c".repeat(32), SEAL_SECRET: "s".repeat(32) }).message).toStartWith("SANDBOX_URL: is required with BROKER_URL in sandbox mode");
+    expect(loadConfig({ DATABASE_URL: "postgres://db/vvx", BROKER_URL: "redis://r", COOKIE_SECRET: "c".repeat(32), SEAL_SECRET: "s".repeat(32), SANDBOX_URL: "http://s:4000" }).brokerUrl).toBe("redis://r");
+    expect(error({ SANDBOX_LEDGER_KEY: "short" }).message).toBe("SANDBOX_LEDGER_KEY: must be 16 to 200 printable characters without spaces (random)");
+    // `vvx sandbox`: OAuth2 returns and xApp launches go to the product's address.
+    expect(loadConfig({ PRODUCT_URL: "https://vvx.example/" }).productUrl).toBe("https://vvx.example");
+    expect(loadConfig({}).productUrl).toBe("http://localhost:3000");
+  });
+
   test("the instance id: INSTANCE_ID, else <host>-<pid>; a name PostgreSQL can show (63 safe characters at most)", () => {
     expect(loadConfig({ INSTANCE_ID: "vvx-1" }).instanceId).toBe("vvx-1");
     expect(loadConfig({}).instanceId).toEndWith(`-${process.pid}`);
@@ -37,13 +55,23 @@ describe("loadConfig", () => {
     expect(error({ INSTANCE_ID: "x".repeat(64) }).variable).toBe("INSTANCE_ID");
   });
 
-  test("DATABASE_URL and BROKER_URL are refused with one line each until the server runs on PostgreSQL, without echoing them", () => {
-    const pg = error({ DATABASE_URL: "postgres://vvx:s3cret@db/vvx" }).message;
-    expect(pg).toStartWith("DATABASE_URL: PostgreSQL is not yet a runtime database of this VVX");
-    expect(pg).not.toContain("s3cret");
-    expect(pg).not.toContain("\n");
+  test("DATABASE_URL runs on PostgreSQL with the shared COOKIE_SECRET and SEAL_SECRET; BROKER_URL needs it; errors never echo the URL", () => {
+    const secrets = { COOKIE_SECRET: "c".repeat(32), SEAL_SECRET: "s".repeat(32) };
+    const c = loadConfig({ DATABASE_URL: "postgres://vvx:s3cret@db/vvx", BROKER_URL: "redis://127.0.0.1:6379", SANDBOX_URL: "http://127.0.0.1:4000", ...secrets });
+    expect(c.databaseUrl).toBe("postgres://vvx:s3cret@db/vvx");
+    expect(c.brokerUrl).toBe("redis://127.0.0.1:6379");
+    expect(c.sealSecret).toBe("s".repeat(32));
+    expect(loadConfig({ DATABASE_URL: "postgresql://db/vvx", ...secrets }).brokerUrl).toBeUndefined();
+    expect(loadConfig({}).databaseUrl).toBeUndefined();
+    const missing = error({ DATABASE_URL: "postgres://vvx:s3cret@db/vvx" }).message;
+    expect(missing.split("\n")).toEqual([
+      "COOKIE_SECRET: is required with DATABASE_URL: every instance of the database must sign cookies with the same key (32+ random characters)",
+      "SEAL_SECRET: is required with DATABASE_URL: every instance of the database must open the secrets sealed in it with the same key (32+ random characters)",
+    ]);
+    expect(missing).not.toContain("s3cret");
+    expect(error({ DATABASE_URL: "postgres://db/vvx", COOKIE_SECRET: secrets.COOKIE_SECRET, SEAL_SECRET: "short" }).message).toBe("SEAL_SECRET: must be at least 32 characters (random)");
     expect(error({ DATABASE_URL: "mysql://db/vvx" }).message).toBe("DATABASE_URL: must start with postgres:// or postgresql://");
-    expect(error({ BROKER_URL: "redis://127.0.0.1:6379" }).message).toStartWith("BROKER_URL: joins instances that share one PostgreSQL database");
+    expect(error({ BROKER_URL: "redis://127.0.0.1:6379" }).message).toStartWith("BROKER_URL: joins instances that share one PostgreSQL database: set DATABASE_URL too");
     expect(error({ BROKER_URL: "nats://127.0.0.1:4222" }).message).toBe("BROKER_URL: must start with redis:// or rediss://");
   });
 

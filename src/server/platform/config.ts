@@ -79,6 +79,18 @@ export interface Config {
   racing: RacingConfig;
   /** This instance's name in /api/health and to the other instances of a cluster (INSTANCE_ID, else <host>-<pid>). */
   instanceId: string;
+  /** The shared sandbox network (`vvx sandbox`) an instance uses instead of embedding one (SANDBOX_URL; sandbox mode only). */
+  sandboxUrl?: string;
+  /** The key the sandbox ledger knows the product's own clients by (SANDBOX_LEDGER_KEY); random per process when unset. */
+  sandboxLedgerKey?: string;
+  /** `vvx sandbox`: where people reach the product (PRODUCT_URL, else PUBLIC_URL): OAuth2 returns and xApp launches go there. */
+  productUrl: string;
+  /** The product database on PostgreSQL (DATABASE_URL); unset: SQLite under DATA_DIR, one instance. */
+  databaseUrl?: string;
+  /** The broker joining the instances of one PostgreSQL database (BROKER_URL); unset: one instance (no fan-out). */
+  brokerUrl?: string;
+  /** Seals the secrets kept in the database (SEAL_SECRET, required with DATABASE_URL; else a random key kept in DATA_DIR). */
+  sealSecret?: string;
 }
 
 /** Unicorn Racing's timing and payout (RACING_COUNTDOWN_MS, RACING_BET_CLOSE_MS, RACING_PAYOUT_MULTIPLE). */
@@ -195,6 +207,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const shownHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
   const publicUrl = check(() => url(env, "PUBLIC_URL", ["http:", "https:"]), undefined) ?? `http://${shownHost}:${port}`;
+  const sandbox = check(() => sandboxLink(env, network), {});
   const sandboxLedgerMs = check(() => int(env, "SANDBOX_LEDGER_MS", 1000, 50, 60_000), 1000);
   const sandboxFaucetPerMinute = check(() => int(env, "SANDBOX_FAUCET_PER_MINUTE", 30, 1, 1_000_000), 30);
 
@@ -224,7 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const explorerUrl =
     check(() => url(env, "EXPLORER_URL", ["http:", "https:"]), undefined) ??
-    (network === "sandbox" ? `${publicUrl}/sandbox/explorer` : PUBLIC_EXPLORER[network]);
+    (network === "sandbox" ? `${sandbox.url ?? publicUrl}/sandbox/explorer` : PUBLIC_EXPLORER[network]);
 
   const links: FooterLinks = {};
   for (const [key, variable] of Object.entries(LINK_VARIABLES) as [keyof FooterLinks, string][]) {
@@ -239,7 +252,9 @@ export function loadConfig(env: Env = process.env): Config {
   const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
   if (metricsToken && metricsToken.length < 16) problem("METRICS_TOKEN", "must be at least 16 characters (random)");
 
-  clusterProblems(env, problem);
+  const { databaseUrl, brokerUrl, sealSecret } = clusterSettings(env, problem, cookieSecret);
+  // A cluster's instances each embedding a sandbox would each have a ledger of their own.
+  if (brokerUrl && network === "sandbox" && !sandbox.url) problem("SANDBOX_URL", "is required with BROKER_URL in sandbox mode: a cluster's instances share one sandbox network (start it with vvx sandbox and set its address here)");
   const instanceId = env.INSTANCE_ID?.trim() || `${hostname()}-${process.pid}`.slice(-63);
   if (!/^[A-Za-z0-9._-]{1,63}$/.test(instanceId)) problem("INSTANCE_ID", `must be 1 to 63 letters, digits, dots, dashes or underscores, got "${instanceId}"`);
 
@@ -253,7 +268,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     publicUrl,
     network,
-    xrplUrl: xrplUrl ?? (network === "sandbox" ? `ws://127.0.0.1:${port}/sandbox/ledger` : PUBLIC_XRPL[network]),
+    xrplUrl: xrplUrl ?? (network === "sandbox" ? sandboxLedgerUrl(sandbox.url, port) : PUBLIC_XRPL[network]),
     xummApiKey,
     xummApiSecret,
     platformSeed: env.PLATFORM_SEED?.trim() || undefined,
@@ -288,6 +303,12 @@ export function loadConfig(env: Env = process.env): Config {
     crashChainLength: check(() => int(env, "CRASH_CHAIN_LENGTH", DEFAULT_CRASH_CHAIN_LENGTH, 1_000, 10_000_000), DEFAULT_CRASH_CHAIN_LENGTH),
     racing,
     instanceId,
+    sandboxUrl: sandbox.url,
+    sandboxLedgerKey: sandbox.ledgerKey,
+    productUrl: check(() => url(env, "PRODUCT_URL", ["http:", "https:"]), undefined) ?? publicUrl,
+    databaseUrl,
+    brokerUrl,
+    sealSecret,
   };
   if (problems.length === 1) throw problems[0]!;
   if (problems.length > 1) throw new ConfigErrors(problems);
@@ -295,21 +316,49 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 /**
- * DATABASE_URL and BROKER_URL: checked, then refused until the repositories run on PostgreSQL (its schema
- * and migrations ship already: README, "Running a cluster"). A broker joins instances that share one
- * database, so without PostgreSQL it has nothing to join.
+ * DATABASE_URL, BROKER_URL and the secrets every instance of one database must share. DATABASE_URL runs
+ * on PostgreSQL (one instance, or several with BROKER_URL); BROKER_URL joins instances of one database, so
+ * alone it has nothing to join. The cookie and seal keys default to files in DATA_DIR, which is each
+ * instance's own: on a shared database a cookie signed by one instance, or a crash chain sealed by it, must
+ * open on every other, so both are required (the same on every instance) with DATABASE_URL.
  */
-function clusterProblems(env: Env, problem: (variable: string, reason: string) => void): void {
-  const databaseUrl = env.DATABASE_URL?.trim();
-  const brokerUrl = env.BROKER_URL?.trim();
+function clusterSettings(env: Env, problem: (variable: string, reason: string) => void, cookieSecret: string | undefined) {
+  let databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  let brokerUrl = env.BROKER_URL?.trim() || undefined;
+  const sealSecret = env.SEAL_SECRET?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problem("DATABASE_URL", "must start with postgres:// or postgresql://");
+    databaseUrl = undefined;
+  }
+  if (brokerUrl && !/^rediss?:\/\//.test(brokerUrl)) {
+    problem("BROKER_URL", "must start with redis:// or rediss://");
+    brokerUrl = undefined;
+  }
+  if (brokerUrl && !databaseUrl && !env.DATABASE_URL?.trim()) problem("BROKER_URL", "joins instances that share one PostgreSQL database: set DATABASE_URL too (or unset BROKER_URL for one instance on SQLite)");
+  if (sealSecret && sealSecret.length < 32) problem("SEAL_SECRET", "must be at least 32 characters (random)");
   if (databaseUrl) {
-    if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problem("DATABASE_URL", "must start with postgres:// or postgresql://");
-    else problem("DATABASE_URL", "PostgreSQL is not yet a runtime database of this VVX (its schema and migrations ship, the server still runs on SQLite under DATA_DIR): unset it");
+    if (!cookieSecret) problem("COOKIE_SECRET", "is required with DATABASE_URL: every instance of the database must sign cookies with the same key (32+ random characters)");
+    if (!sealSecret) problem("SEAL_SECRET", "is required with DATABASE_URL: every instance of the database must open the secrets sealed in it with the same key (32+ random characters)");
   }
-  if (brokerUrl) {
-    if (!/^rediss?:\/\//.test(brokerUrl)) problem("BROKER_URL", "must start with redis:// or rediss://");
-    else problem("BROKER_URL", "joins instances that share one PostgreSQL database, which this VVX cannot run on yet: unset it");
-  }
+  return { databaseUrl, brokerUrl, sealSecret };
+}
+
+/**
+ * SANDBOX_URL (an instance of a cluster uses the one `vvx sandbox` network there) and SANDBOX_LEDGER_KEY (the
+ * key the sandbox ledger knows product clients by, set the same on the sandbox and its instances).
+ */
+function sandboxLink(env: Env, network: Network): { url?: string; ledgerKey?: string } {
+  const sandboxUrl = url(env, "SANDBOX_URL", ["http:", "https:"]);
+  if (sandboxUrl && network !== "sandbox") throw new ConfigError("SANDBOX_URL", `is set, so NETWORK must be sandbox, not ${network}`);
+  if (sandboxUrl && new URL(sandboxUrl).pathname !== "/") throw new ConfigError("SANDBOX_URL", `must be the sandbox's origin without a path (like http://127.0.0.1:4000), got "${sandboxUrl}"`);
+  const ledgerKey = env.SANDBOX_LEDGER_KEY?.trim() || undefined;
+  if (ledgerKey && !/^[\x21-\x7e]{16,200}$/.test(ledgerKey)) throw new ConfigError("SANDBOX_LEDGER_KEY", "must be 16 to 200 printable characters without spaces (random)");
+  return { url: sandboxUrl, ledgerKey };
+}
+
+/** The sandbox ledger's WebSocket: the shared sandbox's at SANDBOX_URL, else the embedded one on this server's port. */
+function sandboxLedgerUrl(sandboxUrl: string | undefined, port: number): string {
+  return sandboxUrl ? `${sandboxUrl.replace(/^http/, "ws")}/sandbox/ledger` : `ws://127.0.0.1:${port}/sandbox/ledger`;
 }
 
 /** DATA_DIR alone (the backup and restore commands need nothing else, so the rest of the configuration may be wrong meanwhile). */

@@ -71,6 +71,15 @@ export class DatabaseBusyError extends AppError {
   }
 }
 
+/** 503: in a cluster, the leader (which runs the games) did not answer in time, or no instance leads (a failover). */
+export class NoLeaderError extends AppError {
+  readonly retryAfterSeconds = 2;
+
+  constructor(message = "The game server is changing hands. Please try again in a moment.") {
+    super(503, "NO_LEADER", message);
+  }
+}
+
 /** 502/503: a dependency (ledger, Xaman) failed or is unreachable. */
 export class UpstreamError extends AppError {
   constructor(message: string, code: ErrorCode = "UPSTREAM_UNAVAILABLE", status = 503) {

@@ -17,7 +17,7 @@ import { LedgerReads, type HeldToken } from "./ledgerReads";
 import { CLAIM_WAIT_MS, REWARD_CLAIM_OWNER, REWARD_ERROR, REWARD_MONTHLY_PURPOSE, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
 import { RewardDistribution } from "./distribution";
 import { NftHolders } from "./holders";
-import { readModelsFor, type ReadModelSource } from "../platform/db/readModels";
+import { readModelsFor, type ReadModelSet } from "../platform/db/readModels";
 import { RewardRepository, type ClaimRow, type NftRecord } from "./repository";
 import { rewardClaims } from "./schema";
 import { nftRewardsView, ownedNftView, vvxText } from "./views";
@@ -56,7 +56,7 @@ export class RewardService {
   /** The monthly distribution of unclaimed rewards (started and stopped with this service). */
   readonly distribution: RewardDistribution;
   private readonly cached: WalletRewardReads;
-  private readonly models: ReadModelSource;
+  private readonly models: ReadModelSet;
   /** How long a claim request waits for the payment's validation (tests and the benchmark change it). */
   claimWaitMs = CLAIM_WAIT_MS;
   private offs: (() => void)[] = [];

@@ -1,5 +1,5 @@
 import type { Config } from "../platform/config";
-import { settledAll, settledThen, settledValue, type KeyedReadModel, type ReadModel, type ReadModelSource } from "../platform/db/readModels";
+import { settledAll, settledThen, settledValue, type KeyedReadModel, type ReadModel, type ReadModelSet } from "../platform/db/readModels";
 import { joinHoldings, type Holding } from "./holdings";
 import { RewardsEntry } from "./rewardsJson";
 import type { HeldToken } from "./ledgerReads";
@@ -35,7 +35,7 @@ export class WalletRewardReads {
 
   constructor(
     repo: RewardRepository,
-    models: ReadModelSource,
+    models: ReadModelSet,
     private readonly config: Pick<Config, "network" | "explorerUrl">,
   ) {
     this.records = models.keyed(REWARD_TABLES, async (tokenId: string) => (await repo.holdingRows([tokenId]))[0] ?? null);

@@ -34,15 +34,16 @@ export function xummCredentials(config: Config): XummCredentials {
   return sandboxXummCredentials(config.sandboxSeed);
 }
 
-/** Base URL of the Xaman platform API as the server reaches it (loopback for the in-process sandbox). */
+/** Base URL of the Xaman platform API as the server reaches it (loopback for the in-process sandbox, else SANDBOX_URL's). */
 export function xummApiEndpoint(config: Config): string {
   if (config.network !== "sandbox") return "https://xumm.app";
-  return `${loopbackOrigin(config)}/sandbox/xumm`;
+  return `${config.sandboxUrl ?? loopbackOrigin(config)}/sandbox/xumm`;
 }
 
 /** Where the Xaman OAuth2 provider lives: browser-facing and server-facing base URLs. */
 export function xummOauthEndpoints(config: Config): { browser: string; server: string } {
   if (config.network !== "sandbox") return { browser: "https://oauth2.xumm.app", server: "https://oauth2.xumm.app" };
+  if (config.sandboxUrl) return { browser: `${config.sandboxUrl}/sandbox/xumm/oauth2`, server: `${config.sandboxUrl}/sandbox/xumm/oauth2` };
   return { browser: `${config.publicUrl}/sandbox/xumm/oauth2`, server: `${loopbackOrigin(config)}/sandbox/xumm/oauth2` };
 }
 

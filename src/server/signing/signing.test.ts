@@ -139,7 +139,7 @@ describe("payments through the sandbox Xaman onto the sandbox ledger", () => {
     expect(status.json).toMatchObject({ signed: true, account: account.address, txid: signed.json.txid, type: "crash_bet", authenticated: false });
     expect((await get(`/api/xumm/payload-status/${created.uuid}`)).json).toMatchObject({ accepted: true, txid: signed.json.txid });
 
-    await sandbox!.ledger.closeLedger();
+    await sandbox!.ledger!.closeLedger();
     const tx = await get(`/api/xumm/transaction/${signed.json.txid}`);
     expect(tx.status).toBe(200);
     expect(tx.json).toMatchObject({
@@ -172,7 +172,7 @@ describe("payments through the sandbox Xaman onto the sandbox ledger", () => {
     });
     const signed = await post(`/sandbox/api/payloads/${created.uuid}/sign`, { account: account.address });
     expect(signed.json.dispatchedResult).toBe("tesSUCCESS");
-    await sandbox!.ledger.closeLedger();
+    await sandbox!.ledger!.closeLedger();
     const tx = (await get(`/api/xumm/transaction/${signed.json.txid}`)).json;
     expect(tx.deliveredAmount).toEqual({ currency: ledger.vvx.currency, issuer: ledger.vvx.issuer, value: "12.5" });
     const after = (await get(`/api/wallet/balance?address=${account.address}`)).json;
@@ -188,7 +188,7 @@ describe("payments through the sandbox Xaman onto the sandbox ledger", () => {
     const signed = await post(`/sandbox/api/payloads/${tooMuch.uuid}/sign`, { account: account.address });
     expect(signed.json.signed).toBe(true);
     expect(signed.json.dispatchedResult).toMatch(/^tec/);
-    await sandbox!.ledger.closeLedger();
+    await sandbox!.ledger!.closeLedger();
     const tx = (await get(`/api/xumm/transaction/${signed.json.txid}`)).json;
     expect(tx).toMatchObject({ validated: true, result: signed.json.dispatchedResult, deliveredAmount: null });
 

@@ -3,7 +3,7 @@ import { foldCrashPlayers, NO_CRASH_PLAYERS, type CrashRoundPlayers } from "../.
 import { eventually } from "./ledgerKit";
 import { signPayload } from "./nftKit";
 import type { TestBrowser } from "./testBrowser";
-import type { TestServer } from "./testServer";
+import type { TestInstance, TestServer } from "./testServer";
 
 /** Test helpers for the crash game against a real server, its sandbox ledger and sandbox Xaman. */
 
@@ -30,7 +30,7 @@ export class CrashSocket {
     };
   }
 
-  static async open(server: TestServer, browser?: TestBrowser): Promise<CrashSocket> {
+  static async open(server: Pick<TestServer, "url">, browser?: TestBrowser): Promise<CrashSocket> {
     const headers: Record<string, string> = { origin: server.url };
     if (browser?.cookies.size) headers.cookie = browser.cookieHeader();
     const ws = new WebSocket(`${server.url.replace(/^http/, "ws")}/ws/games/crash`, { headers } as never);
@@ -73,7 +73,7 @@ export class CrashSocket {
 }
 
 /** The crash point (hundredths) the chain gives round `round` (the test's view of the server's secret). */
-export function crashOf(server: TestServer, round: number): number {
+export function crashOf(server: Pick<TestInstance, "ctx">, round: number): number {
   return server.ctx.crash.chains.seedFor(round).crashHundredths;
 }
 
@@ -84,7 +84,7 @@ export function crashOf(server: TestServer, round: number): number {
 export const CRASH_TEST_ENV = { CRASH_WAIT_MS: "60000", CRASH_PAUSE_MS: "60000" } as const;
 
 /** The round counting down now, once the loop has opened it and read its bankroll (the cap a bet can win). */
-export async function waitingRound(server: TestServer): Promise<{ round: number; crash: number }> {
+export async function waitingRound(server: Pick<TestInstance, "ctx">): Promise<{ round: number; crash: number }> {
   return eventually(
     () => {
       const s = server.ctx.crash.rounds.state();
@@ -100,7 +100,7 @@ export async function waitingRound(server: TestServer): Promise<{ round: number;
  * Plays rounds without bets (moving the scheduler through countdown, flight and pause) until the
  * counting-down round's crash point, known from the chain before it is played, satisfies `ok`.
  */
-export async function skipToRound(server: TestServer, ok: (crashHundredths: number) => boolean, maxRounds = 500): Promise<{ round: number; crash: number }> {
+export async function skipToRound(server: Pick<TestInstance, "ctx">, ok: (crashHundredths: number) => boolean, maxRounds = 500): Promise<{ round: number; crash: number }> {
   if (server.ctx.crash.rounds.state().status !== "waiting") await finishRound(server);
   for (let i = 0; i < maxRounds; i++) {
     const next = await waitingRound(server);
@@ -111,7 +111,7 @@ export async function skipToRound(server: TestServer, ok: (crashHundredths: numb
 }
 
 /** Plays the current round to its crash and through the pause: the next round opens. */
-export async function finishRound(server: TestServer): Promise<void> {
+export async function finishRound(server: Pick<TestInstance, "ctx">): Promise<void> {
   const rounds = server.ctx.crash.rounds;
   const { status, round } = rounds.state();
   if (status === "waiting" && round > 0) await startFlight(server);
@@ -123,7 +123,7 @@ export async function finishRound(server: TestServer): Promise<void> {
 }
 
 /** Ends the countdown now: the round starts flying (once it has read its bets, its crash is timed). */
-export async function startFlight(server: TestServer): Promise<void> {
+export async function startFlight(server: Pick<TestInstance, "ctx">): Promise<void> {
   const rounds = server.ctx.crash.rounds;
   if (rounds.state().status !== "waiting") throw new Error(`startFlight: the round is ${rounds.state().status}`);
   server.ctx.scheduler.advance(rounds.countdownLeftMs());
@@ -131,7 +131,7 @@ export async function startFlight(server: TestServer): Promise<void> {
 }
 
 /** Moves the running round to the moment its multiplier reaches `hundredths` (its crash, if that comes first). */
-export function flyTo(server: TestServer, hundredths: number): void {
+export function flyTo(server: Pick<TestInstance, "ctx">, hundredths: number): void {
   const rounds = server.ctx.crash.rounds;
   const { status, round } = rounds.state();
   // A 1.00x round crashes as it starts: it is already where any flight would end.
@@ -140,16 +140,16 @@ export function flyTo(server: TestServer, hundredths: number): void {
   server.ctx.scheduler.advance(Math.max(0, msToReachHundredths(hundredths) - rounds.flightMs()));
 }
 
-/** Initiates a bet through the API and signs its payment in the sandbox Xaman; returns the initiate body. */
-export async function placeBet(server: TestServer, browser: TestBrowser, seed: string, betAmount: number | string, autoCashOut?: number | null) {
+/** Initiates a bet through the API and signs its payment in the sandbox Xaman (the server's, or a cluster's `sandbox`); returns the initiate body. */
+export async function placeBet(server: Pick<TestServer, "url">, browser: TestBrowser, seed: string, betAmount: number | string, autoCashOut?: number | null, sandbox: Pick<TestServer, "url"> = server) {
   const res = await browser.json("/api/crash-bet/initiate", { method: "POST", json: { betAmount, ...(autoCashOut !== undefined ? { autoCashOut } : {}) } });
   if (res.status !== 200) throw new Error(`initiate answered ${res.status}: ${JSON.stringify(res.body)}`);
-  await signPayload(server, res.body.uuid, { seed });
+  await signPayload(sandbox, res.body.uuid, { seed });
   return res.body as { betId: string; uuid: string; betAmount: number; autoCashOut: number | null; destinationTag: number };
 }
 
 /** Polls GET /api/crash/bets until the bet satisfies `pred`. */
-export function betReaches(server: TestServer, wallet: string, betId: string, pred: (bet: Record<string, any>) => boolean, what: string, timeoutMs = 60_000) {
+export function betReaches(server: Pick<TestServer, "url">, wallet: string, betId: string, pred: (bet: Record<string, any>) => boolean, what: string, timeoutMs = 60_000) {
   return eventually(
     async () => {
       const res = await fetch(`${server.url}/api/crash/bets?wallet=${wallet}`).then((r) => r.json() as Promise<{ bets: Record<string, any>[] }>);

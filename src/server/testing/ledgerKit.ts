@@ -142,7 +142,7 @@ export async function startStack(opts: {
  * sandbox ledger (one account_tx page of 400 is ~200 KB of JSON: what the ledger flood tests ask for).
  */
 export async function accountWithHistory(server: TestServer, payments = 400): Promise<string> {
-  const ledger = server.ctx.sandbox!.ledger;
+  const ledger = server.ctx.sandbox!.ledger!;
   const wallet = Wallet.fromSeed((await ledger.createAccount({ xrp: 10_000 })).seed);
   const sink = (await ledger.createAccount({ xrp: 10 })).address;
   const first = ledger.accountRoot(wallet.address, "current")!.Sequence as number;

@@ -16,20 +16,20 @@ export async function sessionBrowser(server: TestServer, address: string): Promi
   return browser;
 }
 
-/** A browser that connected `wallet` through the real wallet_connect flow (sign request signed in the sandbox Xaman). */
-export async function connectedBrowser(server: TestServer, wallet: Wallet): Promise<TestBrowser> {
+/** A browser that connected `wallet` through the real wallet_connect flow (sign request signed in the sandbox Xaman: the server's own, or a cluster's `sandbox`). */
+export async function connectedBrowser(server: Pick<TestServer, "url">, wallet: Wallet, sandbox: Pick<TestServer, "url"> = server): Promise<TestBrowser> {
   const browser = new TestBrowser(server.url);
   const created = await browser.json("/api/xumm/sign-request", { method: "POST", json: { type: "wallet_connect" } });
   if (created.status !== 200) throw new Error(`sign-request answered ${created.status}`);
-  await signPayload(server, created.body.uuid, { seed: wallet.seed! });
+  await signPayload(sandbox, created.body.uuid, { seed: wallet.seed! });
   const status = await browser.json(`/api/xumm/status/${created.body.uuid}`);
   if (!status.body.authenticated) throw new Error("wallet connect did not authenticate");
   return browser;
 }
 
-/** Signs a pending sandbox Xaman payload as the phone app would (faucet account or seed). */
-export async function signPayload(server: TestServer, uuid: string, by: { account?: string; seed?: string }) {
-  const res = await fetch(`${server.url}/sandbox/api/payloads/${uuid}/sign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(by) });
+/** Signs a pending sandbox Xaman payload as the phone app would (faucet account or seed); `at`: the server whose sandbox it is, or the shared sandbox. */
+export async function signPayload(at: Pick<TestServer, "url">, uuid: string, by: { account?: string; seed?: string }) {
+  const res = await fetch(`${at.url}/sandbox/api/payloads/${uuid}/sign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(by) });
   const body = (await res.json()) as { signed?: boolean; txid?: string; dispatchedResult?: string; error?: string };
   if (!res.ok) throw new Error(`sandbox sign answered ${res.status}: ${JSON.stringify(body)}`);
   return body;

@@ -5,6 +5,7 @@ import { createSigningServices } from "../app/identity";
 import { CrashGame } from "../games/crash/game";
 import type { LedgerGateway } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
+import { LeaderCalls } from "../platform/cluster/leaderCalls";
 import { PaymentWatcher } from "../payments/watcher";
 import { openPgStore, type PgStore } from "../platform/db/pg";
 import type { Db } from "../platform/db";
@@ -44,7 +45,7 @@ export async function startPgCrash(fixture: PgLedgerFixture): Promise<PgCrash> {
   const outbox = new Outbox(store.async, gateway, log, clock);
   const payments = new PaymentWatcher(store.async, gateway, outbox, log, { clock });
   const signing = pgSigning(fixture, store.async, log);
-  const crash = new CrashGame({ db: store.async, clock, scheduler, log, ledger: gateway, outbox, payments, signing, hub: new Hub(), config, notePlayed: () => {}, sealer: dataDirSealer(dataDir) });
+  const crash = new CrashGame({ db: store.async, clock, scheduler, log, ledger: gateway, outbox, payments, signing, hub: new Hub(), config, notePlayed: () => {}, sealer: dataDirSealer(dataDir), calls: new LeaderCalls({ role: "leader", instanceId: "pg-test" }) });
   outbox.start();
   payments.start();
   await crash.start();

@@ -27,10 +27,11 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
-export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+/** `bun main.ts [args]` on a free loopback port with its own DATA_DIR: the server, or with `["sandbox"]` the shared sandbox (`vvx sandbox`). */
+export async function spawnServer(dataDir: string, env: Record<string, string> = {}, args: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = Bun.spawn(["bun", MAIN], {
+  const proc = Bun.spawn(["bun", MAIN, ...args], {
     env: { ...process.env, HOST: "127.0.0.1", SANDBOX_LEDGER_MS: "200", ...env, PORT: String(port), DATA_DIR: dataDir },
     stdout: "pipe",
     stderr: "pipe",

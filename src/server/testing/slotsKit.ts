@@ -42,9 +42,9 @@ export function purchaseReaches(browser: TestBrowser, uuid: string, status: stri
   );
 }
 
-/** Validated VVX payments from the platform to `wallet` with the slots payout memo, as the ledger has them. */
-export async function payoutsOnLedger(client: Client, server: TestServer, wallet: string): Promise<{ hash: string; micro: bigint }[]> {
-  const platform = server.ctx.ledger.platformAddress;
+/** Validated VVX payments from the platform (a server's, or a cluster's treasury address) to `wallet` with the slots payout memo, as the ledger has them. */
+export async function payoutsOnLedger(client: Client, server: TestServer | string, wallet: string): Promise<{ hash: string; micro: bigint }[]> {
+  const platform = typeof server === "string" ? server : server.ctx.ledger.platformAddress;
   const res = await client.request({ command: "account_tx", account: wallet, ledger_index_min: -1, ledger_index_max: -1, limit: 400 });
   const out: { hash: string; micro: bigint }[] = [];
   for (const t of res.result.transactions) {

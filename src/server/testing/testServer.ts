@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { loadConfig } from "../platform/config";
 import type { Logger } from "../platform/log";
 import { startServer } from "../app/main";
+import type { AppContext } from "../app/context";
+import type { Store } from "../platform/db";
 
 // Tests that build the app without listening (another network's configuration) reach the composition root here.
 export { createApp } from "../app/app";
@@ -26,7 +28,8 @@ export interface TestServer {
   url: string;
   port: number;
   dataDir: string;
-  ctx: Awaited<ReturnType<typeof startServer>>["ctx"];
+  /** The server's context; its store is SQLite's (a server on PostgreSQL is a TestInstance). */
+  ctx: AppContext & { store: Store };
   app: Awaited<ReturnType<typeof startServer>>["app"];
   /** Stops the server; the data directory is kept unless `removeData` is true. */
   stop(removeData?: boolean): Promise<void>;
@@ -37,6 +40,19 @@ export interface TestServer {
  * DATA_DIR (a real SQLite file). Pass `dataDir` (and `PORT` in env) to restart on the same data (and port).
  */
 export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, log?: Logger): Promise<TestServer> {
+  if (env.DATABASE_URL) throw new Error("startTestServer runs on SQLite: a server on DATABASE_URL is startTestInstance's");
+  return (await startTestInstance(env, dataDir, log)) as TestServer;
+}
+
+/** A server of a cluster (DATABASE_URL, BROKER_URL in `env`) in this process: its store is either driver's. */
+export interface TestInstance extends Omit<TestServer, "ctx"> {
+  ctx: AppContext;
+  /** The leader-only work (its onDeposed is the binary's exit). */
+  work: Awaited<ReturnType<typeof startServer>>["work"];
+}
+
+/** startTestServer for any configuration: an instance of a cluster when `env` names DATABASE_URL (its own DATA_DIR all the same). */
+export async function startTestInstance(env: Record<string, string> = {}, dataDir?: string, log?: Logger): Promise<TestInstance> {
   // env.PORT: a restart on the port pages already use (a browser test of an outage); otherwise a free one.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "vvx-test-"));
@@ -51,6 +67,7 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir?
     dataDir: dir,
     ctx: server.ctx,
     app: server.app,
+    work: server.work,
     async stop(removeData = false) {
       await server.stop();
       if (removeData) rmSync(dir, { recursive: true, force: true });

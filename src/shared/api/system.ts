@@ -32,6 +32,13 @@ export const HealthResponse = t.Object({
   leaderId: t.Union([t.String(), t.Null()], { description: "The leading instance's id; null while no instance leads" }),
 });
 
+/** `vvx sandbox`'s /api/health: the shared sandbox process answers (Docker's HEALTHCHECK, `vvx healthcheck`). */
+export const SandboxHealthResponse = t.Object({
+  status: t.Literal("ok"),
+  sandbox: t.Literal(true),
+  ledgerIndex: t.Number({ description: "The sandbox ledger's last validated ledger" }),
+});
+
 export const StatsResponse = t.Object({
   totalRewardsPoolVvx: t.Number({ description: "Rewards all live tiers pay over their terms when sold out" }),
   totalRewardsPaidVvx: t.Number({ description: "VVX rewards paid to holders so far" }),

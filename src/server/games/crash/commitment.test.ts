@@ -19,7 +19,7 @@ afterAll(async () => {
 
 async function start(dataDir?: string): Promise<TestServer> {
   const server = await startTestServer(ENV, dataDir);
-  server.ctx.sandbox!.ledger.stopAutoClose();
+  server.ctx.sandbox!.ledger!.stopAutoClose();
   servers.push(server);
   return server;
 }

@@ -57,12 +57,13 @@ export interface ChainCommitter {
  * round of the chain is played before that ledger is validated. The same on the sandbox's ledger.
  */
 export class LedgerChainCommitter implements ChainCommitter {
+  /** The store's table (SQLite's or PostgreSQL's). */
   private readonly commitments: typeof liteTables.crashChainCommitments;
 
   constructor(private readonly deps: { db: Db; ledger: LedgerGateway; outbox: Outbox; clock: Clock; log: Logger }) {
     this.commitments = tablesFor(deps.db, liteTables, pgTables).crashChainCommitments;
-    // A refused commitment goes again under the outbox's next key; the commitment's record of its key follows (names only: either driver).
-    deps.outbox.owner(COMMIT_OWNER, { resend: [COMMIT_PURPOSE], keyColumns: [liteTables.crashChainCommitments.outboxKey] });
+    // A refused commitment goes again under the outbox's next key; the commitment's record of its key follows.
+    deps.outbox.owner(COMMIT_OWNER, { resend: [COMMIT_PURPOSE], keyColumns: [this.commitments.outboxKey] });
   }
 
   async record(tx: DbOrTx, chain: { id: number; terminatingHash: string; firstRound: number; length: number }): Promise<void> {

@@ -2,8 +2,9 @@ import type { CrashRoundDetail as CrashRoundDetailView, CrashServerMessage } fro
 import type { GameMessage } from "../../../shared/channels";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import type { Config } from "../../platform/config";
-import { sqliteOf, type DbOrTx } from "../../platform/db";
-import { readModelsOf } from "../../platform/db/readModels";
+import type { DbOrTx } from "../../platform/db";
+import type { LeaderCalls } from "../../platform/cluster/leaderCalls";
+import { readModelsFor } from "../../platform/db/readModels";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
 import type { Scheduler } from "../../platform/scheduler";
 import type { SocketEndpoint } from "../../platform/ws";
@@ -24,7 +25,11 @@ export interface CrashDeps extends KitDeps {
   /** Seals the chains' seeds (DATA_DIR/seal.key). */
   sealer: Sealer;
   config: Pick<Config, "crashWaitMs" | "crashPauseMs" | "crashMaxProfitRatio" | "crashChainLength" | "cookieSecret">;
+  /** The running round lives on the leader: cash-outs and its state are asked of it from any instance. */
+  calls: LeaderCalls;
 }
+
+type CrashState = Extract<CrashServerMessage, { type: "gameState" }>;
 
 /**
  * The Crash game as the composition root holds it: the kit's bets (XRP payments, payouts, refunds),
@@ -67,7 +72,10 @@ export class CrashGame {
       pauseMs: deps.config.crashPauseMs,
       maxProfitRatio: deps.config.crashMaxProfitRatio,
       notePlayed: deps.notePlayed,
+      fence: deps.fence,
     });
+    deps.calls.handle("crash.cashOut", ({ wallet }: { wallet: string }) => this.rounds.cashOut(wallet));
+    deps.calls.handle("crash.state", () => this.rounds.state());
     this.rounds.onCrashed = () => void this.historyMessage().then((m) => this.channel.publish(m), (err) => deps.log.error("crash history not published", { error: String(err) }));
     // "VVX burned so far" is live on every page: a burn validates a ledger close or two after its round.
     this.burns.onSettled = () =>
@@ -76,9 +84,8 @@ export class CrashGame {
         (err) => deps.log.error("crash burn total not published", { error: String(err) }),
       );
     // What every socket gets on open, serialized once per change of the rounds or bets (a round ending, a bet placed or settled).
-    const sqlite = sqliteOf(deps.db);
-    const history = sqlite && readModelsOf(sqlite).model(["game_rounds", "game_bets"], async () => JSON.stringify(await this.historyMessage()));
-    this.historyText = history ? () => history.get() : async () => JSON.stringify(await this.historyMessage());
+    const history = readModelsFor(deps.db).model(["game_rounds", "game_bets"], async () => JSON.stringify(await this.historyMessage()));
+    this.historyText = () => history.get();
   }
 
   /** The gameHistory message's JSON as it is now (what a socket gets on open). */
@@ -201,7 +208,8 @@ export class CrashGame {
     return this.channel.socket(deps, {
       onOpen: async (ws) => {
         this.rounds.watched();
-        this.channel.send(ws, this.rounds.state());
+        // Leading (always, alone): the round is in this process, sent in the open's own tick.
+        this.channel.send(ws, this.deps.calls.leading ? this.rounds.state() : await this.state());
         ws.send(await this.historyText());
       },
       onMessage: (ws, msg, ctx) => this.onMessage(ws, msg, ctx),
@@ -220,14 +228,18 @@ export class CrashGame {
       case "cashOut": {
         if (!wallet) throw new UnauthorizedError("No wallet address available. Please reconnect your wallet.");
         if (msg.walletAddress !== undefined && msg.walletAddress !== wallet) throw new ForbiddenError("You may only cash out your own bet");
-        this.rounds.cashOut(wallet);
-        return;
+        return this.deps.calls.call("crash.cashOut", { wallet });
       }
       case "state":
-        return this.channel.send(ws, this.rounds.state());
+        return this.channel.send(ws, await this.state());
       default:
         return this.channel.error(ws, "UNKNOWN_TYPE", `Unknown message type '${String(msg.type).slice(0, 40)}'`);
     }
+  }
+
+  /** The round's state with its players, from the leader (this instance's own rounds when it leads). */
+  state(): Promise<CrashState> {
+    return this.deps.calls.call<CrashState>("crash.state", {});
   }
 
   private toPlayerRefund(bet: Bet<CrashParams>, txid: string | null = null): void {

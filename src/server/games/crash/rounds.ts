@@ -29,6 +29,7 @@ export interface CrashRoundDeps {
   maxProfitRatio: number;
   /** Told a round runs (its outcome starts to show), after the commit and before the first push. */
   notePlayed: NotePlayed;
+  fence?: (tx: Db) => Promise<void>; // in a cluster: a deposed leader's round writes are refused (Leadership.fence)
 }
 
 /** The round being played (or counted down, or just crashed). */
@@ -81,7 +82,7 @@ export class CrashRounds {
   private drained: (() => void) | undefined;
 
   constructor(private readonly deps: CrashRoundDeps) {
-    this.writes = new WriteBacklog(deps.db, "crash rounds", deps.log);
+    this.writes = new WriteBacklog(deps.db, "crash rounds", deps.log, deps.fence);
   }
 
   /** The round a bet confirmed now joins: the counting-down one while its row is open (read in the credit's transaction: see run), else the next (spec §4). */
@@ -285,10 +286,8 @@ export class CrashRounds {
       this.publishState(live);
     });
     this.publishState(live);
-    this.timers.push(
-      this.deps.scheduler.every(1000, () => this.publishState(live)),
-      this.deps.scheduler.at(live.countdownEnds, () => this.guard("start", () => void (this.stepping = this.run().catch((err) => this.stepFailed("start", err))))),
-    );
+    const start = () => this.guard("start", () => void (this.stepping = this.run().catch((err) => this.stepFailed("start", err))));
+    this.timers.push(this.deps.scheduler.every(1000, () => this.publishState(live)), this.deps.scheduler.at(live.countdownEnds, start));
   }
 
   /** The cap is a share of the bankroll at the start (0 when it was never read: bets then return at 1.00x at most). */
@@ -358,7 +357,7 @@ export class CrashRounds {
   private tick(): void {
     const live = this.live;
     if (!live || live.status !== "running") return;
-    if (live.playing.size === 0 && this.cashedOut.length === 0 && this.deps.channel.watchers === 0) return this.stopTicker();
+    if (live.playing.size === 0 && this.cashedOut.length === 0 && this.deps.channel.watchers === 0 && !this.deps.channel.watchedElsewhere) return this.stopTicker();
     const elapsedMs = this.deps.scheduler.now() - live.startedPerf;
     const h = hundredthsAtMs(elapsedMs);
     if (h >= live.seed.crashHundredths) return this.crash();

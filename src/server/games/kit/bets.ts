@@ -33,6 +33,8 @@ export interface KitDeps {
   signing: SigningService;
   /** Records (outside the database) that a round or spin is about to be shown: DATA_DIR/vvx.played. */
   notePlayed: NotePlayed;
+  /** In a cluster: throws unless this instance still leads (Leadership.fence); the round loops' writes check it. */
+  fence?: (tx: Db) => Promise<void>;
 }
 
 /** Outbox purpose of a game's winnings (refunds use "refund", listed with every refund on /history). */

@@ -79,6 +79,11 @@ export class GameChannel {
     return this.hub.subscribers(this.topic);
   }
 
+  /** Whether sockets of other instances may watch too (a cluster's relayed hub): the game cannot count them, so it never idles for want of watchers. */
+  get watchedElsewhere(): boolean {
+    return this.hub.relayed;
+  }
+
   /** The wallet a socket authenticated as (null: spectator). */
   walletOf(socket: HubSocket): string | null {
     return this.wallets.get(socket.data) ?? null;

@@ -1,8 +1,8 @@
 import { UNICORNS, dropsToXrpNumber } from "../../../engine";
 import type { BetInitiateResponse, RaceDetail, RacingServerMessage } from "../../../shared/api/racing";
 import type { Config } from "../../platform/config";
-import { sqliteOf, type DbOrTx } from "../../platform/db";
-import { readModelsOf } from "../../platform/db/readModels";
+import type { DbOrTx } from "../../platform/db";
+import { readModelsFor } from "../../platform/db/readModels";
 import { ConflictError, NotFoundError } from "../../platform/errors";
 import type { Hub, HubSocket } from "../../platform/ws/hub";
 import type { Scheduler } from "../../platform/scheduler";
@@ -73,9 +73,8 @@ export class RacingGame {
       settle: (db, race) => this.rules.settle(db, this.bets, race),
     });
     // What every socket gets on open, serialized once per change of the races (a race finishing).
-    const sqlite = sqliteOf(deps.db);
-    const history = sqlite && readModelsOf(sqlite).model(["racing_races"], async () => JSON.stringify(await this.raceHistory()));
-    this.raceHistoryText = history ? () => history.get() : async () => JSON.stringify(await this.raceHistory());
+    const history = readModelsFor(deps.db).model(["racing_races"], async () => JSON.stringify(await this.raceHistory()));
+    this.raceHistoryText = () => history.get();
   }
 
   /** The raceHistory message's JSON as it is now. */
@@ -118,7 +117,7 @@ export class RacingGame {
   watched(): void {
     if (this.stopped) return;
     this.timer ??= setInterval(() => {
-      if (this.channel.watchers === 0) return void (clearInterval(this.timer), (this.timer = undefined));
+      if (this.channel.watchers === 0 && !this.channel.watchedElsewhere) return void (clearInterval(this.timer), (this.timer = undefined));
       const racing = this.rounds.current?.status === "racing";
       if (racing || performance.now() - this.lastPush >= 1000) this.pushStateSoon();
     }, RACING_PUSH_MS);

@@ -99,7 +99,8 @@ export function racingSocket(racing: RacingGame, deps: GameSocketDeps): SocketEn
       socket.send(await racing.raceHistoryText());
     },
     async onAuth(socket, wallet) {
-      const race = racing.rounds.current;
+      // A follower runs no races: the current one is read from the database (the leader's).
+      const race = racing.rounds.current ?? (await racing.repo.current());
       const mine = race && (await racing.bets.ofWallet(wallet, 5)).find((b) => b.params.round === race.round);
       if (mine) racing.tellBet(socket, mine);
     },

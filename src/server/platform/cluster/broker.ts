@@ -166,8 +166,8 @@ export class RedisBroker implements Broker {
   }
 }
 
-/** The URL without its password, for logs and errors. */
-function redacted(url: string): string {
+/** The URL without its password, for logs and errors (BROKER_URL's, DATABASE_URL's). */
+export function redacted(url: string): string {
   const parsed = new URL(url);
   if (parsed.password) parsed.password = "***";
   return parsed.toString();

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { join } from "node:path";
 import { testDatabase } from "../../testing/clusterServices";
-import { PgLeaderElection, SoloLeadership } from "./leader";
+import { openPgStore } from "../db/pg";
+import { NotLeaderError, PgLeaderElection, SoloLeadership } from "./leader";
 
 // Leader election against a real PostgreSQL: contenders in processes of their own (a leader is killed
 // with SIGKILL, as a crashed machine would be), each test on a database of its own.
@@ -120,6 +121,32 @@ test("a stopped leader gives the lock back: the next contender leads at its firs
   }
 });
 
+test("fencing: each new leader raises the epoch; a leader that finds a newer one refuses its write and steps down", async () => {
+  // A check period longer than the test: the first leader does not notice on its own that it was replaced.
+  const first = new PgLeaderElection(db.url, { instanceId: "vvx-first", checkMs: 60_000 });
+  const store = await openPgStore(db.url, { max: 2 });
+  const admin = new SQL(db.url, { max: 1 });
+  const roles: string[] = [];
+  first.onChange((role) => roles.push(role));
+  try {
+    await first.start();
+    expect(first.role).toBe("leader");
+    expect(await admin`SELECT epoch::int AS epoch, instance_id FROM _leader_epoch`).toEqual([{ epoch: 1, instance_id: "vvx-first" }]);
+    await store.async.transaction((tx) => first.fence(tx));
+    // Another instance won the lock and raised the epoch (as PgLeaderElection does when it wins).
+    await admin`UPDATE _leader_epoch SET epoch = epoch + 1, instance_id = 'vvx-next'`;
+    const refused = await store.async.transaction((tx) => first.fence(tx)).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(NotLeaderError);
+    expect((refused as Error).message).toBe("this instance does not lead the cluster: vvx-next leads now");
+    expect(roles).toEqual(["leader", "follower"]);
+    expect(await store.async.transaction((tx) => first.fence(tx)).catch((e: unknown) => e)).toBeInstanceOf(NotLeaderError);
+  } finally {
+    await first.stop();
+    await store.close();
+    await admin.close();
+  }
+});
+
 test("a contender that cannot reach the database is a follower with no known leader", async () => {
   const election = new PgLeaderElection("postgres://vvx@127.0.0.1:1/nowhere", { instanceId: "vvx-cut-off", checkMs: 100 });
   try {
@@ -131,7 +158,11 @@ test("a contender that cannot reach the database is a follower with no known lea
   }
 });
 
-test("a single instance on SQLite is always the leader", () => {
+test("a single instance on SQLite is always the leader", async () => {
   const solo = new SoloLeadership("vvx-1");
   expect([solo.role, solo.leaderId]).toEqual(["leader", "vvx-1"]);
+  const heard: string[] = [];
+  solo.onChange((role) => heard.push(role));
+  await solo.start();
+  expect(heard).toEqual(["leader"]);
 });

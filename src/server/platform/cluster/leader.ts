@@ -1,4 +1,7 @@
 import { SQL } from "bun";
+import { eq } from "drizzle-orm";
+import { bigint, integer, pgTable, text } from "drizzle-orm/pg-core";
+import type { Db } from "../db";
 import type { Logger } from "../log";
 
 /** Who runs the single-runner work (the payments watcher, the outbox, the game loops, the sweeps). */
@@ -12,19 +15,55 @@ export interface Leadership {
   readonly leaderId: string | null;
   /** Calls `listener` each time this instance becomes leader or stops being it. */
   onChange(listener: (role: Role) => void): void;
+  /** Begins contending (resolves once this instance knows whether it leads). */
+  start(): Promise<void>;
+  /**
+   * Inside a write transaction of leader-only work (an outbox claim, a round's result): throws
+   * NotLeaderError unless this instance still leads, as the database sees it, so a leader that lost the
+   * lock without knowing yet writes nothing (and steps down).
+   */
+  fence(tx: Db): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Leader-only work refused: another instance leads now (or no one does). */
+export class NotLeaderError extends Error {
+  constructor(reason: string) {
+    super(`this instance does not lead the cluster: ${reason}`);
+    this.name = "NotLeaderError";
+  }
 }
 
 /** One instance on SQLite: it is the whole cluster, so always the leader. */
 export class SoloLeadership implements Leadership {
   readonly role = "leader";
+  private readonly listeners: ((role: Role) => void)[] = [];
   constructor(readonly instanceId: string) {}
   get leaderId(): string {
     return this.instanceId;
   }
-  onChange(): void {}
+  onChange(listener: (role: Role) => void): void {
+    this.listeners.push(listener);
+  }
+  /** Leads at once: the listeners hear "leader" now. */
+  async start(): Promise<void> {
+    for (const listener of this.listeners) listener("leader");
+  }
+  async fence(): Promise<void> {}
   async stop(): Promise<void> {}
 }
+
+/**
+ * The fencing token: one row whose epoch each new leader raises, in a SERIALIZABLE transaction, once it
+ * holds the lock. Leader-only writes read it in their own SERIALIZABLE transaction (fence): a deposed leader
+ * finds a newer epoch, and a write racing the raise is refused by PostgreSQL as a serialization failure.
+ * Made by the election itself (like `_migrations`), not by the product's migrations.
+ */
+const leaderEpochs = pgTable("_leader_epoch", {
+  id: integer("id").primaryKey(),
+  epoch: bigint("epoch", { mode: "number" }).notNull(),
+  instanceId: text("instance_id").notNull(),
+});
 
 /**
  * The lock every instance of a database contends for: PostgreSQL's two-key advisory lock ("VVX", 1). It
@@ -60,6 +99,8 @@ export class PgLeaderElection implements Leadership {
   private leader: string | null = null;
   private stopped = false;
   private checking: Promise<void> | undefined;
+  /** This instance's epoch while it leads (the fencing token its writes compare). */
+  private epoch: number | undefined;
 
   constructor(
     private readonly url: string,
@@ -113,8 +154,14 @@ export class PgLeaderElection implements Leadership {
         return;
       }
       const [row] = await sql`SELECT pg_try_advisory_lock(${k1}, ${k2}) AS won`;
-      if (this.stopped) return;
-      if (row.won) return this.become("leader");
+      if (this.stopped) {
+        if (row.won) await sql`SELECT pg_advisory_unlock(${k1}, ${k2})`;
+        return;
+      }
+      if (row.won) {
+        this.epoch = await this.raiseEpoch(sql);
+        return this.become("leader");
+      }
       const [holder] = await sql`
         SELECT a.application_name AS id FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
         WHERE l.locktype = 'advisory' AND l.classid = ${k1} AND l.objid = ${k2} AND l.objsubid = 2 AND l.granted
@@ -126,6 +173,26 @@ export class PgLeaderElection implements Leadership {
       this.leader = null;
       await this.disconnect();
     }
+  }
+
+  /** The next epoch, this instance's, committed before it does any leader-only work. */
+  private async raiseEpoch(sql: SQL): Promise<number> {
+    await sql`CREATE TABLE IF NOT EXISTS _leader_epoch (id integer PRIMARY KEY, epoch bigint NOT NULL, instance_id text NOT NULL)`;
+    const [row] = await sql.begin("ISOLATION LEVEL SERIALIZABLE", (tx) => tx`
+      INSERT INTO _leader_epoch (id, epoch, instance_id) VALUES (1, 1, ${this.instanceId})
+      ON CONFLICT (id) DO UPDATE SET epoch = _leader_epoch.epoch + 1, instance_id = EXCLUDED.instance_id
+      RETURNING epoch`);
+    return Number(row.epoch);
+  }
+
+  async fence(tx: Db): Promise<void> {
+    const mine = this.epoch;
+    if (this.current !== "leader" || mine === undefined) throw new NotLeaderError(this.leader ? `${this.leader} leads` : "no instance leads now");
+    // The store's builders are typed with sqlite-core; on PostgreSQL they take this pg-core table.
+    const [row] = (await tx.select().from(leaderEpochs as never).where(eq(leaderEpochs.id, 1) as never)) as { epoch: number; instanceId: string }[];
+    if (row?.epoch === mine) return;
+    this.lose(`${row?.instanceId ?? "another instance"} leads now (epoch ${row?.epoch}, this instance's ${mine})`);
+    throw new NotLeaderError(`${row?.instanceId ?? "another instance"} leads now`);
   }
 
   private connection(): SQL {
@@ -148,6 +215,8 @@ export class PgLeaderElection implements Leadership {
 
   private lose(why: string): void {
     if (this.current !== "leader") return;
+    this.epoch = undefined;
+    this.leader = null; // unknown until the next check reads the lock's holder
     this.options.log?.warn("leadership lost", { instance: this.instanceId, reason: why });
     this.become("follower");
   }

@@ -24,6 +24,8 @@ export class WriteBacklog {
     private readonly db: Db,
     name: string,
     log: Logger,
+    /** In a cluster: throws unless this instance still leads (Leadership.fence), inside each write's transaction. */
+    private readonly fence?: (tx: DbOrTx) => Promise<void>,
   ) {
     this.gate = new RetryGate(name, log, sqliteOf(db), BACKLOG_RETRY_MS);
   }
@@ -60,7 +62,9 @@ export class WriteBacklog {
       .run(async () => {
         while (this.queue.length) {
           const head = this.queue[0]!;
-          await this.db.transaction((tx) => head.write(tx));
+          const fence = this.fence;
+          // Without a fence the body awaits nothing before the write: on SQLite it still commits in the same tick.
+          await this.db.transaction(fence ? async (tx) => (await fence(tx), head.write(tx)) : (tx) => head.write(tx));
           this.queue.shift();
           head.after?.();
         }

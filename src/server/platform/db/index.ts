@@ -9,6 +9,7 @@ import { finalizeStatements, sqliteDb, writerOf, type Db } from "./store";
 export { first, inJsonArray, isRetryable, placeholderTime, timeOf, NestedTransactionError, prepared, tablesFor, writerOf, type Db, type DbOrTx, type Driver } from "./store";
 
 export interface Store {
+  driver: "sqlite";
   /** Every query of the product: reads outside transactions on the reader, writes inside `db.transaction` on the writer (store.ts). */
   db: Db;
   /** The writer connection (the WriteLock's, backups', read models' change counts): no statement on it outside a transaction. */
@@ -18,6 +19,18 @@ export interface Store {
   path: string;
   close(): void;
 }
+
+/** The product database on PostgreSQL (DATABASE_URL), shared by every instance of a cluster. */
+export interface PgProductStore {
+  driver: "pg";
+  db: Db;
+  /** The database's address without its password (logs). */
+  path: string;
+  close(): Promise<void>;
+}
+
+/** The product database of a server: SQLite under DATA_DIR, or PostgreSQL. */
+export type ProductStore = Store | PgProductStore;
 
 /** How long a statement waits for another process's write lock before SQLITE_BUSY, unless configured (DB_BUSY_TIMEOUT_MS). */
 export const DEFAULT_BUSY_TIMEOUT_MS = 100;
@@ -46,6 +59,7 @@ export function openStore(dataDir: string, file = "vvx.db", busyTimeoutMs = DEFA
   const reader = new Database(path, { readonly: true, strict: true });
   const db = sqliteDb(sqlite, reader);
   return {
+    driver: "sqlite",
     db,
     sqlite,
     reader,

@@ -1,5 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
-import { writerOf, type Db } from "./store";
+import { inTransaction, tableVersionsOf, writerOf, type Db } from "./store";
+import type { TableVersions } from "./tableVersions";
 
 /** The table SQLite triggers keep one counter per watched table in. */
 const VERSIONS_TABLE = "_table_versions";
@@ -11,6 +12,16 @@ export const OTHER_WRITERS_MS = 100;
 /** Most entries a keyed read model keeps (a bound, not a tuning knob): past it the map starts over. */
 export const MAX_KEYED_ENTRIES = 10_000;
 
+/** Cached values built from tables, rebuilt after any write to one of them (SQLite's below; PostgreSQL's further down). */
+export interface ReadModelSet {
+  /** A value built from `tables`, rebuilt after any write to one of them. */
+  model<T>(tables: readonly string[], build: () => T): ReadModel<T>;
+  /** Values per key (a wallet, a page) built from `tables`; every key is dropped after any write to one of them. */
+  keyed<K, T>(tables: readonly string[], build: (key: K) => T): KeyedReadModel<K, T>;
+  /** Runs `read` (reads only, no await) with the tables' versions read once for every read model it asks. */
+  readTogether<T>(read: () => T): T;
+}
+
 /**
  * Read models cached in memory and invalidated by the database itself. Each watched table gets
  * triggers (after insert, update and delete) that bump its counter in `_table_versions`, so any
@@ -21,7 +32,7 @@ export const MAX_KEYED_ENTRIES = 10_000;
  * while this connection is inside a transaction (it could see its own uncommitted rows), so a
  * cached value is the committed state after every write the product makes.
  */
-export class ReadModels {
+export class ReadModels implements ReadModelSet {
   private readonly watched = new Set<string>();
   private readonly ownChanges: Statement<unknown, []>;
   private readonly dataVersion: Statement<unknown, []>;
@@ -202,31 +213,45 @@ export class KeyedReadModel<K, T> {
   }
 }
 
-/** What a feature asks of its store's read models (the same on either driver). */
-export type ReadModelSource = Pick<ReadModels, "model" | "keyed" | "readTogether">;
-
-/**
- * Read models without a cache: every read builds its value anew. PostgreSQL's, where SQLite's triggers and
- * change counters do not exist and another instance may write at any time (the cluster's broker is what
- * can tell an instance its cached values went stale).
- */
-const UNCACHED: ReadModelSource = {
-  model: <T>(_tables: readonly string[], build: () => T) => new ReadModel(() => 0, () => true, build),
-  keyed: <K, T>(_tables: readonly string[], build: (key: K) => T) => new KeyedReadModel(() => 0, () => true, build),
-  readTogether: <T>(read: () => T) => read(),
-};
-
-/** The read models of a store: cached and invalidated by the database on SQLite, built on every read on PostgreSQL. */
-export function readModelsFor(db: Db): ReadModelSource {
-  const sqlite = writerOf(db);
-  return sqlite ? readModelsOf(sqlite) : UNCACHED;
-}
-
 const byConnection = new WeakMap<Database, ReadModels>();
 
-/** The read models of one connection (made on first use; every service on it shares one). */
+/** The read models of one SQLite connection (made on first use; every service on it shares one). */
 export function readModelsOf(sqlite: Database): ReadModels {
   let models = byConnection.get(sqlite);
   if (!models) byConnection.set(sqlite, (models = new ReadModels(sqlite)));
+  return models;
+}
+
+/**
+ * The read models on PostgreSQL: the tables' versions are counters in memory (tableVersions.ts), raised after
+ * this instance's commits and by the other instances' notices through the broker. Builds read through the
+ * pool, which sees committed rows only; inside an open transaction a read model builds afresh (as on SQLite).
+ */
+export class PgReadModels implements ReadModelSet {
+  constructor(private readonly versions: TableVersions) {}
+
+  model<T>(tables: readonly string[], build: () => T): ReadModel<T> {
+    return new ReadModel(() => this.versions.sum(tables), inTransaction, build);
+  }
+
+  keyed<K, T>(tables: readonly string[], build: (key: K) => T): KeyedReadModel<K, T> {
+    return new KeyedReadModel(() => this.versions.sum(tables), inTransaction, build);
+  }
+
+  readTogether<T>(read: () => T): T {
+    return read();
+  }
+}
+
+const byVersions = new WeakMap<TableVersions, PgReadModels>();
+
+/** The read models of a store, for either driver (made on first use; every service on it shares one). */
+export function readModelsFor(db: Db): ReadModelSet {
+  const writer = writerOf(db);
+  if (writer) return readModelsOf(writer);
+  const versions = tableVersionsOf(db);
+  if (!versions) throw new Error("readModelsFor: a store of neither driver");
+  let models = byVersions.get(versions);
+  if (!models) byVersions.set(versions, (models = new PgReadModels(versions)));
   return models;
 }

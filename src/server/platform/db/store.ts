@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database, Statement } from "bun:sqlite";
 import { drizzle as sqliteDrizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { BunSQLDatabase } from "drizzle-orm/bun-sql";
-import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { getTableName, sql, type SQL, type SQLWrapper, type Table } from "drizzle-orm";
+import { TableVersions } from "./tableVersions";
 import { ConnectionStatements } from "./statements";
 
 // The one query interface of every repository and service, for both drivers (see ARCHITECTURE.md, "One
@@ -147,6 +148,18 @@ class WriterLock {
   }
 }
 
+const pgVersions = new WeakMap<Db, TableVersions>();
+
+/** The table versions of a PostgreSQL store (undefined on SQLite, whose triggers keep them in the file). */
+export function tableVersionsOf(db: Db): TableVersions | undefined {
+  return pgVersions.get(db);
+}
+
+/** Whether the running code is inside an open transaction (of any store). */
+export function inTransaction(): boolean {
+  return inside.getStore()?.open === true;
+}
+
 /** The transaction the running code is inside (per store), so a top-level begin from inside it fails loudly instead of waiting forever. */
 const inside = new AsyncLocalStorage<{ store: object; open: boolean }>();
 
@@ -280,15 +293,20 @@ export function isRetryable(err: unknown): boolean {
  */
 export function pgDb(client: BunSQLDatabase): Db {
   type PgTx = Parameters<Parameters<BunSQLDatabase["transaction"]>[0]>[0];
-  const wrapTx = (t: PgTx): Db =>
+  // The tables a transaction's builders write, raised in the read models' versions once it commits (tableVersions.ts).
+  const wrapTx = (t: PgTx, written: Set<string>): Db =>
     Object.assign(Object.create(t) as Db, {
       $driver: "pg" as const,
       execute: async (query: SQL) => void (await t.execute(query)),
       rows: async <T>(query: SQL) => [...((await t.execute(query)) as Iterable<T>)],
-      transaction: <T>(fn: (tx: Db) => Promise<T> | T): Promise<T> => t.transaction(async (sp) => fn(wrapTx(sp))),
+      transaction: <T>(fn: (tx: Db) => Promise<T> | T): Promise<T> => t.transaction(async (sp) => fn(wrapTx(sp, written))),
+      insert: (table: Table) => (written.add(getTableName(table)), t.insert(table as never)),
+      update: (table: Table) => (written.add(getTableName(table)), t.update(table as never)),
+      delete: (table: Table) => (written.add(getTableName(table)), t.delete(table as never)),
     });
   const frameKey = {};
-  return Object.assign(Object.create(client) as Db, {
+  const versions = new TableVersions();
+  const db: Db = Object.assign(Object.create(client) as Db, {
     $driver: "pg" as const,
     execute: async (query: SQL) => void (await client.execute(query)),
     rows: async <T>(query: SQL) => [...((await client.execute(query)) as Iterable<T>)],
@@ -297,8 +315,11 @@ export function pgDb(client: BunSQLDatabase): Db {
       if (current?.open && current.store === frameKey) throw new NestedTransactionError();
       for (let attempt = 1; ; attempt++) {
         const frame = { store: frameKey, open: true };
+        const written = new Set<string>();
         try {
-          return await inside.run(frame, () => client.transaction(async (t) => fn(wrapTx(t)), { isolationLevel: "serializable" }));
+          const result = await inside.run(frame, () => client.transaction(async (t) => fn(wrapTx(t, written)), { isolationLevel: "serializable" }));
+          versions.committed(written);
+          return result;
         } catch (err) {
           if (!isRetryable(err) || attempt >= PG_TRANSACTION_TRIES) throw err;
           await Bun.sleep(Math.random() * 2 * attempt);
@@ -308,4 +329,6 @@ export function pgDb(client: BunSQLDatabase): Db {
       }
     },
   });
+  pgVersions.set(db, versions);
+  return db;
 }

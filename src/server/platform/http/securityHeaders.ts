@@ -22,9 +22,12 @@ export class SecurityHeaders {
   private readonly common: Record<string, string>;
   private readonly connect: string;
   private readonly upgrade: boolean;
+  private readonly images: string;
 
-  constructor(publicUrl: string) {
+  /** `imageOrigins`: where else sign requests' QR images come from (the shared sandbox at SANDBOX_URL). */
+  constructor(publicUrl: string, imageOrigins: string[] = []) {
     const url = new URL(publicUrl);
+    this.images = [...XAMAN_IMAGES, ...imageOrigins.map((o) => new URL(o).origin)].join(" ");
     this.upgrade = url.protocol === "https:";
     // 'self' covers same-origin WebSockets in current browsers; the PUBLIC_URL socket origin is named for the rest.
     this.connect = `'self' ${url.protocol === "https:" ? "wss" : "ws"}://${url.host}`;
@@ -53,7 +56,7 @@ export class SecurityHeaders {
       "default-src 'self'",
       "script-src 'self'",
       "style-src 'self'",
-      `img-src 'self' data: blob: ${XAMAN_IMAGES.join(" ")}`,
+      `img-src 'self' data: blob: ${this.images}`,
       "font-src 'self' data:",
       `connect-src ${this.connect}`,
       // PixiJS decodes images in workers it creates from blobs.
@@ -74,7 +77,7 @@ export class SecurityHeaders {
       "default-src 'self'",
       `script-src 'self'${hashes.map((h) => ` ${h}`).join("")}`,
       "style-src 'self' 'unsafe-inline'",
-      `img-src 'self' data: blob: ${XAMAN_IMAGES.join(" ")}`,
+      `img-src 'self' data: blob: ${this.images}`,
       `connect-src ${this.connect}`,
       "object-src 'none'",
       "base-uri 'none'",

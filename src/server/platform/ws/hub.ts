@@ -73,6 +73,11 @@ export class Hub {
     });
   }
 
+  /** Whether this hub's messages also reach other instances' sockets (it cannot count those: a game keeps telling). */
+  get relayed(): boolean {
+    return this.broker !== undefined;
+  }
+
   start(): void {
     this.timer ??= setInterval(() => {
       try {

@@ -14,9 +14,9 @@ const XRP_ISSUE = { currency: "XRP" };
 
 beforeAll(async () => {
   server = await startTestServer({ SANDBOX_LEDGER_MS: "60000" });
-  server.ctx.sandbox!.ledger.stopAutoClose();
+  server.ctx.sandbox!.ledger!.stopAutoClose();
   kit = await new LedgerTestKit(server).connect();
-  issuer = server.ctx.sandbox!.ledger.wallets.issuer.address;
+  issuer = server.ctx.sandbox!.ledger!.wallets.issuer.address;
 });
 
 afterAll(async () => {
@@ -149,7 +149,7 @@ describe("history", () => {
     const sink = await kit.fund({ xrp: 10 });
     const paid = await kit.apply(w, { TransactionType: "Payment", Destination: sink.address, Amount: "5000000" });
     const at = paid.ledger_index as number;
-    const ledger = server.ctx.sandbox!.ledger;
+    const ledger = server.ctx.sandbox!.ledger!;
     for (let i = 0; i < 20; i++) ledger.close();
     await kit.apply(w, { TransactionType: "Payment", Destination: sink.address, Amount: "7000000" });
     const then = (await request({ command: "account_info", account: sink.address, ledger_index: at })).result;
@@ -167,7 +167,7 @@ describe("history", () => {
   });
 
   test("state older than the last 256 ledgers is lgrNotFound; its headers and transactions stay", async () => {
-    const ledger = server.ctx.sandbox!.ledger;
+    const ledger = server.ctx.sandbox!.ledger!;
     const old = ledger.validatedIndex;
     for (let i = 0; i < 260; i++) ledger.close();
     const err = await kit.client.request({ command: "account_info", account: issuer, ledger_index: old }).catch((e) => e.data);

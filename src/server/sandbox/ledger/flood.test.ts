@@ -108,7 +108,7 @@ test("a client that stops reading is not answered into memory: its requests wait
     { stdout: "ignore", stderr: "inherit" },
   );
   // Watch the ledger's subscriber list: the child's connection joins it, then leaves it when the server closes it.
-  const ledger = server.ctx.sandbox!.ledger;
+  const ledger = server.ctx.sandbox!.ledger!;
   const joined = new Set<unknown>();
   const left = new Set<unknown>();
   const add = ledger.addSubscriber.bind(ledger);

@@ -11,9 +11,9 @@ let issuer: string;
 
 beforeAll(async () => {
   server = await startTestServer({ SANDBOX_LEDGER_MS: "60000" });
-  server.ctx.sandbox!.ledger.stopAutoClose();
+  server.ctx.sandbox!.ledger!.stopAutoClose();
   kit = await new LedgerTestKit(server).connect();
-  issuer = server.ctx.sandbox!.ledger.wallets.issuer.address;
+  issuer = server.ctx.sandbox!.ledger!.wallets.issuer.address;
 });
 
 afterAll(async () => {

@@ -28,7 +28,7 @@ function changesFor(meta: TransactionMetadata, address: string) {
 beforeAll(async () => {
   server = await startTestServer();
   kit = await new LedgerTestKit(server).connect();
-  issuer = server.ctx.sandbox!.ledger.wallets.issuer.address;
+  issuer = server.ctx.sandbox!.ledger!.wallets.issuer.address;
 });
 
 afterAll(async () => {

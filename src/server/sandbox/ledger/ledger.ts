@@ -59,7 +59,15 @@ export interface SandboxLedgerOptions {
   log: Logger;
   /** The product's clock (ms since the Unix epoch): close times follow it, so advancing it moves the ledger's time too. */
   now?: () => number;
+  /**
+   * How far that clock is ahead of real time: each ledgerClosed message carries it (`vvx_clock_offset_ms`, a field
+   * rippled does not have), so instances using this sandbox from other processes follow every advance at its close.
+   */
+  clockOffsetMs?: () => number;
 }
+
+/** The ledgerClosed message's field with the sandbox clock's offset (SandboxLedgerOptions.clockOffsetMs). */
+export const CLOCK_OFFSET_FIELD = "vvx_clock_offset_ms";
 
 export function rippleTimeNow(nowMs = Date.now()): number {
   return Math.floor(nowMs / 1000) - RIPPLE_EPOCH_OFFSET;
@@ -84,6 +92,7 @@ export class SandboxLedger {
   readonly log: Logger;
   private readonly ledgerMs: number;
   private readonly now: () => number;
+  private readonly clockOffsetMs?: () => number;
   private readonly entries = new Map<string, Entry>();
   /** For every object changed in the open ledger, its value at the last close (undefined: it did not exist). */
   private readonly openOriginals = new Map<string, Entry | undefined>();
@@ -111,6 +120,7 @@ export class SandboxLedger {
     this.log = options.log;
     this.ledgerMs = options.ledgerMs;
     this.now = options.now ?? Date.now;
+    this.clockOffsetMs = options.clockOffsetMs;
     this.currency = options.currency;
     this.wallets = sandboxWallets(options.seed);
     this.store = new SandboxStore(options.dataDir);
@@ -436,7 +446,8 @@ export class SandboxLedger {
     this.openByHash = new Map();
     this.held.expire(this.openIndex);
     this.keepHeldOnly();
-    this.streams.publishClose(this.ledgerStreamFields(closedHeader), closedHeader.tx_count, closedHeader, stored);
+    const clock = this.clockOffsetMs ? { [CLOCK_OFFSET_FIELD]: this.clockOffsetMs() } : {};
+    this.streams.publishClose({ ...this.ledgerStreamFields(closedHeader), ...clock }, closedHeader.tx_count, closedHeader, stored);
     for (const listener of this.closeListeners) listener(index);
     return index;
   }

@@ -15,7 +15,7 @@ test("state, history and NFTs survive a stop and a start on the same DATA_DIR", 
   let server: TestServer = await startTestServer();
   cleanup.push(server.dataDir);
   let kit = await new LedgerTestKit(server).connect();
-  const issuer = server.ctx.sandbox!.ledger.wallets.issuer.address;
+  const issuer = server.ctx.sandbox!.ledger!.wallets.issuer.address;
   const alice = await kit.fund({ xrp: 100, vvx: 250 });
   const bob = await kit.fund({ xrp: 30, vvx: 0 });
   const pay = await kit.apply(alice, { TransactionType: "Payment", Destination: bob.address, Amount: { currency: "VVX", issuer, value: "75.25" } });
@@ -58,7 +58,7 @@ test("state, history and NFTs survive a stop and a start on the same DATA_DIR", 
     const poolAfter = await kit.client.request({ command: "amm_info", asset: { currency: "XRP" }, asset2: { currency: "VVX", issuer } });
     expect(poolAfter.result.amm.amount).toEqual(pool.result.amm.amount);
     // The same genesis accounts (from SANDBOX_SEED) are reused, not created again.
-    expect(server.ctx.sandbox!.ledger.wallets.issuer.address).toBe(issuer);
+    expect(server.ctx.sandbox!.ledger!.wallets.issuer.address).toBe(issuer);
     const accounts = (await (await fetch(`${server.url}/sandbox/api/accounts`)).json()) as { accounts: { address: string }[] };
     expect(accounts.accounts.map((a) => a.address)).toEqual(expect.arrayContaining([alice.address, bob.address]));
     // And the restarted ledger keeps working: bob accepts the offer made before the restart.

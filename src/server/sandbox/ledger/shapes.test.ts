@@ -26,7 +26,7 @@ let paymentHash: string;
 
 beforeAll(async () => {
   server = await startTestServer({ SANDBOX_LEDGER_MS: "60000" });
-  server.ctx.sandbox!.ledger.stopAutoClose();
+  server.ctx.sandbox!.ledger!.stopAutoClose();
   kit = await new LedgerTestKit(server).connect();
   payer = await kit.fund({ xrp: 100 });
   payee = await kit.fund({ xrp: 100 });

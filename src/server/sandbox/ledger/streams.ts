@@ -86,7 +86,7 @@ export class Streams {
     }
   }
 
-  publishClose(fields: LedgerStreamFields, txCount: number, header: LedgerHeader, txs: ClosingTx[]): void {
+  publishClose(fields: LedgerStreamFields & { vvx_clock_offset_ms?: number }, txCount: number, header: LedgerHeader, txs: ClosingTx[]): void {
     if (!this.subscribers.size) return;
     const ledgerMessage = JSON.stringify({ type: "ledgerClosed", ...fields, txn_count: txCount });
     let bookFollowers = false;

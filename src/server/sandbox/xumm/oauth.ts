@@ -51,10 +51,9 @@ export class SandboxOauth {
     } catch {
       throw new ValidationError("redirect_uri", "Field 'redirect_uri' must be an absolute URL");
     }
-    // Xaman only redirects to URIs whitelisted for the app; the sandbox's whitelist is the app's own origin.
-    if (redirect.origin !== new URL(this.xumm.options.publicUrl).origin) {
-      throw new ValidationError("redirect_uri", `Field 'redirect_uri' must be on ${new URL(this.xumm.options.publicUrl).origin}`);
-    }
+    // Xaman only redirects to URIs whitelisted for the app; the sandbox's whitelist is the product's origin.
+    const product = new URL(this.xumm.options.productUrl).origin;
+    if (redirect.origin !== product) throw new ValidationError("redirect_uri", `Field 'redirect_uri' must be on ${product}`);
     const method = query.code_challenge_method;
     if (query.code_challenge && method && method !== "S256") throw new ValidationError("code_challenge_method", "Only S256 is supported");
     const created = this.xumm.create({

@@ -31,8 +31,9 @@ export interface SandboxXummOptions {
   db: BunSQLiteDatabase & { $client: Database }; // sandbox.db, synchronous: not the product's store
   log: Logger;
   credentials: XummCredentials;
-  /** Browser-facing base URL of the product (QR codes and links point here). */
+  /** Base URLs: the sandbox's (QR codes, sign pages), the product's (OAuth2 returns, the icon); one when embedded. */
   publicUrl: string;
+  productUrl: string;
   /** The sandbox ledger's WebSocket URL; non-SignIn payloads are submitted there through xrpl.js. */
   xrplUrl: string;
   accounts: SandboxAccountSource;
@@ -78,7 +79,6 @@ export interface CreateBody {
   };
   custom_meta?: { identifier?: string | null; blob?: Record<string, unknown> | null; instruction?: string | null };
 }
-
 
 /**
  * The sandbox Xaman: keeps payloads in SQLite in Xaman's terms, plays the
@@ -495,6 +495,6 @@ export class SandboxXumm {
 
   /** A payload in the exact shape of Xaman's GET /payload/:uuid. */
   payloadJson(row: PayloadRow) {
-    return payloadJsonOf(row, { apiKey: this.credentials.apiKey, publicUrl: this.options.publicUrl, xrplUrl: this.options.xrplUrl }, this.now());
+    return payloadJsonOf(row, { apiKey: this.credentials.apiKey, productUrl: this.options.productUrl, xrplUrl: this.options.xrplUrl }, this.now());
   }
 }

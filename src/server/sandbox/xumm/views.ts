@@ -75,7 +75,7 @@ export function walletPayloadOf(row: PayloadRow, nowMs: number): WalletPayload {
 }
 
 /** A payload in the exact shape of Xaman's GET /payload/:uuid. */
-export function payloadJsonOf(row: PayloadRow, app: { apiKey: string; publicUrl: string; xrplUrl: string }, nowMs: number) {
+export function payloadJsonOf(row: PayloadRow, app: { apiKey: string; productUrl: string; xrplUrl: string }, nowMs: number) {
   const request = parse<Record<string, unknown>>(row.requestJson, {});
   const options = parse<{ submit?: boolean; return_url?: { app?: string; web?: string } }>(row.options, {});
   const custom = parse<{ identifier?: string | null; blob?: Record<string, unknown> | null; instruction?: string | null }>(row.customMeta, {});
@@ -110,7 +110,7 @@ export function payloadJsonOf(row: PayloadRow, app: { apiKey: string; publicUrl:
       description: "VVX platform on the sandbox XRP Ledger",
       disabled: 0 as const,
       uuidv4: app.apiKey,
-      icon_url: `${app.publicUrl}/favicon.ico`,
+      icon_url: `${app.productUrl}/favicon.ico`,
       issued_user_token: row.issuedUserToken,
     },
     payload: {

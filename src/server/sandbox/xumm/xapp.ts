@@ -25,7 +25,8 @@ interface Launch {
 export class SandboxXApps {
   private readonly launches = new Map<string, Launch>();
 
-  constructor(private readonly options: { publicUrl: string; xrplUrl: string }) {}
+  /** `productUrl`: where Xaman opens the product (PUBLIC_URL when embedded, PRODUCT_URL for `vvx sandbox`). */
+  constructor(private readonly options: { productUrl: string; xrplUrl: string }) {}
 
   /** Xaman opening `path` of the product as an xApp for `account`: the token, the URL and the user agent it uses. */
   launch(account: unknown, path: unknown) {
@@ -36,7 +37,7 @@ export class SandboxXApps {
     for (const [token, l] of this.launches) if (l.expiresAt <= now) this.launches.delete(token);
     const ott = randomUUID();
     this.launches.set(ott, { account, expiresAt: now + OTT_SECONDS * 1000, read: false });
-    const url = new URL(where, this.options.publicUrl);
+    const url = new URL(where, this.options.productUrl);
     url.searchParams.set("xAppToken", ott);
     url.searchParams.set("xAppStyle", "DARK");
     return { ott, url: url.toString(), userAgentSuffix: `xumm/xapp:${SANDBOX_XAPP_VERSION} (ott:${ott})`, expiresInSeconds: OTT_SECONDS };

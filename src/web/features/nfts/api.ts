@@ -28,10 +28,11 @@ export function statusText(err: unknown): string {
   return String(err);
 }
 
-/** True when a URL points at this site (the sandbox wallet) rather than the Xaman app. */
-export function isSameOrigin(url: string): boolean {
+/** True when a URL is the sandbox wallet (a page of this site, or of the cluster's shared sandbox) rather than the Xaman app. */
+export function isSandboxWallet(url: string): boolean {
   try {
-    return new URL(url, window.location.href).origin === window.location.origin;
+    const to = new URL(url, window.location.href);
+    return to.origin === window.location.origin || to.pathname.startsWith("/sandbox/wallet/");
   } catch {
     return false;
   }
@@ -45,6 +46,6 @@ export function isSameOrigin(url: string): boolean {
  */
 export function openWalletApp(url: string): void {
   if (walletState.inXApp) return;
-  if (isSameOrigin(url)) window.open(url, "_blank", "noopener");
+  if (isSandboxWallet(url)) window.open(url, "_blank", "noopener");
   else window.location.assign(url);
 }
