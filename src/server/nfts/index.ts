@@ -29,8 +29,14 @@ export function nftRoutes(deps: NftRouteDeps) {
  * public figures come from the catalog's read model as JSON serialized once per change, with the
  * API's headers built in (no session: these routes read no cookie).
  */
-function catalogRoutes({ nfts, auth, config, jsonHeaders }: NftRouteDeps) {
+function catalogRoutes({ nfts, auth, config, jsonHeaders, lane }: NftRouteDeps) {
   const { catalog } = nfts;
+  const tiers = () => catalog.json().tiers.response(jsonHeaders);
+  const availability = () => catalog.json().availability.response(jsonHeaders);
+  const mintingStatus = () => catalog.mintingStatusResponse(jsonHeaders);
+  lane?.add("/api/nft-tiers", tiers);
+  lane?.add("/api/nft-availability", availability);
+  lane?.add("/api/nft-minting-status", mintingStatus);
   const admin = new Elysia({ name: "nft-vault" })
     .use(walletSession(auth))
     .get(
@@ -43,15 +49,15 @@ function catalogRoutes({ nfts, auth, config, jsonHeaders }: NftRouteDeps) {
     );
   return new Elysia({ name: "nft-catalog" })
     .use(admin)
-    .get("/api/nft-tiers", () => catalog.json().tiers.response(jsonHeaders), {
+    .get("/api/nft-tiers", tiers, {
       response: TiersResponse,
       detail: { summary: "NFT tiers on sale; currentSupply is the number still available", tags: ["nfts"] },
     })
-    .get("/api/nft-availability", () => catalog.json().availability.response(jsonHeaders), {
+    .get("/api/nft-availability", availability, {
       response: AvailabilityResponse,
       detail: { summary: "Units still available per tier", tags: ["nfts"] },
     })
-    .get("/api/nft-minting-status", () => catalog.mintingStatusResponse(jsonHeaders), {
+    .get("/api/nft-minting-status", mintingStatus, {
       response: MintingStatusResponse,
       detail: { summary: "Minted, remaining and total per tier (refetched every 5 s)", tags: ["nfts"] },
     })

@@ -5,6 +5,7 @@ import type { AuthService } from "../auth/service";
 import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
 import { joinedResponse } from "../platform/http/cachedJson";
+import { queryOf, type ReadLane } from "../platform/http/readLane";
 import { parsePositive } from "../platform/http/query";
 import { parseAddress } from "../ledger/address";
 import type { SignRequestCreated } from "../signing/service";
@@ -32,12 +33,31 @@ function optionalTierId(value: unknown): number | undefined {
   return n;
 }
 
+/** The Rewards read's input: 400 naming the field that is wrong. */
+function rewardsRead(wallet: string, query: { period?: string; page?: string; pageSize?: string }) {
+  return {
+    wallet: parseAddress(wallet, "walletAddress"),
+    period: parsePeriod(query.period, "7days"),
+    page: parsePositive(query.page, "page", 1),
+    pageSize: parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+  };
+}
+
 /** A wallet's holdings, Rewards answer and dashboard cards: public ledger facts, no session. */
-function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>) {
+function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>, lane?: ReadLane) {
   // The wallet's Rewards answer is JSON text (RewardService.rewardsJson): its values come from read models
   // and engine arithmetic whose shape matches RewardsResponse by construction (walletReads.test.ts checks
   // real answers against the schema), so the per-request schema walk is skipped; the headers are the API's.
   const rewardsHeaders = Object.freeze({ "content-type": "application/json", ...jsonHeaders, "cache-control": "no-store" });
+  // Between two ledger closes the wallet's holdings are known: the answer is made without waiting.
+  const rewardsNow = ({ wallet, period, page, pageSize }: ReturnType<typeof rewardsRead>) => {
+    const json = rewards.rewardsJsonNow(wallet, period, page, pageSize);
+    return json && joinedResponse(json.head, json.items, json.tail, rewardsHeaders);
+  };
+  lane?.add("/api/rewards/wallet/:wallet", (request) => {
+    const query = queryOf(request, "period", "page", "pageSize", "t");
+    return query && rewardsNow(rewardsRead(request.params.wallet!, query));
+  });
   return new Elysia({ name: "rewards-reads" })
     .get(
       "/api/nfts/wallet/:wallet",
@@ -50,12 +70,10 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
     .get(
       "/api/rewards/wallet/:wallet",
       async ({ params, query }) => {
-        const wallet = parseAddress(params.wallet, "walletAddress");
-        const period = parsePeriod(query.period, "7days");
-        const page = parsePositive(query.page, "page", 1);
-        const pageSize = parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-        // Between two ledger closes the wallet's holdings are known: the answer is made without waiting.
-        const { head, items, tail } = rewards.rewardsJsonNow(wallet, period, page, pageSize) ?? (await rewards.rewardsJson(wallet, period, page, pageSize));
+        const read = rewardsRead(params.wallet, query);
+        const now = rewardsNow(read);
+        if (now) return now;
+        const { head, items, tail } = await rewards.rewardsJson(read.wallet, read.period, read.page, read.pageSize);
         return joinedResponse(head, items, tail, rewardsHeaders);
       },
       { params: WalletParams, query: RewardsQuery, response: RewardsResponse, detail: { summary: "The Rewards response: per-NFT accrual and claim state, totals, and the wallet's claims in a period", tags: ["rewards"] } },
@@ -72,7 +90,7 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
  * the Rewards response, the dashboard summary, claims (session wallet only), and NFT transfers.
  * Reads of a wallet are public ledger facts; claims and transfers act for the session's wallet.
  */
-export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; transfers: TransferService; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
+export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; transfers: TransferService; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string>; lane?: ReadLane }) {
   const { rewards, transfers } = ctx;
   const actor = (session: Parameters<typeof actingWallet>[0], walletAddress: unknown, cookies: RequestCookies) => ({
     wallet: actingWallet(session, walletAddress),
@@ -80,7 +98,7 @@ export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; t
   });
   return new Elysia({ name: "rewards" })
     // Public reads first: they read no session, so they come before the session resolver.
-    .use(readRoutes(rewards, ctx.jsonHeaders))
+    .use(readRoutes(rewards, ctx.jsonHeaders, ctx.lane))
     .use(walletSession(ctx.auth))
     .post(
       "/api/rewards/claim",

@@ -7,6 +7,7 @@ import type { Config } from "../../platform/config";
 import { sqliteOf, type Db } from "../../platform/db";
 import { readModelsOf } from "../../platform/db/readModels";
 import { jsonEncoder } from "../../platform/http/cachedJson";
+import { queryOf, type ReadLane } from "../../platform/http/readLane";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
@@ -25,8 +26,13 @@ function finishedRaces(racing: RacingGame, db: Db) {
 }
 
 /** The race now and the finished races: public reads. */
-function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<string, string>) {
+function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<string, string>, lane?: ReadLane) {
   const races = finishedRaces(racing, db);
+  const latest = (limit: string | undefined) => races.get(parsePositive(limit, "limit", 20, RACES_MAX_LIMIT)).response(jsonHeaders);
+  lane?.add("/api/racing/races", (request) => {
+    const query = queryOf(request, "limit");
+    return query && latest(query.limit);
+  });
   return new Elysia({ name: "racing-reads" })
     .get(
       "/api/racing/state",
@@ -43,9 +49,8 @@ function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<strin
     .get(
       "/api/racing/races",
       ({ query }) => {
-        const limit = parsePositive(query.limit, "limit", 20, RACES_MAX_LIMIT);
-        if (!query.before) return races.get(limit).response(jsonHeaders);
-        return { success: true as const, races: racing.races(limit, parsePositive(query.before, "before", 1, 9_999_999)) };
+        if (!query.before) return latest(query.limit);
+        return { success: true as const, races: racing.races(parsePositive(query.limit, "limit", 20, RACES_MAX_LIMIT), parsePositive(query.before, "before", 1, 9_999_999)) };
       },
       {
         query: RoundsQuery,
@@ -61,11 +66,11 @@ function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<strin
 }
 
 /** Unicorn Racing's calls: the race list and bet initiation (spec §7); its socket is `racingSocket`. */
-export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
+export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string>; lane?: ReadLane }) {
   const { racing } = deps;
   return new Elysia({ name: "racing" })
     // Public reads first: they read no session, so they come before the session resolver.
-    .use(racingReadRoutes(racing, deps.db, deps.jsonHeaders))
+    .use(racingReadRoutes(racing, deps.db, deps.jsonHeaders, deps.lane))
     .use(walletSession(deps.auth))
     .post(
       "/api/unicorn-bet/initiate",

@@ -116,6 +116,7 @@ export class ReadModels {
 export class ReadModel<T> {
   private version = -1;
   private value: T | undefined;
+  private settled: Settled<T> | undefined;
 
   constructor(
     private readonly readVersion: () => number,
@@ -127,11 +128,32 @@ export class ReadModel<T> {
     if (this.inTransaction()) return this.build();
     const version = this.readVersion();
     if (version !== this.version) {
-      this.value = forgetIfRejected(this.build(), () => (this.version = -1));
+      this.settled = undefined;
+      const value = this.build();
+      this.value = forgetIfRejected(value, () => (this.version = -1));
+      settle(value, (done) => this.value === value && (this.settled = done));
       this.version = version;
     }
     return this.value as T;
   }
+
+  /**
+   * The value when it is built, fresh and (for an async build) resolved, else undefined (get() builds it):
+   * a cached answer taken this way goes out without a promise or a query.
+   */
+  now(): Awaited<T> | undefined {
+    if (this.settled === undefined || this.inTransaction() || this.readVersion() !== this.version) return undefined;
+    return this.settled.value;
+  }
+}
+
+/** A built value as it is once its build has resolved. */
+type Settled<T> = { value: Awaited<T> };
+
+/** Calls `done` with the value (at once) or with the promise's result once it resolves (never for a rejected one). */
+function settle<T>(value: T, done: (settled: Settled<T>) => void): void {
+  if (value instanceof Promise) value.then((v: Awaited<T>) => done({ value: v }), () => undefined);
+  else done({ value: value as Awaited<T> });
 }
 
 /** A value built by an async build is its promise (cached like any value); a rejected one is forgotten, so the next read builds again. */
@@ -144,6 +166,7 @@ function forgetIfRejected<T>(value: T, forget: () => void): T {
 export class KeyedReadModel<K, T> {
   private version = -1;
   private values = new Map<K, T>();
+  private settled = new Map<K, Awaited<T>>();
 
   constructor(
     private readonly readVersion: () => number,
@@ -161,15 +184,23 @@ export class KeyedReadModel<K, T> {
     const version = this.readVersion();
     if (version !== this.version || this.values.size + keys.length > MAX_KEYED_ENTRIES) {
       this.values = new Map();
+      this.settled = new Map();
       this.version = version;
     }
     return keys.map((key) => {
       if (this.values.has(key)) return this.values.get(key) as T;
-      const values = this.values;
+      const [values, settled] = [this.values, this.settled];
       const value = forgetIfRejected(this.build(key), () => values.delete(key));
-      this.values.set(key, value);
+      values.set(key, value);
+      settle(value, (done) => values.get(key) === value && settled.set(key, done.value));
       return value;
     });
+  }
+
+  /** The key's value when it is built, fresh and (for an async build) resolved, else undefined: see ReadModel.now. */
+  now(key: K): Awaited<T> | undefined {
+    if (this.settled.size === 0 || this.inTransaction() || this.readVersion() !== this.version) return undefined;
+    return this.settled.get(key);
   }
 }
 
