@@ -11,10 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop(true));
 
-/** Status, headers (but the date and length the wire adds) and body. */
+/** Status, headers (but the date and length the wire adds) and body, but the time of the request (the minting status' timestamp, the rewards' now). */
 async function seen(res: Response) {
   const headers = [...res.headers].filter(([name]) => name !== "date" && name !== "content-length").sort();
-  return { status: res.status, headers, body: await res.text() };
+  return { status: res.status, headers, body: (await res.text()).replace(/"(timestamp|now)":"[^"]+"/, '"$1":"-"') };
 }
 
 test("the lane answers what Elysia answers, good input or bad", async () => {
@@ -22,6 +22,7 @@ test("the lane answers what Elysia answers, good input or bad", async () => {
   const paths = [
     "/api/nft-tiers",
     "/api/nft-availability",
+    "/api/nft-minting-status",
     "/api/stats",
     `/api/rewards/wallet/${wallet}`,
     `/api/rewards/wallet/${wallet}?period=30days&page=1&pageSize=5&t=1`,
@@ -49,8 +50,4 @@ test("the lane answers what Elysia answers, good input or bad", async () => {
     const elysia = await seen(await server.app.handle(new Request(server.url + path)));
     expect({ path, ...lane }).toEqual({ path, ...elysia });
   }
-  // The minting status carries the time of the request: the same fields and headers.
-  const [lane, elysia] = [await seen(await fetch(`${server.url}/api/nft-minting-status`)), await seen(await server.app.handle(new Request(`${server.url}/api/nft-minting-status`)))];
-  const untimed = (s: typeof lane) => ({ ...s, body: s.body.replace(/"timestamp":"[^"]+"/, "") });
-  expect(untimed(lane)).toEqual(untimed(elysia));
 });
