@@ -4,9 +4,12 @@
 // --slots-sessions concurrent sessions (scripts/bench/slots.ts), each next to its bare baseline.
 //
 //   bun scripts/bench/capacity.ts [--spectators 10000] [--bettors 1000] [--flood-messages 40] [--rounds 3]
-//                                 [--racing-bets 1000] [--slots-sessions 500] [--parts crash,racing,slots] [--burst] [--json]
+//                                 [--racing-bets 1000] [--slots-sessions 500] [--parts crash,racing,slots] [--burst]
+//                                 [--ledger embedded,separate] [--json]
 //
-// The crash part: the real server in this process (sandbox ledger closing every second, as shipped),
+// The crash part, once per --ledger: the real server in this process, its sandbox ledger closing every second
+// as shipped, either in this process (embedded) or in another VVX process whose ledger, faucet and treasury
+// it uses instead (separate: lib/ledgerHost.ts; rippled is always another process on a real network);
 // the sockets in crowd processes (scripts/bench/lib/crowd.ts, a few thousand each), the bare baseline a
 // Bun.serve of its own process (lib/bareHub.ts) whose sockets subscribe to one topic. It reports:
 // - memory per idle socket: the server's RSS with the spectators connected over its RSS before (after a
@@ -25,11 +28,12 @@ import { loadavg } from "node:os";
 import type { Client, Payment, Wallet } from "xrpl";
 import { hundredthsAtMs } from "../../src/engine";
 import { finishRound, skipToRound, startFlight } from "../../src/server/testing/crashKit";
-import { faucet, outsideClient } from "../../src/server/testing/ledgerKit";
+import { faucet, ledgerUrl, outsideClient } from "../../src/server/testing/ledgerKit";
 import { startTestServer, type TestServer } from "../../src/server/testing/testServer";
 import { BareHub, FLOOD_YIELD_EVERY } from "./lib/bareHub";
 import { Crowd, histogramStats, type CrowdReport } from "./lib/crowd";
 import { raiseFdLimit } from "./lib/fdlimit";
+import { LedgerHost } from "./lib/ledgerHost";
 import { rssBytes } from "./lib/memory";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
 
@@ -42,6 +46,7 @@ const { values } = parseArgs({
     "racing-bets": { type: "string", default: "1000" },
     "slots-sessions": { type: "string", default: "500" },
     parts: { type: "string", default: "crash,racing,slots" },
+    ledger: { type: "string", default: "embedded,separate" },
     burst: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   },
@@ -49,6 +54,8 @@ const { values } = parseArgs({
 const opt = { spectators: Number(values.spectators), bettors: Number(values.bettors), floodMessages: Number(values["flood-messages"]), rounds: Number(values.rounds), racingBets: Number(values["racing-bets"]), slotsSessions: Number(values["slots-sessions"]) };
 if (!Object.values(opt).every((n) => Number.isInteger(n) && n > 0)) throw new Error("options must be positive whole numbers");
 const parts = new Set(values.parts.split(",").map((s) => s.trim()));
+const ledgers = values.ledger.split(",").map((s) => s.trim());
+if (!ledgers.length || ledgers.some((l) => l !== "embedded" && l !== "separate")) throw new Error("--ledger takes embedded, separate or both");
 const log = (line: string) => (values.json ? console.error(line) : console.log(line));
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -65,7 +72,7 @@ log(`Capacity: ${navigator.hardwareConcurrency} cores, load average ${loadavg().
 if (parts.has("crash")) {
   const need = opt.spectators + opt.bettors + 200;
   if (fd && fd.soft < need) throw new Error(`the open-files limit (${fd.soft}, hard ${fd.hard}) is under the ${need} descriptors the server needs: raise the hard limit (ulimit -Hn) or run fewer --spectators`);
-  rows.push(...(await crashPart()));
+  for (const ledger of ledgers) rows.push(...(await crashPart(ledger === "separate")));
 }
 if (parts.has("racing")) rows.push(...(await subBench("racing", ["--spectators", "0", "--bets", String(opt.racingBets)])));
 if (parts.has("slots")) rows.push(...(await subBench("slots", ["--sessions", String(opt.slotsSessions), "--rounds", "3"])));
@@ -81,10 +88,15 @@ async function subBench(name: string, args: string[]): Promise<BenchRow[]> {
   return (JSON.parse(line.slice(ROWS_MARKER.length)) as BenchRow[]).map((r) => ({ ...r, metric: `${name}: ${r.metric}` }));
 }
 
-async function crashPart(): Promise<BenchRow[]> {
-  const server = await startTestServer({ CRASH_WAIT_MS: "60000", CRASH_PAUSE_MS: "1000", SANDBOX_LEDGER_MS: "1000" });
+async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
+  // Separate: the server's own sandbox ledger closes once a minute with nothing in it; the ledger it uses is the host's.
+  const host = separateLedger ? await LedgerHost.start() : undefined;
+  const server = await startTestServer({ CRASH_WAIT_MS: "60000", CRASH_PAUSE_MS: "1000", SANDBOX_LEDGER_MS: host ? "60000" : "1000" }, undefined, undefined, host ? (c) => ({ ...c, xrplUrl: ledgerUrl(host.url) }) : undefined);
+  const ledgerBase = host?.url ?? server.url;
   const bare = await BareHub.start();
   const crowds: Crowd[] = [];
+  const part = host ? "crash, ledger in another process" : "crash";
+  log(`${part}: ${host ? `the sandbox ledger of process ${host.pid}` : "the sandbox ledger in the server's process"}`);
   try {
     const { ctx } = server;
     await ctx.ledger.waitConnected(15_000);
@@ -111,10 +123,10 @@ async function crashPart(): Promise<BenchRow[]> {
 
     t0 = performance.now();
     const wallets: Wallet[] = [];
-    for (let i = 0; i < opt.bettors; i += 25) wallets.push(...(await Promise.all(Array.from({ length: Math.min(25, opt.bettors - i) }, () => faucet(server.url, { xrp: 100 })))));
+    for (let i = 0; i < opt.bettors; i += 25) wallets.push(...(await Promise.all(Array.from({ length: Math.min(25, opt.bettors - i) }, () => faucet(ledgerBase, { xrp: 100 })))));
     log(`setup: ${fmt(opt.bettors)} funded wallets in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    const round = await betsAndRound(server, wallets, crowds);
+    const round = await betsAndRound(server, ledgerBase, wallets, crowds);
     const flood = await fanOut(server, bare, crowds, round.number);
     // The bare server's ticks on the same crowd, for the delivery rows' baseline.
     for (const c of crowds) c.tell({ cmd: "record", on: true });
@@ -132,18 +144,19 @@ async function crashPart(): Promise<BenchRow[]> {
     const sockets = `${fmt(opt.spectators)} spectators + ${fmt(opt.bettors)} bettors`;
     const floor1 = (ms: number) => Math.max(1, ms);
     return [
-      { metric: `crash: memory per idle socket (KB over idle RSS; baseline: bare Bun), ${fmt(opt.spectators)} sockets`, unit: "KB", product: perSocket.game / 1024, baseline: perSocket.bare / 1024, ratio: perSocket.bare / perSocket.game, goal: "<= 8 KB", met: perSocket.game <= 8 * 1024 },
-      { metric: `crash: tick delivery p99, ${sockets} (baseline: bare publish)`, unit: "ms", product: tick.p99, baseline: bareTick.p99, ratio: floor1(bareTick.p99) / floor1(tick.p99), goal: "<= 100 ms", met: tick.n > 0 && tick.p99 <= 100 && closed === 0 },
-      { metric: `crash: crash delivery p99, ${sockets} (baseline: bare publish)`, unit: "ms", product: crash.p99, baseline: bareTick.p99, ratio: floor1(bareTick.p99) / floor1(crash.p99), goal: "<= 150 ms", met: crash.n >= opt.spectators && crash.p99 <= 150 },
-      { metric: `crash: fan-out msg/s to ${fmt(opt.spectators + opt.bettors)} sockets (vs bare server.publish)`, unit: "/s", product: flood.game, baseline: flood.bare, ratio: flood.ratio, goal: ">= 0.9", met: flood.ratio >= 0.9 },
-      { metric: `crash: ${fmt(opt.bettors)} bets credited after the last submit (s; baseline: all validated), max ${round.maxCloses} closes after validation`, unit: "s", product: round.creditedS, baseline: round.validatedS, ratio: round.validatedS / round.creditedS, goal: "<= 2 closes", met: round.allConfirmed && round.maxCloses <= 2 },
-      { metric: `crash: cash-out ack p99, ${fmt(ack.n)} ${values.burst ? `at once at ${BURST_AT}x` : "through the flight"} with ${fmt(opt.spectators)} watching (baseline: bare publish)`, unit: "ms", product: ack.p99, baseline: bareTick.p99, ratio: floor1(bareTick.p99) / floor1(ack.p99), goal: "<= 150 ms", met: ack.n === round.manual && ack.p99 <= 150 },
-      { metric: `crash: payouts on the ledger (XRP; baseline: floor(bet x multiplier) summed), ${round.winners} winners`, unit: "XRP", product: round.paidXrp, baseline: round.expectedXrp, ratio: round.paidDrops === round.expectedDrops ? 1 : 0, goal: "equal to the drop", met: round.paidDrops === round.expectedDrops },
+      { metric: `${part}: memory per idle socket (KB over idle RSS; baseline: bare Bun), ${fmt(opt.spectators)} sockets`, unit: "KB", product: perSocket.game / 1024, baseline: perSocket.bare / 1024, ratio: perSocket.bare / perSocket.game, goal: "<= 8 KB", met: perSocket.game <= 8 * 1024 },
+      { metric: `${part}: tick delivery p99, ${sockets} (baseline: bare publish)`, unit: "ms", product: tick.p99, baseline: bareTick.p99, ratio: floor1(bareTick.p99) / floor1(tick.p99), goal: "<= 100 ms", met: tick.n > 0 && tick.p99 <= 100 && closed === 0 },
+      { metric: `${part}: crash delivery p99, ${sockets} (baseline: bare publish)`, unit: "ms", product: crash.p99, baseline: bareTick.p99, ratio: floor1(bareTick.p99) / floor1(crash.p99), goal: "<= 150 ms", met: crash.n >= opt.spectators && crash.p99 <= 150 },
+      { metric: `${part}: fan-out msg/s to ${fmt(opt.spectators + opt.bettors)} sockets (vs bare server.publish)`, unit: "/s", product: flood.game, baseline: flood.bare, ratio: flood.ratio, goal: ">= 0.9", met: flood.ratio >= 0.9 },
+      { metric: `${part}: ${fmt(opt.bettors)} bets credited after the last submit (s; baseline: all validated), max ${round.maxCloses} closes after validation`, unit: "s", product: round.creditedS, baseline: round.validatedS, ratio: round.validatedS / round.creditedS, goal: "<= 2 closes", met: round.allConfirmed && round.maxCloses <= 2 },
+      { metric: `${part}: cash-out ack p99, ${fmt(ack.n)} ${values.burst ? `at once at ${BURST_AT}x` : "through the flight"} with ${fmt(opt.spectators)} watching (baseline: bare publish)`, unit: "ms", product: ack.p99, baseline: bareTick.p99, ratio: floor1(bareTick.p99) / floor1(ack.p99), goal: "<= 150 ms", met: ack.n === round.manual && ack.p99 <= 150 },
+      { metric: `${part}: payouts on the ledger (XRP; baseline: floor(bet x multiplier) summed), ${round.winners} winners`, unit: "XRP", product: round.paidXrp, baseline: round.expectedXrp, ratio: round.paidDrops === round.expectedDrops ? 1 : 0, goal: "equal to the drop", met: round.paidDrops === round.expectedDrops },
     ];
   } finally {
     await Promise.all(crowds.map((c) => c.close()));
     await bare.stop();
     await server.stop(true);
+    await host?.stop();
   }
 }
 
@@ -151,9 +164,9 @@ async function crashPart(): Promise<BenchRow[]> {
  * The bets of one round: created, each payment signed by its wallet, all submitted at once and credited;
  * the round flies (the countdown ended by the scheduler once every bet is in), the manual half cash out (manualTarget).
  */
-async function betsAndRound(server: TestServer, wallets: Wallet[], crowds: Crowd[]) {
+async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wallet[], crowds: Crowd[]) {
   const { ctx } = server;
-  const client = await outsideClient(server.url);
+  const client = await outsideClient(ledgerBase);
   const bettors = await Crowd.start({
     bettors: { url: `${server.url.replace("http", "ws")}/ws/games/crash`, origin: server.url, list: await Promise.all(wallets.map(async (w) => ({ wallet: w.classicAddress, cookie: `vvx_session=${(await ctx.auth.createSession(w.classicAddress, "wallet_connect")).token}` }))) },
   });

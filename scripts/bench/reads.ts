@@ -5,12 +5,14 @@
 // would), and one player's own lists (public, by wallet): a slots package played to its last spin,
 // daily-wheel spins on consecutive days and crash bets settled in their rounds. Each next to
 // a bare Bun.serve answering the same JSON bytes, driven by the same load generator (its own
-// process) with the same concurrency, A/B interleaved round by round; the ratio is the median of
-// the rounds' throughput ratios, after a discarded second of load on each side.
+// process, its connections to both kept open) with the same concurrency, after a discarded second of
+// load on each side. Each round gives each side --seconds in --slices slices, A/B interleaved within
+// the round (ABBA...), so a burst of the machine's other load falls on both sides, not on one side's
+// round; the ratio is the median of the rounds' throughput ratios.
 //
 // With --postgres the server runs on a PostgreSQL database of its own (scripts/bench/cluster.ts compares the two).
 //
-//   bun scripts/bench/reads.ts [--concurrency 50] [--seconds 2] [--rounds 5] [--nfts 3] [--races 5] [--bets 5] [--days 5] [--only <path part>] [--postgres] [--json]
+//   bun scripts/bench/reads.ts [--concurrency 50] [--seconds 2] [--slices 4] [--rounds 5] [--nfts 3] [--races 5] [--bets 5] [--days 5] [--only <path part>] [--postgres] [--json]
 import { parseArgs } from "node:util";
 import { betReaches, placeBet } from "../../src/server/testing/crashKit";
 import { faucet } from "../../src/server/testing/ledgerKit";
@@ -20,13 +22,14 @@ import { buyPackage } from "../../src/server/testing/slotsKit";
 import { raceReaches } from "../../src/server/testing/racingKit";
 import { startTestInstance, startTestServer, type TestServer } from "../../src/server/testing/testServer";
 import { testDatabase } from "../../src/server/testing/clusterServices";
-import { runLoad } from "./lib/loadgen";
+import { LoadSession, type Measured } from "./lib/loadgen";
 import { emitRows, median, type BenchRow } from "./lib/report";
 
 const { values } = parseArgs({
   options: {
     concurrency: { type: "string", default: "50" },
     seconds: { type: "string", default: "2" },
+    slices: { type: "string", default: "4" },
     rounds: { type: "string", default: "5" },
     nfts: { type: "string", default: "3" },
     races: { type: "string", default: "5" },
@@ -37,10 +40,10 @@ const { values } = parseArgs({
     json: { type: "boolean", default: false },
   },
 });
-const opt = { concurrency: Number(values.concurrency), seconds: Number(values.seconds), rounds: Number(values.rounds), nfts: Number(values.nfts), races: Number(values.races), bets: Number(values.bets), days: Number(values.days) };
+const opt = { concurrency: Number(values.concurrency), seconds: Number(values.seconds), slices: Number(values.slices), rounds: Number(values.rounds), nfts: Number(values.nfts), races: Number(values.races), bets: Number(values.bets), days: Number(values.days) };
 if (!Object.values(opt).every((n) => Number.isInteger(n) && n > 0)) throw new Error("options must be positive whole numbers");
 
-type Steady = { requests: number; statuses: Record<string, number>; p50: number; p99: number; rps: number; cpuUsPerRequest?: number };
+type Steady = Measured & { cpuUsPerRequest: number };
 
 /**
  * A player's history made through the real flows: a 10-spin slots package bought and played to its
@@ -85,29 +88,34 @@ try {
   const crashRounds = async () => ((await (await fetch(`${server.url}/api/crash/rounds`)).json()) as { rounds: unknown[] }).rounds.length;
   for (const until = performance.now() + 120_000; (await crashRounds()) < opt.races && performance.now() < until; ) await Bun.sleep(500);
   const paths = ["/api/nft-tiers", "/api/nft-availability", "/api/nft-minting-status", "/api/stats", `/api/rewards/wallet/${holder.classicAddress}`, "/api/crash/rounds", "/api/racing/races", `/api/slots/spins?wallet=${player}`, `/api/daily-spin/spins?wallet=${player}`, `/api/crash/bets?wallet=${player}`];
-  if (!values.json) console.log(`Read endpoints: ${opt.concurrency} concurrent readers, ${opt.rounds} rounds x ${opt.seconds} s each side, A/B interleaved`);
+  if (!values.json) console.log(`Read endpoints: ${opt.concurrency} concurrent readers, ${opt.rounds} rounds x ${opt.seconds} s each side in ${opt.slices} slices, A/B interleaved`);
   for (const path of paths.filter((p) => !values.only || p.includes(values.only))) {
     const sample = await (await fetch(server.url + path)).text();
     const bare = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(sample, { headers: { "content-type": "application/json" } }) });
-    const job = (url: string, seconds = opt.seconds) => ({ mode: "steady" as const, url, concurrency: opt.concurrency, durationMs: seconds * 1000 });
-    // This process's CPU per answer while one side is loaded (both servers live here, one loaded at a time): the
-    // server's own cost, which the machine's other load moves far less than it moves the requests per second.
-    const measured = async (url: string): Promise<Steady> => {
-      const c0 = process.cpuUsage();
-      const s = await runLoad<Steady>(job(url));
-      const c = process.cpuUsage(c0);
-      return { ...s, cpuUsPerRequest: (c.user + c.system) / s.requests };
-    };
+    const urls = { real: server.url + path, base: `http://127.0.0.1:${bare.port}/` };
+    const load = new LoadSession(opt.concurrency);
     // A discarded second of load on each side first: the route's handler is compiled on its first request
     // and its code warms up in the JIT, which would otherwise fall in the product's first round only.
-    for (const url of [server.url + path, `http://127.0.0.1:${bare.port}/`]) await runLoad<Steady>(job(url, 1));
+    for (const url of [urls.real, urls.base]) await load.run(url, 1000);
     const real: Steady[] = [];
     const base: Steady[] = [];
     for (let r = 0; r < opt.rounds; r++) {
-      const pair = [() => measured(server.url + path).then((s) => real.push(s)), () => measured(`http://127.0.0.1:${bare.port}/`).then((s) => base.push(s))];
-      if (r % 2) pair.reverse();
-      for (const run of pair) await run();
+      const slices = { real: [] as Measured[], base: [] as Measured[] };
+      // This process's CPU while one side is loaded (both servers live here, one loaded at a time): the server's own
+      // cost, which the machine's other load moves far less than it moves the requests per second.
+      const cpuUs = { real: 0, base: 0 };
+      for (let i = 0; i < opt.slices; i++) {
+        for (const side of (r + i) % 2 ? (["base", "real"] as const) : (["real", "base"] as const)) {
+          const c0 = process.cpuUsage();
+          slices[side].push(await load.run(urls[side], (opt.seconds * 1000) / opt.slices));
+          const c = process.cpuUsage(c0);
+          cpuUs[side] += c.user + c.system;
+        }
+      }
+      real.push(roundOf(slices.real, cpuUs.real));
+      base.push(roundOf(slices.base, cpuUs.base));
     }
+    await load.close();
     await bare.stop(true);
     const bad = real.flatMap((s) => Object.keys(s.statuses).filter((code) => code !== "200"));
     if (bad.length) throw new Error(`${path}: non-200 answers ${JSON.stringify(real.map((s) => s.statuses))}`);
@@ -129,6 +137,15 @@ try {
   await database?.drop();
 }
 emitRows(rows, values.json);
+
+/** A round of one side from its slices: requests per second over the slices' time, statuses summed, the slices' median latencies. */
+function roundOf(slices: Measured[], cpuUs: number): Steady {
+  const requests = slices.reduce((n, m) => n + m.requests, 0);
+  const seconds = slices.reduce((n, m) => n + m.requests / m.rps, 0);
+  const statuses: Record<string, number> = {};
+  for (const m of slices) for (const [code, n] of Object.entries(m.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  return { requests, statuses, p50: median(slices.map((m) => m.p50)), p99: median(slices.map((m) => m.p99)), rps: requests / seconds, cpuUsPerRequest: cpuUs / requests };
+}
 
 /** A row's name: the path, with its list's length and the wallet as :w. */
 function labelOf(path: string, sample: string): string {

@@ -22,6 +22,7 @@ import { requestLog } from "../platform/http/requestLog";
 import { writeGate } from "../platform/http/writeGate";
 import { writeLockOf, type WriteLock } from "../platform/db";
 import { SecurityHeaders, securityHeaders } from "../platform/http/securityHeaders";
+import { ReadLane } from "../platform/http/readLane";
 import { webRoutes, type BuiltSpa } from "../platform/http/spa";
 import { siteSocket, socketRoutes, type SocketWallet } from "../platform/ws";
 import { MAX_FRAME_BYTES } from "../platform/ws/hub";
@@ -52,6 +53,8 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
   const jsonHeaders = Object.freeze({ "content-type": "application/json", ...headers.resource("/api") });
   const guardOptions: RequestGuardOptions = { publicUrl: ctx.config.publicUrl, serverToServer: needsNoCookie, formRoutes: (path) => FORM_ROUTES.has(path) };
   const socketWallet: SocketWallet = async (cookies) => (await ctx.auth.session(cookies.get(SESSION_COOKIE) ?? undefined))?.wallet ?? null;
+  // The public reads whose answers are cached, served in Bun's router when fresh (the features add them).
+  const lane = new ReadLane();
   const api = new Elysia({ name: "api" })
     .use(requestLog(ctx.log, metrics?.observe))
     .use(securityHeaders(headers))
@@ -59,21 +62,21 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
     .use(writeGate(writeLock, (path) => !path.startsWith("/sandbox/")))
     .use(payloadLimit(ctx.auth, ctx.payloads, ctx.config.trustProxy))
     .use(healthRoutes(ctx))
-    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: async () => Number((await ctx.crash.burns.totals()).totalVvxBurnedMicro) / 1e6, jsonHeaders }))
+    .use(statsRoutes({ db: ctx.store.db, platformAddress: () => ctx.ledger.platformAddress, vvxBurned: async () => Number((await ctx.crash.burns.totals()).totalVvxBurnedMicro) / 1e6, jsonHeaders, lane }))
     .use(siteRoutes(ctx))
     .use(docsRoutes(ctx.version))
     .use(xummRoutes(ctx, signLimits))
     .use(authRoutes(ctx, signLimits))
     .use(walletRoutes(ctx.ledger))
-    .use(nftRoutes({ nfts: ctx.nfts, auth: ctx.auth, config: ctx.config, platformAddress: () => ctx.ledger.platformAddress, jsonHeaders }))
-    .use(rewardRoutes({ ...ctx, jsonHeaders }))
+    .use(nftRoutes({ nfts: ctx.nfts, auth: ctx.auth, config: ctx.config, platformAddress: () => ctx.ledger.platformAddress, jsonHeaders, lane }))
+    .use(rewardRoutes({ ...ctx, jsonHeaders, lane }))
     .use(historyRoutes(ctx))
     .use(swapRoutes(ctx))
     .use(fairRoutes(ctx))
-    .use(slotsRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
-    .use(racingRoutes({ racing: ctx.racing, auth: ctx.auth, db: ctx.store.db, config: ctx.config, jsonHeaders }))
-    .use(crashRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
-    .use(dailySpinRoutes({ ...ctx, db: ctx.store.db, jsonHeaders }))
+    .use(slotsRoutes({ ...ctx, db: ctx.store.db, jsonHeaders, lane }))
+    .use(racingRoutes({ racing: ctx.racing, auth: ctx.auth, db: ctx.store.db, config: ctx.config, jsonHeaders, lane }))
+    .use(crashRoutes({ ...ctx, db: ctx.store.db, jsonHeaders, lane }))
+    .use(dailySpinRoutes({ ...ctx, db: ctx.store.db, jsonHeaders, lane }))
     .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }))
     .use(payoutRoutes({ payouts: new FailedPayouts({ db: ctx.store.db, outbox: ctx.outbox, clock: ctx.clock, log: ctx.log }), auth: ctx.auth, adminWallets: ctx.config.adminWallets }));
   // The books read SQLite's tables directly (their port to the async store is the reads' part of the cluster issue).
@@ -89,7 +92,8 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
     ctx.crash.socket(gameSocket),
     racingSocket(ctx.racing, gameSocket),
   ]);
-  const app = new Elysia({ name: "vvx", websocket: { maxPayloadLength: MAX_FRAME_BYTES }, serve: { routes: sockets } })
+  const reads = lane.routes({ log: ctx.log, observe: metrics?.observe, fallback: (request) => app.fetch(request) });
+  const app = new Elysia({ name: "vvx", websocket: { maxPayloadLength: MAX_FRAME_BYTES }, serve: { routes: { ...reads, ...sockets } } })
     .use(errorHandler(ctx.log, { notFound: web.notFound, headers, onBusy: () => writeLock.noteHeld() }))
     .use(api)
     .use(web.routes);

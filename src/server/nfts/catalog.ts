@@ -142,9 +142,15 @@ export class NftCatalog {
     return tier;
   }
 
+  /** A response made from the cached views when they are built and fresh, else undefined (the read lane's answer). */
+  fresh(respond: (json: CatalogJson) => Response): Response | undefined {
+    const json = this.views.now();
+    return json && respond(json);
+  }
+
   /** GET /api/nft-minting-status: the cached figures plus the time of this request. */
-  mintingStatusResponse(headers?: Record<string, string>): Response | Promise<Response> {
-    return this.answer((json) => withLastField(json.minting, "timestamp", this.clock.date().toISOString(), headers));
+  mintingStatus(json: CatalogJson, headers?: Record<string, string>): Response {
+    return withLastField(json.minting, "timestamp", this.clock.date().toISOString(), headers);
   }
 
   /** The JSON an NFT's URI points to; 404 for a number not minted (or being minted) yet. */

@@ -7,6 +7,7 @@ import { NotFoundError } from "../platform/errors";
 import { parseNftNumber, parseTierId } from "./input";
 import { offerRoutes } from "./offerRoutes";
 import { purchaseRoutes } from "./purchaseRoutes";
+import type { CatalogJson } from "./catalog";
 import type { NftRouteDeps } from "./service";
 
 export { NftRecords, nftSupplyFacts, type NftRecord, type TierRow } from "./records";
@@ -29,8 +30,14 @@ export function nftRoutes(deps: NftRouteDeps) {
  * public figures come from the catalog's read model as JSON serialized once per change, with the
  * API's headers built in (no session: these routes read no cookie).
  */
-function catalogRoutes({ nfts, auth, config, jsonHeaders }: NftRouteDeps) {
+function catalogRoutes({ nfts, auth, config, jsonHeaders, lane }: NftRouteDeps) {
   const { catalog } = nfts;
+  const tiers = (json: CatalogJson) => json.tiers.response(jsonHeaders);
+  const availability = (json: CatalogJson) => json.availability.response(jsonHeaders);
+  const mintingStatus = (json: CatalogJson) => catalog.mintingStatus(json, jsonHeaders);
+  lane?.add("/api/nft-tiers", () => catalog.fresh(tiers));
+  lane?.add("/api/nft-availability", () => catalog.fresh(availability));
+  lane?.add("/api/nft-minting-status", () => catalog.fresh(mintingStatus));
   const admin = new Elysia({ name: "nft-vault" })
     .use(walletSession(auth))
     .get(
@@ -43,15 +50,15 @@ function catalogRoutes({ nfts, auth, config, jsonHeaders }: NftRouteDeps) {
     );
   return new Elysia({ name: "nft-catalog" })
     .use(admin)
-    .get("/api/nft-tiers", () => catalog.answer((json) => json.tiers.response(jsonHeaders)), {
+    .get("/api/nft-tiers", () => catalog.answer(tiers), {
       response: TiersResponse,
       detail: { summary: "NFT tiers on sale; currentSupply is the number still available", tags: ["nfts"] },
     })
-    .get("/api/nft-availability", () => catalog.answer((json) => json.availability.response(jsonHeaders)), {
+    .get("/api/nft-availability", () => catalog.answer(availability), {
       response: AvailabilityResponse,
       detail: { summary: "Units still available per tier", tags: ["nfts"] },
     })
-    .get("/api/nft-minting-status", () => catalog.mintingStatusResponse(jsonHeaders), {
+    .get("/api/nft-minting-status", () => catalog.answer(mintingStatus), {
       response: MintingStatusResponse,
       detail: { summary: "Minted, remaining and total per tier (refetched every 5 s)", tags: ["nfts"] },
     })

@@ -1,4 +1,5 @@
 import type { AuthService } from "../auth/service";
+import type { ReadLane } from "../platform/http/readLane";
 import type { Clock } from "../platform/clock";
 import type { Config } from "../platform/config";
 import { sqliteOf, type Db } from "../platform/db";
@@ -33,6 +34,8 @@ export interface NftRouteDeps {
   platformAddress: () => string;
   /** Headers of the API's JSON answers (content type and security headers), for responses the routes build themselves. */
   jsonHeaders?: Record<string, string>;
+  /** Where the cached public reads are also served before Elysia (see platform/http/readLane). */
+  lane?: ReadLane;
 }
 
 export interface NftServiceDeps {

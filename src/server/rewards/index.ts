@@ -5,6 +5,7 @@ import type { AuthService } from "../auth/service";
 import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
 import { joinedResponse } from "../platform/http/cachedJson";
+import { queryOf, type ReadLane } from "../platform/http/readLane";
 import type { JsonParts } from "./rewardsJson";
 import { parsePositive } from "../platform/http/query";
 import { parseAddress } from "../ledger/address";
@@ -33,12 +34,29 @@ function optionalTierId(value: unknown): number | undefined {
   return n;
 }
 
+/** The Rewards read's input: 400 naming the field that is wrong. */
+function rewardsRead(wallet: string, query: { period?: string; page?: string; pageSize?: string }) {
+  return {
+    wallet: parseAddress(wallet, "walletAddress"),
+    period: parsePeriod(query.period, "7days"),
+    page: parsePositive(query.page, "page", 1),
+    pageSize: parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+  };
+}
+
 /** A wallet's holdings, Rewards answer and dashboard cards: public ledger facts, no session. */
-function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>) {
+function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>, lane?: ReadLane) {
   // The wallet's Rewards answer is JSON text (RewardService.rewardsJson): its values come from read models
   // and engine arithmetic whose shape matches RewardsResponse by construction (walletReads.test.ts checks
   // real answers against the schema), so the per-request schema walk is skipped; the headers are the API's.
   const rewardsHeaders = Object.freeze({ "content-type": "application/json", ...jsonHeaders, "cache-control": "no-store" });
+  // Between two ledger closes the wallet's holdings are known and the read models hold its records: the answer is made without waiting.
+  const rewardsNow = ({ wallet, period, page, pageSize }: ReturnType<typeof rewardsRead>) => rewards.rewardsJsonNow(wallet, period, page, pageSize);
+  lane?.add("/api/rewards/wallet/:wallet", (request) => {
+    const query = queryOf(request, "period", "page", "pageSize", "t");
+    const parts = query && rewardsNow(rewardsRead(request.params.wallet!, query));
+    return parts && !(parts instanceof Promise) ? joinedResponse(parts.head, parts.items, parts.tail, rewardsHeaders) : undefined;
+  });
   return new Elysia({ name: "rewards-reads" })
     .get(
       "/api/nfts/wallet/:wallet",
@@ -51,12 +69,8 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
     .get(
       "/api/rewards/wallet/:wallet",
       ({ params, query }) => {
-        const wallet = parseAddress(params.wallet, "walletAddress");
-        const period = parsePeriod(query.period, "7days");
-        const page = parsePositive(query.page, "page", 1);
-        const pageSize = parsePositive(query.pageSize, "pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-        // Between two ledger closes the wallet's holdings are known and the read models hold its records: the answer is made without waiting.
-        return rewardsResponse(rewards.rewardsJsonNow(wallet, period, page, pageSize) ?? rewards.rewardsJson(wallet, period, page, pageSize), rewardsHeaders);
+        const read = rewardsRead(params.wallet, query);
+        return rewardsResponse(rewardsNow(read) ?? rewards.rewardsJson(read.wallet, read.period, read.page, read.pageSize), rewardsHeaders);
       },
       { params: WalletParams, query: RewardsQuery, response: RewardsResponse, detail: { summary: "The Rewards response: per-NFT accrual and claim state, totals, and the wallet's claims in a period", tags: ["rewards"] } },
     )
@@ -72,7 +86,7 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
  * the Rewards response, the dashboard summary, claims (session wallet only), and NFT transfers.
  * Reads of a wallet are public ledger facts; claims and transfers act for the session's wallet.
  */
-export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; transfers: TransferService; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
+export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; transfers: TransferService; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string>; lane?: ReadLane }) {
   const { rewards, transfers } = ctx;
   const actor = (session: Parameters<typeof actingWallet>[0], walletAddress: unknown, cookies: RequestCookies) => ({
     wallet: actingWallet(session, walletAddress),
@@ -80,7 +94,7 @@ export function rewardRoutes(ctx: { auth: AuthService; rewards: RewardService; t
   });
   return new Elysia({ name: "rewards" })
     // Public reads first: they read no session, so they come before the session resolver.
-    .use(readRoutes(rewards, ctx.jsonHeaders))
+    .use(readRoutes(rewards, ctx.jsonHeaders, ctx.lane))
     .use(walletSession(ctx.auth))
     .post(
       "/api/rewards/claim",

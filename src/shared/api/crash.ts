@@ -77,6 +77,11 @@ export const CrashRoundView = t.Object({
   timestamp: t.Nullable(t.Number({ description: "endedAt in ms" })),
 });
 export type CrashRoundView = typeof CrashRoundView.static;
+/**
+ * A finished round as the socket's gameHistory shows it: its bets counted, not listed (a round of 1,000 players
+ * listed to 11,000 watchers after each crash was a gigabyte of writes); its page and GET /api/crash/rounds list them.
+ */
+export type CrashHistoryRound = Omit<CrashRoundView, "players"> & { playerCount: number };
 export const CrashRoundsResponse = t.Object({ success: t.Literal(true), rounds: t.Array(CrashRoundView) });
 
 /** One finished (or voided) round with every bet: GET /api/crash/rounds/:round and the page /crash/round/<n>. */
@@ -172,7 +177,7 @@ export type CrashServerMessage =
   /** Bets confirmed into the counting-down round since the last such message (at most every 200 ms, and before each gameState). */
   | { type: "playersJoined"; round: number; players: CrashPlayer[] }
   | { type: "tick"; round: number; elapsedMs: number; currentMultiplier: number; serverTime: number }
-  | { type: "gameHistory"; history: CrashRoundView[] }
+  | { type: "gameHistory"; history: CrashHistoryRound[] }
   | { type: "betConfirmed"; betId: string; round: number; betAmount: number; autoCashOut: number | null; walletAddress: string }
   | { type: "betRefunded"; betId: string; reason: string; betAmount: number; txid: string | null }
   | { type: "cashOutConfirmed"; betId: string; round: number; multiplier: number; payout: number; txid: string | null }

@@ -144,7 +144,7 @@ describe("crash, live on the sandbox ledger", () => {
     for (const s of [a.socket, b.socket, c.socket, spectator]) s.close();
   }, 400_000);
 
-  test("the players list goes out once: a socket's first gameState has it, the watchers' gameStates only count it, bets joined come as playersJoined", async () => {
+  test("the players list goes out once: a socket's first gameState has it, the watchers' gameStates and the history only count it, bets joined come as playersJoined", async () => {
     const a = await player();
     const b = await player();
     const spectator = await CrashSocket.open(server);
@@ -176,6 +176,10 @@ describe("crash, live on the sandbox ledger", () => {
       expect(s.table.players.find((p) => p.walletAddress === a.wallet.classicAddress)).toMatchObject({ hasCashedOut: true, cashOutMultiplier: 1.5, payout: 3 });
       expect(s.table.players.find((p) => p.walletAddress === b.wallet.classicAddress)).toMatchObject({ hasCashedOut: false, betAmount: 3 });
     }
+    // The history every watcher gets after the crash counts each round's players (the round's page lists them).
+    const history = await spectator.find((m) => m.type === "gameHistory" && m.history[0]?.round === round, 10_000, "the history after the crash");
+    expect(history.history[0]).toMatchObject({ round, playerCount: 2, crashPoint: crash / 100 });
+    expect(history.history.filter((r: any) => "players" in r)).toEqual([]);
     for (const s of [a.socket, b.socket, spectator, late]) s.close();
   }, 400_000);
 

@@ -17,7 +17,7 @@ import { CrashChains } from "./chain";
 import { LedgerChainCommitter } from "./commitment";
 import { CRASH_GAME, HISTORY_ROUNDS, multiplierOf, parseAutoCashOut, parseBetAmount, type CrashParams, type CrashRoundDetail } from "./model";
 import { CrashRounds } from "./rounds";
-import { betView, chainView, roundView } from "./views";
+import { betView, chainView, historyRoundView, roundView } from "./views";
 
 export interface CrashDeps extends KitDeps {
   hub: Hub;
@@ -200,7 +200,7 @@ export class CrashGame {
   }
 
   async historyMessage(): Promise<CrashServerMessage> {
-    return { type: "gameHistory", history: await this.pastRounds(HISTORY_ROUNDS) };
+    return { type: "gameHistory", history: (await this.pastRounds(HISTORY_ROUNDS)).map(historyRoundView) };
   }
 
   /** The socket /ws/games/crash (spec §7): auth, keepalive, bet, cashOut. */

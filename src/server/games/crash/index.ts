@@ -21,6 +21,7 @@ import { readModelsFor } from "../../platform/db/readModels";
 import { ValidationError } from "../../platform/errors";
 import { jsonEncoder, listJson, rowsEncoder } from "../../platform/http/cachedJson";
 import { parsePositive } from "../../platform/http/query";
+import { queryOf, type ReadLane } from "../../platform/http/readLane";
 import { parseAddress } from "../../ledger/address";
 import type { CrashGame } from "./game";
 import { fairnessView } from "./views";
@@ -49,7 +50,14 @@ function walletBets(crash: CrashGame, db: Db, jsonHeaders?: Record<string, strin
   const models = readModelsFor(db);
   const newest = models.keyed(["game_bets"], async (wallet: string) => encode(await crash.walletBets(wallet, MAX_LISTED_BETS)));
   const newestPaid = models.keyed(["game_bets"], async (wallet: string) => encode(await crash.walletBets(wallet, MAX_LISTED_BETS, true)));
-  return async (wallet: string, limit: number, paidOnly: boolean) => listJson("bets", await (paidOnly ? newestPaid : newest).get(wallet), 0, limit, jsonHeaders);
+  return {
+    answer: async (wallet: string, limit: number, paidOnly: boolean) => listJson("bets", await (paidOnly ? newestPaid : newest).get(wallet), 0, limit, jsonHeaders),
+    /** The answer when the wallet's list is cached and fresh (see ReadLane). */
+    now: (wallet: string, limit: number, paidOnly: boolean) => {
+      const rows = (paidOnly ? newestPaid : newest).now(wallet);
+      return rows && listJson("bets", rows, 0, limit, jsonHeaders);
+    },
+  };
 }
 
 /** The `paid` flag of a query: 1/true or 0/false (absent: false); 400 naming it otherwise. */
@@ -60,9 +68,22 @@ function parseFlag(value: string | undefined, field: string): boolean {
 }
 
 /** The game's public reads: fairness, rounds, a wallet's bets, burns. */
-function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, string>) {
+function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, string>, lane?: ReadLane) {
   const latest = latestRounds(crash, db);
   const betsOf = walletBets(crash, db, jsonHeaders);
+  const roundsLimit = (limit: string | undefined) => parsePositive(limit, "limit", 20, 200);
+  const betsQuery = (query: { wallet?: string; limit?: string; paid?: string }) => {
+    if (!query.wallet) throw new ValidationError("wallet", "Field 'wallet' is required: an XRPL address (r...)");
+    return [parseAddress(query.wallet, "wallet"), parsePositive(query.limit, "limit", 50, MAX_LISTED_BETS), parseFlag(query.paid, "paid")] as const;
+  };
+  lane?.add("/api/crash/rounds", (request) => {
+    const query = queryOf(request, "limit");
+    return query && latest.now(roundsLimit(query.limit))?.response(jsonHeaders);
+  });
+  lane?.add("/api/crash/bets", (request) => {
+    const query = queryOf(request, "wallet", "limit", "paid");
+    return query && betsOf.now(...betsQuery(query));
+  });
   return new Elysia({ name: "crash-reads" })
     .get(
       "/api/crash/fairness",
@@ -81,7 +102,7 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
     .get(
       "/api/crash/rounds",
       async ({ query }) => {
-        const limit = parsePositive(query.limit, "limit", 20, 200);
+        const limit = roundsLimit(query.limit);
         // The cached JSON of the same schema, sent as it is (typed as the body: Elysia cannot type an awaited union of the two).
         if (!query.before) return (await latest.get(limit)).response(jsonHeaders) as never;
         return { success: true as const, rounds: await crash.pastRounds(limit, parsePositive(query.before, "before", 1, 10_000_000)) };
@@ -99,10 +120,7 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
     })
     .get(
       "/api/crash/bets",
-      ({ query }) => {
-        if (!query.wallet) throw new ValidationError("wallet", "Field 'wallet' is required: an XRPL address (r...)");
-        return betsOf(parseAddress(query.wallet, "wallet"), parsePositive(query.limit, "limit", 50, MAX_LISTED_BETS), parseFlag(query.paid, "paid"));
-      },
+      ({ query }) => betsOf.answer(...betsQuery(query)),
       {
         query: CrashBetsQuery,
         response: CrashBetsResponse,
@@ -120,11 +138,11 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
 }
 
 /** The spec's POST /api/crash-bet/initiate and the game's read-only calls (fairness, rounds, bets, burns). */
-export function crashRoutes(deps: { crash: CrashGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
+export function crashRoutes(deps: { crash: CrashGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string>; lane?: ReadLane }) {
   const { crash } = deps;
   return new Elysia({ name: "crash" })
     // Public reads first: they read no session, so they come before the session resolver.
-    .use(crashReadRoutes(crash, deps.db, deps.jsonHeaders))
+    .use(crashReadRoutes(crash, deps.db, deps.jsonHeaders, deps.lane))
     .use(walletSession(deps.auth))
     .post(
       "/api/crash-bet/initiate",

@@ -1,10 +1,10 @@
 import { dropsToXrpNumber } from "../../../engine";
-import type { CrashBetView, CrashChainView, CrashFairness, CrashPlayer, CrashRoundView } from "../../../shared/api/crash";
+import type { CrashBetView, CrashChainView, CrashFairness, CrashHistoryRound, CrashPlayer, CrashRoundView } from "../../../shared/api/crash";
 import { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET, type CommitmentRow } from "./commitment";
 import type { Bet, RoundRow } from "../kit";
 import { multiplierOf, type CrashParams, type CrashRoundDetail } from "./model";
 
-/** A finished (or voided) round as the API and gameHistory show it; the hash only once it crashed. */
+/** A finished (or voided) round as the API shows it (gameHistory: historyRoundView); the hash only once it crashed. */
 export function roundView(row: RoundRow, bets: Bet<CrashParams>[]): CrashRoundView {
   const detail = JSON.parse(row.detailJson) as CrashRoundDetail;
   // A voided round's hash is public too: the next round's hash is its preimage, so it tells nothing ahead.
@@ -21,6 +21,11 @@ export function roundView(row: RoundRow, bets: Bet<CrashParams>[]): CrashRoundVi
     players: bets.map((b) => ({ walletAddress: b.wallet, betAmount: dropsToXrpNumber(b.amountDrops), cashOutMultiplier: b.status === "won" ? multiplierOf(b.multiplierHundredths) : null })),
     timestamp: row.endedAt?.getTime() ?? null,
   };
+}
+
+/** The round as gameHistory shows it: its players counted (see CrashHistoryRound). */
+export function historyRoundView({ players, ...round }: CrashRoundView): CrashHistoryRound {
+  return { ...round, playerCount: players.length };
 }
 
 const RESULT: Record<string, string> = { won: "win", lost: "loss", refunded: "refund" };

@@ -4,6 +4,7 @@ import type { AuthService } from "../../auth/service";
 import type { Db } from "../../platform/db";
 import { readModelsFor } from "../../platform/db/readModels";
 import { listJson, rowsEncoder } from "../../platform/http/cachedJson";
+import { queryOf, type ReadLane } from "../../platform/http/readLane";
 import { parseAddress } from "../../ledger/address";
 import { parsePositive } from "../../platform/http/query";
 import { EligibilityView, SpinBody, SpinResponse, WheelSpinItem, WheelSpinResponse, WheelSpinsQuery, WheelSpinsResponse } from "../../../shared/api/dailySpin";
@@ -17,16 +18,22 @@ export const LISTED_SPINS = 60;
  * against the schema and serialized once: rebuilt after any write to the spins or the revealed
  * seeds (a spin, a seed pair rotated), so a new spin shows in the next answer.
  */
-function spinLists(dailySpin: DailySpinService, db: Db, jsonHeaders?: Record<string, string>) {
+function spinLists(dailySpin: DailySpinService, db: Db, jsonHeaders?: Record<string, string>, lane?: ReadLane) {
   const encode = rowsEncoder<typeof WheelSpinItem.static>(WheelSpinItem, "daily-wheel spins", (spin) => spin.id);
   const lists = readModelsFor(db).keyed(["daily_spins", "fair_revealed_seeds"], async (wallet: string) => encode(await dailySpin.spinList(wallet, LISTED_SPINS)));
+  // A wallet's list (`limit` and `before` are for every wallet's): from the lane when it is cached and fresh.
+  lane?.add("/api/daily-spin/spins", (request) => {
+    const wallet = queryOf(request, "wallet", "limit", "before")?.wallet;
+    const rows = wallet && lists.now(parseAddress(wallet, "wallet"));
+    return rows ? listJson("spins", rows, 0, LISTED_SPINS, jsonHeaders) : undefined;
+  });
   return async (wallet: string) => listJson("spins", await lists.get(wallet), 0, LISTED_SPINS, jsonHeaders);
 }
 
 /** The spec's /api/daily-spin/* calls, plus the wallet's wheel spins with their seeds (for /fair). */
-export function dailySpinRoutes(deps: { dailySpin: DailySpinService; auth: AuthService; db: Db; jsonHeaders?: Record<string, string> }) {
+export function dailySpinRoutes(deps: { dailySpin: DailySpinService; auth: AuthService; db: Db; jsonHeaders?: Record<string, string>; lane?: ReadLane }) {
   const { dailySpin, jsonHeaders } = deps;
-  const spinList = spinLists(dailySpin, deps.db, jsonHeaders);
+  const spinList = spinLists(dailySpin, deps.db, jsonHeaders, deps.lane);
   return new Elysia({ name: "daily-spin" })
     // The public spin list first: it reads no session, so it comes before the session resolver.
     .get(

@@ -7,6 +7,7 @@ import type { Config } from "../../platform/config";
 import type { Db } from "../../platform/db";
 import { readModelsFor, settledThen } from "../../platform/db/readModels";
 import { jsonEncoder } from "../../platform/http/cachedJson";
+import { queryOf, type ReadLane } from "../../platform/http/readLane";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
 import type { AuthService } from "../../auth/service";
@@ -29,8 +30,13 @@ async function olderRaces(racing: RacingGame, limit: number, before: number): Pr
 }
 
 /** The race now and the finished races: public reads. */
-function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<string, string>) {
+function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<string, string>, lane?: ReadLane) {
   const races = finishedRaces(racing, db);
+  const limitOf = (limit: string | undefined) => parsePositive(limit, "limit", 20, RACES_MAX_LIMIT);
+  lane?.add("/api/racing/races", (request) => {
+    const query = queryOf(request, "limit");
+    return query && races.now(limitOf(query.limit))?.response(jsonHeaders);
+  });
   return new Elysia({ name: "racing-reads" })
     .get(
       "/api/racing/state",
@@ -47,7 +53,7 @@ function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<strin
     .get(
       "/api/racing/races",
       ({ query }) => {
-        const limit = parsePositive(query.limit, "limit", 20, RACES_MAX_LIMIT);
+        const limit = limitOf(query.limit);
         // Synchronous while the races are unchanged (the hot read), else once the list is built.
         if (!query.before) return settledThen(races.get(limit), (json): Response => json.response(jsonHeaders));
         return olderRaces(racing, limit, parsePositive(query.before, "before", 1, 9_999_999));
@@ -66,11 +72,11 @@ function racingReadRoutes(racing: RacingGame, db: Db, jsonHeaders?: Record<strin
 }
 
 /** Unicorn Racing's calls: the race list and bet initiation (spec §7); its socket is `racingSocket`. */
-export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
+export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string>; lane?: ReadLane }) {
   const { racing } = deps;
   return new Elysia({ name: "racing" })
     // Public reads first: they read no session, so they come before the session resolver.
-    .use(racingReadRoutes(racing, deps.db, deps.jsonHeaders))
+    .use(racingReadRoutes(racing, deps.db, deps.jsonHeaders, deps.lane))
     .use(walletSession(deps.auth))
     .post(
       "/api/unicorn-bet/initiate",

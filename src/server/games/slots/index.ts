@@ -2,7 +2,8 @@ import type { Config } from "../../platform/config";
 import { Elysia, t } from "elysia";
 import type { Db } from "../../platform/db";
 import { readModelsFor } from "../../platform/db/readModels";
-import { listJson, rowsEncoder } from "../../platform/http/cachedJson";
+import { listJson, rowsEncoder, type JsonRows } from "../../platform/http/cachedJson";
+import { queryOf, type ReadLane } from "../../platform/http/readLane";
 import { parsePositive } from "../../platform/http/query";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import { actingWallet, walletSession } from "../../auth/guard";
@@ -36,23 +37,30 @@ const MAX_LISTED = 500;
  * on, a seed revealed), so a new spin shows in the next answer. An answer is a slice of it (by
  * limit and cursor); a cursor past its end reads the database.
  */
-function spinLists(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, string>) {
+function spinLists(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, string>, lane?: ReadLane) {
   const encode = rowsEncoder<typeof SpinListItem.static>(SpinListItem, "slots spins", (spin) => spin.spinId);
   const newest = readModelsFor(db).keyed(SPIN_LIST_TABLES, async (wallet: string) => encode(await slots.sessions.spinList(wallet, MAX_LISTED)));
-  return async (wallet: string, limit: number, before: number | undefined): Promise<Response> => {
-    const rows = await newest.get(wallet);
+  /** The answer from the wallet's newest spins; undefined when the cursor reaches past them (the database's). */
+  const slice = (rows: JsonRows, limit: number, before: number | undefined): Response | undefined => {
     // Ids are newest first: the first spin older than the cursor.
     const from = before === undefined ? 0 : rows.keys.findIndex((id) => id < before);
     const complete = rows.keys.length < MAX_LISTED;
     if (from >= 0 && (complete || from + limit <= rows.keys.length)) return listJson("spins", rows, from, from + limit, jsonHeaders);
     if (from < 0 && complete) return listJson("spins", rows, rows.keys.length, rows.keys.length, jsonHeaders);
-    return listJson("spins", encode(await slots.sessions.spinList(wallet, limit, before)), 0, limit, jsonHeaders);
+    return undefined;
   };
+  lane?.add("/api/slots/spins", (request) => {
+    const query = queryOf(request, "wallet", "limit", "before");
+    const rows = query?.wallet && newest.now(parseAddress(query.wallet, "wallet"));
+    return rows ? slice(rows, parsePositive(query.limit, "limit", 50, MAX_LISTED), parseSpinCursor(query.before)) : undefined;
+  });
+  return async (wallet: string, limit: number, before: number | undefined): Promise<Response> =>
+    slice(await newest.get(wallet), limit, before) ?? listJson("spins", encode(await slots.sessions.spinList(wallet, limit, before)), 0, limit, jsonHeaders);
 }
 
 /** The public spin reads: a wallet's (or every wallet's) spins, and one spin with its payout. */
-function spinReadRoutes(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, string>) {
-  const spinList = spinLists(slots, db, jsonHeaders);
+function spinReadRoutes(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, string>, lane?: ReadLane) {
+  const spinList = spinLists(slots, db, jsonHeaders, lane);
   return new Elysia({ name: "slots-reads" })
     .get(
       "/api/slots/spins",
@@ -78,11 +86,11 @@ function spinReadRoutes(slots: SlotsGame, db: Db, jsonHeaders?: Record<string, s
 }
 
 /** The spec's /api/slots/* calls: packages, payment check, the active session, spins and the spin list. */
-export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string> }) {
+export function slotsRoutes(deps: { slots: SlotsGame; auth: AuthService; db: Db; config: Pick<Config, "cookieSecret">; jsonHeaders?: Record<string, string>; lane?: ReadLane }) {
   const { slots } = deps;
   return new Elysia({ name: "slots" })
     // The public spin reads first: they read no session, so they come before the session resolver.
-    .use(spinReadRoutes(slots, deps.db, deps.jsonHeaders))
+    .use(spinReadRoutes(slots, deps.db, deps.jsonHeaders, deps.lane))
     .use(walletSession(deps.auth))
     .post(
       "/api/slots/create-session",

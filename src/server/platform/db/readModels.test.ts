@@ -105,6 +105,55 @@ describe("read models", () => {
     expect(builds).toBe(4);
   });
 
+  test("now(): an async build's value without a promise once it resolved, until a write; never a rejected one", async () => {
+    const { db } = database();
+    const models = new ReadModels(db);
+    const sumOf = () => db.query<{ s: number | null }, []>("SELECT sum(n) AS s FROM items").get()!.s ?? 0;
+    let release = () => {};
+    const sum = models.model(["items"], async () => {
+      const value = sumOf();
+      await new Promise<void>((resolve) => (release = resolve));
+      return value;
+    });
+    const byMin = models.keyed(["items"], async (min: number) => db.query<{ c: number }, [number]>("SELECT count(*) AS c FROM items WHERE n >= ?").get(min)!.c);
+    db.exec("INSERT INTO items (n) VALUES (2), (5)");
+    expect([sum.now(), byMin.now(3)]).toEqual([undefined, undefined]); // never built
+    const pending = sum.get();
+    expect(sum.now()).toBeUndefined(); // built, not resolved
+    release();
+    expect(await pending).toBe(7);
+    expect(sum.now()).toBe(7);
+    expect(await byMin.get(3)).toBe(1);
+    expect([byMin.now(3), byMin.now(1)]).toEqual([1, undefined]); // a key not built has no value
+    db.exec("INSERT INTO items (n) VALUES (4)");
+    expect([sum.now(), byMin.now(3)]).toEqual([undefined, undefined]); // stale after the write
+    const rebuilt = sum.get();
+    release();
+    expect(await rebuilt).toBe(11);
+    expect(sum.now()).toBe(11);
+
+    const failing = models.keyed(["items"], async (min: number) => {
+      if (min > 0) throw new Error("refused");
+      return min;
+    });
+    await expect(failing.get(1)).rejects.toThrow("refused");
+    expect(failing.now(1)).toBeUndefined();
+  });
+
+  test("now() is undefined inside a transaction (the writer could see its own uncommitted rows)", async () => {
+    const { db } = database();
+    const model = new ReadModels(db).model(["items"], async () => db.query<{ c: number }, []>("SELECT count(*) AS c FROM items").get()!.c);
+    expect(await model.get()).toBe(0);
+    expect(model.now()).toBe(0);
+    db.exec("BEGIN");
+    try {
+      expect(model.now()).toBeUndefined();
+    } finally {
+      db.exec("ROLLBACK");
+    }
+    expect(model.now()).toBe(0);
+  });
+
   test("a commit by another connection (another process) is seen within OTHER_WRITERS_MS", async () => {
     const { path, db } = database();
     const { model } = summed(db);

@@ -144,6 +144,20 @@ export class ReadModel<T> {
     }
     return this.value as T;
   }
+
+  /**
+   * The value when it is built, fresh and (for an async build) resolved, else undefined (get() builds it):
+   * a cached answer taken this way goes out without a promise or a query.
+   */
+  now(): Awaited<T> | undefined {
+    if (this.version === -1 || this.inTransaction() || this.readVersion() !== this.version) return undefined;
+    return resolvedOf(this.value as T);
+  }
+}
+
+/** A built value as it is now: itself, or its promise's value once resolved (undefined before). */
+function resolvedOf<T>(value: T): Awaited<T> | undefined {
+  return value instanceof Promise ? (settledValue(value)?.value as Awaited<T> | undefined) : (value as Awaited<T>);
 }
 
 /** The values of read models' promises that have resolved (a cached value is its promise: see forgetIfRejected). */
@@ -207,9 +221,15 @@ export class KeyedReadModel<K, T> {
       if (this.values.has(key)) return this.values.get(key) as T;
       const values = this.values;
       const value = forgetIfRejected(this.build(key), () => values.delete(key));
-      this.values.set(key, value);
+      values.set(key, value);
       return value;
     });
+  }
+
+  /** The key's value when it is built, fresh and (for an async build) resolved, else undefined: see ReadModel.now. */
+  now(key: K): Awaited<T> | undefined {
+    if (!this.values.has(key) || this.inTransaction() || this.readVersion() !== this.version) return undefined;
+    return resolvedOf(this.values.get(key) as T);
   }
 }
 

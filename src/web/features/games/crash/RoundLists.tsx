@@ -1,5 +1,5 @@
 import { Link } from "react-router-dom";
-import { crashClass, CRASH_RULES, fairLink, pillClass, shortWallet, type CrashBetView, type CrashPlayer, type CrashRoundView } from "./api";
+import { crashClass, CRASH_RULES, fairLink, pillClass, shortWallet, type CrashBetView, type CrashHistoryRound, type CrashPlayer } from "./api";
 
 /** A round's number linking to its page (hash, bets and a replay). */
 const RoundLink = ({ round }: { round: number }) => (
@@ -9,7 +9,7 @@ const RoundLink = ({ round }: { round: number }) => (
 );
 
 /** The last 7 rounds as coloured pills with their round numbers (spec §2). */
-export function RecentPills({ history, count = CRASH_RULES.recentPills }: { history: CrashRoundView[]; count?: number }) {
+export function RecentPills({ history, count = CRASH_RULES.recentPills }: { history: CrashHistoryRound[]; count?: number }) {
   return (
     <ol className="crash-pills" aria-label="Last rounds" data-testid="crash-pills">
       {history.slice(0, count).map((r) => (
@@ -54,7 +54,7 @@ export function PlayersList({ players, me, crashed = false }: { players: CrashPl
 }
 
 /** Previous crashes with their colours, each round linking to its page and to /fair prefilled with its hash and the salt. */
-export function PreviousCrashes({ history, salt, terminating }: { history: CrashRoundView[]; salt?: string; terminating?: string }) {
+export function PreviousCrashes({ history, salt, terminating }: { history: CrashHistoryRound[]; salt?: string; terminating?: string }) {
   return (
     <article className="card crash-list" aria-labelledby="crash-previous-title" data-testid="crash-previous">
       <h2 id="crash-previous-title">Previous crashes</h2>

@@ -1,9 +1,9 @@
 import type { SignStatusResponse } from "../../../../shared/api/auth";
-import type { CrashBetCancelResponse, CrashBetInitiateResponse, CrashBetsResponse, CrashBetView, CrashBurnsResponse, CrashPlayer, CrashRoundView, CrashStatus } from "../../../../shared/api/crash";
+import type { CrashBetCancelResponse, CrashBetInitiateResponse, CrashBetsResponse, CrashBetView, CrashBurnsResponse, CrashHistoryRound, CrashPlayer, CrashRoundView, CrashStatus } from "../../../../shared/api/crash";
 import type { BalanceResponse } from "../../../../shared/api/system";
 import { getJson, sendJson } from "../../../lib/api";
 
-export type { CrashBetView, CrashPlayer, CrashRoundView, CrashStatus };
+export type { CrashBetView, CrashHistoryRound, CrashPlayer, CrashRoundView, CrashStatus };
 export type BetPayment = CrashBetInitiateResponse;
 export type CrashBets = typeof CrashBetsResponse.static;
 export type Balance = typeof BalanceResponse.static;
@@ -61,7 +61,7 @@ export function crashClass(crash: number | null): string {
 export const shortWallet = (w: string) => (w.length > 12 ? `${w.slice(0, 6)}…${w.slice(-4)}` : w);
 
 /** The /fair link that re-computes a round from its published hash and the chain's salt. */
-export function fairLink(round: CrashRoundView, salt: string | undefined, terminating: string | undefined): string | null {
+export function fairLink(round: Pick<CrashRoundView, "hash" | "round">, salt: string | undefined, terminating: string | undefined): string | null {
   if (!round.hash || !salt) return null;
   const q = new URLSearchParams({ game: "crash", hash: round.hash, salt, count: "1", round: String(round.round), ...(terminating ? { terminating } : {}) });
   return `/fair?${q}#crash-verify`;

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { CrashServerMessage } from "../../../../shared/api/crash";
 import { foldCrashPlayers, NO_CRASH_PLAYERS, type CrashRoundPlayers } from "../../../../shared/crashPlayers";
 import { toast } from "../../../state/toast";
-import { CRASH_RULES, type CrashPlayer, type CrashRoundView, type CrashStatus } from "./api";
+import { CRASH_RULES, type CrashHistoryRound, type CrashPlayer, type CrashStatus } from "./api";
 import { CRASH_SOCKET, GameSocket, gameSocketUrl, type GameSocketStatus, type SocketPolicy } from "./gameSocket";
 import { newTimeline, observe, type Timeline } from "./timeline";
 
@@ -26,7 +26,7 @@ export interface CrashGameView {
   round: number;
   players: CrashPlayer[];
   maxProfit: number;
-  history: CrashRoundView[];
+  history: CrashHistoryRound[];
   /** The multiplier shown on the cash-out button (server ticks; the canvas draws its own, smoother). */
   multiplier: number;
   mine: MyRound | null;
@@ -60,7 +60,7 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
   // The players table, folded from the socket's first full gameState and the deltas after it (read at the crash too).
   const players = useRef<CrashRoundPlayers>(NO_CRASH_PLAYERS);
   const [table, setTable] = useState<CrashRoundPlayers>(NO_CRASH_PLAYERS);
-  const [history, setHistory] = useState<CrashRoundView[]>([]);
+  const [history, setHistory] = useState<CrashHistoryRound[]>([]);
   const [multiplier, setMultiplier] = useState(1);
   const [mine, setMine] = useState<MyRound | null>(null);
   const [banner, setBanner] = useState<string | null>(null);
