@@ -74,15 +74,23 @@ export class PaymentWatcher {
   private readonly cursors: ReturnType<typeof cursorStore>;
   /** The store's tables (SQLite's or PostgreSQL's). */
   private readonly t: typeof liteTables;
+  private readonly fence: ((tx: Db) => Promise<void>) | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly ledger: LedgerGateway,
     private readonly outbox: Outbox,
     private readonly log: Logger,
-    options: { pageSize?: number; clock?: Clock; funders?: readonly string[] } = {},
+    options: {
+      pageSize?: number;
+      clock?: Clock;
+      funders?: readonly string[];
+      /** In a cluster: a deposed leader's credits, refunds, cursor and expiries are refused (Leadership.fence). */
+      fence?: (tx: Db) => Promise<void>;
+    } = {},
   ) {
     this.pageSize = options.pageSize ?? CATCH_UP_PAGE;
+    this.fence = options.fence;
     this.clock = options.clock ?? systemClock;
     this.funders = new Set(options.funders ?? []);
     this.events = new TypedEmitter((event, err) => log.error("payment listener failed", { event, error: String(err) }));
@@ -231,7 +239,10 @@ export class PaymentWatcher {
     const cursor = await this.cursor();
     if (!cursor) {
       // First start for this account: its history before now is not ours to judge.
-      await this.db.transaction((tx) => this.saveCursor(tx, validated));
+      await this.db.transaction(async (tx) => {
+        if (this.fence) await this.fence(tx);
+        await this.saveCursor(tx, validated);
+      });
       this.log.info("payment watcher starts", { account: this.destination, ledger: validated.ledgerIndex });
       return;
     }
@@ -241,6 +252,7 @@ export class PaymentWatcher {
     if (!empty) await this.search(cursor.ledgerIndex + 1, validated.ledgerIndex);
     if (this.stopped) return;
     const expired = await this.db.transaction(async (tx) => {
+      if (this.fence) await this.fence(tx);
       await this.saveCursor(tx, validated);
       return expireRequests(tx, validated.closedAt);
     });
@@ -318,6 +330,7 @@ export class PaymentWatcher {
     const emits = await this.db.transaction(async (db) => {
       // Collected anew by each run of the transaction (PostgreSQL may run it again).
       const emits: (() => void)[] = [];
+      if (this.fence) await this.fence(db);
       if (await first(db.select({ id: incomingPayments.id }).from(incomingPayments).where(eq(incomingPayments.txHash, t.hash)))) return emits;
       await this.record(db, t, emits);
       return emits;
