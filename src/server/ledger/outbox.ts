@@ -41,11 +41,9 @@ export interface OutboxFaults {
 }
 
 /**
- * The platform's outgoing transactions, exactly once per key. Each entry is
- * recorded before anything is signed; each signed attempt (hash + blob) is
- * stored before it is submitted; a new attempt is made only when the last one
- * is provably dead (its LastLedgerSequence passed and it is in no validated
- * ledger). Signing and submitting are serialized so sequences never collide.
+ * The platform's outgoing transactions, exactly once per key. Each entry is recorded before anything is signed; each signed
+ * attempt (hash + blob) is stored before it is submitted; a new attempt is made only when the last one is provably dead (its
+ * LastLedgerSequence passed and it is in no validated ledger). Signing and submitting are serialized so sequences never collide.
  */
 export class Outbox {
   /** Crash-test hooks; empty in production. */

@@ -74,6 +74,7 @@ export class PaymentWatcher {
   private readonly cursors: ReturnType<typeof cursorStore>;
   /** The store's tables (SQLite's or PostgreSQL's). */
   private readonly t: typeof liteTables;
+  /** In a cluster: throws unless this instance still leads (Leadership.fence): a deposed leader credits, refunds and moves the cursor no more. */
   private readonly fence: ((tx: Db) => Promise<void>) | undefined;
 
   constructor(
@@ -81,13 +82,7 @@ export class PaymentWatcher {
     private readonly ledger: LedgerGateway,
     private readonly outbox: Outbox,
     private readonly log: Logger,
-    options: {
-      pageSize?: number;
-      clock?: Clock;
-      funders?: readonly string[];
-      /** In a cluster: a deposed leader's credits, refunds, cursor and expiries are refused (Leadership.fence). */
-      fence?: (tx: Db) => Promise<void>;
-    } = {},
+    options: { pageSize?: number; clock?: Clock; funders?: readonly string[]; fence?: (tx: Db) => Promise<void> } = {},
   ) {
     this.pageSize = options.pageSize ?? CATCH_UP_PAGE;
     this.fence = options.fence;
@@ -239,10 +234,7 @@ export class PaymentWatcher {
     const cursor = await this.cursor();
     if (!cursor) {
       // First start for this account: its history before now is not ours to judge.
-      await this.db.transaction(async (tx) => {
-        if (this.fence) await this.fence(tx);
-        await this.saveCursor(tx, validated);
-      });
+      await this.db.transaction((tx) => this.saveCursor(tx, validated));
       this.log.info("payment watcher starts", { account: this.destination, ledger: validated.ledgerIndex });
       return;
     }
@@ -252,7 +244,6 @@ export class PaymentWatcher {
     if (!empty) await this.search(cursor.ledgerIndex + 1, validated.ledgerIndex);
     if (this.stopped) return;
     const expired = await this.db.transaction(async (tx) => {
-      if (this.fence) await this.fence(tx);
       await this.saveCursor(tx, validated);
       return expireRequests(tx, validated.closedAt);
     });
@@ -293,8 +284,9 @@ export class PaymentWatcher {
     } while (marker && !this.stopped);
   }
 
-  /** Stores the cursor inside the caller's transaction. */
-  private saveCursor(tx: DbOrTx, cursor: LedgerCursor): Promise<void> {
+  /** Stores the cursor inside the caller's transaction (fenced: its expiries share it; once per ledger close, off the hot paths). */
+  private async saveCursor(tx: Db, cursor: LedgerCursor): Promise<void> {
+    if (this.fence) await this.fence(tx);
     return this.cursors.save(tx, this.destination, cursor, this.clock.date());
   }
 
