@@ -10,6 +10,7 @@ import { eventually, faucet } from "../testing/ledgerKit";
 import { connectedBrowser } from "../testing/nftKit";
 import { spawnServer, type ServerProcess } from "../testing/processKit";
 import { startTestInstance, type TestInstance } from "../testing/testServer";
+import { Drain } from "./drain";
 
 // Instances of one cluster in this process, each with a DATA_DIR of its own, on one PostgreSQL database, one
 // Redis and one `vvx sandbox` (SANDBOX_URL): what the leader runs reaches the followers' sockets, and what a
@@ -187,4 +188,26 @@ test("a racing socket on a follower gets the race the leader runs (read from the
   } finally {
     ws.close();
   }
+});
+
+test("a follower drained (SIGTERM) voids nothing: the bet of the leader's open round stays confirmed, refunded by no one", async () => {
+  const leader = instances.find((i) => i.ctx.leadership.role === "leader")!;
+  const follower = await instance("vvx-d");
+  expect(await health(follower)).toMatchObject({ role: "follower", leaderId: leader.ctx.config.instanceId });
+  const wallet = await faucet(sandbox.url, { xrp: 100 });
+  const { round } = await skipToRound(leader, () => true);
+  const browser = await connectedBrowser(leader, wallet, sandbox);
+  const bet = await placeBet(leader, browser, wallet.seed!, 4, null, sandbox);
+  await betReaches(leader, wallet.classicAddress, bet.betId, (x) => x.status === "confirmed" && x.round === round, "bet confirmed", 30_000);
+
+  // What SIGTERM starts on the follower: it has no round to play out, and the leader's open round is not its to void.
+  await new Drain(follower.ctx).start("SIGTERM");
+  const admin = new SQL(db.url, { max: 1 });
+  try {
+    expect(await admin`SELECT status, reason FROM game_bets WHERE id = ${bet.betId}`).toEqual([{ status: "confirmed", reason: null }]);
+    expect(await admin`SELECT count(*)::int AS n FROM ledger_outbox WHERE key LIKE ${`%${bet.betId}%`}`).toEqual([{ n: 0 }]);
+  } finally {
+    await admin.close();
+  }
+  expect(leader.ctx.crash.rounds.state()).toMatchObject({ round, status: "waiting" });
 });

@@ -50,7 +50,7 @@ import { SwapService } from "../swap/service";
 export async function createContext(settings: Config, log = loggerFor(settings)): Promise<AppContext> {
   const config: Config = { ...settings, cookieSecret: settings.cookieSecret ?? dataDirSecret(settings.dataDir, "cookie") };
   const { store, leadership, broker } = await openCluster(config, log);
-  // In a cluster the leader-only writes (an outbox claim or submit, a round's result) check that this instance still leads.
+  // In a cluster the leader-only writes (an outbox claim, submit or settlement, a round's or race's result, a credit, a payout batch, a month's rewards) check that this instance still leads.
   const fence = store.driver === "pg" ? (tx: Db) => leadership.fence(tx) : undefined;
   const hub = new Hub();
   if (broker) hub.relayThrough(broker);
@@ -66,7 +66,7 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   const outbox = new Outbox(store.db, ledger, log, clock, fence);
   // Untagged payments from these are treasury funding; the rest is refunded.
   const funders = [...config.treasuryFunders, ledger.vvx.issuer, ...(sandbox ? [sandbox.wallets.issuer.classicAddress, sandbox.wallets.ammProvider.classicAddress] : [])];
-  const payments = new PaymentWatcher(store.db, ledger, outbox, log, { clock, funders });
+  const payments = new PaymentWatcher(store.db, ledger, outbox, log, { clock, funders, fence });
   const signing = createSigningServices(config, store.db, log, clock);
   // What the games have shown, kept outside the database (checked against it below, before any game runs).
   const played = PlayedMarks.open(config.dataDir);
@@ -75,8 +75,8 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   await seedDefaults(store.db);
   const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
   const fair = new FairSeedService({ db: store.db, clock, log });
-  const slots = new SlotsGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub, notePlayed });
-  const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed });
+  const slots = new SlotsGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub, notePlayed, fence });
+  const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, fence });
   // SEAL_SECRET in a cluster: a chain sealed by one instance opens on the next leader.
   const sealer = config.sealSecret ? sealerOf(config.sealSecret) : dataDirSealer(config.dataDir);
   const crash = new CrashGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, sealer, fence, calls });
@@ -88,7 +88,7 @@ export async function createContext(settings: Config, log = loggerFor(settings))
       : undefined;
   const dailySpin = new DailySpinService({ db: store.db, clock, log, fair, notePlayed, eligible, hub, creditSpins: (tx, wallet, spins) => slots.sessions.creditBonusSpins(tx, wallet, spins) });
   await guardReplay({ store, log, crash, racing, slots, dailySpin, fair }, played);
-  const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub });
+  const rewards = new RewardService({ db: store.db, config, log, clock, ledger, outbox, hub, fence });
   const transfers = new TransferService({ repo: rewards.repo, reads: rewards.reads, signing: signing.signing, clock, log, platformAddress: ledger.platformAddress, ledger, hub });
   // Every feature's rows in the transaction history: one line per source.
   const history = new HistoryService({ config, clock }, [

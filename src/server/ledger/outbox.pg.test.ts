@@ -2,12 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import type { Wallet } from "xrpl";
 import { openPgStore, type PgStore } from "../platform/db/pg";
 import { memoryLogger } from "../platform/log";
-import { faucet } from "../testing/ledgerKit";
+import { eventually, faucet } from "../testing/ledgerKit";
 import { startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
 import { OutboxConflictError } from "./errors";
 import type { LedgerGateway } from "./gateway";
 import { Outbox, type OutboxEntry } from "./outbox";
 import { PgLeaderElection } from "../platform/cluster/leader";
+import { SQL } from "bun";
 
 // The outbox's exactly-once guarantees on PostgreSQL (the async store's SERIALIZABLE transactions), against the
 // real sandbox ledger, for a platform account of this file's own (testing/pgKit.ts).
@@ -107,6 +108,50 @@ describe("the outbox on PostgreSQL", () => {
       expect(await paymentsReceived(dest.classicAddress)).toHaveLength(keys.length);
     } finally {
       for (const e of elections) await e.stop();
+    }
+  });
+
+  test("a leader deposed after its submit records no settlement and hands its owner nothing; the new leader settles it once", async () => {
+    // A check period longer than the test: the first leader learns it was replaced only from its fenced write.
+    const first = new PgLeaderElection(fixture.databaseUrl, { instanceId: "vvx-settle-first", checkMs: 60_000 });
+    const admin = new SQL(fixture.databaseUrl, { max: 1 });
+    let next: PgLeaderElection | undefined;
+    try {
+      await first.start();
+      const old = await pgOutbox(false, first);
+      // The owner's step (an NFT purchase's mint to offer, a payout's result) runs in the settling transaction.
+      const stepped: string[] = [];
+      old.outbox.owner("fence-test", { settled: () => void stepped.push("vvx-settle-first") });
+      old.outbox.start();
+      const dest = await faucet(fixture.server.url, { xrp: 20 });
+      const key = "pg:fenced-settle";
+      old.outbox.faults.afterSubmit = async (entry) => {
+        // Submitted; before its result is recorded, another instance won the election (as PgLeaderElection does when it wins).
+        if (entry.key === key) await admin`UPDATE _leader_epoch SET epoch = epoch + 1, instance_id = 'vvx-settle-next'`;
+      };
+      await old.outbox.enqueue({ ...payout(key, dest, "3456789"), owner: { name: "fence-test", id: 1 } });
+      const sent = await eventually(async () => (await paymentsReceived(dest.classicAddress))[0], "the payment validated on the ledger", 30_000);
+      await eventually(() => first.role === "follower" || stepped.length > 0, "the deposed leader's settlement refused", 15_000);
+      expect(stepped).toEqual([]);
+      expect(first.role).toBe("follower");
+      expect((await old.outbox.get(key))!.status).toBe("pending");
+      await stop(old);
+      await first.stop();
+
+      next = new PgLeaderElection(fixture.databaseUrl, { instanceId: "vvx-settle-next", checkMs: 60_000 });
+      await next.start();
+      expect(next.role).toBe("leader");
+      const current = await pgOutbox(false, next);
+      current.outbox.owner("fence-test", { settled: () => void stepped.push("vvx-settle-next") });
+      current.outbox.start();
+      expect(await current.outbox.waitFor(key, 30_000)).toMatchObject({ status: "validated", hash: sent });
+      expect(stepped).toEqual(["vvx-settle-next"]);
+      expect(await current.outbox.attemptsOf(key)).toHaveLength(1);
+      expect(await paymentsReceived(dest.classicAddress)).toEqual([sent]);
+    } finally {
+      await first.stop();
+      await next?.stop();
+      await admin.close();
     }
   });
 

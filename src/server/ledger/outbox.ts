@@ -41,11 +41,9 @@ export interface OutboxFaults {
 }
 
 /**
- * The platform's outgoing transactions, exactly once per key. Each entry is
- * recorded before anything is signed; each signed attempt (hash + blob) is
- * stored before it is submitted; a new attempt is made only when the last one
- * is provably dead (its LastLedgerSequence passed and it is in no validated
- * ledger). Signing and submitting are serialized so sequences never collide.
+ * The platform's outgoing transactions, exactly once per key. Each entry is recorded before anything is signed; each signed
+ * attempt (hash + blob) is stored before it is submitted; a new attempt is made only when the last one is provably dead (its
+ * LastLedgerSequence passed and it is in no validated ledger). Signing and submitting are serialized so sequences never collide.
  */
 export class Outbox {
   /** Crash-test hooks; empty in production. */
@@ -69,7 +67,7 @@ export class Outbox {
     private readonly log: Logger,
     /** Stamps the records (createdAt, updatedAt, submittedAt). */
     private readonly clock: Clock = systemClock,
-    /** In a cluster: throws unless this instance still leads (Leadership.fence), checked in the claim of an entry and before each submit. */
+    /** In a cluster: throws unless this instance still leads (Leadership.fence), checked in the claim of an entry, before each submit and in each settlement. */
     private readonly fence?: (tx: Db) => Promise<void>,
   ) {
     this.events = new TypedEmitter((event, err) => log.error("outbox listener failed", { event, error: String(err) }));
@@ -364,6 +362,8 @@ export class Outbox {
   /** Records a settlement and hands it to the entry's owner in the same transaction; then runs the owner's after-commit steps and wakes waiters. */
   private async settleWith(write: (tx: DbOrTx) => Promise<OutboxRow>): Promise<OutboxEntry> {
     const { row, after } = await this.db.transaction(async (tx) => {
+      // The owners' steps (an NFT's mint to offer, a payout's result) run here: a deposed leader records none.
+      if (this.fence) await this.fence(tx);
       const row = await write(tx);
       return { row, after: (await this.owners.deliver(tx, row, (entry) => this.resend.goesAgain(entry))) ?? [] };
     });

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { LedgerGateway } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
+import { SQL } from "bun";
+import { PgLeaderElection } from "../platform/cluster/leader";
 import { openPgStore, type PgStore } from "../platform/db/pg";
 import { memoryLogger } from "../platform/log";
 import { eventually, faucet, pay } from "../testing/ledgerKit";
@@ -28,12 +30,13 @@ afterEach(async () => {
 afterAll(() => fixture.stop());
 
 /** The payment watcher and its outbox on the PostgreSQL database, as the leader of a cluster runs them. */
-async function pgStack(): Promise<Stack> {
+async function pgStack(leadership?: PgLeaderElection): Promise<Stack> {
   const store = await openPgStore(fixture.databaseUrl, { max: 8 });
   const log = memoryLogger();
   const gateway = await fixture.gateway(log);
-  const outbox = new Outbox(store.async, gateway, log, fixture.server.ctx.clock);
-  const payments = new PaymentWatcher(store.async, gateway, outbox, log, { clock: fixture.server.ctx.clock });
+  const fence = leadership && ((tx: Parameters<PgLeaderElection["fence"]>[0]) => leadership.fence(tx));
+  const outbox = new Outbox(store.async, gateway, log, fixture.server.ctx.clock, fence);
+  const payments = new PaymentWatcher(store.async, gateway, outbox, log, { clock: fixture.server.ctx.clock, fence });
   const stack = { store, gateway, outbox, payments };
   opened.push(stack);
   outbox.start();
@@ -94,5 +97,53 @@ describe("the payment watcher on PostgreSQL", () => {
     expect(await second.payments.incomingFor(req.id)).toHaveLength(1);
     expect((await second.payments.getRequest(req.id))!.creditTxHash).toBe(res.result.hash);
     expect(credited.length).toBeLessThanOrEqual(1);
+  });
+
+  test("a deposed leader (another election raised the epoch) credits nothing; the new leader credits the payment once", async () => {
+    // A check period longer than the test: the first leader learns it was replaced only from its fenced write.
+    const first = new PgLeaderElection(fixture.databaseUrl, { instanceId: "vvx-watcher-first", checkMs: 60_000 });
+    const admin = new SQL(fixture.databaseUrl, { max: 1 });
+    let next: PgLeaderElection | undefined;
+    try {
+      await first.start();
+      expect(first.role).toBe("leader");
+      const old = await pgStack(first);
+      const oldCredits = credits(old.payments);
+      const payer = await faucet(fixture.server.url, { xrp: 100 });
+      const req = await old.payments.createPaymentRequest({ purpose: "test", amount: 2_000_000n, currency: "XRP", expiresAt: inAMinute() });
+      let received!: (hash: string) => void;
+      const seen = new Promise<string>((r) => (received = r));
+      let deposed = false;
+      old.payments.faults.beforeCredit = async (t) => {
+        // Between receiving the payment and crediting it, another instance won the election (as PgLeaderElection does when it wins).
+        if (!deposed) await admin`UPDATE _leader_epoch SET epoch = epoch + 1, instance_id = 'vvx-watcher-next'`;
+        deposed = true;
+        received(t.hash);
+      };
+      const res = await pay(fixture.client, payer, { Destination: req.destination, DestinationTag: req.destinationTag, Amount: "2000000" });
+      expect(await seen).toBe(res.result.hash);
+      await eventually(() => first.role === "follower" || oldCredits.length > 0, "the deposed leader's credit refused");
+      await old.payments.catchUp();
+      expect(oldCredits).toEqual([]);
+      expect(first.role).toBe("follower");
+      expect((await old.payments.getRequest(req.id))!.status).toBe("open");
+      expect(await old.payments.incomingFor(req.id)).toHaveLength(0);
+      await stop(old);
+      await first.stop();
+
+      next = new PgLeaderElection(fixture.databaseUrl, { instanceId: "vvx-watcher-next", checkMs: 60_000 });
+      await next.start();
+      expect(next.role).toBe("leader");
+      const current = await pgStack(next);
+      const newCredits = credits(current.payments);
+      await eventually(async () => (await current.payments.getRequest(req.id))!.status === "credited", "the new leader's credit", 15_000);
+      await current.payments.catchUp();
+      expect(await current.payments.incomingFor(req.id)).toHaveLength(1);
+      expect(newCredits.map((c) => c.txHash)).toEqual([res.result.hash]);
+    } finally {
+      await first.stop();
+      await next?.stop();
+      await admin.close();
+    }
   });
 });

@@ -74,15 +74,18 @@ export class PaymentWatcher {
   private readonly cursors: ReturnType<typeof cursorStore>;
   /** The store's tables (SQLite's or PostgreSQL's). */
   private readonly t: typeof liteTables;
+  /** In a cluster: throws unless this instance still leads (Leadership.fence): a deposed leader credits, refunds and moves the cursor no more. */
+  private readonly fence: ((tx: Db) => Promise<void>) | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly ledger: LedgerGateway,
     private readonly outbox: Outbox,
     private readonly log: Logger,
-    options: { pageSize?: number; clock?: Clock; funders?: readonly string[] } = {},
+    options: { pageSize?: number; clock?: Clock; funders?: readonly string[]; fence?: (tx: Db) => Promise<void> } = {},
   ) {
     this.pageSize = options.pageSize ?? CATCH_UP_PAGE;
+    this.fence = options.fence;
     this.clock = options.clock ?? systemClock;
     this.funders = new Set(options.funders ?? []);
     this.events = new TypedEmitter((event, err) => log.error("payment listener failed", { event, error: String(err) }));
@@ -281,8 +284,9 @@ export class PaymentWatcher {
     } while (marker && !this.stopped);
   }
 
-  /** Stores the cursor inside the caller's transaction. */
-  private saveCursor(tx: DbOrTx, cursor: LedgerCursor): Promise<void> {
+  /** Stores the cursor inside the caller's transaction (fenced: its expiries share it; once per ledger close, off the hot paths). */
+  private async saveCursor(tx: Db, cursor: LedgerCursor): Promise<void> {
+    if (this.fence) await this.fence(tx);
     return this.cursors.save(tx, this.destination, cursor, this.clock.date());
   }
 
@@ -318,6 +322,7 @@ export class PaymentWatcher {
     const emits = await this.db.transaction(async (db) => {
       // Collected anew by each run of the transaction (PostgreSQL may run it again).
       const emits: (() => void)[] = [];
+      if (this.fence) await this.fence(db);
       if (await first(db.select({ id: incomingPayments.id }).from(incomingPayments).where(eq(incomingPayments.txHash, t.hash)))) return emits;
       await this.record(db, t, emits);
       return emits;

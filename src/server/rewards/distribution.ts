@@ -28,6 +28,8 @@ export interface DistributionDeps {
   repo: RewardRepository;
   reads: Pick<LedgerReads, "treasuryVvxMicro">;
   holders: Pick<NftHolders, "holders">;
+  /** In a cluster: a deposed leader records no month's payment (Leadership.fence). */
+  fence?: (tx: Db) => Promise<void>;
   /** Told about each payment recorded (the wallet's page is pushed the news). */
   recorded?: (row: ClaimRow) => void;
 }
@@ -153,8 +155,9 @@ export class RewardDistribution {
    * cover it on top of every VVX payment in flight, or undefined when there is nothing (left) to record.
    */
   private record(month: string, endMs: number, tokenId: string, holder: string, treasury: bigint | null): Promise<ClaimRow | "short" | undefined> {
-    const { db, repo, ledger, outbox, clock } = this.deps;
+    const { db, repo, ledger, outbox, clock, fence } = this.deps;
     return db.transaction(async (tx): Promise<ClaimRow | "short" | undefined> => {
+      if (fence) await fence(tx);
       if ((await repo.distributedTokens(month, tx)).has(tokenId)) return undefined;
       // Read inside the transaction (a claim committed meanwhile is counted; on PostgreSQL one made at the same time makes one of the two run again).
       const [row] = await repo.holdingRows([tokenId], tx);

@@ -33,6 +33,8 @@ export interface RewardServiceDeps {
   ledger: LedgerGateway;
   outbox: Outbox;
   hub?: Pick<Hub, "emit">;
+  /** In a cluster: throws unless this instance still leads (Leadership.fence); the monthly distribution's writes check it. */
+  fence?: (tx: Db) => Promise<void>;
 }
 
 /** A claim as the API asks for it (fields already checked). */

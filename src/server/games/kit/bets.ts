@@ -262,6 +262,8 @@ export class GameBets<P = Record<string, unknown>> {
   async voidInterrupted(cause = "after a restart"): Promise<{ rounds: number[]; refunded: Bet<P>[] }> {
     const now = this.deps.clock.date();
     const result = await this.deps.db.transaction(async (tx) => {
+      // In a cluster only the leader voids: a follower's drain must not refund the bets of the leader's running round.
+      if (this.deps.fence) await this.deps.fence(tx);
       const rounds: number[] = [];
       for (const r of await this.repo.unfinishedRounds(tx)) {
         await this.repo.updateRound(tx, r.round, { status: "voided", endedAt: now });

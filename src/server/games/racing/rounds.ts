@@ -53,7 +53,17 @@ export class RaceRounds {
   private outcome: { round: number; race: RaceOutcome } | undefined;
 
   constructor(
-    private readonly deps: { db: Db; clock: Clock; scheduler: Scheduler; log: Logger; ledger: LedgerGateway; config: RacingConfig; notePlayed: NotePlayed },
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      scheduler: Scheduler;
+      log: Logger;
+      ledger: LedgerGateway;
+      config: RacingConfig;
+      notePlayed: NotePlayed;
+      /** In a cluster: a deposed leader's race writes (its winner and settlement among them) are refused (Leadership.fence). */
+      fence?: (tx: Db) => Promise<void>;
+    },
     private readonly repo: RacingRepository,
     private readonly hooks: RoundHooks,
   ) {
@@ -113,6 +123,12 @@ export class RaceRounds {
       .finally(() => (this.busy = false));
   }
 
+  /** One step's write transaction, fenced in a cluster (without a fence, no await is added before the body). */
+  private write<T>(body: (tx: Db) => Promise<T>): Promise<T> {
+    const fence = this.deps.fence;
+    return this.deps.db.transaction(fence ? async (tx) => (await fence(tx), body(tx)) : body);
+  }
+
   /** Takes the next step that is due; false when nothing is due yet. */
   private async step(): Promise<boolean> {
     const race = this.raceIsStored ? this.race : await this.repo.current();
@@ -122,7 +138,7 @@ export class RaceRounds {
     if (this.commitLedgerDue(race)) {
       // A countdown begun before any ledger was seen: the first one seen is the ledger its hash was shown by.
       const index = this.validated!.index;
-      this.race = (await this.deps.db.transaction((tx) => this.repo.setCommitLedger(tx, race.round, index))) ?? race;
+      this.race = (await this.write((tx) => this.repo.setCommitLedger(tx, race.round, index))) ?? race;
       return true;
     }
     const due = dueAt(race);
@@ -165,7 +181,7 @@ export class RaceRounds {
     const commitLedger = this.validated?.index ?? null;
     const now = this.deps.clock.now();
     const serverSeed = randomBytes(32).toString("hex");
-    const row = await this.deps.db.transaction(async (tx) => {
+    const row = await this.write(async (tx) => {
       if ((await this.repo.lastRound(tx)) >= round) return undefined;
       return this.repo.insertRace(tx, {
         round,
@@ -193,7 +209,7 @@ export class RaceRounds {
   /** Betting closes: payments in ledgers up to `closeLedger` are this race's bets; the next ledger's hash is its client seed. */
   private async closeBetting(race: RaceRow): Promise<boolean> {
     const { index } = await this.latestValidated();
-    const row = await this.deps.db.transaction(async (tx) => {
+    const row = await this.write(async (tx) => {
       const closeLedger = Math.max(index, await this.hooks.lastBetLedger(tx, race.round));
       return this.repo.updateRace(tx, race.round, "waiting", { status: "closed", closeLedger, seedLedger: closeLedger + 1 });
     });
@@ -210,7 +226,7 @@ export class RaceRounds {
     const now = this.deps.clock.now();
     const outcome = raceFromSeeds({ serverSeed: race.serverSeed, clientSeed, nonce: race.round }, NATIVE_HASHES);
     const durationMs = Math.ceil((outcome.durationTicks * 1000) / outcome.tickRate);
-    const row = await this.deps.db.transaction((tx) =>
+    const row = await this.write((tx) =>
       this.repo.updateRace(tx, race.round, "closed", { status: "racing", clientSeed, startedAt: new Date(now), endsAt: new Date(now + durationMs), winnerIndex: null }),
     );
     if (row) {
@@ -231,7 +247,7 @@ export class RaceRounds {
   /** The finish: the winner and every bet's result (payouts recorded) in one transaction. */
   private async finish(race: RaceRow): Promise<boolean> {
     const outcome = this.outcomeOf(race)!;
-    const row = await this.deps.db.transaction(async (tx) => {
+    const row = await this.write(async (tx) => {
       const done = await this.repo.updateRace(tx, race.round, "racing", { status: "finished", winnerIndex: outcome.winnerIndex, finishedAt: this.deps.clock.date() });
       if (done) await this.hooks.settle(tx, done);
       return done;

@@ -28,6 +28,8 @@ export interface PayoutDeps {
   ledger: LedgerGateway;
   outbox: Outbox;
   hub: Hub;
+  /** In a cluster: a deposed leader's payout batches are refused (Leadership.fence). */
+  fence?: (tx: Db) => Promise<void>;
 }
 
 /**
@@ -81,6 +83,7 @@ export class SlotPayouts {
     if ((await this.repo.unpaidByWallet()).length === 0) return [];
     const now = this.deps.clock.date();
     const made = await this.deps.db.transaction(async (tx) => {
+      if (this.deps.fence) await this.deps.fence(tx);
       const rows: PayoutRow[] = [];
       // Read again inside the transaction: what another flush batched meanwhile is not batched twice.
       for (const { wallet, total, count } of await this.repo.unpaidByWallet(tx)) {

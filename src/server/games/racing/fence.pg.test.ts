@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { SQL } from "bun";
+import { convertStringToHex } from "xrpl";
+import { serverSeedCommitment } from "../../../engine";
+import { Outbox } from "../../ledger/outbox";
+import { PgLeaderElection } from "../../platform/cluster/leader";
+import { openPgStore, type PgStore } from "../../platform/db/pg";
+import type { DbOrTx } from "../../platform/db";
+import { memoryLogger } from "../../platform/log";
+import { Scheduler } from "../../platform/scheduler";
+import { eventually, faucet } from "../../testing/ledgerKit";
+import { startPgLedgerFixture, type PgLedgerFixture } from "../../testing/pgKit";
+import { RacingRepository, type RaceRow } from "./repository";
+import { RaceRounds } from "./rounds";
+
+// Racing's finish (the winner and the bets' settlement, one transaction) on PostgreSQL, fenced by the election: a leader
+// that another election replaced finishes and settles nothing; the new one does, once.
+setDefaultTimeout(60_000);
+
+let fixture: PgLedgerFixture;
+let store: PgStore;
+let admin: SQL;
+
+beforeAll(async () => {
+  fixture = await startPgLedgerFixture();
+  store = await openPgStore(fixture.databaseUrl, { max: 8 });
+  admin = new SQL(fixture.databaseUrl, { max: 1 });
+});
+
+afterAll(async () => {
+  await admin.close();
+  await store.close();
+  await fixture.stop();
+});
+
+const hex = (text: string) => convertStringToHex(text).toUpperCase();
+
+/** The race loop of one instance on the shared database, fenced by its election; `settle` records the race's payout in the outbox, as the games kit does, naming the instance. */
+async function roundsOf(election: PgLeaderElection, winner: string) {
+  const gateway = await fixture.gateway();
+  const outbox = new Outbox(store.async, gateway, memoryLogger(), fixture.server.ctx.clock);
+  const repo = new RacingRepository(store.async);
+  const rounds = new RaceRounds(
+    {
+      db: store.async,
+      clock: fixture.server.ctx.clock,
+      scheduler: new Scheduler(),
+      log: memoryLogger(),
+      ledger: gateway,
+      config: fixture.server.ctx.config.racing,
+      notePlayed: () => {},
+      fence: (tx) => election.fence(tx),
+    },
+    repo,
+    {
+      lastBetLedger: async () => 0,
+      paymentsProcessedThrough: async () => true,
+      settle: async (db: DbOrTx, race: RaceRow) => {
+        await outbox.record(db, {
+          key: `racing-fence:${race.round}:payout`,
+          purpose: "game-payout",
+          tx: { TransactionType: "Payment", Destination: winner, Amount: "5000000", Memos: [{ Memo: { MemoType: hex("vvx/test"), MemoData: hex(election.instanceId) } }] },
+        });
+      },
+    },
+  );
+  return {
+    rounds,
+    outbox,
+    async stop() {
+      rounds.stop();
+      await gateway.stop();
+    },
+  };
+}
+
+/** A race whose running time is over: the next step of the loop that leads is its finish and settlement. */
+async function raceOver(round: number): Promise<void> {
+  const now = fixture.server.ctx.clock.now();
+  const serverSeed = "ab".repeat(32);
+  await store.async.transaction((tx) =>
+    new RacingRepository(store.async).insertRace(tx, {
+      round,
+      status: "racing",
+      serverSeed,
+      serverSeedHash: serverSeedCommitment(serverSeed),
+      closeLedger: 10,
+      seedLedger: 11,
+      clientSeed: "cd".repeat(32),
+      multipleHundredths: 500,
+      commitLedger: 9,
+      countdownAt: new Date(now - 90_000),
+      betsCloseAt: new Date(now - 35_000),
+      startsAt: new Date(now - 30_000),
+      startedAt: new Date(now - 30_000),
+      endsAt: new Date(now - 1_000),
+    }),
+  );
+}
+
+test("a deposed leader's race finish and settlement are refused; the new leader finishes and settles the race once", async () => {
+  // A check period longer than the test: the first leader learns it was replaced only from its fenced write.
+  const first = new PgLeaderElection(fixture.databaseUrl, { instanceId: "vvx-racing-first", checkMs: 60_000 });
+  let next: PgLeaderElection | undefined;
+  try {
+    await first.start();
+    expect(first.role).toBe("leader");
+    const winner = (await faucet(fixture.server.url, { xrp: 20 })).classicAddress;
+    await raceOver(1);
+    // Another instance won the election (as PgLeaderElection does when it wins) before the first one's loop finished the race.
+    await admin`UPDATE _leader_epoch SET epoch = epoch + 1, instance_id = 'vvx-racing-next'`;
+    const old = await roundsOf(first, winner);
+    old.rounds.start();
+    const repo = new RacingRepository(store.async);
+    await eventually(async () => first.role === "follower" || (await repo.race(1))!.status !== "racing", "the deposed leader's finish refused");
+    await old.stop();
+    expect(first.role).toBe("follower");
+    expect((await repo.race(1))!).toMatchObject({ status: "racing", winnerIndex: null, finishedAt: null });
+    expect(await old.outbox.get("racing-fence:1:payout")).toBeUndefined();
+    await first.stop();
+
+    next = new PgLeaderElection(fixture.databaseUrl, { instanceId: "vvx-racing-next", checkMs: 60_000 });
+    await next.start();
+    expect(next.role).toBe("leader");
+    const current = await roundsOf(next, winner);
+    current.rounds.start();
+    const finished = await eventually(async () => {
+      const race = await repo.race(1);
+      return race?.status === "finished" ? race : undefined;
+    }, "the new leader's finish");
+    await current.stop();
+    expect(finished.winnerIndex).not.toBeNull();
+    const payouts = await admin`SELECT key, tx_json FROM ledger_outbox WHERE key LIKE 'racing-fence:%'`;
+    expect(payouts).toHaveLength(1);
+    expect(String(payouts[0].tx_json)).toContain(hex("vvx-racing-next"));
+  } finally {
+    await first.stop();
+    await next?.stop();
+  }
+});
