@@ -12,7 +12,8 @@
 //     handed to a loosely typed `pay(...)`);
 //   - an arrow function whose body is a promise where a callback returning void is expected
 //     (`after(() => this.publish(row))`): nobody awaits it, so its failure goes nowhere.
-// scripts/promises.test.ts fails when the list is not empty.
+// `bun scripts/promises.ts --typecheck` (what scripts/test.sh runs beside the tests) is also the type check of
+// the whole project, `tsc --noEmit`'s diagnostics, from the same program: one compiler pass for both.
 import { relative, resolve } from "node:path";
 import ts from "typescript";
 
@@ -26,12 +27,15 @@ export interface PromiseProblem {
   text: string;
 }
 
-/** The program of the checked files (and what they import), with tsconfig.json's options: the web app is not read. */
-export function projectProgram(root: string): ts.Program {
+/**
+ * The program of the checked files (and what they import), with tsconfig.json's options: the web app is not
+ * read, unless `whole` (every file tsconfig.json includes, as tsc reads them).
+ */
+export function projectProgram(root: string, whole = false): ts.Program {
   const configPath = resolve(root, "tsconfig.json");
   const config = ts.readConfigFile(configPath, ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
-  const rootNames = parsed.fileNames.filter((f) => CHECKED.test(relative(root, f)));
+  const rootNames = whole ? parsed.fileNames : parsed.fileNames.filter((f) => CHECKED.test(relative(root, f)));
   return ts.createProgram({ rootNames, options: { ...parsed.options, noEmit: true } });
 }
 
@@ -125,8 +129,16 @@ export function promiseProblems(program: ts.Program, root: string, only?: (file:
 
 if (import.meta.main) {
   const root = resolve(import.meta.dir, "..");
-  const problems = promiseProblems(projectProgram(root), root);
+  const typecheck = process.argv.includes("--typecheck");
+  const program = projectProgram(root, typecheck);
+  const diagnostics = typecheck ? ts.getPreEmitDiagnostics(program) : [];
+  if (diagnostics.length) {
+    const host = { getCanonicalFileName: (f: string) => f, getCurrentDirectory: () => root, getNewLine: () => "\n" };
+    console.log(ts.formatDiagnostics(diagnostics, host));
+    console.log(`${diagnostics.length} type error(s)`);
+  }
+  const problems = promiseProblems(program, root);
   for (const p of problems) console.log(`${p.file}:${p.line} ${p.rule}: ${p.text}`);
   console.log(problems.length ? `${problems.length} promise problem(s)` : "no promise problems");
-  process.exit(problems.length ? 1 : 0);
+  process.exit(problems.length || diagnostics.length ? 1 : 0);
 }

@@ -64,10 +64,10 @@ for _ in $(seq 1 600); do
 done
 [ -n "${VVX_TEST_REDIS_URL:-}" ] || echo "warning: PostgreSQL and Redis did not start ($(tail -c 400 "$work/services.err")); each cluster test file starts its own" >&2
 
-# The type check runs beside the tests (one core of tsc while the first files start their servers); its verdict
-# counts with theirs at the end.
-echo "==> Type-checking (tsc --noEmit) beside the tests"
-bun run --silent typecheck >"$work/typecheck.log" 2>&1 &
+# The type check runs beside the tests (one core of the compiler while the first files start their servers), with
+# the dropped-promise check on the same program (scripts/promises.ts); its verdict counts with theirs at the end.
+echo "==> Type-checking (tsc --noEmit's diagnostics and the promise check) beside the tests"
+bun scripts/promises.ts --typecheck >"$work/typecheck.log" 2>&1 &
 typecheck_pid=$!
 
 # Per-file durations: the slowest files start first; the file under .cache is this machine's record.
@@ -97,7 +97,7 @@ typecheck_status=0
 wait "$typecheck_pid" || typecheck_status=$?
 typecheck_pid=""
 if [ "$typecheck_status" -ne 0 ]; then
-  echo "==> Type-check failed (tsc --noEmit):"
+  echo "==> Type-check failed (type errors or promise problems):"
   cat "$work/typecheck.log"
   [ "$status" -eq 0 ] && status=$typecheck_status
 else
