@@ -30,7 +30,11 @@ test("the leader SIGKILLed in a crash round with open bets: another leads within
     expect(refunded).toMatchObject({ status: "refunded", reason: "round_voided", round });
   }
   // The new leader goes on from round + 1; a round number is one row (the voided one among them), never played again.
-  await eventually(async () => ((await cluster.sql`SELECT max(round)::int AS r FROM game_rounds WHERE game = 'crash'`)[0] as { r: number }).r > round || undefined, "the next round");
+  const nextRound = async () => ((await cluster.sql`SELECT max(round)::int AS r FROM game_rounds WHERE game = 'crash'`)[0] as { r: number }).r > round || undefined;
+  // When it does not come, the new leader's own log says why (its crash loop logs an error and stops).
+  await eventually(nextRound, "the next round").catch((err: Error) => {
+    throw new Error(`${err.message}; the new leader (${next.id}) wrote:\n${next.server.output.slice(-3_000)}`);
+  });
   const rows = (await cluster.sql`SELECT round::int AS round, status FROM game_rounds WHERE game = 'crash' ORDER BY round`) as { round: number; status: string }[];
   expect(new Set(rows.map((r) => r.round)).size).toBe(rows.length);
   expect(rows.find((r) => r.round === round)!.status).toBe("voided");
