@@ -10,7 +10,7 @@ import { requestGuard } from "../platform/http/requestGuard";
 import { requestLog } from "../platform/http/requestLog";
 import { SecurityHeaders, securityHeaders } from "../platform/http/securityHeaders";
 import type { Logger } from "../platform/log";
-import { FORM_ROUTES, needsNoCookie } from "./app";
+import { FORM_ROUTES, needsNoCookie } from "./requestRules";
 import { listenError, ListenError, loggerFor } from "./listen";
 
 /** A running `vvx sandbox`: its port and its stop. */
