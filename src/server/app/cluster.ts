@@ -108,13 +108,14 @@ export class LeaderWork {
     c.log.info("leading: the outbox, the watcher, the game loops and the sweeps run here", { instance: c.leadership.instanceId });
     c.outbox.start();
     c.payments.start();
-    c.nfts.start();
-    c.rewards.start();
-    c.transfers.startSweeping();
-    c.swap.settler.start();
-    c.slots.start();
-    c.racing.start();
+    for (const loop of this.loops()) loop.start();
     await c.crash.start();
+  }
+
+  /** The features' loops between the money path (outbox, watcher: started first, stopped last) and crash's rounds. */
+  private loops(): { start(): void; stop(): void }[] {
+    const c = this.ctx;
+    return [c.nfts, c.rewards, { start: () => c.transfers.startSweeping(), stop: () => c.transfers.stop() }, c.swap.settler, c.slots, c.racing];
   }
 
   private stop(deposed: boolean): void {
@@ -123,12 +124,7 @@ export class LeaderWork {
     this.state = "deposed";
     if (was !== "leading") return;
     const c = this.ctx;
-    c.nfts.stop();
-    c.rewards.stop();
-    c.transfers.stop();
-    c.swap.settler.stop();
-    c.slots.stop();
-    c.racing.stop();
+    for (const loop of this.loops()) loop.stop();
     c.crash.stop();
     c.scheduler.clear();
     c.payments.stop();
