@@ -33,6 +33,8 @@ describe("vvx sandbox and SANDBOX_URL", () => {
     expect(a!.ctx.sandbox!.ledger).toBeUndefined();
     expect(a!.ctx.config.xrplUrl).toBe(`${sandbox.url.replace("http", "ws")}/sandbox/ledger`);
     expect(a!.ctx.config.explorerUrl).toBe(`${sandbox.url}/sandbox/explorer`);
+    // Its own pages (wallet, explorer) have an icon: a browser's automatic /favicon.ico gets the logo, not a 404.
+    expect((await fetch(`${sandbox.url}/favicon.ico`)).headers.get("content-type")).toBe("image/svg+xml");
     expect((await fetch(`${a!.url}/sandbox/api/accounts`, { method: "POST" })).status).toBe(404);
     for (const i of instances) await eventually(async () => ((await (await fetch(`${i.url}/api/health`)).json()) as { ledger: string }).ledger === "connected" || undefined, "ledger connected");
     // The QR image is the sandbox's: the product's pages may show it.

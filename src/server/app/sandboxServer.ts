@@ -6,6 +6,7 @@ import { DataDirError, prepareDataDir } from "../platform/dataDir";
 import { DatabaseFileError } from "../platform/db";
 import { lockDataDir } from "../platform/db/dataDirLock";
 import { errorHandler } from "../platform/http/errors";
+import { faviconResponse } from "../platform/http/favicon";
 import { requestGuard } from "../platform/http/requestGuard";
 import { requestLog } from "../platform/http/requestLog";
 import { SecurityHeaders, securityHeaders } from "../platform/http/securityHeaders";
@@ -50,6 +51,7 @@ export async function startSandboxServer(config: Config, log: Logger = loggerFor
         // Docker's HEALTHCHECK (`vvx healthcheck`) asks every VVX process here.
         .get("/api/health", () => ({ status: "ok" as const, sandbox: true as const, ledgerIndex: network.ledger.validatedIndex }), { response: SandboxHealthResponse, detail: { summary: "The sandbox process answers, with its last validated ledger", tags: ["sandbox"] } })
         .get("/", ({ redirect }) => redirect("/sandbox/explorer", 302))
+        .get("/favicon.ico", () => faviconResponse(headers))
         .use(network.routes()),
     );
   try {

@@ -1,6 +1,6 @@
 import { basename } from "node:path";
+import { faviconResponse } from "./favicon";
 import { Elysia, type AnyElysia } from "elysia";
-import logo from "../../../../assets/logo.svg" with { type: "file" };
 import index from "../../../web/index.html";
 import { CLIENT_PATHS } from "../../../shared/routes";
 import { chooseEncoding, compressInBackground, isCompressible, type Encoding } from "./compression";
@@ -124,8 +124,7 @@ export function webRoutes(spa?: BuiltSpa, headers?: SecurityHeaders, paths: read
   } else {
     for (const path of paths) app.get(path, index);
   }
-  // Pages outside the SPA (API reference, sandbox wallet and explorer) get the logo as their icon too.
-  app.get("/favicon.ico", () => new Response(Bun.file(logo), { headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400", ...headers?.asset() } }));
+  app.get("/favicon.ico", () => faviconResponse(headers));
   return { routes: app, notFound: async (requestUrl) => (spa ? page(new URL(requestUrl).pathname, 404) : spaNotFound(requestUrl)) };
 }
 
