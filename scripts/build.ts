@@ -10,7 +10,7 @@
 // genesis is not signed again at start-up.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join, relative } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { compressSync, isCompressible } from "../src/server/platform/http/compression";
 import { PREBUILT_SPA, SPA_BUILD_OPTIONS } from "../src/server/platform/http/spa";
 import { loadConfig } from "../src/server/platform/config";
@@ -20,7 +20,8 @@ import { keptGenesis } from "../src/server/app/binary";
 const START_JIT_POLICY = 10;
 
 const root = join(import.meta.dir, "..");
-const dist = join(root, "dist");
+// BUILD_DIR: another output folder than dist/ (scripts/build.test.ts builds into a temporary one).
+const dist = process.env.BUILD_DIR ? resolve(process.env.BUILD_DIR) : join(root, "dist");
 const outfile = join(dist, "vvx");
 const spaDir = join(dist, "spa");
 rmSync(spaDir, { recursive: true, force: true });

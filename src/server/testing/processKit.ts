@@ -27,11 +27,14 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
-/** `bun main.ts [args]` on a free loopback port with its own DATA_DIR: the server, or with `["sandbox"]` the shared sandbox (`vvx sandbox`). */
-export async function spawnServer(dataDir: string, env: Record<string, string> = {}, args: string[] = []): Promise<ServerProcess> {
+/**
+ * `bun main.ts [args]` on a free loopback port with its own DATA_DIR: the server, or with `["sandbox"]` the shared
+ * sandbox (`vvx sandbox`). `program` runs another build of it (the compiled binary).
+ */
+export async function spawnServer(dataDir: string, env: Record<string, string> = {}, args: string[] = [], program: string[] = ["bun", MAIN]): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = Bun.spawn(["bun", MAIN, ...args], {
+  const proc = Bun.spawn([...program, ...args], {
     env: { ...process.env, HOST: "127.0.0.1", SANDBOX_LEDGER_MS: "200", ...env, PORT: String(port), DATA_DIR: dataDir },
     stdout: "pipe",
     stderr: "pipe",
