@@ -145,74 +145,10 @@ export async function recordSlotsAndWheel(db: Db): Promise<void> {
 
 /** Payments in (credited, a deposit, an unrequested one, another currency), the outbox's payments out, open requests and a swap. */
 export async function recordMoney(db: Db, vvx: { currency: string; issuer: string }, nowMs: number): Promise<void> {
-  const t = { ...tablesFor(db, litePayments, pgPayments), ...tablesFor(db, liteLedger, pgLedger), ...tablesFor(db, liteSwap, pgSwap) };
-  const now = new Date(nowMs);
   await db.transaction(async (tx) => {
-    const request = (tag: number, purpose: string, currency: string, amount: bigint, status: string, expiresMs: number) => ({
-      purpose,
-      wallet: booksWallet(40),
-      currency,
-      amount,
-      destinationTag: 800_000 + tag,
-      status,
-      expiresAt: new Date(expiresMs),
-      createdAt: at(-HOUR),
-    });
-    const [bet, purchase] = await tx
-      .insert(t.paymentRequests)
-      .values([
-        request(1, "crash-bet", "XRP", 2_000_000n, "credited", BOOKS_DAY),
-        request(2, "nft_purchase", "VVX", 500_000_000n, "credited", BOOKS_DAY),
-        // Open: one a wallet may still pay, one expired (not yet swept).
-        request(3, "unicorn-racing-bet", "XRP", 1_000_000n, "open", nowMs + 60_000),
-        request(4, "slots_package", "VVX", 1_000_000n, "open", nowMs - 1),
-      ])
-      .returning({ id: t.paymentRequests.id });
-    let n = 0;
-    const incoming = (currency: string, issuer: string | null, amount: bigint | null, requestId: number | null, outcome: string) => ({
-      txHash: `${++n}`.padStart(64, "E"),
-      ledgerIndex: 100 + n,
-      sender: booksWallet(40),
-      currency,
-      issuer,
-      deliveredValue: String(amount ?? "1"),
-      deliveredAmount: amount,
-      requestId,
-      outcome,
-      processedAt: at(-HOUR),
-    });
-    await tx.insert(t.incomingPayments).values([
-      incoming("XRP", null, 2_000_000n, bet!.id, "credited"),
-      incoming(vvx.currency, vvx.issuer, 500_000_000n, purchase!.id, "credited"),
-      incoming("XRP", null, 1_000_000n, null, "refunded"),
-      incoming("XRP", null, 7_000_000n, null, "deposit"),
-      // Another issuer's token: none of the treasury's money.
-      incoming(vvx.currency, booksWallet(99), 9_000_000n, null, "held"),
-    ]);
-    const entry = (key: string, purpose: string, status: string, result: string | null, meta: unknown, createdAt = at(-HOUR), nextKey: string | null = null) => ({
-      key: `books:${key}`,
-      purpose,
-      txJson: "{}",
-      status,
-      result,
-      metaJson: meta === undefined ? null : JSON.stringify(meta),
-      nextKey,
-      createdAt,
-      updatedAt: at(-HOUR),
-    });
-    const vvxAmount = (value: string) => ({ delivered_amount: { currency: vvx.currency, issuer: vvx.issuer, value } });
-    await tx.insert(t.ledgerOutbox).values([
-      entry("payout", "game-payout", "validated", "tesSUCCESS", { delivered_amount: "5000000" }),
-      entry("reward-1", "reward", "validated", "tesSUCCESS", vvxAmount("12.345678")),
-      entry("reward-2", "reward", "validated", "tesSUCCESS", vvxAmount("0.000001")),
-      // Refused on the ledger, and a mint (no delivered amount): no money out.
-      entry("refused", "refund", "validated", "tecPATH_DRY", { delivered_amount: "1000000" }),
-      entry("mint", "nft_mint", "validated", "tesSUCCESS", { nftoken_id: "00" }),
-      // Open for a minute, and one given up on (waiting for an admin).
-      entry("open", "refund", "queued", null, undefined, new Date(nowMs - 60_000)),
-      entry("given-up", "refund", "failed", "tecNO_DST", undefined, at(-HOUR), ""),
-    ]);
-    await tx.insert(t.swaps).values({
+    await paymentsIn(tx, vvx, nowMs);
+    await paymentsOut(tx, vvx, nowMs);
+    await tx.insert(tablesFor(tx, liteSwap, pgSwap).swaps).values({
       uuid: "books-swap",
       wallet: booksWallet(41),
       status: "completed",
@@ -226,8 +162,79 @@ export async function recordMoney(db: Db, vvx: { currency: string; issuer: strin
       quoteLedger: 1,
       deliveredMicroVvx: 99_100_000n,
       spentDrops: 10_000_000n,
-      createdAt: now,
-      expiresAt: now,
+      createdAt: new Date(nowMs),
+      expiresAt: new Date(nowMs),
     });
   });
+}
+
+async function paymentsIn(tx: Db, vvx: { currency: string; issuer: string }, nowMs: number): Promise<void> {
+  const t = tablesFor(tx, litePayments, pgPayments);
+  const request = (tag: number, purpose: string, currency: string, amount: bigint, status: string, expiresMs: number) => ({
+    purpose,
+    wallet: booksWallet(40),
+    currency,
+    amount,
+    destinationTag: 800_000 + tag,
+    status,
+    expiresAt: new Date(expiresMs),
+    createdAt: at(-HOUR),
+  });
+  const [bet, purchase] = await tx
+    .insert(t.paymentRequests)
+    .values([
+      request(1, "crash-bet", "XRP", 2_000_000n, "credited", BOOKS_DAY),
+      request(2, "nft_purchase", "VVX", 500_000_000n, "credited", BOOKS_DAY),
+      // Open: one a wallet may still pay, one expired (not yet swept).
+      request(3, "unicorn-racing-bet", "XRP", 1_000_000n, "open", nowMs + 60_000),
+      request(4, "slots_package", "VVX", 1_000_000n, "open", nowMs - 1),
+    ])
+    .returning({ id: t.paymentRequests.id });
+  let n = 0;
+  const incoming = (currency: string, issuer: string | null, amount: bigint | null, requestId: number | null, outcome: string) => ({
+    txHash: `${++n}`.padStart(64, "E"),
+    ledgerIndex: 100 + n,
+    sender: booksWallet(40),
+    currency,
+    issuer,
+    deliveredValue: String(amount ?? "1"),
+    deliveredAmount: amount,
+    requestId,
+    outcome,
+    processedAt: at(-HOUR),
+  });
+  await tx.insert(t.incomingPayments).values([
+    incoming("XRP", null, 2_000_000n, bet!.id, "credited"),
+    incoming(vvx.currency, vvx.issuer, 500_000_000n, purchase!.id, "credited"),
+    incoming("XRP", null, 1_000_000n, null, "refunded"),
+    incoming("XRP", null, 7_000_000n, null, "deposit"),
+    // Another issuer's token: none of the treasury's money.
+    incoming(vvx.currency, booksWallet(99), 9_000_000n, null, "held"),
+  ]);
+}
+
+async function paymentsOut(tx: Db, vvx: { currency: string; issuer: string }, nowMs: number): Promise<void> {
+  const entry = (key: string, purpose: string, status: string, result: string | null, meta: unknown, createdAt = at(-HOUR), nextKey: string | null = null) => ({
+    key: `books:${key}`,
+    purpose,
+    txJson: "{}",
+    status,
+    result,
+    metaJson: meta === undefined ? null : JSON.stringify(meta),
+    nextKey,
+    createdAt,
+    updatedAt: at(-HOUR),
+  });
+  const vvxAmount = (value: string) => ({ delivered_amount: { currency: vvx.currency, issuer: vvx.issuer, value } });
+  await tx.insert(tablesFor(tx, liteLedger, pgLedger).ledgerOutbox).values([
+    entry("payout", "game-payout", "validated", "tesSUCCESS", { delivered_amount: "5000000" }),
+    entry("reward-1", "reward", "validated", "tesSUCCESS", vvxAmount("12.345678")),
+    entry("reward-2", "reward", "validated", "tesSUCCESS", vvxAmount("0.000001")),
+    // Refused on the ledger, and a mint (no delivered amount): no money out.
+    entry("refused", "refund", "validated", "tecPATH_DRY", { delivered_amount: "1000000" }),
+    entry("mint", "nft_mint", "validated", "tesSUCCESS", { nftoken_id: "00" }),
+    // Open for a minute, and one given up on (waiting for an admin).
+    entry("open", "refund", "queued", null, undefined, new Date(nowMs - 60_000)),
+    entry("given-up", "refund", "failed", "tecNO_DST", undefined, at(-HOUR), ""),
+  ]);
 }
