@@ -163,9 +163,26 @@ function summary(game: HouseGame["game"], label: string, unit: Unit, sums: Sums,
   };
 }
 
+// The reads without values, built once (metrics and a drain run them often; each query's building is a microsecond).
+const BURNS = sql`SELECT count(*) AS n, sum(xrp_spent_drops) AS xrp, sum(vvx_burned_micro) AS vvx FROM crash_burns WHERE status = 'validated'`;
+const PLAYS = {
+  rounds: sql`SELECT game, status AS result, count(*) AS n FROM game_rounds WHERE status IN ('finished', 'voided') GROUP BY 1, 2`,
+  races: sql`SELECT 'unicorn-racing' AS game, status AS result, count(*) AS n FROM racing_races WHERE status IN ('finished', 'voided') GROUP BY 2`,
+  bets: sql`SELECT game, status AS result, count(*) AS n FROM game_bets WHERE status IN ('won', 'lost', 'refunded', 'expired', 'cancelled') GROUP BY 1, 2`,
+  spins: sql`SELECT CASE s.kind WHEN 'package' THEN 'slots' ELSE 'wheel-bonus' END AS game, CASE WHEN p.total_payout_micro > 0 THEN 'won' ELSE 'lost' END AS result, count(*) AS n
+               FROM slot_spins p JOIN slot_sessions s ON s.id = p.session_id GROUP BY 1, 2`,
+  wheel: sql`SELECT 'wheel' AS game, prize_type AS result, count(*) AS n FROM daily_spins GROUP BY 2`,
+};
+const OUTBOX_OPEN = sql`SELECT count(*) AS n, min(created_at) AS oldest FROM ledger_outbox WHERE status IN ('queued', 'pending')`;
+const SWAPS = {
+  byResult: sql`SELECT status AS result, count(*) AS n FROM swaps WHERE status IN ('completed', 'failed', 'cancelled', 'expired') GROUP BY 1`,
+  done: sql`SELECT sum(spent_drops) AS xrp, sum(delivered_micro_vvx) AS vvx FROM swaps WHERE status = 'completed'`,
+};
+const UNSETTLED = sql`SELECT game, count(*) AS n FROM game_bets WHERE status = 'confirmed' GROUP BY game ORDER BY game`;
+
 /** The burns of crash (1% of each round's bets buys VVX that the issuer destroys). */
 export async function burns(db: Db): Promise<{ count: number; xrpSpentDrops: bigint; vvxBurnedMicro: bigint }> {
-  const [row] = await db.rows<{ n: Whole; xrp: Whole; vvx: Whole }>(sql`SELECT count(*) AS n, sum(xrp_spent_drops) AS xrp, sum(vvx_burned_micro) AS vvx FROM crash_burns WHERE status = 'validated'`);
+  const [row] = await db.rows<{ n: Whole; xrp: Whole; vvx: Whole }>(BURNS);
   return { count: count(row!.n), xrpSpentDrops: whole(row!.xrp), vvxBurnedMicro: whole(row!.vvx) };
 }
 
@@ -183,20 +200,18 @@ const counted = (rows: { game: string; result: string; n: Whole }[]): Counted[] 
 export async function playCounts(db: Db): Promise<{ rounds: Counted[]; bets: Counted[] }> {
   type Row = { game: string; result: string; n: Whole };
   const [rounds, races, bets, spins, wheel] = await Promise.all([
-    db.rows<Row>(sql`SELECT game, status AS result, count(*) AS n FROM game_rounds WHERE status IN ('finished', 'voided') GROUP BY 1, 2`),
-    db.rows<Row>(sql`SELECT 'unicorn-racing' AS game, status AS result, count(*) AS n FROM racing_races WHERE status IN ('finished', 'voided') GROUP BY 2`),
-    db.rows<Row>(sql`SELECT game, status AS result, count(*) AS n FROM game_bets WHERE status IN ('won', 'lost', 'refunded', 'expired', 'cancelled') GROUP BY 1, 2`),
-    db.rows<Row>(
-      sql`SELECT CASE s.kind WHEN 'package' THEN 'slots' ELSE 'wheel-bonus' END AS game, CASE WHEN p.total_payout_micro > 0 THEN 'won' ELSE 'lost' END AS result, count(*) AS n FROM slot_spins p JOIN slot_sessions s ON s.id = p.session_id GROUP BY 1, 2`,
-    ),
-    db.rows<Row>(sql`SELECT 'wheel' AS game, prize_type AS result, count(*) AS n FROM daily_spins GROUP BY 2`),
+    db.rows<Row>(PLAYS.rounds),
+    db.rows<Row>(PLAYS.races),
+    db.rows<Row>(PLAYS.bets),
+    db.rows<Row>(PLAYS.spins),
+    db.rows<Row>(PLAYS.wheel),
   ]);
   return { rounds: counted([...rounds, ...races]), bets: counted([...bets, ...spins, ...wheel]) };
 }
 
 /** The outbox's open entries (queued or pending) and when the oldest was recorded (null with none). */
 export async function outboxQueue(db: Db): Promise<{ open: number; oldestAt: number | null }> {
-  const [row] = await db.rows<{ n: Whole; oldest: unknown }>(sql`SELECT count(*) AS n, min(created_at) AS oldest FROM ledger_outbox WHERE status IN ('queued', 'pending')`);
+  const [row] = await db.rows<{ n: Whole; oldest: unknown }>(OUTBOX_OPEN);
   return { open: count(row!.n), oldestAt: timeOf(row!.oldest) };
 }
 
@@ -206,8 +221,8 @@ export async function outboxQueue(db: Db): Promise<{ open: number; oldestAt: num
  */
 export async function swapTotals(db: Db): Promise<{ byResult: { result: string; n: number }[]; spentDrops: bigint; deliveredMicroVvx: bigint }> {
   const [byResult, [done]] = await Promise.all([
-    db.rows<{ result: string; n: Whole }>(sql`SELECT status AS result, count(*) AS n FROM swaps WHERE status IN ('completed', 'failed', 'cancelled', 'expired') GROUP BY 1`),
-    db.rows<{ xrp: Whole; vvx: Whole }>(sql`SELECT sum(spent_drops) AS xrp, sum(delivered_micro_vvx) AS vvx FROM swaps WHERE status = 'completed'`),
+    db.rows<{ result: string; n: Whole }>(SWAPS.byResult),
+    db.rows<{ xrp: Whole; vvx: Whole }>(SWAPS.done),
   ]);
   return { byResult: byResult.map((r) => ({ result: r.result, n: count(r.n) })), spentDrops: whole(done!.xrp), deliveredMicroVvx: whole(done!.vvx) };
 }
@@ -220,7 +235,7 @@ export async function openRequests(db: Db, nowMs: number): Promise<number> {
 
 /** Paid bets not settled yet (riding in a round or waiting for one), by game. */
 export async function unsettledBets(db: Db): Promise<{ game: string; n: number }[]> {
-  const rows = await db.rows<{ game: string; n: Whole }>(sql`SELECT game, count(*) AS n FROM game_bets WHERE status = 'confirmed' GROUP BY game ORDER BY game`);
+  const rows = await db.rows<{ game: string; n: Whole }>(UNSETTLED);
   return rows.map((r) => ({ game: r.game, n: count(r.n) }));
 }
 
