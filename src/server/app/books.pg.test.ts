@@ -4,11 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Wallet } from "xrpl";
 import { houseAnswer, wheelAnswer } from "../books";
-import { PgLeaderElection } from "../platform/cluster/leader";
+import type { PgLeaderElection } from "../platform/cluster/leader";
 import { openStore, type Store } from "../platform/db";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { recordBets, recordMoney, recordSlotsAndWheel } from "../testing/booksKit";
 import { testDatabase } from "../testing/clusterServices";
+import { electedLeader } from "../testing/pgKit";
 import { TestBrowser } from "../testing/testBrowser";
 import { startTestInstance, type TestInstance } from "../testing/testServer";
 
@@ -29,9 +30,7 @@ let lite: Store;
 
 beforeAll(async () => {
   db = await testDatabase();
-  holder = new PgLeaderElection(db.url, { instanceId: "vvx-books-leader", checkMs: 60_000 });
-  await holder.start();
-  expect(holder.role).toBe("leader");
+  holder = await electedLeader(db.url, "vvx-books-leader");
   server = await startTestInstance({ DATABASE_URL: db.url, COOKIE_SECRET: "c".repeat(40), SEAL_SECRET: "s".repeat(40), INSTANCE_ID: "vvx-books", METRICS_TOKEN: TOKEN, ADMIN_WALLETS: admin });
   const now = server.ctx.clock.now();
   lite = openStore(dir);

@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { SQL } from "bun";
 import type { Wallet } from "xrpl";
 import { monthEndMs, monthKey, utcMonthOf } from "../../engine";
 import { LedgerGateway } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { seedDefaults } from "../nfts/seed";
 import * as nftTables from "../nfts/schema.pg";
-import { PgLeaderElection } from "../platform/cluster/leader";
+import type { PgLeaderElection } from "../platform/cluster/leader";
 import { openPgStore, type PgStore } from "../platform/db/pg";
 import { memoryLogger } from "../platform/log";
 import { faucet, ledgerUrl, submitValidated } from "../testing/ledgerKit";
-import { startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
+import { raiseEpoch, startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
 import { advanceClock } from "../testing/rewardKit";
 import { REWARD_MONTHLY_PURPOSE, distributionOutboxKey } from "./model";
 import { RewardService } from "./service";
@@ -22,15 +21,12 @@ setDefaultTimeout(90_000);
 
 let fixture: PgLedgerFixture;
 let store: PgStore;
-let admin: SQL;
 let treasury: Wallet;
 let gateway: LedgerGateway;
-const elections: PgLeaderElection[] = [];
 
 beforeAll(async () => {
   fixture = await startPgLedgerFixture();
   store = await openPgStore(fixture.databaseUrl, { max: 8 });
-  admin = new SQL(fixture.databaseUrl, { max: 1 });
   // The treasury pays VVX: an account of this file's own with a VVX line (the fixture's platform holds XRP only).
   treasury = await faucet(fixture.server.url, { xrp: 200, vvx: 1_000_000 });
   gateway = new LedgerGateway({ url: ledgerUrl(fixture.server.url), network: "testnet", platform: treasury, vvx: fixture.server.ctx.ledger.vvx, log: memoryLogger() });
@@ -40,9 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const e of elections) await e.stop();
   await gateway?.stop();
-  await admin?.close();
   await store?.close();
   await fixture.stop();
 });
@@ -55,15 +49,7 @@ function rewardsOf(election: PgLeaderElection): RewardService {
   return new RewardService({ db: store.async, config, log, clock, ledger: gateway, outbox, fence: (tx) => election.fence(tx) });
 }
 
-async function leader(instanceId: string): Promise<PgLeaderElection> {
-  const election = new PgLeaderElection(fixture.databaseUrl, { instanceId, checkMs: 60_000 });
-  elections.push(election);
-  await election.start();
-  expect(election.role).toBe("leader");
-  return election;
-}
-
-const count = async (table: string) => Number((await admin.unsafe(`SELECT count(*) AS n FROM ${table}`))[0].n);
+const count = async (table: string) => Number((await fixture.sql.unsafe(`SELECT count(*) AS n FROM ${table}`))[0].n);
 
 test("a deposed leader's monthly distribution begins no month and records no payment; the new leader distributes the month once", async () => {
   // A Genesis NFT issued by the treasury to a holder (who accepts the offer), recorded as the platform records a mint.
@@ -79,24 +65,24 @@ test("a deposed leader's monthly distribution begins no month and records no pay
   const month = utcMonthOf(mintedAt.getTime());
   await advanceClock(fixture.server, monthEndMs(month) + 60_000 - fixture.server.ctx.clock.now());
 
-  const first = await leader("vvx-rewards-first");
+  const first = await fixture.leader("vvx-rewards-first");
   const deposed = rewardsOf(first);
   // Another instance won the election (as PgLeaderElection does when it wins) before the first one's distribution ran.
-  await admin`UPDATE _leader_epoch SET epoch = epoch + 1, instance_id = 'vvx-rewards-next'`;
+  await raiseEpoch(fixture.sql, "vvx-rewards-next");
   await expect(deposed.distribution.runDue()).rejects.toThrow("this instance does not lead the cluster: vvx-rewards-next leads now");
   expect(first.role).toBe("follower");
   expect([await count("reward_distributions"), await count("reward_claims"), await count("ledger_outbox")]).toEqual([0, 0, 0]);
   deposed.stop();
   await first.stop();
 
-  const next = await leader("vvx-rewards-next");
+  const next = await fixture.leader("vvx-rewards-next");
   const current = rewardsOf(next);
   try {
     const done = await current.distribution.runDue();
     expect(done.map((d) => [d.month, d.status, d.nftsPaid])).toEqual([[monthKey(month), "done", 1]]);
-    const claims = await admin`SELECT token_id, claim_type, period, outbox_key FROM reward_claims`;
+    const claims = await fixture.sql`SELECT token_id, claim_type, period, outbox_key FROM reward_claims`;
     expect(claims).toEqual([{ token_id: tokenId, claim_type: "monthly", period: monthKey(month), outbox_key: distributionOutboxKey(tokenId, monthKey(month)) }]);
-    const entries = await admin`SELECT key, purpose FROM ledger_outbox`;
+    const entries = await fixture.sql`SELECT key, purpose FROM ledger_outbox`;
     expect(entries).toEqual([{ key: distributionOutboxKey(tokenId, monthKey(month)), purpose: REWARD_MONTHLY_PURPOSE }]);
   } finally {
     current.stop();

@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { SQL } from "bun";
 import { FairSeedService } from "../../fair/service";
 import type { LedgerGateway } from "../../ledger/gateway";
 import { Outbox } from "../../ledger/outbox";
 import { PaymentWatcher } from "../../payments/watcher";
-import { PgLeaderElection } from "../../platform/cluster/leader";
+import type { PgLeaderElection } from "../../platform/cluster/leader";
 import { openPgStore, type PgStore } from "../../platform/db/pg";
 import { memoryLogger } from "../../platform/log";
 import { Hub } from "../../platform/ws/hub";
 import { faucet } from "../../testing/ledgerKit";
 import { pgSigning } from "../../testing/pgGames";
-import { startPgLedgerFixture, type PgLedgerFixture } from "../../testing/pgKit";
+import { raiseEpoch, startPgLedgerFixture, type PgLedgerFixture } from "../../testing/pgKit";
 import { SlotsGame } from "./game";
 import { SLOTS_PAYOUT_PURPOSE, slotKeys } from "./model";
 import * as tables from "./schema.pg";
@@ -22,21 +21,16 @@ setDefaultTimeout(60_000);
 
 let fixture: PgLedgerFixture;
 let store: PgStore;
-let admin: SQL;
 let gateway: LedgerGateway;
-const elections: PgLeaderElection[] = [];
 
 beforeAll(async () => {
   fixture = await startPgLedgerFixture();
   store = await openPgStore(fixture.databaseUrl, { max: 8 });
-  admin = new SQL(fixture.databaseUrl, { max: 1 });
   gateway = await fixture.gateway();
 });
 
 afterAll(async () => {
-  for (const e of elections) await e.stop();
   await gateway?.stop();
-  await admin?.close();
   await store?.close();
   await fixture.stop();
 });
@@ -52,14 +46,6 @@ function slotsOf(election: PgLeaderElection): SlotsGame {
   return new SlotsGame({ db, clock, log, ledger: gateway, outbox, payments, signing: pgSigning(fixture, db, log), notePlayed: () => {}, fence, fair: new FairSeedService({ db, clock, log }), hub: new Hub() });
 }
 
-async function leader(instanceId: string): Promise<PgLeaderElection> {
-  const election = new PgLeaderElection(fixture.databaseUrl, { instanceId, checkMs: 60_000 });
-  elections.push(election);
-  await election.start();
-  expect(election.role).toBe("leader");
-  return election;
-}
-
 /** A won spin of a wallet's Bonus session, waiting for its payout (as a spin records it). */
 async function wonSpin(wallet: string, payoutMicro: bigint): Promise<void> {
   const now = fixture.server.ctx.clock.date();
@@ -70,16 +56,16 @@ async function wonSpin(wallet: string, payoutMicro: bigint): Promise<void> {
   });
 }
 
-const rows = async (query: string) => [...(await admin.unsafe(query))];
+const rows = async (query: string) => [...(await fixture.sql.unsafe(query))];
 
 test("a deposed leader's payout batch writes and records nothing; the new leader batches the winnings once", async () => {
   const wallet = (await faucet(fixture.server.url, { xrp: 20, vvx: 1 })).classicAddress;
   await wonSpin(wallet, 5_000_000n);
 
-  const first = await leader("vvx-slots-first");
+  const first = await fixture.leader("vvx-slots-first");
   const deposed = slotsOf(first);
   // Another instance won the election (as PgLeaderElection does when it wins) before the first one's batch ran.
-  await admin`UPDATE _leader_epoch SET epoch = epoch + 1, instance_id = 'vvx-slots-next'`;
+  await raiseEpoch(fixture.sql, "vvx-slots-next");
   await expect(deposed.payouts.flush()).rejects.toThrow("this instance does not lead the cluster: vvx-slots-next leads now");
   expect(first.role).toBe("follower");
   expect(await rows("SELECT id FROM slot_payouts")).toEqual([]);
@@ -87,7 +73,7 @@ test("a deposed leader's payout batch writes and records nothing; the new leader
   expect(await rows("SELECT key FROM ledger_outbox")).toEqual([]);
   await first.stop();
 
-  const next = await leader("vvx-slots-next");
+  const next = await fixture.leader("vvx-slots-next");
   const made = await slotsOf(next).payouts.flush();
   expect(made.map((p) => [p.wallet, p.amountMicro, p.spinCount, p.status])).toEqual([[wallet, 5_000_000n, 1, "pending"]]);
   const id = made[0]!.id;
