@@ -79,9 +79,8 @@ export function createApp(ctx: AppContext, spa?: BuiltSpa, { metrics, drain }: {
     .use(crashRoutes({ ...ctx, db: ctx.store.db, jsonHeaders, lane }))
     .use(dailySpinRoutes({ ...ctx, db: ctx.store.db, jsonHeaders, lane }))
     .use(depositRoutes({ db: ctx.store.db, outbox: ctx.outbox, auth: ctx.auth, adminWallets: ctx.config.adminWallets, funders: ctx.payments.fundingAccounts }))
-    .use(payoutRoutes({ payouts: new FailedPayouts({ db: ctx.store.db, outbox: ctx.outbox, clock: ctx.clock, log: ctx.log }), auth: ctx.auth, adminWallets: ctx.config.adminWallets }));
-  // The books read SQLite's tables directly (their port to the async store is the reads' part of the cluster issue).
-  if (ctx.store.driver === "sqlite") api.use(booksRoutes({ sqlite: ctx.store.sqlite, auth: ctx.auth, adminWallets: ctx.config.adminWallets, racingMultiple: ctx.config.racing.payoutMultiple, wheelEligibility: ctx.config.dailySpinEligibility }));
+    .use(payoutRoutes({ payouts: new FailedPayouts({ db: ctx.store.db, outbox: ctx.outbox, clock: ctx.clock, log: ctx.log }), auth: ctx.auth, adminWallets: ctx.config.adminWallets }))
+    .use(booksRoutes({ db: ctx.store.db, auth: ctx.auth, adminWallets: ctx.config.adminWallets, racingMultiple: ctx.config.racing.payoutMultiple, wheelEligibility: ctx.config.dailySpinEligibility }));
   if (ctx.sandbox) api.use(ctx.sandbox.routes(sandboxHooks(ctx)));
   if (metrics && ctx.config.metricsToken) api.use(metricsRoutes(metrics, ctx.config.metricsToken));
   if (drain) api.use(drainRoutes(drain, ctx.auth, ctx.config.adminWallets));

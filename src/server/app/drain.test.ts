@@ -38,7 +38,7 @@ describe("restarts void nothing that could finish", () => {
       expect(settled.reason).toBeNull();
       server.ctx.scheduler.advance(server.ctx.config.crashPauseMs); // past the pause: no new round opens
       expect(server.ctx.crash.rounds.state().round).toBe(round);
-      expect(drain.open().filter((o) => o.includes("crash"))).toEqual([]);
+      expect((await drain.open()).filter((o) => o.includes("crash"))).toEqual([]);
       await server.stop();
 
       const log = memoryLogger();

@@ -36,7 +36,10 @@ export class Drain {
     if (this.started) return this.started;
     const { crash, racing, nfts, slots, log } = this.ctx;
     crash.bets.draining = racing.bets.draining = nfts.purchases.draining = slots.purchases.draining = true;
-    log.info("draining: no new bets or purchases; open ones finish", { reason, open: this.open().join("; ") || "nothing" });
+    void this.open().then(
+      (open) => log.info("draining: no new bets or purchases; open ones finish", { reason, open: open.join("; ") || "nothing" }),
+      (err: unknown) => log.warn("draining: what is open could not be read", { reason, error: String(err) }),
+    );
     // Once no round is left to play out, bets paid for a round that will not open now are refunded at once.
     // On a follower the fence refuses it (the leader's rounds are not this instance's to void): nothing to refund here.
     this.started = crash.rounds
@@ -49,19 +52,16 @@ export class Drain {
     return this.started;
   }
 
-  /** What is still open (empty when the server may stop without voiding or abandoning anything). */
-  open(): string[] {
+  /** What is still open (empty when the server may stop without voiding or abandoning anything), from the books on either driver. */
+  async open(): Promise<string[]> {
     const out: string[] = [];
     const live = this.ctx.crash.rounds.state();
     if (live.round > 0 && live.status === "running") out.push(`crash round ${live.round} running`);
-    // The books' counts read SQLite's tables directly (not yet ported): on PostgreSQL only the round is waited for.
-    if (this.ctx.store.driver !== "sqlite") return out;
-    const sqlite = this.ctx.store.sqlite;
-    for (const { game, n } of unsettledBets(sqlite)) out.push(`${n} ${game} bet(s) not settled`);
-    const requests = openRequests(sqlite, this.ctx.clock.now());
+    const { db } = this.ctx.store;
+    const [bets, requests, outbox] = await Promise.all([unsettledBets(db), openRequests(db, this.ctx.clock.now()), outboxQueue(db)]);
+    for (const { game, n } of bets) out.push(`${n} ${game} bet(s) not settled`);
     if (requests) out.push(`${requests} payment request(s) a wallet may still pay`);
-    const outbox = outboxQueue(sqlite).open;
-    if (outbox) out.push(`${outbox} outbox transaction(s) on their way`);
+    if (outbox.open) out.push(`${outbox.open} outbox transaction(s) on their way`);
     return out;
   }
 
@@ -76,7 +76,7 @@ export class Drain {
   async untilIdle(reason: string): Promise<void> {
     await this.start(reason);
     let reported = performance.now();
-    for (let open = this.open(); open.length; open = this.open()) {
+    for (let open = await this.open(); open.length; open = await this.open()) {
       // A bet paid while draining has no crash round to join: refunded as it comes.
       if (open.some((o) => o.includes("crash bet"))) await this.ctx.crash.bets.voidInterrupted("while draining (no round opens again before the restart)");
       if (performance.now() - reported >= REPORT_MS) {
@@ -103,18 +103,18 @@ export function drainRoutes(drain: Drain, auth: AuthService, adminWallets: reado
     .use(walletSession(auth))
     .get(
       "/api/admin/drain",
-      ({ session }) => {
+      async ({ session }) => {
         requireAdmin(session, adminWallets);
-        return { success: true as const, draining: drain.active, open: drain.open() };
+        return { success: true as const, draining: drain.active, open: await drain.open() };
       },
       { response: DrainState, detail: { summary: "Admins: whether the server drains before a restart, and what is still open", tags: ["admin"] } },
     )
     .post(
       "/api/admin/drain",
-      ({ session }) => {
+      async ({ session }) => {
         requireAdmin(session, adminWallets);
         drain.stopWhenIdle("POST /api/admin/drain");
-        return { success: true as const, draining: true, open: drain.open() };
+        return { success: true as const, draining: true, open: await drain.open() };
       },
       { response: DrainState, detail: { summary: "Admins: stop taking bets and purchases, finish what is open, then stop the server (for an upgrade)", tags: ["admin"] } },
     );

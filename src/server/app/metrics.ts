@@ -1,5 +1,4 @@
 import { timingSafeEqual } from "node:crypto";
-import type { Database } from "bun:sqlite";
 import { Elysia } from "elysia";
 import type { AccountLinesRequest } from "xrpl";
 import { burns, moneyIn, moneyOut, outboxQueue, playCounts, swapTotals } from "../books/service";
@@ -39,8 +38,8 @@ export class ServerMetrics {
   private readonly loop = eventLoopDelay();
   private treasury: Treasury | undefined;
   private lastValidated: { index: number; closeTimeS: number } | undefined;
-  /** The last ledger the payment watcher processed, as of the latest scrape. */
-  private watcherLedger: number | undefined;
+  /** Scrapes so far: a books read several families show is made once per scrape (`perScrape`). */
+  private scrapes = 0;
   private readonly off: () => void;
 
   constructor(private readonly ctx: Ctx) {
@@ -53,8 +52,7 @@ export class ServerMetrics {
     };
     this.off = ctx.ledger.on("ledgerClosed", (l) => (this.lastValidated = { index: l.ledger_index, closeTimeS: l.ledger_time + 946_684_800 }));
     this.sockets();
-    // The books read SQLite's tables directly (not yet ported to the async store).
-    if (ctx.store.driver === "sqlite") this.books(ctx.store.sqlite);
+    this.books();
     this.chain();
     this.process();
   }
@@ -71,33 +69,49 @@ export class ServerMetrics {
     });
   }
 
-  private books(sqlite: Database): void {
-    const { ledger } = this.ctx;
-    this.registry.counter("vvx_game_rounds_total", "Rounds played to their end, by game and result (finished or voided).", (set) => {
-      for (const row of playCounts(sqlite).rounds) set(row.n, { game: row.game, result: row.result });
+  /** `read` made once per scrape however many families show its answer (the first to ask starts it). */
+  private perScrape<T>(read: () => Promise<T>): () => Promise<T> {
+    let at = -1;
+    let value: Promise<T> | undefined;
+    return () => {
+      if (at !== this.scrapes || !value) [at, value] = [this.scrapes, read()];
+      return value;
+    };
+  }
+
+  /** The books' families, read from the store (either driver) at each scrape. */
+  private books(): void {
+    const { ledger, store } = this.ctx;
+    const db = store.db;
+    const plays = this.perScrape(() => playCounts(db));
+    const swaps = this.perScrape(() => swapTotals(db));
+    const queue = this.perScrape(() => outboxQueue(db));
+    const flows = { in: this.perScrape(() => moneyIn(db, ledger.vvx)), out: this.perScrape(() => moneyOut(db)) };
+    this.registry.counter("vvx_game_rounds_total", "Rounds played to their end, by game and result (finished or voided).", async (set) => {
+      for (const row of (await plays()).rounds) set(row.n, { game: row.game, result: row.result });
     });
-    this.registry.counter("vvx_game_bets_total", "Settled bets and spins by game and result (from the books).", (set) => {
-      for (const row of playCounts(sqlite).bets) set(row.n, { game: row.game, result: row.result });
+    this.registry.counter("vvx_game_bets_total", "Settled bets and spins by game and result (from the books).", async (set) => {
+      for (const row of (await plays()).bets) set(row.n, { game: row.game, result: row.result });
     });
-    for (const [direction, read] of [["in", () => moneyIn(sqlite, ledger.vvx)], ["out", () => moneyOut(sqlite)]] as const) {
+    for (const direction of ["in", "out"] as const) {
       for (const unit of ["drops", "micro_vvx"] as const) {
         const what = unit === "drops" ? "XRP in drops" : "VVX in micro-units";
         const verb = direction === "in" ? "received by the treasury (delivered amounts of the payments the watcher processed)" : "sent by the treasury (delivered amounts of validated payments)";
-        this.registry.counter(`vvx_money_${direction}_${unit}_total`, `${what} ${verb}, by purpose.`, (set) => {
-          for (const flow of read()) if (flow.unit === unit) set(flow.amount, { purpose: flow.purpose });
+        this.registry.counter(`vvx_money_${direction}_${unit}_total`, `${what} ${verb}, by purpose.`, async (set) => {
+          for (const flow of await flows[direction]()) if (flow.unit === unit) set(flow.amount, { purpose: flow.purpose });
         });
       }
     }
-    this.registry.counter("vvx_swaps_total", "XRP to VVX swaps by how they ended (the player's own payment through the AMM).", (set) => {
-      for (const row of swapTotals(sqlite).byResult) set(row.n, { result: row.result });
+    this.registry.counter("vvx_swaps_total", "XRP to VVX swaps by how they ended (the player's own payment through the AMM).", async (set) => {
+      for (const row of (await swaps()).byResult) set(row.n, { result: row.result });
     });
-    this.registry.counter("vvx_swapped_drops_total", "XRP the completed swaps spent, in drops.", (set) => set(swapTotals(sqlite).spentDrops));
-    this.registry.counter("vvx_swapped_micro_vvx_total", "VVX the completed swaps delivered, in micro-VVX.", (set) => set(swapTotals(sqlite).deliveredMicroVvx));
-    this.registry.counter("vvx_crash_burned_micro_vvx_total", "VVX bought with 1% of crash bets and destroyed by the issuer (validated burns).", (set) => set(burns(sqlite).vvxBurnedMicro));
-    this.registry.gauge("vvx_outbox_open_entries", "Outbox transactions queued or pending (not yet validated).", (set) => set(outboxQueue(sqlite).open));
-    this.registry.gauge("vvx_outbox_failed_for_good", "Payments the outbox gave up on after their last resend, waiting for an admin to send again or mark settled (/admin).", (set) => set(givenUpCount(sqlite)));
-    this.registry.gauge("vvx_outbox_oldest_open_age_seconds", "Age of the oldest open outbox entry (0 with none).", (set) => {
-      const oldest = outboxQueue(sqlite).oldestAt;
+    this.registry.counter("vvx_swapped_drops_total", "XRP the completed swaps spent, in drops.", async (set) => set((await swaps()).spentDrops));
+    this.registry.counter("vvx_swapped_micro_vvx_total", "VVX the completed swaps delivered, in micro-VVX.", async (set) => set((await swaps()).deliveredMicroVvx));
+    this.registry.counter("vvx_crash_burned_micro_vvx_total", "VVX bought with 1% of crash bets and destroyed by the issuer (validated burns).", async (set) => set((await burns(db)).vvxBurnedMicro));
+    this.registry.gauge("vvx_outbox_open_entries", "Outbox transactions queued or pending (not yet validated).", async (set) => set((await queue()).open));
+    this.registry.gauge("vvx_outbox_failed_for_good", "Payments the outbox gave up on after their last resend, waiting for an admin to send again or mark settled (/admin).", async (set) => set(await givenUpCount(db)));
+    this.registry.gauge("vvx_outbox_oldest_open_age_seconds", "Age of the oldest open outbox entry (0 with none).", async (set) => {
+      const oldest = (await queue()).oldestAt;
       set(oldest === null ? 0 : Math.max(0, (this.ctx.clock.now() - oldest) / 1000));
     });
   }
@@ -110,8 +124,8 @@ export class ServerMetrics {
     this.registry.gauge("vvx_ledger_last_validated_age_seconds", "Seconds since the close time of the last validated ledger the stream reported (by the product clock).", (set) => {
       if (this.lastValidated) set(Math.max(0, this.ctx.clock.now() / 1000 - this.lastValidated.closeTimeS));
     });
-    this.registry.gauge("vvx_payment_watcher_lag_ledgers", "Validated ledgers the payment watcher has not processed yet.", (set) => {
-      const done = this.watcherLedger;
+    this.registry.gauge("vvx_payment_watcher_lag_ledgers", "Validated ledgers the payment watcher has not processed yet.", async (set) => {
+      const done = (await this.ctx.payments.cursor())?.ledgerIndex;
       if (this.lastValidated && done !== undefined) set(Math.max(0, this.lastValidated.index - done));
     });
     this.registry.gauge("vvx_treasury_xrp_drops", "The treasury's XRP balance (validated ledger), in drops.", (set) => this.treasury && set(this.treasury.balanceDrops));
@@ -134,11 +148,10 @@ export class ServerMetrics {
     });
   }
 
-  /** Reads the treasury from the ledger (at most LEDGER_READ_MS; the last figures stay when it does not answer in time). */
+  /** Begins a scrape: reads the treasury from the ledger (at most LEDGER_READ_MS; the last figures stay when it does not answer in time). */
   async refresh(): Promise<void> {
-    const { ledger, outbox, payments } = this.ctx;
-    // The watcher's cursor from the database (the gauges themselves are synchronous).
-    this.watcherLedger = (await payments.cursor())?.ledgerIndex;
+    const { ledger, outbox } = this.ctx;
+    this.scrapes++;
     const read = (async () => {
       const facts = await new Bankroll(ledger, outbox).facts();
       const lines = await ledger.request({ command: "account_lines", account: ledger.platformAddress, peer: ledger.vvx.issuer, ledger_index: "validated" } as AccountLinesRequest);
@@ -167,7 +180,7 @@ export function metricsRoutes(metrics: ServerMetrics, token: string) {
         throw new UnauthorizedError("GET /metrics needs Authorization: Bearer <METRICS_TOKEN>");
       }
       await metrics.refresh();
-      return new Response(metrics.registry.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" } });
+      return new Response(await metrics.registry.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" } });
     },
     { detail: { summary: "Prometheus metrics (needs METRICS_TOKEN as a bearer token)", tags: ["system"] } },
   );

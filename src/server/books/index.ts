@@ -1,13 +1,13 @@
-import type { Database } from "bun:sqlite";
 import { Elysia } from "elysia";
 import { HouseResponse, WheelDaysResponse } from "../../shared/api/house";
 import { requireAdmin, walletSession } from "../auth/guard";
 import type { AuthService } from "../auth/service";
 import { unscaleDecimal } from "../ledger/amounts";
+import type { Db } from "../platform/db";
 import { burns, houseView, wheelDays, type HouseGame } from "./service";
 
 export interface BooksRouteDeps {
-  sqlite: Database;
+  db: Db;
   auth: AuthService;
   adminWallets: readonly string[];
   /** The configured racing payout multiple (its theoretical return to player). */
@@ -37,22 +37,32 @@ function gameView(g: HouseGame) {
   };
 }
 
-/** `GET /api/admin/house`: every game's results from the books, for admins. */
+/** The answer of `GET /api/admin/house`: every game's results and crash's burns, from the books. */
+export async function houseAnswer(db: Db, racingMultiple: number) {
+  const [b, games] = await Promise.all([burns(db), houseView(db, racingMultiple)]);
+  return { success: true as const, games: games.map(gameView), burns: { count: b.count, xrpSpent: decimal(b.xrpSpentDrops), vvxBurned: decimal(b.vvxBurnedMicro) } };
+}
+
+/** The answer of `GET /api/admin/wheel`: the wheel's last WHEEL_DAYS UTC days. */
+export async function wheelAnswer(db: Db, eligibility: BooksRouteDeps["wheelEligibility"]) {
+  const days = (await wheelDays(db, WHEEL_DAYS)).map(({ bonusPaidMicro, ...d }) => ({ ...d, bonusPaid: decimal(bonusPaidMicro) }));
+  return { success: true as const, eligibility, days };
+}
+
+/** `GET /api/admin/house` and `/api/admin/wheel`, for admins (on either driver). */
 export function booksRoutes(deps: BooksRouteDeps) {
   return new Elysia({ name: "books" }).use(walletSession(deps.auth)).get(
     "/api/admin/house",
     ({ session }) => {
       requireAdmin(session, deps.adminWallets);
-      const b = burns(deps.sqlite);
-      return { success: true as const, games: houseView(deps.sqlite, deps.racingMultiple).map(gameView), burns: { count: b.count, xrpSpent: decimal(b.xrpSpentDrops), vvxBurned: decimal(b.vvxBurnedMicro) } };
+      return houseAnswer(deps.db, deps.racingMultiple);
     },
     { response: HouseResponse, detail: { summary: "Admins: each game's wagers, payouts, house profit and return to player, from the books", tags: ["admin"] } },
   ).get(
     "/api/admin/wheel",
     ({ session }) => {
       requireAdmin(session, deps.adminWallets);
-      const days = wheelDays(deps.sqlite, WHEEL_DAYS).map(({ bonusPaidMicro, ...d }) => ({ ...d, bonusPaid: decimal(bonusPaidMicro) }));
-      return { success: true as const, eligibility: deps.wheelEligibility, days };
+      return wheelAnswer(deps.db, deps.wheelEligibility);
     },
     { response: WheelDaysResponse, detail: { summary: "Admins: the daily wheel per UTC day: spins, wallets, prize spins, what its Bonus sessions paid", tags: ["admin"] } },
   );

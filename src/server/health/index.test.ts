@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { PgLeaderElection } from "../platform/cluster/leader";
+import { openPgStore } from "../platform/db/pg";
 import { testDatabase } from "../testing/clusterServices";
-import { healthRoutes } from ".";
+import { startTcpProxy } from "../testing/tcpProxy";
+import { DB_CHECK_MS, healthRoutes } from ".";
 
 // /api/health of two instances contending on a real PostgreSQL: each says its own role and both name the leader.
 
@@ -35,5 +37,35 @@ test("/api/health says whether this instance leads, and which instance does", as
   } finally {
     await Promise.all([a.stop(), b.stop()]);
     sqlite.close();
+  }
+});
+
+test("on PostgreSQL, /api/health answers 503 with the reason while the database cannot be reached (within its bound), and 200 once it can again", async () => {
+  const url = new URL(db.url);
+  const proxy = startTcpProxy(Number(url.port));
+  url.port = String(proxy.port);
+  const store = await openPgStore(url.toString(), { max: 2 });
+  const leadership = { role: "leader", instanceId: "vvx-a", leaderId: "vvx-a" } as const;
+  const app = healthRoutes({ config: { network: "sandbox" }, store: { db: store.async }, ledger: { state: "connected" }, leadership, version: "1.0.0" });
+  const health = async () => {
+    const res = await app.handle(new Request("http://localhost/api/health"));
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  try {
+    expect(await health()).toMatchObject({ status: 200, body: { status: "ok", db: "ok" } });
+    proxy.setDown(true);
+    proxy.dropAll();
+    const asked = performance.now();
+    const down = await health();
+    expect(performance.now() - asked).toBeLessThan(DB_CHECK_MS + 500);
+    expect(down).toMatchObject({ status: 503, body: { status: "degraded", db: "unavailable", role: "leader" } });
+    expect(String(down.body.reason)).toStartWith("PostgreSQL (DATABASE_URL) does not answer: ");
+    proxy.setDown(false);
+    let again = await health();
+    for (let i = 0; i < 50 && again.status !== 200; i++) again = await health();
+    expect(again).toMatchObject({ status: 200, body: { db: "ok" } });
+  } finally {
+    await store.close();
+    proxy.close();
   }
 });

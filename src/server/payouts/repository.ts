@@ -1,5 +1,4 @@
-import type { Database } from "bun:sqlite";
-import { and, desc, eq, notExists, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, notExists, type SQL } from "drizzle-orm";
 import { first, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import * as liteLedger from "../ledger/schema";
 import * as pgLedger from "../ledger/schema.pg";
@@ -7,11 +6,6 @@ import * as liteTables from "./schema";
 import * as pgTables from "./schema.pg";
 
 export type PayoutActionRow = typeof liteTables.payoutActions.$inferSelect;
-
-/** Failed outbox entries the resend gave up on (fate decided "") and no admin marked settled (raw SQL, for /metrics' synchronous gauge). */
-const GIVEN_UP = `FROM ledger_outbox o
-  WHERE o.status = 'failed' AND o.next_key = ''
-    AND NOT EXISTS (SELECT 1 FROM payout_actions a WHERE a.outbox_key = o.key AND a.action = 'settled')`;
 
 export interface GivenUpRow {
   key: string;
@@ -22,9 +16,9 @@ export interface GivenUpRow {
   updatedAt: Date;
 }
 
-/** How many payments wait for an admin (what /metrics shows; SQLite's read connection). */
-export function givenUpCount(sqlite: Database): number {
-  return sqlite.query<{ n: number }, []>(`SELECT count(*) AS n ${GIVEN_UP}`).get()!.n;
+/** How many payments wait for an admin (what /metrics shows), on either driver. */
+export function givenUpCount(db: Db): Promise<number> {
+  return new PayoutRepository(db).givenUpCount();
 }
 
 export class PayoutRepository {
@@ -39,6 +33,11 @@ export class PayoutRepository {
     const { ledgerOutbox: o, payoutActions: a } = this.t;
     const settled = this.db.select({ one: a.id }).from(a).where(and(eq(a.outboxKey, o.key), eq(a.action, "settled")));
     return and(eq(o.status, "failed"), eq(o.nextKey, ""), notExists(settled))!;
+  }
+
+  async givenUpCount(): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(this.t.ledgerOutbox).where(this.givenUpWhere());
+    return Number(row?.n ?? 0);
   }
 
   /** The payments waiting for an admin, the latest failure first. */

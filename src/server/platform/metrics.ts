@@ -32,8 +32,11 @@ interface Family {
   name: string;
   help: string;
   type: "counter" | "gauge" | "histogram";
-  lines(): string[];
+  lines(): string[] | Promise<string[]>;
 }
+
+/** Sets a metric's values at each scrape: synchronous, or async (a database read), awaited by render. */
+type Collect = (set: (value: number | bigint, labels?: Labels) => void) => void | Promise<void>;
 
 /** A counter or gauge with labels; `collect`, when given, sets its values at each scrape (from the books, the ledger ...). */
 export class Metric {
@@ -43,7 +46,7 @@ export class Metric {
     readonly name: string,
     readonly help: string,
     readonly type: "counter" | "gauge",
-    private readonly collect?: (set: (value: number | bigint, labels?: Labels) => void) => void,
+    private readonly collect?: Collect,
   ) {}
 
   inc(labels?: Labels, by = 1): void {
@@ -57,11 +60,16 @@ export class Metric {
     this.values.set(labelText(labels), { labels, value });
   }
 
-  lines(): string[] {
-    if (this.collect) {
-      this.values.clear();
-      this.collect((value, labels) => this.set(value, labels));
-    }
+  lines(): string[] | Promise<string[]> {
+    if (!this.collect) return this.text();
+    // The values of this scrape only: a concurrent scrape's collector cannot mix its values into ours.
+    const values = new Map<string, string>();
+    const set = (value: number | bigint, labels?: Labels) => void values.set(labelText(labels), `${this.name}${labelText(labels)} ${valueText(value)}`);
+    const done = this.collect(set);
+    return done instanceof Promise ? done.then(() => [...values.values()]) : [...values.values()];
+  }
+
+  private text(): string[] {
     return [...this.values.values()].map((e) => `${this.name}${labelText(e.labels)} ${valueText(e.value)}`);
   }
 }
@@ -108,11 +116,11 @@ export class MetricsRegistry {
     return family;
   }
 
-  counter(name: string, help: string, collect?: Metric["collect"]): Metric {
+  counter(name: string, help: string, collect?: Collect): Metric {
     return this.add(new Metric(name, help, "counter", collect));
   }
 
-  gauge(name: string, help: string, collect?: Metric["collect"]): Metric {
+  gauge(name: string, help: string, collect?: Collect): Metric {
     return this.add(new Metric(name, help, "gauge", collect));
   }
 
@@ -120,18 +128,24 @@ export class MetricsRegistry {
     return this.add(new Histogram(name, help, buckets));
   }
 
-  /** The exposition: HELP and TYPE for every family, then its samples; a family whose collector fails is left out (and says so in a comment). */
-  render(): string {
+  /**
+   * The exposition: HELP and TYPE for every family, then its samples; a family whose collector fails is left out
+   * (and says so in a comment). The async collectors (database reads) run side by side; the families keep their order.
+   */
+  async render(): Promise<string> {
+    const collected = await Promise.all(
+      this.families.map(async (f) => {
+        try {
+          return { f, lines: await f.lines() };
+        } catch (err) {
+          return { f, failed: (err instanceof Error ? err.message : String(err)).replace(/\n/g, " ") };
+        }
+      }),
+    );
     const out: string[] = [];
-    for (const f of this.families) {
-      let lines: string[];
-      try {
-        lines = f.lines();
-      } catch (err) {
-        out.push(`# ${f.name} not collected: ${(err instanceof Error ? err.message : String(err)).replace(/\n/g, " ")}`);
-        continue;
-      }
-      out.push(`# HELP ${f.name} ${f.help.replace(/\\/g, "\\\\").replace(/\n/g, "\\n")}`, `# TYPE ${f.name} ${f.type}`, ...lines);
+    for (const { f, lines, failed } of collected) {
+      if (lines) out.push(`# HELP ${f.name} ${f.help.replace(/\\/g, "\\\\").replace(/\n/g, "\\n")}`, `# TYPE ${f.name} ${f.type}`, ...lines);
+      else out.push(`# ${f.name} not collected: ${failed}`);
     }
     return out.join("\n") + "\n";
   }

@@ -110,7 +110,7 @@ export class RewardDistribution {
     const { repo, clock, log, ledger } = this.deps;
     const key = monthKey(month);
     const endMs = monthEndMs(month);
-    await repo.beginDistribution(key, new Date(endMs), clock.date());
+    await this.fenced((tx) => repo.beginDistribution(tx, key, new Date(endMs), clock.date()));
     const recorded = await repo.distributedTokens(key);
     const tiers = new Map((await repo.tiers()).map((t) => [t.id, t]));
     const owed = (await repo.holdingRows(await repo.allTokenIds())).filter((row) => !recorded.has(row.tokenId) && this.owedMicro(row, tiers, endMs) > 0n);
@@ -138,9 +138,18 @@ export class RewardDistribution {
       log.error("the treasury cannot cover the monthly rewards distribution; it waits for VVX", { month: key, waiting: short });
       throw new TreasuryShortForDistribution(`${short} payment(s) of the ${key} rewards distribution wait for treasury VVX`);
     }
-    const done = await repo.finishDistribution(key, skipped, clock.date());
+    const done = await this.fenced((tx) => repo.finishDistribution(tx, key, skipped, clock.date()));
     log.info("monthly rewards distributed", { month: key, nfts: done.nftsPaid, micro: String(done.paidMicroVvx), skipped });
     return done;
+  }
+
+  /** A transaction of the distribution's, fenced: a deposed leader writes nothing (no month begun or done, no payment recorded). */
+  private fenced<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    const { db, fence } = this.deps;
+    return db.transaction(async (tx) => {
+      if (fence) await fence(tx);
+      return fn(tx);
+    });
   }
 
   /** What the month's distribution owes an NFT's record at the month's end (0 for an unknown tier). */
@@ -155,9 +164,8 @@ export class RewardDistribution {
    * cover it on top of every VVX payment in flight, or undefined when there is nothing (left) to record.
    */
   private record(month: string, endMs: number, tokenId: string, holder: string, treasury: bigint | null): Promise<ClaimRow | "short" | undefined> {
-    const { db, repo, ledger, outbox, clock, fence } = this.deps;
-    return db.transaction(async (tx): Promise<ClaimRow | "short" | undefined> => {
-      if (fence) await fence(tx);
+    const { repo, ledger, outbox, clock } = this.deps;
+    return this.fenced(async (tx): Promise<ClaimRow | "short" | undefined> => {
       if ((await repo.distributedTokens(month, tx)).has(tokenId)) return undefined;
       // Read inside the transaction (a claim committed meanwhile is counted; on PostgreSQL one made at the same time makes one of the two run again).
       const [row] = await repo.holdingRows([tokenId], tx);

@@ -203,31 +203,27 @@ export class RewardRepository {
     return first(this.db.select().from(rewardDistributions).where(eq(rewardDistributions.month, month)));
   }
 
-  /** Marks a month's distribution as begun (once; a restart finds it running). */
-  async beginDistribution(month: string, endsAt: Date, now: Date): Promise<void> {
+  /** Marks a month's distribution as begun (once; a restart finds it running), in the caller's transaction. */
+  async beginDistribution(tx: DbOrTx, month: string, endsAt: Date, now: Date): Promise<void> {
     const { rewardDistributions } = this.t;
-    await this.db.transaction(async (tx) => {
-      await tx.insert(rewardDistributions).values({ month, endsAt, status: "running", nftsPaid: 0, paidMicroVvx: 0n, nftsSkipped: 0, startedAt: now }).onConflictDoNothing();
-    });
+    await tx.insert(rewardDistributions).values({ month, endsAt, status: "running", nftsPaid: 0, paidMicroVvx: 0n, nftsSkipped: 0, startedAt: now }).onConflictDoNothing();
   }
 
-  /** Marks a month's distribution done with what it recorded. */
-  finishDistribution(month: string, skipped: number, now: Date): Promise<DistributionRow> {
+  /** Marks a month's distribution done with what it recorded, in the caller's transaction. */
+  async finishDistribution(tx: DbOrTx, month: string, skipped: number, now: Date): Promise<DistributionRow> {
     const { rewardClaims, rewardDistributions } = this.t;
-    return this.db.transaction(async (tx) => {
-      const totals = await first(
-        tx
-          .select({ n: sql<number>`count(*)`, total: sql<string | number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
-          .from(rewardClaims)
-          .where(and(eq(rewardClaims.period, month), ne(rewardClaims.status, "failed"))),
-      );
-      const [row] = await tx
-        .update(rewardDistributions)
-        .set({ status: "done", nftsPaid: Number(totals?.n ?? 0), paidMicroVvx: BigInt(totals?.total ?? 0), nftsSkipped: skipped, finishedAt: now })
-        .where(eq(rewardDistributions.month, month))
-        .returning();
-      return row!;
-    });
+    const totals = await first(
+      tx
+        .select({ n: sql<number>`count(*)`, total: sql<string | number>`coalesce(sum(${rewardClaims.amountMicroVvx}), 0)` })
+        .from(rewardClaims)
+        .where(and(eq(rewardClaims.period, month), ne(rewardClaims.status, "failed"))),
+    );
+    const [row] = await tx
+      .update(rewardDistributions)
+      .set({ status: "done", nftsPaid: Number(totals?.n ?? 0), paidMicroVvx: BigInt(totals?.total ?? 0), nftsSkipped: skipped, finishedAt: now })
+      .where(eq(rewardDistributions.month, month))
+      .returning();
+    return row!;
   }
 
   async insertClaim(db: DbOrTx, values: typeof rewardClaims.$inferInsert): Promise<ClaimRow> {

@@ -1,5 +1,7 @@
+import { SQL } from "bun";
 import type { Client, Wallet } from "xrpl";
 import { LedgerGateway } from "../ledger/gateway";
+import { PgLeaderElection } from "../platform/cluster/leader";
 import { memoryLogger, type Logger } from "../platform/log";
 import { testDatabase } from "./clusterServices";
 import { faucet, ledgerUrl, outsideClient } from "./ledgerKit";
@@ -18,6 +20,10 @@ export interface PgLedgerFixture {
   databaseUrl: string;
   /** A gateway to the sandbox ledger acting for `platform`, started and connected. */
   gateway(log?: Logger): Promise<LedgerGateway>;
+  /** An election on the database that won as `instanceId` (see electedLeader), stopped with the fixture. */
+  leader(instanceId: string): Promise<PgLeaderElection>;
+  /** A connection of the test's own to the database, for its checks (and to raise the epoch: raiseEpoch). */
+  readonly sql: SQL;
   stop(): Promise<void>;
 }
 
@@ -27,6 +33,8 @@ export async function startPgLedgerFixture(): Promise<PgLedgerFixture> {
   const client = await outsideClient(server.url);
   const platform = await faucet(server.url, { xrp: 1_000 });
   const database = await testDatabase();
+  const elections: PgLeaderElection[] = [];
+  let sql: SQL | undefined;
   return {
     server,
     client,
@@ -38,10 +46,39 @@ export async function startPgLedgerFixture(): Promise<PgLedgerFixture> {
       await gateway.waitConnected(15_000);
       return gateway;
     },
+    async leader(instanceId) {
+      const election = await electedLeader(database.url, instanceId);
+      elections.push(election);
+      return election;
+    },
+    get sql() {
+      return (sql ??= new SQL(database.url, { max: 1 }));
+    },
     async stop() {
+      for (const e of elections) await e.stop();
+      await sql?.close();
       await database.drop();
       await client.disconnect();
       await server.stop(true);
     },
   };
+}
+
+/**
+ * An election on `databaseUrl` that won, named `instanceId`. Its check period outlasts a test: a leader another
+ * election replaced learns it only from its next fenced write (as between two checks). The caller stops it.
+ */
+export async function electedLeader(databaseUrl: string, instanceId: string): Promise<PgLeaderElection> {
+  const election = new PgLeaderElection(databaseUrl, { instanceId, checkMs: 60_000 });
+  await election.start();
+  if (election.role !== "leader") {
+    await election.stop();
+    throw new Error(`${instanceId} did not win the election: ${election.leaderId ?? "nobody"} leads`);
+  }
+  return election;
+}
+
+/** What winning the election does to the database (PgLeaderElection raises the epoch under its name): the leader until now is deposed and does not know it yet. */
+export async function raiseEpoch(sql: SQL, winner: string): Promise<void> {
+  await sql`UPDATE _leader_epoch SET epoch = epoch + 1, instance_id = ${winner}`;
 }
