@@ -91,9 +91,8 @@ export class CrashGame {
   /** The gameHistory message's JSON as it is now (what a socket gets on open). */
   readonly historyText: () => Promise<string>;
 
-  /** Voids what a restart cut, then follows payments and runs rounds. */
+  /** Follows payments, voids what a restart (or a dead leader) cut and runs rounds (CrashRounds.start: retried until it starts). */
   async start(): Promise<void> {
-    await this.bets.voidInterrupted();
     this.bets.start();
     this.offs.push(
       this.bets.on("confirmed", (bet) => {
@@ -106,7 +105,7 @@ export class CrashGame {
         this.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: bet.id, round: bet.round!, multiplier: bet.multiplierHundredths! / 100, payout: dropsToXrpNumber(bet.payoutDrops), txid } satisfies CrashServerMessage);
       }),
     );
-    this.rounds.start();
+    await this.rounds.start();
   }
 
   stop(): void {

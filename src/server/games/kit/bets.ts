@@ -257,7 +257,7 @@ export class GameBets<P = Record<string, unknown>> {
   /**
    * Voids every round a previous run left open or running and refunds its unsettled bets (and any bet
    * confirmed for a round that never ran, whose number is then recorded voided). Cashed-out bets of such a round keep their payout. Returns
-   * the voided round numbers and refunded bets; call it once in the game's start, before its first round.
+   * the voided round numbers and refunded bets; call it in the game's start, before its first round (again when that start is retried: a second call finds nothing).
    */
   async voidInterrupted(cause = "after a restart"): Promise<{ rounds: number[]; refunded: Bet<P>[] }> {
     const now = this.deps.clock.date();
