@@ -99,6 +99,8 @@ export class CrashGame {
         this.channel.toPlayer(bet.wallet, { type: "betConfirmed", betId: bet.id, round: bet.round!, betAmount: dropsToXrpNumber(bet.amountDrops), autoCashOut: bet.params.autoCashOut === null ? null : bet.params.autoCashOut / 100, walletAddress: bet.wallet } satisfies CrashServerMessage);
         this.rounds.onConfirmed(bet);
       }),
+      // In a cluster: a socket opened on another instance wakes the idle ticker here, as one opened here does.
+      this.channel.onWatchedElsewhere(() => this.rounds.watched()),
       this.bets.on("refunded", (bet) => this.toPlayerRefund(bet)),
       this.bets.on("paid", ({ bet, kind, txid }) => {
         if (kind === "refund") return this.toPlayerRefund(bet, txid);

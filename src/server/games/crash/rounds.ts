@@ -369,7 +369,8 @@ export class CrashRounds {
   /**
    * Ticks every CRASH_TICK_MS while the round flies. With nobody watching and nobody riding there is nothing
    * to tell or pay, so the ticker stops (tick) until a socket opens (watched): an idle server does not wake
-   * ten times a second (the crash itself has its own timer).
+   * ten times a second (the crash itself has its own timer). In a cluster "nobody watching" counts every
+   * instance's sockets (their counts come through the broker: ClusterWatchers), and one opened anywhere wakes it.
    */
   private startTicker(): void {
     if (this.ticker || this.stopped || this.live?.status !== "running") return;
