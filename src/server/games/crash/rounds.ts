@@ -4,7 +4,7 @@ import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
 import { probeWrite, reportIfCorrupt, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import { BACKLOG_RETRY_MS, WriteBacklog } from "../../platform/db/backlog";
-import { RETRY_BASE_MS, RETRY_MAX_MS } from "../../platform/retry";
+import { StartRetry } from "../../platform/retry";
 import type { Logger } from "../../platform/log";
 import type { NotePlayed } from "../../platform/playedMarks";
 import type { Scheduler } from "../../platform/scheduler";
@@ -95,51 +95,31 @@ export class CrashRounds {
   }
 
   /**
-   * Voids what a previous leader or run left unfinished, loads (or makes) the chain, then opens the first
-   * round. The chain's walk runs in slices after the server listens; no round opens before it ends, so every
-   * round's hash is checked against the published terminating hash. A failed start (the database out of
-   * reach a moment, a serialization failure just after a failover) is logged with its cause and tried again
-   * after RETRY_BASE_MS, doubling up to RETRY_MAX_MS, on the scheduler, until stop(); a chain that fails the
-   * check is not tried again (BrokenChainError: its seed is not the one committed). Resolves once the first
-   * try's voiding ended, either way.
+   * Voids what a previous leader or run left unfinished, loads (or makes) the chain, then opens the first round.
+   * The chain's walk runs in slices after the server listens; no round opens before it ends, so every round's hash
+   * is checked against the published terminating hash. A failed start is tried again (StartRetry, on the scheduler)
+   * until stop(), but for a chain failing that check (BrokenChainError). Resolves once the first voiding ended.
    */
   start(): Promise<void> {
     this.stopped = false;
     const run = ++this.runs;
     const cancelled = () => this.stopped || run !== this.runs;
-    let failures = 0;
-    const attempt = (): Promise<void> => {
+    let first: Promise<unknown> | undefined;
+    this.retry?.stop();
+    this.retry = new StartRetry("crash rounds", this.deps.log, (ms, fn) => this.deps.scheduler.after(ms, fn), (err) => err instanceof BrokenChainError);
+    this.retry.run(async () => {
       const began = performance.now();
       const voided = this.deps.bets.voidInterrupted();
+      first ??= voided.catch(() => undefined);
       // Begun in this tick (the round number is read once the voiding committed): chains.ready() waits for it.
-      const chain = this.deps.chains.load(voided.then(() => this.deps.bets.repo.lastRoundNumber()).then((n) => n + 1), cancelled);
-      void (async () => {
-        if (!(await chain) || cancelled()) return;
-        if (failures > 0) this.deps.log.info("crash rounds started after failures", { failures });
-        this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
-        await this.openNext();
-      })().catch((err) => {
-        // A damaged database stops the server with one line naming the file (platform/db whenCorrupt).
-        reportIfCorrupt(err);
-        const error = err instanceof Error ? err.message : String(err);
-        if (err instanceof BrokenChainError) return this.deps.log.error("crash rounds not started", { error });
-        if (cancelled()) return;
-        const retryInMs = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** failures++);
-        this.deps.log.warn("crash rounds not started; trying again", { error, failures, retryInMs });
-        this.retryStart = this.deps.scheduler.after(retryInMs, () => void (this.starting = attempt()));
-      });
-      return voided.then(
-        () => undefined,
-        () => undefined,
-      );
-    };
-    return (this.starting = attempt());
+      if (!(await this.deps.chains.load(voided.then(() => this.deps.bets.repo.lastRoundNumber()).then((n) => n + 1), cancelled)) || cancelled()) return;
+      this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
+      await this.openNext();
+    });
+    return first!.then(() => undefined);
   }
 
-  /** Cancels the next try of a failed start. */
-  private retryStart: (() => void) | undefined;
-  /** The latest try of start() (its voiding; tests moving the scheduler past a retry wait for it). */
-  starting: Promise<void> = Promise.resolve();
+  private retry: StartRetry | undefined;
 
   /**
    * Before a restart: no new round opens. The round under way plays out (a counting-down one only when it
@@ -162,8 +142,7 @@ export class CrashRounds {
   /** Stops the loop; a round left open or running is voided (and its bets refunded) at the next start. */
   stop(): void {
     this.stopped = true;
-    this.retryStart?.();
-    this.retryStart = undefined;
+    this.retry?.stop();
     this.writes.stop();
     this.clearTimers();
     this.playersPush?.();
@@ -369,8 +348,7 @@ export class CrashRounds {
   /**
    * Ticks every CRASH_TICK_MS while the round flies. With nobody watching and nobody riding there is nothing
    * to tell or pay, so the ticker stops (tick) until a socket opens (watched): an idle server does not wake
-   * ten times a second (the crash itself has its own timer). In a cluster "nobody watching" counts every
-   * instance's sockets (their counts come through the broker: ClusterWatchers), and one opened anywhere wakes it.
+   * ten times a second (the crash itself has its own timer). In a cluster, every instance's sockets count (ClusterWatchers).
    */
   private startTicker(): void {
     if (this.ticker || this.stopped || this.live?.status !== "running") return;

@@ -33,9 +33,10 @@ describe("crash rounds' start", () => {
     await eventually(() => failedStarts().length === 1, "the failed start's warning");
     await lock.release();
     expect(failedStarts()[0]).toContain("retryInMs=1000");
+    const armed = scheduler.pending;
     crash.stop();
+    expect(scheduler.pending).toBe(armed - 1);
     scheduler.advance(RETRY_BASE_MS * 4);
-    await crash.rounds.starting;
     expect(failedStarts()).toHaveLength(1);
     expect((await crash.bets.repo.round(round))!.status).toBe("open");
 
@@ -46,10 +47,9 @@ describe("crash rounds' start", () => {
     await lock.release();
     expect(await crash.bets.repo.lastRoundNumber()).toBe(round);
     scheduler.advance(RETRY_BASE_MS);
-    await crash.rounds.starting;
-    expect((await crash.bets.repo.round(round))!.status).toBe("voided");
+    await eventually(async () => (await crash.bets.repo.round(round))!.status === "voided", "the cut round voided by the retry");
     await eventually(() => crash.rounds.state().round === round + 1 && crash.rounds.state().status === "waiting", "the next round counting down");
     expect((await crash.bets.repo.round(round + 1))!.status).toBe("open");
-    expect(log.lines.some((l) => l.includes("crash rounds started after failures"))).toBe(true);
+    await eventually(() => log.lines.some((l) => l.includes("crash rounds started after failures")), "the recovery logged");
   }, 60_000);
 });
