@@ -117,7 +117,14 @@ describe("VVX as an xApp inside Xaman (xumm-xapp-sdk, bundled)", () => {
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let held = "";
+    let answerSession = () => {};
+    const sessionAnswered = new Promise<void>((resolve) => (answerSession = resolve));
     try {
+      // The session's answer comes late (a loaded machine): the SDK's wait does not wait for it to begin.
+      await page.route(/\/api\/auth\/status$/, async (route) => {
+        await sessionAnswered;
+        await route.continue();
+      });
       // The SDK's own script (a chunk of the bundle, fetched only inside Xaman) is held back until the test lets it go.
       await page.route(/\.js(\?|$)/, async (route) => {
         const response = await route.fetch();
@@ -148,6 +155,7 @@ describe("VVX as an xApp inside Xaman (xumm-xapp-sdk, bundled)", () => {
       }
       expect(pageMs).toBeLessThan(3_000);
       expect(held).not.toBe("");
+      answerSession();
       const waited = Math.floor((await waitedMs())!);
       expect(waited).toBeLessThan(4_000);
       await page.clock.runFor(4_000 - waited);
@@ -168,6 +176,7 @@ describe("VVX as an xApp inside Xaman (xumm-xapp-sdk, bundled)", () => {
       expect(errors).toEqual([]);
     } finally {
       release();
+      answerSession();
       await context.close();
     }
   }, 90_000);
