@@ -11,7 +11,8 @@ import { spawnServer, type ServerProcess } from "../testing/processKit";
 import { startTestInstance, type TestInstance } from "../testing/testServer";
 
 // Two instances of one cluster in this process (one PostgreSQL database, one Redis, one `vvx sandbox`): the
-// leader's crash ticker idles while no instance has a crash socket open, and wakes for a socket on the follower.
+// leader's crash ticker idles while no instance has a crash socket open, and wakes for a socket on the follower;
+// the follower, which runs no crash loop, still answers what the leader's loop recorded.
 // The flight moves by the leader's scheduler (crashKit); the ticks counted are the ones the leader publishes.
 setDefaultTimeout(90_000);
 
@@ -82,4 +83,11 @@ test("no crash socket anywhere: the leader publishes no ticks; a socket on the f
   ticksIn(CRASH_TICK_MS);
   expect(ticksIn(CRASH_TICK_MS * 10)).toBe(0);
   expect(crash.rounds.state()).toMatchObject({ round, status: "running" });
+});
+
+test("a follower answers the crash fairness facts with the chain the leader recorded (it loads none itself)", async () => {
+  const res = await fetch(`${follower.url}/api/crash/fairness`, { signal: AbortSignal.timeout(5_000) });
+  expect(res.status).toBe(200);
+  const published = leader.ctx.crash.chains.published;
+  expect(await res.json()).toMatchObject({ terminatingHash: published.terminatingHash, salt: published.salt, chains: [expect.objectContaining({ terminatingHash: published.terminatingHash })] });
 });
