@@ -54,7 +54,7 @@ export class Hub {
   private broker: Broker | undefined;
   private readonly sockets = new Map<object, { socket: HubSocket; topics: Set<string>; budget: number; refilledAt: number }>();
   private timer: ReturnType<typeof setInterval> | undefined;
-  /** Topics whose watchers are counted across the cluster (shareCount), and the counts of the other instances. */
+  /** Topics whose sockets are counted across the cluster (shareCount), and the counts' exchange with the other instances. */
   private readonly shared = new Set<string>();
   private watchers: ClusterWatchers | undefined;
 
@@ -66,13 +66,13 @@ export class Hub {
   }
 
   /**
-   * Joins this hub to the hubs of the other instances on `broker`: what one publishes reaches the
-   * sockets of all. Messages travel as "<topic>\n<json>", serialized once by the sender.
+   * Joins this hub to the hubs of the other instances on `broker` (before any socket opens): what one publishes
+   * reaches the sockets of all, and each tells the others its count of the shared topics' sockets. Messages
+   * travel as "<topic>\n<json>", serialized once by the sender.
    */
   relayThrough(broker: Broker): void {
     this.broker = broker;
     this.watchers = new ClusterWatchers(broker);
-    for (const topic of this.shared) for (let n = this.countOf(topic); n > 0; n--) this.watchers.changed(topic, 1);
     broker.on(HUB_SUBJECT, (payload) => {
       const cut = payload.indexOf("\n");
       if (cut > 0) this.publishHere(payload.slice(0, cut), payload.slice(cut + 1));
@@ -95,13 +95,6 @@ export class Hub {
   /** Calls `fn` when a socket of another instance begins watching a shared topic nobody else watched; returns its off. */
   onWatchedElsewhere(topic: string, fn: () => void): () => void {
     return this.watchers?.onWatched(topic, fn) ?? (() => undefined);
-  }
-
-  /** This hub's own sockets subscribed to `topic` (its count, exact at once, where Bun's may lag a close). */
-  private countOf(topic: string): number {
-    let n = 0;
-    for (const entry of this.sockets.values()) if (entry.topics.has(topic)) n++;
-    return n;
   }
 
   /** A socket leaves: its shared topics count one less. */
