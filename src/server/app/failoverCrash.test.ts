@@ -14,6 +14,8 @@ afterAll(() => cluster?.stop());
 
 test("the leader SIGKILLed in a crash round with open bets: another leads within 5 s, voids the round, refunds each bet once; no round number twice", async () => {
   const first = await cluster.leader();
+  // Bets confirmed before the first round opens (its chain still loading) would join a round with no row yet: wait for it.
+  await eventually(async () => (await cluster.sql`SELECT 1 FROM game_rounds WHERE game = 'crash' AND status = 'open'`).length > 0, "the first round counting down", 30_000);
   const wallets = await Promise.all([faucet(cluster.sandbox.url, { xrp: 100 }), faucet(cluster.sandbox.url, { xrp: 100 })]);
   const amounts = [4, 3];
   const bets = await Promise.all(

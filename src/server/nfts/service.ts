@@ -68,6 +68,8 @@ export class NftService {
   private offs: (() => void)[] = [];
   private sweeping: Promise<void> | undefined;
   private sweepAgain = false;
+  /** A forced sweep (start, reconnect) is owed until one runs: one the gate skipped or that failed (the database held) is not lost. */
+  private forceOwed = false;
   private readonly sweepGate: RetryGate;
   private lastAcceptPoll = 0;
   private stopped = false;
@@ -122,6 +124,7 @@ export class NftService {
    * and checks open offers on the ledger (the outbox hands mints and offers to the purchase itself). Runs on start, on every reconnect and ledger close; concurrent calls share one run.
    */
   sweep(force = false): Promise<void> {
+    if (force) this.forceOwed = true;
     if (this.sweeping) {
       this.sweepAgain = true;
       return this.sweeping;
@@ -132,8 +135,12 @@ export class NftService {
         await this.sweepGate.run(async () => {
           do {
             this.sweepAgain = false;
-            await this.sweepOnce(force);
-            force = false;
+            const forced = this.forceOwed;
+            this.forceOwed = false;
+            await this.sweepOnce(forced).catch((err: unknown) => {
+              if (forced) this.forceOwed = true;
+              throw err;
+            });
           } while (this.sweepAgain && !this.stopped);
         });
       } finally {

@@ -55,3 +55,48 @@ export class RetryGate {
     if ((this.failures & (this.failures - 1)) === 0) this.log.warn(`${this.name} paused`, { error, failures: this.failures, retryInMs: delay });
   }
 }
+
+/**
+ * The start of a loop that may fail for a moment (the database out of reach, a serialization failure just after
+ * a failover): each failure is logged once with its cause and the start tried again after RETRY_BASE_MS,
+ * doubling up to RETRY_MAX_MS, on `after` (a game's Scheduler: tests move it instead of sleeping), until stop().
+ * A failure that trying again cannot mend (`permanent`) is logged as an error and not tried again.
+ */
+export class StartRetry {
+  private failures = 0;
+  private stopped = false;
+  private cancel: (() => void) | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly log: Logger,
+    private readonly after: (ms: number, fn: () => void) => () => void,
+    private readonly permanent: (err: unknown) => boolean = () => false,
+  ) {}
+
+  /** Runs `attempt` now, and again after each failure (its promise rejecting) until one succeeds or stop(). */
+  run(attempt: () => Promise<void>): void {
+    attempt().then(
+      () => {
+        if (this.failures > 0) this.log.info(`${this.name} started after failures`, { failures: this.failures });
+        this.failures = 0;
+      },
+      (err: unknown) => {
+        // A damaged database stops the server with one line naming the file (platform/db whenCorrupt).
+        reportIfCorrupt(err);
+        const error = err instanceof Error ? err.message : String(err);
+        if (this.permanent(err)) return this.log.error(`${this.name} not started`, { error });
+        if (this.stopped) return;
+        const retryInMs = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** this.failures++);
+        this.log.warn(`${this.name} not started; trying again`, { error, failures: this.failures, retryInMs });
+        this.cancel = this.after(retryInMs, () => this.run(attempt));
+      },
+    );
+  }
+
+  /** No more tries (the loop stopped). */
+  stop(): void {
+    this.stopped = true;
+    this.cancel?.();
+  }
+}

@@ -80,6 +80,14 @@ export interface RoundSeed {
   gameNumber: number;
 }
 
+/** A stored chain's seed does not walk to its published terminating hash: no round of it can be played, and trying again changes nothing. */
+export class BrokenChainError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BrokenChainError";
+  }
+}
+
 /**
  * The crash rounds' bustabit-v2 chains (DESIGN.md "Provably fair"). The first start makes a chain from a
  * random seed and commits its terminating hash on the ledger (commitment.ts); its salt is the hash of a
@@ -96,7 +104,9 @@ export class CrashChains {
   private loading: Promise<ChainRow | undefined> | undefined;
   /** The next chain being made, committed and salted (a used-up chain's successor). */
   private preparing: Promise<unknown> | undefined;
-  private readonly firstRecorded = Promise.withResolvers<void>();
+  /** Resolved once a chain is recorded; a failed first load rejects it, and the next load (a retried start) waits anew. */
+  private firstRecorded = settledLater();
+  private recordState: "waiting" | "recorded" | "failed" = "waiting";
   private readonly t: typeof liteTables;
 
   constructor(
@@ -108,7 +118,6 @@ export class CrashChains {
     /** Games in a chain made from now on (CRASH_CHAIN_LENGTH); a stored chain keeps its own length. */
     private readonly length: number,
   ) {
-    this.firstRecorded.promise.catch(() => undefined);
     this.t = tablesFor(db, liteTables, pgTables);
   }
 
@@ -126,6 +135,7 @@ export class CrashChains {
    * from an unchecked hash; undefined when `cancelled()` turned true on the way (nothing was written).
    */
   load(firstRound: number | Promise<number>, cancelled: () => boolean = () => false): Promise<ChainRow | undefined> {
+    if (this.recordState === "failed") [this.firstRecorded, this.recordState] = [settledLater(), "waiting"];
     // Begun at once, whatever the round number still waits for: ready() from now on waits for this load.
     this.loading = (async () => {
       const nextRound = await firstRound;
@@ -141,10 +151,11 @@ export class CrashChains {
         await nextTurn();
         if (cancelled()) return undefined;
       }
-      if (stored && walk.end !== stored.terminatingHash) throw new Error(`crash chain ${stored.id} does not end in its published terminating hash`);
+      if (stored && walk.end !== stored.terminatingHash) throw new BrokenChainError(`crash chain ${stored.id} does not end in its published terminating hash`);
       const row = stored ?? (await this.publish(seed, walk.end, nextRound, cancelled));
       if (!row) return undefined;
       this.firstRecorded.resolve();
+      this.recordState = "recorded";
       const salt = row.salt ?? (await this.commitment.saltOf(row.id, cancelled));
       if (salt === undefined) return undefined;
       const salted = row.salt === null ? await this.whenWritable(async () => (await this.db.transaction((tx) => tx.update(crashChains).set({ salt }).where(eq(crashChains.id, row.id)).returning()))[0]!, cancelled) : row;
@@ -152,7 +163,11 @@ export class CrashChains {
       this.current = new LoadedChain({ ...salted, salt }, walk.checkpoints);
       return salted;
     })();
-    this.loading.catch((err) => this.firstRecorded.reject(err));
+    this.loading.catch((err) => {
+      if (this.recordState !== "waiting") return;
+      this.firstRecorded.reject(err);
+      this.recordState = "failed";
+    });
     return this.loading;
   }
 
@@ -248,4 +263,11 @@ export class CrashChains {
       return row!;
     });
   }
+}
+
+/** A promise to settle later whose rejection nobody may wait for (a first load failing before anyone asks). */
+function settledLater(): PromiseWithResolvers<void> {
+  const deferred = Promise.withResolvers<void>();
+  deferred.promise.catch(() => undefined);
+  return deferred;
 }

@@ -1,4 +1,4 @@
-import type { CrashRoundDetail as CrashRoundDetailView, CrashServerMessage } from "../../../shared/api/crash";
+import type { CrashFairness, CrashRoundDetail as CrashRoundDetailView, CrashServerMessage } from "../../../shared/api/crash";
 import type { GameMessage } from "../../../shared/channels";
 import { CLIENT_COOKIE, clientToken } from "../../auth/cookies";
 import type { Config } from "../../platform/config";
@@ -9,7 +9,7 @@ import type { Hub, HubSocket } from "../../platform/ws/hub";
 import type { Scheduler } from "../../platform/scheduler";
 import type { SocketEndpoint } from "../../platform/ws";
 import type { Sealer } from "../../platform/secrets";
-import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../platform/errors";
+import { ForbiddenError, NoLeaderError, NotFoundError, UnauthorizedError } from "../../platform/errors";
 import { dropsToXrpNumber, formatHundredths } from "../../../engine";
 import { Bankroll, GameBets, GameChannel, gameBetHistory, roundBetView, xrpText, type Bet, type GameSocketContext, type GameSocketDeps, type KitDeps } from "../kit";
 import { CrashBurns } from "./burns";
@@ -17,7 +17,7 @@ import { CrashChains } from "./chain";
 import { LedgerChainCommitter } from "./commitment";
 import { CRASH_GAME, HISTORY_ROUNDS, multiplierOf, parseAutoCashOut, parseBetAmount, type CrashParams, type CrashRoundDetail } from "./model";
 import { CrashRounds } from "./rounds";
-import { betView, chainView, historyRoundView, roundView } from "./views";
+import { betView, chainView, fairnessView, historyRoundView, roundView } from "./views";
 
 export interface CrashDeps extends KitDeps {
   hub: Hub;
@@ -91,22 +91,23 @@ export class CrashGame {
   /** The gameHistory message's JSON as it is now (what a socket gets on open). */
   readonly historyText: () => Promise<string>;
 
-  /** Voids what a restart cut, then follows payments and runs rounds. */
+  /** Follows payments, voids what a restart (or a dead leader) cut and runs rounds (CrashRounds.start: retried until it starts). */
   async start(): Promise<void> {
-    await this.bets.voidInterrupted();
     this.bets.start();
     this.offs.push(
       this.bets.on("confirmed", (bet) => {
         this.channel.toPlayer(bet.wallet, { type: "betConfirmed", betId: bet.id, round: bet.round!, betAmount: dropsToXrpNumber(bet.amountDrops), autoCashOut: bet.params.autoCashOut === null ? null : bet.params.autoCashOut / 100, walletAddress: bet.wallet } satisfies CrashServerMessage);
         this.rounds.onConfirmed(bet);
       }),
+      // In a cluster: a socket opened on another instance wakes the idle ticker here, as one opened here does.
+      this.channel.onWatchedElsewhere(() => this.rounds.watched()),
       this.bets.on("refunded", (bet) => this.toPlayerRefund(bet)),
       this.bets.on("paid", ({ bet, kind, txid }) => {
         if (kind === "refund") return this.toPlayerRefund(bet, txid);
         this.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: bet.id, round: bet.round!, multiplier: bet.multiplierHundredths! / 100, payout: dropsToXrpNumber(bet.payoutDrops), txid } satisfies CrashServerMessage);
       }),
     );
-    this.rounds.start();
+    await this.rounds.start();
   }
 
   stop(): void {
@@ -131,6 +132,18 @@ export class CrashGame {
       const now = this.deps.clock.date();
       await this.bets.repo.insertRound(db, { round: shown, status: "voided", openedAt: now, endedAt: now });
     }
+  }
+
+  /**
+   * The hash chains' published facts (GET /api/crash/fairness). The leader's first start records its chain a
+   * moment after the server listens (waited for here); another instance of a cluster reads what the leader
+   * recorded, and answers 503 NO_LEADER while a new cluster's leader has recorded none yet.
+   */
+  async fairness(): Promise<CrashFairness> {
+    if (this.deps.calls.leading) await this.chains.recorded();
+    const chains = await this.chains.all();
+    if (chains.length === 0) throw new NoLeaderError("The crash game's first hash chain is being published. Please try again in a moment.");
+    return fairnessView(chains, await this.commitments.all(), this.treasury);
   }
 
   /** Rows for /history (registered where the app composes it). */

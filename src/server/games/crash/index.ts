@@ -24,7 +24,6 @@ import { parsePositive } from "../../platform/http/query";
 import { queryOf, type ReadLane } from "../../platform/http/readLane";
 import { parseAddress } from "../../ledger/address";
 import type { CrashGame } from "./game";
-import { fairnessView } from "./views";
 
 /**
  * GET /api/crash/rounds without `before` (the latest rounds, what every page shows) as a read model per
@@ -87,10 +86,7 @@ function crashReadRoutes(crash: CrashGame, db: Db, jsonHeaders?: Record<string, 
   return new Elysia({ name: "crash-reads" })
     .get(
       "/api/crash/fairness",
-      async () => {
-        await crash.chains.recorded(); // the first start records its chain a moment after the server listens
-        return fairnessView(await crash.chains.all(), await crash.commitments.all(), crash.treasury);
-      },
+      () => crash.fairness(),
       {
         response: CrashFairness,
         detail: {

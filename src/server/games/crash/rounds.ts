@@ -4,12 +4,13 @@ import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
 import { probeWrite, reportIfCorrupt, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import { BACKLOG_RETRY_MS, WriteBacklog } from "../../platform/db/backlog";
+import { StartRetry } from "../../platform/retry";
 import type { Logger } from "../../platform/log";
 import type { NotePlayed } from "../../platform/playedMarks";
 import type { Scheduler } from "../../platform/scheduler";
 import type { Bankroll, Bet, GameBets, GameChannel } from "../kit";
 import type { CrashBurns } from "./burns";
-import type { CrashChains, RoundSeed } from "./chain";
+import { BrokenChainError, type CrashChains, type RoundSeed } from "./chain";
 import { CRASH_TICK_MS, PLAYERS_PUSH_MS, type CrashParams, type CrashRoundDetail } from "./model";
 import { playerOf } from "./views";
 
@@ -94,27 +95,31 @@ export class CrashRounds {
   }
 
   /**
-   * Loads (or makes) the chain, then opens the first round. The chain's walk runs in slices after the
-   * server listens; no round opens before it ends, so every round's hash is checked against the
-   * published terminating hash. A chain that fails the check stops the process, as it always did.
+   * Voids what a previous leader or run left unfinished, loads (or makes) the chain, then opens the first round.
+   * The chain's walk runs in slices after the server listens; no round opens before it ends, so every round's hash
+   * is checked against the published terminating hash. A failed start is tried again (StartRetry, on the scheduler)
+   * until stop(), but for a chain failing that check (BrokenChainError). Resolves once the first voiding ended.
    */
-  start(): void {
+  start(): Promise<void> {
     this.stopped = false;
-    const began = performance.now();
     const run = ++this.runs;
     const cancelled = () => this.stopped || run !== this.runs;
-    void (async () => {
-      // Begun in start()'s own tick (the round number is read inside the load): chains.ready() waits for it.
-      const chain = await this.deps.chains.load(this.deps.bets.repo.lastRoundNumber().then((n) => n + 1), cancelled);
-      if (!chain || cancelled()) return;
+    let first: Promise<unknown> | undefined;
+    this.retry?.stop();
+    this.retry = new StartRetry("crash rounds", this.deps.log, (ms, fn) => this.deps.scheduler.after(ms, fn), (err) => err instanceof BrokenChainError);
+    this.retry.run(async () => {
+      const began = performance.now();
+      const voided = this.deps.bets.voidInterrupted();
+      first ??= voided.catch(() => undefined);
+      // Begun in this tick (the round number is read once the voiding committed): chains.ready() waits for it.
+      if (!(await this.deps.chains.load(voided.then(() => this.deps.bets.repo.lastRoundNumber()).then((n) => n + 1), cancelled)) || cancelled()) return;
       this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
       await this.openNext();
-    })().catch((err) => {
-      // A damaged database stops the server with one line naming the file (platform/db whenCorrupt).
-      reportIfCorrupt(err);
-      this.deps.log.error("crash rounds not started", { error: err instanceof Error ? err.message : String(err) });
     });
+    return first!.then(() => undefined);
   }
+
+  private retry: StartRetry | undefined;
 
   /**
    * Before a restart: no new round opens. The round under way plays out (a counting-down one only when it
@@ -137,6 +142,7 @@ export class CrashRounds {
   /** Stops the loop; a round left open or running is voided (and its bets refunded) at the next start. */
   stop(): void {
     this.stopped = true;
+    this.retry?.stop();
     this.writes.stop();
     this.clearTimers();
     this.playersPush?.();
@@ -342,7 +348,7 @@ export class CrashRounds {
   /**
    * Ticks every CRASH_TICK_MS while the round flies. With nobody watching and nobody riding there is nothing
    * to tell or pay, so the ticker stops (tick) until a socket opens (watched): an idle server does not wake
-   * ten times a second (the crash itself has its own timer).
+   * ten times a second (the crash itself has its own timer). In a cluster, every instance's sockets count (ClusterWatchers).
    */
   private startTicker(): void {
     if (this.ticker || this.stopped || this.live?.status !== "running") return;

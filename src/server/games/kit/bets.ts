@@ -256,8 +256,8 @@ export class GameBets<P = Record<string, unknown>> {
 
   /**
    * Voids every round a previous run left open or running and refunds its unsettled bets (and any bet
-   * confirmed for a round that never ran). Cashed-out bets of such a round keep their payout. Returns
-   * the voided round numbers and refunded bets; call it once in the game's start, before its first round.
+   * confirmed for a round that never ran, whose number is then recorded voided). Cashed-out bets of such a round keep their payout. Returns
+   * the voided round numbers and refunded bets; call it in the game's start, before its first round (again when that start is retried: a second call finds nothing).
    */
   async voidInterrupted(cause = "after a restart"): Promise<{ rounds: number[]; refunded: Bet<P>[] }> {
     const now = this.deps.clock.date();
@@ -273,6 +273,13 @@ export class GameBets<P = Record<string, unknown>> {
       for (const b of await this.repo.confirmedBets(tx)) {
         const bet = await this.refund(tx, b.id, BET_REFUND_REASON.roundVoided);
         if (bet) refunded.push(bet);
+      }
+      // A bet confirmed for a round not yet opened (the next one, or the first while the chain loaded) was told that
+      // round and is refunded as voided: the round is recorded voided too, so it is never played without them.
+      for (const r of new Set(refunded.map((b) => b.round).filter((n): n is number => n !== null))) {
+        if (await this.repo.round(r, tx)) continue;
+        await this.repo.insertRound(tx, { round: r, status: "voided", openedAt: now, endedAt: now });
+        rounds.push(r);
       }
       return { rounds, refunded };
     });

@@ -56,6 +56,7 @@ export class GameChannel {
   ) {
     this.topic = topicOf("game", game);
     this.path = `/ws/games/${game}`;
+    hub.shareCount(this.topic);
   }
 
   publish(message: GameMessage): number {
@@ -79,9 +80,14 @@ export class GameChannel {
     return this.hub.subscribers(this.topic);
   }
 
-  /** Whether sockets of other instances may watch too (a cluster's relayed hub): the game cannot count them, so it never idles for want of watchers. */
+  /** Whether sockets of other instances of a cluster watch the game (their counts come through the broker; false alone). */
   get watchedElsewhere(): boolean {
-    return this.hub.relayed;
+    return this.hub.watchersElsewhere(this.topic) > 0;
+  }
+
+  /** Calls `fn` when a socket of another instance begins watching the game while none there did (a leader's idle loop wakes); returns its off. */
+  onWatchedElsewhere(fn: () => void): () => void {
+    return this.hub.onWatchedElsewhere(this.topic, fn);
   }
 
   /** The wallet a socket authenticated as (null: spectator). */

@@ -123,6 +123,10 @@ describe("games kit", () => {
     await db.transaction((tx) => bets.repo.insertRound(tx, { round: 4, status: "running", openedAt: new Date(), startedAt: new Date() }));
     const bet = await placeSigned(wallet, 7n * XRP);
     expect(bet.status).toBe("confirmed");
+    // A bet told a round not opened yet (the next one, or the first while the chain loads): that round is voided with it.
+    placement = { round: 40 };
+    const early = await placeSigned(await faucet(server.url, { xrp: 50 }), 2n * XRP);
+    expect(early).toMatchObject({ status: "confirmed", round: 40 });
     const bankroll = new Bankroll(server.ctx.ledger, server.ctx.outbox);
     const facts = await bankroll.facts();
     expect(facts.spendableDrops).toBe(facts.balanceDrops - facts.reserveDrops - facts.inFlightDrops);
@@ -132,6 +136,10 @@ describe("games kit", () => {
     expect(voided.rounds).toContain(4);
     expect(voided.refunded.map((b) => b.id)).toContain(bet.id);
     expect((await bets.repo.round(4))!.status).toBe("voided");
+    expect(voided.rounds).toContain(40);
+    expect(voided.refunded.map((b) => b.id)).toContain(early.id);
+    expect((await bets.repo.round(40))!.status).toBe("voided");
+    expect(await bets.repo.lastRoundNumber()).toBe(40);
     expect((await bets.voidInterrupted()).refunded).toHaveLength(0);
     const refunded = (await bets.get(bet.id))!;
     expect(refunded).toMatchObject({ status: "refunded", reason: "round_voided", outboxKey: `kittest-refund:${bet.id}` });

@@ -104,7 +104,10 @@ export class RacingGame {
       this.deps.ledger.on("transaction", () => this.rules.refreshBankroll()),
       this.deps.ledger.on("ledgerClosed", () => this.rules.ledgerClosed()),
     );
-    this.offs.push(this.deps.ledger.on("connected", () => this.rules.refreshBankroll()));
+    this.offs.push(
+      this.deps.ledger.on("connected", () => this.rules.refreshBankroll()),
+      this.channel.onWatchedElsewhere(() => this.watched()),
+    );
     this.rounds.start();
     this.watched();
   }

@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import { MAX_TOPICS_PER_SOCKET, parseTopic, topicOf, topicOwner, type ChannelMessages, type ChannelName } from "../../../shared/channels";
 import type { ErrorCode } from "../../../shared/errorCodes";
 import type { Broker } from "../cluster/broker";
+import { ClusterWatchers } from "../cluster/watchers";
 
 /** A JSON message on any product socket: always has a `type`. */
 export interface WsMessage {
@@ -53,6 +54,9 @@ export class Hub {
   private broker: Broker | undefined;
   private readonly sockets = new Map<object, { socket: HubSocket; topics: Set<string>; budget: number; refilledAt: number }>();
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** Topics whose sockets are counted across the cluster (shareCount), and the counts' exchange with the other instances. */
+  private readonly shared = new Set<string>();
+  private watchers: ClusterWatchers | undefined;
 
   constructor(private readonly keepaliveMs = KEEPALIVE_MS) {}
 
@@ -62,20 +66,40 @@ export class Hub {
   }
 
   /**
-   * Joins this hub to the hubs of the other instances on `broker`: what one publishes reaches the
-   * sockets of all. Messages travel as "<topic>\n<json>", serialized once by the sender.
+   * Joins this hub to the hubs of the other instances on `broker` (before any socket opens): what one publishes
+   * reaches the sockets of all, and each tells the others its count of the shared topics' sockets. Messages
+   * travel as "<topic>\n<json>", serialized once by the sender.
    */
   relayThrough(broker: Broker): void {
     this.broker = broker;
+    this.watchers = new ClusterWatchers(broker);
     broker.on(HUB_SUBJECT, (payload) => {
       const cut = payload.indexOf("\n");
       if (cut > 0) this.publishHere(payload.slice(0, cut), payload.slice(cut + 1));
     });
   }
 
-  /** Whether this hub's messages also reach other instances' sockets (it cannot count those: a game keeps telling). */
-  get relayed(): boolean {
-    return this.broker !== undefined;
+  /**
+   * Counts `topic`'s sockets for the other instances too (a game's own topic: its leader's loop idles while
+   * nobody anywhere watches). Alone it changes nothing.
+   */
+  shareCount(topic: string): void {
+    this.shared.add(topic);
+  }
+
+  /** Sockets watching a shared topic on the other instances (0 alone; a dead instance's count expires). */
+  watchersElsewhere(topic: string): number {
+    return this.watchers?.elsewhere(topic) ?? 0;
+  }
+
+  /** Calls `fn` when a socket of another instance begins watching a shared topic nobody else watched; returns its off. */
+  onWatchedElsewhere(topic: string, fn: () => void): () => void {
+    return this.watchers?.onWatched(topic, fn) ?? (() => undefined);
+  }
+
+  /** A socket leaves: its shared topics count one less. */
+  private forget(entry: { topics: Set<string> }): void {
+    for (const topic of entry.topics) if (this.shared.has(topic)) this.watchers?.changed(topic, -1);
   }
 
   start(): void {
@@ -109,7 +133,10 @@ export class Hub {
   }
 
   remove(socket: HubSocket): void {
+    const entry = this.sockets.get(socket.data);
+    if (!entry) return;
     this.sockets.delete(socket.data);
+    this.forget(entry);
   }
 
   /**
@@ -128,6 +155,7 @@ export class Hub {
     if (entry.topics.size >= MAX_TOPICS_PER_SOCKET) return "TOO_MANY_TOPICS";
     entry.topics.add(topic);
     socket.subscribe(topic);
+    if (this.shared.has(topic)) this.watchers?.changed(topic, 1);
     return undefined;
   }
 
@@ -135,6 +163,7 @@ export class Hub {
     const entry = this.sockets.get(socket.data);
     if (!entry?.topics.delete(topic)) return;
     socket.unsubscribe(topic);
+    if (this.shared.has(topic)) this.watchers?.changed(topic, -1);
   }
 
   /**
@@ -197,9 +226,11 @@ export class Hub {
   /** Closes every socket `match` picks (the sockets of a session that ended ...) with `code`; how many it closed. */
   closeWhere(match: (socket: HubSocket) => boolean, code: number, reason: string): number {
     let closed = 0;
-    for (const { socket } of [...this.sockets.values()]) {
+    for (const entry of [...this.sockets.values()]) {
+      const { socket } = entry;
       if (!match(socket)) continue;
       this.sockets.delete(socket.data);
+      this.forget(entry);
       socket.close(code, reason);
       closed++;
     }
@@ -210,6 +241,7 @@ export class Hub {
   closeAll(reason = "server shutting down"): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.watchers?.stop();
     for (const { socket } of this.sockets.values()) socket.close(1001, reason);
     this.sockets.clear();
   }

@@ -3,7 +3,7 @@ import { errorMessage, getJson, HttpError, sendJson } from "../../lib/api";
 import { shortAddress } from "../../lib/format";
 import { toast } from "../../state/toast";
 import type { AuthStatus, EnvironmentInfo, OAuthInitiated, OAuthProgress, PushAuth, SignRequest } from "./api";
-import { isXAppLaunch, startXApp } from "./xapp";
+import { isXAppLaunch, startXApp, xAppSdk } from "./xapp";
 
 /** Local storage key of the connected address (the spec's). */
 export const WALLET_KEY = "walletAddress";
@@ -81,6 +81,8 @@ export async function startSession(): Promise<void> {
   if (!isXAppLaunch(navigator.userAgent, location.search)) return refreshAuthStatus();
   // The connect button reads 'Connecting...' while Xaman's SDK loads and confirms the account (up to XAPP_SDK_WAIT_MS).
   walletState.checking = walletState.connecting = true;
+  // The SDK loads (and its wait counts) from now, beside the session's request, not after its answer.
+  void xAppSdk();
   try {
     await readSession();
     const account = await startXApp();

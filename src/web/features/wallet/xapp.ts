@@ -5,6 +5,8 @@ import type { XAppSession } from "./api";
 
 /** How long the page waits for the xApp SDK before it goes on as a plain web page (the spec's 5 s). */
 export const XAPP_SDK_WAIT_MS = 5_000;
+/** Set on <html> when the page begins that wait: the moment on the page's own clock (performance.now()), for devtools and tests. */
+export const XAPP_SDK_WAIT_ATTRIBUTE = "data-xapp-sdk-wait-from";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,6 +32,7 @@ let sdk: Promise<xApp | null> | undefined;
  */
 export function xAppSdk(): Promise<xApp | null> {
   sdk ??= new Promise((resolve) => {
+    document.documentElement.setAttribute(XAPP_SDK_WAIT_ATTRIBUTE, String(performance.now()));
     let late = false;
     const timer = setTimeout(() => {
       late = true;

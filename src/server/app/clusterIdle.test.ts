@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { CrashServerMessage } from "../../shared/api/crash";
+import { CRASH_TICK_MS } from "../games/crash/model";
+import { startRedis, testDatabase } from "../testing/clusterServices";
+import { CRASH_TEST_ENV, CrashSocket, skipToRound, startFlight } from "../testing/crashKit";
+import { eventually } from "../testing/ledgerKit";
+import { spawnServer, type ServerProcess } from "../testing/processKit";
+import { startTestInstance, type TestInstance } from "../testing/testServer";
+
+// Two instances of one cluster in this process (one PostgreSQL database, one Redis, one `vvx sandbox`): the
+// leader's crash ticker idles while no instance has a crash socket open, and wakes for a socket on the follower;
+// the follower, which runs no crash loop, still answers what the leader's loop recorded.
+// The flight moves by the leader's scheduler (crashKit); the ticks counted are the ones the leader publishes.
+setDefaultTimeout(90_000);
+
+const LEDGER_KEY = "cluster-idle-ledger-key";
+let sandbox: ServerProcess;
+let sandboxDir: string;
+let db: Awaited<ReturnType<typeof testDatabase>>;
+let redis: Awaited<ReturnType<typeof startRedis>>;
+let leader: TestInstance;
+let follower: TestInstance;
+
+async function instance(id: string): Promise<TestInstance> {
+  const env = { ...CRASH_TEST_ENV, DATABASE_URL: db.url, BROKER_URL: redis.url, SANDBOX_URL: sandbox.url, SANDBOX_LEDGER_KEY: LEDGER_KEY, COOKIE_SECRET: "c".repeat(40), SEAL_SECRET: "s".repeat(40), INSTANCE_ID: id };
+  return startTestInstance(env);
+}
+
+beforeAll(async () => {
+  sandboxDir = mkdtempSync(join(tmpdir(), "vvx-sandbox-"));
+  [db, redis, sandbox] = await Promise.all([testDatabase(), startRedis(), spawnServer(sandboxDir, { SANDBOX_LEDGER_KEY: LEDGER_KEY, QUIET: "1" }, ["sandbox"])]);
+  if (!(await sandbox.healthy())) throw new Error(`vvx sandbox did not start: ${sandbox.output}`);
+  leader = await instance("vvx-idle-a");
+  follower = await instance("vvx-idle-b");
+}, 60_000);
+
+afterAll(async () => {
+  for (const i of [follower, leader]) await i?.stop(true).catch(() => undefined);
+  await sandbox?.stop();
+  await Promise.all([db?.drop(), redis?.stop()]);
+  rmSync(sandboxDir, { recursive: true, force: true });
+});
+
+test("no crash socket anywhere: the leader publishes no ticks; a socket on the follower: ticks within one tick period, on its socket; it closes: idle again", async () => {
+  expect(leader.work.leading).toBe(true);
+  expect(follower.work.leading).toBe(false);
+  const { crash, scheduler } = leader.ctx;
+  const ticks: number[] = [];
+  const publish = crash.channel.publish.bind(crash.channel);
+  crash.channel.publish = (message) => {
+    if ((message as CrashServerMessage).type === "tick") ticks.push(scheduler.now());
+    return publish(message);
+  };
+  const ticksIn = (ms: number) => {
+    const before = ticks.length;
+    scheduler.advance(ms);
+    return ticks.length - before;
+  };
+
+  // A long flight (a crash point known from the chain), started with nobody watching: one tick at most, then none.
+  const { round } = await skipToRound(leader, (c) => c >= 1_000);
+  await startFlight(leader);
+  ticksIn(CRASH_TICK_MS * 2);
+  expect(ticksIn(CRASH_TICK_MS * 10)).toBe(0);
+
+  // A socket on the follower: the leader hears its count through the broker and ticks again at the next beat.
+  const socket = await CrashSocket.open(follower);
+  try {
+    await eventually(() => leader.ctx.hub.watchersElsewhere(crash.channel.topic) === 1, "the follower's socket counted on the leader", 5_000, 5);
+    expect(ticksIn(CRASH_TICK_MS)).toBe(1);
+    expect(ticksIn(CRASH_TICK_MS * 5)).toBe(5);
+    const tick = await socket.find((m) => m.type === "tick" && m.round === round, 5_000, "a tick on the follower's socket");
+    expect(tick.currentMultiplier).toBeGreaterThan(1);
+  } finally {
+    socket.close();
+  }
+
+  // It closes: the leader's count drops to none, and its ticker stops at its next beat.
+  await eventually(() => leader.ctx.hub.watchersElsewhere(crash.channel.topic) === 0, "the follower's socket gone on the leader", 5_000, 5);
+  ticksIn(CRASH_TICK_MS);
+  expect(ticksIn(CRASH_TICK_MS * 10)).toBe(0);
+  expect(crash.rounds.state()).toMatchObject({ round, status: "running" });
+});
+
+test("a follower answers the crash fairness facts with the chain the leader recorded (it loads none itself)", async () => {
+  const res = await fetch(`${follower.url}/api/crash/fairness`, { signal: AbortSignal.timeout(5_000) });
+  expect(res.status).toBe(200);
+  const published = leader.ctx.crash.chains.published;
+  expect(await res.json()).toMatchObject({ terminatingHash: published.terminatingHash, salt: published.salt, chains: [expect.objectContaining({ terminatingHash: published.terminatingHash })] });
+});
