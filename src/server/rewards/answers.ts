@@ -1,8 +1,9 @@
 import { rewardsTextAt, type RewardsText } from "./rewardsJson";
 import type { HeldToken } from "./ledgerReads";
 
-/** Most answers kept (a bound, not a tuning knob): past it the map starts over, as the keyed read models do. */
+/** Most answers kept, and most characters of them (bounds, not tuning knobs): past either the map starts over, as the keyed read models do. */
 const MAX_KEPT = 10_000;
+const MAX_KEPT_CHARS = 8_000_000;
 
 /** One query's last answer: what it was made from, the instants it holds for, and its text at the last instant asked. */
 interface Kept extends RewardsText {
@@ -22,6 +23,8 @@ interface Kept extends RewardsText {
  */
 export class RewardsAnswers {
   private kept = new Map<string, Kept>();
+  /** Characters kept since the map started (an answer's text and its part after `now`; replaced ones included). */
+  private chars = 0;
 
   /** The answer of `key` at `nowMs` when one kept holds for it, else undefined. */
   take(key: string, held: HeldToken[], stamp: object, nowMs: number): string | undefined {
@@ -36,8 +39,12 @@ export class RewardsAnswers {
 
   /** Keeps `text`, made at `nowMs` from `held` and the tables at `stamp`; returns the answer at `nowMs`. */
   keep(key: string, held: HeldToken[], stamp: object, nowMs: number, text: RewardsText): string {
-    if (this.kept.size >= MAX_KEPT) this.kept = new Map();
+    if (this.kept.size >= MAX_KEPT || this.chars >= MAX_KEPT_CHARS) {
+      this.kept = new Map();
+      this.chars = 0;
+    }
     const answer = rewardsTextAt(text, nowMs);
+    this.chars += answer.length + text.after.length;
     this.kept.set(key, { ...text, held, stamp, fromMs: nowMs, nowMs, text: answer });
     return answer;
   }
