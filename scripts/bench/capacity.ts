@@ -5,12 +5,14 @@
 //
 //   bun scripts/bench/capacity.ts [--spectators 10000] [--bettors 1000] [--flood-messages 40] [--rounds 3]
 //                                 [--racing-bets 1000] [--slots-sessions 500] [--parts crash,racing,slots] [--burst]
-//                                 [--ledger embedded,separate] [--json]
+//                                 [--ledger embedded,separate] [--client raw|websocket] [--sample-every 10] [--json]
 //
 // The crash part, once per --ledger: the real server in this process, its sandbox ledger closing every second
-// as shipped, either in this process (embedded) or in another VVX process whose ledger, faucet and treasury
-// it uses instead (separate: lib/ledgerHost.ts; rippled is always another process on a real network);
-// the sockets in crowd processes (scripts/bench/lib/crowd.ts, a few thousand each), the bare baseline a
+// as shipped, either in this process (embedded) or in a `vvx sandbox` process whose ledger, Xaman, faucet and
+// treasury it uses through SANDBOX_URL, as the instances of a cluster do (separate; rippled is always another
+// process on a real network); the sockets in crowd processes (scripts/bench/lib/crowd.ts, a few thousand each:
+// raw TCP speaking minimal WebSocket, every --sample-every-th spectator and bare subscriber timing what it gets and
+// the others reading it in batches, or with --client websocket Bun's WebSocket client), the bare baseline a
 // Bun.serve of its own process (lib/bareHub.ts) whose sockets subscribe to one topic. It reports:
 // - memory per idle socket: the server's RSS with the spectators connected over its RSS before (after a
 //   full GC both times), next to the bare process's RSS over the same number of its sockets;
@@ -23,17 +25,19 @@
 // - payouts: the sum delivered on the ledger equals the sum of floor(bet x multiplier) decided;
 // - fan-out: --flood-messages as fast as the loop allows on the game channel, and with server.publish
 //   on the bare server, to the same number of sockets, A/B interleaved over --rounds.
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { loadavg } from "node:os";
 import type { Client, Payment, Wallet } from "xrpl";
 import { hundredthsAtMs } from "../../src/engine";
 import { finishRound, skipToRound, startFlight } from "../../src/server/testing/crashKit";
-import { faucet, ledgerUrl, outsideClient } from "../../src/server/testing/ledgerKit";
+import { faucet, outsideClient } from "../../src/server/testing/ledgerKit";
+import { spawnServer } from "../../src/server/testing/processKit";
 import { startTestServer, type TestServer } from "../../src/server/testing/testServer";
 import { BareHub, FLOOD_YIELD_EVERY } from "./lib/bareHub";
-import { Crowd, histogramStats, type CrowdReport } from "./lib/crowd";
+import { Crowd, histogramStats, type CrowdClient, type CrowdReport } from "./lib/crowd";
 import { raiseFdLimit } from "./lib/fdlimit";
-import { LedgerHost } from "./lib/ledgerHost";
 import { rssBytes } from "./lib/memory";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
 
@@ -48,14 +52,18 @@ const { values } = parseArgs({
     parts: { type: "string", default: "crash,racing,slots" },
     ledger: { type: "string", default: "embedded,separate" },
     burst: { type: "boolean", default: false },
+    client: { type: "string", default: "raw" },
+    "sample-every": { type: "string", default: "10" },
     json: { type: "boolean", default: false },
   },
 });
-const opt = { spectators: Number(values.spectators), bettors: Number(values.bettors), floodMessages: Number(values["flood-messages"]), rounds: Number(values.rounds), racingBets: Number(values["racing-bets"]), slotsSessions: Number(values["slots-sessions"]) };
+const opt = { sampleEvery: Number(values["sample-every"]), spectators: Number(values.spectators), bettors: Number(values.bettors), floodMessages: Number(values["flood-messages"]), rounds: Number(values.rounds), racingBets: Number(values["racing-bets"]), slotsSessions: Number(values["slots-sessions"]) };
 if (!Object.values(opt).every((n) => Number.isInteger(n) && n > 0)) throw new Error("options must be positive whole numbers");
 const parts = new Set(values.parts.split(",").map((s) => s.trim()));
 const ledgers = values.ledger.split(",").map((s) => s.trim());
 if (!ledgers.length || ledgers.some((l) => l !== "embedded" && l !== "separate")) throw new Error("--ledger takes embedded, separate or both");
+if (values.client !== "raw" && values.client !== "websocket") throw new Error("--client takes raw or websocket");
+const crowdClient = values.client as CrowdClient;
 const log = (line: string) => (values.json ? console.error(line) : console.log(line));
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -65,6 +73,9 @@ const SPECTATORS_PER_CROWD = 2_000;
 const manualTarget = (i: number) => 1.1 + (i % 50) / 100;
 /** With --burst, the manual half all at once at this multiplier. */
 const BURST_AT = 1.3;
+/** The key `vvx sandbox` and the server share: the sandbox ledger never limits the server's requests (README, Running a cluster). */
+const SANDBOX_KEY = "capacity-bench-ledger-key";
+
 
 const rows: BenchRow[] = [];
 const fd = raiseFdLimit();
@@ -89,14 +100,14 @@ async function subBench(name: string, args: string[]): Promise<BenchRow[]> {
 }
 
 async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
-  // Separate: the server's own sandbox ledger closes once a minute with nothing in it; the ledger it uses is the host's.
-  const host = separateLedger ? await LedgerHost.start() : undefined;
-  const server = await startTestServer({ CRASH_WAIT_MS: "60000", CRASH_PAUSE_MS: "1000", SANDBOX_LEDGER_MS: host ? "60000" : "1000" }, undefined, undefined, host ? (c) => ({ ...c, xrplUrl: ledgerUrl(host.url) }) : undefined);
+  // Separate: `vvx sandbox` (its ledger closing every second) in a process of its own, the server its instance.
+  const host = separateLedger ? await startSandbox() : undefined;
+  const server = await startTestServer({ CRASH_WAIT_MS: "60000", CRASH_PAUSE_MS: "1000", SANDBOX_LEDGER_MS: "1000", ...(host && { SANDBOX_URL: host.url, SANDBOX_LEDGER_KEY: SANDBOX_KEY }) });
   const ledgerBase = host?.url ?? server.url;
   const bare = await BareHub.start();
   const crowds: Crowd[] = [];
   const part = host ? "crash, ledger in another process" : "crash";
-  log(`${part}: ${host ? `the sandbox ledger of process ${host.pid}` : "the sandbox ledger in the server's process"}`);
+  log(`${part}: ${host ? `the sandbox ledger of vvx sandbox (process ${host.proc.pid})` : "the sandbox ledger in the server's process"}; crowd client ${crowdClient}${crowdClient === "raw" ? `, 1 in ${opt.sampleEvery} spectators and bare subscribers timing (every bettor)` : ""}`);
   try {
     const { ctx } = server;
     await ctx.ledger.waitConnected(15_000);
@@ -112,7 +123,7 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     for (let i = 0; i < share; i++) {
       const count = Math.min(SPECTATORS_PER_CROWD, opt.spectators - i * SPECTATORS_PER_CROWD);
       const bareCount = Math.floor(bareTotal / share) + (i < bareTotal % share ? 1 : 0);
-      crowds.push(await Crowd.start({ game: { url: gameUrl, origin: server.url, count }, bare: { url: bare.url, count: bareCount } }));
+      crowds.push(await Crowd.start({ game: { url: gameUrl, origin: server.url, count }, bare: { url: bare.url, count: bareCount }, client: crowdClient, sampleEvery: opt.sampleEvery }));
     }
     const connectS = (performance.now() - t0) / 1000;
     await Bun.sleep(2_000);
@@ -138,15 +149,17 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     const ack = histogramStats(reports.map((r) => r.ack), 10);
     const bareTick = histogramStats(reports.map((r) => r.bareTick));
     const closed = reports.reduce((n, r) => n + r.closed, 0);
+    const timingGame = crowds.reduce((n, c) => n + c.timingGameSockets, 0);
     log(`tick delivery during the round: p50 ${tick.p50} ms, p99 ${tick.p99} ms, max ${tick.max} ms over ${fmt(tick.n)} deliveries; bare server.publish ticks: p50 ${bareTick.p50} ms, p99 ${bareTick.p99} ms over ${fmt(bareTick.n)}`);
-    log(`crash delivery: p50 ${crash.p50} ms, p99 ${crash.p99} ms, max ${crash.max} ms to ${fmt(crash.n)} sockets`);
+    log(`crash delivery: p50 ${crash.p50} ms, p99 ${crash.p99} ms, max ${crash.max} ms to ${fmt(crash.n)} of the ${fmt(timingGame)} game sockets timing`);
     log(`cash-out acknowledgement: p50 ${ack.p50.toFixed(1)} ms, p99 ${ack.p99.toFixed(1)} ms over ${fmt(ack.n)} cash-outs; sockets closed by the server during the run: ${closed}`);
-    const sockets = `${fmt(opt.spectators)} spectators + ${fmt(opt.bettors)} bettors`;
+    const sampled = crowdClient === "raw" && opt.sampleEvery > 1 ? `, 1 in ${opt.sampleEvery} spectators timing` : "";
+    const sockets = `${fmt(opt.spectators)} spectators + ${fmt(opt.bettors)} bettors${sampled}`;
     const floor1 = (ms: number) => Math.max(1, ms);
     return [
       { metric: `${part}: memory per idle socket (KB over idle RSS; baseline: bare Bun), ${fmt(opt.spectators)} sockets`, unit: "KB", product: perSocket.game / 1024, baseline: perSocket.bare / 1024, ratio: perSocket.bare / perSocket.game, goal: "<= 8 KB", met: perSocket.game <= 8 * 1024 },
       { metric: `${part}: tick delivery p99, ${sockets} (baseline: bare publish)`, unit: "ms", product: tick.p99, baseline: bareTick.p99, ratio: floor1(bareTick.p99) / floor1(tick.p99), goal: "<= 100 ms", met: tick.n > 0 && tick.p99 <= 100 && closed === 0 },
-      { metric: `${part}: crash delivery p99, ${sockets} (baseline: bare publish)`, unit: "ms", product: crash.p99, baseline: bareTick.p99, ratio: floor1(bareTick.p99) / floor1(crash.p99), goal: "<= 150 ms", met: crash.n >= opt.spectators && crash.p99 <= 150 },
+      { metric: `${part}: crash delivery p99, ${sockets} (baseline: bare publish)`, unit: "ms", product: crash.p99, baseline: bareTick.p99, ratio: floor1(bareTick.p99) / floor1(crash.p99), goal: "<= 150 ms", met: crash.n >= timingGame && crash.p99 <= 150 },
       { metric: `${part}: fan-out msg/s to ${fmt(opt.spectators + opt.bettors)} sockets (vs bare server.publish)`, unit: "/s", product: flood.game, baseline: flood.bare, ratio: flood.ratio, goal: ">= 0.9", met: flood.ratio >= 0.9 },
       { metric: `${part}: ${fmt(opt.bettors)} bets credited after the last submit (s; baseline: all validated), max ${round.maxCloses} closes after validation`, unit: "s", product: round.creditedS, baseline: round.validatedS, ratio: round.validatedS / round.creditedS, goal: "<= 2 closes", met: round.allConfirmed && round.maxCloses <= 2 },
       { metric: `${part}: cash-out ack p99, ${fmt(ack.n)} ${values.burst ? `at once at ${BURST_AT}x` : "through the flight"} with ${fmt(opt.spectators)} watching (baseline: bare publish)`, unit: "ms", product: ack.p99, baseline: bareTick.p99, ratio: floor1(bareTick.p99) / floor1(ack.p99), goal: "<= 150 ms", met: ack.n === round.manual && ack.p99 <= 150 },
@@ -157,7 +170,16 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     await bare.stop();
     await server.stop(true);
     await host?.stop();
+    if (host) rmSync(host.dataDir, { recursive: true, force: true });
   }
+}
+
+/** `vvx sandbox` in a process of its own, its ledger closing every second as shipped, its faucet unlimited for the bench. */
+async function startSandbox() {
+  const dataDir = mkdtempSync(join(tmpdir(), "vvx-capacity-sandbox-"));
+  const sandbox = await spawnServer(dataDir, { SANDBOX_LEDGER_MS: "1000", SANDBOX_LEDGER_KEY: SANDBOX_KEY, SANDBOX_FAUCET_PER_MINUTE: "1000000", QUIET: "1" }, ["sandbox"]);
+  if (!(await sandbox.healthy())) throw new Error(`vvx sandbox did not start: ${sandbox.output}`);
+  return Object.assign(sandbox, { dataDir });
 }
 
 /**
@@ -168,6 +190,7 @@ async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wal
   const { ctx } = server;
   const client = await outsideClient(ledgerBase);
   const bettors = await Crowd.start({
+    client: crowdClient,
     bettors: { url: `${server.url.replace("http", "ws")}/ws/games/crash`, origin: server.url, list: await Promise.all(wallets.map(async (w) => ({ wallet: w.classicAddress, cookie: `vvx_session=${(await ctx.auth.createSession(w.classicAddress, "wallet_connect")).token}` }))) },
   });
   crowds.push(bettors);

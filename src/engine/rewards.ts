@@ -203,6 +203,21 @@ export function roiProgressPercent(mintedAtMs: number, durationMonths: number, n
   return Math.min(100, Math.max(0, ((nowMs - mintedAtMs) / durationMs) * 100));
 }
 
+/**
+ * The first instant after `nowMs` at which roiProgressPercent rounded to 0.01 (the answers' `roiProgress`) may read
+ * otherwise: a millisecond or two early, never late (a cached answer is made again then; Infinity once it is 100).
+ */
+export function roiProgressChangesAfterMs(mintedAtMs: number, durationMonths: number, nowMs: number): number {
+  const durationMs = durationMonths * DAYS_PER_REWARD_MONTH * MS_PER_DAY;
+  if (!(durationMs > 0) || nowMs >= mintedAtMs + durationMs) return Infinity;
+  if (nowMs < mintedAtMs) return mintedAtMs;
+  // The rounded percentage k / 100 (as the answers round it: a quotient of another form rounds otherwise right at
+  // a step) moves to (k + 1) / 100 when the elapsed time passes k + 0.5 steps of 0.01 % of the term.
+  const k = Math.round(roiProgressPercent(mintedAtMs, durationMonths, nowMs) * 100);
+  const next = mintedAtMs + (k + 0.5) * (durationMs / 10_000);
+  return Math.max(nowMs + 1, Math.floor(next) - 1);
+}
+
 /** The spec's rewards progress: total earned / (price + price x ROI x months), in percent (2 decimals, floored). */
 export function rewardsProgressPercent(totalEarnedMicro: bigint, terms: RewardTerms): number {
   const denominator = priceMicro(terms) + rewardCapMicro(terms);

@@ -6,7 +6,14 @@
 // What it measures, as histograms (whole milliseconds, 0.1 ms for acknowledgements) the parent merges:
 // tick and crash delivery (receipt - the message's serverTime, one machine's clock) while recording,
 // cash-out acknowledgement (cashOut sent -> cashOutConfirmed), and flood messages counted per side.
+// Its sockets are raw TCP speaking minimal WebSocket (lib/rawws.ts: a receipt is the time of the TCP chunk
+// that completed the message), so the crowd costs the shared cores less than the server it measures; with
+// `sampleEvery` N > 1 only every Nth spectator and bare subscriber reads as data comes and times what it gets
+// (the bettors all do), the others read in batches every BATCHED_READ_MS (counting every flood message all the
+// same: they all read as data comes while a flood is expected). `client: "websocket"` uses Bun's WebSocket client
+// instead, every socket reading as data comes (the clients compared: scripts/bench/crowd-clients.ts).
 import { linesOf } from "./lines";
+import { RawWebSocket, type RawMessage } from "./rawws";
 
 export interface CrowdJob {
   /** Spectators on the game socket. */
@@ -15,7 +22,15 @@ export interface CrowdJob {
   bettors?: { url: string; origin: string; list: { wallet: string; cookie: string }[] };
   /** Subscribers of the bare server (it subscribes them on open). */
   bare?: { url: string; count: number };
+  /** The sockets' client (default raw). */
+  client?: CrowdClient;
+  /** Raw client: every Nth spectator and bare subscriber times its messages, the others read in batches (default 1: all time them). */
+  sampleEvery?: number;
 }
+
+export type CrowdClient = "raw" | "websocket";
+/** What the crowd does with a socket once it is open. */
+type ClientSocket = { send(text: string): void; close(): void };
 
 export type Side = "game" | "bare";
 type Command = { cmd: "record"; on: boolean } | { cmd: "cashout"; wallets: string[] } | { cmd: "expect"; side: Side; total: number } | { cmd: "report" } | { cmd: "close" };
@@ -32,6 +47,8 @@ export interface CrowdReport {
 
 /** Sockets opened at once per crowd while connecting (more would overflow the listen backlog of a 2-core server under load). */
 const CONNECT_BATCH = 50;
+/** How often the batched sockets read what the kernel holds for them (about 10 ticks: well under a socket's receive buffer). */
+const BATCHED_READ_MS = 1_000;
 
 /** The child process's whole life (long because it is one script: its job, its sockets, then its commands until told to close). */
 async function crowd(): Promise<void> {
@@ -46,44 +63,62 @@ async function crowd(): Promise<void> {
   const flood = { game: 0, bare: 0 };
   let expect: { side: Side; total: number } | undefined;
   const floodSeen = (side: Side) => {
-    if (++flood[side] === expect?.total && expect.side === side) out({ done: side });
+    if (++flood[side] !== expect?.total || expect.side !== side) return;
+    for (const ws of batched) ws.batch(true);
+    out({ done: side });
   };
   const serverTime = (text: string) => Number(/"serverTime":(\d+)/.exec(text)?.[1]);
   // Only the messages measured are looked at (a real client parses its own; thousands here share one process).
-  const onGame = (text: string) => {
+  const onGame: RawMessage = (text, wallMs) => {
     if (text.startsWith('{"type":"tick"')) {
-      if (recording) add(hist.tick, Date.now() - serverTime(text));
+      if (recording) add(hist.tick, wallMs - serverTime(text));
     } else if (text.startsWith('{"type":"flood"')) floodSeen("game");
-    else if (recording && text.startsWith('{"type":"gameState","status":"crashed"')) add(hist.crash, Date.now() - serverTime(text));
+    else if (recording && text.startsWith('{"type":"gameState","status":"crashed"')) add(hist.crash, wallMs - serverTime(text));
   };
-  const open = (url: string, headers: Record<string, string>, onMessage: (text: string) => void) =>
-    new Promise<WebSocket>((resolve, reject) => {
-      const ws = new WebSocket(url, { headers } as never);
-      ws.onopen = () => resolve(ws);
-      ws.onerror = () => reject(new Error(`socket to ${url} failed`));
-      ws.onclose = () => void closed++;
-      ws.onmessage = (e) => onMessage(String(e.data));
+  // A batched socket counts floods only (what it reads is up to BATCHED_READ_MS late).
+  const onGameBatched: RawMessage = (text) => void (text.startsWith('{"type":"flood"') && floodSeen("game"));
+  const sampleEvery = job.client === "websocket" ? 1 : (job.sampleEvery ?? 1);
+  const batched: RawWebSocket[] = [];
+  /** Opens `count` sockets, every sampleEvery-th timing its messages with `timed`, the others batched with `counted`. */
+  const openSampled = (url: string, headers: Record<string, string>, count: number, timed: RawMessage, counted: RawMessage) =>
+    openMany(count, async (i) => {
+      if (i % sampleEvery === 0) return open(url, headers, timed);
+      const ws = (await open(url, headers, counted)) as RawWebSocket;
+      ws.batch(true);
+      batched.push(ws);
+      return ws;
     });
-  const openMany = async (count: number, make: (i: number) => Promise<WebSocket>) => {
-    const sockets: WebSocket[] = [];
+  const onClose = () => void closed++;
+  const open = (url: string, headers: Record<string, string>, onMessage: RawMessage): Promise<ClientSocket> =>
+    job.client === "websocket"
+      ? new Promise((resolve, reject) => {
+          const ws = new WebSocket(url, { headers } as never);
+          ws.onopen = () => resolve(ws);
+          ws.onerror = () => reject(new Error(`socket to ${url} failed`));
+          ws.onclose = onClose;
+          ws.onmessage = (e) => onMessage(String(e.data), Date.now(), performance.now());
+        })
+      : RawWebSocket.connect(url, headers, { onMessage, onClose });
+  const openMany = async (count: number, make: (i: number) => Promise<ClientSocket>) => {
+    const sockets: ClientSocket[] = [];
     for (let i = 0; i < count; i += CONNECT_BATCH) sockets.push(...(await Promise.all(Array.from({ length: Math.min(CONNECT_BATCH, count - i) }, (_, j) => make(i + j)))));
     return sockets;
   };
 
-  const sockets: WebSocket[] = [];
+  const sockets: ClientSocket[] = [];
   if (job.game) {
     const { url, origin, count } = job.game;
-    sockets.push(...(await openMany(count, () => open(url, { origin }, onGame))));
+    sockets.push(...(await openSampled(url, { origin }, count, onGame, onGameBatched)));
   }
-  const bettors = new Map<string, WebSocket>();
+  const bettors = new Map<string, ClientSocket>();
   if (job.bettors) {
     const { url, origin, list } = job.bettors;
     await openMany(list.length, async (i) => {
       const { wallet, cookie } = list[i]!;
-      const ws = await open(url, { origin, cookie }, (text) => {
-        onGame(text);
+      const ws = await open(url, { origin, cookie }, (text, wallMs, monoMs) => {
+        onGame(text, wallMs, monoMs);
         if (text.startsWith('{"type":"cashOutConfirmed"') && sentAt.has(wallet)) {
-          add(hist.ack, Math.round((performance.now() - sentAt.get(wallet)!) * 10));
+          add(hist.ack, Math.round((monoMs - sentAt.get(wallet)!) * 10));
           sentAt.delete(wallet);
         }
       });
@@ -95,13 +130,17 @@ async function crowd(): Promise<void> {
   }
   if (job.bare) {
     const { url, count } = job.bare;
-    const onBare = (text: string) => {
+    const onBare: RawMessage = (text, wallMs) => {
       if (text.startsWith('{"type":"flood"')) floodSeen("bare");
-      else if (recording && text.startsWith('{"type":"tick"')) add(hist.bareTick, Date.now() - serverTime(text));
+      else if (recording && text.startsWith('{"type":"tick"')) add(hist.bareTick, wallMs - serverTime(text));
     };
-    sockets.push(...(await openMany(count, () => open(url, {}, onBare))));
+    const onBareBatched: RawMessage = (text) => void (text.startsWith('{"type":"flood"') && floodSeen("bare"));
+    sockets.push(...(await openSampled(url, {}, count, onBare, onBareBatched)));
   }
-  out({ ready: sockets.length });
+  const batchedReads = batched.length ? setInterval(() => batched.forEach((ws) => ws.resume()), BATCHED_READ_MS) : undefined;
+  const gameSockets = (job.game?.count ?? 0) + (job.bettors?.list.length ?? 0);
+  const batchedGame = batched.length - (job.bare ? job.bare.count - Math.ceil(job.bare.count / sampleEvery) : 0);
+  out({ ready: sockets.length, timing: { game: gameSockets - batchedGame, all: sockets.length - batched.length } });
 
   for (let next = await input.next(); !next.done; next = await input.next()) {
     const cmd = JSON.parse(next.value as string) as Command;
@@ -117,11 +156,14 @@ async function crowd(): Promise<void> {
       flood.game = flood.bare = 0;
       expect = { side: cmd.side, total: cmd.total };
       out({ expecting: cmd.side });
+      // Every socket reads as data comes while a flood is timed (the bench waits for the last message).
       if (cmd.total === 0) out({ done: cmd.side });
+      else for (const ws of batched) ws.batch(false);
     } else if (cmd.cmd === "report") {
       const obj = (h: Map<number, number>) => Object.fromEntries(h);
       out({ tick: obj(hist.tick), crash: obj(hist.crash), ack: obj(hist.ack), bareTick: obj(hist.bareTick), closed } satisfies CrowdReport);
     } else if (cmd.cmd === "close") {
+      clearInterval(batchedReads);
       for (const ws of sockets) ws.close();
       process.exit(0);
     }
@@ -137,6 +179,10 @@ export class Crowd {
   /** Its sockets on the game (spectators and bettors) and on the bare server. */
   readonly gameSockets: number;
   readonly bareSockets: number;
+  /** Its sockets that time their messages (the others read in batches: CrowdJob.sampleEvery). */
+  timingSockets = 0;
+  /** Of those, its sockets on the game (each times the crash). */
+  timingGameSockets = 0;
 
   private constructor(job: CrowdJob) {
     this.proc = Bun.spawn([process.execPath, import.meta.path], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
@@ -149,8 +195,10 @@ export class Crowd {
   /** Starts a crowd; resolves once every socket of it is open. */
   static async start(job: CrowdJob): Promise<Crowd> {
     const crowd = new Crowd(job);
-    const ready = await crowd.next<{ ready: number }>();
+    const ready = await crowd.next<{ ready: number; timing: { game: number; all: number } }>();
     if (ready.ready !== crowd.gameSockets + crowd.bareSockets) throw new Error(`crowd opened ${ready.ready} of ${crowd.gameSockets + crowd.bareSockets} sockets`);
+    crowd.timingSockets = ready.timing.all;
+    crowd.timingGameSockets = ready.timing.game;
     return crowd;
   }
 
@@ -170,6 +218,13 @@ export class Crowd {
     this.tell({ cmd: "expect", side, total });
     await this.next();
     return async () => void (await this.next());
+  }
+
+  /** The crowd process's CPU time so far (user + system, ms). */
+  async cpuMs(): Promise<number> {
+    const stat = await Bun.file(`/proc/${this.proc.pid}/stat`).text();
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   }
 
   async report(): Promise<CrowdReport> {

@@ -1,9 +1,8 @@
 import type { Config } from "../platform/config";
 import { openStore, type Db, type ProductStore } from "../platform/db";
 import { tableVersionsOf } from "../platform/db/store";
-import { NewerPgSchemaError, openPgStore } from "../platform/db/pg";
-import { connectBroker, redacted, type Broker } from "../platform/cluster/broker";
-import { PgLeaderElection, SoloLeadership, type Leadership } from "../platform/cluster/leader";
+import type { Broker } from "../platform/cluster/broker";
+import { SoloLeadership, type Leadership } from "../platform/cluster/leader";
 import type { Logger } from "../platform/log";
 import type { AppContext } from "./context";
 
@@ -23,6 +22,8 @@ export interface ClusterParts {
 
 export async function openCluster(config: Config, log: Logger): Promise<ClusterParts> {
   if (!config.databaseUrl) return { store: openStore(config.dataDir, "vvx.db", config.dbBusyTimeoutMs), leadership: new SoloLeadership(config.instanceId) };
+  // PostgreSQL's driver and migrations, the election and the broker's client load only here: an instance on SQLite never holds them.
+  const [{ NewerPgSchemaError, openPgStore }, { connectBroker, redacted }, { PgLeaderElection }] = await Promise.all([import("../platform/db/pg"), import("../platform/cluster/broker"), import("../platform/cluster/leader")]);
   const pg = await openPgStore(config.databaseUrl).catch((err: unknown) => {
     if (err instanceof NewerPgSchemaError) throw new ClusterStartError(`DATABASE_URL: ${err.message}`);
     throw new ClusterStartError(`DATABASE_URL: cannot open PostgreSQL at ${redacted(config.databaseUrl!)} (${reasonOf(err)}); check the address, the password and that the server runs`);

@@ -4,9 +4,8 @@ import { actingWallet, walletSession } from "../auth/guard";
 import type { AuthService } from "../auth/service";
 import type { Config } from "../platform/config";
 import { ValidationError } from "../platform/errors";
-import { joinedResponse } from "../platform/http/cachedJson";
+import { textResponse } from "../platform/http/cachedJson";
 import { queryOf, type ReadLane } from "../platform/http/readLane";
-import type { JsonParts } from "./rewardsJson";
 import { parsePositive } from "../platform/http/query";
 import { parseAddress } from "../ledger/address";
 import type { SignRequestCreated } from "../signing/service";
@@ -54,8 +53,8 @@ function readRoutes(rewards: RewardService, jsonHeaders?: Record<string, string>
   const rewardsNow = ({ wallet, period, page, pageSize }: ReturnType<typeof rewardsRead>) => rewards.rewardsJsonNow(wallet, period, page, pageSize);
   lane?.add("/api/rewards/wallet/:wallet", (request) => {
     const query = queryOf(request, "period", "page", "pageSize", "t");
-    const parts = query && rewardsNow(rewardsRead(request.params.wallet!, query));
-    return parts && !(parts instanceof Promise) ? joinedResponse(parts.head, parts.items, parts.tail, rewardsHeaders) : undefined;
+    const text = query && rewardsNow(rewardsRead(request.params.wallet!, query));
+    return typeof text === "string" ? textResponse(text, rewardsHeaders) : undefined;
   });
   return new Elysia({ name: "rewards-reads" })
     .get(
@@ -143,8 +142,7 @@ export { RewardService } from "./service";
 export { TransferService } from "./transfers";
 export { paidRewardsMicro } from "./repository";
 
-/** The Rewards response from its parts: in the same tick when they are made already. */
-function rewardsResponse(parts: JsonParts | Promise<JsonParts>, headers: Record<string, string>): Response | Promise<Response> {
-  const respond = ({ head, items, tail }: JsonParts) => joinedResponse(head, items, tail, headers);
-  return parts instanceof Promise ? parts.then(respond) : respond(parts);
+/** The Rewards response from its text: in the same tick when it is made already. */
+function rewardsResponse(text: string | Promise<string>, headers: Record<string, string>): Response | Promise<Response> {
+  return typeof text === "string" ? textResponse(text, headers) : text.then((t) => textResponse(t, headers));
 }

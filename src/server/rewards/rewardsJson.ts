@@ -1,6 +1,5 @@
-import { accruedSinceLastClaimMicro, accruedTotalMicro, claimRefusal, daysSincePurchase, monthEndMs, roiProgressPercent, utcMonthOf } from "../../engine";
+import { accruedSinceLastClaimMicro, accruedTotalMicro, claimRefusal, daysSincePurchase, monthEndMs, MS_PER_DAY, nextClaimAtMs, roiProgressChangesAfterMs, roiProgressPercent, utcMonthOf } from "../../engine";
 import type { Config } from "../platform/config";
-import { utf8 } from "../platform/http/cachedJson";
 import { nextRewardAtMs, type Holding } from "./holdings";
 import { nftRewardsView, vvxText } from "./views";
 
@@ -36,7 +35,7 @@ export class RewardsEntry {
   private readonly gaps: Gap[] = [];
   private day: DayValues | undefined;
   /** The last entry made and what it was made from (within a day only the ROI progress and the claim flags move). */
-  private last: { day: DayValues; roi: number; early: boolean; full: boolean; bytes: Uint8Array } | undefined;
+  private last: { day: DayValues; roi: number; early: boolean; full: boolean; text: string } | undefined;
 
   constructor(
     readonly holding: Holding,
@@ -78,18 +77,30 @@ export class RewardsEntry {
     return this.day;
   }
 
-  /** The entry's JSON at `nowMs` as UTF-8: the bytes JSON.stringify(nftRewardsView(holding at nowMs)) writes. */
-  json(nowMs: number, day: DayValues, canClaimEarly: boolean, canClaimFull: boolean): Uint8Array {
+  /** The entry's JSON at `nowMs`: the text JSON.stringify(nftRewardsView(holding at nowMs)) writes. */
+  json(nowMs: number, day: DayValues, canClaimEarly: boolean, canClaimFull: boolean): string {
     const h = this.holding;
     const roi = Math.round(roiProgressPercent(h.mintedAtMs, h.tier.durationMonths, nowMs) * 100) / 100;
     const last = this.last;
-    if (last && last.day === day && last.roi === roi && last.early === canClaimEarly && last.full === canClaimFull) return last.bytes;
+    if (last && last.day === day && last.roi === roi && last.early === canClaimEarly && last.full === canClaimFull) return last.text;
     let out = this.parts[0]!;
     for (let i = 0; i < this.gaps.length; i++) {
       out += gapValue(this.gaps[i]!, day, roi, canClaimEarly, canClaimFull) + this.parts[i + 1]!;
     }
-    this.last = { day, roi, early: canClaimEarly, full: canClaimFull, bytes: utf8(out) };
-    return this.last.bytes;
+    this.last = { day, roi, early: canClaimEarly, full: canClaimFull, text: out };
+    return out;
+  }
+
+  /**
+   * The first instant after `nowMs` at which the entry may read otherwise: its next whole day (the amounts, the
+   * next reward's date), the end of its term, the end of its 24 h wait (the claim flags) or its ROI progress's next
+   * step. The claim flags' other input, the last day of the month, moves at a midnight (rewardsJson adds those).
+   */
+  changesAfter(nowMs: number): number {
+    const h = this.holding;
+    let until = h.purchasedAtMs + (daysSincePurchase(h.purchasedAtMs, nowMs) + 1) * MS_PER_DAY;
+    for (const at of [h.termEndMs, nextClaimAtMs(h.position)]) if (at > nowMs && at < until) until = at;
+    return Math.min(until, roiProgressChangesAfterMs(h.mintedAtMs, h.tier.durationMonths, nowMs));
   }
 
   /** Whether each kind of claim is allowed at `nowMs` (the engine's rules, with the day's open amount). */
@@ -140,14 +151,19 @@ export interface RewardsHead {
   totalPages: number;
 }
 
-const CLOSE = utf8("]}");
-
-/** An answer's JSON in parts (joinedResponse's): its opening text, the serialized items (comma-separated) and its end. */
-export interface JsonParts {
-  head: string;
-  items: Uint8Array[];
-  tail: Uint8Array;
+/**
+ * The Rewards response's JSON around its `now` (the one field that moves every millisecond): `before` ends with
+ * `"now":"`, `after` begins with the closing quote. Everything else reads the same from the instant it was made
+ * until `untilMs` (exclusive), while nothing it was made from is written (see RewardsAnswers).
+ */
+export interface RewardsText {
+  before: string;
+  after: string;
+  untilMs: number;
 }
+
+/** The whole answer at `nowMs` (an instant its text holds for). */
+export const rewardsTextAt = (text: RewardsText, nowMs: number): string => text.before + nowText(nowMs) + text.after;
 
 /** A one-value memo of a pure formatting function (the same instant or amount is asked for again and again). */
 function lastOf<K, V>(format: (key: K) => V): (key: K) => V {
@@ -169,19 +185,21 @@ const totalText = lastOf(vvxText);
 const dailyText = lastOf(vvxText);
 
 /**
- * The Rewards response's JSON at `nowMs` in parts, from the wallet's entries (in the answer's order)
- * and its head: the totals are the entries' amounts summed, as RewardService.rewards sums its
- * holdings. The head is written field by field in RewardsHead's order (JSON.stringify's output for
- * that object); the entries' cached bytes follow it (see joinedResponse).
+ * The Rewards response's JSON at `nowMs`, from the wallet's entries (in the answer's order) and its head:
+ * the totals are the entries' amounts summed, as RewardService.rewards sums its holdings. The head is
+ * written field by field in RewardsHead's order (JSON.stringify's output for that object); the entries'
+ * cached texts follow it. `rowsUntilMs`: when the period's oldest listed claim leaves it (Infinity: never).
  */
-export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<RewardsHead, "now" | "totalAccruedVVX" | "totalEarnedVVX" | "dailyVVX" | "nextClaimTime" | "canClaimEarly" | "canClaimFull" | "nextDistributionTime">): JsonParts {
+export function rewardsJson(entries: RewardsEntry[], nowMs: number, rowsUntilMs: number, head: Omit<RewardsHead, "now" | "totalAccruedVVX" | "totalEarnedVVX" | "dailyVVX" | "nextClaimTime" | "canClaimEarly" | "canClaimFull" | "nextDistributionTime">): RewardsText {
   let open = 0n;
   let total = 0n;
   let daily = 0n;
   let nextClaim: number | null = null;
   let anyEarly = false;
   let anyFull = false;
-  const nfts: Uint8Array[] = [];
+  const nfts: string[] = [];
+  // The next UTC midnight: the last day of a month (full claims) and the month of the next distribution move there.
+  let untilMs = Math.min(rowsUntilMs, (Math.floor(nowMs / MS_PER_DAY) + 1) * MS_PER_DAY);
   for (const entry of entries) {
     const h = entry.holding;
     const day = entry.amounts(nowMs);
@@ -194,11 +212,13 @@ export function rewardsJson(entries: RewardsEntry[], nowMs: number, head: Omit<R
     anyEarly ||= can.early;
     anyFull ||= can.full;
     nfts.push(entry.json(nowMs, day, can.early, can.full));
+    untilMs = Math.min(untilMs, entry.changesAfter(nowMs));
   }
-  const opening =
-    `{"success":${head.success},"walletAddress":${JSON.stringify(head.walletAddress)},"now":"${nowText(nowMs)}","period":${JSON.stringify(head.period)}` +
+  const before = `{"success":${head.success},"walletAddress":${JSON.stringify(head.walletAddress)},"now":"`;
+  const after =
+    `","period":${JSON.stringify(head.period)}` +
     `,"totalAccruedVVX":"${openText(open)}","totalEarnedVVX":"${totalText(total)}","dailyVVX":"${dailyText(daily)}"` +
     `,"nextClaimTime":${nextClaim === null ? "null" : `"${nextClaimText(nextClaim)}"`},"canClaimEarly":${anyEarly},"canClaimFull":${anyFull},"nextDistributionTime":"${distributionText(nowMs)}"` +
-    `,"rewards":${head.rewards.length ? JSON.stringify(head.rewards) : "[]"},"rewardsTotal":${head.rewardsTotal},"page":${head.page},"pageSize":${head.pageSize},"totalPages":${head.totalPages},"nfts":[`;
-  return { head: opening, items: nfts, tail: CLOSE };
+    `,"rewards":${head.rewards.length ? JSON.stringify(head.rewards) : "[]"},"rewardsTotal":${head.rewardsTotal},"page":${head.page},"pageSize":${head.pageSize},"totalPages":${head.totalPages},"nfts":[${nfts.join(",")}]}`;
+  return { before, after, untilMs };
 }

@@ -17,13 +17,13 @@ import { LedgerReads, type HeldToken } from "./ledgerReads";
 import { CLAIM_WAIT_MS, REWARD_CLAIM_OWNER, REWARD_ERROR, REWARD_MONTHLY_PURPOSE, REWARD_PURPOSE, claimOutboxKey, periodStartMs, type Period } from "./model";
 import { RewardDistribution } from "./distribution";
 import { NftHolders } from "./holders";
-import { readModelsFor, type ReadModelSet } from "../platform/db/readModels";
+import { readModelsFor, type ReadModel, type ReadModelSet } from "../platform/db/readModels";
 import { RewardRepository, type ClaimRow, type NftRecord } from "./repository";
 import { rewardClaims } from "./schema";
 import { nftRewardsView, ownedNftView, vvxText } from "./views";
-import { WalletRewardReads } from "./walletReads";
-import { rewardsJson, type JsonParts, type RewardsEntry } from "./rewardsJson";
-import type { RewardRowView } from "../../shared/api/rewards";
+import { REWARD_TABLES, WalletRewardReads } from "./walletReads";
+import { rewardsJson, rewardsTextAt, type RewardsEntry } from "./rewardsJson";
+import { RewardsAnswers } from "./answers";
 
 export interface RewardServiceDeps {
   db: Db;
@@ -59,6 +59,9 @@ export class RewardService {
   readonly distribution: RewardDistribution;
   private readonly cached: WalletRewardReads;
   private readonly models: ReadModelSet;
+  /** A new object after any write to the rewards tables: what a kept Rewards answer was made from (see RewardsAnswers). */
+  private readonly tablesStamp: ReadModel<object>;
+  private readonly answers = new RewardsAnswers();
   /** How long a claim request waits for the payment's validation (tests and the benchmark change it). */
   claimWaitMs = CLAIM_WAIT_MS;
   private offs: (() => void)[] = [];
@@ -70,6 +73,7 @@ export class RewardService {
     this.reads = new LedgerReads(deps.ledger);
     this.models = readModelsFor(deps.db);
     this.cached = new WalletRewardReads(this.repo, this.models, deps.config);
+    this.tablesStamp = this.models.model(REWARD_TABLES, () => ({}));
     const holders = new NftHolders(deps.ledger, this.reads);
     this.distribution = new RewardDistribution({ ...deps, repo: this.repo, reads: this.reads, holders, recorded: (row) => this.push(row) });
     // The claim owns its payment: the outbox hands it the settlement; a refused distribution payment goes again under the next key.
@@ -133,30 +137,41 @@ export class RewardService {
   }
 
   /**
-   * GET /api/rewards/wallet/:w's body in parts (joinedResponse writes them): JSON.stringify(rewards(...))
-   * byte for byte (rewardsJson.test.ts), made from per-NFT templates (RewardsEntry) so a read computes
-   * only what the time changes.
+   * GET /api/rewards/wallet/:w's body: JSON.stringify(rewards(...)) byte for byte (rewardsJson.test.ts), made
+   * from per-NFT templates (RewardsEntry) so a read computes only what the time changes, and reused while
+   * nothing it was made from changed but its `now` (RewardsAnswers).
    */
-  async rewardsJson(wallet: string, period: Period, page: number, pageSize: number, at?: number): Promise<JsonParts> {
+  async rewardsJson(wallet: string, period: Period, page: number, pageSize: number, at?: number): Promise<string> {
     return this.rewardsBody(wallet, await this.reads.held(wallet), period, page, pageSize, at);
   }
 
   /** rewardsJson without the ledger's round trip when the wallet's holdings of the current ledger are known already (the usual read); else undefined. */
-  rewardsJsonNow(wallet: string, period: Period, page: number, pageSize: number): JsonParts | Promise<JsonParts> | undefined {
+  rewardsJsonNow(wallet: string, period: Period, page: number, pageSize: number): string | Promise<string> | undefined {
     const held = this.reads.heldNow(wallet);
     return held && this.rewardsBody(wallet, held, period, page, pageSize);
   }
 
   /** The body in the same tick when the read models hold everything (the usual read), else once they are read. */
-  private rewardsBody(wallet: string, held: HeldToken[], period: Period, page: number, pageSize: number, at?: number): JsonParts | Promise<JsonParts> {
+  private rewardsBody(wallet: string, held: HeldToken[], period: Period, page: number, pageSize: number, at?: number): string | Promise<string> {
     const nowMs = at ?? this.deps.clock.now();
-    const sinceMs = periodStartMs(period, nowMs);
-    // The read models' versions are read once for both (nothing is written between the two reads).
-    const [entries, claims] = this.models.readTogether(() => [this.cached.entries(wallet, held, nowMs), this.cached.claimsPage(wallet, sinceMs, page, pageSize)] as const);
-    const body = (list: RewardsEntry[], { rows, count }: { rows: RewardRowView[]; count: number }) =>
-      rewardsJson(list, nowMs, { success: true, walletAddress: wallet, period, rewards: rows, rewardsTotal: count, page, pageSize, totalPages: Math.max(1, Math.ceil(count / pageSize)) });
-    if (!(entries instanceof Promise) && !(claims instanceof Promise)) return body(entries, claims);
-    return Promise.all([entries, claims]).then(([list, c]) => body(list, c));
+    const key = `${wallet} ${period} ${page} ${pageSize}`;
+    // The read models' versions are read once for all (nothing is written between these reads).
+    return this.models.readTogether(() => {
+      const stamp = this.tablesStamp.get();
+      const kept = this.answers.take(key, held, stamp, nowMs);
+      if (kept !== undefined) return kept;
+      const sinceMs = periodStartMs(period, nowMs);
+      const entries = this.cached.entries(wallet, held, nowMs);
+      const claims = this.cached.claimsPage(wallet, sinceMs, page, pageSize);
+      const body = (list: RewardsEntry[], { rows, count, oldestMs }: Awaited<typeof claims>) => {
+        // The oldest claim listed leaves the period (and the count) once the period's start passes it.
+        const rowsUntilMs = oldestMs === null || sinceMs === null ? Infinity : oldestMs + (nowMs - sinceMs) + 1;
+        return rewardsJson(list, nowMs, rowsUntilMs, { success: true, walletAddress: wallet, period, rewards: rows, rewardsTotal: count, page, pageSize, totalPages: Math.max(1, Math.ceil(count / pageSize)) });
+      };
+      // Kept when made in this tick from the tables at `stamp` (an answer read later may be of newer rows).
+      if (!(entries instanceof Promise) && !(claims instanceof Promise)) return this.answers.keep(key, held, stamp, nowMs, body(entries, claims));
+      return Promise.all([entries, claims]).then(([list, c]) => rewardsTextAt(body(list, c), nowMs));
+    });
   }
 
   /** The dashboard cards: VVX balance (ledger), NFTs owned, pending rewards. */

@@ -10,8 +10,8 @@ import { rewardRowView } from "./views";
 /** Every table a holding's record or a claim row is read from: a write to any of them rebuilds these read models. */
 export const REWARD_TABLES = ["nfts", "nft_purchases", "nft_tiers", "reward_claims"] as const;
 
-/** One page of a wallet's claims, and how many there are in the period. */
-type ClaimsPage = { rows: RewardRowView[]; count: number };
+/** One page of a wallet's claims, how many there are in the period, and when the oldest of them was made (null: none, or no period). */
+type ClaimsPage = { rows: RewardRowView[]; count: number; oldestMs: number | null };
 
 /** One claim of a wallet's list: when it was made and its Reward row (neither depends on the time of the read). */
 interface ListedClaim {
@@ -94,7 +94,7 @@ export class WalletRewardReads {
     return settledThen(this.claims.get(wallet), (all) => {
       const count = sinceMs === null ? all.length : firstBefore(all, sinceMs);
       const offset = (page - 1) * pageSize;
-      return { rows: all.slice(offset, Math.min(offset + pageSize, count)).map((c) => c.view), count };
+      return { rows: all.slice(offset, Math.min(offset + pageSize, count)).map((c) => c.view), count, oldestMs: sinceMs === null || !count ? null : all[count - 1]!.claimedAtMs };
     });
   }
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, type Config } from "../platform/config";
+import { loadConfig } from "../platform/config";
 import type { Logger } from "../platform/log";
 import { startServer } from "../app/main";
 import type { AppContext } from "../app/context";
@@ -38,11 +38,10 @@ export interface TestServer {
 /**
  * Starts the real server on a free loopback port with its own temporary
  * DATA_DIR (a real SQLite file). Pass `dataDir` (and `PORT` in env) to restart on the same data (and port).
- * `configure` changes what no variable can (the capacity bench points a sandbox server at another one's ledger).
  */
-export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, log?: Logger, configure?: (config: Config) => Config): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, dataDir?: string, log?: Logger): Promise<TestServer> {
   if (env.DATABASE_URL) throw new Error("startTestServer runs on SQLite: a server on DATABASE_URL is startTestInstance's");
-  return (await startTestInstance(env, dataDir, log, configure)) as TestServer;
+  return (await startTestInstance(env, dataDir, log)) as TestServer;
 }
 
 /** A server of a cluster (DATABASE_URL, BROKER_URL in `env`) in this process: its store is either driver's. */
@@ -53,7 +52,7 @@ export interface TestInstance extends Omit<TestServer, "ctx"> {
 }
 
 /** startTestServer for any configuration: an instance of a cluster when `env` names DATABASE_URL (its own DATA_DIR all the same). */
-export async function startTestInstance(env: Record<string, string> = {}, dataDir?: string, log?: Logger, configure: (config: Config) => Config = (c) => c): Promise<TestInstance> {
+export async function startTestInstance(env: Record<string, string> = {}, dataDir?: string, log?: Logger): Promise<TestInstance> {
   // env.PORT: a restart on the port pages already use (a browser test of an outage); otherwise a free one.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "vvx-test-"));
@@ -61,7 +60,7 @@ export async function startTestInstance(env: Record<string, string> = {}, dataDi
   // so are the Xaman payload limits and the open reservations per address (tests of the limits set them).
   // A chain of 10,000 games is a hundredth of the walk at every start, and more rounds than any test plays.
   const config = loadConfig({ HOST: "127.0.0.1", QUIET: "1", LOG_LEVEL: "warn", SANDBOX_LEDGER_MS: "200", SANDBOX_FAUCET_PER_MINUTE: "1000000", PAYLOADS_PER_WALLET_PER_MINUTE: "100000", PAYLOADS_PER_IP_PER_MINUTE: "1000000", NFT_RESERVATIONS_PER_IP: "1000000", CRASH_CHAIN_LENGTH: "10000", ...env, PORT: String(port), DATA_DIR: dir });
-  const server = await startServer(configure(config), log);
+  const server = await startServer(config, log);
   return {
     url: `http://127.0.0.1:${port}`,
     port,

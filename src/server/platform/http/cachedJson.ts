@@ -29,7 +29,7 @@ export class CachedJson<T> {
 
   /** The body as a response; `headers` (the API's, content type included) replace the bare content type. */
   response(headers: Record<string, string> = JSON_HEADERS): Response {
-    return new Response(this.text, { headers: headersOf(headers) });
+    return textResponse(this.text, headers);
   }
 
   /** The body without its closing brace (and with a comma when it has fields), as UTF-8: made once. */
@@ -49,6 +49,11 @@ function headersOf(headers: Record<string, string>): Headers {
   let set = headerSets.get(headers);
   if (!set) headerSets.set(headers, (set = new Headers(headers)));
   return set;
+}
+
+/** JSON text made per request as a response with a route's fixed headers (see headersOf). */
+export function textResponse(text: string, headers: Record<string, string> = JSON_HEADERS): Response {
+  return new Response(text, { headers: headersOf(headers) });
 }
 
 /** A function that checks a value against `schema` and returns it serialized (the validator is compiled once, on first use: not at start-up). */
