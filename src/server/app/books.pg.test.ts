@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Wallet } from "xrpl";
 import { houseAnswer, wheelAnswer } from "../books";
-import type { PgLeaderElection } from "../platform/cluster/leader";
+import type { PgLeaderElection } from "../platform/cluster/election";
 import { openStore, type Store } from "../platform/db";
 import { SESSION_COOKIE } from "../auth/cookies";
 import { recordBets, recordMoney, recordSlotsAndWheel } from "../testing/booksKit";

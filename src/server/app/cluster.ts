@@ -23,7 +23,7 @@ export interface ClusterParts {
 export async function openCluster(config: Config, log: Logger): Promise<ClusterParts> {
   if (!config.databaseUrl) return { store: openStore(config.dataDir, "vvx.db", config.dbBusyTimeoutMs), leadership: new SoloLeadership(config.instanceId) };
   // PostgreSQL's driver and migrations, the election and the broker's client load only here: an instance on SQLite never holds them.
-  const [{ NewerPgSchemaError, openPgStore }, { connectBroker, redacted }, { PgLeaderElection }] = await Promise.all([import("../platform/db/pg"), import("../platform/cluster/broker"), import("../platform/cluster/leader")]);
+  const [{ NewerPgSchemaError, openPgStore }, { connectBroker, redacted }, { PgLeaderElection }] = await Promise.all([import("../platform/db/pg"), import("../platform/cluster/broker"), import("../platform/cluster/election")]);
   const pg = await openPgStore(config.databaseUrl).catch((err: unknown) => {
     if (err instanceof NewerPgSchemaError) throw new ClusterStartError(`DATABASE_URL: ${err.message}`);
     throw new ClusterStartError(`DATABASE_URL: cannot open PostgreSQL at ${redacted(config.databaseUrl!)} (${reasonOf(err)}); check the address, the password and that the server runs`);

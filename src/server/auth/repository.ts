@@ -1,7 +1,7 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { first, prepared, tablesFor, type Db } from "../platform/db";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 const { oauthSignIns, walletSessions, walletSettings } = liteTables;
 

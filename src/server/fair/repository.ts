@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { first, prepared, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import type { DrawnSeeds } from "./model";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 export type SeedRow = typeof liteTables.fairSeeds.$inferSelect;
 

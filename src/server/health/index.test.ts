@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { PgLeaderElection } from "../platform/cluster/leader";
+import { PgLeaderElection } from "../platform/cluster/election";
 import { openPgStore } from "../platform/db/pg";
 import { testDatabase } from "../testing/clusterServices";
 import { startTcpProxy } from "../testing/tcpProxy";

@@ -2,7 +2,7 @@ import { and, desc, eq, gte, sql } from "drizzle-orm";
 import { convertHexToString } from "xrpl";
 import { classifyAmount, type Token } from "../ledger/amounts";
 import * as liteLedger from "../ledger/schema";
-import * as pgLedger from "../ledger/schema.pg";
+const pgLedger = (): typeof import("../ledger/schema.pg") => require("../ledger/schema.pg");
 import { tablesFor, type Db } from "../platform/db";
 import type { HistoryCurrency, HistoryEntry, HistoryQuery, HistorySource } from "./model";
 

@@ -7,7 +7,7 @@ import { startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
 import { OutboxConflictError } from "./errors";
 import type { LedgerGateway } from "./gateway";
 import { Outbox, type OutboxEntry } from "./outbox";
-import { PgLeaderElection } from "../platform/cluster/leader";
+import { PgLeaderElection } from "../platform/cluster/election";
 import { SQL } from "bun";
 
 // The outbox's exactly-once guarantees on PostgreSQL (the async store's SERIALIZABLE transactions), against the

@@ -4,7 +4,7 @@ import { systemClock, type Clock } from "../platform/clock";
 import { first, prepared, sqliteOf, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import { canonicalJson, mayConsumeSequence, toEntry, type OutboxEntry, type OutboxInput, type OutboxRow, type OutboxStatus } from "./entry";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 import { NotFoundError, UpstreamError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import { BackgroundLoop } from "../platform/loop";

@@ -5,7 +5,7 @@ import { isRetryable, prepared, tablesFor, type Db, type DbOrTx } from "../platf
 import type { Logger } from "../platform/log";
 import { toEntry, type OutboxEntry, type OutboxRow } from "./entry";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 /** One settlement handed to its owner, inside the transaction that records it. */
 export interface Settlement {

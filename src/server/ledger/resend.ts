@@ -6,7 +6,7 @@ import type { Logger } from "../platform/log";
 import { toEntry, type OutboxEntry, type OutboxInput } from "./entry";
 import type { OutboxOwners } from "./owners";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 /**
  * When a payment the outbox gave up on goes out again. A failed entry provably moved nothing (a tec

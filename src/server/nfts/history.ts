@@ -3,7 +3,7 @@ import { nftDisplayName } from "../../engine";
 import type { HistoryEntry, HistoryQuery, HistorySource } from "../history";
 import { first, tablesFor, type Db } from "../platform/db";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 /** Purchases whose payment the platform received (whatever became of them after). */
 const PAID = ["processing", "creating_offer", "offer_created", "completed", "refunded", "failed"];

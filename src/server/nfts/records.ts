@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { first, inJsonArray, prepared, tablesFor, timeOf, type Db } from "../platform/db";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 export type TierRow = typeof liteTables.nftTiers.$inferSelect;
 export type NftRecord = typeof liteTables.nfts.$inferSelect;

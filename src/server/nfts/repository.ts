@@ -2,9 +2,9 @@ import { and, asc, desc, eq, inArray, isNotNull, max, sql } from "drizzle-orm";
 import type { Clock } from "../platform/clock";
 import { first, prepared, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 import * as litePayments from "../payments/schema";
-import * as pgPayments from "../payments/schema.pg";
+const pgPayments = (): typeof import("../payments/schema.pg") => require("../payments/schema.pg");
 import { HOLDING_STATUSES, type PurchaseStatus } from "./model";
 
 /** Purchases paid for, whose NFT exists or is on its way. */

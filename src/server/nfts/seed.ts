@@ -1,7 +1,7 @@
 import { DEFAULT_NFT_TIERS, vvxToMicroNumber } from "../../engine";
 import { tablesFor, type Db } from "../platform/db";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 const { nftTiers } = liteTables;
 

@@ -2,7 +2,7 @@ import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { isValidClassicAddress } from "xrpl";
 import { first, placeholderTime, prepared, tablesFor, type Db } from "../platform/db";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 import { ValidationError } from "../platform/errors";
 import { MAX_STORED_AMOUNT } from "../ledger/amounts";
 import type { DbOrTx } from "../ledger/outbox";

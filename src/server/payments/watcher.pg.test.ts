@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, te
 import type { LedgerGateway } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { SQL } from "bun";
-import { PgLeaderElection } from "../platform/cluster/leader";
+import { PgLeaderElection } from "../platform/cluster/election";
 import { openPgStore, type PgStore } from "../platform/db/pg";
 import { memoryLogger } from "../platform/log";
 import { eventually, faucet, pay } from "../testing/ledgerKit";

@@ -1,9 +1,9 @@
 import { and, count, desc, eq, notExists, type SQL } from "drizzle-orm";
 import { first, tablesFor, type Db, type DbOrTx } from "../platform/db";
 import * as liteLedger from "../ledger/schema";
-import * as pgLedger from "../ledger/schema.pg";
+const pgLedger = (): typeof import("../ledger/schema.pg") => require("../ledger/schema.pg");
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 export type PayoutActionRow = typeof liteTables.payoutActions.$inferSelect;
 

@@ -5,7 +5,7 @@ import { LedgerGateway } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { seedDefaults } from "../nfts/seed";
 import * as nftTables from "../nfts/schema.pg";
-import type { PgLeaderElection } from "../platform/cluster/leader";
+import type { PgLeaderElection } from "../platform/cluster/election";
 import { openPgStore, type PgStore } from "../platform/db/pg";
 import { memoryLogger } from "../platform/log";
 import { faucet, ledgerUrl, submitValidated } from "../testing/ledgerKit";

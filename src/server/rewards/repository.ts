@@ -3,10 +3,10 @@ import { first, inJsonArray, placeholderTime, prepared, tablesFor, timeOf, type 
 import type { DbOrTx } from "../ledger/outbox";
 import { microFromValue, sameCurrency, type Token } from "../ledger/amounts";
 import * as liteLedger from "../ledger/schema";
-import * as pgLedger from "../ledger/schema.pg";
+const pgLedger = (): typeof import("../ledger/schema.pg") => require("../ledger/schema.pg");
 import { NftRecords, type NftRecord, type TierRow } from "../nfts";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 const { nftTransfers, rewardClaims, rewardDistributions } = liteTables;
 

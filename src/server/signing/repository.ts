@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { first, tablesFor, type Db } from "../platform/db";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 export type SignRequestRow = typeof liteTables.signRequests.$inferSelect;
 

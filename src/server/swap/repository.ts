@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { first, prepared, tablesFor, type Db } from "../platform/db";
 import { OPEN_STATUSES, type SwapStatus } from "./model";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 const { swaps } = liteTables;
 

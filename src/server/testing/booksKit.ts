@@ -1,18 +1,18 @@
 import { tablesFor, type Db } from "../platform/db";
 import * as liteKit from "../games/kit/schema";
-import * as pgKit from "../games/kit/schema.pg";
+const pgKit = (): typeof import("../games/kit/schema.pg") => require("../games/kit/schema.pg");
 import * as liteCrash from "../games/crash/schema";
-import * as pgCrash from "../games/crash/schema.pg";
+const pgCrash = (): typeof import("../games/crash/schema.pg") => require("../games/crash/schema.pg");
 import * as liteSlots from "../games/slots/schema";
-import * as pgSlots from "../games/slots/schema.pg";
+const pgSlots = (): typeof import("../games/slots/schema.pg") => require("../games/slots/schema.pg");
 import * as liteSpin from "../games/daily-spin/schema";
-import * as pgSpin from "../games/daily-spin/schema.pg";
+const pgSpin = (): typeof import("../games/daily-spin/schema.pg") => require("../games/daily-spin/schema.pg");
 import * as liteLedger from "../ledger/schema";
-import * as pgLedger from "../ledger/schema.pg";
+const pgLedger = (): typeof import("../ledger/schema.pg") => require("../ledger/schema.pg");
 import * as litePayments from "../payments/schema";
-import * as pgPayments from "../payments/schema.pg";
+const pgPayments = (): typeof import("../payments/schema.pg") => require("../payments/schema.pg");
 import * as liteSwap from "../swap/schema";
-import * as pgSwap from "../swap/schema.pg";
+const pgSwap = (): typeof import("../swap/schema.pg") => require("../swap/schema.pg");
 
 /**
  * The same recorded bets, spins, payments and outbox entries written on either driver, for the books' tests

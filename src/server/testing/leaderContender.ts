@@ -1,6 +1,6 @@
 // One contender for the leader election tests, in a process of its own (so a test can SIGKILL it):
 // `bun leaderContender.ts <postgres url> <instance id> <checkMs>` prints "<role> <leader id or ->" each time either changes.
-import { PgLeaderElection } from "../platform/cluster/leader";
+import { PgLeaderElection } from "../platform/cluster/election";
 
 const [url, instanceId, checkMs] = process.argv.slice(2);
 if (!url || !instanceId) throw new Error("usage: leaderContender.ts <postgres url> <instance id> [checkMs]");

@@ -1,7 +1,7 @@
 import { SQL } from "bun";
 import type { Client, Wallet } from "xrpl";
 import { LedgerGateway } from "../ledger/gateway";
-import { PgLeaderElection } from "../platform/cluster/leader";
+import { PgLeaderElection } from "../platform/cluster/election";
 import { memoryLogger, type Logger } from "../platform/log";
 import { testDatabase } from "./clusterServices";
 import { faucet, ledgerUrl, outsideClient } from "./ledgerKit";

@@ -8,7 +8,7 @@ import { first, tablesFor, type Db } from "../../platform/db";
 import type { Logger } from "../../platform/log";
 import { formatMicroVvx } from "../../../engine/money";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 /** Share of a round's confirmed bets that buys VVX to burn: 1 in 100 (floor, in drops). */
 export const BURN_DIVISOR = 100n;

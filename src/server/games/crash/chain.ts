@@ -8,7 +8,7 @@ import { RetryGate } from "../../platform/retry";
 import { isSealed, type Sealer } from "../../platform/secrets";
 import type { ChainCommitter } from "./commitment";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 /** Every this many chain steps a hash is kept in memory, so any game's hash is at most this many SHA-256 steps away. */
 const CHECKPOINT_EVERY = 1_000;

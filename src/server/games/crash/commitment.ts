@@ -8,7 +8,7 @@ import { first, probeWrite, sqliteOf, tablesFor, type Db, type DbOrTx } from "..
 import type { Logger } from "../../platform/log";
 import { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET } from "../../../shared/fair";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 export { COMMIT_MEMO_TYPE, SALT_LEDGER_OFFSET };
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { first, tablesFor, type Db, type DbOrTx } from "../../platform/db";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 export type DailySpinRow = typeof liteTables.dailySpins.$inferSelect;
 

@@ -1,11 +1,11 @@
 import { and, desc, eq, gte, isNotNull, or, sql } from "drizzle-orm";
 import type { HistoryEntry, HistoryQuery, HistorySource } from "../../history";
 import * as litePayments from "../../payments/schema";
-import * as pgPayments from "../../payments/schema.pg";
+const pgPayments = (): typeof import("../../payments/schema.pg") => require("../../payments/schema.pg");
 import { first, tablesFor, type Db } from "../../platform/db";
 import type { BetRow } from "./model";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 /** How a game words its rows (defaults: crash's cash-out). */
 export interface BetHistoryText {

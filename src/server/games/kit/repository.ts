@@ -1,10 +1,10 @@
 import { and, desc, eq, inArray, isNotNull, lt, max, ne, notInArray, sql } from "drizzle-orm";
 import * as litePayments from "../../payments/schema";
-import * as pgPayments from "../../payments/schema.pg";
+const pgPayments = (): typeof import("../../payments/schema.pg") => require("../../payments/schema.pg");
 import { first, prepared, tablesFor, type Db, type DbOrTx } from "../../platform/db";
 import type { Bet, BetRow, BetStatus, RoundRow, RoundStatus } from "./model";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 type BetInsert = typeof liteTables.gameBets.$inferInsert;
 type RoundInsert = typeof liteTables.gameRounds.$inferInsert;

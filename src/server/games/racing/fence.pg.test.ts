@@ -3,7 +3,7 @@ import { SQL } from "bun";
 import { convertStringToHex } from "xrpl";
 import { serverSeedCommitment } from "../../../engine";
 import { Outbox } from "../../ledger/outbox";
-import { PgLeaderElection } from "../../platform/cluster/leader";
+import { PgLeaderElection } from "../../platform/cluster/election";
 import { openPgStore, type PgStore } from "../../platform/db/pg";
 import type { DbOrTx } from "../../platform/db";
 import { memoryLogger } from "../../platform/log";

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNull, lt, max } from "drizzle-orm";
 import { first, prepared, tablesFor, type Db, type DbOrTx } from "../../platform/db";
 import type { RaceStatus } from "./model";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 export type RaceRow = typeof liteTables.racingRaces.$inferSelect;
 type RaceInsert = typeof liteTables.racingRaces.$inferInsert;

@@ -2,7 +2,7 @@ import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { SLOT_PACKAGES } from "../../../engine";
 import { first, tablesFor, type Db } from "../../platform/db";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 /** A wallet's money movement in the slots, close to the spec's Transaction (history page rows). */
 export interface SlotsHistoryEntry {

@@ -3,7 +3,7 @@ import { FairSeedService } from "../../fair/service";
 import type { LedgerGateway } from "../../ledger/gateway";
 import { Outbox } from "../../ledger/outbox";
 import { PaymentWatcher } from "../../payments/watcher";
-import type { PgLeaderElection } from "../../platform/cluster/leader";
+import type { PgLeaderElection } from "../../platform/cluster/election";
 import { openPgStore, type PgStore } from "../../platform/db/pg";
 import { memoryLogger } from "../../platform/log";
 import { Hub } from "../../platform/ws/hub";

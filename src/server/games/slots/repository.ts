@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lte, notInArray, sql, type SQL } from "drizzle-orm";
 import { first, tablesFor, type Db, type DbOrTx } from "../../platform/db";
 import * as liteTables from "./schema";
-import * as pgTables from "./schema.pg";
+const pgTables = (): typeof import("./schema.pg") => require("./schema.pg");
 
 const { slotPayouts, slotPurchases, slotSessions, slotSpins } = liteTables;
 

@@ -3,7 +3,8 @@ import { SQL } from "bun";
 import { join } from "node:path";
 import { testDatabase } from "../../testing/clusterServices";
 import { openPgStore } from "../db/pg";
-import { NotLeaderError, PgLeaderElection, SoloLeadership } from "./leader";
+import { PgLeaderElection } from "./election";
+import { NotLeaderError, SoloLeadership } from "./leader";
 
 // Leader election against a real PostgreSQL: contenders in processes of their own (a leader is killed
 // with SIGKILL, as a crashed machine would be), each test on a database of its own.

@@ -58,7 +58,7 @@ for (const [driver, open] of [
     beforeAll(async () => {
       store = await open();
       db = store.db;
-      counters = tablesFor(db, lite, pg).counters;
+      counters = tablesFor(db, lite, () => pg).counters;
     });
     afterAll(() => store.close());
 

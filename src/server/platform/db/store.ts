@@ -40,10 +40,11 @@ export type DbOrTx = Db;
 /**
  * A feature's tables for the store's driver: its schema.ts (sqlite-core) or its schema.pg.ts (pg-core, the
  * same names, columns and TypeScript types: app/pgSchema.test.ts checks them). Typed as the sqlite-core
- * ones, whose types the repositories are written against.
+ * ones, whose types the repositories are written against. `pg` loads the pg-core ones when called, on that
+ * driver only (`() => require("./schema.pg")`): a SQLite server never loads pg-core and its table objects.
  */
-export function tablesFor<S extends Record<string, unknown>>(db: Pick<Db, "$driver">, sqlite: S, pg: { [K in keyof S]: unknown }): S {
-  return (db.$driver === "pg" ? pg : sqlite) as S;
+export function tablesFor<S extends Record<string, unknown>>(db: Pick<Db, "$driver">, sqlite: S, pg: () => { [K in keyof S]: unknown }): S {
+  return (db.$driver === "pg" ? pg() : sqlite) as S;
 }
 
 /**
