@@ -47,10 +47,12 @@ export class RaceRounds {
   private race: RaceRow | undefined;
   /**
    * Whether `race` is the database's row: this loop alone writes races (one server per DATA_DIR), so a
-   * tick (4 a second) reads the row only at start and after a transition found it moved on.
+   * tick reads the row only at start and after a transition found it moved on.
    */
   private raceIsStored = false;
   private outcome: { round: number; race: RaceOutcome } | undefined;
+  /** The one timer armed for the stored race's next step (its due time and its cancel). */
+  private wake: { at: number; cancel: () => void } | undefined;
 
   constructor(
     private readonly deps: {
@@ -97,6 +99,8 @@ export class RaceRounds {
 
   stop(): void {
     this.loop.stop();
+    this.wake?.cancel();
+    this.wake = undefined;
   }
 
   private sawLedger(index: number, hash: string): void {
@@ -108,7 +112,7 @@ export class RaceRounds {
   tick(): void {
     if (this.busy || !this.loop.running) return;
     // The stored race's next step is not due yet: no pass (no database probe, no read) until it is.
-    if (this.raceIsStored && this.race && this.deps.clock.now() < (dueAt(this.race) ?? 0) && !this.commitLedgerDue(this.race)) return;
+    if (this.raceIsStored && this.race && this.deps.clock.now() < (dueAt(this.race) ?? 0) && !this.commitLedgerDue(this.race)) return this.wakeAtDue(this.race);
     this.busy = true;
     void this.gate
       .run(async () => {
@@ -120,7 +124,28 @@ export class RaceRounds {
           throw err;
         }
       })
-      .finally(() => (this.busy = false));
+      .finally(() => {
+        this.busy = false;
+        if (this.raceIsStored && this.race) this.wakeAtDue(this.race);
+      });
+  }
+
+  /**
+   * Arms one timer on the scheduler for the race's next step when it lies ahead, so an idle countdown
+   * wakes the process at its steps only (the loop's beat and the ledger closes are the safety net: a step
+   * already due, a failed pass backing off).
+   */
+  private wakeAtDue(race: RaceRow): void {
+    const due = dueAt(race);
+    if (due === undefined || this.wake?.at === due) return;
+    const wait = due - this.deps.clock.now();
+    if (wait <= 0) return;
+    this.wake?.cancel();
+    const cancel = this.deps.scheduler.after(wait, () => {
+      this.wake = undefined;
+      this.tick();
+    });
+    this.wake = { at: due, cancel };
   }
 
   /** One step's write transaction, fenced in a cluster (without a fence, no await is added before the body). */
