@@ -1,10 +1,8 @@
-import { verifyCommand } from "../ops/verify";
 import { dataDirFrom } from "../platform/config";
 import { DataDirError, prepareDataDir } from "../platform/dataDir";
 import { DatabaseFileError } from "../platform/db";
 import { backupDatabase, BackupError, DATABASE_FILE, restoreDatabase } from "../platform/db/backup";
 import { VERSION } from "../platform/version";
-import { doctor, report } from "./doctor";
 
 /** One operator command: its usage line, what it does, and how it runs (resolves to the exit code). */
 interface Command {
@@ -13,11 +11,13 @@ interface Command {
   run(args: string[]): number | Promise<number>;
 }
 
+// The commands' own modules (the verifier and its audit of a live server, the doctor) are required when
+// their command runs: a serving process never loads them.
 const COMMANDS: Record<string, Command> = {
   verify: {
     usage: "verify <crash|chain|floats|race|slots|wheel|rtp> ...",
     summary: "reproduce a game outcome from its seeds (vvx verify, alone, lists the forms)",
-    run: (args) => verifyCommand(args, "vvx verify"),
+    run: (args) => (require("../ops/verify") as typeof import("../ops/verify")).verifyCommand(args, "vvx verify"),
   },
   backup: {
     usage: "backup <file>",
@@ -33,6 +33,7 @@ const COMMANDS: Record<string, Command> = {
     usage: "doctor",
     summary: "check the configuration, data folder, lock, database schema, ledger and treasury",
     run: async () => {
+      const { doctor, report } = require("./doctor") as typeof import("./doctor");
       const { lines, code } = report(await doctor());
       for (const line of lines) console.log(line);
       return code;
