@@ -20,7 +20,7 @@ test("a countdown with nothing due runs no pass of the loop; its betting still c
     passes++;
     tick();
   };
-  // 10 s of the games' scheduler (the loop's timers) within the countdown: at most the one safety beat.
+  // 10 s of the games' scheduler (the loop's timers) within the countdown: at most its 5 s safety beat, twice.
   server.ctx.scheduler.advance(10_000);
   expect(passes).toBeLessThanOrEqual(2);
   expect((await raceState(server)).raceState.bettingOpen).toBe(true);
