@@ -9,7 +9,7 @@
 // (3) reads on PostgreSQL next to SQLite: scripts/bench/reads.ts run twice (--postgres: one instance on a
 //     database of its own), each read row's figure on both, and the ratio of their ratios to the bare server.
 //
-//   bun scripts/bench/cluster.ts [--spectators 1000] [--seconds 5] [--rounds 3] [--kills 10] [--skip-reads] [--json]
+//   bun scripts/bench/cluster.ts [--spectators 1000] [--seconds 5] [--rounds 3] [--kills 10] [--parts spectators,failover,reads] [--json]
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -17,7 +17,7 @@ import { startCluster, type Cluster } from "../../src/server/testing/clusterKit"
 import { Crowd, histogramStats } from "./lib/crowd";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
 
-const { values } = parseArgs({ options: { spectators: { type: "string", default: "1000" }, seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" }, kills: { type: "string", default: "10" }, "skip-reads": { type: "boolean", default: false }, json: { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { spectators: { type: "string", default: "1000" }, seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" }, kills: { type: "string", default: "10" }, parts: { type: "string", default: "spectators,failover,reads" }, json: { type: "boolean", default: false } } });
 const opt = { spectators: Number(values.spectators), seconds: Number(values.seconds), rounds: Number(values.rounds), kills: Number(values.kills) };
 if (!Object.values(opt).every((n) => Number.isInteger(n) && n > 0)) throw new Error("options must be positive whole numbers");
 const log = (line: string) => (values.json ? console.error(line) : console.log(line));
@@ -25,8 +25,13 @@ const log = (line: string) => (values.json ? console.error(line) : console.log(l
 const ROUNDS = { CRASH_WAIT_MS: "1000", CRASH_PAUSE_MS: "500" };
 const rows: BenchRow[] = [];
 
-/** Tick delivery over `seconds` of live rounds on `perInstance` spectators of each listed instance. */
-async function tickP99(cluster: Cluster, ids: string[], perInstance: number): Promise<{ p50: number; p99: number; n: number }> {
+type Delivery = { p50: number; p99: number; n: number };
+
+/**
+ * Tick delivery over `seconds` of live rounds on `perInstance` spectators of each listed instance (the first is
+ * the leader): all of them, and the leader's own sockets apart from the followers' (theirs came through Redis).
+ */
+async function tickP99(cluster: Cluster, ids: string[], perInstance: number): Promise<Delivery & { leader: Delivery; followers?: Delivery }> {
   const crowds: Crowd[] = [];
   try {
     for (const id of ids) {
@@ -36,9 +41,10 @@ async function tickP99(cluster: Cluster, ids: string[], perInstance: number): Pr
     for (const c of crowds) c.tell({ cmd: "record", on: true });
     await Bun.sleep(opt.seconds * 1000);
     for (const c of crowds) c.tell({ cmd: "record", on: false });
-    const stats = histogramStats((await Promise.all(crowds.map((c) => c.report()))).map((r) => r.tick));
+    const ticks = (await Promise.all(crowds.map((c) => c.report()))).map((r) => r.tick);
+    const stats = histogramStats(ticks);
     if (stats.n === 0) throw new Error("no tick was delivered while recording: did a round run?");
-    return stats;
+    return { ...stats, leader: histogramStats(ticks.slice(0, 1)), followers: ticks.length > 1 ? histogramStats(ticks.slice(1)) : undefined };
   } finally {
     await Promise.all(crowds.map((c) => c.close()));
   }
@@ -50,21 +56,24 @@ async function tickP99(cluster: Cluster, ids: string[], perInstance: number): Pr
  */
 async function spectators(): Promise<void> {
   const cluster = await startCluster({ instances: 3, env: ROUNDS });
-  const one: { p50: number; p99: number; n: number }[] = [];
-  const three: { p50: number; p99: number; n: number }[] = [];
+  const one: Delivery[] = [];
+  const three: Awaited<ReturnType<typeof tickP99>>[] = [];
   try {
     const leader = await cluster.leader();
+    const ids = [leader.id, ...[...cluster.instances.keys()].filter((id) => id !== leader.id)];
     for (let r = 0; r < opt.rounds; r++) {
-      const sides = [async () => one.push(await tickP99(cluster, [leader.id], opt.spectators)), async () => three.push(await tickP99(cluster, [...cluster.instances.keys()], opt.spectators))];
+      const sides = [async () => one.push(await tickP99(cluster, [leader.id], opt.spectators)), async () => three.push(await tickP99(cluster, ids, opt.spectators))];
       for (const side of r % 2 ? sides.reverse() : sides) await side();
     }
   } finally {
     await cluster.stop();
   }
   const p99 = (xs: { p99: number }[]) => median(xs.map((x) => x.p99));
+  const figures = (xs: Delivery[]) => `p99 ${xs.map((x) => x.p99).join(", ")} ms (p50 ${xs.map((x) => x.p50).join(", ")})`;
   log(`load average ${loadavg()[0]!.toFixed(2)} (the machine's other work counts in every figure here)`);
-  log(`spectators, ${opt.rounds} rounds each, in turn: one instance x ${opt.spectators} sockets: tick p99 ${one.map((x) => x.p99).join(", ")} ms (p50 ${one.map((x) => x.p50).join(", ")})`);
-  log(`spectators: three instances x ${opt.spectators} sockets (followers through Redis): tick p99 ${three.map((x) => x.p99).join(", ")} ms (p50 ${three.map((x) => x.p50).join(", ")})`);
+  log(`spectators, ${opt.rounds} rounds each, in turn: one instance x ${opt.spectators} sockets: tick ${figures(one)}`);
+  log(`spectators: three instances x ${opt.spectators} sockets: tick ${figures(three)}`);
+  log(`  of which the leader's own sockets: ${figures(three.map((x) => x.leader))}; the followers' (through Redis): ${figures(three.map((x) => x.followers!))}`);
   // Whole milliseconds: a p99 of 0 or 1 ms compares as 1 ms.
   const ratio = Math.max(1, p99(one)) / Math.max(1, p99(three));
   rows.push({ metric: `crash tick p99, 3 instances x ${opt.spectators} sockets (baseline: 1 instance x ${opt.spectators}), median of ${opt.rounds}`, unit: "ms", product: p99(three), baseline: p99(one), ratio, goal: "<= 1.5x (ratio >= 0.67)", met: ratio >= 1 / 1.5 });
@@ -140,10 +149,12 @@ async function reads(): Promise<void> {
   }
 }
 
-await spectators();
-await failover();
+const parts = new Set(values.parts.split(","));
+for (const part of parts) if (!["spectators", "failover", "reads"].includes(part)) throw new Error(`--parts: unknown part "${part}" (spectators, failover, reads)`);
+if (parts.has("spectators")) await spectators();
+if (parts.has("failover")) await failover();
 let failed: Error | undefined;
-if (!values["skip-reads"]) await reads().catch((err: Error) => (failed = err));
+if (parts.has("reads")) await reads().catch((err: Error) => (failed = err));
 emitRows(rows, values.json);
 if (failed) console.error(`error: reads on PostgreSQL next to SQLite: ${failed.message}`);
 process.exit(failed ? 1 : 0);
