@@ -31,9 +31,11 @@ type Delivery = { p50: number; p99: number; n: number };
  * Tick delivery over `seconds` of live rounds on `perInstance` spectators of each listed instance (the first is
  * the leader): all of them, and the leader's own sockets apart from the followers' (theirs came through Redis).
  */
-async function tickP99(cluster: Cluster, ids: string[], perInstance: number): Promise<Delivery & { leader: Delivery; followers?: Delivery }> {
+async function tickP99(cluster: Cluster, ids: string[], perInstance: number): Promise<Delivery & { leader: Delivery; followers?: Delivery; hops: number[] }> {
   const crowds: Crowd[] = [];
+  const probe = tickProbes(cluster, ids);
   try {
+    await probe.ready;
     for (const id of ids) {
       const server = cluster.instances.get(id)!;
       crowds.push(await Crowd.start({ game: { url: `${server.url.replace(/^http/, "ws")}/ws/games/crash`, origin: server.url, count: perInstance } }));
@@ -44,10 +46,31 @@ async function tickP99(cluster: Cluster, ids: string[], perInstance: number): Pr
     const ticks = (await Promise.all(crowds.map((c) => c.report()))).map((r) => r.tick);
     const stats = histogramStats(ticks);
     if (stats.n === 0) throw new Error("no tick was delivered while recording: did a round run?");
-    return { ...stats, leader: histogramStats(ticks.slice(0, 1)), followers: ticks.length > 1 ? histogramStats(ticks.slice(1)) : undefined };
+    return { ...stats, leader: histogramStats(ticks.slice(0, 1)), followers: ticks.length > 1 ? histogramStats(ticks.slice(1)) : undefined, hops: probe.hops() };
   } finally {
+    probe.close();
     await Promise.all(crowds.map((c) => c.close()));
   }
+}
+
+/**
+ * One socket on each instance, in this process: when each got each tick. A follower's time minus the leader's for
+ * the same tick is the broker's hop as a spectator sees it, paired tick by tick (the machine's load moves both).
+ */
+function tickProbes(cluster: Cluster, ids: string[]): { ready: Promise<unknown>; hops(): number[]; close(): void } {
+  const seen = ids.map(() => new Map<string, number>());
+  const sockets = ids.map((id, i) => {
+    const url = cluster.instances.get(id)!.url;
+    const ws = new WebSocket(`${url.replace(/^http/, "ws")}/ws/games/crash`, { headers: { origin: url } } as never);
+    ws.onmessage = (e) => {
+      const tick = /^\{"type":"tick","round":(\d+),"elapsedMs":(\d+)/.exec(String(e.data));
+      if (tick) seen[i]!.set(`${tick[1]}:${tick[2]}`, performance.now());
+    };
+    return ws;
+  });
+  const ready = Promise.all(sockets.map((ws) => new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = () => reject(new Error("probe socket failed")))))));
+  const hops = () => [...seen[0]!].flatMap(([tick, atLeader]) => seen.slice(1).flatMap((s) => (s.has(tick) ? [s.get(tick)! - atLeader] : [])));
+  return { ready, hops, close: () => sockets.forEach((ws) => ws.close()) };
 }
 
 /**
@@ -74,6 +97,9 @@ async function spectators(): Promise<void> {
   log(`spectators, ${opt.rounds} rounds each, in turn: one instance x ${opt.spectators} sockets: tick ${figures(one)}`);
   log(`spectators: three instances x ${opt.spectators} sockets: tick ${figures(three)}`);
   log(`  of which the leader's own sockets: ${figures(three.map((x) => x.leader))}; the followers' (through Redis): ${figures(three.map((x) => x.followers!))}`);
+  const hops = three.flatMap((x) => x.hops).sort((a, b) => a - b);
+  const at = (q: number) => hops[Math.min(hops.length - 1, Math.floor(q * hops.length))]!.toFixed(1);
+  if (hops.length) log(`  the hop, a follower's probe socket minus the leader's for the same tick (${hops.length} pairs): p10 ${at(0.1)}, p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)} ms`);
   // Whole milliseconds: a p99 of 0 or 1 ms compares as 1 ms.
   const ratio = Math.max(1, p99(one)) / Math.max(1, p99(three));
   rows.push({ metric: `crash tick p99, 3 instances x ${opt.spectators} sockets (baseline: 1 instance x ${opt.spectators}), median of ${opt.rounds}`, unit: "ms", product: p99(three), baseline: p99(one), ratio, goal: "<= 1.5x (ratio >= 0.67)", met: ratio >= 1 / 1.5 });
