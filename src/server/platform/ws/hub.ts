@@ -157,7 +157,7 @@ export class Hub {
   /**
    * Publishes one message to every subscriber of a topic, on every instance when relayed (alone, no
    * JSON is made for a topic nobody listens to: the game rounds tick on an idle server); returns the
-   * bytes sent to this instance's sockets.
+   * bytes sent to this instance's sockets (relayed: the JSON's length, handed to them just after this turn).
    */
   publish(topic: string, message: WsMessage | object): number {
     const here = this.server !== undefined && this.server.subscriberCount(topic) > 0;
@@ -193,6 +193,7 @@ export class Hub {
     return this.deliver(topic, json);
   }
 
+  /** Bun's publish to this instance's subscribers of `topic`, if it still has any. */
   private deliver(topic: string, json: string): number {
     if (!this.server || this.server.subscriberCount(topic) === 0) return 0;
     return this.publishTo(topic, json);
