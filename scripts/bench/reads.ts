@@ -140,6 +140,8 @@ try {
   await database?.drop();
 }
 emitRows(rows, values.json);
+// The PostgreSQL (and Redis) this process started for --postgres stay up while it lives: end it (they stop with it).
+process.exit(0);
 
 /** A round of one side from its slices: requests per second over the slices' time, statuses summed, the slices' median latencies. */
 function roundOf(slices: Measured[], cpuUs: number): Steady {
