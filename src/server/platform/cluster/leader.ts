@@ -83,9 +83,8 @@ export const LEADER_TRY_MS = 250;
 export interface ElectionOptions {
   /** This instance's id (Config.instanceId); PostgreSQL shows it as the session's application_name. */
   instanceId: string;
+  /** How often the leader checks its lock and a follower tries it (default: LEADER_CHECK_MS and LEADER_TRY_MS). */
   checkMs?: number;
-  /** How often a follower tries the lock (default: checkMs when that is given, else LEADER_TRY_MS). */
-  tryMs?: number;
   log?: Logger;
 }
 
@@ -116,7 +115,7 @@ export class PgLeaderElection implements Leadership {
   ) {
     this.instanceId = options.instanceId;
     this.checkMs = options.checkMs ?? LEADER_CHECK_MS;
-    this.tryMs = options.tryMs ?? options.checkMs ?? LEADER_TRY_MS;
+    this.tryMs = options.checkMs ?? LEADER_TRY_MS;
   }
 
   get role(): Role {
