@@ -171,6 +171,7 @@ async function reads(): Promise<void> {
     // (measured in turn with it, median of its rounds), which the machine's load moves far less than the raw figures.
     const length = (metric: string) => / \((\d+)\)/.exec(metric)?.[1];
     const metric = onPg.metric === row.metric ? row.metric : `${readKey(row.metric)}, lists of ${length(row.metric)} (SQLite) and ${length(onPg.metric)} (PostgreSQL)`;
+    log(`reads: ${metric}: ${row.ratio.toFixed(2)} of bare on SQLite, ${onPg.ratio.toFixed(2)} on PostgreSQL`);
     rows.push({ metric: `reads on PostgreSQL: ${metric} (baseline: SQLite; ratio: of their ratios to bare)`, unit: row.unit, product: onPg.product, baseline: row.product, ratio: onPg.ratio / row.ratio, goal: "-" });
   }
 }
