@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
 import { startRedis, testRedisUrl } from "../../testing/clusterServices";
-import { Hub } from "../ws/hub";
+import { Hub, type HubSocket } from "../ws/hub";
 import { connectBroker, type Broker } from "./broker";
 
 // Two instances' hubs joined by a real Redis: each instance a Bun server whose sockets subscribe through its
@@ -11,11 +11,14 @@ interface Instance {
   hub: Hub;
   server: Server<unknown>;
   broker: Broker;
+  /** The server's side of its sockets, in the order they opened. */
+  opened: HubSocket[];
   stop(): Promise<void>;
 }
 
 async function instance(redisUrl: string, prefix: string, id: string): Promise<Instance> {
   const hub = new Hub();
+  const opened: HubSocket[] = [];
   const broker = await connectBroker(redisUrl, { id, prefix, retryMs: 50 });
   hub.relayThrough(broker);
   const server = Bun.serve<object>({
@@ -23,7 +26,7 @@ async function instance(redisUrl: string, prefix: string, id: string): Promise<I
     hostname: "127.0.0.1",
     fetch: (req, srv) => (srv.upgrade(req, { data: {} }) ? undefined : new Response("upgrade", { status: 400 })),
     websocket: {
-      open: (ws) => hub.add(ws),
+      open: (ws) => void (hub.add(ws), opened.push(ws)),
       message(ws, raw) {
         const msg = JSON.parse(String(raw)) as { topic: string; wallet?: string };
         const refused = hub.subscribe(ws, msg.topic, () => msg.wallet ?? null);
@@ -33,7 +36,7 @@ async function instance(redisUrl: string, prefix: string, id: string): Promise<I
     },
   });
   hub.attach(server as Server<unknown>);
-  return { hub, server: server as Server<unknown>, broker, stop: async () => void (hub.closeAll(), server.stop(true), await broker.close()) };
+  return { hub, server: server as Server<unknown>, broker, opened, stop: async () => void (hub.closeAll(), server.stop(true), await broker.close()) };
 }
 
 /** A socket on `at` subscribed to `topic` (as the wallet, for private topics), collecting what it gets. */
@@ -94,6 +97,31 @@ describe("hub fan-out through Redis", () => {
     expect(other.got.some((m) => m.type === "payment_detected")).toBe(false);
     theirs.ws.close();
     other.ws.close();
+  });
+
+  test("the publishing instance's own sockets get a message just after the turn that made it (the broker's copy is written first), in order with direct sends; a socket subscribing in that turn does not get it", async () => {
+    const onB = await socket(b, "game:crash");
+    const onA = await socket(a, "game:crash");
+    const serverSide = a.opened.at(-1)!;
+    const published = () => a.hub.published.get("game") ?? 0;
+    const before = published();
+    a.hub.emit("game", "crash", { type: "multiplier", multiplier: 1 });
+    // Bun's Redis client writes when the turn ends: handing the message to A's sockets now would hold B's copy back.
+    expect(published()).toBe(before);
+    a.hub.send(serverSide, { type: "direct" });
+    a.hub.emit("game", "crash", { type: "multiplier", multiplier: 2 });
+    const late = await socket(a, "site");
+    const lateSide = a.opened.at(-1)!;
+    a.hub.emit("game", "crash", { type: "multiplier", multiplier: 3 });
+    expect(a.hub.subscribe(lateSide, "game:crash")).toBeUndefined();
+    await until(() => onA.of("multiplier").length === 3 && onB.of("multiplier").length === 3);
+    expect(published()).toBe(before + 3);
+    expect(onA.got.filter((m) => m.type !== "subscribed").map((m) => m.multiplier ?? m.type)).toEqual([1, "direct", 2, 3]);
+    expect(onB.of("multiplier").map((m) => m.multiplier)).toEqual([1, 2, 3]);
+    a.hub.emit("game", "crash", { type: "multiplier", multiplier: 4 });
+    await until(() => late.of("multiplier").length === 1);
+    expect(late.of("multiplier").map((m) => m.multiplier)).toEqual([4]);
+    for (const s of [onA, onB, late]) s.ws.close();
   });
 
   test("other subjects (a table-change notice for read models) ride the same broker", async () => {

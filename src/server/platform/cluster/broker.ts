@@ -46,6 +46,8 @@ export async function connectBroker(url: string, options: BrokerOptions): Promis
  */
 export class RedisBroker implements Broker {
   readonly id: string;
+  /** The head of this instance's messages ("<id>\n"): its own come back from the broker and are dropped by it. */
+  private readonly own: string;
   private readonly prefix: string;
   private readonly retryMs: number;
   private readonly handlers = new Map<string, (payload: string) => void>();
@@ -62,6 +64,7 @@ export class RedisBroker implements Broker {
   ) {
     if (options.id.includes("\n")) throw new Error("a broker id has no line breaks");
     this.id = options.id;
+    this.own = `${options.id}\n`;
     this.prefix = options.prefix ?? "vvx";
     this.retryMs = options.retryMs ?? 500;
   }
@@ -85,11 +88,14 @@ export class RedisBroker implements Broker {
       this.dropped++;
       return;
     }
-    this.pub.publish(this.channel(subject), `${this.id}\n${payload}`).catch(() => {
-      this.dropped++;
-      this.lost();
-    });
+    this.pub.publish(this.channel(subject), this.own + payload).catch(this.failed);
   }
+
+  /** A publish the broker did not take (one function for all: no closure per message). */
+  private readonly failed = () => {
+    this.dropped++;
+    this.lost();
+  };
 
   on(subject: string, handler: (payload: string) => void): void {
     if (this.handlers.has(subject)) throw new Error(`a handler for ${subject} is set already`);
@@ -128,7 +134,7 @@ export class RedisBroker implements Broker {
     const handler = this.handlers.get(subject)!;
     await sub.subscribe(this.channel(subject), (message: string) => {
       const cut = message.indexOf("\n");
-      if (cut < 0 || message.slice(0, cut) === this.id) return;
+      if (cut < 0 || message.startsWith(this.own)) return;
       handler(message.slice(cut + 1));
     });
   }
