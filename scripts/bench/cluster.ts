@@ -3,50 +3,76 @@
 // (1) spectators: --spectators sockets on /ws/games/crash of one instance (the leader), then 3x as many spread
 //     over three instances behind the same broker (each socket of a follower gets the leader's ticks through
 //     Redis), in turn for --rounds; tick delivery p99 over --seconds of live rounds (receipt - the tick's
-//     serverTime), three against one: the goal is within 1.5x;
+//     serverTime), three against one: the goal is within 1.5x. The crowds are raw TCP speaking minimal WebSocket
+//     (lib/crowd.ts, lib/rawws.ts), every --sample-every-th socket timing its ticks and the others reading in batches,
+//     so that 4,000 client sockets on the servers' own 2 cores cost less than the servers they measure; with
+//     --client websocket every socket (crowds and probes) is Bun's WebSocket client, each timing its ticks;
 // (2) failover: the leader SIGKILLed --kills times (started again each time, as its supervisor would), the time
 //     from the kill to the next crash round's first state on a socket of a surviving instance: median and worst;
 // (3) reads on PostgreSQL next to SQLite: scripts/bench/reads.ts run twice (--postgres: one instance on a
 //     database of its own), each read row's figure on both, and the ratio of their ratios to the bare server.
 //
-//   bun scripts/bench/cluster.ts [--spectators 1000] [--seconds 5] [--rounds 3] [--kills 10] [--parts spectators,failover,reads] [--json]
+//   bun scripts/bench/cluster.ts [--spectators 1000] [--seconds 5] [--rounds 3] [--kills 10] [--parts spectators,failover,reads]
+//                                [--client raw|websocket] [--sample-every 10] [--json]
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { startCluster, type Cluster } from "../../src/server/testing/clusterKit";
-import { Crowd, histogramStats } from "./lib/crowd";
+import { Crowd, histogramStats, openSocket, processCpuMs, type CrowdClient } from "./lib/crowd";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
 
-const { values } = parseArgs({ options: { spectators: { type: "string", default: "1000" }, seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" }, kills: { type: "string", default: "10" }, parts: { type: "string", default: "spectators,failover,reads" }, json: { type: "boolean", default: false } } });
-const opt = { spectators: Number(values.spectators), seconds: Number(values.seconds), rounds: Number(values.rounds), kills: Number(values.kills) };
+const { values } = parseArgs({ options: { spectators: { type: "string", default: "1000" }, seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" }, kills: { type: "string", default: "10" }, parts: { type: "string", default: "spectators,failover,reads" }, client: { type: "string", default: "raw" }, "sample-every": { type: "string", default: "10" }, json: { type: "boolean", default: false } } });
+const opt = { spectators: Number(values.spectators), seconds: Number(values.seconds), rounds: Number(values.rounds), kills: Number(values.kills), sampleEvery: Number(values["sample-every"]) };
 if (!Object.values(opt).every((n) => Number.isInteger(n) && n > 0)) throw new Error("options must be positive whole numbers");
+if (values.client !== "raw" && values.client !== "websocket") throw new Error("--client takes raw or websocket");
+const crowdClient = values.client as CrowdClient;
 const log = (line: string) => (values.json ? console.error(line) : console.log(line));
 /** Short rounds: several live rounds (ticks and crashes) in every measuring window, and a failover's next round soon after. */
 const ROUNDS = { CRASH_WAIT_MS: "1000", CRASH_PAUSE_MS: "500" };
 const rows: BenchRow[] = [];
 
 type Delivery = { p50: number; p99: number; n: number };
+/**
+ * Over the recording window: each instance's CPU ms per second (the leader first, every instance, an idle one too),
+ * and of one with spectators its CPU µs per tick it delivered to one; the crowd processes' CPU ms per second.
+ */
+type Cpu = { instances: { msPerS: number; usPerTick?: number }[]; crowdsMsPerS: number };
+type Side = Delivery & { leader: Delivery; followers?: Delivery; hops: number[]; cpu: Cpu };
 
 /**
  * Tick delivery over `seconds` of live rounds on `perInstance` spectators of each listed instance (the first is
- * the leader): all of them, and the leader's own sockets apart from the followers' (theirs came through Redis).
+ * the leader): all of them, and the leader's own sockets apart from the followers' (theirs came through Redis);
+ * and the CPU each instance and the crowds spent meanwhile (where the 2 cores went).
  */
-async function tickP99(cluster: Cluster, ids: string[], perInstance: number): Promise<Delivery & { leader: Delivery; followers?: Delivery; hops: number[] }> {
+async function tickP99(cluster: Cluster, ids: string[], perInstance: number): Promise<Side> {
   const crowds: Crowd[] = [];
   const probe = tickProbes(cluster, ids);
   try {
     await probe.ready;
     for (const id of ids) {
       const server = cluster.instances.get(id)!;
-      crowds.push(await Crowd.start({ game: { url: `${server.url.replace(/^http/, "ws")}/ws/games/crash`, origin: server.url, count: perInstance } }));
+      crowds.push(await Crowd.start({ game: { url: `${server.url.replace(/^http/, "ws")}/ws/games/crash`, origin: server.url, count: perInstance }, client: crowdClient, sampleEvery: opt.sampleEvery }));
     }
+    const all = [...ids, ...[...cluster.instances.keys()].filter((id) => !ids.includes(id))];
+    const pids = all.map((id) => cluster.instances.get(id)!.proc.pid);
+    const cpuNow = () => Promise.all([...pids.map(processCpuMs), ...crowds.map((c) => c.cpuMs())]);
+    const cpu0 = await cpuNow();
+    const t0 = performance.now();
     for (const c of crowds) c.tell({ cmd: "record", on: true });
     await Bun.sleep(opt.seconds * 1000);
     for (const c of crowds) c.tell({ cmd: "record", on: false });
+    const seconds = (performance.now() - t0) / 1000;
+    const spent = (await cpuNow()).map((ms, i) => ms - cpu0[i]!);
     const ticks = (await Promise.all(crowds.map((c) => c.report()))).map((r) => r.tick);
     const stats = histogramStats(ticks);
     if (stats.n === 0) throw new Error("no tick was delivered while recording: did a round run?");
-    return { ...stats, leader: histogramStats(ticks.slice(0, 1)), followers: ticks.length > 1 ? histogramStats(ticks.slice(1)) : undefined, hops: probe.hops() };
+    // Ticks an instance delivered: what its timing sockets got, times its sockets over theirs.
+    const delivered = ticks.map((h, i) => (histogramStats([h]).n * crowds[i]!.gameSockets) / crowds[i]!.timingGameSockets);
+    const cpu: Cpu = {
+      instances: all.map((_, i) => ({ msPerS: spent[i]! / seconds, usPerTick: i < ids.length ? (spent[i]! * 1000) / delivered[i]! : undefined })),
+      crowdsMsPerS: spent.slice(all.length).reduce((a, b) => a + b, 0) / seconds,
+    };
+    return { ...stats, leader: histogramStats(ticks.slice(0, 1)), followers: ticks.length > 1 ? histogramStats(ticks.slice(1)) : undefined, hops: probe.hops(), cpu };
   } finally {
     probe.close();
     await Promise.all(crowds.map((c) => c.close()));
@@ -54,23 +80,22 @@ async function tickP99(cluster: Cluster, ids: string[], perInstance: number): Pr
 }
 
 /**
- * One socket on each instance, in this process: when each got each tick. A follower's time minus the leader's for
- * the same tick is the broker's hop as a spectator sees it, paired tick by tick (the machine's load moves both).
+ * One socket on each instance, in this process (the crowds' client, each reading as data comes): when each got each
+ * tick. A follower's time minus the leader's for the same tick is the broker's hop as a spectator sees it, paired tick
+ * by tick (the machine's load moves both).
  */
 function tickProbes(cluster: Cluster, ids: string[]): { ready: Promise<unknown>; hops(): number[]; close(): void } {
   const seen = ids.map(() => new Map<string, number>());
   const sockets = ids.map((id, i) => {
     const url = cluster.instances.get(id)!.url;
-    const ws = new WebSocket(`${url.replace(/^http/, "ws")}/ws/games/crash`, { headers: { origin: url } } as never);
-    ws.onmessage = (e) => {
-      const tick = /^\{"type":"tick","round":(\d+),"elapsedMs":(\d+)/.exec(String(e.data));
-      if (tick) seen[i]!.set(`${tick[1]}:${tick[2]}`, performance.now());
+    const onMessage = (text: string, _wallMs: number, monoMs: number) => {
+      const tick = /^\{"type":"tick","round":(\d+),"elapsedMs":(\d+)/.exec(text);
+      if (tick) seen[i]!.set(`${tick[1]}:${tick[2]}`, monoMs);
     };
-    return ws;
+    return openSocket(crowdClient, `${url.replace(/^http/, "ws")}/ws/games/crash`, { origin: url }, { onMessage, onClose: () => {} });
   });
-  const ready = Promise.all(sockets.map((ws) => new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = () => reject(new Error("probe socket failed")))))));
   const hops = () => [...seen[0]!].flatMap(([tick, atLeader]) => seen.slice(1).flatMap((s) => (s.has(tick) ? [s.get(tick)! - atLeader] : [])));
-  return { ready, hops, close: () => sockets.forEach((ws) => ws.close()) };
+  return { ready: Promise.all(sockets), hops, close: () => sockets.forEach((ws) => void ws.then((s) => s.close(), () => {})) };
 }
 
 /**
@@ -79,8 +104,8 @@ function tickProbes(cluster: Cluster, ids: string[]): { ready: Promise<unknown>;
  */
 async function spectators(): Promise<void> {
   const cluster = await startCluster({ instances: 3, env: ROUNDS });
-  const one: Delivery[] = [];
-  const three: Awaited<ReturnType<typeof tickP99>>[] = [];
+  const one: Side[] = [];
+  const three: Side[] = [];
   try {
     const leader = await cluster.leader();
     const ids = [leader.id, ...[...cluster.instances.keys()].filter((id) => id !== leader.id)];
@@ -97,6 +122,15 @@ async function spectators(): Promise<void> {
   log(`spectators, ${opt.rounds} rounds each, in turn: one instance x ${opt.spectators} sockets: tick ${figures(one)}`);
   log(`spectators: three instances x ${opt.spectators} sockets: tick ${figures(three)}`);
   log(`  of which the leader's own sockets: ${figures(three.map((x) => x.leader))}; the followers' (through Redis): ${figures(three.map((x) => x.followers!))}`);
+  // Where the 2 cores went (whole-process CPU at 100 ticks a second: a 5 s window reads to 2 ms/s).
+  const num = (xs: number[], digits: number) => xs.map((x) => x.toFixed(digits)).join(", ");
+  const cpu = (side: string, xs: Side[]) => {
+    const n = xs[0]!.cpu.instances.length;
+    const each = Array.from({ length: n }, (_, i) => `${i ? `instance ${i + 1}` : "leader"} ${num(xs.map((x) => x.cpu.instances[i]!.msPerS), 0)}${xs[0]!.cpu.instances[i]!.usPerTick === undefined ? "" : ` (${num(xs.map((x) => x.cpu.instances[i]!.usPerTick!), 1)} µs per tick delivered)`}`);
+    log(`  CPU ms/s, ${side}: ${each.join("; ")}; crowds ${num(xs.map((x) => x.cpu.crowdsMsPerS), 0)}`);
+  };
+  cpu("one instance", one);
+  cpu("three instances", three);
   const hops = three.flatMap((x) => x.hops).sort((a, b) => a - b);
   const at = (q: number) => hops[Math.min(hops.length - 1, Math.floor(q * hops.length))]!.toFixed(1);
   if (hops.length) log(`  the hop, a follower's probe socket minus the leader's for the same tick (${hops.length} pairs): p10 ${at(0.1)}, p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)} ms`);
