@@ -18,6 +18,7 @@ import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { startCluster, type Cluster } from "../../src/server/testing/clusterKit";
+import { BareHub } from "./lib/bareHub";
 import { Crowd, histogramStats, openSocket, processCpuMs, type CrowdClient } from "./lib/crowd";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
 
@@ -80,6 +81,30 @@ async function tickP99(cluster: Cluster, ids: string[], perInstance: number): Pr
 }
 
 /**
+ * Bare Bun's floor for the same shape: `hubs` bare servers (lib/bareHub.ts: server.publish of a tick every 100 ms,
+ * in step on the wall clock as the cluster's instances publish each tick together), --spectators sockets each on the
+ * same crowd client; their ticks' delivery over --seconds, and each hub's CPU µs per tick delivered.
+ */
+async function bareTicks(hubs: number): Promise<Delivery & { usPerTick: number[] }> {
+  const servers = await Promise.all(Array.from({ length: hubs }, () => BareHub.start()));
+  const crowds: Crowd[] = [];
+  try {
+    for (const hub of servers) crowds.push(await Crowd.start({ bare: { url: hub.url, count: opt.spectators }, client: crowdClient, sampleEvery: opt.sampleEvery }));
+    const cpu0 = await Promise.all(servers.map((hub) => processCpuMs(hub.pid)));
+    for (const c of crowds) c.tell({ cmd: "record", on: true });
+    await Promise.all(servers.map((hub) => hub.ticks(opt.seconds * 1000, true)));
+    for (const c of crowds) c.tell({ cmd: "record", on: false });
+    const spent = (await Promise.all(servers.map((hub) => processCpuMs(hub.pid)))).map((ms, i) => ms - cpu0[i]!);
+    const ticks = (await Promise.all(crowds.map((c) => c.report()))).map((r) => r.bareTick);
+    const usPerTick = ticks.map((h, i) => (spent[i]! * 1000 * crowds[i]!.timingSockets) / (histogramStats([h]).n * crowds[i]!.bareSockets));
+    return { ...histogramStats(ticks), usPerTick };
+  } finally {
+    await Promise.all(crowds.map((c) => c.close()));
+    await Promise.all(servers.map((hub) => hub.stop()));
+  }
+}
+
+/**
  * One socket on each instance, in this process (the crowds' client, each reading as data comes): when each got each
  * tick. A follower's time minus the leader's for the same tick is the broker's hop as a spectator sees it, paired tick
  * by tick (the machine's load moves both).
@@ -106,11 +131,19 @@ async function spectators(): Promise<void> {
   const cluster = await startCluster({ instances: 3, env: ROUNDS });
   const one: Side[] = [];
   const three: Side[] = [];
+  // Bare Bun in the same rounds (the cluster idling meanwhile): one hub, then three in step.
+  const bareOne: Awaited<ReturnType<typeof bareTicks>>[] = [];
+  const bareThree: typeof bareOne = [];
   try {
     const leader = await cluster.leader();
     const ids = [leader.id, ...[...cluster.instances.keys()].filter((id) => id !== leader.id)];
     for (let r = 0; r < opt.rounds; r++) {
-      const sides = [async () => one.push(await tickP99(cluster, [leader.id], opt.spectators)), async () => three.push(await tickP99(cluster, ids, opt.spectators))];
+      const sides = [
+        async () => one.push(await tickP99(cluster, [leader.id], opt.spectators)),
+        async () => three.push(await tickP99(cluster, ids, opt.spectators)),
+        async () => bareOne.push(await bareTicks(1)),
+        async () => bareThree.push(await bareTicks(3)),
+      ];
       for (const side of r % 2 ? sides.reverse() : sides) await side();
     }
   } finally {
@@ -131,12 +164,18 @@ async function spectators(): Promise<void> {
   };
   cpu("one instance", one);
   cpu("three instances", three);
+  const bareCpu = (xs: typeof bareOne) => num(xs.flatMap((x) => x.usPerTick), 1);
+  log(`bare Bun beside it, one hub x ${opt.spectators} sockets: tick ${figures(bareOne)}; three hubs in step: tick ${figures(bareThree)}`);
+  log(`  bare CPU µs per tick delivered: one hub ${bareCpu(bareOne)}; three hubs ${bareCpu(bareThree)}; p99 ratio three over one ${(Math.max(1, p99(bareThree)) / Math.max(1, p99(bareOne))).toFixed(2)}x`);
   const hops = three.flatMap((x) => x.hops).sort((a, b) => a - b);
   const at = (q: number) => hops[Math.min(hops.length - 1, Math.floor(q * hops.length))]!.toFixed(1);
   if (hops.length) log(`  the hop, a follower's probe socket minus the leader's for the same tick (${hops.length} pairs): p10 ${at(0.1)}, p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)} ms`);
   // Whole milliseconds: a p99 of 0 or 1 ms compares as 1 ms.
   const ratio = Math.max(1, p99(one)) / Math.max(1, p99(three));
   rows.push({ metric: `crash tick p99, 3 instances x ${opt.spectators} sockets (baseline: 1 instance x ${opt.spectators}), median of ${opt.rounds}`, unit: "ms", product: p99(three), baseline: p99(one), ratio, goal: "<= 1.5x (ratio >= 0.67)", met: ratio >= 1 / 1.5 });
+  // The same growth for bare Bun on the same cores: what three co-located fan-outs of one tick cost at the least.
+  const bareGrowth = Math.max(1, p99(bareThree)) / Math.max(1, p99(bareOne));
+  rows.push({ metric: `crash tick p99 growth, 3 instances over 1 (baseline: bare Bun's, 3 hubs in step over 1), median of ${opt.rounds}`, unit: "x", product: 1 / ratio, baseline: bareGrowth, ratio: bareGrowth * ratio, goal: "-" });
 }
 
 /** The round a socket on `url` sees next after `after` (its first gameState of a higher round), in ms from `t0`. */
