@@ -125,7 +125,9 @@ function tickProbes(cluster: Cluster, ids: string[]): { ready: Promise<unknown>;
 
 /**
  * One cluster of three, measured both ways in turn (the machine's other load falls on both alike): --spectators
- * sockets on the leader alone (one instance's load: the others idle), then as many on each of the three.
+ * sockets on the leader alone (one instance's load: the others idle), then as many on each of the three; and in
+ * the same rounds bare Bun's floor (bareTicks: one hub, then three in step), whose growth from one to three is what
+ * co-located fan-outs of the same tick cost on these cores whatever the server.
  */
 async function spectators(): Promise<void> {
   const cluster = await startCluster({ instances: 3, env: ROUNDS });
