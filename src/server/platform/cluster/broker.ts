@@ -15,6 +15,8 @@ export interface Broker {
   publish(subject: string, payload: string): void;
   /** Calls `handler` with every other instance's payload on `subject`. */
   on(subject: string, handler: (payload: string) => void): void;
+  /** Resolves once the broker has every subject set so far (what another instance sends after it reaches this one). */
+  subscribed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,8 @@ export class RedisBroker implements Broker {
   private sub: RedisClient | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private current: BrokerState = "connecting";
+  /** The subscriptions asked while connected, one after another (each awaits the broker's answer before the next). */
+  private listening: Promise<void> = Promise.resolve();
   /** Messages not sent because the broker was down (GET /metrics can read it). */
   dropped = 0;
 
@@ -100,7 +104,13 @@ export class RedisBroker implements Broker {
   on(subject: string, handler: (payload: string) => void): void {
     if (this.handlers.has(subject)) throw new Error(`a handler for ${subject} is set already`);
     this.handlers.set(subject, handler);
-    if (this.current === "connected") void this.listen(this.sub!, subject).catch(() => this.lost());
+    if (this.current !== "connected") return;
+    const sub = this.sub!;
+    this.listening = this.listening.then(() => this.listen(sub, subject)).catch(() => this.lost());
+  }
+
+  subscribed(): Promise<void> {
+    return this.listening;
   }
 
   async close(): Promise<void> {
