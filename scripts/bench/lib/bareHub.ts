@@ -4,6 +4,8 @@
 //   {"cmd":"rss"}                  -> {"rssBytes","sockets"} after a full GC
 //   {"cmd":"flood","messages":M}   -> {"sent":M} once M messages (the game's flood JSON) are published
 //   {"cmd":"ticks","ms":T}         -> {"ticks":n} after publishing a tick (with its serverTime) every 100 ms for T ms, as a round does
+//                                     ("inStep":true: on the wall clock's tenths of a second, so that hubs in several
+//                                     processes publish each tick together, as a cluster's instances do)
 //   {"cmd":"stop"}                 -> exits
 import { linesOf } from "./lines";
 import { rssBytes } from "./memory";
@@ -28,7 +30,7 @@ async function serve(): Promise<void> {
   const out = (line: unknown) => console.log(JSON.stringify(line));
   out({ url: `ws://127.0.0.1:${server.port}/` });
   for await (const line of console) {
-    const cmd = JSON.parse(line) as { cmd: string; messages?: number; ms?: number };
+    const cmd = JSON.parse(line) as { cmd: string; messages?: number; ms?: number; inStep?: boolean };
     if (cmd.cmd === "rss") out({ rssBytes: await rssBytes(), sockets });
     else if (cmd.cmd === "flood") {
       for (let sent = 0; sent < cmd.messages!; sent++) {
@@ -39,8 +41,9 @@ async function serve(): Promise<void> {
     } else if (cmd.cmd === "ticks") {
       let ticks = 0;
       for (const until = performance.now() + cmd.ms!; performance.now() < until; ticks++) {
+        if (cmd.inStep) await Bun.sleep(100 - (Date.now() % 100));
         server.publish("bare", JSON.stringify({ type: "tick", round: 1, elapsedMs: ticks * 100, currentMultiplier: 1.23, serverTime: Date.now() }));
-        await Bun.sleep(100);
+        if (!cmd.inStep) await Bun.sleep(100);
       }
       out({ ticks });
     } else if (cmd.cmd === "stop") {
@@ -60,6 +63,11 @@ export class BareHub {
   }
 
   url = "";
+
+  /** Its process (for its CPU time). */
+  get pid(): number {
+    return this.proc.pid;
+  }
 
   static async start(): Promise<BareHub> {
     const hub = new BareHub(Bun.spawn([process.execPath, import.meta.path], { stdin: "pipe", stdout: "pipe", stderr: "inherit" }));
@@ -85,8 +93,8 @@ export class BareHub {
     return this.ask({ cmd: "flood", messages });
   }
 
-  ticks(ms: number): Promise<unknown> {
-    return this.ask({ cmd: "ticks", ms });
+  ticks(ms: number, inStep = false): Promise<unknown> {
+    return this.ask({ cmd: "ticks", ms, inStep });
   }
 
   async stop(): Promise<void> {

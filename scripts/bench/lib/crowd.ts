@@ -30,7 +30,19 @@ export interface CrowdJob {
 
 export type CrowdClient = "raw" | "websocket";
 /** What the crowd does with a socket once it is open. */
-type ClientSocket = { send(text: string): void; close(): void };
+export type ClientSocket = { send(text: string): void; close(): void };
+
+/** Opens one socket with `client`; resolves once it is open (a raw one hands `onMessage` only a long message's first bytes). */
+export function openSocket(client: CrowdClient, url: string, headers: Record<string, string>, handlers: { onMessage: RawMessage; onClose: () => void }): Promise<ClientSocket> {
+  if (client === "raw") return RawWebSocket.connect(url, headers, handlers);
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers } as never);
+    ws.onopen = () => resolve(ws);
+    ws.onerror = () => reject(new Error(`socket to ${url} failed`));
+    ws.onclose = handlers.onClose;
+    ws.onmessage = (e) => handlers.onMessage(String(e.data), Date.now(), performance.now());
+  });
+}
 
 export type Side = "game" | "bare";
 type Command = { cmd: "record"; on: boolean } | { cmd: "cashout"; wallets: string[] } | { cmd: "expect"; side: Side; total: number } | { cmd: "report" } | { cmd: "close" };
@@ -89,16 +101,7 @@ async function crowd(): Promise<void> {
       return ws;
     });
   const onClose = () => void closed++;
-  const open = (url: string, headers: Record<string, string>, onMessage: RawMessage): Promise<ClientSocket> =>
-    job.client === "websocket"
-      ? new Promise((resolve, reject) => {
-          const ws = new WebSocket(url, { headers } as never);
-          ws.onopen = () => resolve(ws);
-          ws.onerror = () => reject(new Error(`socket to ${url} failed`));
-          ws.onclose = onClose;
-          ws.onmessage = (e) => onMessage(String(e.data), Date.now(), performance.now());
-        })
-      : RawWebSocket.connect(url, headers, { onMessage, onClose });
+  const open = (url: string, headers: Record<string, string>, onMessage: RawMessage) => openSocket(job.client ?? "raw", url, headers, { onMessage, onClose });
   const openMany = async (count: number, make: (i: number) => Promise<ClientSocket>) => {
     const sockets: ClientSocket[] = [];
     for (let i = 0; i < count; i += CONNECT_BATCH) sockets.push(...(await Promise.all(Array.from({ length: Math.min(CONNECT_BATCH, count - i) }, (_, j) => make(i + j)))));
@@ -221,10 +224,8 @@ export class Crowd {
   }
 
   /** The crowd process's CPU time so far (user + system, ms). */
-  async cpuMs(): Promise<number> {
-    const stat = await Bun.file(`/proc/${this.proc.pid}/stat`).text();
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+  cpuMs(): Promise<number> {
+    return processCpuMs(this.proc.pid);
   }
 
   async report(): Promise<CrowdReport> {
@@ -237,6 +238,13 @@ export class Crowd {
     await Promise.race([this.proc.exited, Bun.sleep(5_000)]);
     this.proc.kill();
   }
+}
+
+/** A process's CPU time so far (user + system, ms; Linux's /proc at 100 ticks a second). */
+export async function processCpuMs(pid: number): Promise<number> {
+  const stat = await Bun.file(`/proc/${pid}/stat`).text();
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Merges histograms and reads quantiles from them. */

@@ -102,6 +102,8 @@ export async function createContext(settings: Config, log = loggerFor(settings))
     crash.history(),
   ]);
   const swap = new SwapService({ db: store.db, ledger, signing: signing.signing, clock, log, publicUrl: config.publicUrl });
+  // Every subject the instance listens to is subscribed at the broker before it serves: nothing another instance sends from then on is missed.
+  await broker?.subscribed();
   return { config, store, log, clock, scheduler, hub, ledger, outbox, payments, ...signing, nfts, rewards, transfers, history, swap, fair, slots, racing, crash, dailySpin, sandbox, played, leadership, broker, calls, version: VERSION };
 }
 

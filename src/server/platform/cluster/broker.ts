@@ -15,6 +15,8 @@ export interface Broker {
   publish(subject: string, payload: string): void;
   /** Calls `handler` with every other instance's payload on `subject`. */
   on(subject: string, handler: (payload: string) => void): void;
+  /** Resolves once the broker has every subject set so far (what another instance sends after it reaches this one). */
+  subscribed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,8 @@ export async function connectBroker(url: string, options: BrokerOptions): Promis
  */
 export class RedisBroker implements Broker {
   readonly id: string;
+  /** The head of this instance's messages ("<id>\n"): its own come back from the broker and are dropped by it. */
+  private readonly own: string;
   private readonly prefix: string;
   private readonly retryMs: number;
   private readonly handlers = new Map<string, (payload: string) => void>();
@@ -53,6 +57,8 @@ export class RedisBroker implements Broker {
   private sub: RedisClient | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private current: BrokerState = "connecting";
+  /** The subscriptions asked while connected, one after another (each awaits the broker's answer before the next). */
+  private listening: Promise<void> = Promise.resolve();
   /** Messages not sent because the broker was down (GET /metrics can read it). */
   dropped = 0;
 
@@ -62,6 +68,7 @@ export class RedisBroker implements Broker {
   ) {
     if (options.id.includes("\n")) throw new Error("a broker id has no line breaks");
     this.id = options.id;
+    this.own = `${options.id}\n`;
     this.prefix = options.prefix ?? "vvx";
     this.retryMs = options.retryMs ?? 500;
   }
@@ -85,16 +92,25 @@ export class RedisBroker implements Broker {
       this.dropped++;
       return;
     }
-    this.pub.publish(this.channel(subject), `${this.id}\n${payload}`).catch(() => {
-      this.dropped++;
-      this.lost();
-    });
+    this.pub.publish(this.channel(subject), this.own + payload).catch(this.failed);
   }
+
+  /** A publish the broker did not take (one function for all: no closure per message). */
+  private readonly failed = () => {
+    this.dropped++;
+    this.lost();
+  };
 
   on(subject: string, handler: (payload: string) => void): void {
     if (this.handlers.has(subject)) throw new Error(`a handler for ${subject} is set already`);
     this.handlers.set(subject, handler);
-    if (this.current === "connected") void this.listen(this.sub!, subject).catch(() => this.lost());
+    if (this.current !== "connected") return;
+    const sub = this.sub!;
+    this.listening = this.listening.then(() => this.listen(sub, subject)).catch(() => this.lost());
+  }
+
+  subscribed(): Promise<void> {
+    return this.listening;
   }
 
   async close(): Promise<void> {
@@ -128,7 +144,7 @@ export class RedisBroker implements Broker {
     const handler = this.handlers.get(subject)!;
     await sub.subscribe(this.channel(subject), (message: string) => {
       const cut = message.indexOf("\n");
-      if (cut < 0 || message.slice(0, cut) === this.id) return;
+      if (cut < 0 || message.startsWith(this.own)) return;
       handler(message.slice(cut + 1));
     });
   }

@@ -57,6 +57,12 @@ export class Hub {
   /** Topics whose sockets are counted across the cluster (shareCount), and the counts' exchange with the other instances. */
   private readonly shared = new Set<string>();
   private watchers: ClusterWatchers | undefined;
+  /**
+   * A relayed hub's own deliveries of this turn, in order, made right after it (deliverLater): Bun's Redis client
+   * writes a publish only when the turn ends, so fanning out to this instance's sockets first would hold every
+   * other instance's copy back by that fan-out (a tick to 1,000 sockets: milliseconds on a busy machine).
+   */
+  private later: { topic: string; json: string }[] = [];
 
   constructor(private readonly keepaliveMs = KEEPALIVE_MS) {}
 
@@ -147,6 +153,7 @@ export class Hub {
   subscribe(socket: HubSocket, topic: string, wallet?: () => string | null): SubscribeRefusal | undefined {
     const parsed = parseTopic(topic);
     if (!parsed) return "UNKNOWN_TOPIC";
+    this.deliverQueued();
     const entry = this.sockets.get(socket.data);
     if (!entry) return "FORBIDDEN";
     if (entry.topics.has(topic)) return undefined;
@@ -160,6 +167,7 @@ export class Hub {
   }
 
   unsubscribe(socket: HubSocket, topic: string): void {
+    this.deliverQueued();
     const entry = this.sockets.get(socket.data);
     if (!entry?.topics.delete(topic)) return;
     socket.unsubscribe(topic);
@@ -178,18 +186,44 @@ export class Hub {
   /**
    * Publishes one message to every subscriber of a topic, on every instance when relayed (alone, no
    * JSON is made for a topic nobody listens to: the game rounds tick on an idle server); returns the
-   * bytes sent to this instance's sockets.
+   * bytes sent to this instance's sockets (relayed: the JSON's length, handed to them just after this turn).
    */
   publish(topic: string, message: WsMessage | object): number {
     const here = this.server !== undefined && this.server.subscriberCount(topic) > 0;
     if (!here && !this.broker) return 0;
     const json = JSON.stringify(message);
-    this.broker?.publish(HUB_SUBJECT, `${topic}\n${json}`);
-    return here ? this.publishTo(topic, json) : 0;
+    if (!this.broker) return this.publishTo(topic, json);
+    this.broker.publish(HUB_SUBJECT, `${topic}\n${json}`);
+    if (!here) return 0;
+    this.deliverLater(topic, json);
+    return json.length;
+  }
+
+  /** Queues a delivery to this instance's sockets for just after this turn (once the broker's write has left). */
+  private deliverLater(topic: string, json: string): void {
+    if (this.later.push({ topic, json }) === 1) setImmediate(() => this.deliverQueued());
+  }
+
+  /**
+   * Makes the queued deliveries now, in order. Called first by whatever else reaches a socket (a direct send, a
+   * subscription's change, a close, a relayed message): a socket gets this instance's messages in the order made,
+   * and none published before it subscribed.
+   */
+  private deliverQueued(): void {
+    if (this.later.length === 0) return;
+    const queued = this.later;
+    this.later = [];
+    for (const { topic, json } of queued) this.deliver(topic, json);
   }
 
   /** Hands serialized JSON to this instance's subscribers of `topic`, if it has any (relayed messages, keepalives). */
   private publishHere(topic: string, json: string): number {
+    this.deliverQueued();
+    return this.deliver(topic, json);
+  }
+
+  /** Bun's publish to this instance's subscribers of `topic`, if it still has any. */
+  private deliver(topic: string, json: string): number {
     if (!this.server || this.server.subscriberCount(topic) === 0) return 0;
     return this.publishTo(topic, json);
   }
@@ -211,6 +245,7 @@ export class Hub {
   }
 
   send(socket: HubSocket, message: WsMessage): void {
+    this.deliverQueued();
     socket.send(JSON.stringify(message));
   }
 
@@ -225,6 +260,7 @@ export class Hub {
 
   /** Closes every socket `match` picks (the sockets of a session that ended ...) with `code`; how many it closed. */
   closeWhere(match: (socket: HubSocket) => boolean, code: number, reason: string): number {
+    this.deliverQueued();
     let closed = 0;
     for (const entry of [...this.sockets.values()]) {
       const { socket } = entry;
@@ -239,6 +275,7 @@ export class Hub {
 
   /** Closes every socket (1001 going away) and stops the keepalive. */
   closeAll(reason = "server shutting down"): void {
+    this.deliverQueued();
     clearInterval(this.timer);
     this.timer = undefined;
     this.watchers?.stop();
