@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { CrashServerMessage } from "../../shared/api/crash";
 import { CRASH_TICK_MS } from "../games/crash/model";
-import { startRedis, testDatabase } from "../testing/clusterServices";
 import { CRASH_TEST_ENV, CrashSocket, skipToRound, startFlight } from "../testing/crashKit";
 import { eventually } from "../testing/ledgerKit";
-import { spawnServer, type ServerProcess } from "../testing/processKit";
-import { startTestInstance, type TestInstance } from "../testing/testServer";
+import { startInProcessCluster, type InProcessCluster } from "../testing/clusterKit";
+import type { TestInstance } from "../testing/testServer";
 
 // Two instances of one cluster in this process (one PostgreSQL database, one Redis, one `vvx sandbox`): the
 // leader's crash ticker idles while no instance has a crash socket open, and wakes for a socket on the follower;
@@ -16,32 +12,18 @@ import { startTestInstance, type TestInstance } from "../testing/testServer";
 // The flight moves by the leader's scheduler (crashKit); the ticks counted are the ones the leader publishes.
 setDefaultTimeout(90_000);
 
-const LEDGER_KEY = "cluster-idle-ledger-key";
-let sandbox: ServerProcess;
-let sandboxDir: string;
-let db: Awaited<ReturnType<typeof testDatabase>>;
-let redis: Awaited<ReturnType<typeof startRedis>>;
+let cluster: InProcessCluster;
 let leader: TestInstance;
 let follower: TestInstance;
 
-async function instance(id: string): Promise<TestInstance> {
-  const env = { ...CRASH_TEST_ENV, DATABASE_URL: db.url, BROKER_URL: redis.url, SANDBOX_URL: sandbox.url, SANDBOX_LEDGER_KEY: LEDGER_KEY, COOKIE_SECRET: "c".repeat(40), SEAL_SECRET: "s".repeat(40), INSTANCE_ID: id };
-  return startTestInstance(env);
-}
-
 beforeAll(async () => {
-  sandboxDir = mkdtempSync(join(tmpdir(), "vvx-sandbox-"));
-  [db, redis, sandbox] = await Promise.all([testDatabase(), startRedis(), spawnServer(sandboxDir, { SANDBOX_LEDGER_KEY: LEDGER_KEY, QUIET: "1" }, ["sandbox"])]);
-  if (!(await sandbox.healthy())) throw new Error(`vvx sandbox did not start: ${sandbox.output}`);
-  leader = await instance("vvx-idle-a");
-  follower = await instance("vvx-idle-b");
+  cluster = await startInProcessCluster(CRASH_TEST_ENV);
+  leader = await cluster.instance("vvx-idle-a");
+  follower = await cluster.instance("vvx-idle-b");
 }, 60_000);
 
 afterAll(async () => {
-  for (const i of [follower, leader]) await i?.stop(true).catch(() => undefined);
-  await sandbox?.stop();
-  await Promise.all([db?.drop(), redis?.stop()]);
-  rmSync(sandboxDir, { recursive: true, force: true });
+  await cluster?.stop();
 });
 
 test("no crash socket anywhere: the leader publishes no ticks; a socket on the follower: ticks within one tick period, on its socket; it closes: idle again", async () => {

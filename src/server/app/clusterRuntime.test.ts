@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { SQL } from "bun";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startRedis, testDatabase } from "../testing/clusterServices";
 import { betReaches, CRASH_TEST_ENV, CrashSocket, crashOf, flyTo, placeBet, skipToRound, startFlight, waitingRound } from "../testing/crashKit";
-import { treasuryPaymentsTo } from "../testing/clusterKit";
+import { startInProcessCluster, treasuryPaymentsTo, type InProcessCluster } from "../testing/clusterKit";
 import { eventually, faucet } from "../testing/ledgerKit";
 import { connectedBrowser } from "../testing/nftKit";
-import { spawnServer, type ServerProcess } from "../testing/processKit";
-import { startTestInstance, type TestInstance } from "../testing/testServer";
+import type { ServerProcess } from "../testing/processKit";
+import type { TestInstance } from "../testing/testServer";
 import { Drain } from "./drain";
 
 // Instances of one cluster in this process, each with a DATA_DIR of its own, on one PostgreSQL database, one
@@ -17,45 +13,25 @@ import { Drain } from "./drain";
 // follower is asked reaches the leader. The crash rounds move by the leader's scheduler (crashKit), never by chance.
 setDefaultTimeout(90_000);
 
-const LEDGER_KEY = "cluster-runtime-ledger-key";
+let cluster: InProcessCluster;
 let sandbox: ServerProcess;
-let sandboxDir: string;
-let db: Awaited<ReturnType<typeof testDatabase>>;
-let redis: Awaited<ReturnType<typeof startRedis>>;
-const instances: TestInstance[] = [];
-
+let db: InProcessCluster["db"];
+let instances: TestInstance[];
 /** An instance named `id`: every instance shares the database, the broker, the sandbox and the two secrets. */
-async function instance(id: string): Promise<TestInstance> {
-  const server = await startTestInstance({
-    ...CRASH_TEST_ENV,
-    DATABASE_URL: db.url,
-    BROKER_URL: redis.url,
-    SANDBOX_URL: sandbox.url,
-    SANDBOX_LEDGER_KEY: LEDGER_KEY,
-    COOKIE_SECRET: "c".repeat(40),
-    SEAL_SECRET: "s".repeat(40),
-    INSTANCE_ID: id,
-  });
-  instances.push(server);
-  return server;
-}
+const instance = (id: string) => cluster.instance(id);
 
 let a: TestInstance;
 let b: TestInstance;
 
 beforeAll(async () => {
-  sandboxDir = mkdtempSync(join(tmpdir(), "vvx-sandbox-"));
-  [db, redis, sandbox] = await Promise.all([testDatabase(), startRedis(), spawnServer(sandboxDir, { SANDBOX_LEDGER_KEY: LEDGER_KEY, SANDBOX_FAUCET_PER_MINUTE: "100000", QUIET: "1" }, ["sandbox"])]);
-  if (!(await sandbox.healthy())) throw new Error(`vvx sandbox did not start: ${sandbox.output}`);
+  cluster = await startInProcessCluster(CRASH_TEST_ENV);
+  ({ sandbox, db, instances } = cluster);
   a = await instance("vvx-a");
   b = await instance("vvx-b");
 }, 60_000);
 
 afterAll(async () => {
-  for (const i of instances) await i.stop(true).catch(() => undefined);
-  await sandbox?.stop();
-  await Promise.all([db?.drop(), redis?.stop()]);
-  rmSync(sandboxDir, { recursive: true, force: true });
+  await cluster?.stop();
 });
 
 async function health(server: TestInstance) {

@@ -5,6 +5,7 @@ import { SQL } from "bun";
 import { startRedis, testDatabase } from "./clusterServices";
 import { eventually, outsideClient } from "./ledgerKit";
 import { spawnServer, type ServerProcess } from "./processKit";
+import { startTestInstance, type TestInstance } from "./testServer";
 
 /**
  * A cluster of real processes for the failover tests and benches: one `vvx sandbox` and `instances` servers
@@ -125,4 +126,47 @@ export async function outboxSettled(cluster: Pick<Cluster, "sql">, timeoutMs = 3
     const [row] = (await cluster.sql`SELECT count(*)::int AS open FROM ledger_outbox WHERE status IN ('queued', 'pending')`) as { open: number }[];
     return row!.open === 0 || undefined;
   }, "the outbox settled", timeoutMs, 50);
+}
+
+/**
+ * A cluster's shared pieces for instances in this test process (startTestInstance, each with a DATA_DIR of its
+ * own): one `vvx sandbox` process, a PostgreSQL database and a Redis of the test's own. `instance(id)` starts one
+ * more instance of it with `env` (e.g. crashKit's CRASH_TEST_ENV) and the settings every instance shares.
+ */
+export interface InProcessCluster {
+  sandbox: ServerProcess;
+  db: Awaited<ReturnType<typeof testDatabase>>;
+  /** The instances started, in order (a test that stops one may take it out). */
+  instances: TestInstance[];
+  instance(id: string): Promise<TestInstance>;
+  /** Stops every instance started, then the sandbox, the database and Redis. */
+  stop(): Promise<void>;
+}
+
+export async function startInProcessCluster(env: Record<string, string> = {}): Promise<InProcessCluster> {
+  const sandboxDir = mkdtempSync(join(tmpdir(), "vvx-sandbox-"));
+  const [db, redis, sandbox] = await Promise.all([testDatabase(), startRedis(), spawnServer(sandboxDir, { SANDBOX_LEDGER_KEY: SHARED.SANDBOX_LEDGER_KEY, SANDBOX_FAUCET_PER_MINUTE: "100000", QUIET: "1" }, ["sandbox"])]);
+  const instances: TestInstance[] = [];
+  const stop = async () => {
+    for (const i of instances) await i.stop(true).catch(() => undefined);
+    await sandbox.stop();
+    await Promise.all([db.drop(), redis.stop()]);
+    rmSync(sandboxDir, { recursive: true, force: true });
+  };
+  if (!(await sandbox.healthy())) {
+    await stop();
+    throw new Error(`vvx sandbox did not start: ${sandbox.output}`);
+  }
+  const shared = { DATABASE_URL: db.url, BROKER_URL: redis.url, SANDBOX_URL: sandbox.url, SANDBOX_LEDGER_KEY: SHARED.SANDBOX_LEDGER_KEY, COOKIE_SECRET: SHARED.COOKIE_SECRET, SEAL_SECRET: SHARED.SEAL_SECRET };
+  return {
+    sandbox,
+    db,
+    instances,
+    async instance(id) {
+      const server = await startTestInstance({ ...env, ...shared, INSTANCE_ID: id });
+      instances.push(server);
+      return server;
+    },
+    stop,
+  };
 }
