@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { SQL } from "bun";
 import { convertStringToHex } from "xrpl";
 import { serverSeedCommitment } from "../../../engine";
 import { Outbox } from "../../ledger/outbox";
-import { PgLeaderElection } from "../../platform/cluster/election";
+import type { PgLeaderElection } from "../../platform/cluster/election";
 import { openPgStore, type PgStore } from "../../platform/db/pg";
 import type { DbOrTx } from "../../platform/db";
 import { memoryLogger } from "../../platform/log";
 import { Scheduler } from "../../platform/scheduler";
 import { eventually, faucet } from "../../testing/ledgerKit";
-import { startPgLedgerFixture, type PgLedgerFixture } from "../../testing/pgKit";
+import { raiseEpoch, startPgLedgerFixture, type PgLedgerFixture } from "../../testing/pgKit";
 import { RacingRepository, type RaceRow } from "./repository";
 import { RaceRounds } from "./rounds";
 
@@ -19,16 +18,13 @@ setDefaultTimeout(60_000);
 
 let fixture: PgLedgerFixture;
 let store: PgStore;
-let admin: SQL;
 
 beforeAll(async () => {
   fixture = await startPgLedgerFixture();
   store = await openPgStore(fixture.databaseUrl, { max: 8 });
-  admin = new SQL(fixture.databaseUrl, { max: 1 });
 });
 
 afterAll(async () => {
-  await admin.close();
   await store.close();
   await fixture.stop();
 });
@@ -99,42 +95,32 @@ async function raceOver(round: number): Promise<void> {
 }
 
 test("a deposed leader's race finish and settlement are refused; the new leader finishes and settles the race once", async () => {
-  // A check period longer than the test: the first leader learns it was replaced only from its fenced write.
-  const first = new PgLeaderElection(fixture.databaseUrl, { instanceId: "vvx-racing-first", checkMs: 60_000 });
-  let next: PgLeaderElection | undefined;
-  try {
-    await first.start();
-    expect(first.role).toBe("leader");
-    const winner = (await faucet(fixture.server.url, { xrp: 20 })).classicAddress;
-    await raceOver(1);
-    // Another instance won the election (as PgLeaderElection does when it wins) before the first one's loop finished the race.
-    await admin`UPDATE _leader_epoch SET epoch = epoch + 1, instance_id = 'vvx-racing-next'`;
-    const old = await roundsOf(first, winner);
-    old.rounds.start();
-    const repo = new RacingRepository(store.async);
-    await eventually(async () => first.role === "follower" || (await repo.race(1))!.status !== "racing", "the deposed leader's finish refused");
-    await old.stop();
-    expect(first.role).toBe("follower");
-    expect((await repo.race(1))!).toMatchObject({ status: "racing", winnerIndex: null, finishedAt: null });
-    expect(await old.outbox.get("racing-fence:1:payout")).toBeUndefined();
-    await first.stop();
+  // A check period longer than the test (electedLeader): the first leader learns it was replaced only from its fenced write.
+  const first = await fixture.leader("vvx-racing-first");
+  const winner = (await faucet(fixture.server.url, { xrp: 20 })).classicAddress;
+  await raceOver(1);
+  // Another instance won the election (as PgLeaderElection does when it wins) before the first one's loop finished the race.
+  await raiseEpoch(fixture.sql, "vvx-racing-next");
+  const old = await roundsOf(first, winner);
+  old.rounds.start();
+  const repo = new RacingRepository(store.async);
+  await eventually(async () => first.role === "follower" || (await repo.race(1))!.status !== "racing", "the deposed leader's finish refused");
+  await old.stop();
+  expect(first.role).toBe("follower");
+  expect((await repo.race(1))!).toMatchObject({ status: "racing", winnerIndex: null, finishedAt: null });
+  expect(await old.outbox.get("racing-fence:1:payout")).toBeUndefined();
+  await first.stop();
 
-    next = new PgLeaderElection(fixture.databaseUrl, { instanceId: "vvx-racing-next", checkMs: 60_000 });
-    await next.start();
-    expect(next.role).toBe("leader");
-    const current = await roundsOf(next, winner);
-    current.rounds.start();
-    const finished = await eventually(async () => {
-      const race = await repo.race(1);
-      return race?.status === "finished" ? race : undefined;
-    }, "the new leader's finish");
-    await current.stop();
-    expect(finished.winnerIndex).not.toBeNull();
-    const payouts = await admin`SELECT key, tx_json FROM ledger_outbox WHERE key LIKE 'racing-fence:%'`;
-    expect(payouts).toHaveLength(1);
-    expect(String(payouts[0].tx_json)).toContain(hex("vvx-racing-next"));
-  } finally {
-    await first.stop();
-    await next?.stop();
-  }
+  const next = await fixture.leader("vvx-racing-next");
+  const current = await roundsOf(next, winner);
+  current.rounds.start();
+  const finished = await eventually(async () => {
+    const race = await repo.race(1);
+    return race?.status === "finished" ? race : undefined;
+  }, "the new leader's finish");
+  await current.stop();
+  expect(finished.winnerIndex).not.toBeNull();
+  const payouts = await fixture.sql`SELECT key, tx_json FROM ledger_outbox WHERE key LIKE 'racing-fence:%'`;
+  expect(payouts).toHaveLength(1);
+  expect(String(payouts[0].tx_json)).toContain(hex("vvx-racing-next"));
 });
