@@ -172,11 +172,14 @@ test("another cluster's prefix on the same Redis is not heard", async () => {
   }
 });
 
-test("a broker that restarts is reached again and fan-out resumes; what was sent meanwhile is counted as dropped", async () => {
+test("a broker that restarts is reached again (onReconnected says so, once) and fan-out resumes; what was sent meanwhile is counted as dropped", async () => {
   const redis = await startRedis();
   let restarted: Awaited<ReturnType<typeof startRedis>> | undefined;
   const prefix = "restart";
   const [a, b] = await Promise.all([instance(redis.url, prefix, "a"), instance(redis.url, prefix, "b")]);
+  const reconnected: string[] = [];
+  a.broker.onReconnected(() => reconnected.push(`a ${a.broker.state}`));
+  b.broker.onReconnected(() => reconnected.push(`b ${b.broker.state}`));
   try {
     const onB = await socket(b, "site");
     a.hub.emit("site", undefined, { type: "stats", holders: 1 });
@@ -189,6 +192,7 @@ test("a broker that restarts is reached again and fan-out resumes; what was sent
 
     restarted = await startRedis(redis.port);
     await until(() => a.broker.state === "connected" && b.broker.state === "connected", 5_000);
+    expect(reconnected.sort()).toEqual(["a connected", "b connected"]);
     a.hub.emit("site", undefined, { type: "stats", holders: 3 });
     await until(() => onB.of("stats").length === 2);
     expect(onB.of("stats").map((m) => m.holders)).toEqual([1, 3]);

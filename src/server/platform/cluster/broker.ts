@@ -17,6 +17,11 @@ export interface Broker {
   on(subject: string, handler: (payload: string) => void): void;
   /** Resolves once the broker has every subject set so far (what another instance sends after it reaches this one). */
   subscribed(): Promise<void>;
+  /**
+   * Calls `fn` each time the broker is reached again after being lost, once every subject is subscribed again
+   * (what was sent meanwhile is gone: state kept in step through the broker is to be sent again).
+   */
+  onReconnected(fn: () => void): void;
   close(): Promise<void>;
 }
 
@@ -53,6 +58,7 @@ export class RedisBroker implements Broker {
   private readonly prefix: string;
   private readonly retryMs: number;
   private readonly handlers = new Map<string, (payload: string) => void>();
+  private readonly reconnected: (() => void)[] = [];
   private pub: RedisClient | undefined;
   private sub: RedisClient | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
@@ -113,6 +119,10 @@ export class RedisBroker implements Broker {
     return this.listening;
   }
 
+  onReconnected(fn: () => void): void {
+    this.reconnected.push(fn);
+  }
+
   async close(): Promise<void> {
     this.current = "closed";
     clearTimeout(this.retry);
@@ -162,7 +172,11 @@ export class RedisBroker implements Broker {
       this.retry = undefined;
       if (this.current === "closed") return;
       this.connect().then(
-        () => this.options.log?.info("broker connected again", { broker: redacted(this.url) }),
+        () => {
+          if (this.current !== "connected") return;
+          this.options.log?.info("broker connected again", { broker: redacted(this.url) });
+          for (const fn of this.reconnected) fn();
+        },
         () => {
           this.drop();
           if (this.current !== "closed") this.retry = setTimeout(again, this.retryMs);

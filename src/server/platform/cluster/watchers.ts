@@ -17,7 +17,8 @@ interface CountsMessage {
 /**
  * How many sockets watch each shared topic (a game's own: a leader's loop ticks only while someone, anywhere,
  * watches) on the other instances of a cluster. Each instance sends its counts when one of them turns from
- * none to some or back, every WATCHERS_HEARTBEAT_MS, and when a new instance asks; a count not heard for
+ * none to some or back, every WATCHERS_HEARTBEAT_MS, when it joins or reaches the broker again after an outage (asking
+ * the others for theirs), and when another instance asks; a count not heard for
  * WATCHERS_EXPIRY_MS (a dead instance's) is dropped. `onWatched` is told when another instance's count of a
  * topic turns from none to some (the leader's idle loop wakes at once: one broker hop, no poll).
  */
@@ -27,6 +28,7 @@ export class ClusterWatchers {
   private readonly remote = new Map<string, Map<string, { count: number; at: number }>>();
   private readonly wakers = new Map<string, Set<() => void>>();
   private readonly timer: ReturnType<typeof setInterval>;
+  private stopped = false;
 
   private readonly expiryMs: number;
   private readonly now: () => number;
@@ -41,7 +43,11 @@ export class ClusterWatchers {
     broker.on(WATCHERS_SUBJECT, (payload) => this.heard(payload));
     this.timer = setInterval(() => this.tell(), options.heartbeatMs ?? WATCHERS_HEARTBEAT_MS);
     this.timer.unref?.();
-    this.tell(true);
+    // Asked once the subject is subscribed (the answers would otherwise come back before it is), and again each
+    // time the broker is back: what either side sent meanwhile was lost, so this instance's counts go out at
+    // once and the others answer with theirs (a leader's idle ticker wakes then, not at the next heartbeat).
+    void broker.subscribed().then(() => this.rejoin());
+    broker.onReconnected(() => this.rejoin());
   }
 
   /** A socket of this instance began (+1) or stopped (-1) watching `topic`. */
@@ -76,9 +82,15 @@ export class ClusterWatchers {
 
   /** Stops the heartbeat and tells the others this instance watches nothing now (a stopping server: no wait for the expiry). */
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
     this.local.clear();
     this.tell();
+  }
+
+  /** Sends this instance's counts and asks the others for theirs (joining, or back after a broker outage). */
+  private rejoin(): void {
+    if (!this.stopped) this.tell(true);
   }
 
   private tell(ask = false): void {
