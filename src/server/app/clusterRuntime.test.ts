@@ -131,7 +131,9 @@ test("a leader whose database session ends steps down at once: its loops stop fo
   const admin = new SQL(db.url, { max: 1 });
   try {
     // The database ends the leader's session (an operator's pg_terminate_backend, a network cut): its lock is gone.
-    await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vvx-b'`;
+    // This database's only: pg_stat_activity lists the whole server's sessions, and other files' instances (the
+    // election tests' contenders) are named vvx-b too.
+    await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vvx-b' AND datname = current_database()`;
     await deposed;
   } finally {
     await admin.close();

@@ -94,8 +94,9 @@ test("a leader whose database session ends steps down at once, and leads again o
     await election.start();
     expect(election.role).toBe("leader");
     expect(election.leaderId).toBe("vvx-alone");
-    // The server ends its session (an operator's pg_terminate_backend, a server restart).
-    await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vvx-alone'`;
+    // The server ends its session (an operator's pg_terminate_backend, a server restart). This database's only:
+    // pg_stat_activity lists the whole server's sessions, other test files' among them.
+    await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vvx-alone' AND datname = current_database()`;
     await until(() => roles.length >= 2, 2_000);
     expect(roles.slice(0, 2)).toEqual(["leader", "follower"]);
     await until(() => election.role === "leader", 2_000);
