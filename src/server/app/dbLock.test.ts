@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxXummCredentials } from "../signing/credentials";
@@ -44,12 +44,6 @@ const { apiKey, apiSecret } = sandboxXummCredentials("vvx-sandbox");
 const xumm = (path: string, init: RequestInit = {}) =>
   fetch(`${url}/sandbox/xumm/api/v1/platform${path}`, { ...init, headers: { "content-type": "application/json", "x-api-key": apiKey, "x-api-secret": apiSecret } });
 
-async function timedHealth() {
-  const t0 = performance.now();
-  const res = await fetch(`${url}/api/health`);
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, ms: performance.now() - t0 };
-}
-
 describe("a database lock held elsewhere for longer than the busy timeout", () => {
   test("the process survives, /api/health says 503 degraded with the reason at once, and every loop resumes after", async () => {
     // A sign request that expires while the product database is locked: the sandbox Xaman (own database) still expires it.
@@ -59,10 +53,10 @@ describe("a database lock held elsewhere for longer than the busy timeout", () =
     const lock = new Database(join(dir, "vvx.db"));
     lock.exec("PRAGMA busy_timeout = 0");
     lock.exec("BEGIN IMMEDIATE");
-    const during: Awaited<ReturnType<typeof timedHealth>>[] = [];
+    const during: Awaited<ReturnType<typeof timed>>[] = [];
     const until = performance.now() + 8000;
     while (performance.now() < until) {
-      during.push(await timedHealth());
+      during.push(await timed("/api/health"));
       await Bun.sleep(500);
     }
     expect(proc.exitCode).toBeNull();
@@ -74,11 +68,12 @@ describe("a database lock held elsewhere for longer than the busy timeout", () =
       expect(h.body).toMatchObject({ status: "degraded", db: "locked" });
       expect(String(h.body.reason)).toContain("locked");
     }
-    // No request waited out the 5 s busy timeout: background loops skip while locked instead of blocking the server.
-    expect(Math.max(...during.map((h) => h.ms))).toBeLessThan(2000);
+    // No request waited out a long busy timeout: background loops skip while locked instead of blocking the server
+    // (the product's time: what the machine made the server or this process wait for a CPU is not counted).
+    expect(Math.max(...during.map((h) => h.productMs))).toBeLessThan(2000);
 
-    let after = await timedHealth();
-    for (let i = 0; i < 50 && after.status !== 200; i++) after = await (Bun.sleep(100), timedHealth());
+    let after = await timed("/api/health");
+    for (let i = 0; i < 50 && after.status !== 200; i++) after = await (Bun.sleep(100), timed("/api/health"));
     expect(after.body).toMatchObject({ status: "ok", db: "ok" });
     // The sweep retried after its backoff and expired the request.
     let expired = false;
@@ -97,11 +92,30 @@ describe("a database lock held elsewhere for longer than the busy timeout", () =
   });
 });
 
-/** A request's status, body and time to answer. */
+/**
+ * How long a process's main thread (its JavaScript: the server's, this test's) has waited for a CPU while ready to
+ * run, in ms: Linux's /proc/<pid>/schedstat (its second field, in ns); 0 where there is none. On a loaded
+ * machine that wait is most of a slow request's time, and it is the machine's share, not the product's: a
+ * statement waiting out the busy timeout sleeps, and is not counted.
+ */
+function waitedForCpuMs(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1]) / 1e6 || 0;
+  } catch {
+    return 0; // no schedstat (not Linux): the request's whole time counts as the product's
+  }
+}
+
+/** A request's status, body, time to answer, and the part of it the server or this process waited for a CPU. */
 async function timed(path: string, init?: RequestInit) {
   const t0 = performance.now();
+  const [server0, self0] = [waitedForCpuMs(proc.pid), waitedForCpuMs(process.pid)];
   const res = await fetch(`${url}${path}`, init);
-  return { path, status: res.status, body: (await res.json()) as Record<string, unknown>, ms: performance.now() - t0 };
+  const body = (await res.json()) as Record<string, unknown>;
+  const ms = performance.now() - t0;
+  // The larger of the two waits: they may overlap, and the machine's share is not taken off twice.
+  const machineMs = Math.max(waitedForCpuMs(proc.pid) - server0, waitedForCpuMs(process.pid) - self0);
+  return { path, status: res.status, body, ms, productMs: ms - machineMs };
 }
 
 describe("requests while another process holds the database (BEGIN EXCLUSIVE)", () => {
@@ -133,15 +147,19 @@ describe("requests while another process holds the database (BEGIN EXCLUSIVE)", 
     // Once the lock is known, a write is refused at once; the first one waited the busy timeout (after its Xaman call).
     // Writes waiting in line, each the busy timeout, would put the median at 10 x BUSY_MS (3 s) and the last at
     // 20 x BUSY_MS (6 s); the bounds catch that (and a frozen loop) with room for a machine shared with other runs.
+    // The times bounded are the product's: a request's time less what the server or this process waited for a CPU
+    // meanwhile (a read took 1,442 ms at load 20; beside eight `yes` at load 15-20, reads took up to 2.7 s and writes
+    // 4.3 s, of which the product's was 108 ms and 373 ms). Writes in line sleep, so their time stays the product's
+    // (a server whose writes all waited out the busy timeout: reads 6.0 s, the writes' median 2.5 s, at load 17 too).
     const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]!;
-    expect(median(writes.map((w) => w.ms))).toBeLessThan(2_000);
-    expect(Math.max(...writes.map((w) => w.ms))).toBeLessThan(10 * BUSY_MS);
+    expect(median(writes.map((w) => w.productMs))).toBeLessThan(2_000);
+    expect(Math.max(...writes.map((w) => w.productMs))).toBeLessThan(10 * BUSY_MS);
     const health = reads.filter((r) => r.path === "/api/health");
     for (const h of health) expect(h.body).toMatchObject({ status: "degraded", db: "locked" });
     for (const r of reads.filter((r) => r.path !== "/api/health")) expect(r.status).toBe(200);
     // Within 100 ms as a rule; the slowest sample may meet the one write that waited out the busy timeout (on a busy machine, more).
-    expect(median(reads.map((r) => r.ms))).toBeLessThan(500);
-    expect(Math.max(...reads.map((r) => r.ms))).toBeLessThan(BUSY_MS + 1_000);
+    expect(median(reads.map((r) => r.productMs))).toBeLessThan(500);
+    expect(Math.max(...reads.map((r) => r.productMs))).toBeLessThan(BUSY_MS + 1_000);
 
     // Once the lock is gone, health and writes come back by themselves.
     let after = await timed("/api/health");
