@@ -27,25 +27,28 @@ export const LEADER_LOCK: readonly [number, number] = [0x565658, 1];
 /** How often the leader makes sure it still holds the lock. */
 export const LEADER_CHECK_MS = 1_000;
 /**
- * How often a follower tries the lock: most of a failover is the wait for the followers' next try (at 1 s,
- * about 330 ms of a 376 ms median). Two short queries a try.
+ * How long a follower waits in the lock's queue before it reads who holds it and waits again (the session's
+ * lock_timeout): how soon its leaderId follows a change of leader. The takeover does not wait for it.
  */
 export const LEADER_TRY_MS = 250;
+/** PostgreSQL's lock_not_available: a wait for a lock ended by lock_timeout. */
+const LOCK_TIMEOUT = "55P03";
 
 export interface ElectionOptions {
   /** This instance's id (Config.instanceId); PostgreSQL shows it as the session's application_name. */
   instanceId: string;
-  /** How often the leader checks its lock and a follower tries it (default: LEADER_CHECK_MS and LEADER_TRY_MS). */
+  /** How often the leader checks its lock, and how long a follower waits for it (default: LEADER_CHECK_MS and LEADER_TRY_MS). */
   checkMs?: number;
   log?: Logger;
 }
 
 /**
- * Leader election over a PostgreSQL advisory lock, on one connection of its own. A follower tries the
- * lock every tryMs (pg_try_advisory_lock never waits) and reads who holds it from pg_locks; the leader
- * checks every checkMs that its session still holds it, and steps down at once when the check fails or the
- * connection closes: it cannot tell whether its session (and so the lock) outlived the connection.
- * A takeover after the leader's death takes at most about one tryMs.
+ * Leader election over a PostgreSQL advisory lock, on one connection of its own. A follower waits for the
+ * lock (pg_advisory_lock, ended by the session's lock_timeout, tryMs) and, when the wait ends without it,
+ * reads who holds it from pg_locks and waits again: PostgreSQL grants the lock to a waiter the moment the
+ * holder's session ends, so a takeover waits for no poll. The leader checks every checkMs that its session
+ * still holds the lock, and steps down at once when the check fails or the connection closes: it cannot
+ * tell whether its session (and so the lock) outlived the connection.
  */
 export class PgLeaderElection implements Leadership {
   readonly instanceId: string;
@@ -82,56 +85,78 @@ export class PgLeaderElection implements Leadership {
     this.listeners.push(listener);
   }
 
-  /** Contends now (resolves after the first check: leader or follower), then every tryMs (checkMs while leading). */
+  /** Contends now (resolves after the first try, which does not wait: leader or follower), then waits for the lock (checks it every checkMs while leading). */
   async start(): Promise<void> {
-    await this.check();
+    await this.check(false);
   }
 
   /** Gives the lock back (its session ends) and stops contending. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    // A follower's wait in the lock's queue ends with its session: stopping waits for no lock_timeout.
+    if (this.current !== "leader") await this.disconnect();
     await this.checking;
     this.become("follower");
     await this.disconnect();
   }
 
-  private check(): Promise<void> {
-    this.checking = this.attempt().finally(() => {
+  private check(wait = true): Promise<void> {
+    this.checking = this.attempt(wait).then((nextMs) => {
       this.checking = undefined;
-      if (!this.stopped) this.timer = setTimeout(() => void this.check(), this.current === "leader" ? this.checkMs : this.tryMs);
+      if (!this.stopped) this.timer = setTimeout(() => void this.check(), nextMs);
     });
     return this.checking;
   }
 
-  private async attempt(): Promise<void> {
+  /** One turn: the leader checks its lock, a follower tries it (waiting for it if `wait`); resolves with the ms until the next turn. */
+  private async attempt(wait: boolean): Promise<number> {
     try {
       const sql = this.connection();
       const [k1, k2] = LEADER_LOCK;
       if (this.current === "leader") {
         const [row] = await sql`SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND classid = ${k1} AND objid = ${k2} AND objsubid = 2 AND pid = pg_backend_pid() AND granted`;
         if (row.held !== 1) this.lose("the lock is no longer this session's");
-        return;
+        return this.current === "leader" ? this.checkMs : this.tryMs;
       }
-      const [row] = await sql`SELECT pg_try_advisory_lock(${k1}, ${k2}) AS won`;
+      const won = await this.take(sql, wait);
       if (this.stopped) {
-        if (row.won) await sql`SELECT pg_advisory_unlock(${k1}, ${k2})`;
-        return;
+        if (won) await sql`SELECT pg_advisory_unlock(${k1}, ${k2})`;
+        return 0;
       }
-      if (row.won) {
+      if (won) {
         this.epoch = await this.raiseEpoch(sql);
-        return this.become("leader");
+        this.become("leader");
+        return this.checkMs;
       }
       const [holder] = await sql`
         SELECT a.application_name AS id FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
         WHERE l.locktype = 'advisory' AND l.classid = ${k1} AND l.objid = ${k2} AND l.objsubid = 2 AND l.granted
           AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
       this.leader = holder?.id || null;
+      return 0; // the wait itself spaces the turns
     } catch (err) {
       // The database is out of reach: whatever this instance was, it cannot know the lock is its own.
       this.lose(`the database does not answer (${err instanceof Error ? err.message : String(err)})`);
       this.leader = null;
       await this.disconnect();
+      return this.tryMs;
+    }
+  }
+
+  /**
+   * Takes the lock: at once or not at all, or (`wait`) waiting in its queue until the session's lock_timeout.
+   * Whether this session holds it now.
+   */
+  private async take(sql: SQL, wait: boolean): Promise<boolean> {
+    const [k1, k2] = LEADER_LOCK;
+    if (!wait) return Boolean((await sql`SELECT pg_try_advisory_lock(${k1}, ${k2}) AS won`)[0].won);
+    try {
+      await sql`SELECT pg_advisory_lock(${k1}, ${k2})`;
+      return true;
+    } catch (err) {
+      if ((err as { errno?: string }).errno === LOCK_TIMEOUT) return false;
+      throw err;
     }
   }
 
@@ -161,7 +186,8 @@ export class PgLeaderElection implements Leadership {
       max: 1,
       idleTimeout: 0,
       connectionTimeout: Math.max(1, Math.ceil(this.checkMs / 1000)),
-      connection: { application_name: this.instanceId },
+      // lock_timeout ends a follower's wait for the lock (then it reads the holder); nothing else here waits on a lock.
+      connection: { application_name: this.instanceId, lock_timeout: String(this.tryMs) },
       onclose: () => this.lose("its database connection closed"),
     });
     return this.sql;

@@ -123,6 +123,39 @@ test("a stopped leader gives the lock back: the next contender leads at its firs
   }
 });
 
+test("a follower waits in the lock's queue: it leads the moment the leader's session ends, not at its next try; a waiting follower stops at once", async () => {
+  // The followers' waits last a minute: only PostgreSQL granting the lock to a waiter can make the takeover fast.
+  const first = new PgLeaderElection(db.url, { instanceId: "vvx-first", checkMs: 100 });
+  const next = new PgLeaderElection(db.url, { instanceId: "vvx-next", checkMs: 60_000 });
+  const other = new PgLeaderElection(db.url, { instanceId: "vvx-other", checkMs: 60_000 });
+  const admin = new SQL(db.url, { max: 1 });
+  const waiting = async () =>
+    (await admin`SELECT a.application_name AS id FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND NOT l.granted AND a.datname = current_database() ORDER BY 1`).map((r: { id: string }) => r.id);
+  try {
+    await first.start();
+    await Promise.all([next.start(), other.start()]);
+    expect([first.role, next.role, other.role]).toEqual(["leader", "follower", "follower"]);
+    expect(next.leaderId).toBe("vvx-first");
+    for (let i = 0; (await waiting()).length < 2; i++) {
+      if (i > 200) throw new Error(`the followers are not waiting for the lock: ${await waiting()}`);
+      await Bun.sleep(10);
+    }
+    // Its session closed, not its wait waited out (its server process may still queue until that ends; granted the
+    // lock then, it ends at once, its client gone).
+    const t0 = performance.now();
+    await other.stop();
+    expect(performance.now() - t0).toBeLessThan(2_000);
+
+    await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vvx-first' AND datname = current_database()`;
+    const tookMs = await until(() => next.role === "leader", 2_000);
+    console.log(`takeover by a waiting follower: ${Math.round(tookMs)} ms`);
+    expect(next.leaderId).toBe("vvx-next");
+  } finally {
+    await Promise.all([first.stop(), next.stop(), other.stop()]);
+    await admin.close();
+  }
+});
+
 test("fencing: each new leader raises the epoch; a leader that finds a newer one refuses its write and steps down", async () => {
   // A check period longer than the test: the first leader does not notice on its own that it was replaced.
   const first = new PgLeaderElection(db.url, { instanceId: "vvx-first", checkMs: 60_000 });
