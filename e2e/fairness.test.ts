@@ -226,7 +226,7 @@ describe("fairness an outsider checks (issue 32)", () => {
         await page.getByTestId("round-facts").waitFor();
         // The replay plays to its end by itself (a phone skips to it), then shows the recorded result.
         if (viewport === PHONE) await page.getByRole("button", { name: "Skip to the end" }).click();
-        else if (clocked) await page.locator(`[data-testid="${pg.replay}"][data-replay="playing"]`).waitFor().then(() => page.clock.fastForward(REPLAY_LONGEST_MS));
+        else if (clocked) await page.getByTestId(pg.replay).waitFor().then(() => page.clock.fastForward(REPLAY_LONGEST_MS));
         await page.locator(`[data-testid="${pg.replay}"][data-replay="done"]`).waitFor({ timeout: 30_000 });
         const shown = await lastFrame(page, pg.shown, pg.want);
         expect({ page: pg.name, shown, matches: pg.want(shown ?? "") }).toEqual({ page: pg.name, shown, matches: true });
@@ -247,10 +247,14 @@ describe("fairness an outsider checks (issue 32)", () => {
     const { races: list } = await api("/api/racing/races?limit=1");
     for (const viewport of [DESKTOP, PHONE]) {
       const { context, page, errors } = await newPage(live.browser, viewport);
+      // The crash replay plays by itself on the page's clock, moved past its end (as on the round pages).
+      await page.clock.install();
       const { parameters: p } = await fairText(page);
       await page.getByLabel("Game hash").fill(rounds[0].hash);
       await page.getByLabel("Salt").fill(fairness.salt);
       await page.locator("#crash-verify").getByRole("button", { name: "Replay" }).click();
+      await page.getByTestId("crash-replay").waitFor();
+      await page.clock.fastForward(REPLAY_LONGEST_MS);
       await page.locator('[data-testid="crash-replay"][data-replay="done"]').waitFor({ timeout: 30_000 });
       const crashed = `${rounds[0].crashPoint.toFixed(2)}x CRASHED`;
       expect(await lastFrame(page, "#crash-verify .crash-canvas-host", (s) => s.startsWith(crashed))).toStartWith(crashed);
