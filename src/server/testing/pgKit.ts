@@ -67,6 +67,31 @@ export async function startPgLedgerFixture(): Promise<PgLedgerFixture> {
   };
 }
 
+/** A store on a database of its own on the suite's PostgreSQL (migrated as it opens); `close` closes it and drops the database. */
+export interface PgTestStore {
+  store: PgStore;
+  close(): Promise<void>;
+}
+
+/** `beforeOpen` runs on the new, empty database before the store opens it (a database setting to test under, say). */
+export async function pgTestStore(options: { max: number; beforeOpen?: (url: string) => Promise<void> }): Promise<PgTestStore> {
+  const database = await testDatabase();
+  try {
+    await options.beforeOpen?.(database.url);
+    const store = await openPgStore(database.url, { max: options.max });
+    return {
+      store,
+      async close() {
+        await store.close();
+        await database.drop();
+      },
+    };
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
+}
+
 /**
  * The ledger fixture with what a file that builds services directly on PostgreSQL shares: a store of its own on
  * the database (the NFT tiers seeded), one gateway they pay through and its log; `stop` closes them and the fixture.
