@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
+import { RACE_CONFIG, RACE_MAX_TICKS } from "../src/engine";
 import { CRASH_TEST_ENV } from "../src/server/testing/crashKit";
 import { eventually } from "../src/server/testing/ledgerKit";
 import { crashRoundWithBets, crashRounds, raceWithBets, races, revealSeeds, slotSpins, wheelSpins } from "../src/server/testing/fairKit";
@@ -13,6 +14,8 @@ import { commitment, crashPoint, hashTimes, race, slotsSpin, wheelSegment, type 
 // written from /fair's text alone, the standalone verifier offline, and every round's page with its replay.
 /** The issue's desktop width (the shared DESKTOP is 1366 wide). */
 const DESKTOP = { width: 1280, height: 800 };
+/** Past the end of any replay the page's clock times: the longest race (a crash round's replay lasts at most 6 s). */
+const REPLAY_LONGEST_MS = (RACE_MAX_TICKS / RACE_CONFIG.tickRate) * 1000 + 1000;
 const live = useServerAndBrowser({ ...CRASH_TEST_ENV, RACING_COUNTDOWN_MS: "20000", RACING_BET_CLOSE_MS: "4000" });
 const played = { crashRound: 0, race: 0, slotsWallet: "", wheelWallet: "" };
 
@@ -182,23 +185,53 @@ describe("fairness an outsider checks (issue 32)", () => {
     const { spins } = await api(`/api/slots/spins?wallet=${played.slotsWallet}`);
     const winning = spins.find((s: any) => s.totalPayout > 0) ?? spins[0];
     const { spins: wheel } = await api(`/api/daily-spin/spins?wallet=${played.wheelWallet}`);
+    // `clocked`: the replay (a crash round's flight, up to 6 s; a race, its whole length) is timed by the page's clock, which
+    // the test moves past its end instead of waiting for it in real time. `bets`: what the page's bets tables list (at 1280 px).
     const pages = [
-      { name: "crash-round", path: `/crash/round/${played.crashRound}`, replay: "crash-replay", shown: ".crash-canvas-host", want: (s: string) => s.startsWith(`${crash.round.crashPoint.toFixed(2)}x CRASHED`) },
-      { name: "race", path: `/racing/race/${played.race}`, replay: "race-replay", shown: ".race-canvas", want: (s: string) => s === raced.order.map((_, u) => ["1st", "2nd", "3rd", "4th", "5th"][raced.order.indexOf(u)]).join("|") },
+      {
+        name: "crash-round",
+        path: `/crash/round/${played.crashRound}`,
+        replay: "crash-replay",
+        shown: ".crash-canvas-host",
+        want: (s: string) => s.startsWith(`${crash.round.crashPoint.toFixed(2)}x CRASHED`),
+        clocked: true,
+        // The crash replay marks its one cash-out; the bets tables list both bets with their payments.
+        bets: async (page: Page) => {
+          expect(await page.locator(".crash-canvas-host").getAttribute("data-marks")).toBe("1");
+          expect(await page.getByTestId("round-bet").count()).toBe(2);
+        },
+      },
+      {
+        name: "race",
+        path: `/racing/race/${played.race}`,
+        replay: "race-replay",
+        shown: ".race-canvas",
+        want: (s: string) => s === raced.order.map((_, u) => ["1st", "2nd", "3rd", "4th", "5th"][raced.order.indexOf(u)]).join("|"),
+        clocked: true,
+        bets: async (page: Page) => {
+          await page.getByTestId("round-bets").waitFor();
+          expect(await page.getByTestId("round-bet").count()).toBe(5);
+          expect(await page.locator('[data-testid="round-bet"][data-status="won"]').count()).toBe(1);
+        },
+      },
       { name: "slots-spin", path: `/slots/spin/${winning.spinId}`, replay: "slots-replay", shown: ".slot-reels-canvas", want: (s: string) => s === winning.reels.join(",") },
       { name: "wheel-spin", path: `/wheel/spin/${wheel[0].id}`, replay: "wheel-replay", shown: ".wheel-replay-stage", want: (s: string) => s === wheel[0].prizeLabel },
     ];
     for (const viewport of [DESKTOP, PHONE]) {
       for (const pg of pages) {
         const { context, page, errors } = await newPage(live.browser, viewport);
+        const clocked = viewport === DESKTOP && pg.clocked === true;
+        if (clocked) await page.clock.install();
         await page.goto(live.server.url + pg.path);
         await page.getByTestId("round-facts").waitFor();
         // The replay plays to its end by itself (a phone skips to it), then shows the recorded result.
         if (viewport === PHONE) await page.getByRole("button", { name: "Skip to the end" }).click();
+        else if (clocked) await page.getByTestId(pg.replay).waitFor().then(() => page.clock.fastForward(REPLAY_LONGEST_MS));
         await page.locator(`[data-testid="${pg.replay}"][data-replay="done"]`).waitFor({ timeout: 30_000 });
         const shown = await lastFrame(page, pg.shown, pg.want);
         expect({ page: pg.name, shown, matches: pg.want(shown ?? "") }).toEqual({ page: pg.name, shown, matches: true });
         for (const check of await page.locator("[data-testid^=check-]").all()) expect(await check.getAttribute("data-ok")).toBe("true");
+        if (viewport === DESKTOP) await pg.bets?.(page);
         await page.evaluate(() => window.scrollTo(0, 0));
         await screenshot(page, `${pg.name}-${viewport === PHONE ? "phone" : "desktop"}`);
         if (viewport === PHONE) await expectFitsPhone(page);
@@ -206,17 +239,6 @@ describe("fairness an outsider checks (issue 32)", () => {
         await context.close();
       }
     }
-    // The crash replay marks its one cash-out; the bets tables list both bets with their payments.
-    const { context, page } = await newPage(live.browser, DESKTOP);
-    await page.goto(`${live.server.url}/crash/round/${played.crashRound}`);
-    await page.locator('[data-testid="crash-replay"][data-replay="done"]').waitFor({ timeout: 30_000 });
-    expect(await page.locator(".crash-canvas-host").getAttribute("data-marks")).toBe("1");
-    expect(await page.getByTestId("round-bet").count()).toBe(2);
-    await page.goto(`${live.server.url}/racing/race/${played.race}`);
-    await page.getByTestId("round-bets").waitFor();
-    expect(await page.getByTestId("round-bet").count()).toBe(5);
-    expect(await page.locator('[data-testid="round-bet"][data-status="won"]').count()).toBe(1);
-    await context.close();
   });
 
   test("Replay on /fair draws a round from seeds typed in by hand, to the same result", async () => {
@@ -225,10 +247,14 @@ describe("fairness an outsider checks (issue 32)", () => {
     const { races: list } = await api("/api/racing/races?limit=1");
     for (const viewport of [DESKTOP, PHONE]) {
       const { context, page, errors } = await newPage(live.browser, viewport);
+      // The crash replay plays by itself on the page's clock, moved past its end (as on the round pages).
+      await page.clock.install();
       const { parameters: p } = await fairText(page);
       await page.getByLabel("Game hash").fill(rounds[0].hash);
       await page.getByLabel("Salt").fill(fairness.salt);
       await page.locator("#crash-verify").getByRole("button", { name: "Replay" }).click();
+      await page.getByTestId("crash-replay").waitFor();
+      await page.clock.fastForward(REPLAY_LONGEST_MS);
       await page.locator('[data-testid="crash-replay"][data-replay="done"]').waitFor({ timeout: 30_000 });
       const crashed = `${rounds[0].crashPoint.toFixed(2)}x CRASHED`;
       expect(await lastFrame(page, "#crash-verify .crash-canvas-host", (s) => s.startsWith(crashed))).toStartWith(crashed);

@@ -4,10 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Db } from "../platform/db";
-import { openPgStore, type PgStore } from "../platform/db/pg";
 import { givenUpCount } from "../payouts";
 import { BOOKS_DAY, booksWallet, recordBets, recordMoney, recordSlotsAndWheel } from "../testing/booksKit";
-import { testDatabase } from "../testing/clusterServices";
+import { pgTestStore, type PgTestStore } from "../testing/pgKit";
 import { burns, houseView, moneyIn, moneyOut, openRequests, outboxQueue, playCounts, swapTotals, unsettledBets, wheelDays } from "./service";
 
 // The operators' books on both drivers: the same recorded bets, spins, payments and outbox entries written on
@@ -18,20 +17,21 @@ const VVX = { currency: "5656580000000000000000000000000000000000", issuer: "rBo
 const NOW = BOOKS_DAY + 2 * 24 * 3_600_000;
 const dir = mkdtempSync(join(tmpdir(), "vvx-books-"));
 const sqlite = openStore(dir);
-let pg: PgStore;
-let dropPg: () => Promise<void>;
+let pg: PgTestStore;
 
 beforeAll(async () => {
-  const database = await testDatabase();
-  dropPg = database.drop;
-  const admin = new SQL(database.url, { max: 1 });
-  try {
-    await admin.unsafe(`ALTER DATABASE "${new URL(database.url).pathname.slice(1)}" SET timezone TO 'Pacific/Auckland'`);
-  } finally {
-    await admin.close();
-  }
-  pg = await openPgStore(database.url, { max: 4 });
-  for (const db of [sqlite.db, pg.async]) {
+  pg = await pgTestStore({
+    max: 4,
+    async beforeOpen(url) {
+      const admin = new SQL(url, { max: 1 });
+      try {
+        await admin.unsafe(`ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET timezone TO 'Pacific/Auckland'`);
+      } finally {
+        await admin.close();
+      }
+    },
+  });
+  for (const db of [sqlite.db, pg.store.async]) {
     await recordBets(db);
     await recordSlotsAndWheel(db);
     await recordMoney(db, VVX, NOW);
@@ -40,7 +40,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await pg?.close();
-  await dropPg?.();
   sqlite.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -65,7 +64,7 @@ async function books(db: Db) {
 const byKey = <T extends object>(rows: T[]) => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
 test("the books read the same on SQLite and PostgreSQL for the same recorded rows", async () => {
-  const [lite, postgres] = [await books(sqlite.db), await books(pg.async)];
+  const [lite, postgres] = [await books(sqlite.db), await books(pg.store.async)];
   // Groups without ORDER BY come in either driver's order: compared as sets.
   for (const b of [lite, postgres]) {
     b.plays = { rounds: byKey(b.plays.rounds), bets: byKey(b.plays.bets) };
@@ -76,7 +75,7 @@ test("the books read the same on SQLite and PostgreSQL for the same recorded row
 
 describe.each([
   ["SQLite", () => sqlite.db],
-  ["PostgreSQL", () => pg.async],
+  ["PostgreSQL", () => pg.store.async],
 ])("the books on %s, as the rows say", (_name, dbOf) => {
   test("the house view: each game's plays, wagers, winnings, liabilities and biggest wins", async () => {
     const [crash, racing, slots, wheel] = await houseView(dbOf(), 5);

@@ -1,49 +1,38 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import type { LedgerGateway } from "../ledger/gateway";
 import { Outbox } from "../ledger/outbox";
 import { PaymentWatcher } from "../payments/watcher";
-import { openPgStore, type PgStore } from "../platform/db/pg";
-import { memoryLogger } from "../platform/log";
 import { Hub } from "../platform/ws/hub";
 import { buyer, GENESIS_PRICE_MICRO } from "../testing/nftKit";
 import { pgSigning } from "../testing/pgGames";
-import { startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
+import { pgFixtureWithStore, type PgStoreFixture } from "../testing/pgKit";
 import * as pgTables from "./schema.pg";
-import { seedDefaults } from "./seed";
 import { NftService } from "./service";
 
 // NFT purchases on PostgreSQL (the async store's SERIALIZABLE transactions), the service built directly on a store
 // of the file's own, with the sandbox ledger and sandbox Xaman: the tier's last units.
 setDefaultTimeout(90_000);
 
-let fixture: PgLedgerFixture;
-let store: PgStore;
-let gateway: LedgerGateway;
+let fixture: PgStoreFixture;
 let nfts: NftService;
 
 beforeAll(async () => {
-  fixture = await startPgLedgerFixture();
-  store = await openPgStore(fixture.databaseUrl, { max: 12 });
-  const log = memoryLogger();
-  gateway = await fixture.gateway(log);
+  fixture = await pgFixtureWithStore({ max: 12 });
+  const { store, ledger, log } = fixture;
   const { clock, config } = fixture.server.ctx;
-  const outbox = new Outbox(store.async, gateway, log, clock);
-  const payments = new PaymentWatcher(store.async, gateway, outbox, log, { clock });
-  await seedDefaults(store.async);
-  nfts = new NftService({ db: store.async, config: { ...config, nftReservationsPerIp: 100 }, log, clock, hub: new Hub(), ledger: gateway, outbox, payments, signing: pgSigning(fixture, store.async, log) });
+  const outbox = new Outbox(store.async, ledger, log, clock);
+  const payments = new PaymentWatcher(store.async, ledger, outbox, log, { clock });
+  nfts = new NftService({ db: store.async, config: { ...config, nftReservationsPerIp: 100 }, log, clock, hub: new Hub(), ledger, outbox, payments, signing: pgSigning(fixture, store.async, log) });
 });
 
 afterAll(async () => {
   nfts?.stop();
-  await gateway?.stop();
-  await store?.close();
   await fixture.stop();
 });
 
 describe("NFT purchases on PostgreSQL", () => {
   test("five buyers at once for the last two units of a tier: two reservations, three SOLD_OUT", async () => {
-    await store.async.transaction(async (tx) => {
+    await fixture.store.async.transaction(async (tx) => {
       await tx.update(pgTables.nftTiers).set({ maxSupply: 2 }).where(eq(pgTables.nftTiers.id, 1));
     });
     const buyers = await Promise.all(Array.from({ length: 5 }, () => buyer(fixture.server, Number(GENESIS_PRICE_MICRO / 1_000_000n))));

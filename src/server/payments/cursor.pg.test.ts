@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Db } from "../platform/db";
-import { openPgStore, type PgStore } from "../platform/db/pg";
-import { testDatabase } from "../testing/clusterServices";
+import { pgTestStore, type PgTestStore } from "../testing/pgKit";
 import { cursorStore } from "./cursor";
 import { expireRequests, insertPaymentRequest, requestById } from "./requests";
 
@@ -13,27 +12,23 @@ import { expireRequests, insertPaymentRequest, requestById } from "./requests";
 // column (a Date on both). The same checks on both drivers.
 
 const T = Date.UTC(2026, 10, 1, 12, 0, 0);
-let pg: PgStore;
-let dropPg: () => Promise<void>;
+let pg: PgTestStore;
 const dir = mkdtempSync(join(tmpdir(), "vvx-cursor-"));
 const sqlite = openStore(dir);
 
 beforeAll(async () => {
-  const database = await testDatabase();
-  dropPg = database.drop;
-  pg = await openPgStore(database.url, { max: 4 });
+  pg = await pgTestStore({ max: 4 });
 });
 
 afterAll(async () => {
   await pg.close();
-  await dropPg();
   sqlite.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 const drivers: [string, () => Db][] = [
   ["SQLite", () => sqlite.db],
-  ["PostgreSQL", () => pg.async],
+  ["PostgreSQL", () => pg.store.async],
 ];
 
 describe.each(drivers)("the watcher's prepared queries on %s", (_name, dbOf) => {

@@ -3,12 +3,11 @@ import { convertStringToHex } from "xrpl";
 import { serverSeedCommitment } from "../../../engine";
 import { Outbox } from "../../ledger/outbox";
 import type { PgLeaderElection } from "../../platform/cluster/election";
-import { openPgStore, type PgStore } from "../../platform/db/pg";
 import type { DbOrTx } from "../../platform/db";
 import { memoryLogger } from "../../platform/log";
 import { Scheduler } from "../../platform/scheduler";
 import { eventually, faucet } from "../../testing/ledgerKit";
-import { raiseEpoch, startPgLedgerFixture, type PgLedgerFixture } from "../../testing/pgKit";
+import { pgFixtureWithStore, raiseEpoch, type PgStoreFixture } from "../../testing/pgKit";
 import { RacingRepository, type RaceRow } from "./repository";
 import { RaceRounds } from "./rounds";
 
@@ -16,33 +15,28 @@ import { RaceRounds } from "./rounds";
 // that another election replaced finishes and settles nothing; the new one does, once.
 setDefaultTimeout(60_000);
 
-let fixture: PgLedgerFixture;
-let store: PgStore;
+let fixture: PgStoreFixture;
 
 beforeAll(async () => {
-  fixture = await startPgLedgerFixture();
-  store = await openPgStore(fixture.databaseUrl, { max: 8 });
+  fixture = await pgFixtureWithStore({ max: 8 });
 });
 
-afterAll(async () => {
-  await store.close();
-  await fixture.stop();
-});
+afterAll(() => fixture.stop());
 
 const hex = (text: string) => convertStringToHex(text).toUpperCase();
 
 /** The race loop of one instance on the shared database, fenced by its election; `settle` records the race's payout in the outbox, as the games kit does, naming the instance. */
-async function roundsOf(election: PgLeaderElection, winner: string) {
-  const gateway = await fixture.gateway();
-  const outbox = new Outbox(store.async, gateway, memoryLogger(), fixture.server.ctx.clock);
-  const repo = new RacingRepository(store.async);
+function roundsOf(election: PgLeaderElection, winner: string) {
+  const { store, ledger } = fixture;
+  const outbox = new Outbox(store.async, ledger, memoryLogger(), fixture.server.ctx.clock);
+  const repo = new RacingRepository(fixture.store.async);
   const rounds = new RaceRounds(
     {
       db: store.async,
       clock: fixture.server.ctx.clock,
       scheduler: new Scheduler(),
       log: memoryLogger(),
-      ledger: gateway,
+      ledger,
       config: fixture.server.ctx.config.racing,
       notePlayed: () => {},
       fence: (tx) => election.fence(tx),
@@ -60,22 +54,15 @@ async function roundsOf(election: PgLeaderElection, winner: string) {
       },
     },
   );
-  return {
-    rounds,
-    outbox,
-    async stop() {
-      rounds.stop();
-      await gateway.stop();
-    },
-  };
+  return { rounds, outbox };
 }
 
 /** A race whose running time is over: the next step of the loop that leads is its finish and settlement. */
 async function raceOver(round: number): Promise<void> {
   const now = fixture.server.ctx.clock.now();
   const serverSeed = "ab".repeat(32);
-  await store.async.transaction((tx) =>
-    new RacingRepository(store.async).insertRace(tx, {
+  await fixture.store.async.transaction((tx) =>
+    new RacingRepository(fixture.store.async).insertRace(tx, {
       round,
       status: "racing",
       serverSeed,
@@ -101,24 +88,24 @@ test("a deposed leader's race finish and settlement are refused; the new leader 
   await raceOver(1);
   // Another instance won the election (as PgLeaderElection does when it wins) before the first one's loop finished the race.
   await raiseEpoch(fixture.sql, "vvx-racing-next");
-  const old = await roundsOf(first, winner);
+  const old = roundsOf(first, winner);
   old.rounds.start();
-  const repo = new RacingRepository(store.async);
+  const repo = new RacingRepository(fixture.store.async);
   await eventually(async () => first.role === "follower" || (await repo.race(1))!.status !== "racing", "the deposed leader's finish refused");
-  await old.stop();
+  old.rounds.stop();
   expect(first.role).toBe("follower");
   expect((await repo.race(1))!).toMatchObject({ status: "racing", winnerIndex: null, finishedAt: null });
   expect(await old.outbox.get("racing-fence:1:payout")).toBeUndefined();
   await first.stop();
 
   const next = await fixture.leader("vvx-racing-next");
-  const current = await roundsOf(next, winner);
+  const current = roundsOf(next, winner);
   current.rounds.start();
   const finished = await eventually(async () => {
     const race = await repo.race(1);
     return race?.status === "finished" ? race : undefined;
   }, "the new leader's finish");
-  await current.stop();
+  current.rounds.stop();
   expect(finished.winnerIndex).not.toBeNull();
   const payouts = await fixture.sql`SELECT key, tx_json FROM ledger_outbox WHERE key LIKE 'racing-fence:%'`;
   expect(payouts).toHaveLength(1);

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { FairSeedService } from "../../fair/service";
-import type { LedgerGateway } from "../../ledger/gateway";
 import { Outbox } from "../../ledger/outbox";
 import { PaymentWatcher } from "../../payments/watcher";
 import type { PgLeaderElection } from "../../platform/cluster/election";
-import { openPgStore, type PgStore } from "../../platform/db/pg";
 import { memoryLogger } from "../../platform/log";
 import { Hub } from "../../platform/ws/hub";
 import { faucet } from "../../testing/ledgerKit";
 import { pgSigning } from "../../testing/pgGames";
-import { raiseEpoch, startPgLedgerFixture, type PgLedgerFixture } from "../../testing/pgKit";
+import { pgFixtureWithStore, raiseEpoch, type PgStoreFixture } from "../../testing/pgKit";
 import { SlotsGame } from "./game";
 import { SLOTS_PAYOUT_PURPOSE, slotKeys } from "./model";
 import * as tables from "./schema.pg";
@@ -19,38 +17,31 @@ import * as tables from "./schema.pg";
 // leader batches the winnings once.
 setDefaultTimeout(60_000);
 
-let fixture: PgLedgerFixture;
-let store: PgStore;
-let gateway: LedgerGateway;
+let fixture: PgStoreFixture;
 
 beforeAll(async () => {
-  fixture = await startPgLedgerFixture();
-  store = await openPgStore(fixture.databaseUrl, { max: 8 });
-  gateway = await fixture.gateway();
+  fixture = await pgFixtureWithStore({ max: 8 });
 });
 
-afterAll(async () => {
-  await gateway?.stop();
-  await store?.close();
-  await fixture.stop();
-});
+afterAll(() => fixture.stop());
 
 /** Slots as an instance builds them on the shared database, fenced by its election (its own outbox and watcher: each registers its owners). */
 function slotsOf(election: PgLeaderElection): SlotsGame {
   const log = memoryLogger();
   const { clock } = fixture.server.ctx;
+  const { store, ledger } = fixture;
   const db = store.async;
-  const outbox = new Outbox(db, gateway, log, clock);
-  const payments = new PaymentWatcher(db, gateway, outbox, log, { clock });
+  const outbox = new Outbox(db, ledger, log, clock);
+  const payments = new PaymentWatcher(db, ledger, outbox, log, { clock });
   const fence = (tx: typeof db) => election.fence(tx);
-  return new SlotsGame({ db, clock, log, ledger: gateway, outbox, payments, signing: pgSigning(fixture, db, log), notePlayed: () => {}, fence, fair: new FairSeedService({ db, clock, log }), hub: new Hub() });
+  return new SlotsGame({ db, clock, log, ledger, outbox, payments, signing: pgSigning(fixture, db, log), notePlayed: () => {}, fence, fair: new FairSeedService({ db, clock, log }), hub: new Hub() });
 }
 
 /** A won spin of a wallet's Bonus session, waiting for its payout (as a spin records it). */
 async function wonSpin(wallet: string, payoutMicro: bigint): Promise<void> {
   const now = fixture.server.ctx.clock.date();
   const sessionId = `payouts-pg-${wallet}`;
-  await store.async.transaction(async (tx) => {
+  await fixture.store.async.transaction(async (tx) => {
     await tx.insert(tables.slotSessions).values({ id: sessionId, wallet, kind: "bonus", spinCostMicro: 1_000_000n, totalSpins: 5, remainingSpins: 4, paidSpins: 0, bonusSpins: 5, totalPayoutMicro: payoutMicro, paidMicro: 0n, status: "active", createdAt: now, lastActivityAt: now, expiresAt: new Date(now.getTime() + 86_400_000) });
     await tx.insert(tables.slotSpins).values({ sessionId, wallet, serverSeedHash: "a".repeat(64), clientSeed: "payouts-pg", nonce: 1, reels: "1,1,1", winType: "three", multipleHundredths: 500, mysteryMultiple: 1, spinCostMicro: 1_000_000n, winMicro: payoutMicro, partialMicro: 0n, totalPayoutMicro: payoutMicro, createdAt: now });
   });
