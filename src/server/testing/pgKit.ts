@@ -173,9 +173,11 @@ export async function electedLeader(databaseUrl: string, instanceId: string): Pr
 }
 
 /**
- * Waits until no session holds the database's leader lock. A leader the test stopped has closed its session, but
- * PostgreSQL frees the lock only once that session's backend has ended, a moment later (on a loaded machine, after
- * the next election's first try: "vvx-next did not win the election: vvx-first leads").
+ * Waits until no session holds the database's leader lock. A leader the test deposed (raiseEpoch) is a follower
+ * whose session still holds the lock, which no real deposition leaves behind; its stop closes that session, and
+ * PostgreSQL frees the lock only once the session's backend has ended, a moment later (on a loaded machine, after
+ * the next election's first try: "vvx-next did not win the election: vvx-first leads"). A leader that stops
+ * gives the lock back itself.
  */
 async function leaderLockFree(databaseUrl: string): Promise<void> {
   const sql = new SQL(databaseUrl, { max: 1 });

@@ -123,6 +123,22 @@ test("a stopped leader gives the lock back: the next contender leads at its firs
   }
 });
 
+test("a stopped leader has given the lock back when its stop returns: a contender started then leads at its first try, every time", async () => {
+  for (let i = 0; i < 20; i++) {
+    const first = new PgLeaderElection(db.url, { instanceId: `vvx-first-${i}`, checkMs: 60_000 });
+    const next = new PgLeaderElection(db.url, { instanceId: `vvx-next-${i}`, checkMs: 60_000 });
+    try {
+      await first.start();
+      expect(first.role).toBe("leader");
+      await first.stop();
+      await next.start();
+      expect(next.role).toBe("leader");
+    } finally {
+      await Promise.all([first.stop(), next.stop()]);
+    }
+  }
+});
+
 test("a follower waits in the lock's queue: it leads the moment the leader's session ends, not at its next try; a waiting follower stops at once", async () => {
   // The followers' waits last a minute: only PostgreSQL granting the lock to a waiter can make the takeover fast.
   const first = new PgLeaderElection(db.url, { instanceId: "vvx-first", checkMs: 100 });
