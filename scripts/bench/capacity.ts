@@ -11,15 +11,16 @@
 // as shipped, either in this process (embedded) or in a `vvx sandbox` process whose ledger, Xaman, faucet and
 // treasury it uses through SANDBOX_URL, as the instances of a cluster do (separate; rippled is always another
 // process on a real network); the sockets in crowd processes (scripts/bench/lib/crowd.ts, a few thousand each:
-// raw TCP speaking minimal WebSocket, every --sample-every-th spectator and bare subscriber timing what it gets and
-// the others reading it in batches, or with --client websocket Bun's WebSocket client), the bare baseline a
+// raw TCP speaking minimal WebSocket, every --sample-every-th socket of each group (spectators, bettors, bare
+// subscribers, in the order they connect) timing what it gets and the others reading it in batches, or with --client websocket Bun's WebSocket client), the bare baseline a
 // Bun.serve of its own process (lib/bareHub.ts) whose sockets subscribe to one topic. It reports:
 // - memory per idle socket: the server's RSS with the spectators connected over its RSS before (after a
 //   full GC both times), next to the bare process's RSS over the same number of its sockets;
 // - the bets: created as the initiate route does (a payment request and its Xaman request), each
 //   payment signed by its own wallet, all submitted at once; how many ledger closes after its payment
 //   validated each bet was confirmed (the bench follows the ledger stream), and when the ledger had them all;
-// - tick and crash delivery p99 over every socket during the round, cash-out acknowledgement p99 of
+// - tick and crash delivery p99 over that uniform sample of every socket during the round (and per group, and
+//   by place in the topic's order: a group connected last sits at the end of each burst), cash-out acknowledgement p99 of
 //   the manual half (each at its own multiplier from 1.10x to 1.59x, as players press the button through a
 //   flight; with --burst all at once at 1.3x), next to the bare server's ticks on the same crowd;
 // - payouts: the sum delivered on the ledger equals the sum of floor(bet x multiplier) decided;
@@ -36,7 +37,7 @@ import { faucet, outsideClient } from "../../src/server/testing/ledgerKit";
 import { spawnServer } from "../../src/server/testing/processKit";
 import { startTestServer, type TestServer } from "../../src/server/testing/testServer";
 import { BareHub, FLOOD_YIELD_EVERY } from "./lib/bareHub";
-import { Crowd, histogramStats, type CrowdClient, type CrowdReport } from "./lib/crowd";
+import { Crowd, deliveryByPlace, histogramStats, type CrowdClient, type CrowdReport, type Group, type GroupReport } from "./lib/crowd";
 import { raiseFdLimit } from "./lib/fdlimit";
 import { rssBytes } from "./lib/memory";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
@@ -64,6 +65,8 @@ const ledgers = values.ledger.split(",").map((s) => s.trim());
 if (!ledgers.length || ledgers.some((l) => l !== "embedded" && l !== "separate")) throw new Error("--ledger takes embedded, separate or both");
 if (values.client !== "raw" && values.client !== "websocket") throw new Error("--client takes raw or websocket");
 const crowdClient = values.client as CrowdClient;
+/** How the delivery figures' sample is drawn (lib/crowd.ts): the same 1 in N of every group, the game's and the bare server's. */
+const sampleNote = `1 in ${opt.sampleEvery} sockets of each group timing its deliveries (spectators, bettors and bare subscribers, every ${opt.sampleEvery}th in the order they connected; every bettor times its own cash-out)`;
 const log = (line: string) => (values.json ? console.error(line) : console.log(line));
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -107,7 +110,7 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
   const bare = await BareHub.start();
   const crowds: Crowd[] = [];
   const part = host ? "crash, ledger in another process" : "crash";
-  log(`${part}: ${host ? `the sandbox ledger of vvx sandbox (process ${host.proc.pid})` : "the sandbox ledger in the server's process"}; crowd client ${crowdClient}${crowdClient === "raw" ? `, 1 in ${opt.sampleEvery} spectators and bare subscribers timing (every bettor)` : ""}`);
+  log(`${part}: ${host ? `the sandbox ledger of vvx sandbox (process ${host.proc.pid})` : "the sandbox ledger in the server's process"}; crowd client ${crowdClient}${crowdClient === "raw" ? `, ${sampleNote}` : ""}`);
   try {
     const { ctx } = server;
     await ctx.ledger.waitConnected(15_000);
@@ -149,11 +152,21 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     const ack = histogramStats(reports.map((r) => r.ack), 10);
     const bareTick = histogramStats(reports.map((r) => r.bareTick));
     const closed = reports.reduce((n, r) => n + r.closed, 0);
+    const group = (name: Group) => reports.flatMap((r) => r.groups[name] ?? []);
+    const groupLine = (name: Group, key: "tick" | "crash") => {
+      const s = histogramStats(group(name).map((g) => g[key]));
+      const [timed, all] = [0, 0].map((_, i) => group(name).reduce((n, g) => n + (i ? g.sockets : g.timed), 0));
+      return `${name} p50 ${s.p50} / p99 ${s.p99} ms (${fmt(s.n)} from ${fmt(timed!)} of ${fmt(all!)} sockets)`;
+    };
+    const places = (segments: GroupReport[]) => deliveryByPlace(segments).map((ms) => ms.toFixed(1)).join(" ");
+    log(`tick delivery by group: ${groupLine("spectator", "tick")}; ${groupLine("bettor", "tick")}; bare: ${groupLine("bare", "tick")}`);
+    log(`crash delivery by group: ${groupLine("spectator", "crash")}; ${groupLine("bettor", "crash")}`);
+    log(`mean tick delivery (ms) by place in the topic's order, tenths of its sockets from the first connected: game ${places([...group("spectator"), ...group("bettor")])}; bare ${places(group("bare"))}`);
     const timingGame = crowds.reduce((n, c) => n + c.timingGameSockets, 0);
     log(`tick delivery during the round: p50 ${tick.p50} ms, p99 ${tick.p99} ms, max ${tick.max} ms over ${fmt(tick.n)} deliveries; bare server.publish ticks: p50 ${bareTick.p50} ms, p99 ${bareTick.p99} ms over ${fmt(bareTick.n)}`);
     log(`crash delivery: p50 ${crash.p50} ms, p99 ${crash.p99} ms, max ${crash.max} ms to ${fmt(crash.n)} of the ${fmt(timingGame)} game sockets timing`);
     log(`cash-out acknowledgement: p50 ${ack.p50.toFixed(1)} ms, p99 ${ack.p99.toFixed(1)} ms over ${fmt(ack.n)} cash-outs; sockets closed by the server during the run: ${closed}`);
-    const sampled = crowdClient === "raw" && opt.sampleEvery > 1 ? `, 1 in ${opt.sampleEvery} spectators timing` : "";
+    const sampled = crowdClient === "raw" && opt.sampleEvery > 1 ? `, 1 in ${opt.sampleEvery} of each timing` : "";
     const sockets = `${fmt(opt.spectators)} spectators + ${fmt(opt.bettors)} bettors${sampled}`;
     const floor1 = (ms: number) => Math.max(1, ms);
     return [
@@ -191,6 +204,7 @@ async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wal
   const client = await outsideClient(ledgerBase);
   const bettors = await Crowd.start({
     client: crowdClient,
+    sampleEvery: opt.sampleEvery,
     bettors: { url: `${server.url.replace("http", "ws")}/ws/games/crash`, origin: server.url, list: await Promise.all(wallets.map(async (w) => ({ wallet: w.classicAddress, cookie: `vvx_session=${(await ctx.auth.createSession(w.classicAddress, "wallet_connect")).token}` }))) },
   });
   crowds.push(bettors);
