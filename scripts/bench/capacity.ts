@@ -32,12 +32,14 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Client, Payment, Wallet } from "xrpl";
 import { hundredthsAtMs } from "../../src/engine";
+import { CRASH_TICK_MS } from "../../src/server/games/crash/model";
+import type { GameChannel } from "../../src/server/games/kit/channel";
 import { finishRound, skipToRound, startFlight } from "../../src/server/testing/crashKit";
 import { faucet, outsideClient } from "../../src/server/testing/ledgerKit";
 import { spawnServer } from "../../src/server/testing/processKit";
 import { startTestServer, type TestServer } from "../../src/server/testing/testServer";
 import { BareHub, FLOOD_YIELD_EVERY } from "./lib/bareHub";
-import { Crowd, deliveryByPlace, histogramStats, type CrowdClient, type CrowdReport, type Group, type GroupReport } from "./lib/crowd";
+import { Crowd, deliveryByPlace, histogramStats, type CrowdClient, type CrowdReport, type Group, type GroupReport, type Histogram } from "./lib/crowd";
 import { raiseFdLimit } from "./lib/fdlimit";
 import { rssBytes } from "./lib/memory";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
@@ -144,7 +146,7 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     const flood = await fanOut(server, bare, crowds, round.number);
     // The bare server's ticks on the same crowd, for the delivery rows' baseline.
     for (const c of crowds) c.tell({ cmd: "record", on: true });
-    await bare.ticks(5_000);
+    const bareTurn = histogramStats([(await bare.ticks(5_000)).turn], 10);
     await Bun.sleep(300);
     const reports: CrowdReport[] = await Promise.all(crowds.map((c) => c.report()));
     const tick = histogramStats(reports.map((r) => r.tick));
@@ -160,11 +162,15 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     };
     const places = (segments: GroupReport[]) => deliveryByPlace(segments).map((ms) => ms.toFixed(1)).join(" ");
     log(`tick delivery by group: ${groupLine("spectator", "tick")}; ${groupLine("bettor", "tick")}; bare: ${groupLine("bare", "tick")}`);
+    const seconds = [...new Set(reports.flatMap((r) => Object.keys(r.tickBySecond)))].map(Number).sort((a, b) => a - b);
+    log(`tick delivery p50/p99 (ms) by second of the flight: ${seconds.map((sec) => histogramStats(reports.map((r) => r.tickBySecond[sec] ?? {}))).map((s, i) => `${seconds[i]}s ${s.p50}/${s.p99}`).join(", ")}`);
     log(`crash delivery by group: ${groupLine("spectator", "crash")}; ${groupLine("bettor", "crash")}`);
     log(`mean tick delivery (ms) by place in the topic's order, tenths of its sockets from the first connected: game ${places([...group("spectator"), ...group("bettor")])}; bare ${places(group("bare"))}`);
     const timingGame = crowds.reduce((n, c) => n + c.timingGameSockets, 0);
     log(`tick delivery during the round: p50 ${tick.p50} ms, p99 ${tick.p99} ms, max ${tick.max} ms over ${fmt(tick.n)} deliveries; bare server.publish ticks: p50 ${bareTick.p50} ms, p99 ${bareTick.p99} ms over ${fmt(bareTick.n)}`);
     log(`crash delivery: p50 ${crash.p50} ms, p99 ${crash.p99} ms, max ${crash.max} ms to ${fmt(crash.n)} of the ${fmt(timingGame)} game sockets timing`);
+    const [late, turn] = [round.loop.late, round.loop.turn].map((h) => histogramStats([h], 10));
+    log(`the server's loop through the flight: tick timers late p50 ${late.p50} / p99 ${late.p99} ms over ${late.n} ticks; publish to the first timer after it (the turn's other work, then the writes) p50 ${turn.p50} / p99 ${turn.p99} ms, bare server ${bareTurn.p50} / ${bareTurn.p99} ms`);
     log(`cash-out acknowledgement: p50 ${ack.p50.toFixed(1)} ms, p99 ${ack.p99.toFixed(1)} ms over ${fmt(ack.n)} cash-outs; sockets closed by the server during the run: ${closed}`);
     const sampled = crowdClient === "raw" && opt.sampleEvery > 1 ? `, 1 in ${opt.sampleEvery} of each timing` : "";
     const sockets = `${fmt(opt.spectators)} spectators + ${fmt(opt.bettors)} bettors${sampled}`;
@@ -257,6 +263,7 @@ async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wal
 
     // The round flies: the countdown's rest is skipped (nothing left to wait for), time runs as in production from here.
     for (const c of crowds) c.tell({ cmd: "record", on: true });
+    const loop = loopProbe(ctx.crash.channel);
     await startFlight(server);
     const manual = wallets.filter((_, i) => i % 2 === 1).map((w, i) => ({ wallet: w.classicAddress, at: values.burst ? BURST_AT : manualTarget(i) }));
     const waiting = [...manual].sort((a, b) => a.at - b.at);
@@ -269,13 +276,14 @@ async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wal
       await Bun.sleep(5);
     }
     const crashPoint = ctx.crash.rounds.state().crashPoint;
+    loop.stop();
     await Bun.sleep(500);
     for (const c of crowds) c.tell({ cmd: "record", on: false });
     for (const off of offs) off();
 
     const paid = await payouts(server, bets.map((b) => b.id));
     log(`round ${round.round} crashed at ${crashPoint}x: ${paid.winners} won, ${paid.lost} lost; payouts on the ledger ${(Number(paid.paidDrops) / 1e6).toFixed(6)} XRP, expected ${(Number(paid.expectedDrops) / 1e6).toFixed(6)} XRP: ${paid.paidDrops === paid.expectedDrops ? "EQUAL" : "DIFFERENT"} (all validated ${paid.validatedS.toFixed(1)} s after the crash)`);
-    return { number: round.round, creditedS, validatedS, maxCloses: Math.max(...closes), allConfirmed, manual: manual.length, winners: paid.winners, paidDrops: paid.paidDrops, expectedDrops: paid.expectedDrops, paidXrp: Number(paid.paidDrops) / 1e6, expectedXrp: Number(paid.expectedDrops) / 1e6 };
+    return { loop, number: round.round, creditedS, validatedS, maxCloses: Math.max(...closes), allConfirmed, manual: manual.length, winners: paid.winners, paidDrops: paid.paidDrops, expectedDrops: paid.expectedDrops, paidXrp: Number(paid.paidDrops) / 1e6, expectedXrp: Number(paid.expectedDrops) / 1e6 };
   } finally {
     await client.disconnect();
   }
@@ -339,6 +347,30 @@ async function fanOut(server: TestServer, bare: BareHub, crowds: Crowd[], round:
     log(`fan-out round ${r + 1}: ${opt.floodMessages} messages to ${fmt(gameSockets)} sockets: game ${fmt(Math.round(game.at(-1)!))} msg/s, bare ${fmt(Math.round(base.at(-1)!))} msg/s: ratio ${(game.at(-1)! / base.at(-1)!).toFixed(2)}`);
   }
   return { game: median(game), bare: median(base), ratio: median(game.map((g, i) => g / base[i]!)) };
+}
+
+/**
+ * The server's side of the flight's ticks, read by wrapping the game channel's publish while the round flies: how late
+ * each tick's timer fired (its elapsedMs past its CRASH_TICK_MS beat), and how long from its publish to the first timer
+ * after it. Bun writes a publish to the sockets once the turn that made it has ended (its other work, then the writes to
+ * every socket, then timers), so that second figure is what the product adds after serverTime plus the writes themselves;
+ * the bare server's ticks report the same (BareHub.ticks).
+ */
+function loopProbe(channel: Pick<GameChannel, "publish">) {
+  const late: Histogram = {};
+  const turn: Histogram = {};
+  const add = (h: Histogram, ms: number) => void (h[Math.round(ms * 10)] = (h[Math.round(ms * 10)] ?? 0) + 1);
+  const publish = channel.publish;
+  channel.publish = (message) => {
+    const sent = publish.call(channel, message);
+    if (message.type === "tick" && "elapsedMs" in message) {
+      add(late, Number(message.elapsedMs) % CRASH_TICK_MS);
+      const t0 = performance.now();
+      setTimeout(() => add(turn, performance.now() - t0), 0);
+    }
+    return sent;
+  };
+  return { late, turn, stop: () => void delete (channel as Partial<GameChannel>).publish };
 }
 
 function countBy<T extends string | number>(xs: T[]): Record<string, number> {

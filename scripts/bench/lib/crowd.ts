@@ -72,6 +72,8 @@ export interface CrowdReport {
   bareTick: Histogram;
   closed: number;
   groups: Partial<Record<Group, GroupReport>>;
+  /** The game sockets' timed ticks by second of the flight (the tick's elapsedMs), to tell its start from its middle. */
+  tickBySecond: Record<string, Histogram>;
 }
 
 /** Sockets opened at once per crowd while connecting (more would overflow the listen backlog of a 2-core server under load). */
@@ -103,6 +105,11 @@ async function crowd(): Promise<void> {
     out({ done: side });
   };
   const serverTime = (text: string) => Number(/"serverTime":(\d+)/.exec(text)?.[1]);
+  const tickBySecond = new Map<number, Map<number, number>>();
+  const flightSecond = (text: string) => {
+    const second = Math.floor(Number(/"elapsedMs":(\d+)/.exec(text)?.[1]) / 1000);
+    return tickBySecond.get(second) ?? tickBySecond.set(second, new Map()).get(second)!;
+  };
   /** What the timing socket `index` of a group does with a delivery: the crowd's histogram (`all`), its group's, its own sum. */
   const timer = (g: ReturnType<typeof groupOf>, index: number, all: Map<number, number>) => {
     g.timed++;
@@ -120,7 +127,10 @@ async function crowd(): Promise<void> {
     const tick = timer(g, index, hist.tick);
     return (text, wallMs) => {
       if (text.startsWith('{"type":"tick"')) {
-        if (recording) tick(wallMs - serverTime(text));
+        if (!recording) return;
+        const ms = wallMs - serverTime(text);
+        tick(ms);
+        add(flightSecond(text), ms);
       } else if (text.startsWith('{"type":"flood"')) floodSeen("game");
       else if (recording && text.startsWith('{"type":"gameState","status":"crashed"')) {
         const ms = wallMs - serverTime(text);
@@ -227,7 +237,7 @@ async function crowd(): Promise<void> {
       const byGroup = Object.fromEntries(
         [...groups].map(([name, g]) => [name, { sockets: g.sockets, timed: g.timed, tick: obj(g.tick), crash: obj(g.crash), bySocket: [...g.bySocket].map(([index, s]) => ({ index, ...s })) } satisfies GroupReport]),
       );
-      out({ tick: obj(hist.tick), crash: obj(hist.crash), ack: obj(hist.ack), bareTick: obj(hist.bareTick), closed, groups: byGroup } satisfies CrowdReport);
+      out({ tick: obj(hist.tick), crash: obj(hist.crash), ack: obj(hist.ack), bareTick: obj(hist.bareTick), closed, groups: byGroup, tickBySecond: Object.fromEntries([...tickBySecond].map(([second, h]) => [second, obj(h)])) } satisfies CrowdReport);
     } else if (cmd.cmd === "close") {
       clearInterval(batchedReads);
       for (const ws of sockets) ws.close();
