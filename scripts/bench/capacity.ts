@@ -147,6 +147,8 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     // The bare server's ticks on the same crowd, for the delivery rows' baseline.
     for (const c of crowds) c.tell({ cmd: "record", on: true });
     const bareTurn = histogramStats([(await bare.ticks(5_000)).turn], 10);
+    const [late, turn] = [round.loop.late, round.loop.turn].map((h) => histogramStats([h], 10));
+    log(`the server's loop through the flight: tick timers late p50 ${late!.p50} / p99 ${late!.p99} ms over ${late!.n} ticks; publish to the first timer after it (the turn's other work, then the writes) p50 ${turn!.p50} / p99 ${turn!.p99} ms, bare server ${bareTurn.p50} / ${bareTurn.p99} ms`);
     await Bun.sleep(300);
     const reports: CrowdReport[] = await Promise.all(crowds.map((c) => c.report()));
     const tick = histogramStats(reports.map((r) => r.tick));
@@ -154,23 +156,10 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     const ack = histogramStats(reports.map((r) => r.ack), 10);
     const bareTick = histogramStats(reports.map((r) => r.bareTick));
     const closed = reports.reduce((n, r) => n + r.closed, 0);
-    const group = (name: Group) => reports.flatMap((r) => r.groups[name] ?? []);
-    const groupLine = (name: Group, key: "tick" | "crash") => {
-      const s = histogramStats(group(name).map((g) => g[key]));
-      const [timed, all] = [0, 0].map((_, i) => group(name).reduce((n, g) => n + (i ? g.sockets : g.timed), 0));
-      return `${name} p50 ${s.p50} / p99 ${s.p99} ms (${fmt(s.n)} from ${fmt(timed!)} of ${fmt(all!)} sockets)`;
-    };
-    const places = (segments: GroupReport[]) => deliveryByPlace(segments).map((ms) => ms.toFixed(1)).join(" ");
-    log(`tick delivery by group: ${groupLine("spectator", "tick")}; ${groupLine("bettor", "tick")}; bare: ${groupLine("bare", "tick")}`);
-    const seconds = [...new Set(reports.flatMap((r) => Object.keys(r.tickBySecond)))].map(Number).sort((a, b) => a - b);
-    log(`tick delivery p50/p99 (ms) by second of the flight: ${seconds.map((sec) => histogramStats(reports.map((r) => r.tickBySecond[sec] ?? {}))).map((s, i) => `${seconds[i]}s ${s.p50}/${s.p99}`).join(", ")}`);
-    log(`crash delivery by group: ${groupLine("spectator", "crash")}; ${groupLine("bettor", "crash")}`);
-    log(`mean tick delivery (ms) by place in the topic's order, tenths of its sockets from the first connected: game ${places([...group("spectator"), ...group("bettor")])}; bare ${places(group("bare"))}`);
+    logDeliveryDetail(reports);
     const timingGame = crowds.reduce((n, c) => n + c.timingGameSockets, 0);
     log(`tick delivery during the round: p50 ${tick.p50} ms, p99 ${tick.p99} ms, max ${tick.max} ms over ${fmt(tick.n)} deliveries; bare server.publish ticks: p50 ${bareTick.p50} ms, p99 ${bareTick.p99} ms over ${fmt(bareTick.n)}`);
     log(`crash delivery: p50 ${crash.p50} ms, p99 ${crash.p99} ms, max ${crash.max} ms to ${fmt(crash.n)} of the ${fmt(timingGame)} game sockets timing`);
-    const [late, turn] = [round.loop.late, round.loop.turn].map((h) => histogramStats([h], 10));
-    log(`the server's loop through the flight: tick timers late p50 ${late.p50} / p99 ${late.p99} ms over ${late.n} ticks; publish to the first timer after it (the turn's other work, then the writes) p50 ${turn.p50} / p99 ${turn.p99} ms, bare server ${bareTurn.p50} / ${bareTurn.p99} ms`);
     log(`cash-out acknowledgement: p50 ${ack.p50.toFixed(1)} ms, p99 ${ack.p99.toFixed(1)} ms over ${fmt(ack.n)} cash-outs; sockets closed by the server during the run: ${closed}`);
     const sampled = crowdClient === "raw" && opt.sampleEvery > 1 ? `, 1 in ${opt.sampleEvery} of each timing` : "";
     const sockets = `${fmt(opt.spectators)} spectators + ${fmt(opt.bettors)} bettors${sampled}`;
@@ -193,6 +182,22 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
   }
 }
 
+/** Delivery per group of sockets, by second of the flight and by place in the topic's order: where the figures' tail comes from. */
+function logDeliveryDetail(reports: CrowdReport[]): void {
+  const group = (name: Group) => reports.flatMap((r) => r.groups[name] ?? []);
+  const groupLine = (name: Group, key: "tick" | "crash") => {
+    const s = histogramStats(group(name).map((g) => g[key]));
+    const [timed, all] = [0, 0].map((_, i) => group(name).reduce((n, g) => n + (i ? g.sockets : g.timed), 0));
+    return `${name} p50 ${s.p50} / p99 ${s.p99} ms (${fmt(s.n)} from ${fmt(timed!)} of ${fmt(all!)} sockets)`;
+  };
+  const places = (segments: GroupReport[]) => deliveryByPlace(segments).map((ms) => ms.toFixed(1)).join(" ");
+  log(`tick delivery by group: ${groupLine("spectator", "tick")}; ${groupLine("bettor", "tick")}; ${groupLine("bare", "tick")}`);
+  const seconds = [...new Set(reports.flatMap((r) => Object.keys(r.tickBySecond)))].map(Number).sort((a, b) => a - b);
+  log(`tick delivery p50/p99 (ms) by second of the flight: ${seconds.map((sec) => histogramStats(reports.map((r) => r.tickBySecond[sec] ?? {}))).map((s, i) => `${seconds[i]}s ${s.p50}/${s.p99}`).join(", ")}`);
+  log(`crash delivery by group: ${groupLine("spectator", "crash")}; ${groupLine("bettor", "crash")}`);
+  log(`mean tick delivery (ms) by place in the topic's order, tenths of its sockets from the first connected: game ${places([...group("spectator"), ...group("bettor")])}; bare ${places(group("bare"))}`);
+}
+
 /** `vvx sandbox` in a process of its own, its ledger closing every second as shipped, its faucet unlimited for the bench. */
 async function startSandbox() {
   const dataDir = mkdtempSync(join(tmpdir(), "vvx-capacity-sandbox-"));
@@ -208,11 +213,8 @@ async function startSandbox() {
 async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wallet[], crowds: Crowd[]) {
   const { ctx } = server;
   const client = await outsideClient(ledgerBase);
-  const bettors = await Crowd.start({
-    client: crowdClient,
-    sampleEvery: opt.sampleEvery,
-    bettors: { url: `${server.url.replace("http", "ws")}/ws/games/crash`, origin: server.url, list: await Promise.all(wallets.map(async (w) => ({ wallet: w.classicAddress, cookie: `vvx_session=${(await ctx.auth.createSession(w.classicAddress, "wallet_connect")).token}` }))) },
-  });
+  const list = await Promise.all(wallets.map(async (w) => ({ wallet: w.classicAddress, cookie: `vvx_session=${(await ctx.auth.createSession(w.classicAddress, "wallet_connect")).token}` })));
+  const bettors = await Crowd.start({ client: crowdClient, sampleEvery: opt.sampleEvery, bettors: { url: `${server.url.replace("http", "ws")}/ws/games/crash`, origin: server.url, list } });
   crowds.push(bettors);
   try {
     // The ledger as the bench sees it: the latest closed index, and each payment's validation.
