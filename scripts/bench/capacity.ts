@@ -20,7 +20,7 @@
 //   payment signed by its own wallet, all submitted at once; how many ledger closes after its payment
 //   validated each bet was confirmed (the bench follows the ledger stream), and when the ledger had them all;
 // - tick and crash delivery p99 over that uniform sample of every socket during the round (and per group, and
-//   by place in the topic's order: a group connected last sits at the end of each burst), cash-out acknowledgement p99 of
+//   by place in the order the sockets connected), cash-out acknowledgement p99 of
 //   the manual half (each at its own multiplier from 1.10x to 1.59x, as players press the button through a
 //   flight; with --burst all at once at 1.3x), next to the bare server's ticks on the same crowd;
 // - payouts: the sum delivered on the ledger equals the sum of floor(bet x multiplier) decided;
@@ -182,7 +182,7 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
   }
 }
 
-/** Delivery per group of sockets, by second of the flight and by place in the topic's order: where the figures' tail comes from. */
+/** Delivery per group of sockets, by second of the flight and by place in connect order: where the figures' tail comes from. */
 function logDeliveryDetail(reports: CrowdReport[]): void {
   const group = (name: Group) => reports.flatMap((r) => r.groups[name] ?? []);
   const groupLine = (name: Group, key: "tick" | "crash") => {
@@ -195,7 +195,7 @@ function logDeliveryDetail(reports: CrowdReport[]): void {
   const seconds = [...new Set(reports.flatMap((r) => Object.keys(r.tickBySecond)))].map(Number).sort((a, b) => a - b);
   log(`tick delivery p50/p99 (ms) by second of the flight: ${seconds.map((sec) => histogramStats(reports.map((r) => r.tickBySecond[sec] ?? {}))).map((s, i) => `${seconds[i]}s ${s.p50}/${s.p99}`).join(", ")}`);
   log(`crash delivery by group: ${groupLine("spectator", "crash")}; ${groupLine("bettor", "crash")}`);
-  log(`mean tick delivery (ms) by place in the topic's order, tenths of its sockets from the first connected: game ${places([...group("spectator"), ...group("bettor")])}; bare ${places(group("bare"))}`);
+  log(`mean tick delivery (ms) by place in the order the sockets connected, tenths of them from the first: game ${places([...group("spectator"), ...group("bettor")])}; bare ${places(group("bare"))}`);
 }
 
 /** `vvx sandbox` in a process of its own, its ledger closing every second as shipped, its faucet unlimited for the bench. */

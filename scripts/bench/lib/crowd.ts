@@ -5,16 +5,16 @@
 //
 // What it measures, as histograms (whole milliseconds, 0.1 ms for acknowledgements) the parent merges:
 // tick and crash delivery (receipt - the message's serverTime, one machine's clock) while recording, also per
-// group of sockets (spectators, bettors, bare subscribers) with each timing socket's own sum (its place in the
-// topic's order), cash-out acknowledgement (cashOut sent -> cashOutConfirmed), and flood messages counted per side.
+// group of sockets (spectators, bettors, bare subscribers) with each timing socket's own sum (by its place in the
+// order they connected), cash-out acknowledgement (cashOut sent -> cashOutConfirmed), and flood messages counted per side.
 // Its sockets are raw TCP speaking minimal WebSocket (lib/rawws.ts: a receipt is the time of the TCP chunk
 // that completed the message), so the crowd costs the shared cores less than the server it measures; with
 // `sampleEvery` N > 1 only every Nth socket of each group (spectators, bettors, bare subscribers: the Nth in the
 // order they connect) reads as data comes and times what it gets, the others read in batches every BATCHED_READ_MS
 // (counting every flood message all the same: they all read as data comes while a flood is expected). Every bettor
 // times its own cash-out: a batched one reads as data comes from its cashOut to its cashOutConfirmed. So the
-// delivery figures are a uniform sample of every group's sockets, wherever a group sits in the topic's order. `client: "websocket"` uses Bun's WebSocket client
-// instead, every socket reading as data comes (the clients compared: scripts/bench/crowd-clients.ts).
+// delivery figures are a uniform sample of every group's sockets. `client: "websocket"` uses Bun's WebSocket
+// client instead, every socket reading as data comes (the clients compared: scripts/bench/crowd-clients.ts).
 import { linesOf } from "./lines";
 import { RawWebSocket, type RawMessage } from "./rawws";
 
@@ -336,9 +336,9 @@ export function histogramStats(hists: Histogram[], scale = 1): { n: number; p50:
 }
 
 /**
- * Mean delivery by place in a topic's order, `parts` slices of its sockets: `segments` are the group reports
- * in the order their sockets connected (one crowd's after another's), so a socket's place is its index plus
- * the sockets of the segments before. A slice with no timing socket or no delivery is NaN.
+ * Mean delivery by place in the order sockets connected (and subscribed), `parts` slices of them: `segments` are
+ * the group reports in the order their sockets connected (one crowd's after another's), so a socket's place is its
+ * index plus the sockets of the segments before. A slice with no timing socket or no delivery is NaN.
  */
 export function deliveryByPlace(segments: GroupReport[], parts = 10): number[] {
   const total = segments.reduce((n, s) => n + s.sockets, 0);
