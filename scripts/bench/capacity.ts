@@ -124,17 +124,17 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     const before = { game: await rssBytes(), bare: (await bare.rss()).rssBytes };
     let t0 = performance.now();
     const share = Math.ceil(opt.spectators / SPECTATORS_PER_CROWD);
-    const bareTotal = opt.spectators + opt.bettors;
+    // Each crowd holds as many bare subscribers as game sockets (the bettors' crowd too, betsAndRound): both servers'
+    // sockets are read by the same processes one for one, so a slower crowd process weighs on both sides alike.
     for (let i = 0; i < share; i++) {
       const count = Math.min(SPECTATORS_PER_CROWD, opt.spectators - i * SPECTATORS_PER_CROWD);
-      const bareCount = Math.floor(bareTotal / share) + (i < bareTotal % share ? 1 : 0);
-      crowds.push(await Crowd.start({ game: { url: gameUrl, origin: server.url, count }, bare: { url: bare.url, count: bareCount }, client: crowdClient, sampleEvery: opt.sampleEvery }));
+      crowds.push(await Crowd.start({ game: { url: gameUrl, origin: server.url, count }, bare: { url: bare.url, count }, client: crowdClient, sampleEvery: opt.sampleEvery }));
     }
     const connectS = (performance.now() - t0) / 1000;
     await Bun.sleep(2_000);
     const after = { game: await rssBytes(), bare: await bare.rss() };
     const perSocket = { game: (after.game - before.game) / opt.spectators, bare: (after.bare.rssBytes - before.bare) / after.bare.sockets };
-    log(`sockets: ${fmt(opt.spectators)} spectators and ${fmt(after.bare.sockets)} bare subscribers open in ${connectS.toFixed(1)} s (${share} crowd processes); watchers ${fmt(ctx.crash.channel.watchers)}`);
+    log(`sockets: ${fmt(opt.spectators)} spectators and ${fmt(after.bare.sockets)} bare subscribers (${fmt(opt.bettors)} more with the bettors) open in ${connectS.toFixed(1)} s (${share} crowd processes); watchers ${fmt(ctx.crash.channel.watchers)}`);
     log(`memory per idle socket: game ${(perSocket.game / 1024).toFixed(2)} KB (RSS ${(before.game / 2 ** 20).toFixed(1)} -> ${(after.game / 2 ** 20).toFixed(1)} MiB), bare Bun ${(perSocket.bare / 1024).toFixed(2)} KB (${(before.bare / 2 ** 20).toFixed(1)} -> ${(after.bare.rssBytes / 2 ** 20).toFixed(1)} MiB)`);
 
     t0 = performance.now();
@@ -142,7 +142,7 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     for (let i = 0; i < opt.bettors; i += 25) wallets.push(...(await Promise.all(Array.from({ length: Math.min(25, opt.bettors - i) }, () => faucet(ledgerBase, { xrp: 100 })))));
     log(`setup: ${fmt(opt.bettors)} funded wallets in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    const round = await betsAndRound(server, ledgerBase, wallets, crowds);
+    const round = await betsAndRound(server, ledgerBase, wallets, crowds, bare.url);
     const flood = await fanOut(server, bare, crowds, round.number);
     // The bare server's ticks on the same crowd, for the delivery rows' baseline.
     for (const c of crowds) c.tell({ cmd: "record", on: true });
@@ -194,6 +194,9 @@ function logDeliveryDetail(reports: CrowdReport[]): void {
   log(`tick delivery by group: ${groupLine("spectator", "tick")}; ${groupLine("bettor", "tick")}; ${groupLine("bare", "tick")}`);
   const seconds = [...new Set(reports.flatMap((r) => Object.keys(r.tickBySecond)))].map(Number).sort((a, b) => a - b);
   log(`tick delivery p50/p99 (ms) by second of the flight: ${seconds.map((sec) => histogramStats(reports.map((r) => r.tickBySecond[sec] ?? {}))).map((s, i) => `${seconds[i]}s ${s.p50}/${s.p99}`).join(", ")}`);
+  // Each crowd process holds as many bare subscribers as game sockets: a process late on both sides is the crowd, not the server.
+  const p50 = (h: Histogram | undefined) => (h ? histogramStats([h]).p50 : NaN);
+  log(`tick delivery p50 (ms) by crowd process, game / bare: ${reports.map((r) => `${r.groups.bettor ? "bettors " : ""}${p50(r.groups.spectator?.tick ?? r.groups.bettor?.tick)} / ${p50(r.groups.bare?.tick)}`).join(", ")}`);
   log(`crash delivery by group: ${groupLine("spectator", "crash")}; ${groupLine("bettor", "crash")}`);
   log(`mean tick delivery (ms) by place in the order the sockets connected, tenths of them from the first: game ${places([...group("spectator"), ...group("bettor")])}; bare ${places(group("bare"))}`);
 }
@@ -210,11 +213,11 @@ async function startSandbox() {
  * The bets of one round: created, each payment signed by its wallet, all submitted at once and credited;
  * the round flies (the countdown ended by the scheduler once every bet is in), the manual half cash out (manualTarget).
  */
-async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wallet[], crowds: Crowd[]) {
+async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wallet[], crowds: Crowd[], bareUrl: string) {
   const { ctx } = server;
   const client = await outsideClient(ledgerBase);
   const list = await Promise.all(wallets.map(async (w) => ({ wallet: w.classicAddress, cookie: `vvx_session=${(await ctx.auth.createSession(w.classicAddress, "wallet_connect")).token}` })));
-  const bettors = await Crowd.start({ client: crowdClient, sampleEvery: opt.sampleEvery, bettors: { url: `${server.url.replace("http", "ws")}/ws/games/crash`, origin: server.url, list } });
+  const bettors = await Crowd.start({ client: crowdClient, sampleEvery: opt.sampleEvery, bettors: { url: `${server.url.replace("http", "ws")}/ws/games/crash`, origin: server.url, list }, bare: { url: bareUrl, count: list.length } });
   crowds.push(bettors);
   try {
     // The ledger as the bench sees it: the latest closed index, and each payment's validation.
