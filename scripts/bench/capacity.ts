@@ -12,16 +12,17 @@
 // treasury it uses through SANDBOX_URL, as the instances of a cluster do (separate; rippled is always another
 // process on a real network); the sockets in crowd processes (scripts/bench/lib/crowd.ts, a few thousand each:
 // raw TCP speaking minimal WebSocket, every --sample-every-th socket of each group (spectators, bettors, bare
-// subscribers, in the order they connect) timing what it gets and the others reading it in batches, or with --client websocket Bun's WebSocket client), the bare baseline a
-// Bun.serve of its own process (lib/bareHub.ts) whose sockets subscribe to one topic. It reports:
+// subscribers, in the order they connect) timing what it gets and the others reading it in batches, or with
+// --client websocket Bun's WebSocket client; each process as many bare subscribers as game sockets), the bare
+// baseline a Bun.serve of its own process (lib/bareHub.ts) whose sockets subscribe to one topic. It reports:
 // - memory per idle socket: the server's RSS with the spectators connected over its RSS before (after a
 //   full GC both times), next to the bare process's RSS over the same number of its sockets;
 // - the bets: created as the initiate route does (a payment request and its Xaman request), each
 //   payment signed by its own wallet, all submitted at once; how many ledger closes after its payment
 //   validated each bet was confirmed (the bench follows the ledger stream), and when the ledger had them all;
-// - tick and crash delivery p99 over that uniform sample of every socket during the round (and per group, and
-//   by place in the order the sockets connected), cash-out acknowledgement p99 of
-//   the manual half (each at its own multiplier from 1.10x to 1.59x, as players press the button through a
+// - tick and crash delivery p99 over that uniform sample of every socket during the round (and per group, per
+//   second of the flight, per crowd process and by place in connect order; the server's tick timers' lateness and
+//   each tick's publish to the end of its writes, next to bare's), cash-out acknowledgement p99 of the manual half (each at its own multiplier from 1.10x to 1.59x, as players press the button through a
 //   flight; with --burst all at once at 1.3x), next to the bare server's ticks on the same crowd;
 // - payouts: the sum delivered on the ledger equals the sum of floor(bet x multiplier) decided;
 // - fan-out: --flood-messages as fast as the loop allows on the game channel, and with server.publish
