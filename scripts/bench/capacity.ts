@@ -22,8 +22,9 @@
 //   validated each bet was confirmed (the bench follows the ledger stream), and when the ledger had them all;
 // - tick and crash delivery p99 over that uniform sample of every socket during the round (and per group, per
 //   second of the flight, per crowd process and by place in connect order; the server's tick timers' lateness and
-//   each tick's publish to the end of its writes, next to bare's), cash-out acknowledgement p99 of the manual half (each at its own multiplier from 1.10x to 1.59x, as players press the button through a
-//   flight; with --burst all at once at 1.3x), next to the bare server's ticks on the same crowd;
+//   each tick's publish to the end of its writes, next to bare's), cash-out acknowledgement p99 of the manual
+//   half (each at its own multiplier from 1.10x to 1.59x, as players press the button through a flight; with
+//   --burst all at once at 1.3x), next to the bare server's ticks on the same crowd;
 // - payouts: the sum delivered on the ledger equals the sum of floor(bet x multiplier) decided;
 // - fan-out: --flood-messages as fast as the loop allows on the game channel, and with server.publish
 //   on the bare server, to the same number of sockets, A/B interleaved over --rounds.
