@@ -11,17 +11,20 @@
 // as shipped, either in this process (embedded) or in a `vvx sandbox` process whose ledger, Xaman, faucet and
 // treasury it uses through SANDBOX_URL, as the instances of a cluster do (separate; rippled is always another
 // process on a real network); the sockets in crowd processes (scripts/bench/lib/crowd.ts, a few thousand each:
-// raw TCP speaking minimal WebSocket, every --sample-every-th spectator and bare subscriber timing what it gets and
-// the others reading it in batches, or with --client websocket Bun's WebSocket client), the bare baseline a
-// Bun.serve of its own process (lib/bareHub.ts) whose sockets subscribe to one topic. It reports:
+// raw TCP speaking minimal WebSocket, every --sample-every-th socket of each group (spectators, bettors, bare
+// subscribers, in the order they connect) timing what it gets and the others reading it in batches, or with
+// --client websocket Bun's WebSocket client; each process as many bare subscribers as game sockets), the bare
+// baseline a Bun.serve of its own process (lib/bareHub.ts) whose sockets subscribe to one topic. It reports:
 // - memory per idle socket: the server's RSS with the spectators connected over its RSS before (after a
 //   full GC both times), next to the bare process's RSS over the same number of its sockets;
 // - the bets: created as the initiate route does (a payment request and its Xaman request), each
 //   payment signed by its own wallet, all submitted at once; how many ledger closes after its payment
 //   validated each bet was confirmed (the bench follows the ledger stream), and when the ledger had them all;
-// - tick and crash delivery p99 over every socket during the round, cash-out acknowledgement p99 of
-//   the manual half (each at its own multiplier from 1.10x to 1.59x, as players press the button through a
-//   flight; with --burst all at once at 1.3x), next to the bare server's ticks on the same crowd;
+// - tick and crash delivery p99 over that uniform sample of every socket during the round (and per group, per
+//   second of the flight, per crowd process and by place in connect order; the server's tick timers' lateness and
+//   each tick's publish to the end of its writes, next to bare's), cash-out acknowledgement p99 of the manual
+//   half (each at its own multiplier from 1.10x to 1.59x, as players press the button through a flight; with
+//   --burst all at once at 1.3x), next to the bare server's ticks on the same crowd;
 // - payouts: the sum delivered on the ledger equals the sum of floor(bet x multiplier) decided;
 // - fan-out: --flood-messages as fast as the loop allows on the game channel, and with server.publish
 //   on the bare server, to the same number of sockets, A/B interleaved over --rounds.
@@ -31,12 +34,14 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Client, Payment, Wallet } from "xrpl";
 import { hundredthsAtMs } from "../../src/engine";
+import { CRASH_TICK_MS } from "../../src/server/games/crash/model";
+import type { GameChannel } from "../../src/server/games/kit/channel";
 import { finishRound, skipToRound, startFlight } from "../../src/server/testing/crashKit";
 import { faucet, outsideClient } from "../../src/server/testing/ledgerKit";
 import { spawnServer } from "../../src/server/testing/processKit";
 import { startTestServer, type TestServer } from "../../src/server/testing/testServer";
 import { BareHub, FLOOD_YIELD_EVERY } from "./lib/bareHub";
-import { Crowd, histogramStats, type CrowdClient, type CrowdReport } from "./lib/crowd";
+import { Crowd, deliveryByPlace, histogramStats, type CrowdClient, type CrowdReport, type Group, type GroupReport, type Histogram } from "./lib/crowd";
 import { raiseFdLimit } from "./lib/fdlimit";
 import { rssBytes } from "./lib/memory";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
@@ -64,6 +69,8 @@ const ledgers = values.ledger.split(",").map((s) => s.trim());
 if (!ledgers.length || ledgers.some((l) => l !== "embedded" && l !== "separate")) throw new Error("--ledger takes embedded, separate or both");
 if (values.client !== "raw" && values.client !== "websocket") throw new Error("--client takes raw or websocket");
 const crowdClient = values.client as CrowdClient;
+/** How the delivery figures' sample is drawn (lib/crowd.ts): the same 1 in N of every group, the game's and the bare server's. */
+const sampleNote = `1 in ${opt.sampleEvery} sockets of each group timing its deliveries (spectators, bettors and bare subscribers, every ${opt.sampleEvery}th in the order they connected; every bettor times its own cash-out)`;
 const log = (line: string) => (values.json ? console.error(line) : console.log(line));
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -107,7 +114,7 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
   const bare = await BareHub.start();
   const crowds: Crowd[] = [];
   const part = host ? "crash, ledger in another process" : "crash";
-  log(`${part}: ${host ? `the sandbox ledger of vvx sandbox (process ${host.proc.pid})` : "the sandbox ledger in the server's process"}; crowd client ${crowdClient}${crowdClient === "raw" ? `, 1 in ${opt.sampleEvery} spectators and bare subscribers timing (every bettor)` : ""}`);
+  log(`${part}: ${host ? `the sandbox ledger of vvx sandbox (process ${host.proc.pid})` : "the sandbox ledger in the server's process"}; crowd client ${crowdClient}${crowdClient === "raw" ? `, ${sampleNote}` : ""}`);
   try {
     const { ctx } = server;
     await ctx.ledger.waitConnected(15_000);
@@ -119,17 +126,17 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     const before = { game: await rssBytes(), bare: (await bare.rss()).rssBytes };
     let t0 = performance.now();
     const share = Math.ceil(opt.spectators / SPECTATORS_PER_CROWD);
-    const bareTotal = opt.spectators + opt.bettors;
+    // Each crowd holds as many bare subscribers as game sockets (the bettors' crowd too, betsAndRound): both servers'
+    // sockets are read by the same processes one for one, so a slower crowd process weighs on both sides alike.
     for (let i = 0; i < share; i++) {
       const count = Math.min(SPECTATORS_PER_CROWD, opt.spectators - i * SPECTATORS_PER_CROWD);
-      const bareCount = Math.floor(bareTotal / share) + (i < bareTotal % share ? 1 : 0);
-      crowds.push(await Crowd.start({ game: { url: gameUrl, origin: server.url, count }, bare: { url: bare.url, count: bareCount }, client: crowdClient, sampleEvery: opt.sampleEvery }));
+      crowds.push(await Crowd.start({ game: { url: gameUrl, origin: server.url, count }, bare: { url: bare.url, count }, client: crowdClient, sampleEvery: opt.sampleEvery }));
     }
     const connectS = (performance.now() - t0) / 1000;
     await Bun.sleep(2_000);
     const after = { game: await rssBytes(), bare: await bare.rss() };
     const perSocket = { game: (after.game - before.game) / opt.spectators, bare: (after.bare.rssBytes - before.bare) / after.bare.sockets };
-    log(`sockets: ${fmt(opt.spectators)} spectators and ${fmt(after.bare.sockets)} bare subscribers open in ${connectS.toFixed(1)} s (${share} crowd processes); watchers ${fmt(ctx.crash.channel.watchers)}`);
+    log(`sockets: ${fmt(opt.spectators)} spectators and ${fmt(after.bare.sockets)} bare subscribers (${fmt(opt.bettors)} more with the bettors) open in ${connectS.toFixed(1)} s (${share} crowd processes); watchers ${fmt(ctx.crash.channel.watchers)}`);
     log(`memory per idle socket: game ${(perSocket.game / 1024).toFixed(2)} KB (RSS ${(before.game / 2 ** 20).toFixed(1)} -> ${(after.game / 2 ** 20).toFixed(1)} MiB), bare Bun ${(perSocket.bare / 1024).toFixed(2)} KB (${(before.bare / 2 ** 20).toFixed(1)} -> ${(after.bare.rssBytes / 2 ** 20).toFixed(1)} MiB)`);
 
     t0 = performance.now();
@@ -137,11 +144,13 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     for (let i = 0; i < opt.bettors; i += 25) wallets.push(...(await Promise.all(Array.from({ length: Math.min(25, opt.bettors - i) }, () => faucet(ledgerBase, { xrp: 100 })))));
     log(`setup: ${fmt(opt.bettors)} funded wallets in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    const round = await betsAndRound(server, ledgerBase, wallets, crowds);
+    const round = await betsAndRound(server, ledgerBase, wallets, crowds, bare.url);
     const flood = await fanOut(server, bare, crowds, round.number);
     // The bare server's ticks on the same crowd, for the delivery rows' baseline.
     for (const c of crowds) c.tell({ cmd: "record", on: true });
-    await bare.ticks(5_000);
+    const bareTurn = histogramStats([(await bare.ticks(5_000)).turn], 10);
+    const [late, turn] = [round.loop.late, round.loop.turn].map((h) => histogramStats([h], 10));
+    log(`the server's loop through the flight: tick timers late p50 ${late!.p50} / p99 ${late!.p99} ms over ${late!.n} ticks; publish to the first timer after it (the turn's other work, then the writes) p50 ${turn!.p50} / p99 ${turn!.p99} ms, bare server ${bareTurn.p50} / ${bareTurn.p99} ms`);
     await Bun.sleep(300);
     const reports: CrowdReport[] = await Promise.all(crowds.map((c) => c.report()));
     const tick = histogramStats(reports.map((r) => r.tick));
@@ -149,11 +158,12 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
     const ack = histogramStats(reports.map((r) => r.ack), 10);
     const bareTick = histogramStats(reports.map((r) => r.bareTick));
     const closed = reports.reduce((n, r) => n + r.closed, 0);
+    logDeliveryDetail(reports);
     const timingGame = crowds.reduce((n, c) => n + c.timingGameSockets, 0);
     log(`tick delivery during the round: p50 ${tick.p50} ms, p99 ${tick.p99} ms, max ${tick.max} ms over ${fmt(tick.n)} deliveries; bare server.publish ticks: p50 ${bareTick.p50} ms, p99 ${bareTick.p99} ms over ${fmt(bareTick.n)}`);
     log(`crash delivery: p50 ${crash.p50} ms, p99 ${crash.p99} ms, max ${crash.max} ms to ${fmt(crash.n)} of the ${fmt(timingGame)} game sockets timing`);
     log(`cash-out acknowledgement: p50 ${ack.p50.toFixed(1)} ms, p99 ${ack.p99.toFixed(1)} ms over ${fmt(ack.n)} cash-outs; sockets closed by the server during the run: ${closed}`);
-    const sampled = crowdClient === "raw" && opt.sampleEvery > 1 ? `, 1 in ${opt.sampleEvery} spectators timing` : "";
+    const sampled = crowdClient === "raw" && opt.sampleEvery > 1 ? `, 1 in ${opt.sampleEvery} of each timing` : "";
     const sockets = `${fmt(opt.spectators)} spectators + ${fmt(opt.bettors)} bettors${sampled}`;
     const floor1 = (ms: number) => Math.max(1, ms);
     return [
@@ -174,6 +184,25 @@ async function crashPart(separateLedger: boolean): Promise<BenchRow[]> {
   }
 }
 
+/** Delivery per group of sockets, by second of the flight and by place in connect order: where the figures' tail comes from. */
+function logDeliveryDetail(reports: CrowdReport[]): void {
+  const group = (name: Group) => reports.flatMap((r) => r.groups[name] ?? []);
+  const groupLine = (name: Group, key: "tick" | "crash") => {
+    const s = histogramStats(group(name).map((g) => g[key]));
+    const [timed, all] = [0, 0].map((_, i) => group(name).reduce((n, g) => n + (i ? g.sockets : g.timed), 0));
+    return `${name} p50 ${s.p50} / p99 ${s.p99} ms (${fmt(s.n)} from ${fmt(timed!)} of ${fmt(all!)} sockets)`;
+  };
+  const places = (segments: GroupReport[]) => deliveryByPlace(segments).map((ms) => ms.toFixed(1)).join(" ");
+  log(`tick delivery by group: ${groupLine("spectator", "tick")}; ${groupLine("bettor", "tick")}; ${groupLine("bare", "tick")}`);
+  const seconds = [...new Set(reports.flatMap((r) => Object.keys(r.tickBySecond)))].map(Number).sort((a, b) => a - b);
+  log(`tick delivery p50/p99 (ms) by second of the flight: ${seconds.map((sec) => histogramStats(reports.map((r) => r.tickBySecond[sec] ?? {}))).map((s, i) => `${seconds[i]}s ${s.p50}/${s.p99}`).join(", ")}`);
+  // Each crowd process holds as many bare subscribers as game sockets: a process late on both sides is the crowd, not the server.
+  const p50 = (h: Histogram | undefined) => (h ? histogramStats([h]).p50 : NaN);
+  log(`tick delivery p50 (ms) by crowd process, game / bare: ${reports.map((r) => `${r.groups.bettor ? "bettors " : ""}${p50(r.groups.spectator?.tick ?? r.groups.bettor?.tick)} / ${p50(r.groups.bare?.tick)}`).join(", ")}`);
+  log(`crash delivery by group: ${groupLine("spectator", "crash")}; ${groupLine("bettor", "crash")}`);
+  log(`mean tick delivery (ms) by place in the order the sockets connected, tenths of them from the first: game ${places([...group("spectator"), ...group("bettor")])}; bare ${places(group("bare"))}`);
+}
+
 /** `vvx sandbox` in a process of its own, its ledger closing every second as shipped, its faucet unlimited for the bench. */
 async function startSandbox() {
   const dataDir = mkdtempSync(join(tmpdir(), "vvx-capacity-sandbox-"));
@@ -186,13 +215,11 @@ async function startSandbox() {
  * The bets of one round: created, each payment signed by its wallet, all submitted at once and credited;
  * the round flies (the countdown ended by the scheduler once every bet is in), the manual half cash out (manualTarget).
  */
-async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wallet[], crowds: Crowd[]) {
+async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wallet[], crowds: Crowd[], bareUrl: string) {
   const { ctx } = server;
   const client = await outsideClient(ledgerBase);
-  const bettors = await Crowd.start({
-    client: crowdClient,
-    bettors: { url: `${server.url.replace("http", "ws")}/ws/games/crash`, origin: server.url, list: await Promise.all(wallets.map(async (w) => ({ wallet: w.classicAddress, cookie: `vvx_session=${(await ctx.auth.createSession(w.classicAddress, "wallet_connect")).token}` }))) },
-  });
+  const list = await Promise.all(wallets.map(async (w) => ({ wallet: w.classicAddress, cookie: `vvx_session=${(await ctx.auth.createSession(w.classicAddress, "wallet_connect")).token}` })));
+  const bettors = await Crowd.start({ client: crowdClient, sampleEvery: opt.sampleEvery, bettors: { url: `${server.url.replace("http", "ws")}/ws/games/crash`, origin: server.url, list }, bare: { url: bareUrl, count: list.length } });
   crowds.push(bettors);
   try {
     // The ledger as the bench sees it: the latest closed index, and each payment's validation.
@@ -243,6 +270,7 @@ async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wal
 
     // The round flies: the countdown's rest is skipped (nothing left to wait for), time runs as in production from here.
     for (const c of crowds) c.tell({ cmd: "record", on: true });
+    const loop = loopProbe(ctx.crash.channel);
     await startFlight(server);
     const manual = wallets.filter((_, i) => i % 2 === 1).map((w, i) => ({ wallet: w.classicAddress, at: values.burst ? BURST_AT : manualTarget(i) }));
     const waiting = [...manual].sort((a, b) => a.at - b.at);
@@ -255,13 +283,14 @@ async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wal
       await Bun.sleep(5);
     }
     const crashPoint = ctx.crash.rounds.state().crashPoint;
+    loop.stop();
     await Bun.sleep(500);
     for (const c of crowds) c.tell({ cmd: "record", on: false });
     for (const off of offs) off();
 
     const paid = await payouts(server, bets.map((b) => b.id));
     log(`round ${round.round} crashed at ${crashPoint}x: ${paid.winners} won, ${paid.lost} lost; payouts on the ledger ${(Number(paid.paidDrops) / 1e6).toFixed(6)} XRP, expected ${(Number(paid.expectedDrops) / 1e6).toFixed(6)} XRP: ${paid.paidDrops === paid.expectedDrops ? "EQUAL" : "DIFFERENT"} (all validated ${paid.validatedS.toFixed(1)} s after the crash)`);
-    return { number: round.round, creditedS, validatedS, maxCloses: Math.max(...closes), allConfirmed, manual: manual.length, winners: paid.winners, paidDrops: paid.paidDrops, expectedDrops: paid.expectedDrops, paidXrp: Number(paid.paidDrops) / 1e6, expectedXrp: Number(paid.expectedDrops) / 1e6 };
+    return { loop, number: round.round, creditedS, validatedS, maxCloses: Math.max(...closes), allConfirmed, manual: manual.length, winners: paid.winners, paidDrops: paid.paidDrops, expectedDrops: paid.expectedDrops, paidXrp: Number(paid.paidDrops) / 1e6, expectedXrp: Number(paid.expectedDrops) / 1e6 };
   } finally {
     await client.disconnect();
   }
@@ -325,6 +354,30 @@ async function fanOut(server: TestServer, bare: BareHub, crowds: Crowd[], round:
     log(`fan-out round ${r + 1}: ${opt.floodMessages} messages to ${fmt(gameSockets)} sockets: game ${fmt(Math.round(game.at(-1)!))} msg/s, bare ${fmt(Math.round(base.at(-1)!))} msg/s: ratio ${(game.at(-1)! / base.at(-1)!).toFixed(2)}`);
   }
   return { game: median(game), bare: median(base), ratio: median(game.map((g, i) => g / base[i]!)) };
+}
+
+/**
+ * The server's side of the flight's ticks, read by wrapping the game channel's publish while the round flies: how late
+ * each tick's timer fired (its elapsedMs past its CRASH_TICK_MS beat), and how long from its publish to the first timer
+ * after it. Bun writes a publish to the sockets once the turn that made it has ended (its other work, then the writes to
+ * every socket, then timers), so that second figure is what the product adds after serverTime plus the writes themselves;
+ * the bare server's ticks report the same (BareHub.ticks).
+ */
+function loopProbe(channel: Pick<GameChannel, "publish">) {
+  const late: Histogram = {};
+  const turn: Histogram = {};
+  const add = (h: Histogram, ms: number) => void (h[Math.round(ms * 10)] = (h[Math.round(ms * 10)] ?? 0) + 1);
+  const publish = channel.publish;
+  channel.publish = (message) => {
+    const sent = publish.call(channel, message);
+    if (message.type === "tick" && "elapsedMs" in message) {
+      add(late, Number(message.elapsedMs) % CRASH_TICK_MS);
+      const t0 = performance.now();
+      setTimeout(() => add(turn, performance.now() - t0), 0);
+    }
+    return sent;
+  };
+  return { late, turn, stop: () => void delete (channel as Partial<GameChannel>).publish };
 }
 
 function countBy<T extends string | number>(xs: T[]): Record<string, number> {

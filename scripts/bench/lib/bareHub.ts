@@ -3,7 +3,8 @@
 // sends JSON lines on stdin and reads one answer line per command on stdout:
 //   {"cmd":"rss"}                  -> {"rssBytes","sockets"} after a full GC
 //   {"cmd":"flood","messages":M}   -> {"sent":M} once M messages (the game's flood JSON) are published
-//   {"cmd":"ticks","ms":T}         -> {"ticks":n} after publishing a tick (with its serverTime) every 100 ms for T ms, as a round does
+//   {"cmd":"ticks","ms":T}         -> {"ticks":n,"turn":{...}} after publishing a tick (with its serverTime) every 100 ms for T ms, as a round does;
+//                                     turn: a histogram (keys in 0.1 ms) of publish -> the first timer after it (Bun writes once the turn ends)
 //                                     ("inStep":true: on the wall clock's tenths of a second, so that hubs in several
 //                                     processes publish each tick together, as a cluster's instances do)
 //   {"cmd":"stop"}                 -> exits
@@ -40,12 +41,18 @@ async function serve(): Promise<void> {
       out({ sent: cmd.messages });
     } else if (cmd.cmd === "ticks") {
       let ticks = 0;
+      const turn: Record<string, number> = {};
       for (const until = performance.now() + cmd.ms!; performance.now() < until; ticks++) {
         if (cmd.inStep) await Bun.sleep(100 - (Date.now() % 100));
         server.publish("bare", JSON.stringify({ type: "tick", round: 1, elapsedMs: ticks * 100, currentMultiplier: 1.23, serverTime: Date.now() }));
+        const t0 = performance.now();
+        setTimeout(() => {
+          const key = Math.round((performance.now() - t0) * 10);
+          turn[key] = (turn[key] ?? 0) + 1;
+        }, 0);
         if (!cmd.inStep) await Bun.sleep(100);
       }
-      out({ ticks });
+      out({ ticks, turn });
     } else if (cmd.cmd === "stop") {
       await server.stop(true);
       process.exit(0);
@@ -93,7 +100,7 @@ export class BareHub {
     return this.ask({ cmd: "flood", messages });
   }
 
-  ticks(ms: number, inStep = false): Promise<unknown> {
+  ticks(ms: number, inStep = false): Promise<{ ticks: number; turn: Record<string, number> }> {
     return this.ask({ cmd: "ticks", ms, inStep });
   }
 

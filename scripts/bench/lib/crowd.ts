@@ -4,14 +4,17 @@
 // to it in JSON lines: the job first on stdin, then commands; answers on stdout.
 //
 // What it measures, as histograms (whole milliseconds, 0.1 ms for acknowledgements) the parent merges:
-// tick and crash delivery (receipt - the message's serverTime, one machine's clock) while recording,
-// cash-out acknowledgement (cashOut sent -> cashOutConfirmed), and flood messages counted per side.
+// tick and crash delivery (receipt - the message's serverTime, one machine's clock) while recording, also per
+// group of sockets (spectators, bettors, bare subscribers) with each timing socket's own sum (by its place in the
+// order they connected), cash-out acknowledgement (cashOut sent -> cashOutConfirmed), and flood messages counted per side.
 // Its sockets are raw TCP speaking minimal WebSocket (lib/rawws.ts: a receipt is the time of the TCP chunk
 // that completed the message), so the crowd costs the shared cores less than the server it measures; with
-// `sampleEvery` N > 1 only every Nth spectator and bare subscriber reads as data comes and times what it gets
-// (the bettors all do), the others read in batches every BATCHED_READ_MS (counting every flood message all the
-// same: they all read as data comes while a flood is expected). `client: "websocket"` uses Bun's WebSocket client
-// instead, every socket reading as data comes (the clients compared: scripts/bench/crowd-clients.ts).
+// `sampleEvery` N > 1 only every Nth socket of each group (spectators, bettors, bare subscribers: the Nth in the
+// order they connect) reads as data comes and times what it gets, the others read in batches every BATCHED_READ_MS
+// (counting every flood message all the same: they all read as data comes while a flood is expected). Every bettor
+// times its own cash-out: a batched one reads as data comes from its cashOut to its cashOutConfirmed. So the
+// delivery figures are a uniform sample of every group's sockets. `client: "websocket"` uses Bun's WebSocket
+// client instead, every socket reading as data comes (the clients compared: scripts/bench/crowd-clients.ts).
 import { linesOf } from "./lines";
 import { RawWebSocket, type RawMessage } from "./rawws";
 
@@ -24,7 +27,7 @@ export interface CrowdJob {
   bare?: { url: string; count: number };
   /** The sockets' client (default raw). */
   client?: CrowdClient;
-  /** Raw client: every Nth spectator and bare subscriber times its messages, the others read in batches (default 1: all time them). */
+  /** Raw client: every Nth socket of each group times its messages, the others read in batches (default 1: all time them). */
   sampleEvery?: number;
 }
 
@@ -47,7 +50,20 @@ export function openSocket(client: CrowdClient, url: string, headers: Record<str
 export type Side = "game" | "bare";
 type Command = { cmd: "record"; on: boolean } | { cmd: "cashout"; wallets: string[] } | { cmd: "expect"; side: Side; total: number } | { cmd: "report" } | { cmd: "close" };
 export type Histogram = Record<string, number>;
+/** The crowd's sockets of one kind: spectators and bettors on the game, subscribers of the bare server. */
+export type Group = "spectator" | "bettor" | "bare";
+export interface GroupReport {
+  /** The group's sockets in this crowd, and how many of them time their messages. */
+  sockets: number;
+  timed: number;
+  /** Delivery of the ticks (and the crash, on the game) to the group's timing sockets. */
+  tick: Histogram;
+  crash: Histogram;
+  /** Each timing socket's ticks: `index` is its place among the group's sockets of this crowd in the order they connected. */
+  bySocket: { index: number; n: number; sumMs: number }[];
+}
 export interface CrowdReport {
+  /** Every game socket's (spectators and bettors) timed ticks and crash. */
   tick: Histogram;
   crash: Histogram;
   /** Keys in tenths of a millisecond. */
@@ -55,6 +71,9 @@ export interface CrowdReport {
   /** Ticks of the bare server (same shape, same cadence) on its sockets. */
   bareTick: Histogram;
   closed: number;
+  groups: Partial<Record<Group, GroupReport>>;
+  /** The game sockets' timed ticks by second of the flight (the tick's elapsedMs), to tell its start from its middle. */
+  tickBySecond: Record<string, Histogram>;
 }
 
 /** Sockets opened at once per crowd while connecting (more would overflow the listen backlog of a 2-core server under load). */
@@ -69,6 +88,12 @@ async function crowd(): Promise<void> {
   const out = (line: unknown) => console.log(JSON.stringify(line));
   const hist = { tick: new Map<number, number>(), crash: new Map<number, number>(), ack: new Map<number, number>(), bareTick: new Map<number, number>() };
   const add = (h: Map<number, number>, key: number) => h.set(key, (h.get(key) ?? 0) + 1);
+  const groups = new Map<Group, { sockets: number; timed: number; tick: Map<number, number>; crash: Map<number, number>; bySocket: Map<number, { n: number; sumMs: number }> }>();
+  const groupOf = (group: Group, sockets: number) => {
+    const g = { sockets, timed: 0, tick: new Map<number, number>(), crash: new Map<number, number>(), bySocket: new Map<number, { n: number; sumMs: number }>() };
+    groups.set(group, g);
+    return g;
+  };
   const sentAt = new Map<string, number>();
   let recording = false;
   let closed = 0;
@@ -80,26 +105,55 @@ async function crowd(): Promise<void> {
     out({ done: side });
   };
   const serverTime = (text: string) => Number(/"serverTime":(\d+)/.exec(text)?.[1]);
+  const tickBySecond = new Map<number, Map<number, number>>();
+  const flightSecond = (text: string) => {
+    const second = Math.floor(Number(/"elapsedMs":(\d+)/.exec(text)?.[1]) / 1000);
+    return tickBySecond.get(second) ?? tickBySecond.set(second, new Map()).get(second)!;
+  };
+  /** What the timing socket `index` of a group does with a delivery: the crowd's histogram (`all`), its group's, its own sum. */
+  const timer = (g: ReturnType<typeof groupOf>, index: number, all: Map<number, number>) => {
+    g.timed++;
+    const own = { n: 0, sumMs: 0 };
+    g.bySocket.set(index, own);
+    return (ms: number) => {
+      add(all, ms);
+      add(g.tick, ms);
+      own.n++;
+      own.sumMs += ms;
+    };
+  };
   // Only the messages measured are looked at (a real client parses its own; thousands here share one process).
-  const onGame: RawMessage = (text, wallMs) => {
-    if (text.startsWith('{"type":"tick"')) {
-      if (recording) add(hist.tick, wallMs - serverTime(text));
-    } else if (text.startsWith('{"type":"flood"')) floodSeen("game");
-    else if (recording && text.startsWith('{"type":"gameState","status":"crashed"')) add(hist.crash, wallMs - serverTime(text));
+  const onGame = (g: ReturnType<typeof groupOf>, index: number): RawMessage => {
+    const tick = timer(g, index, hist.tick);
+    return (text, wallMs) => {
+      if (text.startsWith('{"type":"tick"')) {
+        if (!recording) return;
+        const ms = wallMs - serverTime(text);
+        tick(ms);
+        add(flightSecond(text), ms);
+      } else if (text.startsWith('{"type":"flood"')) floodSeen("game");
+      else if (recording && text.startsWith('{"type":"gameState","status":"crashed"')) {
+        const ms = wallMs - serverTime(text);
+        add(hist.crash, ms);
+        add(g.crash, ms);
+      }
+    };
   };
   // A batched socket counts floods only (what it reads is up to BATCHED_READ_MS late).
   const onGameBatched: RawMessage = (text) => void (text.startsWith('{"type":"flood"') && floodSeen("game"));
   const sampleEvery = job.client === "websocket" ? 1 : (job.sampleEvery ?? 1);
   const batched: RawWebSocket[] = [];
-  /** Opens `count` sockets, every sampleEvery-th timing its messages with `timed`, the others batched with `counted`. */
-  const openSampled = (url: string, headers: Record<string, string>, count: number, timed: RawMessage, counted: RawMessage) =>
-    openMany(count, async (i) => {
-      if (i % sampleEvery === 0) return open(url, headers, timed);
-      const ws = (await open(url, headers, counted)) as RawWebSocket;
-      ws.batch(true);
-      batched.push(ws);
-      return ws;
-    });
+  /** Whether a group's `index`-th socket (in the order they connect) times its messages: every sampleEvery-th, in every group alike. */
+  const timing = (index: number) => index % sampleEvery === 0;
+  /** Sets a raw socket to read in batches (the crowd resumes them every BATCHED_READ_MS). */
+  const toBatch = (ws: ClientSocket) => {
+    (ws as RawWebSocket).batch(true);
+    batched.push(ws as RawWebSocket);
+    return ws;
+  };
+  /** Opens `count` sockets, every sampleEvery-th timing its messages with `timed(index)`, the others batched with `counted`. */
+  const openSampled = (url: string, headers: Record<string, string>, count: number, timed: (index: number) => RawMessage, counted: RawMessage) =>
+    openMany(count, async (i) => (timing(i) ? open(url, headers, timed(i)) : toBatch(await open(url, headers, counted))));
   const onClose = () => void closed++;
   const open = (url: string, headers: Record<string, string>, onMessage: RawMessage) => openSocket(job.client ?? "raw", url, headers, { onMessage, onClose });
   const openMany = async (count: number, make: (i: number) => Promise<ClientSocket>) => {
@@ -111,21 +165,32 @@ async function crowd(): Promise<void> {
   const sockets: ClientSocket[] = [];
   if (job.game) {
     const { url, origin, count } = job.game;
-    sockets.push(...(await openSampled(url, { origin }, count, onGame, onGameBatched)));
+    const g = groupOf("spectator", count);
+    sockets.push(...(await openSampled(url, { origin }, count, (i) => onGame(g, i), onGameBatched)));
   }
   const bettors = new Map<string, ClientSocket>();
+  /** Bettors that read in batches but for a cash-out waiting for its acknowledgement. */
+  const batchedBettors = new Set<string>();
   if (job.bettors) {
     const { url, origin, list } = job.bettors;
+    const g = groupOf("bettor", list.length);
     await openMany(list.length, async (i) => {
       const { wallet, cookie } = list[i]!;
+      const timed = timing(i);
+      const onMessage = timed ? onGame(g, i) : onGameBatched;
       const ws = await open(url, { origin, cookie }, (text, wallMs, monoMs) => {
-        onGame(text, wallMs, monoMs);
+        onMessage(text, wallMs, monoMs);
         if (text.startsWith('{"type":"cashOutConfirmed"') && sentAt.has(wallet)) {
           add(hist.ack, Math.round((monoMs - sentAt.get(wallet)!) * 10));
           sentAt.delete(wallet);
+          if (!timed) (ws as RawWebSocket).batch(true);
         }
       });
       ws.send(JSON.stringify({ type: "auth", walletAddress: wallet }));
+      if (!timed) {
+        toBatch(ws);
+        batchedBettors.add(wallet);
+      }
       bettors.set(wallet, ws);
       return ws;
     });
@@ -133,17 +198,20 @@ async function crowd(): Promise<void> {
   }
   if (job.bare) {
     const { url, count } = job.bare;
-    const onBare: RawMessage = (text, wallMs) => {
-      if (text.startsWith('{"type":"flood"')) floodSeen("bare");
-      else if (recording && text.startsWith('{"type":"tick"')) add(hist.bareTick, wallMs - serverTime(text));
+    const g = groupOf("bare", count);
+    const onBare = (i: number): RawMessage => {
+      const tick = timer(g, i, hist.bareTick);
+      return (text, wallMs) => {
+        if (text.startsWith('{"type":"flood"')) floodSeen("bare");
+        else if (recording && text.startsWith('{"type":"tick"')) tick(wallMs - serverTime(text));
+      };
     };
     const onBareBatched: RawMessage = (text) => void (text.startsWith('{"type":"flood"') && floodSeen("bare"));
     sockets.push(...(await openSampled(url, {}, count, onBare, onBareBatched)));
   }
   const batchedReads = batched.length ? setInterval(() => batched.forEach((ws) => ws.resume()), BATCHED_READ_MS) : undefined;
-  const gameSockets = (job.game?.count ?? 0) + (job.bettors?.list.length ?? 0);
-  const batchedGame = batched.length - (job.bare ? job.bare.count - Math.ceil(job.bare.count / sampleEvery) : 0);
-  out({ ready: sockets.length, timing: { game: gameSockets - batchedGame, all: sockets.length - batched.length } });
+  const timedIn = (...names: Group[]) => names.reduce((n, name) => n + (groups.get(name)?.timed ?? 0), 0);
+  out({ ready: sockets.length, timing: { game: timedIn("spectator", "bettor"), all: timedIn("spectator", "bettor", "bare") } });
 
   for (let next = await input.next(); !next.done; next = await input.next()) {
     const cmd = JSON.parse(next.value as string) as Command;
@@ -151,6 +219,8 @@ async function crowd(): Promise<void> {
       for (const w of cmd.wallets) {
         const ws = bettors.get(w);
         if (!ws) continue;
+        // A batched bettor reads as data comes until its acknowledgement (what the kernel held for it first).
+        if (batchedBettors.has(w)) (ws as RawWebSocket).batch(false);
         sentAt.set(w, performance.now());
         ws.send(JSON.stringify({ type: "cashOut", walletAddress: w }));
       }
@@ -164,7 +234,10 @@ async function crowd(): Promise<void> {
       else for (const ws of batched) ws.batch(false);
     } else if (cmd.cmd === "report") {
       const obj = (h: Map<number, number>) => Object.fromEntries(h);
-      out({ tick: obj(hist.tick), crash: obj(hist.crash), ack: obj(hist.ack), bareTick: obj(hist.bareTick), closed } satisfies CrowdReport);
+      const byGroup = Object.fromEntries(
+        [...groups].map(([name, g]) => [name, { sockets: g.sockets, timed: g.timed, tick: obj(g.tick), crash: obj(g.crash), bySocket: [...g.bySocket].map(([index, s]) => ({ index, ...s })) } satisfies GroupReport]),
+      );
+      out({ tick: obj(hist.tick), crash: obj(hist.crash), ack: obj(hist.ack), bareTick: obj(hist.bareTick), closed, groups: byGroup, tickBySecond: Object.fromEntries([...tickBySecond].map(([second, h]) => [second, obj(h)])) } satisfies CrowdReport);
     } else if (cmd.cmd === "close") {
       clearInterval(batchedReads);
       for (const ws of sockets) ws.close();
@@ -260,4 +333,24 @@ export function histogramStats(hists: Histogram[], scale = 1): { n: number; p50:
     return NaN;
   };
   return { n, p50: at(0.5), p99: at(0.99), max: (keys.at(-1) ?? NaN) / scale };
+}
+
+/**
+ * Mean delivery by place in the order sockets connected (and subscribed), `parts` slices of them: `segments` are
+ * the group reports in the order their sockets connected (one crowd's after another's), so a socket's place is its
+ * index plus the sockets of the segments before. A slice with no timing socket or no delivery is NaN.
+ */
+export function deliveryByPlace(segments: GroupReport[], parts = 10): number[] {
+  const total = segments.reduce((n, s) => n + s.sockets, 0);
+  const sums = Array.from({ length: parts }, () => ({ n: 0, ms: 0 }));
+  let offset = 0;
+  for (const segment of segments) {
+    for (const { index, n, sumMs } of segment.bySocket) {
+      const slice = sums[Math.floor(((offset + index) * parts) / total)]!;
+      slice.n += n;
+      slice.ms += sumMs;
+    }
+    offset += segment.sockets;
+  }
+  return sums.map((s) => (s.n ? s.ms / s.n : NaN));
 }
