@@ -1,3 +1,4 @@
+import { noFTL } from "bun:jsc";
 import { desc, eq, ne } from "drizzle-orm";
 import { createCrashHasher, type CrashHasher } from "../../../engine";
 import type { Clock } from "../../platform/clock";
@@ -51,6 +52,8 @@ class ChainWalk {
     return hexOf(this.h);
   }
 }
+
+noFTL(ChainWalk.prototype.step);
 
 /** One loaded chain: checkpoints from its seed, so game n's hash is cheap, and its salt's keyed HMAC (native). */
 class LoadedChain {
