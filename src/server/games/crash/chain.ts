@@ -57,8 +57,8 @@ class ChainWalk {
   }
 }
 
-// A start-up's walk (a million steps) would otherwise be FTL-compiled, and the FTL compiler's code (1.5 MiB
-// of the binary) stay resident in an idle server; its time is the native SHA-256, as fast in the DFG tier.
+// A start-up's walk (a million steps) would otherwise be FTL-compiled, leaving the FTL compiler's code (1.7
+// MiB of the binary's pages) resident in an idle server; its time is the native SHA-256, as fast in the DFG tier.
 noFTL(ChainWalk.prototype.step);
 
 /** One loaded chain: checkpoints from its seed, so game n's hash is cheap, and its salt's keyed HMAC (native). */

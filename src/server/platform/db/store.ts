@@ -12,7 +12,7 @@ import { ConnectionStatements } from "./statements";
 // made only inside `db.transaction(async (tx) => ...)`.
 
 // drizzle's is() runs for every query it builds (each ledger close's reads): the one function an idle
-// server would otherwise FTL-compile, keeping the FTL compiler's code (1.5 MiB of the binary) resident.
+// server would otherwise FTL-compile, keeping the FTL compiler's code (1.7 MiB of the binary's pages) resident.
 // The DFG tier runs its instanceof checks alike; under load other functions reach the FTL anyway.
 noFTL(is);
 
