@@ -3,11 +3,11 @@ import type { Client, Wallet } from "xrpl";
 import { LedgerGateway } from "../ledger/gateway";
 import * as nftTables from "../nfts/schema.pg";
 import { seedDefaults } from "../nfts/seed";
-import { LEADER_LOCK, PgLeaderElection } from "../platform/cluster/election";
+import { PgLeaderElection } from "../platform/cluster/election";
 import { openPgStore, type PgStore } from "../platform/db/pg";
 import { memoryLogger, type Logger } from "../platform/log";
 import { testDatabase } from "./clusterServices";
-import { eventually, faucet, ledgerUrl, outsideClient, submitValidated } from "./ledgerKit";
+import { faucet, ledgerUrl, outsideClient, submitValidated } from "./ledgerKit";
 import { startTestServer, type TestServer } from "./testServer";
 
 /**
@@ -162,7 +162,6 @@ export async function heldNft(fixture: PgStoreFixture): Promise<{ holder: Wallet
  * election replaced learns it only from its next fenced write (as between two checks). The caller stops it.
  */
 export async function electedLeader(databaseUrl: string, instanceId: string): Promise<PgLeaderElection> {
-  await leaderLockFree(databaseUrl);
   const election = new PgLeaderElection(databaseUrl, { instanceId, checkMs: 60_000 });
   await election.start();
   if (election.role !== "leader") {
@@ -170,26 +169,6 @@ export async function electedLeader(databaseUrl: string, instanceId: string): Pr
     throw new Error(`${instanceId} did not win the election: ${election.leaderId ?? "nobody"} leads`);
   }
   return election;
-}
-
-/**
- * Waits until no session holds the database's leader lock. A leader the test deposed (raiseEpoch) is a follower
- * whose session still holds the lock, which no real deposition leaves behind; its stop closes that session, and
- * PostgreSQL frees the lock only once the session's backend has ended, a moment later (on a loaded machine, after
- * the next election's first try: "vvx-next did not win the election: vvx-first leads"). A leader that stops
- * gives the lock back itself.
- */
-async function leaderLockFree(databaseUrl: string): Promise<void> {
-  const sql = new SQL(databaseUrl, { max: 1 });
-  const [k1, k2] = LEADER_LOCK;
-  try {
-    await eventually(async () => {
-      const [row] = await sql`SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND classid = ${k1} AND objid = ${k2} AND objsubid = 2 AND granted`;
-      return row.held === 0;
-    }, "the stopped leader's session to end (the leader lock free)");
-  } finally {
-    await sql.close();
-  }
 }
 
 /** What winning the election does to the database (PgLeaderElection raises the epoch under its name): the leader until now is deposed and does not know it yet. */

@@ -90,24 +90,23 @@ export class PgLeaderElection implements Leadership {
     await this.check(false);
   }
 
-  /** Gives the lock back (its session ends) and stops contending. */
+  /** Gives the lock back and stops contending. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     // A follower's wait in the lock's queue ends with its session: stopping waits for no lock_timeout.
-    if (this.current !== "leader") await this.disconnect();
+    if (this.checking && this.current !== "leader") await this.disconnect();
     await this.checking;
-    // Give the lock back before the session goes: PostgreSQL frees a closed session's locks only once its
+    // Give back what the session holds before it goes: PostgreSQL frees a closed session's locks only once its
     // backend has ended, a moment later, and a rolling restart's next leader should not wait for that.
-    if (this.current === "leader") await this.release();
+    await this.release();
     this.become("follower");
     await this.disconnect();
   }
 
   private async release(): Promise<void> {
-    const [k1, k2] = LEADER_LOCK;
     const sql = this.sql;
-    if (sql) await sql`SELECT pg_advisory_unlock(${k1}, ${k2})`.catch(() => undefined);
+    if (sql) await sql`SELECT pg_advisory_unlock_all()`.catch(() => undefined);
   }
 
   private check(wait = true): Promise<void> {
