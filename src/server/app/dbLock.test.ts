@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sandboxXummCredentials } from "../signing/credentials";
 import { holdDatabase } from "../testing/holdDatabase";
+import { eventually } from "../testing/ledgerKit";
 import { freePort } from "../testing/testServer";
 
 const MAIN = join(import.meta.dir, "main.ts");
@@ -72,8 +73,7 @@ describe("a database lock held elsewhere for longer than the busy timeout", () =
     // (the product's time: what the machine made the server or this process wait for a CPU is not counted).
     expect(Math.max(...during.map((h) => h.productMs))).toBeLessThan(2000);
 
-    let after = await timed("/api/health");
-    for (let i = 0; i < 50 && after.status !== 200; i++) after = await (Bun.sleep(100), timed("/api/health"));
+    const after = await eventually(async () => { const h = await timed("/api/health"); return h.status === 200 ? h : undefined; }, "health back", 5_000, 100);
     expect(after.body).toMatchObject({ status: "ok", db: "ok" });
     // The sweep retried after its backoff and expired the request.
     let expired = false;
@@ -162,8 +162,7 @@ describe("requests while another process holds the database (BEGIN EXCLUSIVE)", 
     expect(Math.max(...reads.map((r) => r.productMs))).toBeLessThan(BUSY_MS + 1_000);
 
     // Once the lock is gone, health and writes come back by themselves.
-    let after = await timed("/api/health");
-    for (let i = 0; i < 50 && after.status !== 200; i++) after = await (Bun.sleep(50), timed("/api/health"));
+    const after = await eventually(async () => { const h = await timed("/api/health"); return h.status === 200 ? h : undefined; }, "health back", 5_000, 50);
     expect(after.body).toMatchObject({ status: "ok", db: "ok" });
     const again = await timed("/api/xumm/sign-request", { method: "POST", headers: { "content-type": "application/json", origin: url }, body: JSON.stringify({ type: "wallet_connect" }) });
     expect(again.status).toBe(200);

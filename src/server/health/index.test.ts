@@ -3,6 +3,7 @@ import { Database } from "bun:sqlite";
 import { PgLeaderElection } from "../platform/cluster/election";
 import { openPgStore } from "../platform/db/pg";
 import { testDatabase } from "../testing/clusterServices";
+import { eventually } from "../testing/ledgerKit";
 import { startTcpProxy } from "../testing/tcpProxy";
 import { DB_CHECK_MS, healthRoutes } from ".";
 
@@ -61,8 +62,7 @@ test("on PostgreSQL, /api/health answers 503 with the reason while the database 
     expect(down).toMatchObject({ status: 503, body: { status: "degraded", db: "unavailable", role: "leader" } });
     expect(String(down.body.reason)).toStartWith("PostgreSQL (DATABASE_URL) does not answer: ");
     proxy.setDown(false);
-    let again = await health();
-    for (let i = 0; i < 50 && again.status !== 200; i++) again = await health();
+    const again = await eventually(async () => { const h = await health(); return h.status === 200 ? h : undefined; }, "health back", 10_000, 50);
     expect(again).toMatchObject({ status: 200, body: { db: "ok" } });
   } finally {
     await store.close();

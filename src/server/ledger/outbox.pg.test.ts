@@ -3,7 +3,7 @@ import type { Wallet } from "xrpl";
 import { openPgStore, type PgStore } from "../platform/db/pg";
 import { memoryLogger } from "../platform/log";
 import { eventually, faucet } from "../testing/ledgerKit";
-import { startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
+import { raiseEpoch, startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
 import { OutboxConflictError } from "./errors";
 import type { LedgerGateway } from "./gateway";
 import { Outbox, type OutboxEntry } from "./outbox";
@@ -127,7 +127,7 @@ describe("the outbox on PostgreSQL", () => {
       const key = "pg:fenced-settle";
       old.outbox.faults.afterSubmit = async (entry) => {
         // Submitted; before its result is recorded, another instance won the election (as PgLeaderElection does when it wins).
-        if (entry.key === key) await admin`UPDATE _leader_epoch SET epoch = epoch + 1, instance_id = 'vvx-settle-next'`;
+        if (entry.key === key) await raiseEpoch(admin, "vvx-settle-next");
       };
       await old.outbox.enqueue({ ...payout(key, dest, "3456789"), owner: { name: "fence-test", id: 1 } });
       const sent = await eventually(async () => (await paymentsReceived(dest.classicAddress))[0], "the payment validated on the ledger", 30_000);

@@ -6,7 +6,7 @@ import { PgLeaderElection } from "../platform/cluster/election";
 import { openPgStore, type PgStore } from "../platform/db/pg";
 import { memoryLogger } from "../platform/log";
 import { eventually, faucet, pay } from "../testing/ledgerKit";
-import { startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
+import { raiseEpoch, startPgLedgerFixture, type PgLedgerFixture } from "../testing/pgKit";
 import type { PaymentCredited } from "./model";
 import { PaymentWatcher } from "./watcher";
 
@@ -116,7 +116,7 @@ describe("the payment watcher on PostgreSQL", () => {
       let deposed = false;
       old.payments.faults.beforeCredit = async (t) => {
         // Between receiving the payment and crediting it, another instance won the election (as PgLeaderElection does when it wins).
-        if (!deposed) await admin`UPDATE _leader_epoch SET epoch = epoch + 1, instance_id = 'vvx-watcher-next'`;
+        if (!deposed) await raiseEpoch(admin, "vvx-watcher-next");
         deposed = true;
         received(t.hash);
       };
