@@ -22,15 +22,15 @@ const leaderEpochs = pgTable("_leader_epoch", {
  * belongs to one database session, so it goes with the session: when the leader's process dies (even by
  * SIGKILL) its server session ends and the lock is free for the next check of another instance.
  */
-export const LEADER_LOCK: readonly [number, number] = [0x565658, 1];
+const LEADER_LOCK: readonly [number, number] = [0x565658, 1];
 
 /** How often the leader makes sure it still holds the lock. */
-export const LEADER_CHECK_MS = 1_000;
+const LEADER_CHECK_MS = 1_000;
 /**
  * How long a follower waits in the lock's queue before it reads who holds it and waits again (the session's
  * lock_timeout): how soon its leaderId follows a change of leader. The takeover does not wait for it.
  */
-export const LEADER_TRY_MS = 250;
+const LEADER_TRY_MS = 250;
 /** PostgreSQL's lock_not_available: a wait for a lock ended by lock_timeout. */
 const LOCK_TIMEOUT = "55P03";
 

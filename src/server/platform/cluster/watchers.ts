@@ -1,11 +1,11 @@
 import type { Broker } from "./broker";
 
 /** How often an instance tells the others its watcher counts, changed or not (a heartbeat). */
-export const WATCHERS_HEARTBEAT_MS = 2_000;
+const WATCHERS_HEARTBEAT_MS = 2_000;
 /** A count not heard again for this long is an instance's that died or was cut off: it counts no more. */
 export const WATCHERS_EXPIRY_MS = 3 * WATCHERS_HEARTBEAT_MS;
 /** The broker subject of the watcher counts. */
-export const WATCHERS_SUBJECT = "watchers";
+const WATCHERS_SUBJECT = "watchers";
 
 /** What an instance sends: its id, its count of each shared topic, and whether it asks the others for theirs (it just joined). */
 interface CountsMessage {
