@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../src/server/testing/testServer";
@@ -13,10 +13,13 @@ export const PHONE = { width: 375, height: 740 };
 export const LAPTOP = { width: 1280, height: 800 };
 export const TALL_PHONE = { width: 375, height: 812 };
 
-/** Debian's Chromium, headless, with no background networking (these machines have no internet). */
+/** Debian's Chromium headless shell (scripts/lib/ensure.sh says why), else its full Chromium. */
+const DEBIAN_CHROMIUM = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((path) => existsSync(path)) ?? "/usr/bin/chromium";
+
+/** Chromium, headless, with no background networking (these machines have no internet). */
 export function chromiumLaunchOptions() {
   return {
-    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    executablePath: process.env.CHROMIUM_PATH || DEBIAN_CHROMIUM,
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
   };
