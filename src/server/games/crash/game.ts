@@ -223,7 +223,7 @@ export class CrashGame {
         this.rounds.watched();
         // Leading (always, alone): the round is in this process, sent in the open's own tick.
         this.channel.send(ws, this.deps.calls.leading ? this.rounds.state() : await this.state());
-        ws.send(await this.historyText());
+        this.channel.sendText(ws, await this.historyText());
       },
       onMessage: (ws, msg, ctx) => this.onMessage(ws, msg, ctx),
     });

@@ -71,6 +71,11 @@ export class GameChannel {
     this.hub.send(socket, message as GameMessage & { type: string });
   }
 
+  /** Sends a message serialized once for many sockets (a cached history), in order with the game's pushes. */
+  sendText(socket: HubSocket, text: string): void {
+    this.hub.sendText(socket, text);
+  }
+
   error(socket: HubSocket, code: ErrorCode, message: string): void {
     this.hub.sendError(socket, code, message);
   }
@@ -114,7 +119,7 @@ export class GameChannel {
         hub.add(ws);
         hub.subscribe(ws, "keepalive");
         hub.subscribe(ws, topic);
-        ws.send(welcome);
+        hub.sendText(ws, welcome);
         try {
           await handlers.onOpen?.(ws);
           const session = this.wanted ? await deps.socketWallet(this.cookies) : null;

@@ -102,7 +102,7 @@ export function racingSocket(racing: RacingGame, deps: GameSocketDeps): SocketEn
       racing.watched();
       const state = await racing.gameState();
       if (state) racing.channel.send(socket, state);
-      socket.send(await racing.raceHistoryText());
+      racing.channel.sendText(socket, await racing.raceHistoryText());
     },
     async onAuth(socket, wallet) {
       // A follower runs no races: the current one is read from the database (the leader's).
