@@ -365,7 +365,7 @@ export class CrashRounds {
   private tick(): void {
     const live = this.live;
     if (!live || live.status !== "running") return;
-    if (live.playing.size === 0 && this.cashedOut.length === 0 && this.deps.channel.watchers === 0 && !this.deps.channel.watchedElsewhere) return this.stopTicker();
+    if (live.playing.size === 0 && this.cashedOut.length === 0 && !this.deps.channel.watchedAnywhere) return this.stopTicker();
     const elapsedMs = this.deps.scheduler.now() - live.startedPerf;
     const h = hundredthsAtMs(elapsedMs);
     if (h >= live.seed.crashHundredths) return this.crash();

@@ -99,7 +99,6 @@ export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: 
 export function racingSocket(racing: RacingGame, deps: GameSocketDeps): SocketEndpoint {
   return racing.channel.socket(deps, {
     async onOpen(socket) {
-      racing.watched();
       const state = await racing.gameState();
       if (state) racing.channel.send(socket, state);
       racing.channel.sendText(socket, await racing.raceHistoryText());
