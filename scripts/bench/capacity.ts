@@ -45,6 +45,7 @@ import { Crowd, deliveryByPlace, histogramStats, type CrowdClient, type CrowdRep
 import { raiseFdLimit } from "./lib/fdlimit";
 import { rssBytes } from "./lib/memory";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
+import { addMs, publishToNextTimer } from "./lib/histogram";
 
 const { values } = parseArgs({
   options: {
@@ -366,14 +367,12 @@ async function fanOut(server: TestServer, bare: BareHub, crowds: Crowd[], round:
 function loopProbe(channel: Pick<GameChannel, "publish">) {
   const late: Histogram = {};
   const turn: Histogram = {};
-  const add = (h: Histogram, ms: number) => void (h[Math.round(ms * 10)] = (h[Math.round(ms * 10)] ?? 0) + 1);
   const publish = channel.publish;
   channel.publish = (message) => {
     const sent = publish.call(channel, message);
     if (message.type === "tick" && "elapsedMs" in message) {
-      add(late, Number(message.elapsedMs) % CRASH_TICK_MS);
-      const t0 = performance.now();
-      setTimeout(() => add(turn, performance.now() - t0), 0);
+      addMs(late, Number(message.elapsedMs) % CRASH_TICK_MS);
+      publishToNextTimer(turn);
     }
     return sent;
   };

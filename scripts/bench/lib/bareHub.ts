@@ -8,6 +8,7 @@
 //                                     ("inStep":true: on the wall clock's tenths of a second, so that hubs in several
 //                                     processes publish each tick together, as a cluster's instances do)
 //   {"cmd":"stop"}                 -> exits
+import { publishToNextTimer } from "./histogram";
 import { linesOf } from "./lines";
 import { rssBytes } from "./memory";
 
@@ -45,11 +46,7 @@ async function serve(): Promise<void> {
       for (const until = performance.now() + cmd.ms!; performance.now() < until; ticks++) {
         if (cmd.inStep) await Bun.sleep(100 - (Date.now() % 100));
         server.publish("bare", JSON.stringify({ type: "tick", round: 1, elapsedMs: ticks * 100, currentMultiplier: 1.23, serverTime: Date.now() }));
-        const t0 = performance.now();
-        setTimeout(() => {
-          const key = Math.round((performance.now() - t0) * 10);
-          turn[key] = (turn[key] ?? 0) + 1;
-        }, 0);
+        publishToNextTimer(turn);
         if (!cmd.inStep) await Bun.sleep(100);
       }
       out({ ticks, turn });

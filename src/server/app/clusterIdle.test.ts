@@ -73,3 +73,28 @@ test("a follower answers the crash fairness facts with the chain the leader reco
   const published = leader.ctx.crash.chains.published;
   expect(await res.json()).toMatchObject({ terminatingHash: published.terminatingHash, salt: published.salt, chains: [expect.objectContaining({ terminatingHash: published.terminatingHash })] });
 });
+
+test("a racing socket on the follower: the leader, woken through the broker, pushes the race's state to it; the follower pushes none of its own", async () => {
+  const pushes = (instance: TestInstance) => {
+    const seen: string[] = [];
+    const publish = instance.ctx.racing.channel.publish.bind(instance.ctx.racing.channel);
+    instance.ctx.racing.channel.publish = (message) => (seen.push(message.type), publish(message));
+    return seen;
+  };
+  const [byLeader, byFollower] = [pushes(leader), pushes(follower)];
+  const race = await eventually(() => leader.ctx.racing.rounds.current, "the leader's race", 10_000);
+  const ws = new WebSocket(`${follower.url.replace(/^http/, "ws")}/ws/games/unicorn-racing`, { headers: { origin: follower.url } } as never);
+  const states: number[] = [];
+  ws.onmessage = (e) => {
+    const m = JSON.parse(String(e.data)) as { type: string; data: { currentRound: number } };
+    if (m.type === "gameState") states.push(m.data.currentRound);
+  };
+  try {
+    // The state on open (read from the database), then at least one the leader pushed (once a second in a countdown).
+    await eventually(() => byLeader.includes("gameState") && states.length >= 2, "a state the leader pushed, on the follower's socket", 5_000);
+    expect(states[0]).toBe(race.round);
+    expect(byFollower).toEqual([]);
+  } finally {
+    ws.close();
+  }
+});

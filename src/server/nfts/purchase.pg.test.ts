@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { Outbox } from "../ledger/outbox";
 import { PaymentWatcher } from "../payments/watcher";
 import { Hub } from "../platform/ws/hub";
 import { buyer, GENESIS_PRICE_MICRO } from "../testing/nftKit";
@@ -20,7 +19,7 @@ beforeAll(async () => {
   fixture = await pgFixtureWithStore({ max: 12 });
   const { store, ledger, log } = fixture;
   const { clock, config } = fixture.server.ctx;
-  const outbox = new Outbox(store.async, ledger, log, clock);
+  const outbox = fixture.outbox();
   const payments = new PaymentWatcher(store.async, ledger, outbox, log, { clock });
   nfts = new NftService({ db: store.async, config: { ...config, nftReservationsPerIp: 100 }, log, clock, hub: new Hub(), ledger, outbox, payments, signing: pgSigning(fixture, store.async, log) });
 });

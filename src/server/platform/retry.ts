@@ -7,33 +7,61 @@ export const RETRY_BASE_MS = 1000;
 /** Longest wait between tries of a failing background loop. */
 export const RETRY_MAX_MS = 60_000;
 
+/** How a RetryGate backs off, tells the time and words its log lines (every field optional). */
+export interface RetryGateOptions {
+  /** First wait after a failure (RETRY_BASE_MS); it doubles with each failure in a row. */
+  baseMs?: number;
+  /** Longest wait (RETRY_MAX_MS). */
+  maxMs?: number;
+  /** The clock of the waits (performance.now(); a game's Scheduler.now, which tests move). */
+  now?: () => number;
+  /** A failure trying again cannot mend: logged as an error, and the pass counts as done (nothing to retry). */
+  permanent?: (err: unknown) => boolean;
+  /** The log lines' words after the name: a failure's ("paused") and the first good pass after failures ("resumed"). */
+  says?: { paused: string; resumed: string };
+}
+
 /**
- * The guard every background loop runs its passes through (timers, ledger-close triggers):
- * a pass that throws is logged and the loop backs off (1 s, 2 s, 4 s ... 60 s) instead of dying
- * or hammering; the first good pass logs the recovery. With `sqlite`, a pass first checks that
- * the database takes writes (without waiting): while a lock is held elsewhere the loop skips,
- * checking again every second, so the lock costs skipped passes, not a frozen server.
+ * The guard every background loop runs its passes through (timers, ledger-close triggers, a loop's start
+ * re-armed on its scheduler until it succeeds): a pass that throws is logged and the loop backs off
+ * (1 s, 2 s, 4 s ... 60 s) instead of dying or hammering; the first good pass logs the recovery. With
+ * `sqlite`, a pass first checks that the database takes writes (without waiting): while a lock is held
+ * elsewhere the loop skips, checking again every second, so the lock costs skipped passes, not a frozen server.
  */
 export class RetryGate {
   private failures = 0;
-  private retryAt = 0;
+  /** When the next pass may run (on `now`'s clock). */
+  private until = 0;
+  private readonly baseMs: number;
+  private readonly maxMs: number;
+  private readonly now: () => number;
+  private readonly says: { paused: string; resumed: string };
 
   constructor(
     private readonly name: string,
     private readonly log: Logger,
     private readonly sqlite?: Database,
-    private readonly baseMs = RETRY_BASE_MS,
-    private readonly maxMs = RETRY_MAX_MS,
-  ) {}
+    private readonly options: RetryGateOptions = {},
+  ) {
+    this.baseMs = options.baseMs ?? RETRY_BASE_MS;
+    this.maxMs = options.maxMs ?? RETRY_MAX_MS;
+    this.now = options.now ?? (() => performance.now());
+    this.says = options.says ?? { paused: "paused", resumed: "resumed" };
+  }
 
   /** True while the loop waits after a failure. */
   get backingOff(): boolean {
-    return performance.now() < this.retryAt;
+    return this.now() < this.until;
   }
 
-  /** Runs one pass unless backing off; never throws. */
-  async run(pass: () => Promise<void> | void): Promise<void> {
-    if (this.backingOff) return;
+  /** When the next pass may run, on the gate's clock (a failed start re-arms its timer for then). */
+  get retryAt(): number {
+    return this.until;
+  }
+
+  /** Runs one pass unless backing off; never throws. True when the pass ran to its end (or failed for good). */
+  async run(pass: () => Promise<void> | void): Promise<boolean> {
+    if (this.backingOff) return false;
     const locked = this.sqlite ? probeWrite(this.sqlite) : undefined;
     if (locked) return this.failed(`database not writable: ${locked}`, this.baseMs);
     try {
@@ -42,61 +70,42 @@ export class RetryGate {
       reportIfCorrupt(err);
       // The lock was taken during the pass: later writes fail at once instead of each waiting the busy timeout.
       if (this.sqlite && isBusyError(err)) writeLockOf(this.sqlite).noteHeld();
-      return this.failed(err instanceof Error ? err.message : String(err), Math.min(this.maxMs, this.baseMs * 2 ** this.failures));
+      const error = err instanceof Error ? err.message : String(err);
+      if (this.options.permanent?.(err)) {
+        this.log.error(`${this.name} given up: trying again cannot mend it`, { error });
+        this.failures = 0;
+        return true;
+      }
+      return this.failed(error, Math.min(this.maxMs, this.baseMs * 2 ** this.failures));
     }
-    if (this.failures > 0) this.log.info(`${this.name} resumed`, { failures: this.failures });
+    if (this.failures > 0) this.log.info(`${this.name} ${this.says.resumed}`, { failures: this.failures });
     this.failures = 0;
+    return true;
   }
 
-  private failed(error: string, delay: number): void {
+  private failed(error: string, delay: number): false {
     this.failures++;
-    this.retryAt = performance.now() + delay;
+    this.until = this.now() + delay;
     // Logged at the 1st, 2nd, 4th, 8th ... failure in a row: a long outage writes a handful of lines.
-    if ((this.failures & (this.failures - 1)) === 0) this.log.warn(`${this.name} paused`, { error, failures: this.failures, retryInMs: delay });
+    if ((this.failures & (this.failures - 1)) === 0) this.log.warn(`${this.name} ${this.says.paused}`, { error, failures: this.failures, retryInMs: delay });
+    return false;
   }
 }
 
 /**
- * The start of a loop that may fail for a moment (the database out of reach, a serialization failure just after
- * a failover): each failure is logged once with its cause and the start tried again after RETRY_BASE_MS,
- * doubling up to RETRY_MAX_MS, on `after` (a game's Scheduler: tests move it instead of sleeping), until stop().
- * A failure that trying again cannot mend (`permanent`) is logged as an error and not tried again.
+ * Runs `pass` through `gate` now, and again at each of its retryAt on `timers` (a game's Scheduler: tests move it)
+ * until a pass runs to its end; returns the cancel (the loop stopped: no more tries).
  */
-export class StartRetry {
-  private failures = 0;
-  private stopped = false;
-  private cancel: (() => void) | undefined;
-
-  constructor(
-    private readonly name: string,
-    private readonly log: Logger,
-    private readonly after: (ms: number, fn: () => void) => () => void,
-    private readonly permanent: (err: unknown) => boolean = () => false,
-  ) {}
-
-  /** Runs `attempt` now, and again after each failure (its promise rejecting) until one succeeds or stop(). */
-  run(attempt: () => Promise<void>): void {
-    attempt().then(
-      () => {
-        if (this.failures > 0) this.log.info(`${this.name} started after failures`, { failures: this.failures });
-        this.failures = 0;
-      },
-      (err: unknown) => {
-        // A damaged database stops the server with one line naming the file (platform/db whenCorrupt).
-        reportIfCorrupt(err);
-        const error = err instanceof Error ? err.message : String(err);
-        if (this.permanent(err)) return this.log.error(`${this.name} not started`, { error });
-        if (this.stopped) return;
-        const retryInMs = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** this.failures++);
-        this.log.warn(`${this.name} not started; trying again`, { error, failures: this.failures, retryInMs });
-        this.cancel = this.after(retryInMs, () => this.run(attempt));
-      },
-    );
-  }
-
-  /** No more tries (the loop stopped). */
-  stop(): void {
-    this.stopped = true;
-    this.cancel?.();
-  }
+export function retryUntilDone(gate: RetryGate, timers: { at(time: number, fn: () => void): () => void }, pass: () => Promise<void>): () => void {
+  let cancelled = false;
+  let cancelTimer: (() => void) | undefined;
+  const attempt = (): void =>
+    void gate.run(pass).then((done) => {
+      if (!done && !cancelled) cancelTimer = timers.at(gate.retryAt, attempt);
+    });
+  attempt();
+  return () => {
+    cancelled = true;
+    cancelTimer?.();
+  };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { Outbox } from "../ledger/outbox";
+import type { Outbox } from "../ledger/outbox";
 import { heldNft, pgFixtureWithStore, type PgStoreFixture } from "../testing/pgKit";
 import { advanceClock, DAY_MS } from "../testing/rewardKit";
 import { RewardService } from "./service";
@@ -16,7 +16,7 @@ beforeAll(async () => {
   // The treasury pays VVX: an account of this file's own with a VVX line (the fixture's platform holds XRP only).
   fixture = await pgFixtureWithStore({ max: 12, treasury: { xrp: 200, vvx: 1_000_000 } });
   const { store, ledger, log } = fixture;
-  outbox = new Outbox(store.async, ledger, log, fixture.server.ctx.clock);
+  outbox = fixture.outbox();
   outbox.start();
   rewards = new RewardService({ db: store.async, config: fixture.server.ctx.config, log, clock: fixture.server.ctx.clock, ledger, outbox });
   rewards.claimWaitMs = 20_000;

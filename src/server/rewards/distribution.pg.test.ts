@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { monthEndMs, monthKey, utcMonthOf } from "../../engine";
-import { Outbox } from "../ledger/outbox";
 import type { PgLeaderElection } from "../platform/cluster/election";
 import { memoryLogger } from "../platform/log";
-import { heldNft, pgFixtureWithStore, raiseEpoch, type PgStoreFixture } from "../testing/pgKit";
+import { deposedLeader, heldNft, pgFixtureWithStore, type PgStoreFixture } from "../testing/pgKit";
 import { advanceClock } from "../testing/rewardKit";
 import { REWARD_MONTHLY_PURPOSE, distributionOutboxKey } from "./model";
 import { RewardService } from "./service";
@@ -27,7 +26,7 @@ function rewardsOf(election: PgLeaderElection): RewardService {
   const log = memoryLogger();
   const { clock, config } = fixture.server.ctx;
   const { store, ledger } = fixture;
-  const outbox = new Outbox(store.async, ledger, log, clock);
+  const outbox = fixture.outbox(log);
   return new RewardService({ db: store.async, config, log, clock, ledger, outbox, fence: (tx) => election.fence(tx) });
 }
 
@@ -39,17 +38,15 @@ test("a deposed leader's monthly distribution begins no month and records no pay
   const month = utcMonthOf(mintedAt.getTime());
   await advanceClock(fixture.server, monthEndMs(month) + 60_000 - fixture.server.ctx.clock.now());
 
-  const first = await fixture.leader("vvx-rewards-first");
+  // Another instance won the election before the first one's distribution ran.
+  const { deposed: first, successor } = await deposedLeader(fixture, "vvx-rewards");
   const deposed = rewardsOf(first);
-  // Another instance won the election (as PgLeaderElection does when it wins) before the first one's distribution ran.
-  await raiseEpoch(fixture.sql, "vvx-rewards-next");
   await expect(deposed.distribution.runDue()).rejects.toThrow("this instance does not lead the cluster: vvx-rewards-next leads now");
   expect(first.role).toBe("follower");
   expect([await count("reward_distributions"), await count("reward_claims"), await count("ledger_outbox")]).toEqual([0, 0, 0]);
   deposed.stop();
-  await first.stop();
 
-  const next = await fixture.leader("vvx-rewards-next");
+  const next = await successor();
   const current = rewardsOf(next);
   try {
     const done = await current.distribution.runDue();

@@ -66,13 +66,13 @@ export async function pay(client: Client, wallet: Wallet, tx: Omit<Payment, "Acc
   return submitValidated(client, wallet, { TransactionType: "Payment", ...tx });
 }
 
-/** Polls until `check` returns a truthy value; throws with `what` after timeoutMs. */
-export async function eventually<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000, everyMs = 25): Promise<NonNullable<T>> {
+/** Polls until `check` returns a truthy value; throws with `what` after timeoutMs (a function: what to say then, the state seen). */
+export async function eventually<T>(check: () => T | Promise<T>, what: string | (() => string), timeoutMs = 10_000, everyMs = 25): Promise<NonNullable<T>> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value) return value as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > until) throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}`);
     await Bun.sleep(everyMs);
   }
 }

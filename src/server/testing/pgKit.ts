@@ -1,6 +1,7 @@
 import { SQL } from "bun";
 import type { Client, Wallet } from "xrpl";
 import { LedgerGateway } from "../ledger/gateway";
+import { Outbox } from "../ledger/outbox";
 import * as nftTables from "../nfts/schema.pg";
 import { seedDefaults } from "../nfts/seed";
 import { PgLeaderElection } from "../platform/cluster/election";
@@ -101,6 +102,8 @@ export interface PgStoreFixture extends PgLedgerFixture {
   /** The gateway the file's services share: acting for `platform`, or for a funded treasury (options.treasury). */
   ledger: LedgerGateway;
   log: ReturnType<typeof memoryLogger>;
+  /** A new outbox on the store paying through `ledger`, on the server's clock: an instance's own (each registers its owners). */
+  outbox(log?: Logger): Outbox;
 }
 
 export interface PgStoreOptions {
@@ -132,6 +135,7 @@ export async function pgFixtureWithStore(options: PgStoreOptions): Promise<PgSto
   return Object.assign(fixture, {
     ...opened,
     log,
+    outbox: (outboxLog: Logger = log) => new Outbox(opened.store.async, opened.ledger, outboxLog, fixture.server.ctx.clock),
     async stop() {
       await opened.ledger.stop();
       await opened.store.close();
@@ -174,4 +178,21 @@ export async function electedLeader(databaseUrl: string, instanceId: string): Pr
 /** What winning the election does to the database (PgLeaderElection raises the epoch under its name): the leader until now is deposed and does not know it yet. */
 export async function raiseEpoch(sql: SQL, winner: string): Promise<void> {
   await sql`UPDATE _leader_epoch SET epoch = epoch + 1, instance_id = ${winner}`;
+}
+
+/**
+ * A leader deposed without knowing it yet: `<name>-first` wins the election, then `<name>-next` wins it in the database
+ * (raiseEpoch, as PgLeaderElection does when it wins), so the first one's next fenced write is refused. `successor()`
+ * stops the deposed election and elects `<name>-next`.
+ */
+export async function deposedLeader(fixture: PgLedgerFixture, name: string): Promise<{ deposed: PgLeaderElection; successor(): Promise<PgLeaderElection> }> {
+  const deposed = await fixture.leader(`${name}-first`);
+  await raiseEpoch(fixture.sql, `${name}-next`);
+  return {
+    deposed,
+    async successor() {
+      await deposed.stop();
+      return fixture.leader(`${name}-next`);
+    },
+  };
 }

@@ -252,7 +252,7 @@ export class CrashChains {
 
   /** Runs a write once the database takes it (a lock held elsewhere pauses it, as the other loops); undefined when cancelled first. */
   private async whenWritable<T>(write: () => Promise<T>, cancelled: () => boolean): Promise<T | undefined> {
-    const gate = new RetryGate("crash chain", this.log, sqliteOf(this.db), 250);
+    const gate = new RetryGate("crash chain", this.log, sqliteOf(this.db), { baseMs: 250 });
     for (;;) {
       let written: { value: T } | undefined;
       await gate.run(async () => void (written = { value: await write() }));

@@ -99,8 +99,8 @@ export class CrashGame {
         this.channel.toPlayer(bet.wallet, { type: "betConfirmed", betId: bet.id, round: bet.round!, betAmount: dropsToXrpNumber(bet.amountDrops), autoCashOut: bet.params.autoCashOut === null ? null : bet.params.autoCashOut / 100, walletAddress: bet.wallet } satisfies CrashServerMessage);
         this.rounds.onConfirmed(bet);
       }),
-      // In a cluster: a socket opened on another instance wakes the idle ticker here, as one opened here does.
-      this.channel.onWatchedElsewhere(() => this.rounds.watched()),
+      // A socket opened here, or in a cluster on another instance, wakes the idle ticker.
+      this.channel.onWatched(() => this.rounds.watched()),
       this.bets.on("refunded", (bet) => this.toPlayerRefund(bet)),
       this.bets.on("paid", ({ bet, kind, txid }) => {
         if (kind === "refund") return this.toPlayerRefund(bet, txid);
@@ -220,10 +220,9 @@ export class CrashGame {
   socket(deps: GameSocketDeps): SocketEndpoint {
     return this.channel.socket(deps, {
       onOpen: async (ws) => {
-        this.rounds.watched();
         // Leading (always, alone): the round is in this process, sent in the open's own tick.
         this.channel.send(ws, this.deps.calls.leading ? this.rounds.state() : await this.state());
-        ws.send(await this.historyText());
+        this.channel.sendText(ws, await this.historyText());
       },
       onMessage: (ws, msg, ctx) => this.onMessage(ws, msg, ctx),
     });

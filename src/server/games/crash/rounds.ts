@@ -4,7 +4,7 @@ import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
 import { probeWrite, reportIfCorrupt, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
 import { BACKLOG_RETRY_MS, WriteBacklog } from "../../platform/db/backlog";
-import { StartRetry } from "../../platform/retry";
+import { RetryGate, retryUntilDone } from "../../platform/retry";
 import type { Logger } from "../../platform/log";
 import type { NotePlayed } from "../../platform/playedMarks";
 import type { Scheduler } from "../../platform/scheduler";
@@ -97,17 +97,18 @@ export class CrashRounds {
   /**
    * Voids what a previous leader or run left unfinished, loads (or makes) the chain, then opens the first round.
    * The chain's walk runs in slices after the server listens; no round opens before it ends, so every round's hash
-   * is checked against the published terminating hash. A failed start is tried again (StartRetry, on the scheduler)
-   * until stop(), but for a chain failing that check (BrokenChainError). Resolves once the first voiding ended.
+   * is checked against the published terminating hash. A failed start is tried again (a RetryGate on the scheduler) until
+   * stop(), but for a chain failing that check. Resolves once the first voiding ended (at once if the database refused it).
    */
   start(): Promise<void> {
     this.stopped = false;
     const run = ++this.runs;
     const cancelled = () => this.stopped || run !== this.runs;
     let first: Promise<unknown> | undefined;
-    this.retry?.stop();
-    this.retry = new StartRetry("crash rounds", this.deps.log, (ms, fn) => this.deps.scheduler.after(ms, fn), (err) => err instanceof BrokenChainError);
-    this.retry.run(async () => {
+    this.cancelRetry?.();
+    const says = { paused: "not started; trying again", resumed: "started after failures" };
+    const gate = new RetryGate("crash rounds", this.deps.log, sqliteOf(this.deps.db), { now: () => this.deps.scheduler.now(), permanent: (err) => err instanceof BrokenChainError, says });
+    this.cancelRetry = retryUntilDone(gate, this.deps.scheduler, async () => {
       const began = performance.now();
       const voided = this.deps.bets.voidInterrupted();
       first ??= voided.catch(() => undefined);
@@ -116,10 +117,11 @@ export class CrashRounds {
       this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
       await this.openNext();
     });
-    return first!.then(() => undefined);
+    return first ? first.then(() => undefined) : Promise.resolve();
   }
 
-  private retry: StartRetry | undefined;
+  /** Ends a failed start's tries (stop, or a new start). */
+  private cancelRetry: (() => void) | undefined;
 
   /**
    * Before a restart: no new round opens. The round under way plays out (a counting-down one only when it
@@ -142,7 +144,7 @@ export class CrashRounds {
   /** Stops the loop; a round left open or running is voided (and its bets refunded) at the next start. */
   stop(): void {
     this.stopped = true;
-    this.retry?.stop();
+    this.cancelRetry?.();
     this.writes.stop();
     this.clearTimers();
     this.playersPush?.();
@@ -363,7 +365,7 @@ export class CrashRounds {
   private tick(): void {
     const live = this.live;
     if (!live || live.status !== "running") return;
-    if (live.playing.size === 0 && this.cashedOut.length === 0 && this.deps.channel.watchers === 0 && !this.deps.channel.watchedElsewhere) return this.stopTicker();
+    if (live.playing.size === 0 && this.cashedOut.length === 0 && !this.deps.channel.watchedAnywhere) return this.stopTicker();
     const elapsedMs = this.deps.scheduler.now() - live.startedPerf;
     const h = hundredthsAtMs(elapsedMs);
     if (h >= live.seed.crashHundredths) return this.crash();

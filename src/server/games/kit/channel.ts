@@ -49,6 +49,8 @@ export class GameChannel {
   readonly topic: string;
   readonly path: string;
   private readonly wallets = new Map<object, string>();
+  /** onWatched's listeners, told of each socket opened here. */
+  private readonly watchedHere = new Set<() => void>();
 
   constructor(
     private readonly hub: Hub,
@@ -71,6 +73,11 @@ export class GameChannel {
     this.hub.send(socket, message as GameMessage & { type: string });
   }
 
+  /** Sends a message serialized once for many sockets (a cached history), in order with the game's pushes. */
+  sendText(socket: HubSocket, text: string): void {
+    this.hub.sendText(socket, text);
+  }
+
   error(socket: HubSocket, code: ErrorCode, message: string): void {
     this.hub.sendError(socket, code, message);
   }
@@ -80,14 +87,22 @@ export class GameChannel {
     return this.hub.subscribers(this.topic);
   }
 
-  /** Whether sockets of other instances of a cluster watch the game (their counts come through the broker; false alone). */
-  get watchedElsewhere(): boolean {
-    return this.hub.watchersElsewhere(this.topic) > 0;
+  /** Whether any socket watches the game: here, or on another instance of a cluster (its count comes through the broker). */
+  get watchedAnywhere(): boolean {
+    return this.watchers > 0 || this.hub.watchersElsewhere(this.topic) > 0;
   }
 
-  /** Calls `fn` when a socket of another instance begins watching the game while none there did (a leader's idle loop wakes); returns its off. */
-  onWatchedElsewhere(fn: () => void): () => void {
-    return this.hub.onWatchedElsewhere(this.topic, fn);
+  /**
+   * Calls `fn` when a socket opens on the game here, and when one of another instance begins watching it while none
+   * there did (a leader's idle loop wakes for either); returns its off.
+   */
+  onWatched(fn: () => void): () => void {
+    this.watchedHere.add(fn);
+    const offElsewhere = this.hub.onWatchedElsewhere(this.topic, fn);
+    return () => {
+      this.watchedHere.delete(fn);
+      offElsewhere();
+    };
   }
 
   /** The wallet a socket authenticated as (null: spectator). */
@@ -114,7 +129,8 @@ export class GameChannel {
         hub.add(ws);
         hub.subscribe(ws, "keepalive");
         hub.subscribe(ws, topic);
-        ws.send(welcome);
+        hub.sendText(ws, welcome);
+        for (const fn of channel.watchedHere) fn();
         try {
           await handlers.onOpen?.(ws);
           const session = this.wanted ? await deps.socketWallet(this.cookies) : null;

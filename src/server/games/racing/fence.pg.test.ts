@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { convertStringToHex } from "xrpl";
 import { serverSeedCommitment } from "../../../engine";
-import { Outbox } from "../../ledger/outbox";
 import type { PgLeaderElection } from "../../platform/cluster/election";
 import type { DbOrTx } from "../../platform/db";
 import { memoryLogger } from "../../platform/log";
 import { Scheduler } from "../../platform/scheduler";
 import { eventually, faucet } from "../../testing/ledgerKit";
-import { pgFixtureWithStore, raiseEpoch, type PgStoreFixture } from "../../testing/pgKit";
+import { deposedLeader, pgFixtureWithStore, type PgStoreFixture } from "../../testing/pgKit";
 import { RacingRepository, type RaceRow } from "./repository";
 import { RaceRounds } from "./rounds";
 
@@ -28,7 +27,7 @@ const hex = (text: string) => convertStringToHex(text).toUpperCase();
 /** The race loop of one instance on the shared database, fenced by its election; `settle` records the race's payout in the outbox, as the games kit does, naming the instance. */
 function roundsOf(election: PgLeaderElection, winner: string) {
   const { store, ledger } = fixture;
-  const outbox = new Outbox(store.async, ledger, memoryLogger(), fixture.server.ctx.clock);
+  const outbox = fixture.outbox(memoryLogger());
   const repo = new RacingRepository(fixture.store.async);
   const rounds = new RaceRounds(
     {
@@ -82,12 +81,11 @@ async function raceOver(round: number): Promise<void> {
 }
 
 test("a deposed leader's race finish and settlement are refused; the new leader finishes and settles the race once", async () => {
-  // A check period longer than the test (electedLeader): the first leader learns it was replaced only from its fenced write.
-  const first = await fixture.leader("vvx-racing-first");
+  // Another instance won the election before the first one's loop finished the race. A check period longer than the
+  // test (electedLeader): the first leader learns it was replaced only from its fenced write.
+  const { deposed: first, successor } = await deposedLeader(fixture, "vvx-racing");
   const winner = (await faucet(fixture.server.url, { xrp: 20 })).classicAddress;
   await raceOver(1);
-  // Another instance won the election (as PgLeaderElection does when it wins) before the first one's loop finished the race.
-  await raiseEpoch(fixture.sql, "vvx-racing-next");
   const old = roundsOf(first, winner);
   old.rounds.start();
   const repo = new RacingRepository(fixture.store.async);
@@ -96,9 +94,8 @@ test("a deposed leader's race finish and settlement are refused; the new leader 
   expect(first.role).toBe("follower");
   expect((await repo.race(1))!).toMatchObject({ status: "racing", winnerIndex: null, finishedAt: null });
   expect(await old.outbox.get("racing-fence:1:payout")).toBeUndefined();
-  await first.stop();
 
-  const next = await fixture.leader("vvx-racing-next");
+  const next = await successor();
   const current = roundsOf(next, winner);
   current.rounds.start();
   const finished = await eventually(async () => {

@@ -106,7 +106,7 @@ export class RacingGame {
     );
     this.offs.push(
       this.deps.ledger.on("connected", () => this.rules.refreshBankroll()),
-      this.channel.onWatchedElsewhere(() => this.watched()),
+      this.channel.onWatched(() => this.watched()),
     );
     this.rounds.start();
     this.watched();
@@ -114,13 +114,14 @@ export class RacingGame {
 
   /**
    * Positions for clients that do not run the engine: every RACING_PUSH_MS while racing, each second otherwise,
-   * while anyone watches. The timer stops when nobody does (an idle server does not wake twice a second) and
-   * starts again when a socket opens (racingSocket calls this).
+   * while anyone, on any instance, watches. The leader pushes them (its races: a follower runs no timer); the timer
+   * stops when nobody watches (an idle server does not wake twice a second) and starts again when a socket opens
+   * (the channel's onWatched).
    */
-  watched(): void {
+  private watched(): void {
     if (this.stopped) return;
     this.timer ??= setInterval(() => {
-      if (this.channel.watchers === 0 && !this.channel.watchedElsewhere) return void (clearInterval(this.timer), (this.timer = undefined));
+      if (!this.channel.watchedAnywhere) return void (clearInterval(this.timer), (this.timer = undefined));
       const racing = this.rounds.current?.status === "racing";
       if (racing || performance.now() - this.lastPush >= 1000) this.pushStateSoon();
     }, RACING_PUSH_MS);
@@ -227,8 +228,8 @@ export class RacingGame {
   }
 
   async pushState(): Promise<void> {
-    // Nobody watching: no state to build (its players come from the database).
-    if (this.channel.watchers === 0) return;
+    // Nobody watching anywhere: no state to build (its players come from the database).
+    if (!this.channel.watchedAnywhere) return;
     const state = await this.gameState();
     if (!state) return;
     this.lastPush = performance.now();

@@ -99,10 +99,9 @@ export function racingRoutes(deps: { racing: RacingGame; auth: AuthService; db: 
 export function racingSocket(racing: RacingGame, deps: GameSocketDeps): SocketEndpoint {
   return racing.channel.socket(deps, {
     async onOpen(socket) {
-      racing.watched();
       const state = await racing.gameState();
       if (state) racing.channel.send(socket, state);
-      socket.send(await racing.raceHistoryText());
+      racing.channel.sendText(socket, await racing.raceHistoryText());
     },
     async onAuth(socket, wallet) {
       // A follower runs no races: the current one is read from the database (the leader's).

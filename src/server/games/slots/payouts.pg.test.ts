@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { FairSeedService } from "../../fair/service";
-import { Outbox } from "../../ledger/outbox";
 import { PaymentWatcher } from "../../payments/watcher";
 import type { PgLeaderElection } from "../../platform/cluster/election";
 import { memoryLogger } from "../../platform/log";
 import { Hub } from "../../platform/ws/hub";
 import { faucet } from "../../testing/ledgerKit";
 import { pgSigning } from "../../testing/pgGames";
-import { pgFixtureWithStore, raiseEpoch, type PgStoreFixture } from "../../testing/pgKit";
+import { deposedLeader, pgFixtureWithStore, type PgStoreFixture } from "../../testing/pgKit";
 import { SlotsGame } from "./game";
 import { SLOTS_PAYOUT_PURPOSE, slotKeys } from "./model";
 import * as tables from "./schema.pg";
@@ -31,7 +30,7 @@ function slotsOf(election: PgLeaderElection): SlotsGame {
   const { clock } = fixture.server.ctx;
   const { store, ledger } = fixture;
   const db = store.async;
-  const outbox = new Outbox(db, ledger, log, clock);
+  const outbox = fixture.outbox(log);
   const payments = new PaymentWatcher(db, ledger, outbox, log, { clock });
   const fence = (tx: typeof db) => election.fence(tx);
   return new SlotsGame({ db, clock, log, ledger, outbox, payments, signing: pgSigning(fixture, db, log), notePlayed: () => {}, fence, fair: new FairSeedService({ db, clock, log }), hub: new Hub() });
@@ -53,18 +52,16 @@ test("a deposed leader's payout batch writes and records nothing; the new leader
   const wallet = (await faucet(fixture.server.url, { xrp: 20, vvx: 1 })).classicAddress;
   await wonSpin(wallet, 5_000_000n);
 
-  const first = await fixture.leader("vvx-slots-first");
+  // Another instance won the election before the first one's batch ran.
+  const { deposed: first, successor } = await deposedLeader(fixture, "vvx-slots");
   const deposed = slotsOf(first);
-  // Another instance won the election (as PgLeaderElection does when it wins) before the first one's batch ran.
-  await raiseEpoch(fixture.sql, "vvx-slots-next");
   await expect(deposed.payouts.flush()).rejects.toThrow("this instance does not lead the cluster: vvx-slots-next leads now");
   expect(first.role).toBe("follower");
   expect(await rows("SELECT id FROM slot_payouts")).toEqual([]);
   expect(await rows("SELECT payout_id FROM slot_spins")).toEqual([{ payout_id: null }]);
   expect(await rows("SELECT key FROM ledger_outbox")).toEqual([]);
-  await first.stop();
 
-  const next = await fixture.leader("vvx-slots-next");
+  const next = await successor();
   const made = await slotsOf(next).payouts.flush();
   expect(made.map((p) => [p.wallet, p.amountMicro, p.spinCount, p.status])).toEqual([[wallet, 5_000_000n, 1, "pending"]]);
   const id = made[0]!.id;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { RedisClient, type Server } from "bun";
 import { startRedis, testRedisUrl } from "../../testing/clusterServices";
+import { eventually } from "../../testing/ledgerKit";
 import { Hub, type HubSocket } from "../ws/hub";
 import { memoryLogger } from "../log";
 import { connectBroker, type Broker } from "./broker";
@@ -51,16 +52,8 @@ async function socket(at: Instance, topic: string, wallet?: string) {
   ws.onmessage = (e) => got.push(JSON.parse(String(e.data)));
   await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
   ws.send(JSON.stringify({ topic, wallet }));
-  await until(() => got.some((m) => m.type === "subscribed"));
+  await eventually(() => got.some((m) => m.type === "subscribed"), "the subscription answered", 3_000, 5);
   return { ws, got, of: (type: string) => got.filter((m) => m.type === type) };
-}
-
-async function until(done: () => boolean, ms = 3_000, state: () => unknown = () => ""): Promise<void> {
-  const end = performance.now() + ms;
-  while (!done()) {
-    if (performance.now() > end) throw new Error(`timed out ${JSON.stringify(state())}`);
-    await Bun.sleep(5);
-  }
 }
 
 let redisUrl: string;
@@ -84,7 +77,7 @@ describe("hub fan-out through Redis", () => {
     for (let i = 1; i <= 50; i++) a.hub.emit("game", "crash", { type: "multiplier", multiplier: i });
     // Failed once in a full run (not reproduced in 12 runs beside a busy core): the state says which side missed what.
     const state = () => ({ onA: onA.of("multiplier").length, onB: onB.of("multiplier").length, brokers: [a.broker.state, b.broker.state], log: [...a.log, ...b.log].slice(-5) });
-    await until(() => onB.of("multiplier").length === 50 && onA.of("multiplier").length === 50, 3_000, state);
+    await eventually(() => onB.of("multiplier").length === 50 && onA.of("multiplier").length === 50, () => `every multiplier on both sides ${JSON.stringify(state())}`, 3_000, 5);
     expect(onB.of("multiplier").map((m) => m.multiplier)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     expect(onB.of("multiplier")[0]).toMatchObject({ topic: "game:crash" });
     await Bun.sleep(50);
@@ -99,7 +92,7 @@ describe("hub fan-out through Redis", () => {
     const theirs = await socket(b, `wallet:${wallet}`, wallet);
     const other = await socket(b, "site");
     a.hub.emit("wallet", wallet, { type: "payment_detected", requestId: "r1" } as never);
-    await until(() => theirs.of("payment_detected").length === 1);
+    await eventually(() => theirs.of("payment_detected").length === 1, "the private message on the other instance", 3_000, 5);
     expect(theirs.of("payment_detected")[0]).toMatchObject({ requestId: "r1", topic: `wallet:${wallet}` });
     expect(other.got.some((m) => m.type === "payment_detected")).toBe(false);
     theirs.ws.close();
@@ -121,12 +114,12 @@ describe("hub fan-out through Redis", () => {
     const lateSide = a.opened.at(-1)!;
     a.hub.emit("game", "crash", { type: "multiplier", multiplier: 3 });
     expect(a.hub.subscribe(lateSide, "game:crash")).toBeUndefined();
-    await until(() => onA.of("multiplier").length === 3 && onB.of("multiplier").length === 3);
+    await eventually(() => onA.of("multiplier").length === 3 && onB.of("multiplier").length === 3, "three multipliers on both sides", 3_000, 5);
     expect(published()).toBe(before + 3);
     expect(onA.got.filter((m) => m.type !== "subscribed").map((m) => m.multiplier ?? m.type)).toEqual([1, "direct", 2, 3]);
     expect(onB.of("multiplier").map((m) => m.multiplier)).toEqual([1, 2, 3]);
     a.hub.emit("game", "crash", { type: "multiplier", multiplier: 4 });
-    await until(() => late.of("multiplier").length === 1);
+    await eventually(() => late.of("multiplier").length === 1, "the multiplier after the late subscription", 3_000, 5);
     expect(late.of("multiplier").map((m) => m.multiplier)).toEqual([4]);
     for (const s of [onA, onB, late]) s.ws.close();
   });
@@ -145,7 +138,7 @@ describe("hub fan-out through Redis", () => {
       sub.close();
     }
     for (const subject of subjects) a.broker.publish(subject, subject);
-    await until(() => seen.length === 5);
+    await eventually(() => seen.length === 5, "a message on each subject", 3_000, 5);
     expect(seen.sort()).toEqual([...subjects].sort());
   });
 
@@ -153,7 +146,7 @@ describe("hub fan-out through Redis", () => {
     const seen: string[] = [];
     b.broker.on("tables", (payload) => seen.push(payload));
     a.broker.publish("tables", "nft_tiers,nfts");
-    await until(() => seen.length === 1);
+    await eventually(() => seen.length === 1, "the message", 3_000, 5);
     expect(seen).toEqual(["nft_tiers,nfts"]);
   });
 });
@@ -164,7 +157,7 @@ test("another cluster's prefix on the same Redis is not heard", async () => {
     const onB = await socket(b, "site");
     a.hub.emit("site", undefined, { type: "stats", holders: 1 });
     b.hub.emit("site", undefined, { type: "stats", holders: 2 });
-    await until(() => onB.of("stats").length === 1);
+    await eventually(() => onB.of("stats").length === 1, "the stats on B", 3_000, 5);
     await Bun.sleep(50);
     expect(onB.of("stats")).toEqual([{ type: "stats", holders: 2, topic: "site" }]);
   } finally {
@@ -183,18 +176,18 @@ test("a broker that restarts is reached again (onReconnected says so, once) and 
   try {
     const onB = await socket(b, "site");
     a.hub.emit("site", undefined, { type: "stats", holders: 1 });
-    await until(() => onB.of("stats").length === 1);
+    await eventually(() => onB.of("stats").length === 1, "the stats on B", 3_000, 5);
 
     await redis.stop();
-    await until(() => a.broker.state === "down" && b.broker.state === "down");
+    await eventually(() => a.broker.state === "down" && b.broker.state === "down", "both brokers down", 3_000, 5);
     a.hub.emit("site", undefined, { type: "stats", holders: 2 });
     expect((a.broker as unknown as { dropped: number }).dropped).toBe(1);
 
     restarted = await startRedis(redis.port);
-    await until(() => a.broker.state === "connected" && b.broker.state === "connected", 5_000);
+    await eventually(() => a.broker.state === "connected" && b.broker.state === "connected", "both brokers connected again", 5_000, 5);
     expect(reconnected.sort()).toEqual(["a connected", "b connected"]);
     a.hub.emit("site", undefined, { type: "stats", holders: 3 });
-    await until(() => onB.of("stats").length === 2);
+    await eventually(() => onB.of("stats").length === 2, "the stats sent after the outage on B", 3_000, 5);
     expect(onB.of("stats").map((m) => m.holders)).toEqual([1, 3]);
   } finally {
     await Promise.all([a.stop(), b.stop()]);

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { join } from "node:path";
 import { testDatabase } from "../../testing/clusterServices";
+import { eventually } from "../../testing/ledgerKit";
 import { openPgStore } from "../db/pg";
 import { PgLeaderElection } from "./election";
 import { NotLeaderError, SoloLeadership } from "./leader";
@@ -44,12 +45,10 @@ function contender(url: string, id: string): Contender {
   };
 }
 
-async function until(done: () => boolean, ms: number): Promise<number> {
+/** Milliseconds until `done` (checked 10 ms apart); throws after `ms`. */
+async function msUntil(done: () => boolean, what: string, ms: number): Promise<number> {
   const started = performance.now();
-  while (!done()) {
-    if (performance.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await Bun.sleep(10);
-  }
+  await eventually(done, what, ms, 10);
   return performance.now() - started;
 }
 
@@ -67,7 +66,7 @@ test("one leader among three contenders, all agreeing who; the leader SIGKILLed,
   try {
     const killed = new Set<Contender>();
     const leaders = () => all.filter((c) => !killed.has(c) && c.state.role === "leader");
-    await until(() => leaders().length === 1 && all.every((c) => c.state.leader === leaders()[0]!.id), 10_000);
+    await eventually(() => leaders().length === 1 && all.every((c) => c.state.leader === leaders()[0]!.id), "one leader all agree on", 10_000, 10);
     const first = leaders()[0]!;
     // Held, not flapping: a few checks later it is still the only one.
     await Bun.sleep(CHECK_MS * 1.5);
@@ -75,9 +74,9 @@ test("one leader among three contenders, all agreeing who; the leader SIGKILLed,
 
     first.proc.kill("SIGKILL");
     killed.add(first);
-    const takeoverMs = await until(() => leaders().length === 1 && leaders()[0] !== first, 5_000);
+    const takeoverMs = await msUntil(() => leaders().length === 1 && leaders()[0] !== first, "another leader", 5_000);
     const second = leaders()[0]!;
-    await until(() => all.filter((c) => c !== first).every((c) => c.state.leader === second.id), 2_000);
+    await eventually(() => all.filter((c) => c !== first).every((c) => c.state.leader === second.id), "the others agreeing on it", 2_000, 10);
     console.log(`takeover after SIGKILL: ${Math.round(takeoverMs)} ms`);
     expect(takeoverMs).toBeLessThan(5_000);
   } finally {
@@ -97,9 +96,9 @@ test("a leader whose database session ends steps down at once, and leads again o
     // The server ends its session (an operator's pg_terminate_backend, a server restart). This database's only:
     // pg_stat_activity lists the whole server's sessions, other test files' among them.
     await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vvx-alone' AND datname = current_database()`;
-    await until(() => roles.length >= 2, 2_000);
+    await eventually(() => roles.length >= 2, "a step down", 2_000, 10);
     expect(roles.slice(0, 2)).toEqual(["leader", "follower"]);
-    await until(() => election.role === "leader", 2_000);
+    await eventually(() => election.role === "leader", "leading again", 2_000, 10);
   } finally {
     await election.stop();
     await admin.close();
@@ -116,7 +115,7 @@ test("a stopped leader gives the lock back: the next contender leads at its firs
     expect([first.role, next.role]).toEqual(["leader", "follower"]);
     expect(next.leaderId).toBe("vvx-first");
     await first.stop();
-    await until(() => next.role === "leader", 1_000);
+    await eventually(() => next.role === "leader", "the next contender leading", 1_000, 10);
     expect(next.leaderId).toBe("vvx-next");
   } finally {
     await Promise.all([first.stop(), next.stop()]);
@@ -173,7 +172,7 @@ test("a follower waits in the lock's queue: it leads the moment the leader's ses
     expect(performance.now() - t0).toBeLessThan(2_000);
 
     await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'vvx-first' AND datname = current_database()`;
-    const tookMs = await until(() => next.role === "leader", 2_000);
+    const tookMs = await msUntil(() => next.role === "leader", "the waiting follower leading", 2_000);
     console.log(`takeover by a waiting follower: ${Math.round(tookMs)} ms`);
     expect(next.leaderId).toBe("vvx-next");
   } finally {

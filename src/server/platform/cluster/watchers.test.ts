@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { testRedisUrl } from "../../testing/clusterServices";
 import { eventually } from "../../testing/ledgerKit";
 import { startTcpProxy, type TcpProxy } from "../../testing/tcpProxy";
+import { Scheduler } from "../scheduler";
 import { connectBroker, type Broker } from "./broker";
 import { ClusterWatchers, WATCHERS_EXPIRY_MS } from "./watchers";
 
@@ -60,6 +61,36 @@ test("the leader sums the other instances' sockets of a topic, is woken when one
   expect(leader.elsewhere("game:crash")).toBe(1);
   now += 2;
   expect(leader.elsewhere("game:crash")).toBe(0);
+});
+
+test("the heartbeat runs only while this instance has watchers: a quiet one arms no timer and sends nothing between its changes", async () => {
+  const url = await testRedisUrl();
+  const prefix = `w${Bun.randomUUIDv7()}`;
+  const [quietBroker, observer] = await Promise.all(["quiet", "observer"].map((id) => connectBroker(url, { id, prefix, retryMs: 50 })));
+  brokers.push(quietBroker!, observer!);
+  const sent: string[] = [];
+  observer!.on("watchers", (payload) => {
+    const message = JSON.parse(payload) as { id: string; counts: Record<string, number>; ask?: boolean };
+    if (message.id === "quiet") sent.push(message.ask ? "join" : JSON.stringify(message.counts));
+  });
+  await observer!.subscribed();
+  const scheduler = new Scheduler();
+  const quiet = new ClusterWatchers(quietBroker!, { heartbeatMs: 1_000, every: (ms, fn) => scheduler.every(ms, fn) });
+  all.push(quiet);
+  await eventually(() => sent.length === 1, "the quiet instance's join");
+  expect(scheduler.pending).toBe(0);
+  scheduler.advance(10_000);
+
+  quiet.changed("game:crash", 1);
+  expect(scheduler.pending).toBe(1);
+  scheduler.advance(1_000);
+  quiet.changed("game:crash", -1);
+  expect(scheduler.pending).toBe(0);
+  scheduler.advance(10_000);
+  quiet.changed("game:racing", 1);
+  // In order per sender: nothing went out while it was quiet, one heartbeat while it was watched.
+  await eventually(() => sent.length === 5, "the quiet instance's messages");
+  expect(sent).toEqual(["join", '{"game:crash":1}', '{"game:crash":1}', "{}", '{"game:racing":1}']);
 });
 
 describe("after a broker outage (the cut instance's connections through a TCP proxy)", () => {

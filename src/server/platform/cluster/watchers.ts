@@ -1,6 +1,6 @@
 import type { Broker } from "./broker";
 
-/** How often an instance tells the others its watcher counts, changed or not (a heartbeat). */
+/** How often an instance with watchers tells the others its counts, changed or not (a heartbeat). */
 const WATCHERS_HEARTBEAT_MS = 2_000;
 /** A count not heard again for this long is an instance's that died or was cut off: it counts no more. */
 export const WATCHERS_EXPIRY_MS = 3 * WATCHERS_HEARTBEAT_MS;
@@ -17,7 +17,8 @@ interface CountsMessage {
 /**
  * How many sockets watch each shared topic (a game's own: a leader's loop ticks only while someone, anywhere,
  * watches) on the other instances of a cluster. Each instance sends its counts when one of them turns from
- * none to some or back, every WATCHERS_HEARTBEAT_MS, when it joins or reaches the broker again after an outage (asking
+ * none to some or back, every WATCHERS_HEARTBEAT_MS while one is above zero (a quiet instance's none need no
+ * refreshing: a count that expires counts none), when it joins or reaches the broker again after an outage (asking
  * the others for theirs), and when another instance asks; a count not heard for
  * WATCHERS_EXPIRY_MS (a dead instance's) is dropped. `onWatched` is told when another instance's count of a
  * topic turns from none to some (the leader's idle loop wakes at once: one broker hop, no poll).
@@ -27,22 +28,25 @@ export class ClusterWatchers {
   /** topic -> instance -> its count and when it was heard (this.now()). */
   private readonly remote = new Map<string, Map<string, { count: number; at: number }>>();
   private readonly wakers = new Map<string, Set<() => void>>();
-  private readonly timer: ReturnType<typeof setInterval>;
+  /** The heartbeat's cancel while it runs (some socket of this instance watches a shared topic). */
+  private heartbeat: (() => void) | undefined;
   private stopped = false;
 
+  private readonly heartbeatMs: number;
   private readonly expiryMs: number;
   private readonly now: () => number;
+  private readonly every: (ms: number, fn: () => void) => () => void;
 
   constructor(
     private readonly broker: Broker,
-    /** Tests: a shorter heartbeat, and their own monotonic clock (performance.now() by default). */
-    options: { heartbeatMs?: number; expiryMs?: number; now?: () => number } = {},
+    /** Tests: another heartbeat, their own monotonic clock (performance.now() by default) and timers (a Scheduler's `every`). */
+    options: { heartbeatMs?: number; expiryMs?: number; now?: () => number; every?: (ms: number, fn: () => void) => () => void } = {},
   ) {
+    this.heartbeatMs = options.heartbeatMs ?? WATCHERS_HEARTBEAT_MS;
     this.expiryMs = options.expiryMs ?? WATCHERS_EXPIRY_MS;
     this.now = options.now ?? (() => performance.now());
+    this.every = options.every ?? unrefInterval;
     broker.on(WATCHERS_SUBJECT, (payload) => this.heard(payload));
-    this.timer = setInterval(() => this.tell(), options.heartbeatMs ?? WATCHERS_HEARTBEAT_MS);
-    this.timer.unref?.();
     // Asked once the subject is subscribed (the answers would otherwise come back before it is), and again each
     // time the broker is back: what either side sent meanwhile was lost, so this instance's counts go out at
     // once and the others answer with theirs (a leader's idle ticker wakes then, not at the next heartbeat).
@@ -56,7 +60,18 @@ export class ClusterWatchers {
     const after = Math.max(0, before + delta);
     if (after === 0) this.local.delete(topic);
     else this.local.set(topic, after);
-    if ((before === 0) !== (after === 0)) this.tell();
+    if ((before === 0) === (after === 0)) return;
+    this.tell();
+    this.beat();
+  }
+
+  /** Runs the heartbeat while some count is above zero, and only then (a quiet cluster's instances sleep). */
+  private beat(): void {
+    if (this.local.size > 0 && !this.stopped) this.heartbeat ??= this.every(this.heartbeatMs, () => this.tell());
+    else {
+      this.heartbeat?.();
+      this.heartbeat = undefined;
+    }
   }
 
   /** Sockets watching `topic` on the other instances (the fresh counts only). */
@@ -83,8 +98,8 @@ export class ClusterWatchers {
   /** Stops the heartbeat and tells the others this instance watches nothing now (a stopping server: no wait for the expiry). */
   stop(): void {
     this.stopped = true;
-    clearInterval(this.timer);
     this.local.clear();
+    this.beat();
     this.tell();
   }
 
@@ -122,4 +137,11 @@ export class ClusterWatchers {
     if (message.ask) this.tell();
     for (const topic of woken) for (const fn of this.wakers.get(topic) ?? []) fn();
   }
+}
+
+/** setInterval that keeps no process alive; returns its cancel. */
+function unrefInterval(ms: number, fn: () => void): () => void {
+  const timer = setInterval(fn, ms);
+  timer.unref?.();
+  return () => clearInterval(timer);
 }

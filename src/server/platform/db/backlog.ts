@@ -16,7 +16,7 @@ export class WriteBacklog {
   private readonly gate: RetryGate;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
-  private pass: Promise<void> = Promise.resolve();
+  private pass: Promise<unknown> = Promise.resolve();
   /** A pass is writing: a write added meanwhile joins its queue (two passes would both write the same head). */
   private writing = false;
 
@@ -27,7 +27,7 @@ export class WriteBacklog {
     /** In a cluster: throws unless this instance still leads (Leadership.fence), inside each write's transaction. */
     private readonly fence?: (tx: DbOrTx) => Promise<void>,
   ) {
-    this.gate = new RetryGate(name, log, sqliteOf(db), BACKLOG_RETRY_MS);
+    this.gate = new RetryGate(name, log, sqliteOf(db), { baseMs: BACKLOG_RETRY_MS });
   }
 
   /** Writes not committed yet. */
@@ -42,7 +42,7 @@ export class WriteBacklog {
   }
 
   /** Resolves once the pass writing the queue now has ended (what it committed has had its `after`). */
-  written(): Promise<void> {
+  written(): Promise<unknown> {
     return this.pass;
   }
 

@@ -245,8 +245,16 @@ export class Hub {
   }
 
   send(socket: HubSocket, message: WsMessage): void {
+    this.sendText(socket, JSON.stringify(message));
+  }
+
+  /**
+   * Sends text already serialized (a welcome, a game's cached history) to one socket. Every write to a socket goes
+   * through the hub: the deliveries it queued this turn go first, so the socket keeps this instance's order.
+   */
+  sendText(socket: HubSocket, text: string): void {
     this.deliverQueued();
-    socket.send(JSON.stringify(message));
+    socket.send(text);
   }
 
   /** An `error` message with a code of the shared registry (the socket stays open). */

@@ -28,7 +28,7 @@ export function siteSocket(hub: Hub, socketWallet: SocketWallet, log: Logger): S
     open(ws: ServerWebSocket<SocketConnection>) {
       hub.add(ws);
       hub.subscribe(ws, "keepalive");
-      ws.send(welcome);
+      hub.sendText(ws, welcome);
     }
 
     message(ws: ServerWebSocket<SocketConnection>, raw: string | Buffer) {
