@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Wallet } from "xrpl";
 import { memoryLogger } from "../platform/log";
-import { betReaches, CRASH_TEST_ENV, flyTo, placeBet, skipToRound, startFlight, waitingRound } from "../testing/crashKit";
+import { betReaches, CrashSocket, CRASH_TEST_ENV, flyTo, placeBet, skipToRound, startFlight, waitingRound } from "../testing/crashKit";
 import { eventually, faucet } from "../testing/ledgerKit";
 import { sessionBrowser } from "../testing/nftKit";
 import { spawnServer } from "../testing/processKit";
@@ -64,7 +64,8 @@ describe("restarts void nothing that could finish", () => {
       // The crash chain's commitment is on the ledger and the first round counts down: nothing of the start is open.
       await waitingRound(server);
       const adminBrowser = await sessionBrowser(server, admin.classicAddress);
-      const player = await sessionBrowser(server, (await faucet(server.url, { xrp: 50, vvx: 600_000 })).classicAddress);
+      const playerWallet = (await faucet(server.url, { xrp: 50, vvx: 600_000 })).classicAddress;
+      const player = await sessionBrowser(server, playerWallet);
       expect(await (await (await sessionBrowser(server, Wallet.generate().classicAddress)).json("/api/admin/drain", { method: "POST", json: {} })).status).toBe(403);
       expect((await adminBrowser.json("/api/admin/drain")).body).toMatchObject({ success: true, draining: false, open: [] });
       // A bet whose payment request is open: the drain waits for it.
@@ -78,6 +79,12 @@ describe("restarts void nothing that could finish", () => {
       expect([nft.status, nft.body.code]).toEqual([503, "DRAINING"]);
       const slots = await player.json("/api/slots/create-session", { method: "POST", json: { tierIndex: 0 } });
       expect([slots.status, slots.body.code]).toEqual([503, "DRAINING"]);
+      // A bet over the game's socket is told the same (it was an INTERNAL_ERROR).
+      const socket = await CrashSocket.open(server, player);
+      await socket.auth(playerWallet);
+      socket.send({ type: "bet", betAmount: 2 });
+      expect(await socket.next((m) => m.type === "error" || m.type === "betPaymentRequest", 5_000, "the bet's answer")).toMatchObject({ type: "error", code: "DRAINING" });
+      socket.close();
       await Bun.sleep(1_500);
       expect(await fetch(`${server.url}/api/health`).then((r) => r.ok)).toBe(true);
       // The player withdraws the unpaid bet: nothing is open any more.

@@ -73,7 +73,7 @@ export async function createContext(settings: Config, log = loggerFor(settings))
   const notePlayed = played.note;
   // The spec's NFT tiers, once, before the marketplace reads them.
   await seedDefaults(store.db);
-  const nfts = new NftService({ db: store.db, config, log, clock, hub, ledger, outbox, payments, signing: signing.signing });
+  const nfts = new NftService({ db: store.db, config, log, clock, scheduler, hub, ledger, outbox, payments, signing: signing.signing });
   const fair = new FairSeedService({ db: store.db, clock, log });
   const slots = new SlotsGame({ db: store.db, clock, log, ledger, outbox, payments, signing: signing.signing, fair, hub, notePlayed, fence });
   const racing = new RacingGame({ db: store.db, clock, scheduler, log, ledger, outbox, payments, signing: signing.signing, hub, config, notePlayed, fence });

@@ -18,10 +18,10 @@ let nfts: NftService;
 beforeAll(async () => {
   fixture = await pgFixtureWithStore({ max: 12 });
   const { store, ledger, log } = fixture;
-  const { clock, config } = fixture.server.ctx;
+  const { clock, config, scheduler } = fixture.server.ctx;
   const outbox = fixture.outbox();
   const payments = new PaymentWatcher(store.async, ledger, outbox, log, { clock });
-  nfts = new NftService({ db: store.async, config: { ...config, nftReservationsPerIp: 100 }, log, clock, hub: new Hub(), ledger, outbox, payments, signing: pgSigning(fixture, store.async, log) });
+  nfts = new NftService({ db: store.async, config: { ...config, nftReservationsPerIp: 100 }, log, clock, scheduler, hub: new Hub(), ledger, outbox, payments, signing: pgSigning(fixture, store.async, log) });
 });
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { sqliteOf, type Db } from "../platform/db";
 import { readModelsFor } from "../platform/db/readModels";
 import { RetryGate } from "../platform/retry";
 import type { Logger } from "../platform/log";
+import type { Scheduler } from "../platform/scheduler";
 import type { Hub } from "../platform/ws/hub";
 import type { LedgerGateway } from "../ledger/gateway";
 import type { Outbox } from "../ledger/outbox";
@@ -43,6 +44,8 @@ export interface NftServiceDeps {
   config: Config;
   log: Logger;
   clock: Clock;
+  /** The sweep's backoff after a failure runs on its clock (tests move it instead of waiting). */
+  scheduler: Pick<Scheduler, "now">;
   /** Where each purchase step is pushed (the buyer's wallet channel). */
   hub: Pick<Hub, "emit">;
   ledger: LedgerGateway;
@@ -76,8 +79,8 @@ export class NftService {
   private readonly acceptCheckedAt = new Map<number, number>();
 
   constructor(private readonly deps: NftServiceDeps) {
-    const { db, config, log, clock, hub, ledger, outbox, payments, signing } = deps;
-    this.sweepGate = new RetryGate("nft sweep", log, sqliteOf(db));
+    const { db, config, log, clock, scheduler, hub, ledger, outbox, payments, signing } = deps;
+    this.sweepGate = new RetryGate("nft sweep", log, sqliteOf(db), { now: () => scheduler.now() });
     this.repo = new NftRepository(db, clock);
     const repo = this.repo;
     this.catalog = new NftCatalog(repo, config, clock, readModelsFor(db));

@@ -7,13 +7,14 @@ import { crashHundredthsFromHash, isGameHashOfChain } from "../../../engine";
 import { systemClock } from "../../platform/clock";
 import { openStore, type Store } from "../../platform/db";
 import { memoryLogger } from "../../platform/log";
+import { Scheduler } from "../../platform/scheduler";
 import { sealerOf } from "../../platform/secrets";
+import { eventually } from "../../testing/ledgerKit";
 import { CrashChains } from "./chain";
 import type { ChainCommitter } from "./commitment";
 import { crashChains } from "./schema";
 
 const log = memoryLogger();
-
 
 const sealer = sealerOf("a test key of at least thirty-two characters");
 /**
@@ -55,7 +56,7 @@ describe("crash chains", () => {
   test("every game's hash chains to the published terminating hash and its crash point is the pure-JS engine's", async () => {
     const { db } = store();
     const commit = committer();
-    const chains = new CrashChains(db, systemClock, log, sealer, commit, 2_345); // checkpoints every 1,000 steps: games on both sides of them
+    const chains = new CrashChains(db, systemClock, log, sealer, commit, 2_345, new Scheduler()); // checkpoints every 1,000 steps: games on both sides of them
     const loading = chains.load(7);
     // No game is played before the chain is committed and salted: its row is public, its salt not yet.
     await chains.recorded();
@@ -89,11 +90,11 @@ describe("crash chains", () => {
   test("a restart loads the same chain (the same games); a cancelled first load publishes nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vvx-chain-"));
     const commit = salting();
-    const first = new CrashChains(store(dir).db, systemClock, log, sealer, commit, 50_000);
+    const first = new CrashChains(store(dir).db, systemClock, log, sealer, commit, 50_000, new Scheduler());
     expect(await first.load(1, () => true)).toBeUndefined();
     expect(await first.all()).toHaveLength(0);
     const row = (await first.load(1))!;
-    const again = new CrashChains(store(dir).db, systemClock, log, sealer, commit, 50_000);
+    const again = new CrashChains(store(dir).db, systemClock, log, sealer, commit, 50_000, new Scheduler());
     expect(() => again.seedFor(40)).toThrow("crash chain not loaded");
     await expect(again.ready()).rejects.toThrow("crash chain not loaded");
     expect((await again.load(99))!.id).toBe(row.id);
@@ -102,16 +103,23 @@ describe("crash chains", () => {
 
   test("a first chain made while the database takes no writes (a lock held elsewhere) is published once it does", async () => {
     const dir = mkdtempSync(join(tmpdir(), "vvx-chain-"));
-    const chains = new CrashChains(store(dir).db, systemClock, log, sealer, salting(), 3_000);
+    // The refused write is tried again on the game's scheduler (every 250 ms of it), which the test moves.
+    const scheduler = new Scheduler();
+    const chains = new CrashChains(store(dir).db, systemClock, log, sealer, salting(), 3_000, scheduler);
     const lock = new Database(join(dir, "vvx.db"));
     lock.exec("PRAGMA busy_timeout = 0");
     lock.exec("BEGIN IMMEDIATE");
     let loaded = false;
     const loading = chains.load(1).then((row) => ((loaded = true), row));
-    await Bun.sleep(700);
+    const refusals = () => log.lines.filter((l) => l.includes("crash chain paused") && l.includes("database not writable")).length;
+    const before = refusals();
+    await eventually(() => refusals() === before + 1 && scheduler.pending === 1, "the refused write's retry armed on the scheduler");
+    scheduler.advance(250);
+    await eventually(() => refusals() === before + 2 && scheduler.pending === 1, "the retry refused too, and the next one armed");
     expect(loaded).toBe(false);
     lock.exec("ROLLBACK");
     lock.close();
+    scheduler.advance(250);
     expect((await loading)!.firstRound).toBe(1);
     expect(await chains.all()).toHaveLength(1);
   });
@@ -119,9 +127,9 @@ describe("crash chains", () => {
   test("a seed that no longer walks to its published terminating hash is refused", async () => {
     const { db } = store();
     const commit = salting();
-    await new CrashChains(db, systemClock, log, sealer, commit, 3_000).load(1);
+    await new CrashChains(db, systemClock, log, sealer, commit, 3_000, new Scheduler()).load(1);
     await db.transaction(async (tx) => void (await tx.update(crashChains).set({ seedHash: sealer.seal("00".repeat(32)) })));
-    const chains = new CrashChains(db, systemClock, log, sealer, commit, 3_000);
+    const chains = new CrashChains(db, systemClock, log, sealer, commit, 3_000, new Scheduler());
     await expect(chains.load(1)).rejects.toThrow("does not end in its published terminating hash");
     await expect(chains.ready()).rejects.toThrow("does not end in its published terminating hash");
   });
@@ -130,7 +138,7 @@ describe("crash chains", () => {
     const { db } = store();
     await db.transaction(async (tx) => void (await tx.insert(crashChains).values({ seedHash: "11".repeat(32), length: 3_000, terminatingHash: "22".repeat(32), salt: "server-chosen", firstRound: 1, createdAt: new Date() })));
     const commit = committer();
-    const chains = new CrashChains(db, systemClock, log, sealer, commit, 3_000);
+    const chains = new CrashChains(db, systemClock, log, sealer, commit, 3_000, new Scheduler());
     const loading = chains.load(41);
     while (commit.recorded.length === 0) await Bun.sleep(5);
     commit.salt(commit.recorded[0]!);

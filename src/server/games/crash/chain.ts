@@ -5,7 +5,8 @@ import type { Clock } from "../../platform/clock";
 import { first, sqliteOf, tablesFor, type Db, type DbOrTx } from "../../platform/db";
 import type { Logger } from "../../platform/log";
 import { NATIVE_HASHES } from "../../platform/nativeHashes";
-import { RetryGate } from "../../platform/retry";
+import { RetryGate, retryUntilDone } from "../../platform/retry";
+import type { Scheduler } from "../../platform/scheduler";
 import { isSealed, type Sealer } from "../../platform/secrets";
 import type { ChainCommitter } from "./commitment";
 import * as liteTables from "./schema";
@@ -127,6 +128,8 @@ export class CrashChains {
     private readonly commitment: ChainCommitter,
     /** Games in a chain made from now on (CRASH_CHAIN_LENGTH); a stored chain keeps its own length. */
     private readonly length: number,
+    /** The game's timers: a write the database refuses is tried again on them (tests move them instead of waiting). */
+    private readonly scheduler: Scheduler,
   ) {
     this.t = tablesFor(db, liteTables, pgTables);
   }
@@ -250,16 +253,16 @@ export class CrashChains {
     return this.whenWritable(() => this.insert(seed, terminatingHash, firstRound), cancelled);
   }
 
-  /** Runs a write once the database takes it (a lock held elsewhere pauses it, as the other loops); undefined when cancelled first. */
-  private async whenWritable<T>(write: () => Promise<T>, cancelled: () => boolean): Promise<T | undefined> {
-    const gate = new RetryGate("crash chain", this.log, sqliteOf(this.db), { baseMs: 250 });
-    for (;;) {
-      let written: { value: T } | undefined;
-      await gate.run(async () => void (written = { value: await write() }));
-      if (written) return written.value;
-      await Bun.sleep(250);
-      if (cancelled()) return undefined;
-    }
+  /**
+   * Runs a write once the database takes it (a lock held elsewhere pauses it, as the other loops): tried again on
+   * the scheduler at each of the gate's retry times; undefined when cancelled() is true at a retry.
+   */
+  private whenWritable<T>(write: () => Promise<T>, cancelled: () => boolean): Promise<T | undefined> {
+    const gate = new RetryGate("crash chain", this.log, sqliteOf(this.db), { baseMs: 250, now: () => this.scheduler.now() });
+    return new Promise((resolve) => {
+      const retries = { at: (time: number, retry: () => void) => this.scheduler.at(time, () => (cancelled() ? resolve(undefined) : retry())) };
+      retryUntilDone(gate, retries, async () => resolve(await write()));
+    });
   }
 
   /** Publishes a new chain from round `firstRound` on: its row and its commitment on the ledger, in one transaction. */

@@ -55,7 +55,7 @@ export class CrashGame {
     });
     this.channel = new GameChannel(deps.hub, CRASH_GAME);
     this.commitments = new LedgerChainCommitter(deps);
-    this.chains = new CrashChains(deps.db, deps.clock, deps.log, deps.sealer, this.commitments, deps.config.crashChainLength);
+    this.chains = new CrashChains(deps.db, deps.clock, deps.log, deps.sealer, this.commitments, deps.config.crashChainLength, deps.scheduler);
     this.burns = new CrashBurns(deps);
     this.bankroll = new Bankroll(deps.ledger, deps.outbox);
     this.rounds = new CrashRounds({

@@ -1,11 +1,10 @@
 import type { ServerWebSocket } from "bun";
 import { topicOf, type GameMessage } from "../../../shared/channels";
 import type { ErrorCode } from "../../../shared/errorCodes";
-import { isBusyError } from "../../platform/db";
 import type { Logger } from "../../platform/log";
 import { clientAddress, NO_PROXY, type TrustProxy } from "../../platform/http/clientAddress";
-import { KEEPALIVE_MS, parseMessage, type Hub, type HubSocket } from "../../platform/ws/hub";
-import { SocketConnection, type Cookies, type SocketEndpoint, type SocketWallet } from "../../platform/ws";
+import { parseMessage, type Hub, type HubSocket } from "../../platform/ws/hub";
+import { sendFailure, SocketConnection, type Cookies, type SocketEndpoint, type SocketWallet } from "../../platform/ws";
 
 /** What a game's socket handler gets with each client message. */
 export interface GameSocketContext {
@@ -113,7 +112,6 @@ export class GameChannel {
   socket(deps: GameSocketDeps, handlers: GameSocketHandlers): SocketEndpoint {
     const { hub, topic } = this;
     const channel = this;
-    const welcome = JSON.stringify({ type: "welcome", keepaliveMs: KEEPALIVE_MS });
 
     class GameConnection extends SocketConnection {
       constructor(
@@ -129,14 +127,14 @@ export class GameChannel {
         hub.add(ws);
         hub.subscribe(ws, "keepalive");
         hub.subscribe(ws, topic);
-        hub.sendText(ws, welcome);
+        hub.welcome(ws);
         for (const fn of channel.watchedHere) fn();
         try {
           await handlers.onOpen?.(ws);
           const session = this.wanted ? await deps.socketWallet(this.cookies) : null;
           if (this.wanted && session && this.wanted === session) await channel.auth(ws, this.wanted, session, handlers);
         } catch (err) {
-          channel.failed(ws, err, deps.log);
+          sendFailure(hub, ws, err, deps.log, channel.path);
         }
       }
 
@@ -152,7 +150,7 @@ export class GameChannel {
           const limitPayload = () => deps.payloads?.hit(clientAddress(ws.remoteAddress, this.forwardedFor, deps.trustProxy ?? NO_PROXY), wallet ?? undefined);
           await handlers.onMessage(ws, msg, { wallet, cookies: this.cookies, limitPayload });
         } catch (err) {
-          channel.failed(ws, err, deps.log);
+          sendFailure(hub, ws, err, deps.log, channel.path);
         }
       }
 
@@ -163,16 +161,6 @@ export class GameChannel {
     }
 
     return { path: this.path, connect: (request) => new GameConnection(request.headers.get("cookie"), request.headers.get("x-forwarded-for"), wantedWallet(request.url)) };
-  }
-
-  /** A failed message: AppErrors are for the player; anything else is ours (logged), answered generically. */
-  private failed(ws: HubSocket, err: unknown, log: Logger): void {
-    // Another process holds the database: the player may try again in a moment (as the API's 503 says).
-    if (isBusyError(err)) return this.hub.sendError(ws, "DATABASE_BUSY", "The database is busy. Please try again in a moment.");
-    const e = err as { code?: ErrorCode; message?: string; status?: number };
-    if (e?.code && typeof e.status === "number" && e.status < 500) return this.hub.sendError(ws, e.code, e.message ?? "Refused");
-    if (typeof e?.status !== "number") log.error(`${this.path} message failed`, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-    this.hub.sendError(ws, "INTERNAL_ERROR", "Something went wrong on the server; please try again.");
   }
 
   private async auth(ws: HubSocket, walletAddress: unknown, sessionWallet: string | null, handlers: GameSocketHandlers): Promise<void> {

@@ -161,10 +161,8 @@ test("a follower waits in the lock's queue: it leads the moment the leader's ses
     await Promise.all([next.start(), other.start()]);
     expect([first.role, next.role, other.role]).toEqual(["leader", "follower", "follower"]);
     expect(next.leaderId).toBe("vvx-first");
-    for (let i = 0; (await waiting()).length < 2; i++) {
-      if (i > 200) throw new Error(`the followers are not waiting for the lock: ${await waiting()}`);
-      await Bun.sleep(10);
-    }
+    let queued: string[] = [];
+    await eventually(async () => (queued = await waiting()).length >= 2, () => `the followers waiting for the lock (waiting: ${queued})`, 2_000, 10);
     // Its session closed, not its wait waited out (its server process may still queue until that ends; granted the
     // lock then, it ends at once, its client gone).
     const t0 = performance.now();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect as tcpConnect } from "node:net";
+import { eventually } from "../../testing/ledgerKit";
 import { sessionBrowser } from "../../testing/nftKit";
 import { startTestServer, type TestServer } from "../../testing/testServer";
 
@@ -20,17 +21,18 @@ async function connect(headers?: Record<string, string>) {
     ws.onopen = resolve;
     ws.onerror = reject;
   });
-  const next = async (type: string) => {
-    for (let i = 0; i < 100; i++) {
-      const found = messages.find((m) => m.type === type);
-      if (found) {
-        messages.splice(messages.indexOf(found), 1);
+  /** Takes the first message of `type` received so far, or waits for one. */
+  const next = (type: string) =>
+    eventually(
+      () => {
+        const found = messages.find((m) => m.type === type);
+        if (found) messages.splice(messages.indexOf(found), 1);
         return found;
-      }
-      await Bun.sleep(10);
-    }
-    throw new Error(`no '${type}' message; got ${JSON.stringify(messages)}`);
-  };
+      },
+      () => `a '${type}' message; got ${JSON.stringify(messages)}`,
+      1_000,
+      10,
+    );
   return { ws, messages, next };
 }
 
@@ -116,8 +118,7 @@ describe("/ws", () => {
     const gameMessages: Record<string, unknown>[] = [];
     game.onmessage = (e) => gameMessages.push(JSON.parse(String(e.data)));
     await new Promise((resolve, reject) => ((game.onopen = resolve), (game.onerror = reject)));
-    for (let i = 0; i < 100 && !gameMessages.some((m) => m.type === "authenticated"); i++) await Bun.sleep(10);
-    expect(gameMessages.some((m) => m.type === "authenticated")).toBe(true);
+    await eventually(() => gameMessages.some((m) => m.type === "authenticated"), () => `the game socket authenticated; got ${JSON.stringify(gameMessages)}`, 1_000, 10);
     const closed = [site.ws, game].map((ws) => new Promise<number>((resolve) => ws.addEventListener("close", (e) => resolve(e.code))));
 
     const out = await browser.json("/api/auth/logout", { method: "POST" });
@@ -169,7 +170,7 @@ describe("/ws", () => {
     await d.next("welcome");
     const before = server.ctx.hub.size;
     d.ws.close();
-    for (let i = 0; i < 50 && server.ctx.hub.size === before; i++) await Bun.sleep(10);
+    await eventually(() => server.ctx.hub.size !== before, "the hub to notice the close", 500, 10);
     expect(server.ctx.hub.size).toBe(before - 1);
   });
 });

@@ -64,7 +64,12 @@ export class Hub {
    */
   private later: { topic: string; json: string }[] = [];
 
-  constructor(private readonly keepaliveMs = KEEPALIVE_MS) {}
+  /** The first message of every product socket (welcome): how often this hub's keepalives come. */
+  private readonly welcomeText: string;
+
+  constructor(private readonly keepaliveMs = KEEPALIVE_MS) {
+    this.welcomeText = JSON.stringify({ type: "welcome", keepaliveMs });
+  }
 
   /** Connects the hub to the listening server (publish before this is a no-op). */
   attach(server: Server<unknown>): void {
@@ -255,6 +260,11 @@ export class Hub {
   sendText(socket: HubSocket, text: string): void {
     this.deliverQueued();
     socket.send(text);
+  }
+
+  /** The welcome every product socket (/ws and the games') gets on open, serialized once. */
+  welcome(socket: HubSocket): void {
+    this.sendText(socket, this.welcomeText);
   }
 
   /** An `error` message with a code of the shared registry (the socket stays open). */

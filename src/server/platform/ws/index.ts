@@ -1,9 +1,9 @@
 import type { ServerWebSocket } from "bun";
 import { isBusyError } from "../db";
-import { AppError } from "../errors";
+import { AppError, DatabaseBusyError } from "../errors";
 import type { Logger } from "../log";
 import { parseTopic, topicOwner } from "../../../shared/channels";
-import { KEEPALIVE_MS, parseMessage, REFUSAL_CODES, type Hub } from "./hub";
+import { parseMessage, REFUSAL_CODES, type Hub, type HubSocket } from "./hub";
 import { SocketConnection, type SocketEndpoint, type SocketWallet } from "./route";
 
 export { socketRoutes, SocketConnection, type Cookies, type SocketEndpoint, type SocketRouteDeps, type SocketWallet } from "./route";
@@ -19,8 +19,6 @@ export const WS_PATH = "/ws";
  * never a dropped connection.
  */
 export function siteSocket(hub: Hub, socketWallet: SocketWallet, log: Logger): SocketEndpoint {
-  const welcome = JSON.stringify({ type: "welcome", keepaliveMs: KEEPALIVE_MS });
-
   class SiteConnection extends SocketConnection {
     /** The frame being answered while it waits for the database (a private topic's session): the next ones wait for it, in order. */
     private answering: Promise<void> | undefined;
@@ -28,7 +26,7 @@ export function siteSocket(hub: Hub, socketWallet: SocketWallet, log: Logger): S
     open(ws: ServerWebSocket<SocketConnection>) {
       hub.add(ws);
       hub.subscribe(ws, "keepalive");
-      hub.sendText(ws, welcome);
+      hub.welcome(ws);
     }
 
     message(ws: ServerWebSocket<SocketConnection>, raw: string | Buffer) {
@@ -47,9 +45,9 @@ export function siteSocket(hub: Hub, socketWallet: SocketWallet, log: Logger): S
     private answerFrame(ws: ServerWebSocket<SocketConnection>, raw: string | Buffer): Promise<void> | undefined {
       try {
         const answered = answer(hub, socketWallet, ws, raw);
-        return answered ? answered.catch((err: unknown) => failed(ws, err)) : undefined;
+        return answered ? answered.catch((err: unknown) => sendFailure(hub, ws, err, log, WS_PATH)) : undefined;
       } catch (err) {
-        failed(ws, err);
+        sendFailure(hub, ws, err, log, WS_PATH);
         return undefined;
       }
     }
@@ -59,15 +57,19 @@ export function siteSocket(hub: Hub, socketWallet: SocketWallet, log: Logger): S
     }
   }
 
-  /** A failed session lookup (a busy database ...): the socket stays open and is told the error's code. */
-  function failed(ws: ServerWebSocket<SocketConnection>, err: unknown): void {
-    if (err instanceof AppError) return hub.sendError(ws, err.code, err.message);
-    if (isBusyError(err)) return hub.sendError(ws, "DATABASE_BUSY", "The database is busy. Please try again in a moment.");
-    log.error("/ws message failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-    hub.sendError(ws, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
-  }
-
   return { path: WS_PATH, connect: (request) => new SiteConnection(request.headers.get("cookie")) };
+}
+
+/**
+ * Tells a socket (/ws or a game's) that its message failed; it stays open. An AppError keeps its code and message
+ * (as the API's answer), a locked database is DATABASE_BUSY (the API's 503), anything else is ours: logged with
+ * `path`, answered INTERNAL_ERROR.
+ */
+export function sendFailure(hub: Hub, ws: HubSocket, err: unknown, log: Logger, path: string): void {
+  const known = err instanceof AppError ? err : isBusyError(err) ? new DatabaseBusyError() : undefined;
+  if (known) return hub.sendError(ws, known.code, known.message);
+  log.error(`${path} message failed`, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  hub.sendError(ws, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
 }
 
 /** Answers one client frame of /ws (the socket's budget already spent on it); a private topic's subscription reads the session first (a promise). */
