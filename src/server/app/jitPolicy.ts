@@ -43,12 +43,16 @@ export class LoadFollower {
   private last: { cpu: number; at: number } | undefined;
   private quiet = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
-  state: JitState = "idle";
+  private current: JitState = "idle";
 
   constructor(options: LoadFollowerOptions = {}) {
     this.cpuMs = options.cpuMs ?? processCpuMs;
     this.nowMs = options.nowMs ?? (() => performance.now());
     this.setScale = options.setScale ?? ((scale) => Bun.unsafe.setJITPolicy(scale));
+  }
+
+  get state(): JitState {
+    return this.current;
   }
 
   /** Sets the idle scale and samples every second (the timer keeps no process alive). */
@@ -72,12 +76,12 @@ export class LoadFollower {
     if (!last || now.at <= last.at) return;
     const busy = ((now.cpu - last.cpu) * 1000) / (now.at - last.at) > BUSY_CPU_MS_PER_S;
     this.quiet = busy ? 0 : this.quiet + 1;
-    if (busy && this.state === "idle") this.enter("busy", 1);
-    else if (this.state === "busy" && this.quiet >= QUIET_SAMPLES) this.enter("idle", IDLE_JIT_SCALE);
+    if (busy && this.current === "idle") this.enter("busy", 1);
+    else if (this.current === "busy" && this.quiet >= QUIET_SAMPLES) this.enter("idle", IDLE_JIT_SCALE);
   }
 
   private enter(state: JitState, scale: number): void {
-    this.state = state;
+    this.current = state;
     this.setScale(scale);
   }
 }
