@@ -42,6 +42,7 @@ import { guardReplay } from "./replay";
 import { ServerMetrics } from "./metrics";
 import { Drain } from "./drain";
 import { ListenError, listenError, loggerFor } from "./listen";
+import { LoadFollower } from "./jitPolicy";
 
 export { ListenError, listenError, loggerFor } from "./listen";
 import { SwapService } from "../swap/service";
@@ -227,11 +228,31 @@ export const DEPOSED_EXIT_CODE = 75;
 const RELEASE_START_UP_AFTER_MS = 2_000;
 
 /**
+ * Once start-up is over, its garbage (migrations, the sandbox's genesis, code that ran once) is collected and
+ * the freed pages given back to the system: 3 to 7 MiB less resident over the first 30 s (bun run bench,
+ * startup), for one pause of under 8 ms (JSC does it at its next idle moment). Code that runs later is
+ * compiled again when it does. From then on the JIT's policy follows the load (not before: the start-up's
+ * chain walk would count as load), so an idle server compiles nothing past the interpreter (jitPolicy.ts).
+ */
+function afterStartUp(): void {
+  const jit = new LoadFollower();
+  setTimeout(() => {
+    Bun.shrink();
+    jit.start();
+  }, RELEASE_START_UP_AFTER_MS).unref();
+}
+
+/**
  * The binary's command line (its entry calls this too): `vvx` runs the server; `vvx <command>` runs an
  * operator command (help, version, verify, backup, restore, healthcheck, doctor) without starting it.
  */
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
-  if (argv.length > 0) process.exit(await runCommand(argv));
+  if (argv.length > 0) {
+    // A command is batch work (verify's walks and simulations) or the sandbox's own server: the normal JIT
+    // policy, not the idle scale the binary starts with (jitPolicy.ts).
+    Bun.unsafe.setJITPolicy(1);
+    process.exit(await runCommand(argv));
+  }
   let config: Config;
   try {
     config = loadConfig();
@@ -280,11 +301,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   }
   // The banner is for a person at a terminal; with LOG_FORMAT=json every line is JSON (the "listening" line says the same).
   if (config.logFormat === "text") console.log(`VVX is running at ${config.publicUrl} (network: ${config.network})`);
-  // Once start-up is over, its garbage (migrations, the sandbox's genesis, code that ran once) is
-  // collected and the freed pages given back to the system: 3 to 7 MiB less resident over the first
-  // 30 s (bun run bench, startup), for one pause of under 8 ms (JSC does it at its next idle moment).
-  // Code that runs later is compiled again when it does.
-  setTimeout(() => Bun.shrink(), RELEASE_START_UP_AFTER_MS).unref();
+  afterStartUp();
   // SIGTERM (docker stop, systemd) and Ctrl-C: no new bets, the crash round under way plays out (at most
   // SHUTDOWN_GRACE_MS), then a clean stop; a second signal stops at once. SIGUSR2: drain until nothing is open.
   let signalled = false;
