@@ -93,19 +93,43 @@ mkdir -p .cache
 timings=.cache/test-timings.json
 [ -f "$timings" ] || cp scripts/test-timings.json "$timings"
 
-# A worker keeps its modules from one file to the next (--no-isolate): each file used to load the server's modules
-# again (~0.2 s of CPU, playwright-core's 0.25 s more) and warm up its JIT again. Files stop what they start
-# (servers, browsers' contexts, timers); TEST_ISOLATE=1 gives each file a fresh global and module registry again.
-isolation=(--no-isolate)
-[ "${TEST_ISOLATE:-0}" = "1" ] && isolation=()
+# The server, engine, shared, script and browser tests run in workers that keep their modules from one file to the
+# next (--no-isolate): each file used to load the server's modules again (~0.2 s of CPU, playwright-core's 0.25 s
+# more) and warm up its JIT again; every file stops what it starts (servers, browser contexts, timers). The web
+# app's component tests keep their stores in module state (the wallet's address...): they run first, each file
+# with fresh modules, as does everything with TEST_ISOLATE=1 or with bun test options among the arguments.
+isolated=()
+shared=()
+if [ "${TEST_ISOLATE:-0}" = "1" ] || printf '%s\n' "$@" | grep -q '^-'; then
+  isolated=("$@")
+  [ $# -eq 0 ] && isolated=(src scripts e2e)
+elif [ $# -eq 0 ]; then
+  isolated=(src/web)
+  shared=(src/server src/engine src/shared scripts e2e)
+else
+  for arg in "$@"; do
+    case "${arg#./}" in
+      src/server* | src/engine* | src/shared* | scripts* | e2e*) shared+=("$arg") ;;
+      *) isolated+=("$arg") ;;
+    esac
+  done
+fi
 
 log="$work/test.log"
-set +e
-bun test --parallel="$jobs" "${isolation[@]}" "${preload[@]}" --timings="$timings" --update-timings --timeout 120000 "$@" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
-pass=$(grep -Eo '^ *[0-9]+ pass' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
-fail=$(grep -Eo '^ *[0-9]+ fail' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+status=0
+run_tests() {
+  set +e
+  bun test --parallel="$jobs" "$@" "${preload[@]}" --timings="$timings" --update-timings --timeout 120000 2>&1 | tee -a "$log"
+  local code=${PIPESTATUS[0]}
+  set -e
+  [ "$code" -ne 0 ] && status=$code
+  return 0
+}
+[ ${#isolated[@]} -gt 0 ] && run_tests "${isolated[@]}"
+[ ${#shared[@]} -gt 0 ] && run_tests --no-isolate "${shared[@]}"
+sum() { grep -Eo "^ *[0-9]+ $1" "$log" | grep -Eo '[0-9]+' | awk '{ n += $1 } END { print n + 0 }'; }
+pass=$(sum pass)
+fail=$(sum fail)
 
 # The files of this run, slowest first (their durations as this run measured them).
 grep -Eo '^[^ ]+\.test\.tsx?:$' "$log" | tr -d ':' | sort -u >"$work/files"
