@@ -27,7 +27,7 @@ cleanup() {
   [ -n "$typecheck_pid" ] && kill "$typecheck_pid" 2>/dev/null || true
   for pid in "${browser_pids[@]}" $services_pid; do kill "$pid" 2>/dev/null || true; done
   for pid in "${browser_pids[@]}" $services_pid; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
+  rm -rf "$work" "${typecheck_js:-}"
 }
 trap cleanup EXIT
 
@@ -66,10 +66,10 @@ done
 
 # The type check runs beside the tests (one core of the compiler while the first files start their servers), with
 # the dropped-promise check on the same program (scripts/promises.ts); its verdict counts with theirs at the end.
-# Under Node when there is one (scripts/lib/typecheckNode.ts: V8 runs the compiler in about 3/4 of Bun's CPU), bundled
-# under node_modules so that it finds the project's TypeScript.
+# Under Node when there is one (scripts/lib/typecheckNode.ts: V8 runs the compiler in less CPU than Bun), bundled for
+# this run under node_modules, where it finds the project's TypeScript.
 echo "==> Type-checking (tsc --noEmit's diagnostics and the promise check) beside the tests"
-typecheck_js="$ROOT/node_modules/.cache/vvx-typecheck.mjs"
+typecheck_js="$ROOT/node_modules/.cache/vvx-typecheck-$$.mjs"
 if command -v node >/dev/null && bun build scripts/lib/typecheckNode.ts --target=node --external typescript --outfile "$typecheck_js" >"$work/typecheck.log" 2>&1; then
   node "$typecheck_js" "$ROOT" >"$work/typecheck.log" 2>&1 &
 else
@@ -127,9 +127,10 @@ run_tests() {
 }
 [ ${#isolated[@]} -gt 0 ] && run_tests "${isolated[@]}"
 [ ${#shared[@]} -gt 0 ] && run_tests --no-isolate "${shared[@]}"
-sum() { grep -Eo "^ *[0-9]+ $1" "$log" | grep -Eo '[0-9]+' | awk '{ n += $1 } END { print n + 0 }'; }
-pass=$(sum pass)
-fail=$(sum fail)
+# Both runs' counts.
+count() { grep -Eo "^ *[0-9]+ $1" "$log" | grep -Eo '[0-9]+' | awk '{ n += $1 } END { print n + 0 }'; }
+pass=$(count pass)
+fail=$(count fail)
 
 # The files of this run, slowest first (their durations as this run measured them).
 grep -Eo '^[^ ]+\.test\.tsx?:$' "$log" | tr -d ':' | sort -u >"$work/files"
