@@ -27,7 +27,7 @@ const outfile = join(dist, "vvx");
 const spaDir = join(dist, "spa");
 const t0 = performance.now();
 
-const spa = await writeSpa(spaDir, async (bytes) => compressSync(bytes));
+const { spa, raw, br } = await writeSpa(spaDir, async (bytes) => compressSync(bytes));
 const imports: string[] = [];
 /** The name of the embedded-file import of a file written under dist/spa/. */
 function embed(file: string): string {
@@ -66,7 +66,7 @@ await Bun.write(
     "",
   ].join("\n"),
 );
-console.log(`SPA: ${assets.length} files; text ${(spa.raw / 1024).toFixed(0)} KB, ${(spa.br / 1024).toFixed(0)} KB as brotli`);
+console.log(`SPA: ${assets.length} files; text ${(raw / 1024).toFixed(0)} KB, ${(br / 1024).toFixed(0)} KB as brotli`);
 
 // --bytecode: the binary carries its modules pre-parsed; start-up to the first answer about 40% shorter.
 // --compile-jit-policy: the start-up code (run once) stays in the interpreter instead of keeping the JIT's

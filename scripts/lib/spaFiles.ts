@@ -7,8 +7,9 @@ import { SPA_BUILD_OPTIONS, type PrebuiltSpa } from "../../src/server/platform/h
 
 const root = join(import.meta.dir, "../..");
 
-/** The SPA as PREBUILT_SPA describes it (file fields are the paths written), with its text's size raw and as brotli. */
-export interface WrittenSpa extends PrebuiltSpa {
+/** The SPA as PREBUILT_SPA describes it (file fields are the paths written), and its text's size raw and as brotli. */
+export interface WrittenSpa {
+  spa: PrebuiltSpa;
   raw: number;
   br: number;
 }
@@ -24,12 +25,12 @@ export async function writeSpa(dir: string, compress: (bytes: Uint8Array<ArrayBu
     await Bun.write(file, data);
     return file;
   };
-  const written: WrittenSpa = { html: "", assets: [], raw: 0, br: 0 };
+  const written: WrittenSpa = { spa: { html: "", assets: [] }, raw: 0, br: 0 };
   for (const out of spa.outputs) {
     const bytes = new Uint8Array(await out.arrayBuffer());
     const name = basename(out.path);
     if (out.type.startsWith("text/html")) {
-      written.html = await write(name, bytes);
+      written.spa.html = await write(name, bytes);
       continue;
     }
     const asset: PrebuiltSpa["assets"][number] = { path: `/${name}`, file: await write(name, bytes), contentType: out.type, ...(out.hash ? { etag: out.hash } : {}) };
@@ -39,8 +40,8 @@ export async function writeSpa(dir: string, compress: (bytes: Uint8Array<ArrayBu
       written.raw += bytes.length;
       written.br += copies.br?.length ?? bytes.length;
     }
-    written.assets.push(asset);
+    written.spa.assets.push(asset);
   }
-  if (!written.html) throw new Error("the SPA build produced no page");
+  if (!written.spa.html) throw new Error("the SPA build produced no page");
   return written;
 }
