@@ -8,11 +8,12 @@
 // files and hands them to the server (PREBUILT_SPA) before it starts it, with the signed
 // transactions of a sandbox genesis made here once (KEPT_SIGNATURES), so a fresh data directory's
 // genesis is not signed again at start-up.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join, relative, resolve } from "node:path";
-import { compressSync, isCompressible } from "../src/server/platform/http/compression";
-import { PREBUILT_SPA, SPA_BUILD_OPTIONS } from "../src/server/platform/http/spa";
+import { join, relative, resolve } from "node:path";
+import { compressSync } from "../src/server/platform/http/compression";
+import { PREBUILT_SPA } from "../src/server/platform/http/spa";
+import { writeSpa } from "./lib/spaFiles";
 import { loadConfig } from "../src/server/platform/config";
 import { keptGenesis } from "../src/server/app/binary";
 import { IDLE_JIT_SCALE } from "../src/server/app/jitPolicy";
@@ -22,43 +23,24 @@ const root = join(import.meta.dir, "..");
 const dist = process.env.BUILD_DIR ? resolve(process.env.BUILD_DIR) : join(root, "dist");
 const outfile = join(dist, "vvx");
 const spaDir = join(dist, "spa");
-rmSync(spaDir, { recursive: true, force: true });
-mkdirSync(spaDir, { recursive: true });
 const t0 = performance.now();
 
-const spa = await Bun.build({ entrypoints: [join(root, "src/web/index.html")], ...SPA_BUILD_OPTIONS });
-if (!spa.success) throw new AggregateError(spa.logs, "the SPA did not build");
+const { spa, raw, br } = await writeSpa(spaDir, async (bytes) => compressSync(bytes));
 const imports: string[] = [];
-/** Writes a file under dist/spa/ and returns the name of its embedded-file import. */
-async function embed(name: string, data: Uint8Array | string): Promise<string> {
-  const file = join(spaDir, name);
-  await Bun.write(file, data);
+/** The name of the embedded-file import of a file written under dist/spa/. */
+function embed(file: string): string {
   const id = `f${imports.length}`;
   imports.push(`import ${id} from ${JSON.stringify("./" + relative(dist, file))} with { type: "file" };`);
   return id;
 }
-let html = "";
-const assets: string[] = [];
-let raw = 0;
-let br = 0;
-for (const out of spa.outputs) {
-  const bytes = new Uint8Array(await out.arrayBuffer());
-  const name = basename(out.path);
-  if (out.type.startsWith("text/html")) {
-    html = await embed(name, bytes);
-    continue;
-  }
-  const fields = [`path: ${JSON.stringify("/" + name)}`, `file: ${await embed(name, bytes)}`, `contentType: ${JSON.stringify(out.type)}`];
-  if (out.hash) fields.push(`etag: ${JSON.stringify(out.hash)}`);
-  if (isCompressible(out.type)) {
-    const copies = compressSync(bytes);
-    for (const [encoding, data] of Object.entries(copies)) fields.push(`${encoding}: ${await embed(`${name}.${encoding}`, data)}`);
-    raw += bytes.length;
-    br += copies.br?.length ?? bytes.length;
-  }
-  assets.push(`    { ${fields.join(", ")} },`);
-}
-if (!html) throw new Error("the SPA build produced no page");
+const html = embed(spa.html);
+const assets = spa.assets.map((a) => {
+  const fields = [`path: ${JSON.stringify(a.path)}`, `file: ${embed(a.file)}`, `contentType: ${JSON.stringify(a.contentType)}`];
+  if (a.etag) fields.push(`etag: ${JSON.stringify(a.etag)}`);
+  if (a.gzip) fields.push(`gzip: ${embed(a.gzip)}`);
+  if (a.br) fields.push(`br: ${embed(a.br)}`);
+  return `    { ${fields.join(", ")} },`;
+});
 
 // The sandbox's genesis made once here with the default SANDBOX_SEED and VVX_CURRENCY: the binary keeps its signed transactions.
 const genesis = keptGenesis(loadConfig({}));

@@ -12,8 +12,8 @@
 //     handed to a loosely typed `pay(...)`);
 //   - an arrow function whose body is a promise where a callback returning void is expected
 //     (`after(() => this.publish(row))`): nobody awaits it, so its failure goes nowhere.
-// `bun scripts/promises.ts --typecheck` (what scripts/test.sh runs beside the tests) is also the type check of
-// the whole project, `tsc --noEmit`'s diagnostics, from the same program: one compiler pass for both.
+// `bun scripts/promises.ts --typecheck` is also the type check of the whole project, `tsc --noEmit`'s diagnostics,
+// from the same program: one compiler pass for both (scripts/test.sh runs that under Node: scripts/lib/typecheckNode.ts).
 import { relative, resolve } from "node:path";
 import ts from "typescript";
 
@@ -127,9 +127,11 @@ export function promiseProblems(program: ts.Program, root: string, only?: (file:
   return problems;
 }
 
-if (import.meta.main) {
-  const root = resolve(import.meta.dir, "..");
-  const typecheck = process.argv.includes("--typecheck");
+/**
+ * The check scripts/test.sh runs (and `bun run promises` without `typecheck`): prints every problem found in the
+ * project at `root`, with tsc's diagnostics when `typecheck`, and returns the exit status (1 when any was found).
+ */
+export function checkProject(root: string, typecheck: boolean): number {
   const program = projectProgram(root, typecheck);
   const diagnostics = typecheck ? ts.getPreEmitDiagnostics(program) : [];
   if (diagnostics.length) {
@@ -140,5 +142,7 @@ if (import.meta.main) {
   const problems = promiseProblems(program, root);
   for (const p of problems) console.log(`${p.file}:${p.line} ${p.rule}: ${p.text}`);
   console.log(problems.length ? `${problems.length} promise problem(s)` : "no promise problems");
-  process.exit(problems.length || diagnostics.length ? 1 : 0);
+  return problems.length || diagnostics.length ? 1 : 0;
 }
+
+if (import.meta.main) process.exit(checkProject(resolve(import.meta.dir, ".."), process.argv.includes("--typecheck")));

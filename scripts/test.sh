@@ -27,7 +27,7 @@ cleanup() {
   [ -n "$typecheck_pid" ] && kill "$typecheck_pid" 2>/dev/null || true
   for pid in "${browser_pids[@]}" $services_pid; do kill "$pid" 2>/dev/null || true; done
   for pid in "${browser_pids[@]}" $services_pid; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
+  rm -rf "$work" "${typecheck_js:-}"
 }
 trap cleanup EXIT
 
@@ -66,22 +66,71 @@ done
 
 # The type check runs beside the tests (one core of the compiler while the first files start their servers), with
 # the dropped-promise check on the same program (scripts/promises.ts); its verdict counts with theirs at the end.
+# Under Node when there is one (scripts/lib/typecheckNode.ts: V8 runs the compiler in less CPU than Bun), bundled for
+# this run under node_modules, where it finds the project's TypeScript.
 echo "==> Type-checking (tsc --noEmit's diagnostics and the promise check) beside the tests"
-bun scripts/promises.ts --typecheck >"$work/typecheck.log" 2>&1 &
+typecheck_js="$ROOT/node_modules/.cache/vvx-typecheck-$$.mjs"
+if command -v node >/dev/null && bun build scripts/lib/typecheckNode.ts --target=node --external typescript --outfile "$typecheck_js" >"$work/typecheck.log" 2>&1; then
+  node "$typecheck_js" "$ROOT" >"$work/typecheck.log" 2>&1 &
+else
+  bun scripts/promises.ts --typecheck >>"$work/typecheck.log" 2>&1 &
+fi
 typecheck_pid=$!
+
+# What the binary's entry hands its server (the SPA as built, the sandbox genesis's signatures), made once here for
+# every test file's servers (scripts/lib/prebuilt.ts; scripts/lib/testPreload.ts installs it): without it each file
+# bundles the SPA at its first server's start and each server signs its genesis.
+preload=()
+if prebuilt=$(bun scripts/lib/prebuilt.ts "$work/prebuilt" 2>"$work/prebuilt.err"); then
+  export VVX_TEST_PREBUILT="$prebuilt"
+  preload=(--preload ./scripts/lib/testPreload.ts)
+else
+  echo "warning: the SPA and genesis were not prebuilt ($(tail -c 400 "$work/prebuilt.err")); each test file makes its own" >&2
+fi
 
 # Per-file durations: the slowest files start first; the file under .cache is this machine's record.
 mkdir -p .cache
 timings=.cache/test-timings.json
 [ -f "$timings" ] || cp scripts/test-timings.json "$timings"
 
+# The server, engine, shared, script and browser tests run in workers that keep their modules from one file to the
+# next (--no-isolate): each file used to load the server's modules again (~0.2 s of CPU, playwright-core's 0.25 s
+# more) and warm up its JIT again; every file stops what it starts (servers, browser contexts, timers). The web
+# app's component tests keep their stores in module state (the wallet's address...): they run first, each file
+# with fresh modules, as does everything with TEST_ISOLATE=1 or with bun test options among the arguments.
+isolated=()
+shared=()
+if [ "${TEST_ISOLATE:-0}" = "1" ] || printf '%s\n' "$@" | grep -q '^-'; then
+  isolated=("$@")
+  [ $# -eq 0 ] && isolated=(src scripts e2e)
+elif [ $# -eq 0 ]; then
+  isolated=(src/web)
+  shared=(src/server src/engine src/shared scripts e2e)
+else
+  for arg in "$@"; do
+    case "${arg#./}" in
+      src/server* | src/engine* | src/shared* | scripts* | e2e*) shared+=("$arg") ;;
+      *) isolated+=("$arg") ;;
+    esac
+  done
+fi
+
 log="$work/test.log"
-set +e
-bun test --parallel="$jobs" --timings="$timings" --update-timings --timeout 120000 "$@" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
-pass=$(grep -Eo '^ *[0-9]+ pass' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
-fail=$(grep -Eo '^ *[0-9]+ fail' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+status=0
+run_tests() {
+  set +e
+  bun test --parallel="$jobs" "$@" "${preload[@]}" --timings="$timings" --update-timings --timeout 120000 2>&1 | tee -a "$log"
+  local code=${PIPESTATUS[0]}
+  set -e
+  [ "$code" -ne 0 ] && status=$code
+  return 0
+}
+[ ${#isolated[@]} -gt 0 ] && run_tests "${isolated[@]}"
+[ ${#shared[@]} -gt 0 ] && run_tests --no-isolate "${shared[@]}"
+# Both runs' counts.
+count() { grep -Eo "^ *[0-9]+ $1" "$log" | grep -Eo '[0-9]+' | awk '{ n += $1 } END { print n + 0 }'; }
+pass=$(count pass)
+fail=$(count fail)
 
 # The files of this run, slowest first (their durations as this run measured them).
 grep -Eo '^[^ ]+\.test\.tsx?:$' "$log" | tr -d ':' | sort -u >"$work/files"

@@ -14,6 +14,8 @@ const dirs: string[] = [];
 function genesis(kept: KeptSignatures | undefined, currency = "VVX") {
   const dir = mkdtempSync(join(tmpdir(), "vvx-kept-"));
   dirs.push(dir);
+  // What was there before is put back (scripts/test.sh preloads the genesis's signatures; its workers keep globals).
+  const before = global[KEPT_SIGNATURES];
   global[KEPT_SIGNATURES] = kept;
   const sign = spyOn(Wallet.prototype, "sign");
   try {
@@ -23,7 +25,7 @@ function genesis(kept: KeptSignatures | undefined, currency = "VVX") {
     return state;
   } finally {
     sign.mockRestore();
-    delete global[KEPT_SIGNATURES];
+    global[KEPT_SIGNATURES] = before;
   }
 }
 
