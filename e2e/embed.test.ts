@@ -313,7 +313,9 @@ describe("Streamers' embeds in Chromium", () => {
     const { page, errors } = await openPage(context);
     await page.goto(hostUrl([["/embed/crash?transparent=1", 640, 360], ["/embed/racing?transparent=1", 640, 360]], "busy"));
     const frames = [page.frameLocator("#f0"), page.frameLocator("#f1")];
+    // Connected and drawn: a canvas still loading its sprites when the server stops would ask for them in the outage.
     for (const f of frames) await f.locator("main.embed[data-connection=open]").waitFor({ timeout: 20_000 });
+    for (const f of frames) await f.locator("[data-state=ready]").waitFor({ timeout: 20_000 });
     const { port, dataDir } = live.server;
     const stopped = performance.now();
     await live.server.stop();
