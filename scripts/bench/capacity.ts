@@ -40,9 +40,13 @@ import { finishRound, skipToRound, startFlight } from "../../src/server/testing/
 import { faucet, outsideClient } from "../../src/server/testing/ledgerKit";
 import { spawnServer } from "../../src/server/testing/processKit";
 import { startTestServer, type TestServer } from "../../src/server/testing/testServer";
+import { Outbox } from "../../src/server/ledger/outbox";
+import { SandboxLedger } from "../../src/server/sandbox/ledger/ledger";
+import { LedgerSockets } from "../../src/server/sandbox/ledger/sockets";
 import { BareHub, FLOOD_YIELD_EVERY } from "./lib/bareHub";
 import { Crowd, deliveryByPlace, histogramStats, type CrowdClient, type CrowdReport, type Group, type GroupReport, type Histogram } from "./lib/crowd";
 import { raiseFdLimit } from "./lib/fdlimit";
+import { turnProbe } from "./lib/turnProbe";
 import { rssBytes } from "./lib/memory";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
 
@@ -271,6 +275,13 @@ async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wal
     // The round flies: the countdown's rest is skipped (nothing left to wait for), time runs as in production from here.
     for (const c of crowds) c.tell({ cmd: "record", on: true });
     const loop = loopProbe(ctx.crash.channel);
+    // What shares each tick's turn (embedded: the sandbox ledger's close and requests run in this process).
+    const turns = turnProbe(ctx.crash.rounds, [
+      { name: "ledger close", on: SandboxLedger.prototype, method: "close" },
+      { name: "ledger requests", on: LedgerSockets.prototype, method: "handle" },
+      { name: "outbox kick", on: Outbox.prototype, method: "kick" },
+      { name: "outbox signing", on: ctx.ledger.platform, method: "sign" },
+    ]);
     await startFlight(server);
     const manual = wallets.filter((_, i) => i % 2 === 1).map((w, i) => ({ wallet: w.classicAddress, at: values.burst ? BURST_AT : manualTarget(i) }));
     const waiting = [...manual].sort((a, b) => a.at - b.at);
@@ -285,6 +296,7 @@ async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wal
     const crashPoint = ctx.crash.rounds.state().crashPoint;
     loop.stop();
     await Bun.sleep(500);
+    for (const line of turns.report()) log(line);
     for (const c of crowds) c.tell({ cmd: "record", on: false });
     for (const off of offs) off();
 
