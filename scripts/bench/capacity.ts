@@ -281,6 +281,7 @@ async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wal
       { name: "ledger requests", on: LedgerSockets.prototype, method: "handle" },
       { name: "outbox kick", on: Outbox.prototype, method: "kick" },
       { name: "outbox signing", on: ctx.ledger.platform, method: "sign" },
+      { name: "automatic cash-outs after a tick", on: ctx.crash.rounds, method: "settleReached" },
     ]);
     await startFlight(server);
     const manual = wallets.filter((_, i) => i % 2 === 1).map((w, i) => ({ wallet: w.classicAddress, at: values.burst ? BURST_AT : manualTarget(i) }));

@@ -7,13 +7,12 @@
 // decided and committed, the cash-outs told, the tick published), the rest of its turn (the tick's callback returned
 // -> an immediate queued then: the other timers of the batch and the microtasks), and the publish -> the first timer
 // after it (that rest, then the writes); and it names the work that ran in that rest: the spans of the functions
-// `spans` wraps (the sandbox ledger's close, its requests ...), and whether the tick committed wins (their
-// commits kick the outbox in a microtask).
+// `spans` wraps (the sandbox ledger's close, its requests ...), and how many automatic cash-outs the tick reached.
 import type { CrashRounds } from "../../../src/server/games/crash/rounds";
 import { CRASH_TICK_MS } from "../../../src/server/games/crash/model";
 import { histogramStats, type Histogram } from "./crowd";
 
-/** A method to time whenever it runs (sync work: the time to its return). */
+/** A method to time whenever it runs (sync work: the time to its return); one the object lacks is left out. */
 export interface SpanTarget {
   name: string;
   on: object;
@@ -46,7 +45,7 @@ export function turnProbe(rounds: CrashRounds, targets: SpanTarget[]) {
     };
     undo.push(() => (own ? (holder[method] = original) : delete holder[method]));
   };
-  for (const t of targets) {
+  for (const t of targets.filter((t) => typeof (t.on as Record<string, unknown>)[t.method] === "function")) {
     wrap(t.on, t.method, (original, self, args) => {
       const start = performance.now();
       try {
@@ -56,17 +55,27 @@ export function turnProbe(rounds: CrashRounds, targets: SpanTarget[]) {
       }
     });
   }
-  let wins = 0;
-  wrap(rounds, "winAt", (original, self, args) => (wins++, original.apply(self, args)));
+  // The automatic cash-outs a tick reached: won in its callback, or in the turn after it (settleReached) where the rounds have one.
+  let counting: { wins: number } | undefined;
+  const counted = (to: { wins: number } | undefined, run: () => unknown) => {
+    counting = to;
+    try {
+      return run();
+    } finally {
+      counting = undefined;
+    }
+  };
+  wrap(rounds, "winAt", (original, self, args) => (counting && counting.wins++, original.apply(self, args)));
+  if ("settleReached" in rounds) wrap(rounds, "settleReached", (original, self, args) => counted(ticks.at(-1), () => original.apply(self, args)));
   wrap(rounds, "tick", (original, self, args) => {
     const start = performance.now();
     const elapsed = rounds.flightMs();
-    wins = 0;
+    const entry: TickTurn = { lateMs: elapsed % CRASH_TICK_MS, ownMs: NaN, restMs: NaN, writesMs: NaN, wins: 0, spans: {} };
     try {
-      return original.apply(self, args);
+      return counted(entry, () => original.apply(self, args));
     } finally {
       const end = performance.now();
-      const entry: TickTurn = { lateMs: elapsed % CRASH_TICK_MS, ownMs: end - start, restMs: NaN, writesMs: NaN, wins, spans: {} };
+      entry.ownMs = end - start;
       ticks.push(entry);
       setImmediate(() => {
         const turnEnd = performance.now();
@@ -93,7 +102,7 @@ export function turnProbe(rounds: CrashRounds, targets: SpanTarget[]) {
       const long = done.filter((t) => t.restMs >= 2);
       return [
         `the tick's turn over ${done.length} ticks (ms): timer late ${stats((t) => t.lateMs)}; the tick's own callback ${stats((t) => t.ownMs)}; the rest of its turn (other timers of the batch, microtasks) ${stats((t) => t.restMs)}; then the writes, to the first timer ${stats((t) => t.writesMs)}`,
-        `  ticks with automatic cash-outs: ${withWins.length} (own ${stats((t) => t.ownMs, withWins)}, rest ${stats((t) => t.restMs, withWins)}); without: own ${stats((t) => t.ownMs, done.filter((t) => !t.wins))}, rest ${stats((t) => t.restMs, done.filter((t) => !t.wins))}`,
+        `  ticks that reached automatic cash-outs (won in the tick's callback, or in the turn after it): ${withWins.length} (own ${stats((t) => t.ownMs, withWins)}, rest ${stats((t) => t.restMs, withWins)}); without: own ${stats((t) => t.ownMs, done.filter((t) => !t.wins))}, rest ${stats((t) => t.restMs, done.filter((t) => !t.wins))}`,
         `  ticks whose rest took 2 ms or more: ${long.length}${long.length ? ` (rest ${stats((t) => t.restMs, long)}; with wins ${long.filter((t) => t.wins).length})` : ""}; spans inside the rest: all ticks ${share(done) || "none"}; those ${share(long) || "none"}`,
       ];
     },

@@ -367,9 +367,35 @@ export class CrashRounds {
     const elapsedMs = this.deps.scheduler.now() - live.startedPerf;
     const h = hundredthsAtMs(elapsedMs);
     if (h >= live.seed.crashHundredths) return this.crash();
-    this.settleUpTo(h);
     this.tellCashOuts(live.round);
     this.deps.channel.publish({ type: "tick", round: live.round, elapsedMs: Math.round(elapsedMs), currentMultiplier: h / 100, serverTime: Date.now() } satisfies CrashServerMessage);
+    // The automatic cash-outs (and the cap) the tick reached are settled in the next turn, once the tick is written: Bun
+    // writes a publish when its turn ends, and their commits (~1 ms each: 70 at one tick held it back 56 ms) would run
+    // before. Each still wins at its own multiplier, is committed before its cashOutConfirmed goes out, and is told to the
+    // watchers at the next tick; a cash-out or the crash in between settles them first (settleUpTo, in multiplier order).
+    if (!this.reached(live, h)) return;
+    this.settleAt = Math.max(this.settleAt, h);
+    this.cancelSettle ??= this.deps.scheduler.after(0, () => this.guard("tick", () => this.settleReached(live)));
+  }
+
+  /** The settlement a tick left for the next turn: up to which multiplier, and its cancel (clearTimers). */
+  private settleAt = 0;
+  private cancelSettle: (() => void) | undefined;
+
+  /** Whether an automatic cash-out or the cap is reached at `h`. */
+  private reached(live: Live, h: number): boolean {
+    const cap = this.capHundredths();
+    if (cap !== undefined && cap <= h) return true;
+    for (const bet of live.playing.values()) if (bet.params.autoCashOut !== null && bet.params.autoCashOut <= h) return true;
+    return false;
+  }
+
+  /** The turn after a tick: settles what it reached (settleUpTo; a cash-out or the crash may have done it since). */
+  private settleReached(live: Live): void {
+    const h = this.settleAt;
+    this.cancelSettle = undefined;
+    this.settleAt = 0;
+    if (this.live === live && live.status === "running") this.settleUpTo(h);
   }
 
   /**
@@ -494,5 +520,8 @@ export class CrashRounds {
   private clearTimers(): void {
     for (const cancel of this.timers.splice(0)) cancel();
     this.stopTicker();
+    this.cancelSettle?.();
+    this.cancelSettle = undefined;
+    this.settleAt = 0;
   }
 }
