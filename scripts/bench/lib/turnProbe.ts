@@ -99,10 +99,15 @@ export function turnProbe(rounds: CrashRounds, targets: SpanTarget[]) {
       const names = [...new Set(done.flatMap((t) => Object.keys(t.spans)))];
       const share = (of: TickTurn[]) => names.map((n) => `${n} in ${of.filter((t) => t.spans[n]).length} (${of.reduce((s, t) => s + (t.spans[n] ?? 0), 0).toFixed(1)} ms)`).join(", ");
       const withWins = done.filter((t) => t.wins > 0);
+      const spanLine = names.length || spans.length ? [...new Set(spans.map((x) => x.name))].map((n) => {
+        const of = spans.filter((x) => x.name === n).map((x) => x.end - x.start);
+        return `${n} ${of.length} times, ${of.reduce((a, b) => a + b, 0).toFixed(1)} ms, longest ${Math.max(...of).toFixed(1)} ms`;
+      }).join("; ") : "none";
       const long = done.filter((t) => t.restMs >= 2);
       return [
         `the tick's turn over ${done.length} ticks (ms): timer late ${stats((t) => t.lateMs)}; the tick's own callback ${stats((t) => t.ownMs)}; the rest of its turn (other timers of the batch, microtasks) ${stats((t) => t.restMs)}; then the writes, to the first timer ${stats((t) => t.writesMs)}`,
         `  ticks that reached automatic cash-outs (won in the tick's callback, or in the turn after it): ${withWins.length} (own ${stats((t) => t.ownMs, withWins)}, rest ${stats((t) => t.restMs, withWins)}); without: own ${stats((t) => t.ownMs, done.filter((t) => !t.wins))}, rest ${stats((t) => t.restMs, done.filter((t) => !t.wins))}`,
+        `  the wrapped spans through the flight, wherever they ran: ${spanLine}`,
         `  ticks whose rest took 2 ms or more: ${long.length}${long.length ? ` (rest ${stats((t) => t.restMs, long)}; with wins ${long.filter((t) => t.wins).length})` : ""}; spans inside the rest: all ticks ${share(done) || "none"}; those ${share(long) || "none"}`,
       ];
     },
