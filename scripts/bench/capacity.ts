@@ -40,9 +40,6 @@ import { finishRound, skipToRound, startFlight } from "../../src/server/testing/
 import { faucet, outsideClient } from "../../src/server/testing/ledgerKit";
 import { spawnServer } from "../../src/server/testing/processKit";
 import { startTestServer, type TestServer } from "../../src/server/testing/testServer";
-import { Outbox } from "../../src/server/ledger/outbox";
-import { SandboxLedger } from "../../src/server/sandbox/ledger/ledger";
-import { LedgerSockets } from "../../src/server/sandbox/ledger/sockets";
 import { BareHub, FLOOD_YIELD_EVERY } from "./lib/bareHub";
 import { Crowd, deliveryByPlace, histogramStats, type CrowdClient, type CrowdReport, type Group, type GroupReport, type Histogram } from "./lib/crowd";
 import { raiseFdLimit } from "./lib/fdlimit";
@@ -274,15 +271,7 @@ async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wal
 
     // The round flies: the countdown's rest is skipped (nothing left to wait for), time runs as in production from here.
     for (const c of crowds) c.tell({ cmd: "record", on: true });
-    const loop = loopProbe(ctx.crash.channel);
-    // What shares each tick's turn (embedded: the sandbox ledger's close and requests run in this process).
-    const turns = turnProbe(ctx.crash.rounds, [
-      { name: "ledger close", on: SandboxLedger.prototype, method: "close" },
-      { name: "ledger requests", on: LedgerSockets.prototype, method: "handle" },
-      { name: "outbox kick", on: Outbox.prototype, method: "kick" },
-      { name: "outbox signing", on: ctx.ledger.platform, method: "sign" },
-      { name: "automatic cash-outs after a tick", on: ctx.crash.rounds, method: "settleReached" },
-    ]);
+    const loop = loopProbe(ctx);
     await startFlight(server);
     const manual = wallets.filter((_, i) => i % 2 === 1).map((w, i) => ({ wallet: w.classicAddress, at: values.burst ? BURST_AT : manualTarget(i) }));
     const waiting = [...manual].sort((a, b) => a.at - b.at);
@@ -297,7 +286,6 @@ async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wal
     const crashPoint = ctx.crash.rounds.state().crashPoint;
     loop.stop();
     await Bun.sleep(500);
-    for (const line of turns.report()) log(line);
     for (const c of crowds) c.tell({ cmd: "record", on: false });
     for (const off of offs) off();
 
@@ -376,7 +364,15 @@ async function fanOut(server: TestServer, bare: BareHub, crowds: Crowd[], round:
  * every socket, then timers), so that second figure is what the product adds after serverTime plus the writes themselves;
  * the bare server's ticks report the same (BareHub.ticks).
  */
-function loopProbe(channel: Pick<GameChannel, "publish">) {
+function loopProbe(ctx: TestServer["ctx"]) {
+  const channel: Pick<GameChannel, "publish"> = ctx.crash.channel;
+  // And what shares each tick's turn (lib/turnProbe.ts); embedded, the sandbox ledger closes in this process.
+  const turns = turnProbe(ctx.crash.rounds, [
+    ...(ctx.sandbox?.ledger ? [{ name: "ledger close", on: ctx.sandbox.ledger, method: "close" }] : []),
+    { name: "outbox kick", on: ctx.outbox, method: "kick" },
+    { name: "outbox signing", on: ctx.ledger.platform, method: "sign" },
+    { name: "automatic cash-outs after a tick", on: ctx.crash.rounds.cashOuts, method: "settleReached" },
+  ]);
   const late: Histogram = {};
   const turn: Histogram = {};
   const add = (h: Histogram, ms: number) => void (h[Math.round(ms * 10)] = (h[Math.round(ms * 10)] ?? 0) + 1);
@@ -390,7 +386,14 @@ function loopProbe(channel: Pick<GameChannel, "publish">) {
     }
     return sent;
   };
-  return { late, turn, stop: () => void delete (channel as Partial<GameChannel>).publish };
+  return {
+    late,
+    turn,
+    stop: () => {
+      delete (channel as Partial<GameChannel>).publish;
+      for (const line of turns.report()) log(line);
+    },
+  };
 }
 
 function countBy<T extends string | number>(xs: T[]): Record<string, number> {

@@ -7,7 +7,7 @@
 // decided and committed, the cash-outs told, the tick published), the rest of its turn (the tick's callback returned
 // -> an immediate queued then: the other timers of the batch and the microtasks), and the publish -> the first timer
 // after it (that rest, then the writes); and it names the work that ran in that rest: the spans of the functions
-// `spans` wraps (the sandbox ledger's close, its requests ...), and how many automatic cash-outs the tick reached.
+// `targets` wraps (the sandbox ledger's close, the outbox ...), and how many automatic cash-outs the tick reached.
 import type { CrashRounds } from "../../../src/server/games/crash/rounds";
 import { CRASH_TICK_MS } from "../../../src/server/games/crash/model";
 import { histogramStats, type Histogram } from "./crowd";
@@ -45,7 +45,7 @@ export function turnProbe(rounds: CrashRounds, targets: SpanTarget[]) {
     };
     undo.push(() => (own ? (holder[method] = original) : delete holder[method]));
   };
-  for (const t of targets.filter((t) => typeof (t.on as Record<string, unknown>)[t.method] === "function")) {
+  for (const t of targets.filter((t) => typeof (t.on as Record<string, unknown> | undefined)?.[t.method] === "function")) {
     wrap(t.on, t.method, (original, self, args) => {
       const start = performance.now();
       try {
@@ -65,8 +65,17 @@ export function turnProbe(rounds: CrashRounds, targets: SpanTarget[]) {
       counting = undefined;
     }
   };
-  wrap(rounds, "winAt", (original, self, args) => (counting && counting.wins++, original.apply(self, args)));
-  if ("settleReached" in rounds) wrap(rounds, "settleReached", (original, self, args) => counted(ticks.at(-1), () => original.apply(self, args)));
+  // The wins are the rounds' cash-outs' (before: the rounds' own winAt).
+  const cashOuts: object = (rounds as { cashOuts?: object }).cashOuts ?? rounds;
+  wrap(cashOuts, "winAt", (original, self, args) => (counting && counting.wins++, original.apply(self, args)));
+  // Its whole turn (the wins decided, then their commits in microtasks), until an immediate queued at its start.
+  const settleTurns: Histogram = {};
+  if ("settleReached" in cashOuts)
+    wrap(cashOuts, "settleReached", (original, self, args) => {
+      const start = performance.now();
+      setImmediate(() => void (settleTurns[Math.round((performance.now() - start) * 10)] = (settleTurns[Math.round((performance.now() - start) * 10)] ?? 0) + 1));
+      return counted(ticks.at(-1), () => original.apply(self, args));
+    });
   wrap(rounds, "tick", (original, self, args) => {
     const start = performance.now();
     const elapsed = rounds.flightMs();
@@ -89,27 +98,33 @@ export function turnProbe(rounds: CrashRounds, targets: SpanTarget[]) {
     /** Stops probing; lines that say what made ticks' turns long. */
     report(): string[] {
       for (const u of undo.reverse()) u();
-      const done = ticks.filter((t) => !Number.isNaN(t.writesMs));
-      const stats = (pick: (t: TickTurn) => number, of = done) => {
-        const h: Histogram = {};
-        for (const t of of) h[Math.round(pick(t) * 10)] = (h[Math.round(pick(t) * 10)] ?? 0) + 1;
-        const s = histogramStats([h], 10);
-        return `p50 ${s.p50} / p99 ${s.p99} / max ${s.max}`;
-      };
-      const names = [...new Set(done.flatMap((t) => Object.keys(t.spans)))];
-      const share = (of: TickTurn[]) => names.map((n) => `${n} in ${of.filter((t) => t.spans[n]).length} (${of.reduce((s, t) => s + (t.spans[n] ?? 0), 0).toFixed(1)} ms)`).join(", ");
-      const withWins = done.filter((t) => t.wins > 0);
-      const spanLine = names.length || spans.length ? [...new Set(spans.map((x) => x.name))].map((n) => {
-        const of = spans.filter((x) => x.name === n).map((x) => x.end - x.start);
-        return `${n} ${of.length} times, ${of.reduce((a, b) => a + b, 0).toFixed(1)} ms, longest ${Math.max(...of).toFixed(1)} ms`;
-      }).join("; ") : "none";
-      const long = done.filter((t) => t.restMs >= 2);
-      return [
-        `the tick's turn over ${done.length} ticks (ms): timer late ${stats((t) => t.lateMs)}; the tick's own callback ${stats((t) => t.ownMs)}; the rest of its turn (other timers of the batch, microtasks) ${stats((t) => t.restMs)}; then the writes, to the first timer ${stats((t) => t.writesMs)}`,
-        `  ticks that reached automatic cash-outs (won in the tick's callback, or in the turn after it): ${withWins.length} (own ${stats((t) => t.ownMs, withWins)}, rest ${stats((t) => t.restMs, withWins)}); without: own ${stats((t) => t.ownMs, done.filter((t) => !t.wins))}, rest ${stats((t) => t.restMs, done.filter((t) => !t.wins))}`,
-        `  the wrapped spans through the flight, wherever they ran: ${spanLine}`,
-        `  ticks whose rest took 2 ms or more: ${long.length}${long.length ? ` (rest ${stats((t) => t.restMs, long)}; with wins ${long.filter((t) => t.wins).length})` : ""}; spans inside the rest: all ticks ${share(done) || "none"}; those ${share(long) || "none"}`,
-      ];
+      return turnReport(ticks, spans, settleTurns);
     },
   };
+}
+
+/** The probe's lines: the turn's parts over the ticks, the ticks that reached automatic cash-outs apart, the spans. */
+function turnReport(ticks: TickTurn[], spans: { name: string; start: number; end: number }[], settleTurns: Histogram): string[] {
+  const done = ticks.filter((t) => !Number.isNaN(t.writesMs));
+  const stats = (pick: (t: TickTurn) => number, of = done) => {
+    const h: Histogram = {};
+    for (const t of of) h[Math.round(pick(t) * 10)] = (h[Math.round(pick(t) * 10)] ?? 0) + 1;
+    const s = histogramStats([h], 10);
+    return `p50 ${s.p50} / p99 ${s.p99} / max ${s.max}`;
+  };
+  const names = [...new Set(done.flatMap((t) => Object.keys(t.spans)))];
+  const share = (of: TickTurn[]) => names.map((n) => `${n} in ${of.filter((t) => t.spans[n]).length} (${of.reduce((s, t) => s + (t.spans[n] ?? 0), 0).toFixed(1)} ms)`).join(", ");
+  const withWins = done.filter((t) => t.wins > 0);
+  const spanLine = [...new Set(spans.map((x) => x.name))].map((n) => {
+    const of = spans.filter((x) => x.name === n).map((x) => x.end - x.start);
+    return `${n} ${of.length} times, ${of.reduce((a, b) => a + b, 0).toFixed(1)} ms, longest ${Math.max(...of).toFixed(1)} ms`;
+  });
+  const settle = histogramStats([settleTurns], 10);
+  const long = done.filter((t) => t.restMs >= 2);
+  return [
+    `the tick's turn over ${done.length} ticks (ms): timer late ${stats((t) => t.lateMs)}; the tick's own callback ${stats((t) => t.ownMs)}; the rest of its turn (other timers of the batch, microtasks) ${stats((t) => t.restMs)}; then the writes, to the first timer ${stats((t) => t.writesMs)}`,
+    `  ticks that reached automatic cash-outs (won in the tick's callback, or in the turn after it): ${withWins.length} (own ${stats((t) => t.ownMs, withWins)}, rest ${stats((t) => t.restMs, withWins)}); without: own ${stats((t) => t.ownMs, done.filter((t) => !t.wins))}, rest ${stats((t) => t.restMs, done.filter((t) => !t.wins))}`,
+    `  the wrapped spans through the flight, wherever they ran: ${spanLine.join("; ") || "none"}${settle.n ? `; the turns after ticks that settled automatic cash-outs: ${settle.n}, p50 ${settle.p50} / max ${settle.max} ms` : ""}`,
+    `  ticks whose rest took 2 ms or more: ${long.length}${long.length ? ` (rest ${stats((t) => t.restMs, long)}; with wins ${long.filter((t) => t.wins).length})` : ""}; spans inside the rest: all ticks ${share(done) || "none"}; those ${share(long) || "none"}`,
+  ];
 }
