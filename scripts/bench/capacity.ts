@@ -43,9 +43,9 @@ import { startTestServer, type TestServer } from "../../src/server/testing/testS
 import { BareHub, FLOOD_YIELD_EVERY } from "./lib/bareHub";
 import { Crowd, deliveryByPlace, histogramStats, type CrowdClient, type CrowdReport, type Group, type GroupReport, type Histogram } from "./lib/crowd";
 import { raiseFdLimit } from "./lib/fdlimit";
-import { turnProbe } from "./lib/turnProbe";
 import { rssBytes } from "./lib/memory";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
+import { turnProbe } from "./lib/turnProbe";
 
 const { values } = parseArgs({
   options: {

@@ -10,9 +10,9 @@ import type { NotePlayed } from "../../platform/playedMarks";
 import type { Scheduler } from "../../platform/scheduler";
 import type { Bankroll, Bet, GameBets, GameChannel } from "../kit";
 import type { CrashBurns } from "./burns";
-import { BrokenChainError, type CrashChains, type RoundSeed } from "./chain";
+import { BrokenChainError, type CrashChains } from "./chain";
 import { CRASH_TICK_MS, PLAYERS_PUSH_MS, type CrashParams, type CrashRoundDetail } from "./model";
-import { CrashCashOuts } from "./cashOuts";
+import { CrashCashOuts, type FlyingRound } from "./cashOuts";
 import { playerOf } from "./views";
 
 export interface CrashRoundDeps {
@@ -34,23 +34,15 @@ export interface CrashRoundDeps {
   fence?: (tx: Db) => Promise<void>; // in a cluster: a deposed leader's round writes are refused (Leadership.fence)
 }
 
-/** The round being played (or counted down, or just crashed). */
-interface Live {
-  round: number;
+/** The round being played (or counted down, or just crashed); its riders and cap are the cash-outs' (FlyingRound). */
+interface Live extends FlyingRound {
   status: CrashStatus;
-  seed: RoundSeed;
   /** Scheduler time when the countdown ends / the round started (in-process durations, not the product clock). */
   countdownEnds: number;
   startedPerf: number;
   /** Product clock at the start, for the record and clients. */
   startedAt: number | null;
   endedMs: number;
-  maxProfitDrops: bigint;
-  /** Profit already cashed out in this round (the cap counts it: bustabit's rule). */
-  cashedOutProfitDrops: bigint;
-  /** Confirmed bets still riding, by wallet. */
-  playing: Map<string, Bet<CrashParams>>;
-  players: Map<string, CrashPlayer>;
   /** Players not yet told to the watchers (tellJoined): the list itself goes out only in a socket's first gameState. */
   joined: CrashPlayer[];
 }
