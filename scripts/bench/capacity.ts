@@ -46,6 +46,7 @@ import { raiseFdLimit } from "./lib/fdlimit";
 import { rssBytes } from "./lib/memory";
 import { emitRows, median, ROWS_MARKER, type BenchRow } from "./lib/report";
 import { addMs, publishToNextTimer } from "./lib/histogram";
+import { turnProbe } from "./lib/turnProbe";
 
 const { values } = parseArgs({
   options: {
@@ -271,7 +272,7 @@ async function betsAndRound(server: TestServer, ledgerBase: string, wallets: Wal
 
     // The round flies: the countdown's rest is skipped (nothing left to wait for), time runs as in production from here.
     for (const c of crowds) c.tell({ cmd: "record", on: true });
-    const loop = loopProbe(ctx.crash.channel);
+    const loop = loopProbe(ctx);
     await startFlight(server);
     const manual = wallets.filter((_, i) => i % 2 === 1).map((w, i) => ({ wallet: w.classicAddress, at: values.burst ? BURST_AT : manualTarget(i) }));
     const waiting = [...manual].sort((a, b) => a.at - b.at);
@@ -364,7 +365,15 @@ async function fanOut(server: TestServer, bare: BareHub, crowds: Crowd[], round:
  * every socket, then timers), so that second figure is what the product adds after serverTime plus the writes themselves;
  * the bare server's ticks report the same (BareHub.ticks).
  */
-function loopProbe(channel: Pick<GameChannel, "publish">) {
+function loopProbe(ctx: TestServer["ctx"]) {
+  const channel: Pick<GameChannel, "publish"> = ctx.crash.channel;
+  // And what shares each tick's turn (lib/turnProbe.ts); embedded, the sandbox ledger closes in this process.
+  const turns = turnProbe(ctx.crash.rounds, [
+    ...(ctx.sandbox?.ledger ? [{ name: "ledger close", on: ctx.sandbox.ledger, method: "close" }] : []),
+    { name: "outbox kick", on: ctx.outbox, method: "kick" },
+    { name: "outbox signing", on: ctx.ledger.platform, method: "sign" },
+    { name: "automatic cash-outs after a tick", on: ctx.crash.rounds.cashOuts, method: "settleReached" },
+  ]);
   const late: Histogram = {};
   const turn: Histogram = {};
   const publish = channel.publish;
@@ -376,7 +385,14 @@ function loopProbe(channel: Pick<GameChannel, "publish">) {
     }
     return sent;
   };
-  return { late, turn, stop: () => void delete (channel as Partial<GameChannel>).publish };
+  return {
+    late,
+    turn,
+    stop: () => {
+      delete (channel as Partial<GameChannel>).publish;
+      for (const line of turns.report()) log(line);
+    },
+  };
 }
 
 function countBy<T extends string | number>(xs: T[]): Record<string, number> {

@@ -7,14 +7,17 @@
 //                                     turn: a histogram (keys in 0.1 ms) of publish -> the first timer after it (Bun writes once the turn ends)
 //                                     ("inStep":true: on the wall clock's tenths of a second, so that hubs in several
 //                                     processes publish each tick together, as a cluster's instances do)
+//                                     ("split":k: on a fixed 100 ms beat, each tick to k groups of sockets of a hub started
+//                                     with k groups, one publish per turn, each with its own serverTime; 1: one publish to all)
 //   {"cmd":"stop"}                 -> exits
 import { publishToNextTimer } from "./histogram";
+// Started with a number k (BareHub.start(k)), each socket also subscribes to one of k group topics, in turn.
 import { linesOf } from "./lines";
 import { rssBytes } from "./memory";
 
 export const FLOOD_YIELD_EVERY = 20;
 
-async function serve(): Promise<void> {
+async function serve(groups: number): Promise<void> {
   let sockets = 0;
   const server = Bun.serve({
     port: 0,
@@ -23,6 +26,7 @@ async function serve(): Promise<void> {
     websocket: {
       open: (ws) => {
         ws.subscribe("bare");
+        if (groups > 1) ws.subscribe(`bare-${sockets % groups}`);
         sockets++;
       },
       close: () => void sockets--,
@@ -32,7 +36,7 @@ async function serve(): Promise<void> {
   const out = (line: unknown) => console.log(JSON.stringify(line));
   out({ url: `ws://127.0.0.1:${server.port}/` });
   for await (const line of console) {
-    const cmd = JSON.parse(line) as { cmd: string; messages?: number; ms?: number; inStep?: boolean };
+    const cmd = JSON.parse(line) as { cmd: string; messages?: number; ms?: number; inStep?: boolean; split?: number };
     if (cmd.cmd === "rss") out({ rssBytes: await rssBytes(), sockets });
     else if (cmd.cmd === "flood") {
       for (let sent = 0; sent < cmd.messages!; sent++) {
@@ -43,11 +47,24 @@ async function serve(): Promise<void> {
     } else if (cmd.cmd === "ticks") {
       let ticks = 0;
       const turn: Record<string, number> = {};
-      for (const until = performance.now() + cmd.ms!; performance.now() < until; ticks++) {
+      const start = performance.now();
+      // With `split`: on a fixed 100 ms beat (a beat missed is skipped), as the game's ticker; the whole tick, its k publishes, in each.
+      for (let beat = 1; performance.now() < start + cmd.ms!; ticks++) {
         if (cmd.inStep) await Bun.sleep(100 - (Date.now() % 100));
-        server.publish("bare", JSON.stringify({ type: "tick", round: 1, elapsedMs: ticks * 100, currentMultiplier: 1.23, serverTime: Date.now() }));
+        const tick = () => JSON.stringify({ type: "tick", round: 1, elapsedMs: ticks * 100, currentMultiplier: 1.23, serverTime: Date.now() });
+        const groupsNow = cmd.split ? Math.min(cmd.split, groups) : 1;
+        if (groupsNow > 1) {
+          // One group per turn: Bun writes a group's publish when its turn ends, before the next group's timer.
+          for (let g = 0; g < groupsNow; g++) {
+            if (g > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+            server.publish(`bare-${g}`, tick());
+          }
+        } else server.publish("bare", tick());
         publishToNextTimer(turn);
-        if (!cmd.inStep) await Bun.sleep(100);
+        if (cmd.split) {
+          beat = Math.max(beat, Math.floor((performance.now() - start) / 100) + 1);
+          await Bun.sleep(Math.max(0, start + beat++ * 100 - performance.now()));
+        } else if (!cmd.inStep) await Bun.sleep(100);
       }
       out({ ticks, turn });
     } else if (cmd.cmd === "stop") {
@@ -57,7 +74,7 @@ async function serve(): Promise<void> {
   }
 }
 
-if (import.meta.main) await serve();
+if (import.meta.main) await serve(Number(process.argv[2] ?? 1));
 
 /** The parent's handle: start(), then rss() and flood(); stop() at the end. */
 export class BareHub {
@@ -73,8 +90,9 @@ export class BareHub {
     return this.proc.pid;
   }
 
-  static async start(): Promise<BareHub> {
-    const hub = new BareHub(Bun.spawn([process.execPath, import.meta.path], { stdin: "pipe", stdout: "pipe", stderr: "inherit" }));
+  /** `groups` > 1: each socket also joins one of that many group topics (ticks(ms, false, k) publishes to k of them in turn). */
+  static async start(groups = 1): Promise<BareHub> {
+    const hub = new BareHub(Bun.spawn([process.execPath, import.meta.path, String(groups)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" }));
     hub.url = (await hub.ask<{ url: string }>()).url;
     return hub;
   }
@@ -97,8 +115,8 @@ export class BareHub {
     return this.ask({ cmd: "flood", messages });
   }
 
-  ticks(ms: number, inStep = false): Promise<{ ticks: number; turn: Record<string, number> }> {
-    return this.ask({ cmd: "ticks", ms, inStep });
+  ticks(ms: number, inStep = false, split?: number): Promise<{ ticks: number; turn: Record<string, number> }> {
+    return this.ask({ cmd: "ticks", ms, inStep, split });
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,5 @@
-import { hundredthsAtMs, maxProfitCapHundredths, msToReachHundredths, multiplyFloor, dropsToXrpNumber } from "../../../engine";
-import type { CrashCashOut, CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
+import { hundredthsAtMs, msToReachHundredths, dropsToXrpNumber } from "../../../engine";
+import type { CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
 import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
 import { probeWrite, reportIfCorrupt, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
@@ -10,8 +10,9 @@ import type { NotePlayed } from "../../platform/playedMarks";
 import type { Scheduler } from "../../platform/scheduler";
 import type { Bankroll, Bet, GameBets, GameChannel } from "../kit";
 import type { CrashBurns } from "./burns";
-import { BrokenChainError, type CrashChains, type RoundSeed } from "./chain";
+import { BrokenChainError, type CrashChains } from "./chain";
 import { CRASH_TICK_MS, PLAYERS_PUSH_MS, type CrashParams, type CrashRoundDetail } from "./model";
+import { CrashCashOuts, type FlyingRound } from "./cashOuts";
 import { playerOf } from "./views";
 
 export interface CrashRoundDeps {
@@ -33,23 +34,15 @@ export interface CrashRoundDeps {
   fence?: (tx: Db) => Promise<void>; // in a cluster: a deposed leader's round writes are refused (Leadership.fence)
 }
 
-/** The round being played (or counted down, or just crashed). */
-interface Live {
-  round: number;
+/** The round being played (or counted down, or just crashed); its riders and cap are the cash-outs' (FlyingRound). */
+interface Live extends FlyingRound {
   status: CrashStatus;
-  seed: RoundSeed;
   /** Scheduler time when the countdown ends / the round started (in-process durations, not the product clock). */
   countdownEnds: number;
   startedPerf: number;
   /** Product clock at the start, for the record and clients. */
   startedAt: number | null;
   endedMs: number;
-  maxProfitDrops: bigint;
-  /** Profit already cashed out in this round (the cap counts it: bustabit's rule). */
-  cashedOutProfitDrops: bigint;
-  /** Confirmed bets still riding, by wallet. */
-  playing: Map<string, Bet<CrashParams>>;
-  players: Map<string, CrashPlayer>;
   /** Players not yet told to the watchers (tellJoined): the list itself goes out only in a socket's first gameState. */
   joined: CrashPlayer[];
 }
@@ -69,8 +62,6 @@ export class CrashRounds {
   private ticker: (() => void) | undefined;
   private lastBankrollDrops: bigint | undefined;
   private playersPush: (() => void) | undefined;
-  /** Cash-outs of the running round not yet told to the watchers (tellCashOuts, at the next tick). */
-  private cashedOut: CrashCashOut[] = [];
   private stopped = true;
   /** Counts start() calls: a chain load of an earlier start never opens a round. */
   private runs = 0;
@@ -84,7 +75,11 @@ export class CrashRounds {
 
   constructor(private readonly deps: CrashRoundDeps) {
     this.writes = new WriteBacklog(deps.db, "crash rounds", deps.log, deps.fence);
+    this.cashOuts = new CrashCashOuts({ writes: this.writes, bets: deps.bets, channel: deps.channel, scheduler: deps.scheduler, log: deps.log });
   }
+
+  /** The riders' wins (decided, told, committed with the round's writes). */
+  readonly cashOuts: CrashCashOuts;
 
   /** The round a bet confirmed now joins: the counting-down one while its row is open (read in the credit's transaction: see run), else the next (spec §4). */
   async placeRound(db: DbOrTx): Promise<number> {
@@ -238,13 +233,13 @@ export class CrashRounds {
       this.crash();
       throw new ConflictError("ROUND_CRASHED", `Too late: the round crashed at ${(live.seed.crashHundredths / 100).toFixed(2)}x.`);
     }
-    this.settleUpTo(h);
+    this.cashOuts.settleUpTo(live, h);
     const bet = live.playing.get(wallet);
     if (!bet) {
       if (live.players.get(wallet)?.hasCashedOut) throw new ConflictError("ALREADY_CASHED_OUT", "You've already cashed out in this round.");
       throw new ConflictError("NO_ACTIVE_BET", "You don't have an active bet in this round.");
     }
-    this.winAt(bet, h);
+    this.cashOuts.win(live, bet, h);
   }
 
   // --- The loop ---------------------------------------------------------------------
@@ -365,73 +360,13 @@ export class CrashRounds {
   private tick(): void {
     const live = this.live;
     if (!live || live.status !== "running") return;
-    if (live.playing.size === 0 && this.cashedOut.length === 0 && !this.deps.channel.watchedAnywhere) return this.stopTicker();
+    if (live.playing.size === 0 && !this.cashOuts.waiting && !this.deps.channel.watchedAnywhere) return this.stopTicker();
     const elapsedMs = this.deps.scheduler.now() - live.startedPerf;
     const h = hundredthsAtMs(elapsedMs);
     if (h >= live.seed.crashHundredths) return this.crash();
-    this.settleUpTo(h);
-    this.tellCashOuts(live.round);
+    this.cashOuts.tell(live.round);
     this.deps.channel.publish({ type: "tick", round: live.round, elapsedMs: Math.round(elapsedMs), currentMultiplier: h / 100, serverTime: Date.now() } satisfies CrashServerMessage);
-  }
-
-  /**
-   * Pays, in multiplier order, every auto cash-out and the max-profit cap reached by `h` (never past the
-   * crash point): each at its exact multiplier. The cap is recomputed as riders leave, counting what they took.
-   */
-  private settleUpTo(h: number): void {
-    const live = this.live!;
-    const limit = Math.min(h, live.seed.crashHundredths);
-    for (;;) {
-      let next: Bet<CrashParams> | undefined;
-      for (const bet of live.playing.values()) {
-        const target = bet.params.autoCashOut;
-        if (target !== null && target <= limit && (!next || target < next.params.autoCashOut!)) next = bet;
-      }
-      const cap = this.capHundredths();
-      if (cap !== undefined && cap <= limit && (!next || cap <= next.params.autoCashOut!)) {
-        this.deps.log.info("crash max profit reached", { round: live.round, cap, riders: live.playing.size });
-        for (const bet of [...live.playing.values()]) this.winAt(bet, cap);
-        return;
-      }
-      if (!next) return;
-      this.winAt(next, next.params.autoCashOut!);
-    }
-  }
-
-  /** The multiplier at which the round's whole profit would pass the cap (engine: bustabit's rule), or undefined with none riding. */
-  private capHundredths(): number | undefined {
-    const live = this.live!;
-    let riding = 0n;
-    for (const bet of live.playing.values()) riding += bet.amountDrops;
-    return maxProfitCapHundredths(riding, live.cashedOutProfitDrops, live.maxProfitDrops);
-  }
-
-  /** A rider leaves at `hundredths`: decided and told now, its payout committed with the round's writes. */
-  private winAt(bet: Bet<CrashParams>, hundredths: number): void {
-    const live = this.live!;
-    live.playing.delete(bet.wallet);
-    const payoutDrops = multiplyFloor(bet.amountDrops, hundredths);
-    live.cashedOutProfitDrops += payoutDrops - bet.amountDrops;
-    this.writes.add(
-      async (tx) => void (await this.deps.bets.win(tx, bet.id, hundredths)),
-      () => this.deps.bets.kick(),
-    );
-    const payout = dropsToXrpNumber(payoutDrops);
-    live.players.set(bet.wallet, { ...playerOf(bet), hasCashedOut: true, cashOutMultiplier: hundredths / 100, payout });
-    this.deps.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: bet.id, round: live.round, multiplier: hundredths / 100, payout, txid: null } satisfies CrashServerMessage);
-    this.cashedOut.push({ walletAddress: bet.wallet, multiplier: hundredths / 100, payout });
-  }
-
-  /**
-   * Tells every watcher the cash-outs since the last tick, at the tick (or the crash): one `playerCashedOut`,
-   * or one `playersCashedOut` for several. A crowd cashing out together is then one message per watching
-   * socket, not one per cash-out (500 cash-outs at once to 10,000 spectators were 5 million messages).
-   * The player's own `cashOutConfirmed` is not delayed.
-   */
-  private tellCashOuts(round: number): void {
-    const players = this.cashedOut.splice(0);
-    if (players.length === 1) this.deps.channel.publish({ type: "playerCashedOut", round, ...players[0]! } satisfies CrashServerMessage);
-    else if (players.length > 1) this.deps.channel.publish({ type: "playersCashedOut", round, players } satisfies CrashServerMessage);
+    this.cashOuts.afterTick(live, h, () => this.live === live && live.status === "running", (step) => this.guard("tick", step));
   }
 
   /** The crash: what is still riding loses; the round, the losses and the burn commit together; then the pause. */
@@ -439,8 +374,8 @@ export class CrashRounds {
     const live = this.live;
     if (!live || live.status !== "running") return;
     this.clearTimers();
-    this.settleUpTo(live.seed.crashHundredths);
-    this.tellCashOuts(live.round);
+    this.cashOuts.settleUpTo(live, live.seed.crashHundredths);
+    this.cashOuts.tell(live.round);
     live.status = "crashed";
     live.endedMs = Math.round(this.deps.scheduler.now() - live.startedPerf);
     const riders = [...live.playing.values()];
@@ -496,5 +431,6 @@ export class CrashRounds {
   private clearTimers(): void {
     for (const cancel of this.timers.splice(0)) cancel();
     this.stopTicker();
+    this.cashOuts.cancel();
   }
 }
