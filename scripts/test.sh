@@ -3,9 +3,9 @@
 # and Xaman, and browser tests in Chromium): installs what is missing first. Exits
 # non-zero on any failure. Extra arguments go to `bun test` (e.g. a path filter).
 #
-# Test files run in parallel worker processes (TEST_JOBS, default 4: measured on 2 cores, the
-# whole suite took 5m32s with 4, 6m30s with 3 (cores 14% idle, waiting on ledger closes and
-# pages) and 8m40s with 5). Each file
+# Test files run in parallel worker processes (TEST_JOBS, default 4: measured on 2 cores when the
+# suite was heavier, 5m32s with 4, 6m30s with 3 and 8m40s with 5; with the prebuilt SPA, workers that
+# keep their modules and the headless shell, 4m06s-4m15s with 4, 13-15% of the cores idle). Each file
 # starts its own servers on free ports with their own data folders; the browser tests of
 # a worker share one Chromium, started here and stopped at the end.
 set -euo pipefail
