@@ -100,7 +100,9 @@ timings=.cache/test-timings.json
 # with fresh modules, as does everything with TEST_ISOLATE=1 or with bun test options among the arguments.
 isolated=()
 shared=()
-if [ "${TEST_ISOLATE:-0}" = "1" ] || printf '%s\n' "$@" | grep -q '^-'; then
+options=0
+for arg in "$@"; do case "$arg" in -*) options=1 ;; esac; done
+if [ "${TEST_ISOLATE:-0}" = "1" ] || [ "$options" = 1 ]; then
   isolated=("$@")
   [ $# -eq 0 ] && isolated=(src scripts e2e)
 elif [ $# -eq 0 ]; then
@@ -127,13 +129,14 @@ run_tests() {
 }
 [ ${#isolated[@]} -gt 0 ] && run_tests "${isolated[@]}"
 [ ${#shared[@]} -gt 0 ] && run_tests --no-isolate "${shared[@]}"
-# Both runs' counts.
-count() { grep -Eo "^ *[0-9]+ $1" "$log" | grep -Eo '[0-9]+' | awk '{ n += $1 } END { print n + 0 }'; }
+# Both runs' counts: each run's summary lines (" N pass", " N fail") just before its "Ran N tests across"; a test's
+# own output cannot add to them, and a run that printed none (no file matched, a crash) counts none.
+count() { awk -v what="$1" 'NF == 2 && $2 == what && $1 ~ /^[0-9]+$/ { last = $1 } /^Ran [0-9]+ tests? across/ { n += last; last = 0 } END { print n + 0 }' "$log"; }
 pass=$(count pass)
 fail=$(count fail)
 
 # The files of this run, slowest first (their durations as this run measured them).
-grep -Eo '^[^ ]+\.test\.tsx?:$' "$log" | tr -d ':' | sort -u >"$work/files"
+{ grep -Eo '^[^ ]+\.test\.tsx?:$' "$log" || true; } | tr -d ':' | sort -u >"$work/files"
 echo "==> The 10 slowest test files"
 bun -e '
   const [timingsPath, filesPath] = process.argv.slice(1);

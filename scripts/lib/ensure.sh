@@ -45,8 +45,10 @@ ensure_chromium() {
     echo "==> Installing Chromium's headless shell from Debian packages (for the browser tests)"
     local sudo
     sudo="$(root_prefix "Chromium is missing and installing it needs root (apt-get install chromium-headless-shell)")"
-    $sudo apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium-headless-shell >/dev/null
+    # Where a full chromium is already installed, a failed install (no package lists, no network) keeps it.
+    if ! { $sudo apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium-headless-shell >/dev/null; }; then
+      echo "warning: chromium-headless-shell could not be installed; the browser tests use the full Chromium if there is one" >&2
+    fi
   fi
   for candidate in /usr/bin/chromium-headless-shell /usr/bin/chromium /usr/bin/chromium-browser; do
     if [ -x "$candidate" ]; then export CHROMIUM_PATH="$candidate"; return; fi

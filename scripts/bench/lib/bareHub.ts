@@ -11,12 +11,12 @@
 //                                     with k groups, one publish per turn, each with its own serverTime; 1: one publish to all)
 //   {"cmd":"stop"}                 -> exits
 import { publishToNextTimer } from "./histogram";
-// Started with a number k (BareHub.start(k)), each socket also subscribes to one of k group topics, in turn.
 import { linesOf } from "./lines";
 import { rssBytes } from "./memory";
 
 export const FLOOD_YIELD_EVERY = 20;
 
+/** Started with a number k (BareHub.start(k)), each socket also subscribes to one of k group topics, in turn. */
 async function serve(groups: number): Promise<void> {
   let sockets = 0;
   const server = Bun.serve({

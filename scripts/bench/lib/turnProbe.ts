@@ -9,6 +9,7 @@
 // after it (that rest, then the writes); and it names the work that ran in that rest: the spans of the functions
 // `targets` wraps (the sandbox ledger's close, the outbox ...), and how many automatic cash-outs the tick reached.
 import type { CrashRounds } from "../../../src/server/games/crash/rounds";
+import { addMs } from "./histogram";
 import { CRASH_TICK_MS } from "../../../src/server/games/crash/model";
 import { histogramStats, type Histogram } from "./crowd";
 
@@ -73,7 +74,7 @@ export function turnProbe(rounds: CrashRounds, targets: SpanTarget[]) {
   if ("settleReached" in cashOuts)
     wrap(cashOuts, "settleReached", (original, self, args) => {
       const start = performance.now();
-      setImmediate(() => void (settleTurns[Math.round((performance.now() - start) * 10)] = (settleTurns[Math.round((performance.now() - start) * 10)] ?? 0) + 1));
+      setImmediate(() => addMs(settleTurns, performance.now() - start));
       return counted(ticks.at(-1), () => original.apply(self, args));
     });
   wrap(rounds, "tick", (original, self, args) => {
@@ -108,7 +109,7 @@ function turnReport(ticks: TickTurn[], spans: { name: string; start: number; end
   const done = ticks.filter((t) => !Number.isNaN(t.writesMs));
   const stats = (pick: (t: TickTurn) => number, of = done) => {
     const h: Histogram = {};
-    for (const t of of) h[Math.round(pick(t) * 10)] = (h[Math.round(pick(t) * 10)] ?? 0) + 1;
+    for (const t of of) addMs(h, pick(t));
     const s = histogramStats([h], 10);
     return `p50 ${s.p50} / p99 ${s.p99} / max ${s.max}`;
   };

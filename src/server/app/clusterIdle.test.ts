@@ -83,6 +83,8 @@ test("a racing socket on the follower: the leader, woken through the broker, pus
   };
   const [byLeader, byFollower] = [pushes(leader), pushes(follower)];
   const race = await eventually(() => leader.ctx.racing.rounds.current, "the leader's race", 10_000);
+  // Nobody watches yet: the leader pushes nothing until the follower's socket wakes it.
+  expect(byLeader).toEqual([]);
   const ws = new WebSocket(`${follower.url.replace(/^http/, "ws")}/ws/games/unicorn-racing`, { headers: { origin: follower.url } } as never);
   const states: number[] = [];
   ws.onmessage = (e) => {

@@ -232,7 +232,8 @@ const RELEASE_START_UP_AFTER_MS = 2_000;
  * the freed pages given back to the system: 3 to 7 MiB less resident over the first 30 s (bun run bench,
  * startup), for one pause of under 8 ms (JSC does it at its next idle moment). Code that runs later is
  * compiled again when it does. From then on the JIT's policy follows the load (not before: the start-up's
- * chain walk would count as load), so an idle server compiles nothing past the interpreter (jitPolicy.ts).
+ * chain walk would count as load; on a machine slow enough that the walk is still running at 2 s, it does count,
+ * and the normal policy holds for 30 s more), so an idle server compiles nothing past the interpreter (jitPolicy.ts).
  */
 function afterStartUp(): void {
   const jit = new LoadFollower();

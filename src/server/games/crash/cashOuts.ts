@@ -90,6 +90,8 @@ export class CrashCashOuts {
    * written. Bun writes a publish when its turn ends, and their commits (70 at one tick held it back 26-61 ms with 2,000
    * and 10,000 watching) would run before. Each still wins at its own multiplier, is committed before its cashOutConfirmed
    * goes out, and is told to the watchers at the next tick; a cash-out or the crash in between settles first (settleUpTo).
+   * A kill between the tick and the settlement leaves the wins untold and uncommitted: the round is voided and its bets
+   * refunded at the next start, as any round a stop leaves running.
    * `run` runs the step (CrashRounds' guard) while `flying()`.
    */
   afterTick(live: FlyingRound, h: number, flying: () => boolean, run: (step: () => void) => void): void {
@@ -154,8 +156,9 @@ export class CrashCashOuts {
 
   /**
    * Commits wins in one transaction of the round's writes, then starts their payouts: the automatic cash-outs of one
-   * multiplier (70 in the capacity bench's round) are one commit, not one each. Told in this turn and committed before
-   * it ends (Bun writes the cashOutConfirmed then), unless another process holds the database (WriteBacklog).
+   * multiplier (70 in the capacity bench's round) are one commit, not one each. Told in this turn; on SQLite committed
+   * before it ends (Bun writes the cashOutConfirmed then), unless another process holds the database (WriteBacklog). On
+   * PostgreSQL the commit is a round trip, so the message can leave first.
    */
   private commit(wins: Won[]): void {
     if (!wins.length) return;

@@ -29,7 +29,12 @@ function committer(): ChainCommitter & { recorded: number[]; salt(id: number): v
     recorded,
     record: (_tx, chain) => void recorded.push(chain.id),
     has: (id) => recorded.includes(id),
-    saltOf: (id, cancelled) => Promise.race([of(id).promise, new Promise<undefined>((r) => { const t = setInterval(() => cancelled() && (clearInterval(t), r(undefined)), 5); })]),
+    // The poll for `cancelled` ends with the salt too: a worker that keeps its modules runs the next files after this one.
+    saltOf: (id, cancelled) => {
+      let t: ReturnType<typeof setInterval> | undefined;
+      const stop = new Promise<undefined>((r) => (t = setInterval(() => cancelled() && r(undefined), 5)));
+      return Promise.race([of(id).promise, stop]).finally(() => clearInterval(t));
+    },
     salt: (id) => of(id).resolve(`LEDGER-HASH-OF-CHAIN-${id}`),
   };
 }

@@ -255,10 +255,11 @@ export class CrashChains {
 
   /**
    * Runs a write once the database takes it (a lock held elsewhere pauses it, as the other loops): tried again on
-   * the scheduler at each of the gate's retry times; undefined when cancelled() is true at a retry.
+   * the scheduler every 250 ms (no longer backoff: a stop is noticed at the next retry); undefined when cancelled() is
+   * true at a retry.
    */
   private whenWritable<T>(write: () => Promise<T>, cancelled: () => boolean): Promise<T | undefined> {
-    const gate = new RetryGate("crash chain", this.log, sqliteOf(this.db), { baseMs: 250, now: () => this.scheduler.now() });
+    const gate = new RetryGate("crash chain", this.log, sqliteOf(this.db), { baseMs: 250, maxMs: 250, now: () => this.scheduler.now() });
     return new Promise((resolve) => {
       const retries = { at: (time: number, retry: () => void) => this.scheduler.at(time, () => (cancelled() ? resolve(undefined) : retry())) };
       retryUntilDone(gate, retries, async () => resolve(await write()));

@@ -366,7 +366,7 @@ export class CrashRounds {
     if (h >= live.seed.crashHundredths) return this.crash();
     this.cashOuts.tell(live.round);
     this.deps.channel.publish({ type: "tick", round: live.round, elapsedMs: Math.round(elapsedMs), currentMultiplier: h / 100, serverTime: Date.now() } satisfies CrashServerMessage);
-    this.cashOuts.afterTick(live, h, () => this.live === live && live.status === "running", (step) => this.guard("tick", step));
+    this.cashOuts.afterTick(live, h, () => this.live === live && live.status === "running", (step) => this.guard("settle", step));
   }
 
   /** The crash: what is still riding loses; the round, the losses and the burn commit together; then the pause. */

@@ -128,8 +128,8 @@ export class GameChannel {
         hub.subscribe(ws, "keepalive");
         hub.subscribe(ws, topic);
         hub.welcome(ws);
-        for (const fn of channel.watchedHere) fn();
         try {
+          for (const fn of channel.watchedHere) fn();
           await handlers.onOpen?.(ws);
           const session = this.wanted ? await deps.socketWallet(this.cookies) : null;
           if (this.wanted && session && this.wanted === session) await channel.auth(ws, this.wanted, session, handlers);
