@@ -372,7 +372,6 @@ function loopProbe(ctx: TestServer["ctx"]) {
     ...(ctx.sandbox?.ledger ? [{ name: "ledger close", on: ctx.sandbox.ledger, method: "close" }] : []),
     { name: "outbox kick", on: ctx.outbox, method: "kick" },
     { name: "outbox signing", on: ctx.ledger.platform, method: "sign" },
-    { name: "automatic cash-outs after a tick", on: ctx.crash.rounds.cashOuts, method: "settleReached" },
   ]);
   const late: Histogram = {};
   const turn: Histogram = {};

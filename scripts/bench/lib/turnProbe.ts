@@ -66,17 +66,15 @@ export function turnProbe(rounds: CrashRounds, targets: SpanTarget[]) {
       counting = undefined;
     }
   };
-  // The wins are the rounds' cash-outs' (before: the rounds' own winAt).
-  const cashOuts: object = (rounds as { cashOuts?: object }).cashOuts ?? rounds;
+  const cashOuts = rounds.cashOuts;
   wrap(cashOuts, "winAt", (original, self, args) => (counting && counting.wins++, original.apply(self, args)));
   // Its whole turn (the wins decided, then their commits in microtasks), until an immediate queued at its start.
   const settleTurns: Histogram = {};
-  if ("settleReached" in cashOuts)
-    wrap(cashOuts, "settleReached", (original, self, args) => {
-      const start = performance.now();
-      setImmediate(() => addMs(settleTurns, performance.now() - start));
-      return counted(ticks.at(-1), () => original.apply(self, args));
-    });
+  wrap(cashOuts, "settleReached", (original, self, args) => {
+    const start = performance.now();
+    setImmediate(() => addMs(settleTurns, performance.now() - start));
+    return counted(ticks.at(-1), () => original.apply(self, args));
+  });
   wrap(rounds, "tick", (original, self, args) => {
     const start = performance.now();
     const elapsed = rounds.flightMs();

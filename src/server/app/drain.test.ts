@@ -81,10 +81,13 @@ describe("restarts void nothing that could finish", () => {
       expect([slots.status, slots.body.code]).toEqual([503, "DRAINING"]);
       // A bet over the game's socket is told the same (it was an INTERNAL_ERROR).
       const socket = await CrashSocket.open(server, player);
-      await socket.auth(playerWallet);
-      socket.send({ type: "bet", betAmount: 2 });
-      expect(await socket.next((m) => m.type === "error" || m.type === "betPaymentRequest", 5_000, "the bet's answer")).toMatchObject({ type: "error", code: "DRAINING" });
-      socket.close();
+      try {
+        await socket.auth(playerWallet);
+        socket.send({ type: "bet", betAmount: 2 });
+        expect(await socket.next((m) => m.type === "error" || m.type === "betPaymentRequest", 5_000, "the bet's answer")).toMatchObject({ type: "error", code: "DRAINING" });
+      } finally {
+        socket.close();
+      }
       await Bun.sleep(1_500);
       expect(await fetch(`${server.url}/api/health`).then((r) => r.ok)).toBe(true);
       // The player withdraws the unpaid bet: nothing is open any more.

@@ -36,13 +36,15 @@ export class RetryGate {
   private readonly maxMs: number;
   private readonly now: () => number;
   private readonly says: { paused: string; resumed: string };
+  private readonly permanent: (err: unknown) => boolean;
 
   constructor(
     private readonly name: string,
     private readonly log: Logger,
     private readonly sqlite?: Database,
-    private readonly options: RetryGateOptions = {},
+    options: RetryGateOptions = {},
   ) {
+    this.permanent = options.permanent ?? (() => false);
     this.baseMs = options.baseMs ?? RETRY_BASE_MS;
     this.maxMs = options.maxMs ?? RETRY_MAX_MS;
     this.now = options.now ?? (() => performance.now());
@@ -71,7 +73,7 @@ export class RetryGate {
       // The lock was taken during the pass: later writes fail at once instead of each waiting the busy timeout.
       if (this.sqlite && isBusyError(err)) writeLockOf(this.sqlite).noteHeld();
       const error = err instanceof Error ? err.message : String(err);
-      if (this.options.permanent?.(err)) {
+      if (this.permanent(err)) {
         this.log.error(`${this.name} given up: trying again cannot mend it`, { error });
         this.failures = 0;
         return true;

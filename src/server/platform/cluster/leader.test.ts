@@ -3,6 +3,7 @@ import { SQL } from "bun";
 import { join } from "node:path";
 import { testDatabase } from "../../testing/clusterServices";
 import { eventually } from "../../testing/ledgerKit";
+import { raiseEpoch } from "../../testing/pgKit";
 import { openPgStore } from "../db/pg";
 import { PgLeaderElection } from "./election";
 import { NotLeaderError, SoloLeadership } from "./leader";
@@ -125,27 +126,30 @@ test("a stopped leader gives the lock back: the next contender leads at its firs
 test("a stopped leader, or a deposed one, has given the lock back when its stop returns: a contender started then leads at its first try, every time", async () => {
   const store = await openPgStore(db.url, { max: 1 });
   const admin = new SQL(db.url, { max: 1 });
-  for (let i = 0; i < 20; i++) {
-    const first = new PgLeaderElection(db.url, { instanceId: `vvx-first-${i}`, checkMs: 60_000 });
-    const next = new PgLeaderElection(db.url, { instanceId: `vvx-next-${i}`, checkMs: 60_000 });
-    try {
-      await first.start();
-      expect(first.role).toBe("leader");
-      if (i % 2) {
-        // Deposed (as the money tests do it: the epoch raised beside it), its session still holding the lock.
-        await admin`UPDATE _leader_epoch SET epoch = epoch + 1, instance_id = 'vvx-other'`;
-        expect(await store.async.transaction((tx) => first.fence(tx)).catch((e: unknown) => e)).toBeInstanceOf(NotLeaderError);
-        expect(first.role).toBe("follower");
+  try {
+    for (let i = 0; i < 20; i++) {
+      const first = new PgLeaderElection(db.url, { instanceId: `vvx-first-${i}`, checkMs: 60_000 });
+      const next = new PgLeaderElection(db.url, { instanceId: `vvx-next-${i}`, checkMs: 60_000 });
+      try {
+        await first.start();
+        expect(first.role).toBe("leader");
+        if (i % 2) {
+          // Deposed (as the money tests do it: the epoch raised beside it), its session still holding the lock.
+          await raiseEpoch(admin, "vvx-other");
+          expect(await store.async.transaction((tx) => first.fence(tx)).catch((e: unknown) => e)).toBeInstanceOf(NotLeaderError);
+          expect(first.role).toBe("follower");
+        }
+        await first.stop();
+        await next.start();
+        expect(next.role).toBe("leader");
+      } finally {
+        await Promise.all([first.stop(), next.stop()]);
       }
-      await first.stop();
-      await next.start();
-      expect(next.role).toBe("leader");
-    } finally {
-      await Promise.all([first.stop(), next.stop()]);
     }
+  } finally {
+    await store.close();
+    await admin.close();
   }
-  await store.close();
-  await admin.close();
 });
 
 test("a follower waits in the lock's queue: it leads the moment the leader's session ends, not at its next try; a waiting follower stops at once", async () => {

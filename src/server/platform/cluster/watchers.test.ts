@@ -104,7 +104,7 @@ describe("after a broker outage (the cut instance's connections through a TCP pr
   afterEach(async () => {
     for (const w of opened.watchers.splice(0)) w.stop();
     await Promise.all(opened.brokers.splice(0).map((b) => b.close()));
-    proxy.close();
+    proxy?.close();
   });
 
   /** A leader (its test clock: `clock.now`) and a follower on a prefix of their own, the one named `cut` reaching Redis through the proxy. */

@@ -52,6 +52,16 @@ export function errorResponse(appError: AppError, path: string, headers?: Securi
  * schema and parse failures become 400s naming the field, anything else is
  * logged and answered as a 500 without internal details.
  */
+/**
+ * A failure that is ours (no AppError, no locked database): a corrupt database file is reported, the error logged with
+ * `path`, and the answer is the API's INTERNAL_ERROR (HTTP and every socket answer with it).
+ */
+export function unexpectedError(error: unknown, log: Logger, what: string, path: string): AppError {
+  reportIfCorrupt(error);
+  log.error(what, { path, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return new AppError(500, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
+}
+
 export function errorHandler(log: Logger, pages: ErrorPages = { notFound: spaNotFound }) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request }) => {
     let appError: AppError;
@@ -72,11 +82,7 @@ export function errorHandler(log: Logger, pages: ErrorPages = { notFound: spaNot
       pages.onBusy?.();
       appError = new DatabaseBusyError();
     } else if (typeof code === "number") appError = new AppError(code, `HTTP_${code}` as const, String((error as { response?: unknown }).response ?? error));
-    else {
-      reportIfCorrupt(error);
-      log.error("unhandled error", { path, error: error instanceof Error ? error.stack ?? error.message : String(error) });
-      appError = new AppError(500, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
-    }
+    else appError = unexpectedError(error, log, "unhandled error", path);
     set.status = appError.status;
     if ("retryAfterSeconds" in appError) set.headers["retry-after"] = String(appError.retryAfterSeconds);
     Object.assign(set.headers, pages.headers?.resource(path));

@@ -1,6 +1,7 @@
 import type { ServerWebSocket } from "bun";
 import { isBusyError } from "../db";
 import { AppError, DatabaseBusyError } from "../errors";
+import { unexpectedError } from "../http/errors";
 import type { Logger } from "../log";
 import { parseTopic, topicOwner } from "../../../shared/channels";
 import { parseMessage, REFUSAL_CODES, type Hub, type HubSocket } from "./hub";
@@ -62,14 +63,12 @@ export function siteSocket(hub: Hub, socketWallet: SocketWallet, log: Logger): S
 
 /**
  * Tells a socket (/ws or a game's) that its message failed; it stays open. An AppError keeps its code and message
- * (as the API's answer), a locked database is DATABASE_BUSY (the API's 503), anything else is ours: logged with
- * `path`, answered INTERNAL_ERROR.
+ * (as the API's answer), a locked database is DATABASE_BUSY (the API's 503), anything else is ours, as the API's
+ * (unexpectedError: a corrupt file reported, logged with `path`, answered INTERNAL_ERROR).
  */
 export function sendFailure(hub: Hub, ws: HubSocket, err: unknown, log: Logger, path: string): void {
-  const known = err instanceof AppError ? err : isBusyError(err) ? new DatabaseBusyError() : undefined;
-  if (known) return hub.sendError(ws, known.code, known.message);
-  log.error(`${path} message failed`, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-  hub.sendError(ws, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
+  const answer = err instanceof AppError ? err : isBusyError(err) ? new DatabaseBusyError() : unexpectedError(err, log, `${path} message failed`, path);
+  hub.sendError(ws, answer.code, answer.message);
 }
 
 /** Answers one client frame of /ws (the socket's budget already spent on it); a private topic's subscription reads the session first (a promise). */
