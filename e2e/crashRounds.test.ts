@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { msToReachHundredths } from "../src/engine";
+import { join } from "node:path";
 import { CRASH_TEST_ENV, crashOf, flyTo, skipToRound, startFlight } from "../src/server/testing/crashKit";
+import { holdDatabase } from "../src/server/testing/holdDatabase";
 import { eventually } from "../src/server/testing/ledgerKit";
 import { startTcpProxy } from "../src/server/testing/tcpProxy";
 import type { WebSocket } from "playwright-core";
@@ -67,6 +69,49 @@ describe("Crash rounds in Chromium (issue 36)", () => {
       await spectator.context.close();
     }
   }, 240_000);
+
+  test("a cash-out while another process holds the database: the page says it is recording at once, then the spec's texts once the win is in the books", async () => {
+    const { address } = await api<{ address: string }>("POST", "/sandbox/api/accounts", { xrp: 100 });
+    const { context, page, errors } = await newPage(live.browser, LAPTOP);
+    let lock: { release(): Promise<void> } | undefined;
+    try {
+      await page.goto(`${live.server.url}/games/crash`);
+      await connectInPage(live, page, address);
+      // A round that flies long enough (from 1.50x to 4.00x is 16 s) to cash out by hand while the lock is taken.
+      const { crash } = await skipToRound(live.server, (c) => c >= 400);
+      await page.getByTestId("crash-amount").fill("5");
+      await page.getByTestId("crash-auto").fill(((crash + 50) / 100).toFixed(2));
+      await page.getByTestId("crash-place").click();
+      const dialog = page.getByTestId("crash-payment");
+      await dialog.waitFor();
+      await sign((await dialog.getAttribute("data-uuid"))!, address);
+      // The dialog has seen the signing (its poll would meet the lock): only the game's socket is at work from here.
+      await dialog.waitFor({ state: "detached", timeout: 15_000 });
+      const line = page.getByTestId("crash-status-line");
+      await line.getByText("Round starting soon...").waitFor({ timeout: 15_000 });
+      await startFlight(live.server);
+      flyTo(live.server, 150);
+      const cashOut = page.getByTestId("crash-cashout");
+      await cashOut.waitFor({ timeout: 20_000 });
+
+      lock = await holdDatabase(join(live.server.dataDir, "vvx.db"));
+      await cashOut.click();
+      await line.getByText(/^You cashed out at \d+\.\d\dx – recording…$/).waitFor({ timeout: 10_000 });
+      const at = /at (\d+\.\d\d)x/.exec(await line.innerText())![1]!;
+      await page.getByTestId("crash-banner").getByText(`CASHED OUT AT ${at}x - RECORDING…`).waitFor();
+      await bothSizes(page, "crash-cashout-recording");
+      await lock.release();
+
+      await line.getByText(`You cashed out at ${at}x – XRP Sent!`).waitFor({ timeout: 15_000 });
+      await page.getByTestId("crash-banner").getByText(`CASHED OUT AT ${at}x - XRP SENT!`).waitFor();
+      await bothSizes(page, "crash-cashout-recorded");
+      await page.getByTestId("crash-bets").getByText(new RegExp(`won [\\d.]+ XRP at ${at}x`)).waitFor({ timeout: 20_000 });
+      expect(errors).toEqual([]);
+    } finally {
+      await lock?.release();
+      await context.close();
+    }
+  }, 120_000);
 
   test("at 375x812 and at 1280x800 the rocket never covers 'Round #N' or the multiplier, through a whole round", async () => {
     const pages = [await newPage(live.browser, TALL_PHONE), await newPage(live.browser, LAPTOP)];
