@@ -45,7 +45,8 @@ async function roundCrashingAtOrAbove(hundredths: number): Promise<number> {
       scheduler.advance(crash.rounds.countdownLeftMs());
       await crash.rounds.settled();
     }
-    if (crash.rounds.state().status === "running") scheduler.advance(msToReachHundredths(crash.chains.seedFor(round).crashHundredths) - crash.rounds.flightMs());
+    // A low crash point's moment may have passed in real time before its timer ran: advance by nothing then.
+    if (crash.rounds.state().status === "running") scheduler.advance(Math.max(0, msToReachHundredths(crash.chains.seedFor(round).crashHundredths) - crash.rounds.flightMs()));
     await crash.rounds.settled();
     scheduler.advance(60_000);
     await crash.rounds.settled();
