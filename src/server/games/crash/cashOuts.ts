@@ -15,6 +15,7 @@ export interface FlyingRound {
   maxProfitDrops: bigint;
   /** Profit already cashed out in this round (the cap counts it: bustabit's rule). */
   cashedOutProfitDrops: bigint;
+  /** Past "running", no tick follows: a win committed then is told to the watchers at once. */
   status: CrashStatus;
   /** Confirmed bets still riding, by wallet. */
   playing: Map<string, Bet<CrashParams>>;
@@ -171,7 +172,7 @@ export class CrashCashOuts {
   /**
    * Commits wins in one transaction of the round's writes (the automatic cash-outs of one multiplier, 70 in the capacity
    * bench's round, are one commit, not one each), then tells each recorded one and starts their payouts. On SQLite the
-   * commit runs in this turn, so the player hears of it as soon as before; on PostgreSQL one round trip later. A write the
+   * commit runs in this turn, so the player hears of it as soon as before; on PostgreSQL one transaction later. A write the
    * database holds back (WriteBacklog's `held`) answers its players at once with `pending`. A win the commit did not
    * record (the bet was settled elsewhere: a new leader voided the round) is not told.
    */

@@ -35,6 +35,19 @@ async function awaitingBet(wallet: string): Promise<{ id: string; destinationTag
   });
 }
 
+/** A new wallet's 2 XRP bet, paid on the ledger, once `catchUp` (the watcher's, by default once) has it confirmed. */
+async function paidBet(catchUp: () => Promise<unknown> = () => game.payments.catchUp()) {
+  const player = await faucet(fixture.server.url, { xrp: 50 });
+  const bet = await awaitingBet(player.classicAddress);
+  await pay(fixture.client, player, { Destination: fixture.platform.classicAddress, DestinationTag: bet.destinationTag, Amount: "2000000" });
+  await catchUp();
+  const confirmed = await eventually(async () => {
+    const row = await game.crash.bets.repo.bet(bet.id);
+    return row?.status === "confirmed" ? row : undefined;
+  }, "the bet confirmed on PostgreSQL", 20_000);
+  return { player, bet, confirmed };
+}
+
 /** Plays counting-down rounds without bets (moving the scheduler) until one whose crash point, known from the chain, is at least `hundredths`. */
 async function roundCrashingAtOrAbove(hundredths: number): Promise<number> {
   const { crash, scheduler } = game;
@@ -94,14 +107,7 @@ describe("crash rounds on PostgreSQL", () => {
   test("a bet's payment is credited once (stream and catch-up at once), and a double cash-out pays once", async () => {
     const { crash, payments, outbox, scheduler } = game;
     const round = await roundCrashingAtOrAbove(200);
-    const player = await faucet(fixture.server.url, { xrp: 50 });
-    const bet = await awaitingBet(player.classicAddress);
-    await pay(fixture.client, player, { Destination: fixture.platform.classicAddress, DestinationTag: bet.destinationTag, Amount: "2000000" });
-    await Promise.all([payments.catchUp(), payments.catchUp()]);
-    const confirmed = await eventually(async () => {
-      const row = await crash.bets.repo.bet(bet.id);
-      return row?.status === "confirmed" ? row : undefined;
-    }, "the bet confirmed on PostgreSQL", 20_000);
+    const { player, bet, confirmed } = await paidBet(() => Promise.all([payments.catchUp(), payments.catchUp()]));
     expect(confirmed.round).toBe(round);
     await payments.catchUp();
     const request = (await payments.getRequest(confirmed.paymentRequestId))!;
@@ -130,16 +136,9 @@ describe("crash rounds on PostgreSQL", () => {
   });
 
   test("a cash-out is told to its player once committed: while a lock on its bet's row holds the commit nothing is sent, after it one cashOutConfirmed", async () => {
-    const { crash, payments, scheduler, store } = game;
+    const { crash, scheduler, store } = game;
     const round = await roundCrashingAtOrAbove(200);
-    const player = await faucet(fixture.server.url, { xrp: 50 });
-    const bet = await awaitingBet(player.classicAddress);
-    await pay(fixture.client, player, { Destination: fixture.platform.classicAddress, DestinationTag: bet.destinationTag, Amount: "2000000" });
-    await payments.catchUp();
-    const confirmed = await eventually(async () => {
-      const row = await crash.bets.repo.bet(bet.id);
-      return row?.status === "confirmed" ? row : undefined;
-    }, "the bet confirmed on PostgreSQL", 20_000);
+    const { player, bet, confirmed } = await paidBet();
     expect(confirmed.round).toBe(round);
     scheduler.advance(crash.rounds.countdownLeftMs());
     await crash.rounds.settled();
