@@ -20,7 +20,7 @@ export interface MyRound {
  * How far a bet's cash-out has come: 0 decided while the database held it (`pending`), 1 committed, 2 paid (with its
  * txid). One bet's cash-out is told up to three times; a message that does not move it on is a repeat.
  */
-export function cashOutStage(m: CashOutConfirmed): 0 | 1 | 2 {
+function cashOutStage(m: CashOutConfirmed): 0 | 1 | 2 {
   return m.pending ? 0 : m.txid ? 2 : 1;
 }
 
