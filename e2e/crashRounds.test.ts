@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { msToReachHundredths } from "../src/engine";
+import { join } from "node:path";
 import { CRASH_TEST_ENV, crashOf, flyTo, skipToRound, startFlight } from "../src/server/testing/crashKit";
+import { holdDatabase } from "../src/server/testing/holdDatabase";
 import { eventually } from "../src/server/testing/ledgerKit";
 import { startTcpProxy } from "../src/server/testing/tcpProxy";
-import type { WebSocket } from "playwright-core";
+import type { Page, WebSocket } from "playwright-core";
 import { TALL_PHONE, bothSizes, connectInPage, newPage, openPage, LAPTOP, sandboxApi, useServerAndBrowser, viewShot, pauseClockSoon } from "./browser";
 
 // Rounds wait for the test, which picks them by their crash point and moves the game scheduler through them.
@@ -11,6 +13,17 @@ const live = useServerAndBrowser({ ...CRASH_TEST_ENV });
 const { api, sign } = sandboxApi(live);
 
 const burnedText = (total: string) => `${Number(total).toLocaleString("en-US", { maximumFractionDigits: 2 })} VVX burned so far`;
+
+/** Places a bet on the page (amount, auto cash-out) and signs its payment in the sandbox wallet; resolves once the dialog has seen the signing. */
+async function betInPage(page: Page, address: string, amount: string, auto: string): Promise<void> {
+  await page.getByTestId("crash-amount").fill(amount);
+  await page.getByTestId("crash-auto").fill(auto);
+  await page.getByTestId("crash-place").click();
+  const dialog = page.getByTestId("crash-payment");
+  await dialog.waitFor();
+  await sign((await dialog.getAttribute("data-uuid"))!, address);
+  await dialog.waitFor({ state: "detached", timeout: 15_000 });
+}
 
 describe("Crash rounds in Chromium (issue 36)", () => {
   test("a lost bet reads 'lost' in My bets at its crash, and 'VVX burned so far' follows the burn live, for the bettor and a spectator", async () => {
@@ -27,12 +40,7 @@ describe("Crash rounds in Chromium (issue 36)", () => {
       // A round counting down whose auto cash-out sits above its crash point: a sure loss.
       const { round, crash } = await skipToRound(live.server, (c) => c <= 500);
       expect(crashOf(live.server, round)).toBe(crash);
-      await page.getByTestId("crash-amount").fill("10");
-      await page.getByTestId("crash-auto").fill(((crash + 50) / 100).toFixed(2));
-      await page.getByTestId("crash-place").click();
-      const dialog = page.getByTestId("crash-payment");
-      await dialog.waitFor();
-      await sign((await dialog.getAttribute("data-uuid"))!, address);
+      await betInPage(page, address, "10", ((crash + 50) / 100).toFixed(2));
       await page.getByTestId("crash-status-line").getByText("Round starting soon...").waitFor({ timeout: 10_000 });
       const myBet = page.getByTestId("crash-bets").locator("li").first();
       await myBet.getByText("confirmed").waitFor();
@@ -67,6 +75,43 @@ describe("Crash rounds in Chromium (issue 36)", () => {
       await spectator.context.close();
     }
   }, 240_000);
+
+  test("a cash-out while another process holds the database: the page says it is recording at once, then the spec's texts once the win is in the books", async () => {
+    const { address } = await api<{ address: string }>("POST", "/sandbox/api/accounts", { xrp: 100 });
+    const { context, page, errors } = await newPage(live.browser, LAPTOP);
+    let lock: { release(): Promise<void> } | undefined;
+    try {
+      await page.goto(`${live.server.url}/games/crash`);
+      await connectInPage(live, page, address);
+      // A round that flies long enough (from 1.50x to 4.00x is 16 s) to cash out by hand while the lock is taken.
+      const { crash } = await skipToRound(live.server, (c) => c >= 400);
+      // Once the dialog has seen the signing (its poll would meet the lock), only the game's socket is at work.
+      await betInPage(page, address, "5", ((crash + 50) / 100).toFixed(2));
+      const line = page.getByTestId("crash-status-line");
+      await line.getByText("Round starting soon...").waitFor({ timeout: 15_000 });
+      await startFlight(live.server);
+      flyTo(live.server, 150);
+      const cashOut = page.getByTestId("crash-cashout");
+      await cashOut.waitFor({ timeout: 20_000 });
+
+      lock = await holdDatabase(join(live.server.dataDir, "vvx.db"));
+      await cashOut.click();
+      await line.getByText(/^You cashed out at \d+\.\d\dx – recording…$/).waitFor({ timeout: 10_000 });
+      const at = /at (\d+\.\d\d)x/.exec(await line.innerText())![1]!;
+      await page.getByTestId("crash-banner").getByText(`CASHED OUT AT ${at}x - RECORDING…`).waitFor();
+      await bothSizes(page, "crash-cashout-recording");
+      await lock.release();
+
+      await line.getByText(`You cashed out at ${at}x – XRP Sent!`).waitFor({ timeout: 15_000 });
+      await page.getByTestId("crash-banner").getByText(`CASHED OUT AT ${at}x - XRP SENT!`).waitFor();
+      await bothSizes(page, "crash-cashout-recorded");
+      await page.getByTestId("crash-bets").getByText(new RegExp(`won [\\d.]+ XRP at ${at}x`)).waitFor({ timeout: 20_000 });
+      expect(errors).toEqual([]);
+    } finally {
+      await lock?.release();
+      await context.close();
+    }
+  }, 120_000);
 
   test("at 375x812 and at 1280x800 the rocket never covers 'Round #N' or the multiplier, through a whole round", async () => {
     const pages = [await newPage(live.browser, TALL_PHONE), await newPage(live.browser, LAPTOP)];

@@ -1,3 +1,4 @@
+import type { Server } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +31,8 @@ export interface PgCrash {
   scheduler: Scheduler;
   outbox: Outbox;
   payments: PaymentWatcher;
+  /** What the game has sent to `wallet`'s sockets so far, in order. */
+  toPlayer(wallet: string): Record<string, unknown>[];
   stop(): Promise<void>;
 }
 
@@ -45,7 +48,12 @@ export async function startPgCrash(fixture: PgLedgerFixture): Promise<PgCrash> {
   const outbox = new Outbox(store.async, gateway, log, clock);
   const payments = new PaymentWatcher(store.async, gateway, outbox, log, { clock });
   const signing = pgSigning(fixture, store.async, log);
-  const crash = new CrashGame({ db: store.async, clock, scheduler, log, ledger: gateway, outbox, payments, signing, hub: new Hub(), config, notePlayed: () => {}, sealer: dataDirSealer(dataDir), calls: new LeaderCalls({ role: "leader", instanceId: "pg-test" }) });
+  // Bun's server at the hub's edge, standing in for the players' sockets: what the game sends each one is recorded.
+  const hub = new Hub();
+  const sent: { topic: string; message: Record<string, unknown> }[] = [];
+  const sockets = { subscriberCount: (topic: string) => (topic.startsWith("player:") ? 1 : 0), publish: (topic: string, json: string) => (sent.push({ topic, message: JSON.parse(json) }), json.length) };
+  hub.attach(sockets as unknown as Server<unknown>);
+  const crash = new CrashGame({ db: store.async, clock, scheduler, log, ledger: gateway, outbox, payments, signing, hub, config, notePlayed: () => {}, sealer: dataDirSealer(dataDir), calls: new LeaderCalls({ role: "leader", instanceId: "pg-test" }) });
   outbox.start();
   payments.start();
   await crash.start();
@@ -58,6 +66,7 @@ export async function startPgCrash(fixture: PgLedgerFixture): Promise<PgCrash> {
     scheduler,
     outbox,
     payments,
+    toPlayer: (wallet) => sent.filter((s) => s.topic === `player:crash:${wallet}`).map((s) => s.message),
     async stop() {
       crash.stop();
       payments.stop();

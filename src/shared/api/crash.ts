@@ -180,7 +180,11 @@ export type CrashServerMessage =
   | { type: "gameHistory"; history: CrashHistoryRound[] }
   | { type: "betConfirmed"; betId: string; round: number; betAmount: number; autoCashOut: number | null; walletAddress: string }
   | { type: "betRefunded"; betId: string; reason: string; betAmount: number; txid: string | null }
-  | { type: "cashOutConfirmed"; betId: string; round: number; multiplier: number; payout: number; txid: string | null }
+  /**
+   * The player's win, once in the books (then again with the payout's txid). `pending`: decided at this multiplier while
+   * the database holds the write back; the same message without it follows once committed.
+   */
+  | { type: "cashOutConfirmed"; betId: string; round: number; multiplier: number; payout: number; txid: string | null; pending?: boolean }
   | ({ type: "playerCashedOut"; round: number } & CrashCashOut)
   /** Several cash-outs since the last tick, in one message (a crowd cashing out together). */
   | { type: "playersCashedOut"; round: number; players: CrashCashOut[] }

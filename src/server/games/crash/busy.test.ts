@@ -57,9 +57,19 @@ describe("crash while another process holds the database", () => {
       // Once the database is free the decisions commit in order: both paid, the round finished, the next one opens.
       const wonA = await betReaches(server, auto.wallet.classicAddress, a.betId, (x) => x.txid, "auto payout", 30_000);
       expect(wonA).toMatchObject({ status: "won", cashOutMultiplier: 1.2, payoutAmount: 12 });
+      // Each player was told twice before the payout: at once, pending (the win was not in the books), then once committed.
+      const told = (socket: CrashSocket, betId: string) => socket.messages.filter((m) => m.type === "cashOutConfirmed" && m.betId === betId && !m.txid).map((m) => [m.multiplier, m.pending ?? false]);
+      expect(told(auto.socket, a.betId)).toEqual([
+        [1.2, true],
+        [1.2, false],
+      ]);
       expect(await deliveredDrops(server, wonA.txid)).toBe(12_000_000n);
       const wonB = await betReaches(server, manual.wallet.classicAddress, b.betId, (x) => x.txid, "manual payout", 30_000);
       expect(wonB.cashOutMultiplier).toBe(manualMultiplier);
+      expect(told(manual.socket, b.betId)).toEqual([
+        [manualMultiplier, true],
+        [manualMultiplier, false],
+      ]);
       expect(await deliveredDrops(server, wonB.txid)).toBe((3_000_000n * BigInt(Math.round(manualMultiplier * 100))) / 100n);
       expect((await server.ctx.crash.bets.repo.round(round))!.status).toBe("finished");
       for (const s of [auto.socket, manual.socket]) s.close();

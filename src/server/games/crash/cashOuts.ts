@@ -1,5 +1,5 @@
 import { maxProfitCapHundredths, multiplyFloor, dropsToXrpNumber } from "../../../engine";
-import type { CrashCashOut, CrashPlayer, CrashServerMessage } from "../../../shared/api/crash";
+import type { CrashCashOut, CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
 import type { WriteBacklog } from "../../platform/db/backlog";
 import type { Logger } from "../../platform/log";
 import type { Scheduler } from "../../platform/scheduler";
@@ -15,6 +15,8 @@ export interface FlyingRound {
   maxProfitDrops: bigint;
   /** Profit already cashed out in this round (the cap counts it: bustabit's rule). */
   cashedOutProfitDrops: bigint;
+  /** Past "running", no tick follows: a win committed then is told to the watchers at once. */
+  status: CrashStatus;
   /** Confirmed bets still riding, by wallet. */
   playing: Map<string, Bet<CrashParams>>;
   players: Map<string, CrashPlayer>;
@@ -29,19 +31,23 @@ export interface CrashCashOutDeps {
   log: Logger;
 }
 
-/** A win decided and not yet committed. */
+/** A win decided and not yet committed: its bet, multiplier and payout (XRP). */
 interface Won {
-  betId: string;
+  bet: Bet<CrashParams>;
   hundredths: number;
+  payout: number;
 }
 
 /**
- * The riders' wins of a flying round: each decided at its exact multiplier and told to its player at once, committed
- * with the round's writes, told to the watchers together at the next tick (tell). What a tick reaches is settled in the
- * turn after it (afterTick), so the tick's publish is written first.
+ * The riders' wins of a flying round: each decided at its exact multiplier (the rider leaves, the round's profit counts
+ * it), committed with the round's writes, and told once committed: to its player at once (cashOutConfirmed), to the
+ * watchers at the next tick (tell). A player is never told of a win a kill could still void. While the commit waits
+ * for the database (another process holds it, or it refused the write), the player is answered at once with a
+ * `pending` cashOutConfirmed, and the committed one follows. What a tick reaches is settled in the turn after it
+ * (afterTick), so the tick's publish is written first.
  */
 export class CrashCashOuts {
-  /** Cash-outs not yet told to the watchers. */
+  /** Committed cash-outs not yet told to the watchers. */
   private untold: CrashCashOut[] = [];
   /** The settlement a tick left for the next turn: up to which multiplier, and its cancel. */
   private settleAt = 0;
@@ -49,40 +55,26 @@ export class CrashCashOuts {
 
   constructor(private readonly deps: CrashCashOutDeps) {}
 
-  /** Whether cash-outs wait to be told. */
+  /** Whether committed cash-outs wait to be told. */
   get waiting(): boolean {
     return this.untold.length > 0;
   }
 
-  /** A rider cashing out by hand at `hundredths` (after settleUpTo: what came before it is paid first). */
-  win(live: FlyingRound, bet: Bet<CrashParams>, hundredths: number): void {
-    this.commit([this.winAt(live, bet, hundredths)]);
+  /**
+   * A rider cashing out by hand at `hundredths`: what the flight reached before (automatic cash-outs, the cap) is won
+   * first, then this one, all in one commit. False when `wallet` has no bet riding (what came before is still won).
+   */
+  cashOut(live: FlyingRound, wallet: string, hundredths: number): boolean {
+    const wins = this.decideUpTo(live, hundredths);
+    const bet = live.playing.get(wallet);
+    if (bet) wins.push(this.winAt(live, bet, hundredths));
+    this.commit(live, wins);
+    return bet !== undefined;
   }
 
-  /**
-   * Pays, in multiplier order, every auto cash-out and the max-profit cap reached by `h` (never past the
-   * crash point): each at its exact multiplier. The cap is recomputed as riders leave, counting what they took.
-   * The wins are committed together, in one transaction.
-   */
+  /** Wins what the flight reached by `h` (see decideUpTo), in one commit. */
   settleUpTo(live: FlyingRound, h: number): void {
-    const limit = Math.min(h, live.seed.crashHundredths);
-    const wins: Won[] = [];
-    for (;;) {
-      let next: Bet<CrashParams> | undefined;
-      for (const bet of live.playing.values()) {
-        const target = bet.params.autoCashOut;
-        if (target !== null && target <= limit && (!next || target < next.params.autoCashOut!)) next = bet;
-      }
-      const cap = this.capHundredths(live);
-      if (cap !== undefined && cap <= limit && (!next || cap <= next.params.autoCashOut!)) {
-        this.deps.log.info("crash max profit reached", { round: live.round, cap, riders: live.playing.size });
-        for (const bet of [...live.playing.values()]) wins.push(this.winAt(live, bet, cap));
-        break;
-      }
-      if (!next) break;
-      wins.push(this.winAt(live, next, next.params.autoCashOut!));
-    }
-    this.commit(wins);
+    this.commit(live, this.decideUpTo(live, h));
   }
 
   /**
@@ -91,13 +83,13 @@ export class CrashCashOuts {
    * and 10,000 watching) would run before. Each still wins at its own multiplier, is committed before its cashOutConfirmed
    * goes out, and is told to the watchers at the next tick; a cash-out or the crash in between settles first (settleUpTo).
    * A kill between the tick and the settlement leaves the wins untold and uncommitted: the round is voided and its bets
-   * refunded at the next start, as any round a stop leaves running.
-   * `run` runs the step (CrashRounds' guard) while `flying()`.
+   * refunded at the next start, as any round a stop leaves running. `run` runs the step (CrashRounds' guard: a failure
+   * is logged); the crash and a stop cancel it (cancel), so it runs only while the round flies.
    */
-  afterTick(live: FlyingRound, h: number, flying: () => boolean, run: (step: () => void) => void): void {
+  afterTick(live: FlyingRound, h: number, run: (step: () => void) => void): void {
     if (!this.reached(live, h)) return;
     this.settleAt = Math.max(this.settleAt, h);
-    this.cancelLater ??= this.deps.scheduler.after(0, () => run(() => this.settleReached(live, flying)));
+    this.cancelLater ??= this.deps.scheduler.after(0, () => run(() => this.settleReached(live)));
   }
 
   /** Cancels what a tick left for the next turn (the round's timers are cleared). */
@@ -108,10 +100,9 @@ export class CrashCashOuts {
   }
 
   /**
-   * Tells every watcher the cash-outs since the last tick, at the tick (or the crash): one `playerCashedOut`,
+   * Tells every watcher the cash-outs committed since the last tick, at the tick (or the crash): one `playerCashedOut`,
    * or one `playersCashedOut` for several. A crowd cashing out together is then one message per watching
    * socket, not one per cash-out (500 cash-outs at once to 10,000 spectators were 5 million messages).
-   * The player's own `cashOutConfirmed` is not delayed.
    */
   tell(round: number): void {
     const players = this.untold.splice(0);
@@ -119,54 +110,97 @@ export class CrashCashOuts {
     else if (players.length > 1) this.deps.channel.publish({ type: "playersCashedOut", round, players } satisfies CrashServerMessage);
   }
 
-  /** The turn after a tick: settles what it reached (a cash-out or the crash may have done it since). */
-  private settleReached(live: FlyingRound, flying: () => boolean): void {
+  /** The turn after a tick: settles what it reached (a cash-out may have done it since). */
+  private settleReached(live: FlyingRound): void {
     const h = this.settleAt;
     this.cancelLater = undefined;
     this.settleAt = 0;
-    if (flying()) this.settleUpTo(live, h);
+    this.settleUpTo(live, h);
   }
 
   /** Whether an automatic cash-out or the cap is reached at `h`. */
   private reached(live: FlyingRound, h: number): boolean {
-    const cap = this.capHundredths(live);
-    if (cap !== undefined && cap <= h) return true;
-    for (const bet of live.playing.values()) if (bet.params.autoCashOut !== null && bet.params.autoCashOut <= h) return true;
-    return false;
+    const { next, cap } = this.scan(live);
+    return (cap !== undefined && cap <= h) || (next !== undefined && next.params.autoCashOut! <= h);
   }
 
-  /** The multiplier at which the round's whole profit would pass the cap (engine: bustabit's rule), or undefined with none riding. */
-  private capHundredths(live: FlyingRound): number | undefined {
+  /**
+   * Decides, in multiplier order, every auto cash-out and the max-profit cap reached by `h` (never past the crash
+   * point): each at its exact multiplier. The cap is recomputed as riders leave, counting what they took.
+   */
+  private decideUpTo(live: FlyingRound, h: number): Won[] {
+    const limit = Math.min(h, live.seed.crashHundredths);
+    const wins: Won[] = [];
+    for (;;) {
+      const { next, cap } = this.scan(live);
+      const target = next ? next.params.autoCashOut! : Infinity;
+      if (cap !== undefined && cap <= limit && cap <= target) {
+        this.deps.log.info("crash max profit reached", { round: live.round, cap, riders: live.playing.size });
+        for (const bet of [...live.playing.values()]) wins.push(this.winAt(live, bet, cap));
+        return wins;
+      }
+      if (!next || target > limit) return wins;
+      wins.push(this.winAt(live, next, target));
+    }
+  }
+
+  /**
+   * One pass over the riders: the one with the lowest automatic cash-out, and the multiplier at which the round's whole
+   * profit would pass the cap (engine: bustabit's rule; undefined with none riding).
+   */
+  private scan(live: FlyingRound): { next: Bet<CrashParams> | undefined; cap: number | undefined } {
     let riding = 0n;
-    for (const bet of live.playing.values()) riding += bet.amountDrops;
-    return maxProfitCapHundredths(riding, live.cashedOutProfitDrops, live.maxProfitDrops);
+    let next: Bet<CrashParams> | undefined;
+    for (const bet of live.playing.values()) {
+      riding += bet.amountDrops;
+      const target = bet.params.autoCashOut;
+      if (target !== null && (!next || target < next.params.autoCashOut!)) next = bet;
+    }
+    return { next, cap: maxProfitCapHundredths(riding, live.cashedOutProfitDrops, live.maxProfitDrops) };
   }
 
-  /** A rider leaves at `hundredths`: decided and told now; the caller commits the win (commit). */
+  /** A rider leaves at `hundredths`: decided now (the round's state changes); the caller commits it (commit), which tells it. */
   private winAt(live: FlyingRound, bet: Bet<CrashParams>, hundredths: number): Won {
     live.playing.delete(bet.wallet);
     const payoutDrops = multiplyFloor(bet.amountDrops, hundredths);
     live.cashedOutProfitDrops += payoutDrops - bet.amountDrops;
     const payout = dropsToXrpNumber(payoutDrops);
     live.players.set(bet.wallet, { ...playerOf(bet), hasCashedOut: true, cashOutMultiplier: hundredths / 100, payout });
-    this.deps.channel.toPlayer(bet.wallet, { type: "cashOutConfirmed", betId: bet.id, round: live.round, multiplier: hundredths / 100, payout, txid: null } satisfies CrashServerMessage);
-    this.untold.push({ walletAddress: bet.wallet, multiplier: hundredths / 100, payout });
-    return { betId: bet.id, hundredths };
+    return { bet, hundredths, payout };
   }
 
   /**
-   * Commits wins in one transaction of the round's writes, then starts their payouts: the automatic cash-outs of one
-   * multiplier (70 in the capacity bench's round) are one commit, not one each. Told in this turn; on SQLite committed
-   * before it ends (Bun writes the cashOutConfirmed then), unless another process holds the database (WriteBacklog). On
-   * PostgreSQL the commit is a round trip, so the message can leave first.
+   * Commits wins in one transaction of the round's writes (the automatic cash-outs of one multiplier, 70 in the capacity
+   * bench's round, are one commit, not one each), then tells each recorded one and starts their payouts. On SQLite the
+   * commit runs in this turn, so the player hears of it as soon as before; on PostgreSQL one transaction later. A write the
+   * database holds back (WriteBacklog's `held`) answers its players at once with `pending`. A win the commit did not
+   * record (the bet was settled elsewhere: a new leader voided the round) is not told.
    */
-  private commit(wins: Won[]): void {
+  private commit(live: FlyingRound, wins: Won[]): void {
     if (!wins.length) return;
+    let recorded: Won[] = [];
     this.deps.writes.add(
       async (tx) => {
-        for (const w of wins) await this.deps.bets.win(tx, w.betId, w.hundredths);
+        recorded = [];
+        for (const w of wins) if (await this.deps.bets.win(tx, w.bet.id, w.hundredths)) recorded.push(w);
       },
-      () => this.deps.bets.kick(),
+      () => {
+        for (const w of recorded) {
+          this.confirm(live, w, false);
+          this.untold.push({ walletAddress: w.bet.wallet, multiplier: w.hundredths / 100, payout: w.payout });
+        }
+        // The crash told the watchers already: what it settled is told now (the next round opens after this commit).
+        if (live.status !== "running") this.tell(live.round);
+        this.deps.bets.kick();
+      },
+      () => {
+        for (const w of wins) this.confirm(live, w, true);
+      },
     );
+  }
+
+  private confirm(live: FlyingRound, w: Won, pending: boolean): void {
+    const message: CrashServerMessage = { type: "cashOutConfirmed", betId: w.bet.id, round: live.round, multiplier: w.hundredths / 100, payout: w.payout, txid: null };
+    this.deps.channel.toPlayer(w.bet.wallet, pending ? { ...message, pending } : message);
   }
 }

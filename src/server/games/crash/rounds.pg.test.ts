@@ -35,6 +35,19 @@ async function awaitingBet(wallet: string): Promise<{ id: string; destinationTag
   });
 }
 
+/** A new wallet's 2 XRP bet, paid on the ledger, once `catchUp` (the watcher's, by default once) has it confirmed. */
+async function paidBet(catchUp: () => Promise<unknown> = () => game.payments.catchUp()) {
+  const player = await faucet(fixture.server.url, { xrp: 50 });
+  const bet = await awaitingBet(player.classicAddress);
+  await pay(fixture.client, player, { Destination: fixture.platform.classicAddress, DestinationTag: bet.destinationTag, Amount: "2000000" });
+  await catchUp();
+  const confirmed = await eventually(async () => {
+    const row = await game.crash.bets.repo.bet(bet.id);
+    return row?.status === "confirmed" ? row : undefined;
+  }, "the bet confirmed on PostgreSQL", 20_000);
+  return { player, bet, confirmed };
+}
+
 /** Plays counting-down rounds without bets (moving the scheduler) until one whose crash point, known from the chain, is at least `hundredths`. */
 async function roundCrashingAtOrAbove(hundredths: number): Promise<number> {
   const { crash, scheduler } = game;
@@ -45,7 +58,8 @@ async function roundCrashingAtOrAbove(hundredths: number): Promise<number> {
       scheduler.advance(crash.rounds.countdownLeftMs());
       await crash.rounds.settled();
     }
-    if (crash.rounds.state().status === "running") scheduler.advance(msToReachHundredths(crash.chains.seedFor(round).crashHundredths) - crash.rounds.flightMs());
+    // A low crash point's moment may have passed in real time before its timer ran: advance by nothing then.
+    if (crash.rounds.state().status === "running") scheduler.advance(Math.max(0, msToReachHundredths(crash.chains.seedFor(round).crashHundredths) - crash.rounds.flightMs()));
     await crash.rounds.settled();
     scheduler.advance(60_000);
     await crash.rounds.settled();
@@ -93,14 +107,7 @@ describe("crash rounds on PostgreSQL", () => {
   test("a bet's payment is credited once (stream and catch-up at once), and a double cash-out pays once", async () => {
     const { crash, payments, outbox, scheduler } = game;
     const round = await roundCrashingAtOrAbove(200);
-    const player = await faucet(fixture.server.url, { xrp: 50 });
-    const bet = await awaitingBet(player.classicAddress);
-    await pay(fixture.client, player, { Destination: fixture.platform.classicAddress, DestinationTag: bet.destinationTag, Amount: "2000000" });
-    await Promise.all([payments.catchUp(), payments.catchUp()]);
-    const confirmed = await eventually(async () => {
-      const row = await crash.bets.repo.bet(bet.id);
-      return row?.status === "confirmed" ? row : undefined;
-    }, "the bet confirmed on PostgreSQL", 20_000);
+    const { player, bet, confirmed } = await paidBet(() => Promise.all([payments.catchUp(), payments.catchUp()]));
     expect(confirmed.round).toBe(round);
     await payments.catchUp();
     const request = (await payments.getRequest(confirmed.paymentRequestId))!;
@@ -127,4 +134,61 @@ describe("crash rounds on PostgreSQL", () => {
     }, "the payout validated", 30_000);
     expect(payout).toHaveLength(1);
   });
+
+  test("a cash-out is told to its player once committed: while a lock on its bet's row holds the commit nothing is sent, after it one cashOutConfirmed", async () => {
+    const { bet, round, confirmations } = await cashOutWhileRowLocked();
+    expect((await game.crash.bets.repo.bet(bet.id))!).toMatchObject({ status: "won", multiplierHundredths: 150, payoutDrops: 3_000_000n });
+    expect(confirmations()).toEqual([{ type: "cashOutConfirmed", betId: bet.id, round, multiplier: 1.5, payout: 3, txid: null }]);
+  });
+
+  test("a win whose bet was settled elsewhere before it committed (a new leader voided the round and refunded it) is never told", async () => {
+    const { bet, confirmations } = await cashOutWhileRowLocked("UPDATE game_bets SET status = 'refunded', reason = 'round_voided' WHERE id = $1");
+    expect((await game.crash.bets.repo.bet(bet.id))!.status).toBe("refunded");
+    expect(confirmations()).toEqual([]);
+  });
 });
+
+/**
+ * A bet cashed out at 1.50x while the test's own transaction locks its row (the win's UPDATE waits for it, so its commit
+ * is held): checks the win is decided at once and told nothing while held, runs `then` (SQL on the row, $1 its id) in the
+ * lock's transaction, releases it and waits for the round's writes. Returns the player's cashOutConfirmed without a txid.
+ */
+async function cashOutWhileRowLocked(then?: string) {
+  const { crash, scheduler, store } = game;
+  const round = await roundCrashingAtOrAbove(200);
+  const { player, bet, confirmed } = await paidBet();
+  expect(confirmed.round).toBe(round);
+  scheduler.advance(crash.rounds.countdownLeftMs());
+  await crash.rounds.settled();
+  scheduler.advance(msToReachHundredths(150) - crash.rounds.flightMs());
+
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const lockTaken = new Promise<void>((r) => (locked = r));
+  const lock = fixture.sql.begin(async (tx) => {
+    await tx`SELECT id FROM game_bets WHERE id = ${bet.id} FOR UPDATE`;
+    locked();
+    await released;
+    if (then) await tx.unsafe(then, [bet.id]);
+  });
+  await lockTaken;
+  const confirmations = () => game.toPlayer(player.classicAddress).filter((m) => m.type === "cashOutConfirmed" && !m.txid);
+  try {
+    crash.rounds.cashOut(player.classicAddress);
+    // Decided at once (a second cash-out is refused), and its transaction is waiting on the lock ...
+    expect(() => crash.rounds.cashOut(player.classicAddress)).toThrow("You've already cashed out in this round.");
+    await eventually(async () => {
+      const [row] = await store.sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      return row.n > 0;
+    }, "the win's transaction waiting for the row lock", 10_000);
+    // ... not committed, and not told.
+    expect((await crash.bets.repo.bet(bet.id))!.status).toBe("confirmed");
+    expect(confirmations()).toEqual([]);
+  } finally {
+    release();
+    await lock;
+  }
+  await crash.rounds.settled();
+  return { bet, round, confirmations };
+}

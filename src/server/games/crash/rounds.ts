@@ -1,5 +1,5 @@
 import { hundredthsAtMs, msToReachHundredths, dropsToXrpNumber } from "../../../engine";
-import type { CrashPlayer, CrashServerMessage, CrashStatus } from "../../../shared/api/crash";
+import type { CrashPlayer, CrashServerMessage } from "../../../shared/api/crash";
 import { ConflictError } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
 import { probeWrite, reportIfCorrupt, sqliteOf, type Db, type DbOrTx } from "../../platform/db";
@@ -36,7 +36,6 @@ export interface CrashRoundDeps {
 
 /** The round being played (or counted down, or just crashed); its riders and cap are the cash-outs' (FlyingRound). */
 interface Live extends FlyingRound {
-  status: CrashStatus;
   /** Scheduler time when the countdown ends / the round started (in-process durations, not the product clock). */
   countdownEnds: number;
   startedPerf: number;
@@ -66,8 +65,9 @@ export class CrashRounds {
   /** Counts start() calls: a chain load of an earlier start never opens a round. */
   private runs = 0;
   /**
-   * The round's writes (start, wins, the crash): a decision is made and told at its moment, then committed in
-   * order; while another process holds the database they wait and are retried, and the round goes on.
+   * The round's writes (wins, the crash): a decision is made at its moment (the crash told then, a win once committed:
+   * CrashCashOuts), then committed in order; while another process holds the database they wait and are retried, and
+   * the round goes on.
    */
   private readonly writes: WriteBacklog;
   /** Set by drain(): resolves once no round is left to play out. */
@@ -78,7 +78,7 @@ export class CrashRounds {
     this.cashOuts = new CrashCashOuts({ writes: this.writes, bets: deps.bets, channel: deps.channel, scheduler: deps.scheduler, log: deps.log });
   }
 
-  /** The riders' wins (decided, told, committed with the round's writes). */
+  /** The riders' wins (decided at their moment, committed with the round's writes, then told). */
   readonly cashOuts: CrashCashOuts;
 
   /** The round a bet confirmed now joins: the counting-down one while its row is open (read in the credit's transaction: see run), else the next (spec §4). */
@@ -233,13 +233,9 @@ export class CrashRounds {
       this.crash();
       throw new ConflictError("ROUND_CRASHED", `Too late: the round crashed at ${(live.seed.crashHundredths / 100).toFixed(2)}x.`);
     }
-    this.cashOuts.settleUpTo(live, h);
-    const bet = live.playing.get(wallet);
-    if (!bet) {
-      if (live.players.get(wallet)?.hasCashedOut) throw new ConflictError("ALREADY_CASHED_OUT", "You've already cashed out in this round.");
-      throw new ConflictError("NO_ACTIVE_BET", "You don't have an active bet in this round.");
-    }
-    this.cashOuts.win(live, bet, h);
+    if (this.cashOuts.cashOut(live, wallet, h)) return;
+    if (live.players.get(wallet)?.hasCashedOut) throw new ConflictError("ALREADY_CASHED_OUT", "You've already cashed out in this round.");
+    throw new ConflictError("NO_ACTIVE_BET", "You don't have an active bet in this round.");
   }
 
   // --- The loop ---------------------------------------------------------------------
@@ -366,7 +362,7 @@ export class CrashRounds {
     if (h >= live.seed.crashHundredths) return this.crash();
     this.cashOuts.tell(live.round);
     this.deps.channel.publish({ type: "tick", round: live.round, elapsedMs: Math.round(elapsedMs), currentMultiplier: h / 100, serverTime: Date.now() } satisfies CrashServerMessage);
-    this.cashOuts.afterTick(live, h, () => this.live === live && live.status === "running", (step) => this.guard("settle", step));
+    this.cashOuts.afterTick(live, h, (step) => this.guard("settle", step));
   }
 
   /** The crash: what is still riding loses; the round, the losses and the burn commit together; then the pause. */

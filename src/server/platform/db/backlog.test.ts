@@ -30,10 +30,12 @@ function setup(busyTimeoutMs?: number) {
 test("a write commits at once when the database takes it, and its follow-up runs", async () => {
   const { backlog, rows, write } = setup();
   let after = 0;
-  backlog.add(write(1), () => after++);
+  let held = 0;
+  backlog.add(write(1), () => after++, () => held++);
   expect(rows()).toEqual([1]);
   await backlog.written();
   expect(after).toBe(1);
+  expect(held).toBe(0);
   expect(backlog.waiting).toBe(0);
 });
 
@@ -44,13 +46,18 @@ test("while another connection holds the database, writes wait without blocking,
   other.exec("BEGIN EXCLUSIVE");
   const t0 = performance.now();
   const done: number[] = [];
-  for (const n of [1, 2, 3]) backlog.add(write(n), () => done.push(n));
+  const held: number[] = [];
+  for (const n of [1, 2, 3]) backlog.add(write(n), () => done.push(n), () => held.push(n));
   // No write waited out SQLite's busy timeout: the caller got control back at once.
   expect(performance.now() - t0).toBeLessThan(1_500);
   expect(backlog.waiting).toBe(3);
   expect(done).toEqual([]);
+  // Each write is said held once, as soon as its pass ended without it (a caller can say its news is pending).
+  await backlog.written();
+  expect(held).toEqual([1, 2, 3]);
   await Bun.sleep(BACKLOG_RETRY_MS * 2);
   expect(backlog.waiting).toBe(3);
+  expect(held).toEqual([1, 2, 3]);
   other.exec("ROLLBACK");
   other.close();
   for (let i = 0; i < 40 && backlog.waiting > 0; i++) await Bun.sleep(50);

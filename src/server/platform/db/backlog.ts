@@ -12,7 +12,7 @@ export const BACKLOG_RETRY_MS = 250;
  * that the database takes writes without waiting), so the loop that decided them neither blocks nor dies.
  */
 export class WriteBacklog {
-  private readonly queue: { write: (tx: DbOrTx) => Promise<void> | void; after?: () => void }[] = [];
+  private readonly queue: { write: (tx: DbOrTx) => Promise<void> | void; after?: () => void; held?: () => void }[] = [];
   private readonly gate: RetryGate;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
@@ -35,9 +35,13 @@ export class WriteBacklog {
     return this.queue.length;
   }
 
-  /** Commits `write` after every write before it (now, when the database takes it); `after` runs once it committed. */
-  add(write: (tx: DbOrTx) => Promise<void> | void, after?: () => void): void {
-    this.queue.push({ write, after });
+  /**
+   * Commits `write` after every write before it (now, when the database takes it); `after` runs once it committed.
+   * `held` runs (once, before `after`) when the pass that was to commit it ended without doing so: the database is held
+   * elsewhere or refused a write, and it waits for a retry.
+   */
+  add(write: (tx: DbOrTx) => Promise<void> | void, after?: () => void, held?: () => void): void {
+    this.queue.push({ write, after, held });
     this.flush();
   }
 
@@ -71,7 +75,13 @@ export class WriteBacklog {
       })
       .finally(() => {
         this.writing = false;
-        if (this.queue.length && !this.stopped) this.timer = setTimeout(() => this.flush(), BACKLOG_RETRY_MS);
+        if (!this.queue.length || this.stopped) return;
+        this.timer = setTimeout(() => this.flush(), BACKLOG_RETRY_MS);
+        for (const entry of this.queue) {
+          const held = entry.held;
+          entry.held = undefined;
+          held?.();
+        }
       });
   }
 }

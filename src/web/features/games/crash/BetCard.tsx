@@ -26,7 +26,7 @@ export const NEXT_ROUND_LINE = "Bet placed for the next round: this one is alrea
 export function statusLine(game: Pick<CrashGameView, "mine" | "round" | "status">, payment: BetPaymentStatus): string | null {
   const { mine } = game;
   if (mine) {
-    if (mine.cashedOutAt !== null) return `You cashed out at ${mine.cashedOutAt.toFixed(2)}x – XRP Sent!`;
+    if (mine.cashedOutAt !== null) return `You cashed out at ${mine.cashedOutAt.toFixed(2)}x – ${mine.recording ? "recording…" : "XRP Sent!"}`;
     if (mine.round > game.round) return game.status === "running" ? NEXT_ROUND_LINE : "Waiting for next round...";
     if (mine.round === game.round && game.status === "waiting") return "Round starting soon...";
     if (mine.round === game.round && game.status === "crashed") return "Game Over – You Lost";

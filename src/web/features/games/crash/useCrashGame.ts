@@ -3,22 +3,11 @@ import type { CrashServerMessage } from "../../../../shared/api/crash";
 import { foldCrashPlayers, NO_CRASH_PLAYERS, type CrashRoundPlayers } from "../../../../shared/crashPlayers";
 import { toast } from "../../../state/toast";
 import { CRASH_RULES, type CrashHistoryRound, type CrashPlayer, type CrashStatus } from "./api";
+import { cashOutBanner, cashOutFollower, withCashOut, type MyRound } from "./cashOutNews";
 import { CRASH_SOCKET, GameSocket, gameSocketUrl, type GameSocketStatus, type SocketPolicy } from "./gameSocket";
 import { newTimeline, observe, type Timeline } from "./timeline";
 
 type GameState = Extract<CrashServerMessage, { type: "gameState" }>;
-
-/** The player's own news in the current round, for the status line and the banner. */
-export interface MyRound {
-  round: number;
-  betId: string;
-  betAmount: number;
-  autoCashOut: number | null;
-  cashedOutAt: number | null;
-  payout: number | null;
-  txid: string | null;
-  lost: boolean;
-}
 
 export interface CrashGameView {
   socket: GameSocketStatus;
@@ -30,7 +19,7 @@ export interface CrashGameView {
   /** The multiplier shown on the cash-out button (server ticks; the canvas draws its own, smoother). */
   multiplier: number;
   mine: MyRound | null;
-  /** 'CASHED OUT AT x - XRP SENT!' while set (8 s). */
+  /** 'CASHED OUT AT x - XRP SENT!' while set (8 s); 'CASHED OUT AT x - RECORDING…' while the win waits for the server's database. */
   banner: string | null;
   timeline: Timeline;
   send(message: Record<string, unknown>): boolean;
@@ -66,6 +55,8 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
   const [banner, setBanner] = useState<string | null>(null);
 
   useEffect(() => {
+    // A cash-out is told again once committed (after a pending one) and once paid: a repeat changes nothing.
+    const cashOutNews = cashOutFollower();
     const handle = (m: CrashServerMessage) => {
       observe(timeline.current, m, performance.now());
       const folded = foldCrashPlayers(players.current, m);
@@ -89,12 +80,15 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
         case "gameHistory":
           return setHistory(m.history);
         case "betConfirmed":
-          setMine({ round: m.round, betId: m.betId, betAmount: m.betAmount, autoCashOut: m.autoCashOut, cashedOutAt: null, payout: null, txid: null, lost: false });
+          setMine({ round: m.round, betId: m.betId, betAmount: m.betAmount, autoCashOut: m.autoCashOut, cashedOutAt: null, recording: false, payout: null, txid: null, lost: false });
           return callbacks.current.onMine?.();
-        case "cashOutConfirmed":
-          setMine((cur) => (cur && cur.betId === m.betId ? { ...cur, cashedOutAt: m.multiplier, payout: m.payout, txid: m.txid ?? cur.txid } : cur));
-          if (!m.txid) setBanner(`CASHED OUT AT ${m.multiplier.toFixed(2)}x - XRP SENT!`);
+        case "cashOutConfirmed": {
+          if (!cashOutNews(m)) return;
+          setMine((cur) => withCashOut(cur, m));
+          const text = cashOutBanner(m);
+          if (text) setBanner(text);
           return callbacks.current.onMine?.();
+        }
         case "burnTotal":
           return callbacks.current.onBurns?.(m.totalVvxBurned);
         case "betRefunded":
