@@ -160,7 +160,6 @@ async function cashOutWhileRowLocked(then?: string) {
   expect(confirmed.round).toBe(round);
   scheduler.advance(crash.rounds.countdownLeftMs());
   await crash.rounds.settled();
-  scheduler.advance(msToReachHundredths(150) - crash.rounds.flightMs());
 
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
@@ -175,6 +174,8 @@ async function cashOutWhileRowLocked(then?: string) {
   await lockTaken;
   const confirmations = () => game.toPlayer(player.classicAddress).filter((m) => m.type === "cashOutConfirmed" && !m.txid);
   try {
+    // The flight's clock runs in real time too: move it to 1.50x right before the cash-out, with the lock already held.
+    scheduler.advance(msToReachHundredths(150) - crash.rounds.flightMs());
     crash.rounds.cashOut(player.classicAddress);
     // Decided at once (a second cash-out is refused), and its transaction is waiting on the lock ...
     expect(() => crash.rounds.cashOut(player.classicAddress)).toThrow("You've already cashed out in this round.");
