@@ -129,6 +129,29 @@ describe("crash chains", () => {
     expect(await chains.all()).toHaveLength(1);
   });
 
+  test("a stop while a refused write waits ends it: its retry is disarmed and nothing is tried or written after", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vvx-chain-"));
+    const scheduler = new Scheduler();
+    const chains = new CrashChains(store(dir).db, systemClock, log, sealer, salting(), 3_000, scheduler);
+    const lock = new Database(join(dir, "vvx.db"));
+    lock.exec("PRAGMA busy_timeout = 0");
+    lock.exec("BEGIN IMMEDIATE");
+    const loading = chains.load(1);
+    const refusals = () => log.lines.filter((l) => l.includes("crash chain paused") && l.includes("database not writable")).length;
+    const before = refusals();
+    await eventually(() => refusals() === before + 1 && scheduler.pending === 1, "the refused write's retry armed on the scheduler");
+    chains.stop();
+    expect(scheduler.pending).toBe(0);
+    expect(await loading).toBeUndefined();
+    // The database takes writes again and time passes: no retry comes.
+    lock.exec("ROLLBACK");
+    lock.close();
+    scheduler.advance(1_000);
+    await Bun.sleep(0);
+    expect(refusals()).toBe(before + 1);
+    expect(await chains.all()).toHaveLength(0);
+  });
+
   test("a seed that no longer walks to its published terminating hash is refused", async () => {
     const { db } = store();
     const commit = salting();
