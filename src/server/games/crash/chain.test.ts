@@ -81,10 +81,10 @@ describe("crash chains", () => {
     expect(chains.readyFor(7 + 2_344)).toBe(true);
     expect(chains.readyFor(7 + 2_345)).toBe(false);
     expect(() => chains.seedFor(7 + 2_345)).toThrow("not in the crash chain in use");
-    while (commit.recorded.length < 2) await Bun.sleep(5);
+    await eventually(() => commit.recorded.length === 2, "the next chain recorded");
     expect(chains.readyFor(7 + 2_345)).toBe(false);
     commit.salt(commit.recorded[1]!);
-    while (!chains.readyFor(7 + 2_345)) await Bun.sleep(5);
+    await eventually(() => chains.readyFor(7 + 2_345), "the next chain salted and in use");
     const next = chains.seedFor(7 + 2_345);
     expect(next.gameNumber).toBe(1);
     expect(await chains.all()).toHaveLength(2);
@@ -168,7 +168,7 @@ describe("crash chains", () => {
     const commit = committer();
     const chains = new CrashChains(db, systemClock, log, sealer, commit, 3_000, new Scheduler());
     const loading = chains.load(41);
-    while (commit.recorded.length === 0) await Bun.sleep(5);
+    await eventually(() => commit.recorded.length === 1, "the committed chain recorded");
     commit.salt(commit.recorded[0]!);
     const row = (await loading)!;
     expect(row).toMatchObject({ firstRound: 41, salt: `LEDGER-HASH-OF-CHAIN-${row.id}` });
