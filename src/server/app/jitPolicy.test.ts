@@ -12,15 +12,15 @@ afterEach(() => {
   for (const s of schedulers.splice(0)) s.clear();
 });
 
-/** A server's follower on a process whose CPU time and timers the test moves, recording every scale it sets. */
-function server() {
+/** A server's follower (following unless told otherwise) on a process whose CPU time and timers the test moves, recording every scale it sets. */
+function server({ following = true } = {}) {
   const timers = new Scheduler();
   schedulers.push(timers);
   let cpu = 0;
   const scales: number[] = [];
   const jit = new LoadFollower({ cpuMs: () => cpu, timers, setScale: (s) => scales.push(s) });
   jit.idle();
-  jit.follow();
+  if (following) jit.follow();
   /** `ms` of wall time in which the process used `cpuMs` of CPU, spread evenly over it (its samples fall due on the way). */
   const run = (ms: number, cpuMs: number) => {
     const perMs = cpuMs / ms;
@@ -31,7 +31,7 @@ function server() {
   };
   /** One second in which the process used `cpuMs` of CPU. */
   const second = (cpuMs: number) => run(1000, cpuMs);
-  return { scales, second, run };
+  return { jit, scales, second, run };
 }
 
 describe("the JIT policy follows the load", () => {
@@ -67,17 +67,11 @@ describe("the JIT policy follows the load", () => {
   });
 
   test("nothing is sampled before follow: the start-up's own work does not count", () => {
-    const timers = new Scheduler();
-    schedulers.push(timers);
-    let cpu = 0;
-    const scales: number[] = [];
-    const jit = new LoadFollower({ cpuMs: () => cpu, timers, setScale: (s) => scales.push(s) });
-    jit.idle();
-    cpu += 5_000; // the chain walk
-    timers.advance(2_000);
+    const { jit, scales, run, second } = server({ following: false });
+    run(2_000, 5_000); // the chain walk
     expect(scales).toEqual([IDLE]);
     jit.follow();
-    timers.advance(1_000);
+    second(0);
     expect(scales).toEqual([IDLE]);
   });
 });

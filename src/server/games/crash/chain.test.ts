@@ -106,9 +106,12 @@ describe("crash chains", () => {
     expect(again.seedFor(40)).toEqual(first.seedFor(40));
   });
 
-  test("a first chain made while the database takes no writes (a lock held elsewhere) is published once it does", async () => {
+  /**
+   * A first chain's load while another connection holds the write lock: resolves once its refused write's retry is
+   * armed on the game's scheduler (every 250 ms of it), which the test moves. `release` ends the lock.
+   */
+  async function refusedLoad() {
     const dir = mkdtempSync(join(tmpdir(), "vvx-chain-"));
-    // The refused write is tried again on the game's scheduler (every 250 ms of it), which the test moves.
     const scheduler = new Scheduler();
     const chains = new CrashChains(store(dir).db, systemClock, log, sealer, salting(), 3_000, scheduler);
     const lock = new Database(join(dir, "vvx.db"));
@@ -119,36 +122,31 @@ describe("crash chains", () => {
     const refusals = () => log.lines.filter((l) => l.includes("crash chain paused") && l.includes("database not writable")).length;
     const before = refusals();
     await eventually(() => refusals() === before + 1 && scheduler.pending === 1, "the refused write's retry armed on the scheduler");
+    const release = () => (lock.exec("ROLLBACK"), lock.close());
+    return { chains, scheduler, loading, loaded: () => loaded, retries: () => refusals() - before, release };
+  }
+
+  test("a first chain made while the database takes no writes (a lock held elsewhere) is published once it does", async () => {
+    const { chains, scheduler, loading, loaded, retries, release } = await refusedLoad();
     scheduler.advance(250);
-    await eventually(() => refusals() === before + 2 && scheduler.pending === 1, "the retry refused too, and the next one armed");
-    expect(loaded).toBe(false);
-    lock.exec("ROLLBACK");
-    lock.close();
+    await eventually(() => retries() === 2 && scheduler.pending === 1, "the retry refused too, and the next one armed");
+    expect(loaded()).toBe(false);
+    release();
     scheduler.advance(250);
     expect((await loading)!.firstRound).toBe(1);
     expect(await chains.all()).toHaveLength(1);
   });
 
   test("a stop while a refused write waits ends it: its retry is disarmed and nothing is tried or written after", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "vvx-chain-"));
-    const scheduler = new Scheduler();
-    const chains = new CrashChains(store(dir).db, systemClock, log, sealer, salting(), 3_000, scheduler);
-    const lock = new Database(join(dir, "vvx.db"));
-    lock.exec("PRAGMA busy_timeout = 0");
-    lock.exec("BEGIN IMMEDIATE");
-    const loading = chains.load(1);
-    const refusals = () => log.lines.filter((l) => l.includes("crash chain paused") && l.includes("database not writable")).length;
-    const before = refusals();
-    await eventually(() => refusals() === before + 1 && scheduler.pending === 1, "the refused write's retry armed on the scheduler");
+    const { chains, scheduler, loading, retries, release } = await refusedLoad();
     chains.stop();
     expect(scheduler.pending).toBe(0);
     expect(await loading).toBeUndefined();
     // The database takes writes again and time passes: no retry comes.
-    lock.exec("ROLLBACK");
-    lock.close();
+    release();
     scheduler.advance(1_000);
     await Bun.sleep(0);
-    expect(refusals()).toBe(before + 1);
+    expect(retries()).toBe(1);
     expect(await chains.all()).toHaveLength(0);
   });
 
