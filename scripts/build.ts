@@ -16,7 +16,6 @@ import { PREBUILT_SPA } from "../src/server/platform/http/spa";
 import { writeSpa } from "./lib/spaFiles";
 import { loadConfig } from "../src/server/platform/config";
 import { keptGenesis } from "../src/server/app/binary";
-import { IDLE_JIT_SCALE } from "../src/server/app/jitPolicy";
 
 const root = join(import.meta.dir, "..");
 // BUILD_DIR: another output folder than dist/ (scripts/build.test.ts builds into a temporary one).
@@ -66,14 +65,11 @@ await Bun.write(
 console.log(`SPA: ${assets.length} files; text ${(raw / 1024).toFixed(0)} KB, ${(br / 1024).toFixed(0)} KB as brotli`);
 
 // --bytecode: the binary carries its modules pre-parsed; start-up to the first answer about 40% shorter.
-// --compile-jit-policy: the start-up code (run once) stays in the interpreter instead of keeping the JIT's
-// threads busy: the binary starts at the idle scale, which the server keeps while idle and leaves once busy
-// (app/jitPolicy.ts, started by main); a command sets the normal policy (main).
 // --bytecode-order: a first build is started twice (fresh, then warm data directory) to record which
 // functions a start uses; the second build lays those out together at the front of the binary's
 // bytecode, so a start reads and keeps fewer pages of it.
 function compile(order: string[]): void {
-  const args = ["bun", "build", "--compile", "--production", "--minify", "--splitting", "--bytecode", "--format=esm", "--sourcemap=none", `--compile-jit-policy=${IDLE_JIT_SCALE}`];
+  const args = ["bun", "build", "--compile", "--production", "--minify", "--splitting", "--bytecode", "--format=esm", "--sourcemap=none"];
   if (order.length) args.push("--bytecode-order", order.join(","));
   const result = Bun.spawnSync([...args, entry, "--outfile", outfile], { cwd: root, stdout: "inherit", stderr: "inherit", env: { ...process.env, NODE_ENV: "production" } });
   if (result.exitCode !== 0) process.exit(result.exitCode ?? 1);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { CrashServerMessage } from "../../shared/api/crash";
 import { CRASH_TICK_MS } from "../games/crash/model";
+import { RACING_PUSH_MS } from "../games/racing/model";
 import { CRASH_TEST_ENV, CrashSocket, skipToRound, startFlight } from "../testing/crashKit";
 import { eventually } from "../testing/ledgerKit";
 import { startInProcessCluster, type InProcessCluster } from "../testing/clusterKit";
@@ -92,9 +93,14 @@ test("a racing socket on the follower: the leader, woken through the broker, pus
     if (m.type === "gameState") states.push(m.data.currentRound);
   };
   try {
-    // The state on open (read from the database), then at least one the leader pushed (once a second in a countdown).
-    await eventually(() => byLeader.includes("gameState") && states.length >= 2, "a state the leader pushed, on the follower's socket", 5_000);
+    // The state on open (read from the database), and the socket counted on the leader through the broker.
+    await eventually(() => states.length === 1 && leader.ctx.hub.watchersElsewhere(leader.ctx.racing.channel.topic) === 1, "the follower's racing socket open and counted on the leader", 5_000, 5);
     expect(states[0]).toBe(race.round);
+    // A second of both instances' push timers (the games' schedulers): the leader pushes (once a second in a countdown), the follower does not.
+    follower.ctx.scheduler.advance(RACING_PUSH_MS * 2);
+    leader.ctx.scheduler.advance(RACING_PUSH_MS * 2);
+    await eventually(() => states.length >= 2, "a state the leader pushed, on the follower's socket", 5_000, 5);
+    expect(byLeader).toContain("gameState");
     expect(byFollower).toEqual([]);
   } finally {
     ws.close();

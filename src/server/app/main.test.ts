@@ -9,7 +9,7 @@ import { DataDirInUseError } from "../platform/db/dataDirLock";
 import { migrations } from "../platform/db/migrations";
 import { loadConfig } from "../platform/config";
 import { freePort, startTestServer } from "../testing/testServer";
-import { ListenError, listenError, startServer } from "./main";
+import { ListenError, listenError, startServer } from "./server";
 
 const MAIN = join(import.meta.dir, "main.ts");
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { memoryLogger } from "../platform/log";
 import { startTestServer, type TestServer } from "../testing/testServer";
-import { racingRtpWarning } from "./main";
+import { racingRtpWarning } from "./server";
 
 const servers: TestServer[] = [];
 afterAll(async () => {

@@ -66,7 +66,7 @@ export interface HistoryQuery {
 
 /**
  * What a feature gives the history: its rows of a wallet. A feature adds its rows with one line
- * where the app composes the history (src/server/app/main.ts): `history.register(mySource)`.
+ * where the app composes the history (src/server/app/server.ts): `history.register(mySource)`.
  */
 export interface HistorySource {
   /** Which tab its rows belong to. */

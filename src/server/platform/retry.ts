@@ -7,7 +7,7 @@ export const RETRY_BASE_MS = 1000;
 /** Longest wait between tries of a failing background loop. */
 export const RETRY_MAX_MS = 60_000;
 
-/** How a RetryGate backs off, tells the time and words its log lines (every field optional). */
+/** How a RetryGate backs off and tells the time (every field optional). */
 export interface RetryGateOptions {
   /** First wait after a failure (RETRY_BASE_MS); it doubles with each failure in a row. */
   baseMs?: number;
@@ -15,10 +15,6 @@ export interface RetryGateOptions {
   maxMs?: number;
   /** The clock of the waits (performance.now(); a game's Scheduler.now, which tests move). */
   now?: () => number;
-  /** A failure trying again cannot mend: logged as an error, and the pass counts as done (nothing to retry). */
-  permanent?: (err: unknown) => boolean;
-  /** The log lines' words after the name: a failure's ("paused") and the first good pass after failures ("resumed"). */
-  says?: { paused: string; resumed: string };
 }
 
 /**
@@ -35,8 +31,6 @@ export class RetryGate {
   private readonly baseMs: number;
   private readonly maxMs: number;
   private readonly now: () => number;
-  private readonly says: { paused: string; resumed: string };
-  private readonly permanent: (err: unknown) => boolean;
 
   constructor(
     private readonly name: string,
@@ -44,11 +38,9 @@ export class RetryGate {
     private readonly sqlite?: Database,
     options: RetryGateOptions = {},
   ) {
-    this.permanent = options.permanent ?? (() => false);
     this.baseMs = options.baseMs ?? RETRY_BASE_MS;
     this.maxMs = options.maxMs ?? RETRY_MAX_MS;
     this.now = options.now ?? (() => performance.now());
-    this.says = options.says ?? { paused: "paused", resumed: "resumed" };
   }
 
   /** True while the loop waits after a failure. */
@@ -61,7 +53,7 @@ export class RetryGate {
     return this.until;
   }
 
-  /** Runs one pass unless backing off; never throws. True when the pass ran to its end (or failed for good). */
+  /** Runs one pass unless backing off; never throws. True when the pass ran to its end. */
   async run(pass: () => Promise<void> | void): Promise<boolean> {
     if (this.backingOff) return false;
     const locked = this.sqlite ? probeWrite(this.sqlite) : undefined;
@@ -72,15 +64,9 @@ export class RetryGate {
       reportIfCorrupt(err);
       // The lock was taken during the pass: later writes fail at once instead of each waiting the busy timeout.
       if (this.sqlite && isBusyError(err)) writeLockOf(this.sqlite).noteHeld();
-      const error = err instanceof Error ? err.message : String(err);
-      if (this.permanent(err)) {
-        this.log.error(`${this.name} given up: trying again cannot mend it`, { error });
-        this.failures = 0;
-        return true;
-      }
-      return this.failed(error, Math.min(this.maxMs, this.baseMs * 2 ** this.failures));
+      return this.failed(err instanceof Error ? err.message : String(err), Math.min(this.maxMs, this.baseMs * 2 ** this.failures));
     }
-    if (this.failures > 0) this.log.info(`${this.name} ${this.says.resumed}`, { failures: this.failures });
+    if (this.failures > 0) this.log.info(`${this.name} resumed`, { failures: this.failures });
     this.failures = 0;
     return true;
   }
@@ -89,7 +75,7 @@ export class RetryGate {
     this.failures++;
     this.until = this.now() + delay;
     // Logged at the 1st, 2nd, 4th, 8th ... failure in a row: a long outage writes a handful of lines.
-    if ((this.failures & (this.failures - 1)) === 0) this.log.warn(`${this.name} ${this.says.paused}`, { error, failures: this.failures, retryInMs: delay });
+    if ((this.failures & (this.failures - 1)) === 0) this.log.warn(`${this.name} paused`, { error, failures: this.failures, retryInMs: delay });
     return false;
   }
 }

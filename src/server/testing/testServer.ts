@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../platform/config";
 import type { Logger } from "../platform/log";
-import { startServer } from "../app/main";
+import { startServer } from "../app/server";
 import type { AppContext } from "../app/context";
 import type { Store } from "../platform/db";
 
 // Tests that build the app without listening (another network's configuration) reach the composition root here.
 export { createApp } from "../app/app";
-export { createContext } from "../app/main";
+export { createContext } from "../app/server";
 
 /** A free TCP port on loopback (Elysia's reusePort would let two servers share one silently). */
 export async function freePort(): Promise<number> {

@@ -81,10 +81,10 @@ describe("crash chains", () => {
     expect(chains.readyFor(7 + 2_344)).toBe(true);
     expect(chains.readyFor(7 + 2_345)).toBe(false);
     expect(() => chains.seedFor(7 + 2_345)).toThrow("not in the crash chain in use");
-    while (commit.recorded.length < 2) await Bun.sleep(5);
+    await eventually(() => commit.recorded.length === 2, "the next chain recorded");
     expect(chains.readyFor(7 + 2_345)).toBe(false);
     commit.salt(commit.recorded[1]!);
-    while (!chains.readyFor(7 + 2_345)) await Bun.sleep(5);
+    await eventually(() => chains.readyFor(7 + 2_345), "the next chain salted and in use");
     const next = chains.seedFor(7 + 2_345);
     expect(next.gameNumber).toBe(1);
     expect(await chains.all()).toHaveLength(2);
@@ -106,9 +106,12 @@ describe("crash chains", () => {
     expect(again.seedFor(40)).toEqual(first.seedFor(40));
   });
 
-  test("a first chain made while the database takes no writes (a lock held elsewhere) is published once it does", async () => {
+  /**
+   * A first chain's load while another connection holds the write lock: resolves once its refused write's retry is
+   * armed on the game's scheduler (every 250 ms of it), which the test moves. `release` ends the lock.
+   */
+  async function refusedLoad() {
     const dir = mkdtempSync(join(tmpdir(), "vvx-chain-"));
-    // The refused write is tried again on the game's scheduler (every 250 ms of it), which the test moves.
     const scheduler = new Scheduler();
     const chains = new CrashChains(store(dir).db, systemClock, log, sealer, salting(), 3_000, scheduler);
     const lock = new Database(join(dir, "vvx.db"));
@@ -119,14 +122,32 @@ describe("crash chains", () => {
     const refusals = () => log.lines.filter((l) => l.includes("crash chain paused") && l.includes("database not writable")).length;
     const before = refusals();
     await eventually(() => refusals() === before + 1 && scheduler.pending === 1, "the refused write's retry armed on the scheduler");
+    const release = () => (lock.exec("ROLLBACK"), lock.close());
+    return { chains, scheduler, loading, loaded: () => loaded, retries: () => refusals() - before, release };
+  }
+
+  test("a first chain made while the database takes no writes (a lock held elsewhere) is published once it does", async () => {
+    const { chains, scheduler, loading, loaded, retries, release } = await refusedLoad();
     scheduler.advance(250);
-    await eventually(() => refusals() === before + 2 && scheduler.pending === 1, "the retry refused too, and the next one armed");
-    expect(loaded).toBe(false);
-    lock.exec("ROLLBACK");
-    lock.close();
+    await eventually(() => retries() === 2 && scheduler.pending === 1, "the retry refused too, and the next one armed");
+    expect(loaded()).toBe(false);
+    release();
     scheduler.advance(250);
     expect((await loading)!.firstRound).toBe(1);
     expect(await chains.all()).toHaveLength(1);
+  });
+
+  test("a stop while a refused write waits ends it: its retry is disarmed and nothing is tried or written after", async () => {
+    const { chains, scheduler, loading, retries, release } = await refusedLoad();
+    chains.stop();
+    expect(scheduler.pending).toBe(0);
+    expect(await loading).toBeUndefined();
+    // The database takes writes again and time passes: no retry comes.
+    release();
+    scheduler.advance(1_000);
+    await Bun.sleep(0);
+    expect(retries()).toBe(1);
+    expect(await chains.all()).toHaveLength(0);
   });
 
   test("a seed that no longer walks to its published terminating hash is refused", async () => {
@@ -145,7 +166,7 @@ describe("crash chains", () => {
     const commit = committer();
     const chains = new CrashChains(db, systemClock, log, sealer, commit, 3_000, new Scheduler());
     const loading = chains.load(41);
-    while (commit.recorded.length === 0) await Bun.sleep(5);
+    await eventually(() => commit.recorded.length === 1, "the committed chain recorded");
     commit.salt(commit.recorded[0]!);
     const row = (await loading)!;
     expect(row).toMatchObject({ firstRound: 41, salt: `LEDGER-HASH-OF-CHAIN-${row.id}` });

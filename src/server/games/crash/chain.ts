@@ -118,6 +118,8 @@ export class CrashChains {
   /** Resolved once a chain is recorded; a failed first load rejects it, and the next load (a retried start) waits anew. */
   private firstRecorded = settledLater();
   private recordState: "waiting" | "recorded" | "failed" = "waiting";
+  /** The stops of writes waiting for the database (whenWritable). */
+  private readonly waitingWrites = new Set<() => void>();
   private readonly t: typeof liteTables;
 
   constructor(
@@ -189,6 +191,11 @@ export class CrashChains {
     if (!this.current && !(await this.loading)) throw new Error("crash chain not loaded");
   }
 
+  /** Ends the writes waiting for the database to take them (the loop stopped): none is tried again. */
+  stop(): void {
+    for (const stop of this.waitingWrites) stop();
+  }
+
   /** Resolves once a chain is recorded (its terminating hash is public; its salt may still be awaited). */
   recorded(): Promise<void> {
     return this.firstRecorded.promise;
@@ -255,14 +262,21 @@ export class CrashChains {
 
   /**
    * Runs a write once the database takes it (a lock held elsewhere pauses it, as the other loops): tried again on
-   * the scheduler every 250 ms (no longer backoff: a stop is noticed at the next retry); undefined when cancelled() is
-   * true at a retry.
+   * the scheduler every 250 ms; undefined when cancelled() is true at a retry, or at once on stop().
    */
   private whenWritable<T>(write: () => Promise<T>, cancelled: () => boolean): Promise<T | undefined> {
     const gate = new RetryGate("crash chain", this.log, sqliteOf(this.db), { baseMs: 250, maxMs: 250, now: () => this.scheduler.now() });
     return new Promise((resolve) => {
-      const retries = { at: (time: number, retry: () => void) => this.scheduler.at(time, () => (cancelled() ? resolve(undefined) : retry())) };
-      retryUntilDone(gate, retries, async () => resolve(await write()));
+      let cancelRetry: (() => void) | undefined;
+      const end = (value: T | undefined) => {
+        this.waitingWrites.delete(stop);
+        cancelRetry?.();
+        resolve(value);
+      };
+      const stop = () => end(undefined);
+      this.waitingWrites.add(stop);
+      const retries = { at: (time: number, retry: () => void) => this.scheduler.at(time, () => (cancelled() ? end(undefined) : retry())) };
+      cancelRetry = retryUntilDone(gate, retries, async () => end(await write()));
     });
   }
 

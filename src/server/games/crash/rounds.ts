@@ -101,14 +101,19 @@ export class CrashRounds {
     const cancelled = () => this.stopped || run !== this.runs;
     let first: Promise<unknown> | undefined;
     this.cancelRetry?.();
-    const says = { paused: "not started; trying again", resumed: "started after failures" };
-    const gate = new RetryGate("crash rounds", this.deps.log, sqliteOf(this.deps.db), { now: () => this.deps.scheduler.now(), permanent: (err) => err instanceof BrokenChainError, says });
+    const gate = new RetryGate("crash rounds start", this.deps.log, sqliteOf(this.deps.db), { now: () => this.deps.scheduler.now() });
     this.cancelRetry = retryUntilDone(gate, this.deps.scheduler, async () => {
       const began = performance.now();
       const voided = this.deps.bets.voidInterrupted();
       first ??= voided.catch(() => undefined);
       // Begun in this tick (the round number is read once the voiding committed): chains.ready() waits for it.
-      if (!(await this.deps.chains.load(voided.then(() => this.deps.bets.repo.lastRoundNumber()).then((n) => n + 1), cancelled)) || cancelled()) return;
+      const loading = this.deps.chains.load(voided.then(() => this.deps.bets.repo.lastRoundNumber()).then((n) => n + 1), cancelled);
+      // A chain failing its check is the one failure trying again cannot mend: said once, and the start ends there.
+      const loaded = await loading.catch((err: unknown) => {
+        if (!(err instanceof BrokenChainError)) throw err;
+        this.deps.log.error("crash rounds not started: trying again cannot mend it", { error: err.message });
+      });
+      if (!loaded || cancelled()) return;
       this.deps.log.info("crash chain ready", { ms: Math.round(performance.now() - began) });
       await this.openNext();
     });
@@ -140,6 +145,7 @@ export class CrashRounds {
   stop(): void {
     this.stopped = true;
     this.cancelRetry?.();
+    this.deps.chains.stop();
     this.writes.stop();
     this.clearTimers();
     this.playersPush?.();

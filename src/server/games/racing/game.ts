@@ -52,7 +52,8 @@ export class RacingGame {
   readonly channel: GameChannel;
   readonly rounds: RaceRounds;
   readonly rules: RacingBetRules;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  /** Cancels the push timer (on the games' scheduler). */
+  private cancelPushes: (() => void) | undefined;
   private offs: (() => void)[] = [];
   private lastPush = 0;
   private stopped = false;
@@ -116,21 +117,26 @@ export class RacingGame {
    * Positions for clients that do not run the engine: every RACING_PUSH_MS while racing, each second otherwise,
    * while anyone, on any instance, watches. The leader pushes them (its races: a follower runs no timer); the timer
    * stops when nobody watches (an idle server does not wake twice a second) and starts again when a socket opens
-   * (the channel's onWatched).
+   * (the channel's onWatched). It beats on the games' scheduler (tests move it).
    */
   private watched(): void {
     if (this.stopped) return;
-    this.timer ??= setInterval(() => {
-      if (!this.channel.watchedAnywhere) return void (clearInterval(this.timer), (this.timer = undefined));
+    const { scheduler } = this.deps;
+    this.cancelPushes ??= scheduler.every(RACING_PUSH_MS, () => {
+      if (!this.channel.watchedAnywhere) return this.stopPushes();
       const racing = this.rounds.current?.status === "racing";
-      if (racing || performance.now() - this.lastPush >= 1000) this.pushStateSoon();
-    }, RACING_PUSH_MS);
+      if (racing || scheduler.now() - this.lastPush >= 1000) this.pushStateSoon();
+    });
+  }
+
+  private stopPushes(): void {
+    this.cancelPushes?.();
+    this.cancelPushes = undefined;
   }
 
   stop(): void {
     this.stopped = true;
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.stopPushes();
     this.rounds.stop();
     this.bets.stop();
     for (const off of this.offs.splice(0)) off();
@@ -230,10 +236,9 @@ export class RacingGame {
   async pushState(): Promise<void> {
     // Nobody watching anywhere: no state to build (its players come from the database).
     if (!this.channel.watchedAnywhere) return;
+    this.lastPush = this.deps.scheduler.now();
     const state = await this.gameState();
-    if (!state) return;
-    this.lastPush = performance.now();
-    this.channel.publish(state);
+    if (state) this.channel.publish(state);
   }
 
   private async onRaceChanged(race: RaceRow): Promise<void> {

@@ -34,18 +34,19 @@ export interface BuiltSpa {
   assets: SpaAsset[];
 }
 
-let built: Promise<BuiltSpa> | undefined;
+let built: { from: PrebuiltSpa | undefined; spa: Promise<BuiltSpa> } | undefined;
 
 /**
  * The production SPA, built once per process: the binary carries the bundle `bun run build` made
  * (PREBUILT_SPA, with its compressed copies); from source, Bun.build makes the same with
  * SPA_BUILD_OPTIONS (minified, React's production build, split per page) and the copies are made
- * in the background.
+ * in the background. Kept per PREBUILT_SPA seen (set once, before the start; a test clears it to
+ * reach the bundle path in a process whose servers took the prebuilt one).
  */
 export function buildSpa(): Promise<BuiltSpa> {
   const prebuilt = (globalThis as { [PREBUILT_SPA]?: PrebuiltSpa })[PREBUILT_SPA];
-  built ??= prebuilt ? prebuiltSpa(prebuilt) : index.files?.length ? embeddedSpa(index.files) : bundleSpa(index.index);
-  return built;
+  if (!built || built.from !== prebuilt) built = { from: prebuilt, spa: prebuilt ? prebuiltSpa(prebuilt) : index.files?.length ? embeddedSpa(index.files) : bundleSpa(index.index) };
+  return built.spa;
 }
 
 /** The binary's SPA: every file, compressed copies too, stays in the binary until a request sends it (nothing is read at start-up). */
