@@ -61,7 +61,7 @@ async function serve(groups: number, onlyGroup: boolean): Promise<void> {
   const out = (line: unknown) => console.log(JSON.stringify(line));
   out({ url: `ws://127.0.0.1:${server.port}/` });
   for await (const line of console) {
-    const cmd = JSON.parse(line) as { cmd: string; messages?: number; ms?: number; inStep?: boolean } & TickShape;
+    const cmd = JSON.parse(line) as { cmd: string; messages?: number } & TickCommand;
     if (cmd.cmd === "rss") out({ rssBytes: await rssBytes(), sockets });
     else if (cmd.cmd === "flood") {
       for (let sent = 0; sent < cmd.messages!; sent++) {
@@ -69,53 +69,60 @@ async function serve(groups: number, onlyGroup: boolean): Promise<void> {
         if (sent % FLOOD_YIELD_EVERY === FLOOD_YIELD_EVERY - 1) await Bun.sleep(0);
       }
       out({ sent: cmd.messages });
-    } else if (cmd.cmd === "ticks") {
-      const k = cmd.shape && cmd.shape !== "one" ? Math.min(cmd.groups ?? groups, groups) : 1;
-      const result = { ticks: 0, publishes: 0, turn: {} as Record<string, number>, late: {} as Record<string, number>, burst: {} as Record<string, number> };
-      const start = performance.now();
-      const stamp = (n: number) => JSON.stringify({ type: "tick", round: 1, elapsedMs: n * 100, currentMultiplier: 1.23, serverTime: Date.now() });
-      const publish = (topic: string, text: string) => {
-        server.publish(topic, text);
-        result.publishes++;
-      };
-      if (!cmd.shape) {
-        // Unshaped (the capacity and cluster benches): one publish, then 100 ms, or on the wall clock's tenths.
-        for (; performance.now() < start + cmd.ms!; result.ticks++) {
-          if (cmd.inStep) await Bun.sleep(100 - (Date.now() % 100));
-          publish("bare", stamp(result.ticks));
-          publishToNextTimer(result.turn);
-          if (!cmd.inStep) await Bun.sleep(100);
-        }
-      } else {
-        // Shaped: on a fixed 100 ms beat, a beat the loop missed skipped as the game's ticker skips it (platform/scheduler.ts).
-        const yieldTurn = cmd.yieldBy === "immediate" ? nextImmediate : () => new Promise((resolve) => setTimeout(resolve, 0));
-        for (let due = start; due < start + cmd.ms!; due += 100, result.ticks++) {
-          // A timer woken a little early waits for its due time (as the game's scheduler does).
-          while (performance.now() < due) await Bun.sleep(due - performance.now());
-          const lateMs = performance.now() - due;
-          if (lateMs >= 100) due += Math.floor(lateMs / 100) * 100;
-          addMs(result.late, performance.now() - due);
-          const same = stamp(result.ticks);
-          for (let g = 0; g < k; g++) {
-            const slot = due + (g * 100) / k;
-            // A group's turn of its own (a spread group's at its slot; a timer woken early waits for it).
-            if (g > 0 && cmd.shape === "spread") do await Bun.sleep(Math.max(0, slot - performance.now())); while (performance.now() < slot);
-            else if (g > 0) await yieldTurn();
-            if (k === 1) publish("bare", same);
-            else publish(`bare-${g}`, cmd.shape === "same" ? same : stamp(result.ticks));
-          }
-          publishToNextTimer(result.turn);
-          // The beat's writes end before the first timer after them.
-          await new Promise((resolve) => setTimeout(resolve, 0));
-          addMs(result.burst, performance.now() - due);
-        }
-      }
-      out(result);
-    } else if (cmd.cmd === "stop") {
+    } else if (cmd.cmd === "ticks") out(await ticks(server, groups, cmd));
+    else if (cmd.cmd === "stop") {
       await server.stop(true);
       process.exit(0);
     }
   }
+}
+
+type TickCommand = { ms?: number; inStep?: boolean } & TickShape;
+
+/** The ticks command: a tick every 100 ms for `ms`, unshaped or in one of the TickShapes on the game's beat. */
+async function ticks(server: Bun.Server<unknown>, groups: number, cmd: TickCommand): Promise<TickRun> {
+  const k = cmd.shape && cmd.shape !== "one" ? Math.min(cmd.groups ?? groups, groups) : 1;
+  const result: TickRun = { ticks: 0, publishes: 0, turn: {}, late: {}, burst: {} };
+  const start = performance.now();
+  const stamp = (n: number) => JSON.stringify({ type: "tick", round: 1, elapsedMs: n * 100, currentMultiplier: 1.23, serverTime: Date.now() });
+  const publish = (topic: string, text: string) => {
+    server.publish(topic, text);
+    result.publishes++;
+  };
+  if (!cmd.shape) {
+    // Unshaped (the capacity and cluster benches): one publish, then 100 ms, or on the wall clock's tenths.
+    for (; performance.now() < start + cmd.ms!; result.ticks++) {
+      if (cmd.inStep) await Bun.sleep(100 - (Date.now() % 100));
+      publish("bare", stamp(result.ticks));
+      publishToNextTimer(result.turn);
+      if (!cmd.inStep) await Bun.sleep(100);
+    }
+  } else {
+    // Shaped: on a fixed 100 ms beat, a beat the loop missed skipped as the game's ticker skips it (platform/scheduler.ts).
+    const yieldTurn = cmd.yieldBy === "immediate" ? nextImmediate : () => new Promise((resolve) => setTimeout(resolve, 0));
+    for (let beat = 0; beat < cmd.ms! / 100; beat++, result.ticks++) {
+      // A timer woken a little early waits for its due time (as the game's scheduler does).
+      while (performance.now() < start + beat * 100) await Bun.sleep(start + beat * 100 - performance.now());
+      beat += Math.floor((performance.now() - start - beat * 100) / 100);
+      if (beat >= cmd.ms! / 100) break;
+      const due = start + beat * 100;
+      addMs(result.late, performance.now() - due);
+      const same = stamp(result.ticks);
+      for (let g = 0; g < k; g++) {
+        const slot = due + (g * 100) / k;
+        // A group's turn of its own (a spread group's at its slot; a timer woken early waits for it).
+        if (g > 0 && cmd.shape === "spread") do await Bun.sleep(Math.max(0, slot - performance.now())); while (performance.now() < slot);
+        else if (g > 0) await yieldTurn();
+        if (k === 1) publish("bare", same);
+        else publish(`bare-${g}`, cmd.shape === "same" ? same : stamp(result.ticks));
+      }
+      publishToNextTimer(result.turn);
+      // The beat's writes end before the first timer after them.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      addMs(result.burst, performance.now() - due);
+    }
+  }
+  return result;
 }
 
 if (import.meta.main) await serve(Number(process.argv[2] ?? 1), process.argv[3] === "only");
