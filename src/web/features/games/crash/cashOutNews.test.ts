@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { CrashServerMessage } from "../../../../shared/api/crash";
 import { statusLine } from "./BetCard";
-import { cashOutBanner, cashOutFollower, withCashOut, withRefund, type MyRound } from "./cashOutNews";
+import { cashOutBanner, cashOutFollower, RECORDING, withCashOut, withRefund, type MyRound } from "./cashOutNews";
 
 type CashOutConfirmed = Extract<CrashServerMessage, { type: "cashOutConfirmed" }>;
 type BetRefunded = Extract<CrashServerMessage, { type: "betRefunded" }>;
@@ -47,5 +47,7 @@ describe("a cash-out told while the server's database holds it, then once commit
     // The refund's payout (its txid), or a late cash-out answer, is not news; another bet's refund leaves the round alone.
     expect([refunded({ txid: "AB".repeat(32) }), told({ pending: true }), told()].map(news)).toEqual([false, false, false]);
     expect(withRefund(pending, refunded({ betId: "other" }))).toBe(pending);
+    // The hook takes down a banner ending so (a pending one), not the committed one's.
+    expect([cashOutBanner(told({ pending: true }))!.endsWith(RECORDING), cashOutBanner(told())!.endsWith(RECORDING)]).toEqual([true, false]);
   });
 });

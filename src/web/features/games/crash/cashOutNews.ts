@@ -70,8 +70,11 @@ export function refundText(reason: string, amount: number): string {
   return `Your ${amount} XRP bet was refunded: ${REFUND_TEXT[reason] ?? reason.replace(/_/g, " ")}.`;
 }
 
+/** How a pending cash-out's banner ends (a refund of the bet takes such a banner down). */
+export const RECORDING = " - RECORDING…";
+
 /** The banner a cash-out's news shows: the spec's once it is in the books, "recording" while pending; none for the payout's txid. */
 export function cashOutBanner(m: CashOutConfirmed): string | null {
   const at = `CASHED OUT AT ${m.multiplier.toFixed(2)}x`;
-  return m.pending ? `${at} - RECORDING…` : m.txid ? null : `${at} - XRP SENT!`;
+  return m.pending ? `${at}${RECORDING}` : m.txid ? null : `${at} - XRP SENT!`;
 }

@@ -3,7 +3,7 @@ import type { CrashServerMessage } from "../../../../shared/api/crash";
 import { foldCrashPlayers, NO_CRASH_PLAYERS, type CrashRoundPlayers } from "../../../../shared/crashPlayers";
 import { toast } from "../../../state/toast";
 import { CRASH_RULES, type CrashHistoryRound, type CrashPlayer, type CrashStatus } from "./api";
-import { cashOutBanner, cashOutFollower, refundText, withCashOut, withRefund, type MyRound } from "./cashOutNews";
+import { cashOutBanner, cashOutFollower, RECORDING, refundText, withCashOut, withRefund, type MyRound } from "./cashOutNews";
 import { CRASH_SOCKET, GameSocket, gameSocketUrl, type GameSocketStatus, type SocketPolicy } from "./gameSocket";
 import { newTimeline, observe, type Timeline } from "./timeline";
 
@@ -93,7 +93,10 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
           return callbacks.current.onBurns?.(m.totalVvxBurned);
         case "betRefunded":
           // A pending win its round's voiding overtook reads refunded, not "recording…" until the next round.
-          if (cashOutNews(m)) setMine((cur) => withRefund(cur, m));
+          if (cashOutNews(m)) {
+            setMine((cur) => withRefund(cur, m));
+            setBanner((text) => (text?.endsWith(RECORDING) ? null : text));
+          }
           if (!m.txid) toast({ title: "Bet Refunded", description: refundText(m.reason, m.betAmount), variant: "info", durationMs: 6000 });
           return callbacks.current.onMine?.();
         case "error":
