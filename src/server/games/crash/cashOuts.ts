@@ -48,9 +48,9 @@ interface Won {
  * The riders' wins of a flying round: each decided at its exact multiplier (the rider leaves, the round's profit counts
  * it), committed with the round's writes, and told once committed: to its player at once (cashOutConfirmed), to the
  * watchers at the next tick (tell). A player is never told of a win a kill could still void. While the commit waits
- * for the database (another process holds it, or it refused the write), the player is answered at once with a
- * `pending` cashOutConfirmed, and the committed one follows; so is a commit still running after CASH_OUT_PENDING_MS. What a tick reaches is settled in the turn after it
- * (afterTick), so the tick's publish is written first.
+ * for the database (another process holds it, or it refused the write), or is still running after CASH_OUT_PENDING_MS,
+ * the player is answered once with a `pending` cashOutConfirmed, and the committed one follows. What a tick reaches is
+ * settled in the turn after it (afterTick), so the tick's publish is written first.
  */
 export class CrashCashOuts {
   /** Committed cash-outs not yet told to the watchers. */
