@@ -31,6 +31,12 @@ export interface CrashCashOutDeps {
   log: Logger;
 }
 
+/**
+ * How long a win's commit may take before its player is answered with a `pending` cashOutConfirmed: on PostgreSQL a
+ * slow transaction (a lock held elsewhere, a slow connection) keeps its pass open, so the backlog's `held` never fires.
+ */
+export const CASH_OUT_PENDING_MS = 250;
+
 /** A win decided and not yet committed: its bet, multiplier and payout (XRP). */
 interface Won {
   bet: Bet<CrashParams>;
@@ -42,9 +48,9 @@ interface Won {
  * The riders' wins of a flying round: each decided at its exact multiplier (the rider leaves, the round's profit counts
  * it), committed with the round's writes, and told once committed: to its player at once (cashOutConfirmed), to the
  * watchers at the next tick (tell). A player is never told of a win a kill could still void. While the commit waits
- * for the database (another process holds it, or it refused the write), the player is answered at once with a
- * `pending` cashOutConfirmed, and the committed one follows. What a tick reaches is settled in the turn after it
- * (afterTick), so the tick's publish is written first.
+ * for the database (another process holds it, or it refused the write), or is still running after CASH_OUT_PENDING_MS,
+ * the player is answered once with a `pending` cashOutConfirmed, and the committed one follows. What a tick reaches is
+ * settled in the turn after it (afterTick), so the tick's publish is written first.
  */
 export class CrashCashOuts {
   /** Committed cash-outs not yet told to the watchers. */
@@ -52,6 +58,8 @@ export class CrashCashOuts {
   /** The settlement a tick left for the next turn: up to which multiplier, and its cancel. */
   private settleAt = 0;
   private cancelLater: (() => void) | undefined;
+  /** The cancels of the commits' pending deadlines (stop clears them; each commit its own). */
+  private readonly deadlines = new Set<() => void>();
 
   constructor(private readonly deps: CrashCashOutDeps) {}
 
@@ -97,6 +105,12 @@ export class CrashCashOuts {
     this.cancelLater?.();
     this.cancelLater = undefined;
     this.settleAt = 0;
+  }
+
+  /** The round loop stops: no pending answer goes out after it (what waits is lost with the process, as a kill loses it). */
+  stop(): void {
+    for (const cancel of this.deadlines) cancel();
+    this.deadlines.clear();
   }
 
   /**
@@ -172,19 +186,29 @@ export class CrashCashOuts {
   /**
    * Commits wins in one transaction of the round's writes (the automatic cash-outs of one multiplier, 70 in the capacity
    * bench's round, are one commit, not one each), then tells each recorded one and starts their payouts. On SQLite the
-   * commit runs in this turn, so the player hears of it as soon as before; on PostgreSQL one transaction later. A write the
-   * database holds back (WriteBacklog's `held`) answers its players at once with `pending`. A win the commit did not
-   * record (the bet was settled elsewhere: a new leader voided the round) is not told.
+   * commit runs in this turn, so the player hears of it as soon as before; on PostgreSQL one transaction later. A commit
+   * not done within CASH_OUT_PENDING_MS, or a write the database holds back (WriteBacklog's `held`), answers its players
+   * once with `pending`, whichever comes first. A win the commit did not record (the bet was settled elsewhere: a new
+   * leader voided the round and refunds it, betRefunded) is not told again.
    */
   private commit(live: FlyingRound, wins: Won[]): void {
     if (!wins.length) return;
     let recorded: Won[] = [];
+    let answered = false;
+    const answerPending = () => {
+      cancelDeadline();
+      if (answered) return;
+      answered = true;
+      for (const w of wins) this.confirm(live, w, true);
+    };
+    const cancelDeadline = this.deadline(answerPending);
     this.deps.writes.add(
       async (tx) => {
         recorded = [];
         for (const w of wins) if (await this.deps.bets.win(tx, w.bet.id, w.hundredths)) recorded.push(w);
       },
       () => {
+        cancelDeadline();
         for (const w of recorded) {
           this.confirm(live, w, false);
           this.untold.push({ walletAddress: w.bet.wallet, multiplier: w.hundredths / 100, payout: w.payout });
@@ -193,10 +217,25 @@ export class CrashCashOuts {
         if (live.status !== "running") this.tell(live.round);
         this.deps.bets.kick();
       },
-      () => {
-        for (const w of wins) this.confirm(live, w, true);
-      },
+      answerPending,
     );
+  }
+
+  /** Runs `fn` after CASH_OUT_PENDING_MS on the round's scheduler unless cancelled first (or stopped); returns the cancel. */
+  private deadline(fn: () => void): () => void {
+    const cancel = this.deps.scheduler.after(CASH_OUT_PENDING_MS, () => {
+      this.deadlines.delete(cancel);
+      try {
+        fn();
+      } catch (err) {
+        this.deps.log.error("crash pending cash-out answer failed", { error: err instanceof Error ? err.message : String(err) });
+      }
+    });
+    this.deadlines.add(cancel);
+    return () => {
+      cancel();
+      this.deadlines.delete(cancel);
+    };
   }
 
   private confirm(live: FlyingRound, w: Won, pending: boolean): void {

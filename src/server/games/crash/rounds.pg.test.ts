@@ -5,6 +5,7 @@ import { insertPaymentRequest } from "../../payments/requests";
 import { eventually, faucet, pay } from "../../testing/ledgerKit";
 import { startPgLedgerFixture, type PgLedgerFixture } from "../../testing/pgKit";
 import { startPgCrash, type PgCrash } from "../../testing/pgGames";
+import { CASH_OUT_PENDING_MS } from "./cashOuts";
 
 // Crash's rounds on PostgreSQL (the async store's SERIALIZABLE transactions), built directly on a store of the
 // file's own: what SQLite's one writer made safe must hold without it.
@@ -135,23 +136,25 @@ describe("crash rounds on PostgreSQL", () => {
     expect(payout).toHaveLength(1);
   });
 
-  test("a cash-out is told to its player once committed: while a lock on its bet's row holds the commit nothing is sent, after it one cashOutConfirmed", async () => {
+  test("a cash-out is told to its player once committed; a commit a row lock holds past CASH_OUT_PENDING_MS answers it once pending, then once committed", async () => {
     const { bet, round, confirmations } = await cashOutWhileRowLocked();
     expect((await game.crash.bets.repo.bet(bet.id))!).toMatchObject({ status: "won", multiplierHundredths: 150, payoutDrops: 3_000_000n });
-    expect(confirmations()).toEqual([{ type: "cashOutConfirmed", betId: bet.id, round, multiplier: 1.5, payout: 3, txid: null }]);
+    const told = { type: "cashOutConfirmed", betId: bet.id, round, multiplier: 1.5, payout: 3, txid: null };
+    expect(confirmations()).toEqual([{ ...told, pending: true }, told]);
   });
 
-  test("a win whose bet was settled elsewhere before it committed (a new leader voided the round and refunded it) is never told", async () => {
-    const { bet, confirmations } = await cashOutWhileRowLocked("UPDATE game_bets SET status = 'refunded', reason = 'round_voided' WHERE id = $1");
+  test("a win whose bet was settled elsewhere before it committed (a new leader voided the round and refunded it) is told nothing past its pending answer", async () => {
+    const { bet, round, confirmations } = await cashOutWhileRowLocked("UPDATE game_bets SET status = 'refunded', reason = 'round_voided' WHERE id = $1");
     expect((await game.crash.bets.repo.bet(bet.id))!.status).toBe("refunded");
-    expect(confirmations()).toEqual([]);
+    expect(confirmations()).toEqual([{ type: "cashOutConfirmed", betId: bet.id, round, multiplier: 1.5, payout: 3, txid: null, pending: true }]);
   });
 });
 
 /**
  * A bet cashed out at 1.50x while the test's own transaction locks its row (the win's UPDATE waits for it, so its commit
- * is held): checks the win is decided at once and told nothing while held, runs `then` (SQL on the row, $1 its id) in the
- * lock's transaction, releases it and waits for the round's writes. Returns the player's cashOutConfirmed without a txid.
+ * is held): checks the win is decided at once and told nothing in that turn, moves the scheduler past CASH_OUT_PENDING_MS
+ * (one pending answer), runs `then` (SQL on the row, $1 its id) in the lock's transaction, releases it and waits for the
+ * round's writes. Returns the player's cashOutConfirmed without a txid.
  */
 async function cashOutWhileRowLocked(then?: string) {
   const { crash, scheduler, store } = game;
@@ -177,15 +180,19 @@ async function cashOutWhileRowLocked(then?: string) {
     // The flight's clock runs in real time too: move it to 1.50x right before the cash-out, with the lock already held.
     scheduler.advance(msToReachHundredths(150) - crash.rounds.flightMs());
     crash.rounds.cashOut(player.classicAddress);
+    expect(confirmations()).toEqual([]);
     // Decided at once (a second cash-out is refused), and its transaction is waiting on the lock ...
     expect(() => crash.rounds.cashOut(player.classicAddress)).toThrow("You've already cashed out in this round.");
     await eventually(async () => {
       const [row] = await store.sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
       return row.n > 0;
     }, "the win's transaction waiting for the row lock", 10_000);
-    // ... not committed, and not told.
+    // ... not committed: past the deadline its player is answered once, pending (a real timer may have fired it already).
     expect((await crash.bets.repo.bet(bet.id))!.status).toBe("confirmed");
-    expect(confirmations()).toEqual([]);
+    scheduler.advance(CASH_OUT_PENDING_MS);
+    expect(confirmations().map((m) => m.pending)).toEqual([true]);
+    scheduler.advance(CASH_OUT_PENDING_MS);
+    expect(confirmations()).toHaveLength(1);
   } finally {
     release();
     await lock;

@@ -148,6 +148,7 @@ export class CrashRounds {
     this.deps.chains.stop();
     this.writes.stop();
     this.clearTimers();
+    this.cashOuts.stop();
     this.playersPush?.();
     this.playersPush = undefined;
   }

@@ -48,8 +48,6 @@ export class GameChannel {
   readonly topic: string;
   readonly path: string;
   private readonly wallets = new Map<object, string>();
-  /** onWatched's listeners, told of each socket opened here. */
-  private readonly watchedHere = new Set<() => void>();
 
   constructor(
     private readonly hub: Hub,
@@ -93,15 +91,10 @@ export class GameChannel {
 
   /**
    * Calls `fn` when a socket opens on the game here, and when one of another instance begins watching it while none
-   * there did (a leader's idle loop wakes for either); returns its off.
+   * there did (a leader's idle loop wakes for either: the hub's onWatched); returns its off.
    */
   onWatched(fn: () => void): () => void {
-    this.watchedHere.add(fn);
-    const offElsewhere = this.hub.onWatchedElsewhere(this.topic, fn);
-    return () => {
-      this.watchedHere.delete(fn);
-      offElsewhere();
-    };
+    return this.hub.onWatched(this.topic, fn);
   }
 
   /** The wallet a socket authenticated as (null: spectator). */
@@ -129,7 +122,6 @@ export class GameChannel {
         hub.subscribe(ws, topic);
         hub.welcome(ws);
         try {
-          for (const fn of channel.watchedHere) fn();
           await handlers.onOpen?.(ws);
           const session = this.wanted ? await deps.socketWallet(this.cookies) : null;
           if (this.wanted && session && this.wanted === session) await channel.auth(ws, this.wanted, session, handlers);

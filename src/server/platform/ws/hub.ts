@@ -57,6 +57,8 @@ export class Hub {
   /** Topics whose sockets are counted across the cluster (shareCount), and the counts' exchange with the other instances. */
   private readonly shared = new Set<string>();
   private watchers: ClusterWatchers | undefined;
+  /** onWatched's listeners, by shared topic. */
+  private readonly watchedListeners = new Map<string, Set<() => void>>();
   /**
    * A relayed hub's own deliveries of this turn, in order, made right after it (deliverLater): Bun's Redis client
    * writes a publish only when the turn ends, so fanning out to this instance's sockets first would hold every
@@ -84,6 +86,7 @@ export class Hub {
   relayThrough(broker: Broker): void {
     this.broker = broker;
     this.watchers = new ClusterWatchers(broker);
+    for (const topic of this.shared) this.wakeFromElsewhere(topic);
     broker.on(HUB_SUBJECT, (payload) => {
       const cut = payload.indexOf("\n");
       if (cut > 0) this.publishHere(payload.slice(0, cut), payload.slice(cut + 1));
@@ -95,7 +98,9 @@ export class Hub {
    * nobody anywhere watches). Alone it changes nothing.
    */
   shareCount(topic: string): void {
+    if (this.shared.has(topic)) return;
     this.shared.add(topic);
+    this.wakeFromElsewhere(topic);
   }
 
   /** Sockets watching a shared topic on the other instances (0 alone; a dead instance's count expires). */
@@ -103,9 +108,24 @@ export class Hub {
     return this.watchers?.elsewhere(topic) ?? 0;
   }
 
-  /** Calls `fn` when a socket of another instance begins watching a shared topic nobody else watched; returns its off. */
-  onWatchedElsewhere(topic: string, fn: () => void): () => void {
-    return this.watchers?.onWatched(topic, fn) ?? (() => undefined);
+  /**
+   * Calls `fn` when a socket subscribes to a shared topic here, and when one of another instance begins watching it
+   * while none there did (a leader's idle loop wakes for either); returns its off.
+   */
+  onWatched(topic: string, fn: () => void): () => void {
+    const set = this.watchedListeners.get(topic) ?? new Set();
+    this.watchedListeners.set(topic, set);
+    set.add(fn);
+    return () => set.delete(fn);
+  }
+
+  /** Relayed: another instance's count of a shared topic turning from none to some tells its onWatched listeners. */
+  private wakeFromElsewhere(topic: string): void {
+    this.watchers?.onWatched(topic, () => this.watched(topic));
+  }
+
+  private watched(topic: string): void {
+    for (const fn of this.watchedListeners.get(topic) ?? []) fn();
   }
 
   /** A socket leaves: its shared topics count one less. */
@@ -167,7 +187,10 @@ export class Hub {
     if (entry.topics.size >= MAX_TOPICS_PER_SOCKET) return "TOO_MANY_TOPICS";
     entry.topics.add(topic);
     socket.subscribe(topic);
-    if (this.shared.has(topic)) this.watchers?.changed(topic, 1);
+    if (this.shared.has(topic)) {
+      this.watchers?.changed(topic, 1);
+      this.watched(topic);
+    }
     return undefined;
   }
 

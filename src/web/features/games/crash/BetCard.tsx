@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { toast } from "../../../state/toast";
 import { AUTO_CASH_OUT_KEY, CRASH_RULES } from "./api";
+import { refundText } from "./cashOutNews";
 import type { BetPaymentStatus } from "./useBetPayment";
 import type { CrashGameView } from "./useCrashGame";
 
@@ -26,6 +27,7 @@ export const NEXT_ROUND_LINE = "Bet placed for the next round: this one is alrea
 export function statusLine(game: Pick<CrashGameView, "mine" | "round" | "status">, payment: BetPaymentStatus): string | null {
   const { mine } = game;
   if (mine) {
+    if (mine.refunded !== null) return refundText(mine.refunded, mine.betAmount);
     if (mine.cashedOutAt !== null) return `You cashed out at ${mine.cashedOutAt.toFixed(2)}x – ${mine.recording ? "recording…" : "XRP Sent!"}`;
     if (mine.round > game.round) return game.status === "running" ? NEXT_ROUND_LINE : "Waiting for next round...";
     if (mine.round === game.round && game.status === "waiting") return "Round starting soon...";
@@ -70,7 +72,7 @@ export function BetCard(props: {
   const [auto, setAuto] = useState(storedAuto);
   const [autoOn, setAutoOn] = useState(true);
   const riding = !!game.mine && game.mine.round === game.round && game.status === "running" && game.mine.cashedOutAt === null;
-  const hasBet = !!game.mine && game.mine.round >= game.round && game.mine.cashedOutAt === null && !game.mine.lost;
+  const hasBet = !!game.mine && game.mine.round >= game.round && game.mine.cashedOutAt === null && !game.mine.lost && game.mine.refunded === null;
   const running = game.status === "running";
 
   const submit = () => {

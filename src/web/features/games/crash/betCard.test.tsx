@@ -36,7 +36,7 @@ describe("the crash bet card", () => {
     expect(statusLine(game({ status: "running" }), "processing")).toBe(NEXT_ROUND_LINE);
     expect(NEXT_ROUND_LINE).toBe("Bet placed for the next round: this one is already running. Waiting for next round...");
     expect(statusLine(game({ status: "waiting" }), "processing")).toBe("Bet placed! Good luck!");
-    const next = { round: 8, betId: "b", betAmount: 5, autoCashOut: null, cashedOutAt: null, recording: false, payout: null, txid: null, lost: false };
+    const next = { round: 8, betId: "b", betAmount: 5, autoCashOut: null, cashedOutAt: null, recording: false, payout: null, txid: null, lost: false, refunded: null };
     expect(statusLine(game({ status: "running", mine: next }), "confirmed")).toBe(NEXT_ROUND_LINE);
     expect(statusLine(game({ status: "crashed", mine: next }), "confirmed")).toBe("Waiting for next round...");
     expect(statusLine(game({ status: "running", mine: { ...next, round: 7 } }), "confirmed")).toBe("Bet placed! Good luck!");

@@ -3,7 +3,7 @@ import type { CrashServerMessage } from "../../../../shared/api/crash";
 import { foldCrashPlayers, NO_CRASH_PLAYERS, type CrashRoundPlayers } from "../../../../shared/crashPlayers";
 import { toast } from "../../../state/toast";
 import { CRASH_RULES, type CrashHistoryRound, type CrashPlayer, type CrashStatus } from "./api";
-import { cashOutBanner, cashOutFollower, withCashOut, type MyRound } from "./cashOutNews";
+import { cashOutBanner, cashOutFollower, RECORDING, refundText, withCashOut, withRefund, type MyRound } from "./cashOutNews";
 import { CRASH_SOCKET, GameSocket, gameSocketUrl, type GameSocketStatus, type SocketPolicy } from "./gameSocket";
 import { newTimeline, observe, type Timeline } from "./timeline";
 
@@ -55,7 +55,7 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
   const [banner, setBanner] = useState<string | null>(null);
 
   useEffect(() => {
-    // A cash-out is told again once committed (after a pending one) and once paid: a repeat changes nothing.
+    // A cash-out is told again once committed (after a pending one) and once paid, a refund again once paid: a repeat changes nothing.
     const cashOutNews = cashOutFollower();
     const handle = (m: CrashServerMessage) => {
       observe(timeline.current, m, performance.now());
@@ -68,7 +68,7 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
           // A new round in waiting resets the player's state (spec §4), unless the bet is for it.
           if (m.status === "waiting") setMine((cur) => (cur && cur.round >= m.round ? cur : null));
           if (m.status === "crashed") {
-            setMine((cur) => (cur && cur.round === m.round && cur.cashedOutAt === null ? { ...cur, lost: true } : cur));
+            setMine((cur) => (cur && cur.round === m.round && cur.cashedOutAt === null && cur.refunded === null ? { ...cur, lost: true } : cur));
             // The server settled the round before saying so: a bet of this wallet that rode it now reads lost (once per round).
             const me = callbacks.current.wallet;
             if (crashedRound.current !== m.round && me && players.current.players.some((p) => p.walletAddress === me)) callbacks.current.onMine?.();
@@ -80,7 +80,7 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
         case "gameHistory":
           return setHistory(m.history);
         case "betConfirmed":
-          setMine({ round: m.round, betId: m.betId, betAmount: m.betAmount, autoCashOut: m.autoCashOut, cashedOutAt: null, recording: false, payout: null, txid: null, lost: false });
+          setMine({ round: m.round, betId: m.betId, betAmount: m.betAmount, autoCashOut: m.autoCashOut, cashedOutAt: null, recording: false, payout: null, txid: null, lost: false, refunded: null });
           return callbacks.current.onMine?.();
         case "cashOutConfirmed": {
           if (!cashOutNews(m)) return;
@@ -92,6 +92,11 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
         case "burnTotal":
           return callbacks.current.onBurns?.(m.totalVvxBurned);
         case "betRefunded":
+          // A pending win its round's voiding overtook reads refunded, not "recording…" until the next round.
+          if (cashOutNews(m)) {
+            setMine((cur) => withRefund(cur, m));
+            setBanner((text) => (text?.endsWith(RECORDING) ? null : text));
+          }
           if (!m.txid) toast({ title: "Bet Refunded", description: refundText(m.reason, m.betAmount), variant: "info", durationMs: 6000 });
           return callbacks.current.onMine?.();
         case "error":
@@ -137,19 +142,4 @@ export function useCrashGame(wallet: string | null, options: { onMine?: () => vo
     send: (m) => socketRef.current?.send(m) ?? false,
     retry: () => socketRef.current?.retry(),
   };
-}
-
-const REFUND_TEXT: Record<string, string> = {
-  second_bet: "you already have a bet in that round",
-  above_max: "the payment was above 100 XRP",
-  below_min: "the payment was below 1 XRP",
-  short: "the payment was short of the bet",
-  expired: "the payment arrived after the request expired",
-  round_voided: "the round was voided by a server restart",
-  request_closed: "the bet request was closed",
-};
-
-/** Why a bet's payment came back, for people. */
-export function refundText(reason: string, amount: number): string {
-  return `Your ${amount} XRP bet was refunded: ${REFUND_TEXT[reason] ?? reason.replace(/_/g, " ")}.`;
 }
