@@ -184,7 +184,7 @@ async function cashOutWhileRowLocked(then?: string) {
     // Decided at once (a second cash-out is refused), and its transaction is waiting on the lock ...
     expect(() => crash.rounds.cashOut(player.classicAddress)).toThrow("You've already cashed out in this round.");
     await eventually(async () => {
-      const [row] = await store.sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      const [row] = await store.sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%game_bets%'`;
       return row.n > 0;
     }, "the win's transaction waiting for the row lock", 10_000);
     // ... not committed: past the deadline its player is answered once, pending (a real timer may have fired it already).

@@ -117,11 +117,12 @@ export class GameChannel {
       }
 
       async open(ws: ServerWebSocket<SocketConnection>) {
-        hub.add(ws);
-        hub.subscribe(ws, "keepalive");
-        hub.subscribe(ws, topic);
-        hub.welcome(ws);
         try {
+          hub.add(ws);
+          hub.subscribe(ws, "keepalive");
+          // Runs the channel's watched listeners (a leader's idle loop wakes): inside the try, as the handlers are.
+          hub.subscribe(ws, topic);
+          hub.welcome(ws);
           await handlers.onOpen?.(ws);
           const session = this.wanted ? await deps.socketWallet(this.cookies) : null;
           if (this.wanted && session && this.wanted === session) await channel.auth(ws, this.wanted, session, handlers);

@@ -20,11 +20,12 @@ function setup(busyTimeoutMs?: number) {
   const dir = mkdtempSync(join(tmpdir(), "vvx-backlog-"));
   const store = openStore(dir, "vvx.db", busyTimeoutMs);
   store.sqlite.exec("CREATE TABLE test_log (n INTEGER NOT NULL)");
-  const backlog = new WriteBacklog(store.db, "test writes", memoryLogger());
+  const log = memoryLogger();
+  const backlog = new WriteBacklog(store.db, "test writes", log);
   opened.push({ store, dir, backlog });
   const rows = () => store.sqlite.query<{ n: number }, []>("SELECT n FROM test_log ORDER BY rowid").all().map((r) => r.n);
   const write = (n: number) => () => void store.sqlite.query("INSERT INTO test_log (n) VALUES (?)").run(n);
-  return { dir, store, backlog, rows, write };
+  return { dir, store, backlog, rows, write, log };
 }
 
 test("a write commits at once when the database takes it, and its follow-up runs", async () => {
@@ -37,6 +38,22 @@ test("a write commits at once when the database takes it, and its follow-up runs
   expect(after).toBe(1);
   expect(held).toBe(0);
   expect(backlog.waiting).toBe(0);
+});
+
+test("a follow-up that throws is logged: the write stays committed, once, and the writes after it commit and run theirs", async () => {
+  const { backlog, rows, write, log } = setup();
+  const after: number[] = [];
+  backlog.add(write(1), () => {
+    throw new Error("the news could not be sent");
+  });
+  backlog.add(write(2), () => after.push(2));
+  await backlog.written();
+  expect(rows()).toEqual([1, 2]);
+  expect(after).toEqual([2]);
+  expect(backlog.waiting).toBe(0);
+  const errors = log.lines.filter((l) => l.includes(" ERROR "));
+  expect(errors).toHaveLength(1);
+  expect(errors[0]).toContain(`a write's callback failed writes="test writes" callback=after error="the news could not be sent"`);
 });
 
 test("while another connection holds the database, writes wait without blocking, then commit in order once it is free", async () => {

@@ -22,8 +22,8 @@ export class WriteBacklog {
 
   constructor(
     private readonly db: Db,
-    name: string,
-    log: Logger,
+    private readonly name: string,
+    private readonly log: Logger,
     /** In a cluster: throws unless this instance still leads (Leadership.fence), inside each write's transaction. */
     private readonly fence?: (tx: DbOrTx) => Promise<void>,
   ) {
@@ -70,7 +70,7 @@ export class WriteBacklog {
           // Without a fence the body awaits nothing before the write: on SQLite it still commits in the same tick.
           await this.db.transaction(fence ? async (tx) => (await fence(tx), head.write(tx)) : (tx) => head.write(tx));
           this.queue.shift();
-          head.after?.();
+          this.callback("after", head.after);
         }
       })
       .finally(() => {
@@ -80,8 +80,17 @@ export class WriteBacklog {
         for (const entry of this.queue) {
           const held = entry.held;
           entry.held = undefined;
-          held?.();
+          this.callback("held", held);
         }
       });
+  }
+
+  /** Runs a write's callback: its failure is logged, and neither undoes the commit nor keeps the others from running. */
+  private callback(which: "after" | "held", fn: (() => void) | undefined): void {
+    try {
+      fn?.();
+    } catch (err) {
+      this.log.error("a write's callback failed", { writes: this.name, callback: which, error: err instanceof Error ? err.message : String(err) });
+    }
   }
 }

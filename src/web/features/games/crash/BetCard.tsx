@@ -71,7 +71,7 @@ export function BetCard(props: {
   const [amount, setAmount] = useState(String(CRASH_RULES.defaultBet));
   const [auto, setAuto] = useState(storedAuto);
   const [autoOn, setAutoOn] = useState(true);
-  const riding = !!game.mine && game.mine.round === game.round && game.status === "running" && game.mine.cashedOutAt === null;
+  const riding = !!game.mine && game.mine.round === game.round && game.status === "running" && game.mine.cashedOutAt === null && game.mine.refunded === null;
   const hasBet = !!game.mine && game.mine.round >= game.round && game.mine.cashedOutAt === null && !game.mine.lost && game.mine.refunded === null;
   const running = game.status === "running";
 

@@ -41,6 +41,15 @@ describe("the crash bet card", () => {
     expect(statusLine(game({ status: "crashed", mine: next }), "confirmed")).toBe("Waiting for next round...");
     expect(statusLine(game({ status: "running", mine: { ...next, round: 7 } }), "confirmed")).toBe("Bet placed! Good luck!");
   });
+
+  test("a bet refunded while its round still runs (a pending win the round's voiding overtook) offers no cash-out", () => {
+    const riding = { round: 7, betId: "b", betAmount: 5, autoCashOut: null, cashedOutAt: null, recording: false, payout: null, txid: null, lost: false, refunded: null };
+    const card = (refunded: string | null) =>
+      render(<BetCard game={game({ status: "running", mine: { ...riding, refunded } })} wallet={WALLET} balance={50} payment="confirmed" loading={false} vvxBurned={null} onConnect={() => {}} onBet={() => {}} onCashOut={() => {}} />);
+    expect(card(null).queryByTestId("crash-cashout")).not.toBeNull();
+    cleanup();
+    expect(card("round_voided").queryByTestId("crash-cashout")).toBeNull();
+  });
 });
 
 describe("My bets", () => {
