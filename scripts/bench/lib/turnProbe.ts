@@ -56,7 +56,7 @@ export function turnProbe(rounds: CrashRounds, targets: SpanTarget[]) {
       }
     });
   }
-  // The automatic cash-outs a tick reached: won in its callback, or in the turn after it (settleReached) where the rounds have one.
+  // The automatic cash-outs a tick reached: won in its callback, or in the turn after it (settleReached).
   let counting: { wins: number } | undefined;
   const counted = (to: { wins: number } | undefined, run: () => unknown) => {
     counting = to;

@@ -20,9 +20,10 @@ export interface RetryGateOptions {
 /**
  * The guard every background loop runs its passes through (timers, ledger-close triggers, a loop's start
  * re-armed on its scheduler until it succeeds): a pass that throws is logged and the loop backs off
- * (1 s, 2 s, 4 s ... 60 s) instead of dying or hammering; the first good pass logs the recovery. With
- * `sqlite`, a pass first checks that the database takes writes (without waiting): while a lock is held
- * elsewhere the loop skips, checking again every second, so the lock costs skipped passes, not a frozen server.
+ * (baseMs, doubling up to maxMs: 1 s, 2 s, 4 s ... 60 s by default) instead of dying or hammering; the first good
+ * pass logs the recovery. With `sqlite`, a pass first checks that the database takes writes (without waiting): while
+ * a lock is held elsewhere the loop skips, checking again every baseMs, so the lock costs skipped passes, not a frozen
+ * server.
  */
 export class RetryGate {
   private failures = 0;

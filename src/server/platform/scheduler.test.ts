@@ -8,17 +8,17 @@ describe("Scheduler", () => {
     const t0 = s.now();
     const seen: [string, number][] = [];
     const due: Record<string, number> = { a: t0 + 100, b: t0 + 150, c: t0 + 300 };
-    const at = (name: string, then?: () => void) => () => {
+    const record = (name: string, then?: () => void) => () => {
       seen.push([name, s.now()]);
       then?.();
     };
-    s.at(due.c!, at("c"));
+    s.at(due.c!, record("c"));
     // A timer set by a timer (now() is the first one's due time then) fires within the same advance when it falls due on the way.
-    s.at(due.a!, at("a", () => s.after(50, at("b"))));
-    s.at(t0 + 10_000, at("late"));
+    s.at(due.a!, record("a", () => s.after(50, record("b"))));
+    s.at(t0 + 10_000, record("late"));
     s.advance(400);
     expect(seen.map(([n]) => n)).toEqual(["a", "b", "c"]);
-    for (const [name, at] of seen) expect(at).toBeCloseTo(due[name]!, 6);
+    for (const [name, time] of seen) expect(time).toBeCloseTo(due[name]!, 6);
     s.clear();
   });
 

@@ -70,6 +70,8 @@ export class CrashRounds {
    * the round goes on.
    */
   private readonly writes: WriteBacklog;
+  /** The riders' wins (decided at their moment, committed with the round's writes, then told); the capacity bench's turn probe wraps them. */
+  readonly cashOuts: CrashCashOuts;
   /** Set by drain(): resolves once no round is left to play out. */
   private drained: (() => void) | undefined;
 
@@ -77,9 +79,6 @@ export class CrashRounds {
     this.writes = new WriteBacklog(deps.db, "crash rounds", deps.log, deps.fence);
     this.cashOuts = new CrashCashOuts({ writes: this.writes, bets: deps.bets, channel: deps.channel, scheduler: deps.scheduler, log: deps.log });
   }
-
-  /** The riders' wins (decided at their moment, committed with the round's writes, then told). */
-  readonly cashOuts: CrashCashOuts;
 
   /** The round a bet confirmed now joins: the counting-down one while its row is open (read in the credit's transaction: see run), else the next (spec §4). */
   async placeRound(db: DbOrTx): Promise<number> {

@@ -27,8 +27,11 @@ async function typesUntil(path: string, last: string): Promise<string[]> {
   const ws = new WebSocket(`${server.url.replace(/^http/, "ws")}${path}`, { headers: { origin: server.url } } as never);
   const types: string[] = [];
   ws.onmessage = (e) => types.push((JSON.parse(String(e.data)) as { type: string }).type);
-  await eventually(() => types.includes(last) || undefined, `'${last}' on ${path}`);
-  ws.close();
+  try {
+    await eventually(() => types.includes(last), `'${last}' on ${path}`);
+  } finally {
+    ws.close();
+  }
   return types;
 }
 

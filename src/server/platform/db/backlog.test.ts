@@ -3,6 +3,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eventually } from "../../testing/ledgerKit";
 import { memoryLogger } from "../log";
 import { BACKLOG_RETRY_MS, WriteBacklog } from "./backlog";
 import { openStore, type Store } from ".";
@@ -77,7 +78,7 @@ test("while another connection holds the database, writes wait without blocking,
   expect(held).toEqual([1, 2, 3]);
   other.exec("ROLLBACK");
   other.close();
-  for (let i = 0; i < 40 && backlog.waiting > 0; i++) await Bun.sleep(50);
+  await eventually(() => backlog.waiting === 0, "the backlog written", 2_000, 50);
   expect(rows()).toEqual([1, 2, 3]);
   expect(done).toEqual([1, 2, 3]);
 });
@@ -91,7 +92,7 @@ test("a write that fails stays first in line (nothing after it overtakes it) and
   });
   backlog.add(write(2));
   expect(rows()).toEqual([]);
-  for (let i = 0; i < 100 && backlog.waiting > 0; i++) await Bun.sleep(50);
+  await eventually(() => backlog.waiting === 0, "the backlog written", 5_000, 50);
   expect(rows()).toEqual([1, 2]);
 });
 

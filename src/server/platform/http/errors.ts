@@ -48,11 +48,6 @@ export function errorResponse(appError: AppError, path: string, headers?: Securi
 }
 
 /**
- * The one global error handler: typed AppErrors keep their status and code,
- * schema and parse failures become 400s naming the field, anything else is
- * logged and answered as a 500 without internal details.
- */
-/**
  * A failure that is ours (no AppError, no locked database): a corrupt database file is reported, the error logged with
  * `path`, and the answer is the API's INTERNAL_ERROR (HTTP and every socket answer with it).
  */
@@ -62,6 +57,11 @@ export function unexpectedError(error: unknown, log: Logger, what: string, path:
   return new AppError(500, "INTERNAL_ERROR", "Something went wrong on our side. Please try again.");
 }
 
+/**
+ * The one global error handler: typed AppErrors keep their status and code,
+ * schema and parse failures become 400s naming the field, anything else is
+ * logged and answered as a 500 without internal details.
+ */
 export function errorHandler(log: Logger, pages: ErrorPages = { notFound: spaNotFound }) {
   return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request }) => {
     let appError: AppError;

@@ -3,6 +3,7 @@ import { cleanup, render } from "@testing-library/react";
 import { MemoryRouter } from "react-router-dom";
 import { useDom } from "../../../testing/dom";
 import type { CrashBetView } from "./api";
+import type { MyRound } from "./cashOutNews";
 import { BetCard, NEXT_ROUND_LINE, betAmountProblem, clampBet, statusLine } from "./BetCard";
 import { BetHistory } from "./RoundLists";
 import type { CrashGameView } from "./useCrashGame";
@@ -12,6 +13,8 @@ useDom();
 afterEach(() => cleanup());
 
 const WALLET = "rPlayer11111111111111111111111111";
+/** The player's bet riding round 7, as the page holds it. */
+const riding: MyRound = { round: 7, betId: "b", betAmount: 5, autoCashOut: null, cashedOutAt: null, recording: false, payout: null, txid: null, lost: false, refunded: null };
 
 function game(over: Partial<CrashGameView> = {}): CrashGameView {
   return { socket: "open", status: "waiting", round: 7, players: [], maxProfit: 50, history: [], multiplier: 1, mine: null, banner: null, timeline: newTimeline(), send: () => true, retry: () => {}, ...over };
@@ -36,14 +39,13 @@ describe("the crash bet card", () => {
     expect(statusLine(game({ status: "running" }), "processing")).toBe(NEXT_ROUND_LINE);
     expect(NEXT_ROUND_LINE).toBe("Bet placed for the next round: this one is already running. Waiting for next round...");
     expect(statusLine(game({ status: "waiting" }), "processing")).toBe("Bet placed! Good luck!");
-    const next = { round: 8, betId: "b", betAmount: 5, autoCashOut: null, cashedOutAt: null, recording: false, payout: null, txid: null, lost: false, refunded: null };
+    const next = { ...riding, round: 8 };
     expect(statusLine(game({ status: "running", mine: next }), "confirmed")).toBe(NEXT_ROUND_LINE);
     expect(statusLine(game({ status: "crashed", mine: next }), "confirmed")).toBe("Waiting for next round...");
     expect(statusLine(game({ status: "running", mine: { ...next, round: 7 } }), "confirmed")).toBe("Bet placed! Good luck!");
   });
 
   test("a bet refunded while its round still runs (a pending win the round's voiding overtook) offers no cash-out", () => {
-    const riding = { round: 7, betId: "b", betAmount: 5, autoCashOut: null, cashedOutAt: null, recording: false, payout: null, txid: null, lost: false, refunded: null };
     const card = (refunded: string | null) =>
       render(<BetCard game={game({ status: "running", mine: { ...riding, refunded } })} wallet={WALLET} balance={50} payment="confirmed" loading={false} vvxBurned={null} onConnect={() => {}} onBet={() => {}} onCashOut={() => {}} />);
     expect(card(null).queryByTestId("crash-cashout")).not.toBeNull();
